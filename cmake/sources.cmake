@@ -1,0 +1,45 @@
+# sources.cmake - every source file of every program, in one place, per platform half. The
+# Visual Studio projects list the Windows halves of the same files (tests/cmake/vcxproj.cmake
+# checks that they agree).
+set(TS_SHARED_SOURCES
+  shared/src/err.c
+  shared/src/parse.c
+  shared/src/plat/${TS_PLATFORM}/census.c
+  shared/src/plat/${TS_PLATFORM}/fs.c
+  shared/src/plat/${TS_PLATFORM}/interrupt.c
+  shared/src/plat/${TS_PLATFORM}/proc.c
+  shared/src/plat/${TS_PLATFORM}/sysinfo.c
+  shared/src/plat/${TS_PLATFORM}/thread.c
+  shared/src/plat/${TS_PLATFORM}/time.c
+)
+if(WIN32)
+  list(APPEND TS_SHARED_SOURCES shared/src/plat/win32/win32.c)
+endif()
+
+set(TS_CORE_SOURCES
+  service/src/bench/bench.c
+  service/src/bench/builtin.c
+  service/src/engine/engine.c
+  service/src/engine/scenarios.c
+  service/src/engine/scenarios/sleep.c
+  service/src/experiment/experiment.c
+  service/src/experiment/plan.c
+  service/src/experiment/stats.c
+  service/src/report/text.c
+  service/src/store/schema.c
+  service/src/store/store.c
+)
+
+set(TS_CLI_SOURCES
+  service/src/main.c
+  service/src/cli/args.c
+  service/src/cli/census.c
+  service/src/cli/run.c
+)
+
+set(TS_IDLE_SOURCES service/idle/${TS_PLATFORM}/idle.c)
+
+set(TS_TRAY_SOURCES
+  tray/src/tray.c
+  tray/tray.rc
+)

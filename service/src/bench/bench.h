@@ -1,0 +1,47 @@
+/* bench.h - the benchmark registry: each benchmark is one file exporting one bench_def and one
+   line in bench_table (bench.c). */
+#ifndef THREADSOUP_BENCH_H
+#define THREADSOUP_BENCH_H
+
+#include <stddef.h>
+
+#include "threadsoup/err.h"
+
+#define BENCH_MAX_SUBSCORES 8
+
+typedef struct bench_subscore {
+  const char *name; /* static string, e.g. "integer" */
+  double score;     /* work units per second for that kernel */
+} bench_subscore;
+
+typedef struct bench_result {
+  double score;      /* higher is faster */
+  const char *unit;  /* static string, e.g. "rounds/s" */
+  double seconds;    /* wall time of the measured part */
+  int subscore_count;
+  bench_subscore subscores[BENCH_MAX_SUBSCORES];
+} bench_result;
+
+/* What a run is asked for. `arg` is the text after the name's colon ("builtin-mt:4" gives "4"),
+   or NULL. `work_scale` multiplies the fixed amount of work (1.0 = the documented amount). */
+typedef struct bench_args {
+  const char *arg;
+  double work_scale;
+} bench_args;
+
+typedef struct bench_def {
+  const char *name;
+  const char *help;
+  /* NULL when the benchmark can run here, otherwise a static sentence saying why not. */
+  const char *(*unavailable_reason)(void);
+  /* Validates `arg` before any trial runs; NULL means the benchmark takes no argument. */
+  int (*check_arg)(const char *arg, ts_err *err);
+  int (*run)(const bench_args *args, bench_result *out, ts_err *err);
+} bench_def;
+
+extern const bench_def *const bench_table[];
+
+/* Finds a benchmark by the part of `spec` before ':'; sets *arg to the part after it or NULL. */
+const bench_def *bench_find(const char *spec, const char **arg, ts_err *err);
+
+#endif

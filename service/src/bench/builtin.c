@@ -1,0 +1,394 @@
+/* builtin.c - builtin-st, our own single-thread CPU benchmark: a fixed, deterministic amount of
+   integer, compression-like, floating-point and memory-latency work, so a run means the same thing
+   on every machine and needs no outside program.
+
+   A work unit is one step of a kernel's inner loop:
+     integer   one multiply-xorshift mixing step of one 64-bit lane,
+     compress  one input byte parsed by a greedy LZ77 match finder with hash chains,
+     float     one Mandelbrot iteration z = z * z + c on doubles,
+     memory    one dependent load of a pointer chase through an 8 MiB random cycle.
+   The score is the total work units of all four kernels divided by their total time, and each
+   sub-score is that kernel's work units divided by its own time; all of them are in millions of
+   work units per second ("Mwork/s"). Setup (filling buffers, building the cycle) is not timed.
+
+   Each kernel runs a fixed number of rounds (ROUNDS_AT_SCALE_1 times work_scale, at least one);
+   at work_scale 1.0 the whole run takes about 1 s on a current x86-64 core. Before timing, one
+   round of each kernel is checked against a checksum hard-coded here, which catches a miscompiled
+   build or a faulty CPU instead of reporting its speed. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "threadsoup/plat.h"
+
+/* The float checksum holds only if a * b + c is rounded twice, as C's abstract machine says,
+   and not fused into one FMA instruction where the CPU has one (-march=native). Clang obeys the
+   standard pragma; GCC ignores it with a warning but has its own (it contracts by default in
+   its GNU modes, though not with -std=c11). Without them, such a build fails the self-check. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+/* Rounds of each kernel at work_scale 1.0. Many small rounds rather than few big ones, so that
+   a small work_scale still scales the work smoothly (0.05 and 0.1 give 5 and 10 rounds). */
+#define ROUNDS_AT_SCALE_1 100.0
+/* A bound that keeps the round count far from overflow; nobody waits for a million seconds. */
+#define MAX_WORK_SCALE 1000000.0
+
+/* Round sizes, tuned with gcc 12 -O2 on a 2-core x86-64 Xeon VM so that each kernel takes about
+   a quarter of the second at work_scale 1.0. */
+#define INTEGER_LANES 4 /* independent chains, so the core's multipliers are kept busy */
+#define INTEGER_STEPS_PER_LANE 360000
+
+#define COMPRESS_INPUT_BYTES (272u * 1024u)
+#define COMPRESS_HASH_BITS 15
+#define COMPRESS_WINDOW 32768u /* deflate's window and match lengths, a familiar workload */
+#define COMPRESS_MIN_MATCH 4u
+#define COMPRESS_MAX_MATCH 258u
+#define COMPRESS_MAX_CHAIN 32 /* candidates tried per position, as zlib's level 3 does */
+#define COMPRESS_NO_POSITION UINT32_MAX
+
+#define FLOAT_WIDTH 144
+#define FLOAT_HEIGHT 96
+#define FLOAT_MAX_ITERATIONS 256
+
+#define MEMORY_BUFFER_BYTES (8u * 1024u * 1024u) /* beyond any core's L2: loads go to L3 or RAM */
+#define MEMORY_SLOTS (MEMORY_BUFFER_BYTES / sizeof(uint32_t))
+#define MEMORY_STEPS_PER_ROUND 37000u
+
+/* The one-round checksums of a correct build, computed by this code and recorded here. */
+#define INTEGER_EXPECTED 0xaca78b7836fff4f3ull
+#define COMPRESS_EXPECTED 0x20405728b956d6c2ull
+#define FLOAT_EXPECTED 0x79a32b8cbab16d31ull
+#define MEMORY_EXPECTED 0x991407621b1cee68ull
+
+#define GOLDEN_GAMMA 0x9e3779b97f4a7c15ull /* 2^64 / golden ratio, splitmix64's increment */
+#define CHECKSUM_PRIME 0x100000001b3ull    /* FNV-1a's 64-bit prime */
+
+#define BUFFER_BYTES                                                                   \
+  (COMPRESS_INPUT_BYTES + (sizeof(uint32_t) << COMPRESS_HASH_BITS) +                   \
+   sizeof(uint32_t) * COMPRESS_INPUT_BYTES + MEMORY_BUFFER_BYTES)
+
+static const char builtin_name[] = "builtin-st";
+
+/* Everything a run allocates, in one place so that one function frees it on every path. */
+typedef struct builtin_buffers {
+  uint8_t *compress_input;
+  uint32_t *compress_head; /* latest position for each hash value */
+  uint32_t *compress_prev; /* previous position with the same hash, for each position */
+  uint32_t *memory_next;   /* memory_next[slot] is the slot visited after slot */
+} builtin_buffers;
+
+typedef struct kernel_totals {
+  uint64_t units;
+  uint64_t nanoseconds;
+} kernel_totals;
+
+/* ---- deterministic pseudo-random numbers --------------------------------------------------- */
+
+/* splitmix64: fixed-width arithmetic only, so Linux and Windows generate the same buffers. */
+static uint64_t splitmix64_next(uint64_t *state) {
+  uint64_t z = (*state += GOLDEN_GAMMA);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+static uint64_t checksum_add(uint64_t checksum, uint64_t value) {
+  return (checksum ^ value) * CHECKSUM_PRIME;
+}
+
+/* ---- integer ------------------------------------------------------------------------------- */
+
+static uint64_t integer_round(uint64_t round, uint64_t *units) {
+  uint64_t lanes[INTEGER_LANES];
+  for (int lane = 0; lane < INTEGER_LANES; lane++)
+    lanes[lane] = (round + 1) * GOLDEN_GAMMA ^ ((uint64_t)lane << 56);
+  /* Each step depends on the previous one of its lane, so no step can be skipped or reordered;
+     the lanes give the core independent work to overlap, as real integer code does. */
+  for (uint32_t step = 0; step < INTEGER_STEPS_PER_LANE; step++) {
+    for (int lane = 0; lane < INTEGER_LANES; lane++) {
+      uint64_t x = lanes[lane] + GOLDEN_GAMMA;
+      x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+      x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+      lanes[lane] = x ^ (x >> 31);
+    }
+  }
+  uint64_t checksum = 0;
+  for (int lane = 0; lane < INTEGER_LANES; lane++) checksum = checksum_add(checksum, lanes[lane]);
+  *units += (uint64_t)INTEGER_LANES * INTEGER_STEPS_PER_LANE;
+  return checksum;
+}
+
+/* ---- compress ------------------------------------------------------------------------------ */
+
+/* Text-like input: short phrases copied from recent output with a few fresh letters between
+   them, so the match finder meets the mix of hits and misses that real data gives it. */
+static void compress_fill_input(uint8_t *input) {
+  uint64_t random_state = 0x636f6d7072657373ull;
+  uint32_t filled = 0;
+  while (filled < COMPRESS_INPUT_BYTES) {
+    uint64_t r = splitmix64_next(&random_state);
+    if (filled < 64 || r % 4 == 0) {
+      input[filled++] = (uint8_t)('a' + (r >> 8) % 26);
+      continue;
+    }
+    uint32_t reach = filled < 4096 ? filled : 4096;
+    uint32_t distance = 1 + (uint32_t)((r >> 8) % reach);
+    uint32_t length = 4 + (uint32_t)((r >> 24) % 28);
+    for (uint32_t i = 0; i < length && filled < COMPRESS_INPUT_BYTES; i++, filled++)
+      input[filled] = input[filled - distance]; /* byte by byte: overlapping copies repeat */
+  }
+}
+
+static uint32_t compress_hash(const uint8_t *at) {
+  uint32_t four = (uint32_t)at[0] | (uint32_t)at[1] << 8 | (uint32_t)at[2] << 16 |
+                  (uint32_t)at[3] << 24;
+  return (four * 2654435761u) >> (32 - COMPRESS_HASH_BITS);
+}
+
+static void compress_insert(const builtin_buffers *buffers, uint32_t position) {
+  uint32_t hash = compress_hash(buffers->compress_input + position);
+  buffers->compress_prev[position] = buffers->compress_head[hash];
+  buffers->compress_head[hash] = position;
+}
+
+/* One greedy LZ77 parse of the whole input; the checksum covers every literal and match. */
+static uint64_t compress_round(const builtin_buffers *buffers, uint64_t *units) {
+  const uint8_t *input = buffers->compress_input;
+  const uint32_t *prev = buffers->compress_prev;
+  /* Starting from empty chains makes every round the same work. */
+  memset(buffers->compress_head, 0xff, sizeof(uint32_t) << COMPRESS_HASH_BITS);
+  uint64_t checksum = 0;
+  uint32_t position = 0;
+  while (position + COMPRESS_MIN_MATCH <= COMPRESS_INPUT_BYTES) {
+    uint32_t available = COMPRESS_INPUT_BYTES - position;
+    uint32_t longest = available < COMPRESS_MAX_MATCH ? available : COMPRESS_MAX_MATCH;
+    uint32_t best_length = 0, best_distance = 0;
+    uint32_t candidate = buffers->compress_head[compress_hash(input + position)];
+    for (int tries = 0; tries < COMPRESS_MAX_CHAIN && candidate != COMPRESS_NO_POSITION &&
+                        position - candidate <= COMPRESS_WINDOW;
+         tries++, candidate = prev[candidate]) {
+      /* A candidate can only win if it also matches at best_length: test that byte first. */
+      if (input[candidate + best_length] != input[position + best_length]) continue;
+      uint32_t length = 0;
+      while (length < longest && input[candidate + length] == input[position + length]) length++;
+      if (length > best_length) {
+        best_length = length;
+        best_distance = position - candidate;
+        if (length == longest) break;
+      }
+    }
+    if (best_length >= COMPRESS_MIN_MATCH) {
+      checksum = checksum_add(checksum, (uint64_t)best_length << 32 | best_distance);
+      uint32_t end = position + best_length;
+      for (; position < end; position++)
+        if (position + COMPRESS_MIN_MATCH <= COMPRESS_INPUT_BYTES)
+          compress_insert(buffers, position);
+    } else {
+      checksum = checksum_add(checksum, input[position]);
+      compress_insert(buffers, position);
+      position++;
+    }
+  }
+  for (; position < COMPRESS_INPUT_BYTES; position++) /* the tail too short to match */
+    checksum = checksum_add(checksum, input[position]);
+  *units += COMPRESS_INPUT_BYTES;
+  return checksum;
+}
+
+/* ---- float --------------------------------------------------------------------------------- */
+
+/* A Mandelbrot grid: only +, - and * on doubles, which IEEE 754 rounds the same everywhere (no
+   libm, whose last bits differ between C libraries). `round` nudges the grid by a multiple of
+   2^-32, an exact double, so no two rounds are the same computation for the compiler to merge. */
+static uint64_t float_round(uint64_t round, uint64_t *units) {
+  /* Masked so the nudge stays below 2^-16 of a 3.0-wide picture whatever the round count. */
+  const double left = -2.2 + (double)(round & 0xffff) * (1.0 / 4294967296.0);
+  const double top = -1.2;
+  const double step = 2.4 / FLOAT_HEIGHT;
+  uint64_t checksum = 0;
+  uint64_t iterations_done = 0;
+  for (int row = 0; row < FLOAT_HEIGHT; row++) {
+    double c_imag = top + row * step;
+    for (int column = 0; column < FLOAT_WIDTH; column++) {
+      double c_real = left + column * step;
+      double z_real = 0.0, z_imag = 0.0;
+      int iteration = 0;
+      for (; iteration < FLOAT_MAX_ITERATIONS; iteration++) {
+        double real_squared = z_real * z_real, imag_squared = z_imag * z_imag;
+        if (real_squared + imag_squared > 4.0) break;
+        z_imag = 2.0 * z_real * z_imag + c_imag;
+        z_real = real_squared - imag_squared + c_real;
+      }
+      /* The final z's bits, not just the count, so a wrong last bit anywhere shows up. */
+      uint64_t z_bits;
+      memcpy(&z_bits, &z_real, sizeof z_bits);
+      checksum = checksum_add(checksum, z_bits ^ (uint64_t)iteration);
+      iterations_done += (uint64_t)iteration;
+    }
+  }
+  *units += iterations_done;
+  return checksum;
+}
+
+/* ---- memory -------------------------------------------------------------------------------- */
+
+/* Sattolo's shuffle makes one cycle through all slots, in random order, so each load goes to an
+   unpredictable cache line and the prefetchers cannot help: the time is the latency. */
+static void memory_build_cycle(uint32_t *next) {
+  uint64_t random_state = 0x6d656d6f7279ull;
+  for (uint32_t slot = 0; slot < MEMORY_SLOTS; slot++) next[slot] = slot;
+  for (uint32_t slot = MEMORY_SLOTS - 1; slot > 0; slot--) {
+    uint32_t other = (uint32_t)(splitmix64_next(&random_state) % slot);
+    uint32_t kept = next[slot];
+    next[slot] = next[other];
+    next[other] = kept;
+  }
+}
+
+/* Continues the walk at *slot, so successive rounds cover the whole buffer rather than the same
+   few megabytes that a cache would keep. */
+static uint64_t memory_round(const builtin_buffers *buffers, uint32_t *slot, uint64_t *units) {
+  const uint32_t *next = buffers->memory_next;
+  uint32_t at = *slot;
+  uint64_t checksum = 0;
+  for (uint32_t step = 0; step < MEMORY_STEPS_PER_ROUND; step++) {
+    at = next[at];
+    checksum += at;
+  }
+  *slot = at;
+  *units += MEMORY_STEPS_PER_ROUND;
+  return checksum_add(checksum, at);
+}
+
+/* ---- the run ------------------------------------------------------------------------------- */
+
+static void builtin_free(builtin_buffers *buffers) {
+  free(buffers->compress_input);
+  free(buffers->compress_head);
+  free(buffers->compress_prev);
+  free(buffers->memory_next);
+}
+
+static int builtin_allocate(builtin_buffers *buffers, ts_err *err) {
+  buffers->compress_input = malloc(COMPRESS_INPUT_BYTES);
+  buffers->compress_head = malloc(sizeof(uint32_t) << COMPRESS_HASH_BITS);
+  buffers->compress_prev = malloc(sizeof(uint32_t) * COMPRESS_INPUT_BYTES);
+  buffers->memory_next = malloc(MEMORY_BUFFER_BYTES);
+  if (!buffers->compress_input || !buffers->compress_head || !buffers->compress_prev ||
+      !buffers->memory_next)
+    return ts_err_set(err, TS_ENOMEM, "%s: cannot allocate its %.1f MiB of buffers",
+                      builtin_name, BUFFER_BYTES / (1024.0 * 1024.0));
+  compress_fill_input(buffers->compress_input);
+  memory_build_cycle(buffers->memory_next);
+  return 0;
+}
+
+static int self_check_failed(const char *kernel, uint64_t checksum, uint64_t expected,
+                             ts_err *err) {
+  return ts_err_set(err, TS_EBENCH,
+                    "%s: self-check failed (%s checksum %016llx, expected %016llx): the CPU or "
+                    "the compiler computed a wrong result",
+                    builtin_name, kernel, (unsigned long long)checksum,
+                    (unsigned long long)expected);
+}
+
+/* One untimed round of each kernel against the recorded checksums; it also brings the buffers
+   into the caches and page tables, so the first timed round is not slower than the others. */
+static int builtin_self_check(const builtin_buffers *buffers, ts_err *err) {
+  uint64_t ignored_units = 0;
+  uint32_t memory_slot = 0;
+  uint64_t checksum;
+  if ((checksum = integer_round(0, &ignored_units)) != INTEGER_EXPECTED)
+    return self_check_failed("integer", checksum, INTEGER_EXPECTED, err);
+  if ((checksum = compress_round(buffers, &ignored_units)) != COMPRESS_EXPECTED)
+    return self_check_failed("compress", checksum, COMPRESS_EXPECTED, err);
+  if ((checksum = float_round(0, &ignored_units)) != FLOAT_EXPECTED)
+    return self_check_failed("float", checksum, FLOAT_EXPECTED, err);
+  if ((checksum = memory_round(buffers, &memory_slot, &ignored_units)) != MEMORY_EXPECTED)
+    return self_check_failed("memory", checksum, MEMORY_EXPECTED, err);
+  return 0;
+}
+
+static double per_second_in_millions(const kernel_totals *totals) {
+  /* A clock that did not tick still means "faster than we can tell", not a division by zero. */
+  uint64_t nanoseconds = totals->nanoseconds ? totals->nanoseconds : 1;
+  return (double)totals->units / (double)nanoseconds * 1e3;
+}
+
+static int builtin_run(const bench_args *args, bench_result *out, ts_err *err) {
+  if (args->arg)
+    return ts_err_set(err, TS_EUSAGE, "%s takes no argument (got '%s')", builtin_name, args->arg);
+  /* Written so that NaN fails too. */
+  if (!(args->work_scale > 0.0 && args->work_scale <= MAX_WORK_SCALE))
+    return ts_err_set(err, TS_EINVAL, "%s: work scale %g is out of range (above 0, up to %g)",
+                      builtin_name, args->work_scale, MAX_WORK_SCALE);
+  uint64_t rounds = (uint64_t)(ROUNDS_AT_SCALE_1 * args->work_scale + 0.5);
+  if (rounds < 1) rounds = 1;
+
+  builtin_buffers buffers = {0};
+  int rc = builtin_allocate(&buffers, err);
+  if (!rc) rc = builtin_self_check(&buffers, err);
+  if (rc) {
+    builtin_free(&buffers);
+    return rc;
+  }
+
+  /* The timed rounds' checksums end in a volatile store, which the compiler must perform, so it
+     must also do all the work behind it. Round numbers start after the self-check's round 0 so
+     that no timed round is a copy of it for the compiler to reuse. */
+  kernel_totals integer = {0}, compress = {0}, floating = {0}, memory = {0};
+  uint64_t combined = 0;
+  uint64_t started = plat_clock_ns();
+  for (uint64_t round = 1; round <= rounds; round++)
+    combined = checksum_add(combined, integer_round(round, &integer.units));
+  uint64_t integer_done = plat_clock_ns();
+  for (uint64_t round = 1; round <= rounds; round++)
+    combined = checksum_add(combined, compress_round(&buffers, &compress.units));
+  uint64_t compress_done = plat_clock_ns();
+  for (uint64_t round = 1; round <= rounds; round++)
+    combined = checksum_add(combined, float_round(round, &floating.units));
+  uint64_t float_done = plat_clock_ns();
+  uint32_t memory_slot = 0;
+  for (uint64_t round = 1; round <= rounds; round++)
+    combined = checksum_add(combined, memory_round(&buffers, &memory_slot, &memory.units));
+  uint64_t memory_done = plat_clock_ns();
+  volatile uint64_t checksum_sink = combined;
+  (void)checksum_sink;
+  builtin_free(&buffers);
+
+  integer.nanoseconds = integer_done - started;
+  compress.nanoseconds = compress_done - integer_done;
+  floating.nanoseconds = float_done - compress_done;
+  memory.nanoseconds = memory_done - float_done;
+  kernel_totals all = {integer.units + compress.units + floating.units + memory.units,
+                       memory_done - started};
+
+  memset(out, 0, sizeof *out);
+  out->score = per_second_in_millions(&all);
+  out->unit = "Mwork/s";
+  out->seconds = (double)all.nanoseconds / 1e9;
+  out->subscore_count = 4;
+  out->subscores[0] = (bench_subscore){"integer", per_second_in_millions(&integer)};
+  out->subscores[1] = (bench_subscore){"compress", per_second_in_millions(&compress)};
+  out->subscores[2] = (bench_subscore){"float", per_second_in_millions(&floating)};
+  out->subscores[3] = (bench_subscore){"memory", per_second_in_millions(&memory)};
+  return 0;
+}
+
+static const char *builtin_unavailable_reason(void) {
+  return NULL; /* plain C and malloc: it runs wherever ThreadSoup builds */
+}
+
+const bench_def bench_builtin_st = {
+    .name = "builtin-st",
+    .help = "our own single-thread CPU benchmark: fixed integer, compression, floating-point and "
+            "memory-latency work, about 1 s; score in millions of work units per second",
+    .unavailable_reason = builtin_unavailable_reason,
+    .check_arg = NULL,
+    .run = builtin_run,
+};

@@ -1,0 +1,73 @@
+/* args.c - the option reader and error printers shared by all command words. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+void cli_args_init(cli_args *a, int argc, char **argv, const char *command) {
+  memset(a, 0, sizeof *a);
+  a->argc = argc;
+  a->argv = argv;
+  a->index = 0;
+  a->command = command;
+}
+
+int cli_args_next(cli_args *a) {
+  if (a->index >= a->argc)
+    return 0;
+  const char *arg = a->argv[a->index++];
+  a->name = NULL;
+  a->inline_value = NULL;
+  a->word = NULL;
+  if (arg[0] == '-' && arg[1] != '\0') {
+    const char *eq = strchr(arg, '=');
+    if (eq && arg[1] == '-') {
+      snprintf(a->name_buf, sizeof a->name_buf, "%.*s", (int)(eq - arg), arg);
+      a->name = a->name_buf;
+      a->inline_value = eq + 1;
+    } else {
+      a->name = arg;
+    }
+  } else {
+    a->word = arg;
+  }
+  return 1;
+}
+
+int cli_args_is(const cli_args *a, const char *name) {
+  return a->name && strcmp(a->name, name) == 0;
+}
+
+int cli_args_value(cli_args *a, const char *accepted, const char **value, ts_err *err) {
+  if (a->inline_value) {
+    *value = a->inline_value;
+  } else if (a->index < a->argc) {
+    *value = a->argv[a->index++];
+  } else {
+    return ts_err_set(err, TS_EUSAGE, "option %s needs a value (%s)", a->name, accepted);
+  }
+  if (!**value)
+    return ts_err_set(err, TS_EUSAGE, "option %s needs a value (%s)", a->name, accepted);
+  return TS_OK;
+}
+
+void cli_print_command_help(const cli_command *cmd) {
+  printf("usage: threadsoup %s\n\n%s\n", cmd->synopsis, cmd->summary);
+  if (cmd->more_help)
+    cmd->more_help();
+  printf("%s", cmd->help);
+}
+
+int cli_usage_error(const cli_command *cmd, const char *message) {
+  fprintf(stderr, "threadsoup: %s\n", message);
+  if (cmd)
+    fprintf(stderr, "usage: threadsoup %s (see threadsoup %s --help)\n", cmd->synopsis, cmd->name);
+  else
+    fprintf(stderr, "usage: threadsoup COMMAND [options] (see threadsoup --help)\n");
+  return CLI_EXIT_USAGE;
+}
+
+int cli_fail(const ts_err *err) {
+  fprintf(stderr, "threadsoup: %s\n", err->text);
+  return err->code == TS_EUSAGE ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
+}

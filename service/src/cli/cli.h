@@ -1,0 +1,49 @@
+/* cli.h - the command words of the `threadsoup` program and the option reader they share. */
+#ifndef THREADSOUP_CLI_H
+#define THREADSOUP_CLI_H
+
+#include "threadsoup/err.h"
+
+/* Exit codes of every command. */
+enum { CLI_EXIT_OK = 0, CLI_EXIT_FAILURE = 1, CLI_EXIT_USAGE = 2 };
+
+typedef struct cli_command {
+  const char *name;
+  const char *synopsis; /* "run [PLAN] [options]" */
+  const char *summary;  /* one line for the command list */
+  const char *help;     /* the options, shown by `threadsoup COMMAND --help` */
+  void (*more_help)(void); /* prints help that comes from tables (presets, scenarios); or NULL */
+  int (*main)(int argc, char **argv);
+} cli_command;
+
+extern const cli_command cli_run_command;
+extern const cli_command cli_census_command;
+
+/* Walks argv one option at a time: "--name value", "--name=value", or a positional word. */
+typedef struct cli_args {
+  int argc;
+  char **argv;
+  int index;
+  const char *command; /* for messages */
+  const char *name;    /* current option ("--db") or NULL for a positional word */
+  const char *inline_value;
+  const char *word;    /* current positional word */
+  char name_buf[64];   /* holds "--name" of "--name=value" */
+} cli_args;
+
+void cli_args_init(cli_args *a, int argc, char **argv, const char *command);
+/* Advances; returns 0 at the end. */
+int cli_args_next(cli_args *a);
+/* The value of the current option; an error naming the option and `accepted` when missing. */
+int cli_args_value(cli_args *a, const char *accepted, const char **value, ts_err *err);
+/* Whether the current option is `name`. */
+int cli_args_is(const cli_args *a, const char *name);
+
+/* Prints "threadsoup: MESSAGE" and the usage line of the command to stderr; returns
+   CLI_EXIT_USAGE. */
+int cli_usage_error(const cli_command *cmd, const char *message);
+/* Prints "threadsoup: MESSAGE" to stderr; returns CLI_EXIT_FAILURE or CLI_EXIT_USAGE by code. */
+int cli_fail(const ts_err *err);
+void cli_print_command_help(const cli_command *cmd);
+
+#endif

@@ -1,0 +1,28 @@
+/* scenarios.c - the registry of load scenarios: adding one is one file plus one line here. */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine.h"
+
+extern const scenario_def scenario_sleep;
+
+const scenario_def *const scenario_table[] = {
+    &scenario_sleep,
+    NULL,
+};
+
+const scenario_def *scenario_find(const char *name, size_t name_len) {
+  for (size_t i = 0; scenario_table[i]; i++)
+    if (strlen(scenario_table[i]->name) == name_len &&
+        strncmp(scenario_table[i]->name, name, name_len) == 0)
+      return scenario_table[i];
+  return NULL;
+}
+
+void scenario_names(char *buf, size_t len) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; scenario_table[i] && used < len; i++)
+    used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+                             scenario_table[i]->name);
+}

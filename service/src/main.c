@@ -1,0 +1,51 @@
+/* main.c - the `threadsoup` program: reads the command word and hands over to its command. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "threadsoup/version.h"
+
+static const cli_command *const commands[] = {
+    &cli_run_command,
+    &cli_census_command,
+    NULL,
+};
+
+static void print_help(void) {
+  printf("ThreadSoup %s - what do idle and background threads and processes cost a machine?\n\n"
+         "usage: threadsoup COMMAND [options]\n       threadsoup --help | --version\n\n"
+         "commands:\n",
+         TS_VERSION);
+  for (size_t i = 0; commands[i]; i++)
+    printf("  %-8s %s\n", commands[i]->name, commands[i]->summary);
+  printf("\n'threadsoup COMMAND --help' shows the options of a command.\n"
+         "Exit codes: 0 success, 1 failure, 2 usage error.\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    return cli_usage_error(NULL, "no command given");
+  const char *word = argv[1];
+  if (strcmp(word, "--help") == 0 || strcmp(word, "-h") == 0 || strcmp(word, "help") == 0) {
+    print_help();
+    return CLI_EXIT_OK;
+  }
+  if (strcmp(word, "--version") == 0 || strcmp(word, "version") == 0) {
+    printf("threadsoup %s\n", TS_VERSION);
+    return CLI_EXIT_OK;
+  }
+  for (size_t i = 0; commands[i]; i++) {
+    if (strcmp(word, commands[i]->name) != 0)
+      continue;
+    for (int j = 2; j < argc; j++)
+      if (strcmp(argv[j], "--help") == 0 || strcmp(argv[j], "-h") == 0) {
+        cli_print_command_help(commands[i]);
+        return CLI_EXIT_OK;
+      }
+    return commands[i]->main(argc - 2, argv + 2);
+  }
+  char message[300];
+  snprintf(message, sizeof message, "unknown %s '%.200s'", word[0] == '-' ? "option" : "command",
+           word);
+  return cli_usage_error(NULL, message);
+}

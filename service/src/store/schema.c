@@ -1,0 +1,58 @@
+/* schema.c - the schema of a ThreadSoup database, one migration per version; migration N turns a
+   version N-1 database into version N. */
+#include "schema.h"
+
+#include <stddef.h>
+
+/* Never edit a migration that has shipped: add a new one and raise STORE_SCHEMA_VERSION. */
+static const char *const migrations[] = {
+    /* 1: runs, their trials, and named numbers per trial (sub-scores, census values). */
+    "CREATE TABLE run (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  plan_name TEXT NOT NULL,\n"
+    "  plan_text TEXT NOT NULL,\n"
+    "  seed INTEGER NOT NULL,\n"
+    "  status TEXT NOT NULL CHECK (status IN ('running','finished','interrupted','failed')),\n"
+    "  status_detail TEXT,\n"
+    "  started_at TEXT NOT NULL,\n"
+    "  finished_at TEXT,\n"
+    "  host TEXT NOT NULL,\n"
+    "  os TEXT NOT NULL,\n"
+    "  cpu TEXT NOT NULL,\n"
+    "  logical_cpus INTEGER NOT NULL,\n"
+    "  version TEXT NOT NULL\n"
+    ");\n"
+    "CREATE TABLE trial (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,\n"
+    "  seq INTEGER NOT NULL,\n"
+    "  block INTEGER NOT NULL,\n"
+    "  condition TEXT NOT NULL,\n"
+    "  bench TEXT NOT NULL,\n"
+    "  status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending','done','failed')),\n"
+    "  started_at TEXT,\n"
+    "  finished_at TEXT,\n"
+    "  score REAL,\n"
+    "  unit TEXT,\n"
+    "  seconds REAL,\n"
+    "  process_threads INTEGER,\n"
+    "  machine_processes INTEGER,\n"
+    "  machine_threads INTEGER,\n"
+    "  error TEXT,\n"
+    "  UNIQUE (run_id, seq)\n"
+    ");\n"
+    "CREATE TABLE trial_metric (\n"
+    "  trial_id INTEGER NOT NULL REFERENCES trial(id) ON DELETE CASCADE,\n"
+    "  name TEXT NOT NULL,\n"
+    "  value REAL NOT NULL,\n"
+    "  PRIMARY KEY (trial_id, name)\n"
+    ") WITHOUT ROWID;\n",
+};
+
+int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }
+
+const char *schema_migration(int version) {
+  if (version < 1 || version > schema_migration_count())
+    return NULL;
+  return migrations[version - 1];
+}

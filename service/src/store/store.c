@@ -1,0 +1,399 @@
+/* store.c - opens, checks and migrates the SQLite database, and reads and writes runs and trials;
+   all SQL of ThreadSoup is here and in schema.c. */
+#include "store.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema.h"
+#include "threadsoup/version.h"
+
+struct store {
+  sqlite3 *db;
+  char path[1024];
+};
+
+static int store_fail(store *s, ts_err *err, const char *doing) {
+  return ts_err_set(err, TS_ESTORE, "%s: %s (database %s)", doing, sqlite3_errmsg(s->db),
+                    s->path);
+}
+
+static int exec_sql(store *s, const char *sql, const char *doing, ts_err *err) {
+  char *msg = NULL;
+  if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+    ts_err_set(err, TS_ESTORE, "%s: %s (database %s)", doing, msg ? msg : "unknown error",
+               s->path);
+    sqlite3_free(msg);
+    return TS_ESTORE;
+  }
+  return TS_OK;
+}
+
+/* Runs a query returning one integer; -1 and an error when it fails. */
+static int query_int(store *s, const char *sql, long long *out, ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+  if (rc == SQLITE_OK) {
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+      *out = sqlite3_column_int64(st, 0);
+      rc = SQLITE_OK;
+    }
+  }
+  int ext = sqlite3_extended_errcode(s->db);
+  sqlite3_finalize(st);
+  if (rc == SQLITE_OK)
+    return TS_OK;
+  if ((ext & 0xff) == SQLITE_NOTADB)
+    return ts_err_set(err, TS_EFOREIGN_DB,
+                      "%s is not a ThreadSoup database (not a SQLite file at all); it was left "
+                      "as is: give --db a new file or an existing ThreadSoup database",
+                      s->path);
+  return store_fail(s, err, "cannot read the database header");
+}
+
+/* Decides whether the file is ours before anything is written to it. */
+static int check_identity(store *s, long long *version, ts_err *err) {
+  long long app_id = 0, objects = 0;
+  int rc = query_int(s, "PRAGMA application_id", &app_id, err);
+  if (rc == TS_OK)
+    rc = query_int(s, "PRAGMA user_version", version, err);
+  if (rc == TS_OK)
+    rc = query_int(s, "SELECT count(*) FROM sqlite_master", &objects, err);
+  if (rc != TS_OK)
+    return rc;
+  if (app_id == 0 && *version == 0 && objects == 0)
+    return TS_OK; /* a new, empty file: ours to build */
+  if (app_id != STORE_APPLICATION_ID)
+    return ts_err_set(err, TS_EFOREIGN_DB,
+                      "%s is a SQLite database of another program (application_id %lld, %lld "
+                      "schema objects), not a ThreadSoup database; it was left as is: give --db "
+                      "a new file or an existing ThreadSoup database",
+                      s->path, app_id, objects);
+  if (*version > STORE_SCHEMA_VERSION)
+    return ts_err_set(err, TS_ENEWER_DB,
+                      "%s was written by a newer ThreadSoup (schema version %lld; ThreadSoup %s "
+                      "reads up to %d); it was left as is: upgrade ThreadSoup to use it",
+                      s->path, *version, TS_VERSION, STORE_SCHEMA_VERSION);
+  return TS_OK;
+}
+
+static int migrate(store *s, long long from, ts_err *err) {
+  for (long long v = from + 1; v <= STORE_SCHEMA_VERSION; v++) {
+    char pragmas[128];
+    int rc = exec_sql(s, "BEGIN IMMEDIATE", "cannot start the migration", err);
+    if (rc != TS_OK)
+      return rc;
+    rc = exec_sql(s, schema_migration((int)v), "cannot migrate the schema", err);
+    if (rc == TS_OK) {
+      /* Both pragmas are written in the same transaction as the tables they describe. */
+      snprintf(pragmas, sizeof pragmas, "PRAGMA application_id=%d; PRAGMA user_version=%lld;",
+               STORE_APPLICATION_ID, v);
+      rc = exec_sql(s, pragmas, "cannot record the schema version", err);
+    }
+    if (rc == TS_OK)
+      rc = exec_sql(s, "COMMIT", "cannot commit the migration", err);
+    if (rc != TS_OK) {
+      sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+      return rc;
+    }
+  }
+  return TS_OK;
+}
+
+int store_open(store **out, const char *path, ts_err *err) {
+  *out = NULL;
+  store *s = calloc(1, sizeof *s);
+  if (!s)
+    return ts_err_set(err, TS_ENOMEM, "no memory to open the database");
+  snprintf(s->path, sizeof s->path, "%s", path);
+  int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+  if (rc != SQLITE_OK) {
+    ts_err_set(err, TS_ESTORE, "cannot open database %s: %s", path,
+               s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+    store_close(s);
+    return TS_ESTORE;
+  }
+  sqlite3_busy_timeout(s->db, 5000);
+  sqlite3_extended_result_codes(s->db, 1);
+
+  long long version = 0;
+  rc = check_identity(s, &version, err);
+  /* WAL lets readers (the tray, `history`) look while a run writes; FULL makes every committed
+     trial survive a power cut, not only a crash: trials are few, the cost is nothing. */
+  if (rc == TS_OK)
+    rc = exec_sql(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",
+                  "cannot configure the database", err);
+  if (rc == TS_OK)
+    rc = migrate(s, version, err);
+  if (rc != TS_OK) {
+    store_close(s);
+    return rc;
+  }
+  *out = s;
+  return TS_OK;
+}
+
+void store_close(store *s) {
+  if (!s)
+    return;
+  sqlite3_close(s->db);
+  free(s);
+}
+
+int store_schema_version(store *s) {
+  long long v = -1;
+  ts_err e;
+  if (query_int(s, "PRAGMA user_version", &v, &e) != TS_OK)
+    return -1;
+  return (int)v;
+}
+
+/* ---- writing --------------------------------------------------------------------------------- */
+
+static void bind_text_or_null(sqlite3_stmt *st, int i, const char *text) {
+  if (text)
+    sqlite3_bind_text(st, i, text, -1, SQLITE_TRANSIENT);
+  else
+    sqlite3_bind_null(st, i);
+}
+
+/* Steps a statement expected to finish with SQLITE_DONE, then finalizes it. */
+static int step_done(store *s, sqlite3_stmt *st, const char *doing, ts_err *err) {
+  int rc = sqlite3_step(st);
+  int result = rc == SQLITE_DONE ? TS_OK : store_fail(s, err, doing);
+  sqlite3_finalize(st);
+  return result;
+}
+
+static int prepare(store *s, const char *sql, sqlite3_stmt **st, ts_err *err) {
+  if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK)
+    return store_fail(s, err, "cannot prepare a statement");
+  return TS_OK;
+}
+
+static int rollback_with(store *s, int rc) {
+  sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+  return rc;
+}
+
+int store_run_begin(store *s, const store_run_info *info, store_trial_plan *trials, int count,
+                    int64_t *run_id, ts_err *err) {
+  int rc = exec_sql(s, "BEGIN IMMEDIATE", "cannot start a transaction", err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_stmt *st;
+  rc = prepare(s,
+               "INSERT INTO run (plan_name, plan_text, seed, status, started_at, host, os, cpu, "
+               "logical_cpus, version) VALUES (?,?,?,'running',?,?,?,?,?,?)",
+               &st, err);
+  if (rc != TS_OK)
+    return rollback_with(s, rc);
+  sqlite3_bind_text(st, 1, info->plan_name, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 2, info->plan_text, -1, SQLITE_TRANSIENT);
+  /* SQLite integers are signed: the seed is stored as its two's-complement bit pattern. */
+  sqlite3_bind_int64(st, 3, (sqlite3_int64)info->seed);
+  sqlite3_bind_text(st, 4, info->started_at, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 5, info->host, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 6, info->os, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 7, info->cpu, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int(st, 8, info->logical_cpus);
+  sqlite3_bind_text(st, 9, info->version, -1, SQLITE_TRANSIENT);
+  rc = step_done(s, st, "cannot store the run", err);
+  if (rc != TS_OK)
+    return rollback_with(s, rc);
+  *run_id = sqlite3_last_insert_rowid(s->db);
+
+  rc = prepare(s, "INSERT INTO trial (run_id, seq, block, condition, bench) VALUES (?,?,?,?,?)",
+               &st, err);
+  if (rc != TS_OK)
+    return rollback_with(s, rc);
+  for (int i = 0; i < count; i++) {
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 1, *run_id);
+    sqlite3_bind_int(st, 2, trials[i].seq);
+    sqlite3_bind_int(st, 3, trials[i].block);
+    sqlite3_bind_text(st, 4, trials[i].condition, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 5, trials[i].bench, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(st) != SQLITE_DONE) {
+      rc = store_fail(s, err, "cannot store the planned trials");
+      sqlite3_finalize(st);
+      return rollback_with(s, rc);
+    }
+    trials[i].id = sqlite3_last_insert_rowid(s->db);
+  }
+  sqlite3_finalize(st);
+  rc = exec_sql(s, "COMMIT", "cannot commit the planned run", err);
+  return rc == TS_OK ? TS_OK : rollback_with(s, rc);
+}
+
+int store_trial_finish(store *s, int64_t trial_id, const store_trial_result *r, ts_err *err) {
+  int rc = exec_sql(s, "BEGIN IMMEDIATE", "cannot start a transaction", err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_stmt *st;
+  rc = prepare(s,
+               "UPDATE trial SET status='done', started_at=?, finished_at=?, score=?, unit=?, "
+               "seconds=?, process_threads=?, machine_processes=?, machine_threads=?, error=NULL "
+               "WHERE id=?",
+               &st, err);
+  if (rc != TS_OK)
+    return rollback_with(s, rc);
+  sqlite3_bind_text(st, 1, r->started_at, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 2, r->finished_at, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_double(st, 3, r->score);
+  sqlite3_bind_text(st, 4, r->unit, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_double(st, 5, r->seconds);
+  sqlite3_bind_int64(st, 6, r->process_threads);
+  sqlite3_bind_int64(st, 7, r->machine_processes);
+  sqlite3_bind_int64(st, 8, r->machine_threads);
+  sqlite3_bind_int64(st, 9, trial_id);
+  rc = step_done(s, st, "cannot store the trial's result", err);
+  if (rc != TS_OK)
+    return rollback_with(s, rc);
+  if (sqlite3_changes(s->db) != 1)
+    return rollback_with(
+        s, ts_err_set(err, TS_ESTORE, "trial %lld is not in the database %s", (long long)trial_id,
+                      s->path));
+
+  if (r->metric_count > 0) {
+    rc = prepare(s, "INSERT OR REPLACE INTO trial_metric (trial_id, name, value) VALUES (?,?,?)",
+                 &st, err);
+    if (rc != TS_OK)
+      return rollback_with(s, rc);
+    for (int i = 0; i < r->metric_count; i++) {
+      sqlite3_reset(st);
+      sqlite3_bind_int64(st, 1, trial_id);
+      sqlite3_bind_text(st, 2, r->metrics[i].name, -1, SQLITE_TRANSIENT);
+      sqlite3_bind_double(st, 3, r->metrics[i].value);
+      if (sqlite3_step(st) != SQLITE_DONE) {
+        rc = store_fail(s, err, "cannot store the trial's sub-scores");
+        sqlite3_finalize(st);
+        return rollback_with(s, rc);
+      }
+    }
+    sqlite3_finalize(st);
+  }
+  rc = exec_sql(s, "COMMIT", "cannot commit the trial", err);
+  return rc == TS_OK ? TS_OK : rollback_with(s, rc);
+}
+
+int store_trial_fail(store *s, int64_t trial_id, const char *finished_at, const char *reason,
+                     ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s, "UPDATE trial SET status='failed', finished_at=?, error=? WHERE id=?", &st,
+                   err);
+  if (rc != TS_OK)
+    return rc;
+  bind_text_or_null(st, 1, finished_at);
+  bind_text_or_null(st, 2, reason);
+  sqlite3_bind_int64(st, 3, trial_id);
+  return step_done(s, st, "cannot store the trial's failure", err);
+}
+
+int store_run_end(store *s, int64_t run_id, const char *status, const char *detail,
+                  const char *finished_at, ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s, "UPDATE run SET status=?, status_detail=?, finished_at=? WHERE id=?", &st,
+                   err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_text(st, 1, status, -1, SQLITE_TRANSIENT);
+  bind_text_or_null(st, 2, detail);
+  bind_text_or_null(st, 3, finished_at);
+  sqlite3_bind_int64(st, 4, run_id);
+  return step_done(s, st, "cannot store the run's end", err);
+}
+
+/* ---- reading --------------------------------------------------------------------------------- */
+
+static void copy_column(sqlite3_stmt *st, int col, char *buf, size_t len) {
+  const unsigned char *text = sqlite3_column_text(st, col);
+  snprintf(buf, len, "%s", text ? (const char *)text : "");
+}
+
+int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_trial_row *row),
+                     void *ctx, ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s,
+                   "SELECT seq, block, condition, bench, status, score, unit FROM trial "
+                   "WHERE run_id=? ORDER BY seq",
+                   &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_int64(st, 1, run_id);
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    store_trial_row row;
+    memset(&row, 0, sizeof row);
+    row.seq = sqlite3_column_int(st, 0);
+    row.block = sqlite3_column_int(st, 1);
+    copy_column(st, 2, row.condition, sizeof row.condition);
+    copy_column(st, 3, row.bench, sizeof row.bench);
+    copy_column(st, 4, row.status, sizeof row.status);
+    row.score = sqlite3_column_double(st, 5);
+    copy_column(st, 6, row.unit, sizeof row.unit);
+    if (fn(ctx, &row) != 0) {
+      rc = SQLITE_DONE;
+      break;
+    }
+  }
+  int result = rc == SQLITE_DONE ? TS_OK : store_fail(s, err, "cannot read the trials");
+  sqlite3_finalize(st);
+  return result;
+}
+
+int store_run_get(store *s, int64_t run_id, store_run_row *out, ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s,
+                   "SELECT r.id, r.plan_name, r.status, r.started_at, count(t.id), "
+                   "coalesce(sum(t.status='done'),0), coalesce(sum(t.status='failed'),0) "
+                   "FROM run r LEFT JOIN trial t ON t.run_id=r.id WHERE r.id=? GROUP BY r.id",
+                   &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_int64(st, 1, run_id);
+  rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    memset(out, 0, sizeof *out);
+    out->id = sqlite3_column_int64(st, 0);
+    copy_column(st, 1, out->plan_name, sizeof out->plan_name);
+    copy_column(st, 2, out->status, sizeof out->status);
+    copy_column(st, 3, out->started_at, sizeof out->started_at);
+    out->trials_total = sqlite3_column_int(st, 4);
+    out->trials_done = sqlite3_column_int(st, 5);
+    out->trials_failed = sqlite3_column_int(st, 6);
+    rc = TS_OK;
+  } else if (rc == SQLITE_DONE) {
+    rc = ts_err_set(err, TS_EINVAL, "there is no run %lld in %s", (long long)run_id, s->path);
+  } else {
+    rc = store_fail(s, err, "cannot read the run");
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
+int store_latest_run(store *s, int64_t *run_id, ts_err *err) {
+  long long id = 0;
+  int rc = query_int(s, "SELECT coalesce(max(id), 0) FROM run", &id, err);
+  *run_id = rc == TS_OK ? id : 0;
+  return rc;
+}
+
+int store_integrity_check(store *s, ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s, "PRAGMA integrity_check", &st, err);
+  if (rc != TS_OK)
+    return rc;
+  rc = sqlite3_step(st);
+  const unsigned char *first = rc == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
+  if (first && strcmp((const char *)first, "ok") == 0)
+    rc = TS_OK;
+  else if (first)
+    rc = ts_err_set(err, TS_ESTORE, "database %s is damaged: %s", s->path, first);
+  else
+    rc = store_fail(s, err, "cannot check the database");
+  sqlite3_finalize(st);
+  return rc;
+}

@@ -1,0 +1,107 @@
+/* store.h - the database of runs and trials: every SQL statement of ThreadSoup lives behind these
+   typed functions (store.c, schema.c). */
+#ifndef THREADSOUP_STORE_H
+#define THREADSOUP_STORE_H
+
+#include <stdint.h>
+
+#include "threadsoup/err.h"
+
+typedef struct store store;
+
+/* The newest schema this build knows; `PRAGMA user_version` of a ThreadSoup database. */
+#define STORE_SCHEMA_VERSION 1
+/* `PRAGMA application_id` of every ThreadSoup database: "TSup". */
+#define STORE_APPLICATION_ID 0x54537570
+
+/* Opens or creates the database at `path` and migrates it to STORE_SCHEMA_VERSION. A file that is
+   not a ThreadSoup database (TS_EFOREIGN_DB) or comes from a newer version (TS_ENEWER_DB) is
+   refused and not modified. */
+int store_open(store **out, const char *path, ts_err *err);
+void store_close(store *s);
+int store_schema_version(store *s);
+
+typedef struct store_run_info {
+  const char *plan_name;
+  const char *plan_text; /* the whole plan in its canonical text form */
+  uint64_t seed;         /* orders the trials; stored so the order can be replayed */
+  const char *started_at;
+  const char *host;
+  const char *os;
+  const char *cpu;
+  int logical_cpus;
+  const char *version;
+} store_run_info;
+
+typedef struct store_trial_plan {
+  int seq;   /* 1-based position in the run */
+  int block; /* 1-based repetition block */
+  const char *condition;
+  const char *bench;
+  int64_t id; /* filled by store_run_begin */
+} store_trial_plan;
+
+/* Stores the run and all its trials as pending, in one transaction, before the first trial runs. */
+int store_run_begin(store *s, const store_run_info *info, store_trial_plan *trials, int count,
+                    int64_t *run_id, ts_err *err);
+
+typedef struct store_metric {
+  const char *name;
+  double value;
+} store_metric;
+
+typedef struct store_trial_result {
+  const char *started_at;
+  const char *finished_at;
+  double score;
+  const char *unit;
+  double seconds;           /* the benchmark's measured wall time */
+  long process_threads;     /* threads of the measuring process, counted by the OS */
+  long machine_processes;   /* machine census taken during the trial */
+  long machine_threads;
+  int metric_count;         /* sub-scores and other named numbers */
+  const store_metric *metrics;
+} store_trial_result;
+
+/* Marks one trial done with its result, committed before this returns. */
+int store_trial_finish(store *s, int64_t trial_id, const store_trial_result *result, ts_err *err);
+/* Marks one trial failed with the reason. */
+int store_trial_fail(store *s, int64_t trial_id, const char *finished_at, const char *reason,
+                     ts_err *err);
+
+/* status: "finished", "interrupted" or "failed"; detail may be NULL. */
+int store_run_end(store *s, int64_t run_id, const char *status, const char *detail,
+                  const char *finished_at, ts_err *err);
+
+typedef struct store_trial_row {
+  int seq;
+  int block;
+  char condition[128];
+  char bench[64];
+  char status[16];
+  double score; /* valid when status is "done" */
+  char unit[32];
+} store_trial_row;
+
+/* Calls fn for each trial of the run in sequence order; stops early when fn returns non-zero. */
+int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_trial_row *row),
+                     void *ctx, ts_err *err);
+
+typedef struct store_run_row {
+  int64_t id;
+  char plan_name[64];
+  char status[16];
+  char started_at[32];
+  int trials_total;
+  int trials_done;
+  int trials_failed;
+} store_run_row;
+
+/* Reads one run with its trial counts; TS_EINVAL when there is no such run. */
+int store_run_get(store *s, int64_t run_id, store_run_row *out, ts_err *err);
+/* The id of the newest run, 0 when there is none. */
+int store_latest_run(store *s, int64_t *run_id, ts_err *err);
+/* Runs SQLite's integrity check; TS_ESTORE with its first complaint when the file is damaged. */
+int store_integrity_check(store *s, ts_err *err);
+
+#endif

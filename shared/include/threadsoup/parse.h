@@ -1,0 +1,21 @@
+/* parse.h - strict parsers for the values users type: whole numbers, durations, decimals. Each
+   error names the value and says what is accepted. */
+#ifndef THREADSOUP_PARSE_H
+#define THREADSOUP_PARSE_H
+
+#include <stdint.h>
+
+#include "threadsoup/err.h"
+
+/* A whole number in [min, max]; `what` names it in the error ("--reps"). */
+int parse_long(const char *text, long min, long max, const char *what, long *out, ts_err *err);
+/* A duration with a unit: "500ms", "2s", "5m", "1h" (also "1.5s"); in [min_ns, max_ns]. */
+int parse_duration(const char *text, uint64_t min_ns, uint64_t max_ns, const char *what,
+                   uint64_t *out_ns, ts_err *err);
+/* A decimal number in [min, max]. */
+int parse_double(const char *text, double min, double max, const char *what, double *out,
+                 ts_err *err);
+/* Writes a duration the way parse_duration reads it back ("500ms", "2s", "1.5s"). */
+void format_duration(uint64_t ns, char *buf, int len);
+
+#endif

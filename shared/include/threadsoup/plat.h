@@ -1,0 +1,111 @@
+/* plat.h - the portable face of the operating system: every OS call ThreadSoup makes goes through
+   these functions, implemented twice with matching file names in plat/posix and plat/win32. */
+#ifndef THREADSOUP_PLAT_H
+#define THREADSOUP_PLAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "threadsoup/err.h"
+
+/* ---- threads (thread.c) ---------------------------------------------------------------------- */
+
+/* A thread handle small enough to keep 100,000 of them in one array: a pthread_t or a HANDLE. */
+typedef struct plat_thread {
+  uintptr_t handle;
+} plat_thread;
+
+typedef void (*plat_thread_fn)(void *arg);
+
+/* The smallest stack the platform accepts safely: 16 KiB on POSIX, a 64 KiB reservation on
+   Windows (the allocation granularity; smaller reservations are rounded up by the OS anyway). */
+size_t plat_thread_min_stack(void);
+
+/* Starts fn(arg) on a new thread whose stack is `stack_bytes` (0 = plat_thread_min_stack()).
+   On failure nothing is started and err names the OS's reason. */
+int plat_thread_start(plat_thread *thread, size_t stack_bytes, plat_thread_fn fn, void *arg,
+                      ts_err *err);
+/* Waits for the thread to end and releases its handle. */
+void plat_thread_join(plat_thread thread);
+
+/* Fault injection for tests (as SQLite does in its OS layer): after `successes` more threads start,
+   plat_thread_start refuses every further thread as the OS would when out of resources.
+   A negative value turns injection off (the default). */
+void plat_thread_fail_after(long successes);
+
+/* ---- time (time.c) --------------------------------------------------------------------------- */
+
+uint64_t plat_clock_ns(void); /* monotonic, for durations */
+/* The OS's plain sleep: nanosleep on POSIX, Sleep on Windows (Wait:DelayExecution). */
+void plat_sleep_ns(uint64_t ns);
+/* Current UTC time as "YYYY-MM-DDTHH:MM:SS.mmmZ" into buf (at least 32 bytes). */
+void plat_utc_timestamp(char *buf, size_t len);
+/* CPU time (user + kernel) consumed so far by this whole process. */
+uint64_t plat_process_cpu_ns(void);
+
+/* ---- interrupts (interrupt.c): Ctrl+C, SIGINT, SIGTERM, console close ------------------------- */
+
+/* Installs the handlers once; afterwards an interrupt sets a flag and wakes plat_interrupt_wait. */
+int plat_interrupt_install(ts_err *err);
+int plat_interrupted(void);
+/* Sleeps up to `ns`, returning early (and 1) on an interrupt; returns 0 after a full sleep.
+   One blocking wait, no polling: the instrument must not wake up on its own. */
+int plat_interrupt_wait(uint64_t ns);
+/* Raises the interrupt from inside the program (tests, `--for` limits). */
+void plat_interrupt_raise(void);
+
+/* ---- census (census.c): what the OS says is running ------------------------------------------ */
+
+typedef struct plat_census {
+  long processes;
+  long threads;
+} plat_census;
+
+/* Processes and threads of the whole machine. */
+int plat_census_machine(plat_census *out, ts_err *err);
+/* Threads of one process, as the OS counts them (not our own bookkeeping). -1 on error. */
+long plat_process_thread_count(long pid, ts_err *err);
+long plat_self_pid(void);
+
+/* ---- processes (proc.c) ---------------------------------------------------------------------- */
+
+typedef struct plat_proc {
+  uintptr_t handle; /* HANDLE on Windows; unused on POSIX */
+  long pid;
+} plat_proc;
+
+/* Starts argv[0] with arguments argv[1..] (NULL-terminated); the child inherits stdio. */
+int plat_proc_spawn(plat_proc *proc, const char *const argv[], ts_err *err);
+/* Ends the process at once, as `kill -9` or TerminateProcess do. */
+int plat_proc_kill(plat_proc *proc, ts_err *err);
+/* Waits for the end; *exit_code gets the exit status (128+signal on POSIX when killed). */
+int plat_proc_wait(plat_proc *proc, int *exit_code, ts_err *err);
+
+/* ---- files and folders (fs.c) ---------------------------------------------------------------- */
+
+#define PLAT_PATH_MAX 1024
+
+/* The per-user data folder of a foreground run: $XDG_DATA_HOME/threadsoup or
+   ~/.local/share/threadsoup on POSIX, %LOCALAPPDATA%\ThreadSoup on Windows. */
+int plat_user_data_dir(char *buf, size_t len, ts_err *err);
+/* Creates the folder and its missing parents. */
+int plat_mkdir_p(const char *path, ts_err *err);
+/* The folder part of a path ("" when there is none). */
+void plat_path_dirname(const char *path, char *buf, size_t len);
+char plat_path_separator(void);
+int plat_file_exists(const char *path);
+/* Reads an environment variable (UTF-8); NULL when unset or empty. */
+const char *plat_getenv(const char *name, char *buf, size_t len);
+
+/* ---- the machine (sysinfo.c) ------------------------------------------------------------------ */
+
+typedef struct plat_sysinfo {
+  char host[128];
+  char os[128];  /* "Linux 6.1.0-…", "Windows 10.0.19045" */
+  char cpu[128]; /* model name */
+  int logical_cpus;
+} plat_sysinfo;
+
+void plat_sysinfo_read(plat_sysinfo *out);
+
+#endif

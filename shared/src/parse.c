@@ -1,0 +1,91 @@
+/* parse.c - strict parsers for the values users type (parse.h). */
+#include "threadsoup/parse.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int parse_long(const char *text, long min, long max, const char *what, long *out, ts_err *err) {
+  if (!text || !*text)
+    return ts_err_set(err, TS_EUSAGE, "%s needs a value: a whole number from %ld to %ld", what,
+                      min, max);
+  char *end;
+  errno = 0;
+  long v = strtol(text, &end, 10);
+  if (*end != '\0' || end == text || errno == ERANGE)
+    return ts_err_set(err, TS_EUSAGE, "%s: '%s' is not a whole number (accepted: %ld to %ld)",
+                      what, text, min, max);
+  if (v < min || v > max)
+    return ts_err_set(err, TS_EUSAGE, "%s: %ld is out of range (accepted: %ld to %ld)", what, v,
+                      min, max);
+  *out = v;
+  return TS_OK;
+}
+
+int parse_double(const char *text, double min, double max, const char *what, double *out,
+                 ts_err *err) {
+  if (!text || !*text)
+    return ts_err_set(err, TS_EUSAGE, "%s needs a value: a number from %g to %g", what, min, max);
+  char *end;
+  errno = 0;
+  double v = strtod(text, &end);
+  if (*end != '\0' || end == text || errno == ERANGE || !isfinite(v))
+    return ts_err_set(err, TS_EUSAGE, "%s: '%s' is not a number (accepted: %g to %g)", what,
+                      text, min, max);
+  if (v < min || v > max)
+    return ts_err_set(err, TS_EUSAGE, "%s: %g is out of range (accepted: %g to %g)", what, v, min,
+                      max);
+  *out = v;
+  return TS_OK;
+}
+
+static const struct {
+  const char *suffix;
+  double ns;
+} duration_units[] = {{"ms", 1e6}, {"s", 1e9}, {"m", 60e9}, {"h", 3600e9}};
+
+int parse_duration(const char *text, uint64_t min_ns, uint64_t max_ns, const char *what,
+                   uint64_t *out_ns, ts_err *err) {
+  char min_text[32], max_text[32];
+  format_duration(min_ns, min_text, sizeof min_text);
+  format_duration(max_ns, max_text, sizeof max_text);
+  if (!text || !*text)
+    return ts_err_set(err, TS_EUSAGE,
+                      "%s needs a duration such as 500ms, 2s, 5m or 1h (from %s to %s)", what,
+                      min_text, max_text);
+  char *end;
+  errno = 0;
+  double v = strtod(text, &end);
+  double unit = 0;
+  if (end != text && errno == 0 && isfinite(v) && v >= 0 && text[0] != '+' && text[0] != '-') {
+    for (size_t i = 0; i < sizeof duration_units / sizeof duration_units[0]; i++)
+      if (strcmp(end, duration_units[i].suffix) == 0)
+        unit = duration_units[i].ns;
+  }
+  if (unit == 0)
+    return ts_err_set(err, TS_EUSAGE,
+                      "%s: '%s' is not a duration (accepted: a number with ms, s, m or h, such "
+                      "as 500ms, 2s, 5m; from %s to %s)",
+                      what, text, min_text, max_text);
+  double ns = v * unit;
+  if (ns < (double)min_ns || ns > (double)max_ns)
+    return ts_err_set(err, TS_EUSAGE, "%s: %s is out of range (accepted: %s to %s)", what, text,
+                      min_text, max_text);
+  *out_ns = (uint64_t)llround(ns);
+  return TS_OK;
+}
+
+void format_duration(uint64_t ns, char *buf, int len) {
+  if (ns % 3600000000000ull == 0 && ns > 0)
+    snprintf(buf, (size_t)len, "%lluh", (unsigned long long)(ns / 3600000000000ull));
+  else if (ns % 60000000000ull == 0 && ns > 0)
+    snprintf(buf, (size_t)len, "%llum", (unsigned long long)(ns / 60000000000ull));
+  else if (ns % 1000000000ull == 0)
+    snprintf(buf, (size_t)len, "%llus", (unsigned long long)(ns / 1000000000ull));
+  else if (ns % 1000000ull == 0)
+    snprintf(buf, (size_t)len, "%llums", (unsigned long long)(ns / 1000000ull));
+  else
+    snprintf(buf, (size_t)len, "%gms", (double)ns / 1e6);
+}

@@ -1,0 +1,65 @@
+/* fs.c (POSIX) - data folders and paths. */
+#define _GNU_SOURCE
+#include "threadsoup/plat.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *plat_getenv(const char *name, char *buf, size_t len) {
+  const char *v = getenv(name);
+  if (!v || !*v)
+    return NULL;
+  snprintf(buf, len, "%s", v);
+  return buf;
+}
+
+int plat_user_data_dir(char *buf, size_t len, ts_err *err) {
+  char env[PLAT_PATH_MAX];
+  if (plat_getenv("XDG_DATA_HOME", env, sizeof env)) {
+    snprintf(buf, len, "%s/threadsoup", env);
+    return TS_OK;
+  }
+  if (plat_getenv("HOME", env, sizeof env)) {
+    snprintf(buf, len, "%s/.local/share/threadsoup", env);
+    return TS_OK;
+  }
+  return ts_err_set(err, TS_EOS, "neither XDG_DATA_HOME nor HOME is set: give --db PATH");
+}
+
+int plat_mkdir_p(const char *path, ts_err *err) {
+  char tmp[PLAT_PATH_MAX];
+  if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp)
+    return ts_err_set(err, TS_EINVAL, "path too long (at most %d bytes): %s", PLAT_PATH_MAX - 1,
+                      path);
+  for (char *p = tmp + 1; *p; p++) {
+    if (*p != '/')
+      continue;
+    *p = '\0';
+    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+      return ts_err_set(err, TS_EOS, "cannot create folder %s: %s", tmp, strerror(errno));
+    *p = '/';
+  }
+  if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+    return ts_err_set(err, TS_EOS, "cannot create folder %s: %s", tmp, strerror(errno));
+  return TS_OK;
+}
+
+void plat_path_dirname(const char *path, char *buf, size_t len) {
+  const char *slash = strrchr(path, '/');
+  if (!slash) {
+    snprintf(buf, len, "%s", "");
+    return;
+  }
+  size_t n = (size_t)(slash - path);
+  if (n == 0)
+    n = 1; /* "/x" lives in "/" */
+  snprintf(buf, len, "%.*s", (int)n, path);
+}
+
+char plat_path_separator(void) { return '/'; }
+
+int plat_file_exists(const char *path) { return access(path, F_OK) == 0; }

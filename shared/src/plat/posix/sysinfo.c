@@ -1,0 +1,44 @@
+/* sysinfo.c (POSIX) - names the machine a run was measured on. */
+#define _GNU_SOURCE
+#include "threadsoup/plat.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+static void read_cpu_model(char *buf, size_t len) {
+  snprintf(buf, len, "unknown");
+  FILE *f = fopen("/proc/cpuinfo", "re");
+  if (!f)
+    return;
+  char line[512];
+  while (fgets(line, sizeof line, f)) {
+    if (strncmp(line, "model name", 10) != 0)
+      continue;
+    char *colon = strchr(line, ':');
+    if (!colon)
+      continue;
+    colon++;
+    while (*colon == ' ' || *colon == '\t')
+      colon++;
+    colon[strcspn(colon, "\n")] = '\0';
+    snprintf(buf, len, "%s", colon);
+    break;
+  }
+  fclose(f);
+}
+
+void plat_sysinfo_read(plat_sysinfo *out) {
+  memset(out, 0, sizeof *out);
+  if (gethostname(out->host, sizeof out->host - 1) != 0)
+    snprintf(out->host, sizeof out->host, "unknown");
+  struct utsname u;
+  if (uname(&u) == 0)
+    snprintf(out->os, sizeof out->os, "%s %s", u.sysname, u.release);
+  else
+    snprintf(out->os, sizeof out->os, "POSIX");
+  read_cpu_model(out->cpu, sizeof out->cpu);
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  out->logical_cpus = n > 0 ? (int)n : 1;
+}

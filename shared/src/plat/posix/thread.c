@@ -1,0 +1,93 @@
+/* thread.c (POSIX) - starts and joins threads with small, exact stacks. */
+#define _GNU_SOURCE
+#include "threadsoup/plat.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* pthread wants void *(*)(void *); this carries our void (*)(void *) across without casting
+   function pointer types. The thread frees it as soon as it starts. */
+typedef struct thread_start {
+  plat_thread_fn fn;
+  void *arg;
+} thread_start;
+
+static void *thread_trampoline(void *p) {
+  thread_start start = *(thread_start *)p;
+  free(p);
+  start.fn(start.arg);
+  return NULL;
+}
+
+/* Tests only: how many more threads may start before an injected refusal; -1 = never refuse. */
+static atomic_long thread_fail_after = -1;
+
+void plat_thread_fail_after(long successes) { atomic_store(&thread_fail_after, successes); }
+
+/* Consumes one start from the injected budget; 1 when this start must be refused. */
+static int injected_failure(void) {
+  long left = atomic_load(&thread_fail_after);
+  while (left >= 0) {
+    if (left == 0)
+      return 1;
+    if (atomic_compare_exchange_weak(&thread_fail_after, &left, left - 1))
+      return 0;
+  }
+  return 0;
+}
+
+size_t plat_thread_min_stack(void) {
+  /* 16 KiB is glibc's PTHREAD_STACK_MIN on x86-64: the floor the benchmarks compare against. */
+  return PTHREAD_STACK_MIN > 16384 ? (size_t)PTHREAD_STACK_MIN : 16384;
+}
+
+int plat_thread_start(plat_thread *thread, size_t stack_bytes, plat_thread_fn fn, void *arg,
+                      ts_err *err) {
+  if (injected_failure())
+    return ts_err_set(err, TS_EOS, "the OS refused a new thread: %s (injected)", strerror(EAGAIN));
+  if (stack_bytes == 0)
+    stack_bytes = plat_thread_min_stack();
+  if (stack_bytes < (size_t)PTHREAD_STACK_MIN)
+    stack_bytes = PTHREAD_STACK_MIN;
+
+  thread_start *start = malloc(sizeof *start);
+  if (!start)
+    return ts_err_set(err, TS_ENOMEM, "no memory to start a thread");
+  start->fn = fn;
+  start->arg = arg;
+
+  pthread_attr_t attr;
+  int rc = pthread_attr_init(&attr);
+  if (rc == 0)
+    rc = pthread_attr_setstacksize(&attr, stack_bytes);
+  if (rc != 0) {
+    free(start);
+    pthread_attr_destroy(&attr);
+    return ts_err_set(err, TS_EINVAL, "stack size of %zu bytes refused: %s", stack_bytes,
+                      strerror(rc));
+  }
+
+  /* Load threads must never run our signal handlers: block everything while creating, so the
+     new thread inherits a full mask and Ctrl+C always lands on the controlling thread. */
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  pthread_t tid;
+  rc = pthread_create(&tid, &attr, thread_trampoline, start);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  pthread_attr_destroy(&attr);
+
+  if (rc != 0) {
+    free(start);
+    return ts_err_set(err, TS_EOS, "the OS refused a new thread: %s", strerror(rc));
+  }
+  thread->handle = (uintptr_t)tid;
+  return TS_OK;
+}
+
+void plat_thread_join(plat_thread thread) { pthread_join((pthread_t)thread.handle, NULL); }

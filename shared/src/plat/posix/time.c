@@ -1,0 +1,36 @@
+/* time.c (POSIX) - clocks, timestamps and the plain sleep the sleep scenario is made of. */
+#define _GNU_SOURCE
+#include "threadsoup/plat.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <time.h>
+
+uint64_t plat_clock_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void plat_sleep_ns(uint64_t ns) {
+  struct timespec want = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+  struct timespec left;
+  /* A signal may cut the sleep short; finish the rest so the interval stays what was asked. */
+  while (nanosleep(&want, &left) != 0 && errno == EINTR)
+    want = left;
+}
+
+void plat_utc_timestamp(char *buf, size_t len) {
+  struct timespec ts;
+  struct tm tm;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  gmtime_r(&ts.tv_sec, &tm);
+  snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
+           tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
+}
+
+uint64_t plat_process_cpu_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}

@@ -1,0 +1,47 @@
+/* sysinfo.c (Windows) - names the machine a run was measured on. */
+#include "threadsoup/plat.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "win32.h"
+
+/* GetVersionEx lies to programs without a manifest; ntdll's RtlGetVersion does not. */
+typedef LONG(WINAPI *rtl_get_version_fn)(OSVERSIONINFOW *);
+
+static void read_os(char *buf, size_t len) {
+  OSVERSIONINFOW v;
+  memset(&v, 0, sizeof v);
+  v.dwOSVersionInfoSize = sizeof v;
+  HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
+  FARPROC proc = ntdll ? GetProcAddress(ntdll, "RtlGetVersion") : NULL;
+  rtl_get_version_fn get_version;
+  memcpy(&get_version, &proc, sizeof get_version);
+  if (get_version && get_version(&v) == 0)
+    snprintf(buf, len, "Windows %lu.%lu.%lu", (unsigned long)v.dwMajorVersion,
+             (unsigned long)v.dwMinorVersion, (unsigned long)v.dwBuildNumber);
+  else
+    snprintf(buf, len, "Windows");
+}
+
+static void read_cpu(char *buf, size_t len) {
+  wchar_t name[128];
+  DWORD size = sizeof name;
+  snprintf(buf, len, "unknown");
+  if (RegGetValueW(HKEY_LOCAL_MACHINE, L"HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0",
+                   L"ProcessorNameString", RRF_RT_REG_SZ, NULL, name, &size) == ERROR_SUCCESS)
+    win32_from_wide(name, buf, len);
+}
+
+void plat_sysinfo_read(plat_sysinfo *out) {
+  memset(out, 0, sizeof *out);
+  wchar_t host[MAX_COMPUTERNAME_LENGTH + 1];
+  DWORD n = sizeof host / sizeof host[0];
+  if (!GetComputerNameW(host, &n) || !win32_from_wide(host, out->host, sizeof out->host))
+    snprintf(out->host, sizeof out->host, "unknown");
+  read_os(out->os, sizeof out->os);
+  read_cpu(out->cpu, sizeof out->cpu);
+  SYSTEM_INFO si;
+  GetSystemInfo(&si);
+  out->logical_cpus = si.dwNumberOfProcessors > 0 ? (int)si.dwNumberOfProcessors : 1;
+}

@@ -1,0 +1,71 @@
+/* thread.c (Windows) - starts and joins threads with 64 KiB stack reservations. */
+#include "threadsoup/plat.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "win32.h"
+
+/* CreateThread wants DWORD WINAPI (*)(LPVOID); this carries our void (*)(void *) across. */
+typedef struct thread_start {
+  plat_thread_fn fn;
+  void *arg;
+} thread_start;
+
+static DWORD WINAPI thread_trampoline(LPVOID p) {
+  thread_start start = *(thread_start *)p;
+  free(p);
+  start.fn(start.arg);
+  return 0;
+}
+
+/* Tests only: how many more threads may start before an injected refusal; -1 = never refuse. */
+static atomic_long thread_fail_after = -1;
+
+void plat_thread_fail_after(long successes) { atomic_store(&thread_fail_after, successes); }
+
+/* Consumes one start from the injected budget; 1 when this start must be refused. */
+static int injected_failure(void) {
+  long left = atomic_load(&thread_fail_after);
+  while (left >= 0) {
+    if (left == 0)
+      return 1;
+    if (atomic_compare_exchange_weak(&thread_fail_after, &left, left - 1))
+      return 0;
+  }
+  return 0;
+}
+
+size_t plat_thread_min_stack(void) { return 64 * 1024; }
+
+int plat_thread_start(plat_thread *thread, size_t stack_bytes, plat_thread_fn fn, void *arg,
+                      ts_err *err) {
+  if (injected_failure())
+    return ts_err_set(err, TS_EOS, "the OS refused a new thread: Not enough memory resources are "
+                                   "available to process this command (injected)");
+  if (stack_bytes == 0)
+    stack_bytes = plat_thread_min_stack();
+  thread_start *start = malloc(sizeof *start);
+  if (!start)
+    return ts_err_set(err, TS_ENOMEM, "no memory to start a thread");
+  start->fn = fn;
+  start->arg = arg;
+  /* A reservation, not a commit: only the pages a thread touches use memory. */
+  HANDLE h = CreateThread(NULL, stack_bytes, thread_trampoline, start,
+                          STACK_SIZE_PARAM_IS_A_RESERVATION, NULL);
+  if (!h) {
+    DWORD code = GetLastError();
+    char text[256];
+    free(start);
+    win32_error_text(code, text, sizeof text);
+    return ts_err_set(err, TS_EOS, "the OS refused a new thread: %s", text);
+  }
+  thread->handle = (uintptr_t)h;
+  return TS_OK;
+}
+
+void plat_thread_join(plat_thread thread) {
+  HANDLE h = (HANDLE)thread.handle;
+  WaitForSingleObject(h, INFINITE);
+  CloseHandle(h);
+}

@@ -1,0 +1,40 @@
+/* time.c (Windows) - clocks, timestamps and the plain Sleep the sleep scenario is made of. */
+#include "threadsoup/plat.h"
+
+#include <stdio.h>
+
+#include "win32.h"
+
+uint64_t plat_clock_ns(void) {
+  static LARGE_INTEGER frequency; /* constant after boot; caching it is safe */
+  LARGE_INTEGER now;
+  if (frequency.QuadPart == 0)
+    QueryPerformanceFrequency(&frequency);
+  QueryPerformanceCounter(&now);
+  uint64_t f = (uint64_t)frequency.QuadPart, c = (uint64_t)now.QuadPart;
+  return (c / f) * 1000000000u + (c % f) * 1000000000u / f;
+}
+
+void plat_sleep_ns(uint64_t ns) {
+  /* Sleep is Wait:DelayExecution, the state the experiment observed; round up to whole ms. */
+  uint64_t ms = (ns + 999999u) / 1000000u;
+  Sleep(ms > 0xFFFFFFFEu ? 0xFFFFFFFEu : (DWORD)ms);
+}
+
+void plat_utc_timestamp(char *buf, size_t len) {
+  SYSTEMTIME st;
+  GetSystemTime(&st);
+  snprintf(buf, len, "%04u-%02u-%02uT%02u:%02u:%02u.%03uZ", st.wYear, st.wMonth, st.wDay,
+           st.wHour, st.wMinute, st.wSecond, st.wMilliseconds);
+}
+
+static uint64_t filetime_100ns(FILETIME ft) {
+  return ((uint64_t)ft.dwHighDateTime << 32) | ft.dwLowDateTime;
+}
+
+uint64_t plat_process_cpu_ns(void) {
+  FILETIME created, exited, kernel, user;
+  if (!GetProcessTimes(GetCurrentProcess(), &created, &exited, &kernel, &user))
+    return 0;
+  return (filetime_100ns(kernel) + filetime_100ns(user)) * 100u;
+}

@@ -1,0 +1,87 @@
+/* test_bench_builtin.c - builtin-st runs, passes its own self-check, reports four sub-scores,
+   refuses what it cannot take and does more work when asked to. */
+#include <string.h>
+
+#include "bench/bench.h"
+#include "check.h"
+
+extern const bench_def bench_builtin_st;
+
+static int run_builtin(const char *arg, double work_scale, bench_result *result, ts_err *err) {
+  bench_args args = {arg, work_scale};
+  memset(result, 0, sizeof *result);
+  memset(err, 0, sizeof *err);
+  return bench_builtin_st.run(&args, result, err);
+}
+
+/* A passing run is also the checksum test: run() fails with TS_EBENCH when one round of any
+   kernel gives other than the checksum recorded in builtin.c. */
+static void small_run_succeeds_with_four_subscores(void) {
+  static const char *const kernels[] = {"integer", "compress", "float", "memory"};
+  bench_result result;
+  ts_err err;
+  int rc = run_builtin(NULL, 0.02, &result, &err);
+  if (rc) fprintf(stderr, "  run failed: %s\n", err.text);
+  CHECK_INT(rc, 0);
+  CHECK(result.score > 0);
+  CHECK(result.seconds > 0);
+  CHECK(result.unit != NULL);
+  CHECK_INT(result.subscore_count, 4);
+  for (int i = 0; i < 4 && i < result.subscore_count; i++) {
+    CHECK(result.subscores[i].name && strcmp(result.subscores[i].name, kernels[i]) == 0);
+    CHECK(result.subscores[i].score > 0);
+  }
+}
+
+static void argument_is_refused(void) {
+  bench_result result;
+  ts_err err;
+  CHECK(bench_builtin_st.check_arg == NULL);
+  CHECK_INT(run_builtin("4", 0.02, &result, &err), TS_EUSAGE);
+  CHECK_INT(err.code, TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "builtin-st takes no argument (got '4')");
+}
+
+static void zero_or_negative_work_scale_is_refused(void) {
+  bench_result result;
+  ts_err err;
+  CHECK_INT(run_builtin(NULL, 0.0, &result, &err), TS_EINVAL);
+  CHECK_INT(err.code, TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "builtin-st");
+  CHECK_INT(run_builtin(NULL, -1.0, &result, &err), TS_EINVAL);
+}
+
+static void is_available_everywhere(void) {
+  CHECK(strcmp(bench_builtin_st.name, "builtin-st") == 0);
+  CHECK(bench_builtin_st.unavailable_reason() == NULL);
+}
+
+/* Twice the rounds should take about twice the time. A shared machine can stall either run, so
+   each side takes its fastest of three tries and the bounds are wide. */
+static void double_work_takes_about_double_time(void) {
+  double fastest[2] = {0, 0};
+  const double scales[2] = {0.05, 0.1};
+  for (int side = 0; side < 2; side++) {
+    for (int attempt = 0; attempt < 3; attempt++) {
+      bench_result result;
+      ts_err err;
+      CHECK_INT(run_builtin(NULL, scales[side], &result, &err), 0);
+      if (attempt == 0 || result.seconds < fastest[side]) fastest[side] = result.seconds;
+    }
+  }
+  CHECK(fastest[0] > 0);
+  double ratio = fastest[0] > 0 ? fastest[1] / fastest[0] : 0;
+  if (ratio < 1.3 || ratio > 3.0)
+    fprintf(stderr, "  %.4f s at 0.05, %.4f s at 0.1: ratio %.2f\n", fastest[0], fastest[1],
+            ratio);
+  CHECK(ratio >= 1.3 && ratio <= 3.0);
+}
+
+int main(void) {
+  RUN_CASE(small_run_succeeds_with_four_subscores);
+  RUN_CASE(argument_is_refused);
+  RUN_CASE(zero_or_negative_work_scale_is_refused);
+  RUN_CASE(is_available_everywhere);
+  RUN_CASE(double_work_takes_about_double_time);
+  return check_summary();
+}

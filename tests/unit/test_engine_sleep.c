@@ -1,0 +1,81 @@
+/* test_engine_sleep.c - the sleep scenario starts exactly N threads and stops every one of them,
+   counted by the operating system (/proc or a Toolhelp snapshot), not by our own bookkeeping. */
+#include "check.h"
+#include "engine/engine.h"
+#include "threadsoup/plat.h"
+
+/* Wine caps one process at about 5,000 threads (WINE.md); 1,000 is a count both builds carry. */
+#define SLEEPERS 1000
+
+static long os_thread_count(void) {
+  ts_err err;
+  return plat_process_thread_count(plat_self_pid(), &err);
+}
+
+static void starts_and_stops_exactly_n(void) {
+  long before = os_thread_count();
+  CHECK(before >= 1);
+  load_spec spec;
+  ts_err err;
+  CHECK_INT(load_spec_parse("sleep:1000@200ms", &spec, &err), TS_OK);
+  load *l = NULL;
+  CHECK_INT(load_start(&spec, &l, &err), TS_OK);
+  CHECK_INT(os_thread_count(), before + SLEEPERS);
+  /* Still exactly N after a few intervals: no thread ended or was added on its own. */
+  plat_sleep_ns(700000000ull);
+  CHECK_INT(os_thread_count(), before + SLEEPERS);
+  uint64_t t0 = plat_clock_ns();
+  load_stop(l);
+  uint64_t stop_ns = plat_clock_ns() - t0;
+  CHECK_INT(os_thread_count(), before);
+  /* Every thread notices the stop at its next wake-up: well within a few intervals. */
+  CHECK(stop_ns < 5000000000ull);
+}
+
+static void two_parts_add_up(void) {
+  long before = os_thread_count();
+  load_spec spec;
+  ts_err err;
+  CHECK_INT(load_spec_parse("sleep:300@1s+sleep:200@100ms", &spec, &err), TS_OK);
+  load *l = NULL;
+  CHECK_INT(load_start(&spec, &l, &err), TS_OK);
+  CHECK_INT(os_thread_count(), before + 500);
+  load_stop(l);
+  CHECK_INT(os_thread_count(), before);
+}
+
+static void refused_thread_tears_down_the_rest(void) {
+  long before = os_thread_count();
+  load_spec spec;
+  ts_err err;
+  CHECK_INT(load_spec_parse("sleep:100@300ms+sleep:500@300ms", &spec, &err), TS_OK);
+  /* The OS refuses thread 131 of 600: the 130 already running must all be stopped. */
+  plat_thread_fail_after(130);
+  load *l = (load *)1;
+  int rc = load_start(&spec, &l, &err);
+  plat_thread_fail_after(-1);
+  CHECK_INT(rc, TS_EOS);
+  CHECK(l == NULL);
+  CHECK_STR_CONTAINS(err.text, "sleep: created 30 of 500 threads, then stopped them all");
+  CHECK_STR_CONTAINS(err.text, "the OS refused a new thread");
+  CHECK_INT(os_thread_count(), before);
+}
+
+static void baseline_creates_nothing(void) {
+  long before = os_thread_count();
+  load_spec spec;
+  ts_err err;
+  CHECK_INT(load_spec_parse("baseline", &spec, &err), TS_OK);
+  load *l = NULL;
+  CHECK_INT(load_start(&spec, &l, &err), TS_OK);
+  CHECK_INT(os_thread_count(), before);
+  load_stop(l);
+}
+
+int main(void) {
+  RUN_CASE(starts_and_stops_exactly_n);
+  RUN_CASE(two_parts_add_up);
+  RUN_CASE(refused_thread_tears_down_the_rest);
+  RUN_CASE(baseline_creates_nothing);
+  return check_summary();
+}

@@ -1,0 +1,69 @@
+/* test_parse.c - the parsers accept what the docs promise and name what they refuse. */
+#include "check.h"
+#include "threadsoup/parse.h"
+
+static void durations_with_units(void) {
+  uint64_t ns = 0;
+  ts_err err;
+  CHECK_INT(parse_duration("500ms", 0, UINT64_MAX / 2, "d", &ns, &err), TS_OK);
+  CHECK_INT(ns, 500000000);
+  CHECK_INT(parse_duration("2s", 0, UINT64_MAX / 2, "d", &ns, &err), TS_OK);
+  CHECK_INT(ns, 2000000000);
+  CHECK_INT(parse_duration("5m", 0, UINT64_MAX / 2, "d", &ns, &err), TS_OK);
+  CHECK_INT(ns, 300000000000LL);
+  CHECK_INT(parse_duration("1.5s", 0, UINT64_MAX / 2, "d", &ns, &err), TS_OK);
+  CHECK_INT(ns, 1500000000);
+  CHECK_INT(parse_duration("1h", 0, UINT64_MAX / 2, "d", &ns, &err), TS_OK);
+  CHECK_INT(ns, 3600000000000LL);
+}
+
+static void durations_refused(void) {
+  uint64_t ns = 7;
+  ts_err err;
+  CHECK_INT(parse_duration("500", 0, 10000000000ull, "--settle", &ns, &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "--settle: '500' is not a duration");
+  CHECK_STR_CONTAINS(err.text, "500ms, 2s, 5m");
+  CHECK_INT(parse_duration("-2s", 0, 10000000000ull, "--settle", &ns, &err), TS_EUSAGE);
+  CHECK_INT(parse_duration("2 s", 0, 10000000000ull, "--settle", &ns, &err), TS_EUSAGE);
+  CHECK_INT(parse_duration("", 0, 10000000000ull, "--settle", &ns, &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "needs a duration");
+  CHECK_INT(parse_duration("11s", 0, 10000000000ull, "--settle", &ns, &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "out of range (accepted: 0s to 10s)");
+  CHECK_INT(ns, 7); /* untouched on failure */
+}
+
+static void whole_numbers(void) {
+  long v = 0;
+  ts_err err;
+  CHECK_INT(parse_long("42", 1, 100, "--reps", &v, &err), TS_OK);
+  CHECK_INT(v, 42);
+  CHECK_INT(parse_long("4x", 1, 100, "--reps", &v, &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "'4x' is not a whole number (accepted: 1 to 100)");
+  CHECK_INT(parse_long("101", 1, 100, "--reps", &v, &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "101 is out of range");
+  CHECK_INT(parse_long("99999999999999999999", 1, 100, "--reps", &v, &err), TS_EUSAGE);
+  CHECK_INT(v, 42);
+}
+
+static void durations_format_round_trip(void) {
+  char buf[32];
+  uint64_t values[] = {500000000ull, 2000000000ull, 60000000000ull, 3600000000000ull, 1500000000ull,
+                       0};
+  for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+    uint64_t back = 1;
+    ts_err err;
+    format_duration(values[i], buf, sizeof buf);
+    CHECK_INT(parse_duration(buf, 0, UINT64_MAX / 2, "d", &back, &err), TS_OK);
+    CHECK_INT(back, values[i]);
+  }
+  format_duration(500000000ull, buf, sizeof buf);
+  CHECK_STR_CONTAINS(buf, "500ms");
+}
+
+int main(void) {
+  RUN_CASE(durations_with_units);
+  RUN_CASE(durations_refused);
+  RUN_CASE(whole_numbers);
+  RUN_CASE(durations_format_round_trip);
+  return check_summary();
+}

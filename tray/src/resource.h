@@ -1,0 +1,19 @@
+/* resource.h - resource and command IDs of threadsoup-tray, shared by tray.c and tray.rc. */
+#ifndef THREADSOUP_TRAY_RESOURCE_H
+#define THREADSOUP_TRAY_RESOURCE_H
+
+/* Only #defines here: windres reads this file too. */
+
+#define TRAY_VERSION_MAJOR 0
+#define TRAY_VERSION_MINOR 1
+#define TRAY_VERSION_PATCH 0
+#define TRAY_VERSION_STR "0.1.0"
+
+/* The lowest icon ID is the one Explorer shows for the .exe, so the tray icon comes first. */
+#define IDI_TRAY 101
+
+/* Popup menu commands; the status line is disabled and never sent. */
+#define IDM_STATUS 1001
+#define IDM_EXIT 1002
+
+#endif
