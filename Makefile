@@ -39,8 +39,9 @@ test-linux: linux
 
 # Wine's server is ended afterwards so no Windows process outlives the tests.
 test-windows: windows
-	WINEPREFIX=$(CURDIR)/$(MINGW_BUILD)/wineprefix; export WINEPREFIX; \
-	ctest --preset mingw -j $(NPROC); rc=$$?; wineserver -k 2>/dev/null; exit $$rc
+	ctest --preset mingw -j $(NPROC); rc=$$?; \
+	for p in $(CURDIR)/$(MINGW_BUILD)/wineprefix $(CURDIR)/$(MINGW_BUILD)/wineprefix-gui; do \
+	  [ -d $$p ] && WINEPREFIX=$$p wineserver -k 2>/dev/null; done; exit $$rc
 
 clean:
 	rm -rf build

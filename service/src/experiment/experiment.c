@@ -66,7 +66,7 @@ static int run_trial(const trial_context *t, experiment_progress *progress, ts_e
 
   /* The census runs before the measured part, never during it. */
   ts_err census_err;
-  plat_census machine = {-1, -1};
+  plat_census machine = {-1, -1, -1, -1, 0};
   plat_census_machine(&machine, &census_err);
   long process_threads = plat_process_thread_count(plat_self_pid(), &census_err);
 

@@ -56,16 +56,51 @@ void plat_interrupt_raise(void);
 
 /* ---- census (census.c): what the OS says is running ------------------------------------------ */
 
+#define PLAT_STATE_NAME_MAX 40
+#define PLAT_MAX_STATES 24
+#define PLAT_PROCESS_NAME_MAX 64
+
+/* Threads in one state, named as the OS's own tools name it: Linux "S (sleeping)" from /proc;
+   Windows "Wait:DelayExecution", "Wait:UserRequest", "Running", "Ready" as Process Explorer. */
+typedef struct plat_state_count {
+  char name[PLAT_STATE_NAME_MAX];
+  long threads;
+} plat_state_count;
+
+/* The whole machine. */
 typedef struct plat_census {
   long processes;
   long threads;
+  long handles;              /* open handles of all processes (Windows); -1 where there are none */
+  long run_queue;            /* threads running or ready to run now */
+  uint64_t context_switches; /* since boot, all CPUs; 0 where the OS does not say (Wine) */
 } plat_census;
 
-/* Processes and threads of the whole machine. */
+/* One process. */
+typedef struct plat_process_census {
+  long pid;
+  char name[PLAT_PROCESS_NAME_MAX];
+  long threads;
+  long handles;              /* -1 where the OS has no handle count (Linux) */
+  uint64_t cpu_ns;           /* user + kernel time of all its threads so far */
+  uint64_t context_switches; /* all its threads, since each started */
+  int state_count;           /* filled by plat_census_process only; most threads first */
+  plat_state_count states[PLAT_MAX_STATES];
+} plat_process_census;
+
 int plat_census_machine(plat_census *out, ts_err *err);
+/* One process in detail: threads by state, context switches, CPU time. */
+int plat_census_process(long pid, plat_process_census *out, ts_err *err);
+/* Every process, without thread states (cheaper). *list is malloc'ed; the caller frees it. */
+int plat_census_processes(plat_process_census **list, long *count, ts_err *err);
 /* Threads of one process, as the OS counts them (not our own bookkeeping). -1 on error. */
 long plat_process_thread_count(long pid, ts_err *err);
 long plat_self_pid(void);
+
+/* Tests only: read recorded data instead of asking the OS, through the same parsing code. POSIX:
+   a folder laid out like /proc. Windows: a file holding a SystemProcessInformation buffer as
+   captured on x64 Windows (see ntprocinfo.h for the file format). NULL goes back to the OS. */
+void plat_census_set_source(const char *path);
 
 /* ---- processes (proc.c) ---------------------------------------------------------------------- */
 
