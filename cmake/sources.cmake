@@ -3,14 +3,17 @@
 # checks that they agree).
 set(TS_SHARED_SOURCES
   shared/src/err.c
+  shared/src/ntprocinfo.c
   shared/src/parse.c
   shared/src/plat/${TS_PLATFORM}/census.c
+  shared/src/plat/${TS_PLATFORM}/child.c
   shared/src/plat/${TS_PLATFORM}/fs.c
   shared/src/plat/${TS_PLATFORM}/interrupt.c
   shared/src/plat/${TS_PLATFORM}/proc.c
   shared/src/plat/${TS_PLATFORM}/sysinfo.c
   shared/src/plat/${TS_PLATFORM}/thread.c
   shared/src/plat/${TS_PLATFORM}/time.c
+  shared/src/plat/${TS_PLATFORM}/wait.c
 )
 if(WIN32)
   list(APPEND TS_SHARED_SOURCES shared/src/plat/win32/win32.c)
@@ -21,7 +24,10 @@ set(TS_CORE_SOURCES
   service/src/bench/builtin.c
   service/src/engine/engine.c
   service/src/engine/scenarios.c
+  service/src/engine/scenarios/procs.c
   service/src/engine/scenarios/sleep.c
+  service/src/engine/scenarios/wait.c
+  service/src/engine/scenarios/yield.c
   service/src/experiment/experiment.c
   service/src/experiment/plan.c
   service/src/experiment/stats.c
@@ -34,6 +40,7 @@ set(TS_CLI_SOURCES
   service/src/main.c
   service/src/cli/args.c
   service/src/cli/census.c
+  service/src/cli/load.c
   service/src/cli/run.c
 )
 

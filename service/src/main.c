@@ -7,6 +7,7 @@
 
 static const cli_command *const commands[] = {
     &cli_run_command,
+    &cli_load_command,
     &cli_census_command,
     NULL,
 };

@@ -29,15 +29,15 @@ enum {
 
 /* Offsets in SYSTEM_THREAD_INFORMATION on x64. */
 enum {
-  THREAD_KERNEL_TIME = 0,      /* LARGE_INTEGER */
-  THREAD_USER_TIME = 8,        /* LARGE_INTEGER */
-  THREAD_START_ADDRESS = 32,   /* PVOID, after WaitTime and 4 bytes of padding */
-  THREAD_TID = 48,             /* ClientId.UniqueThread: HANDLE */
-  THREAD_PRIORITY = 56,        /* KPRIORITY */
-  THREAD_BASE_PRIORITY = 60,   /* LONG */
+  THREAD_KERNEL_TIME = 0,       /* LARGE_INTEGER */
+  THREAD_USER_TIME = 8,         /* LARGE_INTEGER */
+  THREAD_START_ADDRESS = 32,    /* PVOID, after WaitTime and 4 bytes of padding */
+  THREAD_TID = 48,              /* ClientId.UniqueThread: HANDLE */
+  THREAD_PRIORITY = 56,         /* KPRIORITY */
+  THREAD_BASE_PRIORITY = 60,    /* LONG */
   THREAD_CONTEXT_SWITCHES = 64, /* ULONG */
-  THREAD_STATE = 68,           /* KTHREAD_STATE */
-  THREAD_WAIT_REASON = 72,     /* KWAIT_REASON */
+  THREAD_STATE = 68,            /* KTHREAD_STATE */
+  THREAD_WAIT_REASON = 72,      /* KWAIT_REASON */
 };
 
 /* Little-endian reads through memcpy: entries need not be aligned in a recorded buffer, and
@@ -144,7 +144,8 @@ static int read_process(const unsigned char *buf, size_t len, uint64_t base, siz
   p->offset = off;
   p->thread_count = read_u32(e + PROC_NUMBER_OF_THREADS);
   /* 64-bit arithmetic: 80 * 0xFFFFFFFF threads must not wrap around to a small size. */
-  uint64_t need = NTPROC_PROCESS_ENTRY_LENGTH + (uint64_t)NTPROC_THREAD_ENTRY_LENGTH * p->thread_count;
+  uint64_t need =
+      NTPROC_PROCESS_ENTRY_LENGTH + (uint64_t)NTPROC_THREAD_ENTRY_LENGTH * p->thread_count;
   if (need > len - off)
     return ts_err_set(err, TS_EINVAL,
                       "process entry at offset %zu: %lu threads need %llu bytes, only %zu are left",
@@ -191,10 +192,11 @@ static int read_process(const unsigned char *buf, size_t len, uint64_t base, siz
   if (name_length % 2 != 0)
     return ts_err_set(err, TS_EINVAL,
                       "process entry at offset %zu: ImageName.Length %u is odd, not whole UTF-16 "
-                      "characters", off, (unsigned)name_length);
+                      "characters",
+                      off, (unsigned)name_length);
   if (name_length > 0) {
-    uint64_t at = name_pointer - base;
-    if (name_pointer < base || at > len || name_length > len - at)
+    uint64_t at = name_pointer >= base ? name_pointer - base : UINT64_MAX;
+    if (at > len || name_length > len - at)
       return ts_err_set(err, TS_EINVAL,
                         "process entry at offset %zu: ImageName.Buffer 0x%llx (%u bytes) lies "
                         "outside the buffer (0x%llx, %zu bytes)",
@@ -240,6 +242,7 @@ static int walk_pass(const unsigned char *buf, size_t len, uint64_t base,
   ntproc_process p;
   ntproc_thread t;
   size_t off = 0, next = 0;
+  int checking = !on_process && !on_thread; /* then threads are read for their checks alone */
   do {
     int rc = read_process(buf, len, base, off, &p, &next, err);
     if (rc != TS_OK)
@@ -247,6 +250,8 @@ static int walk_pass(const unsigned char *buf, size_t len, uint64_t base,
     int action = on_process ? on_process(ctx, &p) : NTPROC_NEXT;
     if (action < 0 || action == NTPROC_STOP)
       return action < 0 ? action : TS_OK;
+    if (!checking && !on_thread)
+      action = NTPROC_SKIP_THREADS;
     for (uint32_t i = 0; i < p.thread_count && action != NTPROC_SKIP_THREADS; i++) {
       if ((rc = read_thread(buf, &p, i, &t, err)) != TS_OK)
         return rc;
@@ -284,17 +289,49 @@ _Static_assert(sizeof state_names / sizeof state_names[0] == NTPROC_STATE_COUNT,
                "one name per KTHREAD_STATE");
 
 static const char *const wait_reason_names[] = {
-    "Executive",        "FreePage",          "PageIn",           "PoolAllocation",
-    "DelayExecution",   "Suspended",         "UserRequest",      "WrExecutive",
-    "WrFreePage",       "WrPageIn",          "WrPoolAllocation", "WrDelayExecution",
-    "WrSuspended",      "WrUserRequest",     "WrEventPair",      "WrQueue",
-    "WrLpcReceive",     "WrLpcReply",        "WrVirtualMemory",  "WrPageOut",
-    "WrRendezvous",     "WrKeyedEvent",      "WrTerminated",     "WrProcessInSwap",
-    "WrCpuRateControl", "WrCalloutStack",    "WrKernel",         "WrResource",
-    "WrPushLock",       "WrMutex",           "WrQuantumEnd",     "WrDispatchInt",
-    "WrPreempted",      "WrYieldExecution",  "WrFastMutex",      "WrGuardedMutex",
-    "WrRundown",        "WrAlertByThreadId", "WrDeferredPreempt", "WrPhysicalFault",
-    "WrIoRing",         "WrMdlCache",        "WrRcu",
+    "Executive",
+    "FreePage",
+    "PageIn",
+    "PoolAllocation",
+    "DelayExecution",
+    "Suspended",
+    "UserRequest",
+    "WrExecutive",
+    "WrFreePage",
+    "WrPageIn",
+    "WrPoolAllocation",
+    "WrDelayExecution",
+    "WrSuspended",
+    "WrUserRequest",
+    "WrEventPair",
+    "WrQueue",
+    "WrLpcReceive",
+    "WrLpcReply",
+    "WrVirtualMemory",
+    "WrPageOut",
+    "WrRendezvous",
+    "WrKeyedEvent",
+    "WrTerminated",
+    "WrProcessInSwap",
+    "WrCpuRateControl",
+    "WrCalloutStack",
+    "WrKernel",
+    "WrResource",
+    "WrPushLock",
+    "WrMutex",
+    "WrQuantumEnd",
+    "WrDispatchInt",
+    "WrPreempted",
+    "WrYieldExecution",
+    "WrFastMutex",
+    "WrGuardedMutex",
+    "WrRundown",
+    "WrAlertByThreadId",
+    "WrDeferredPreempt",
+    "WrPhysicalFault",
+    "WrIoRing",
+    "WrMdlCache",
+    "WrRcu",
 };
 _Static_assert(sizeof wait_reason_names / sizeof wait_reason_names[0] == NTPROC_WAIT_REASON_COUNT,
                "one name per KWAIT_REASON");

@@ -1,5 +1,5 @@
 /* test_bench_builtin.c - builtin-st runs, passes its own self-check, reports four sub-scores,
-   refuses what it cannot take and does more work when asked to. */
+   and refuses what it cannot take (speed is measured by make bench, not tested). */
 #include <string.h>
 
 #include "bench/bench.h"
@@ -58,30 +58,10 @@ static void is_available_everywhere(void) {
 
 /* Twice the rounds should take about twice the time. A shared machine can stall either run, so
    each side takes its fastest of three tries and the bounds are wide. */
-static void double_work_takes_about_double_time(void) {
-  double fastest[2] = {0, 0};
-  const double scales[2] = {0.05, 0.1};
-  for (int side = 0; side < 2; side++) {
-    for (int attempt = 0; attempt < 3; attempt++) {
-      bench_result result;
-      ts_err err;
-      CHECK_INT(run_builtin(NULL, scales[side], &result, &err), 0);
-      if (attempt == 0 || result.seconds < fastest[side]) fastest[side] = result.seconds;
-    }
-  }
-  CHECK(fastest[0] > 0);
-  double ratio = fastest[0] > 0 ? fastest[1] / fastest[0] : 0;
-  if (ratio < 1.3 || ratio > 3.0)
-    fprintf(stderr, "  %.4f s at 0.05, %.4f s at 0.1: ratio %.2f\n", fastest[0], fastest[1],
-            ratio);
-  CHECK(ratio >= 1.3 && ratio <= 3.0);
-}
-
 int main(void) {
   RUN_CASE(small_run_succeeds_with_four_subscores);
   RUN_CASE(argument_is_refused);
   RUN_CASE(zero_or_negative_work_scale_is_refused);
   RUN_CASE(is_available_everywhere);
-  RUN_CASE(double_work_takes_about_double_time);
   return check_summary();
 }

@@ -18,6 +18,7 @@ typedef struct cli_command {
 
 extern const cli_command cli_run_command;
 extern const cli_command cli_census_command;
+extern const cli_command cli_load_command;
 
 /* Walks argv one option at a time: "--name value", "--name=value", or a positional word. */
 typedef struct cli_args {

@@ -1,4 +1,4 @@
-/* engine.c - parses load specifications and runs their scenarios as one load. */
+/* engine.c - parses load specifications, and starts and stops their scenarios as one load. */
 #include "engine.h"
 
 #include <stdio.h>
@@ -14,9 +14,212 @@ struct load {
 };
 
 static const char load_syntax[] =
-    "accepted: baseline, or SCENARIO:COUNT[@INTERVAL] joined with '+', e.g. sleep:1500@500ms";
+    "accepted: baseline, or SCENARIO:COUNT[@INTERVAL][:KIND][/KEY=VALUE]... joined with '+', "
+    "e.g. sleep:1500@500ms or wait:1000:address";
 
-/* Parses one "name:count[@interval]" of length len. */
+/* ---- options --------------------------------------------------------------------------------- */
+
+static const char *const priority_names[] = {"idle", "low", "normal", "high", NULL};
+static const char *const phase_names[] = {"spread", "sync", NULL};
+static const char *const timer_names[] = {"relative", "absolute", NULL};
+
+static int name_index(const char *const *names, const char *value) {
+  for (int i = 0; names[i]; i++)
+    if (strcmp(names[i], value) == 0)
+      return i;
+  return -1;
+}
+
+static void join_names(const char *const *names, char *buf, size_t len) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; names[i] && used < len; i++)
+    used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
+}
+
+static int set_choice(const load_part *part, const char *key, const char *const *names,
+                      const char *value, int *out, ts_err *err) {
+  int i = value ? name_index(names, value) : -1;
+  if (i < 0) {
+    char accepted[256];
+    join_names(names, accepted, sizeof accepted);
+    return ts_err_set(err, TS_EUSAGE, "%s of '%s': '%s' is not accepted (accepted: %s)", key,
+                      part->scenario->name, value ? value : "", accepted);
+  }
+  *out = i;
+  return TS_OK;
+}
+
+static int set_count(load_part *p, const char *v, ts_err *err) {
+  char what[64];
+  snprintf(what, sizeof what, "count of '%s'", p->scenario->name);
+  return parse_long(v, 1, LOAD_MAX_COUNT, what, &p->count, err);
+}
+
+static int set_interval(load_part *p, const char *v, ts_err *err) {
+  char what[64];
+  snprintf(what, sizeof what, "interval of '%s'", p->scenario->name);
+  return parse_duration(v, 1000000ull, 3600000000000ull, what, &p->interval_ns, err);
+}
+
+static int set_kind(load_part *p, const char *v, ts_err *err) {
+  return set_choice(p, "kind", p->scenario->kinds, v, &p->kind, err);
+}
+
+static int set_stack(load_part *p, const char *v, ts_err *err) {
+  long min_kib = (long)(plat_thread_min_stack() / 1024), kib;
+  char what[64];
+  snprintf(what, sizeof what, "stack (KiB) of '%s'", p->scenario->name);
+  int rc = parse_long(v, min_kib, 65536, what, &kib, err);
+  if (rc == TS_OK)
+    p->stack_bytes = (size_t)kib * 1024;
+  return rc;
+}
+
+static int set_priority(load_part *p, const char *v, ts_err *err) {
+  int i;
+  int rc = set_choice(p, "priority", priority_names, v, &i, err);
+  if (rc == TS_OK)
+    p->priority = (plat_priority)i;
+  return rc;
+}
+
+static int set_ramp(load_part *p, const char *v, ts_err *err) {
+  char what[64];
+  snprintf(what, sizeof what, "ramp of '%s'", p->scenario->name);
+  return parse_duration(v, 0, 3600000000000ull, what, &p->ramp_ns, err);
+}
+
+static int set_phase(load_part *p, const char *v, ts_err *err) {
+  int i;
+  int rc = set_choice(p, "phase", phase_names, v, &i, err);
+  if (rc == TS_OK)
+    p->phase = (load_phase)i;
+  return rc;
+}
+
+static int set_timer(load_part *p, const char *v, ts_err *err) {
+  int i;
+  int rc = set_choice(p, "timer", timer_names, v, &i, err);
+  if (rc == TS_OK)
+    p->timer = (load_timer)i;
+  return rc;
+}
+
+static int set_check(load_part *p, const char *v, ts_err *err) {
+  static const char *const yes_no[] = {"no", "yes", NULL};
+  if (!v) {
+    p->check = 1; /* a bare flag: --check, /check */
+    return TS_OK;
+  }
+  return set_choice(p, "check", yes_no, v, &p->check, err);
+}
+
+typedef struct option_def {
+  const char *key;
+  unsigned flag; /* 0: every scenario takes it */
+  const char *accepted;
+  int (*set)(load_part *part, const char *value, ts_err *err);
+} option_def;
+
+static const option_def option_table[] = {
+    {"count", 0, "how many threads or processes, 1 to 1000000", set_count},
+    {"interval", LOAD_OPT_INTERVAL, "sleep time between wake-ups, 1ms to 1h (default 500ms)",
+     set_interval},
+    {"kind", LOAD_OPT_KIND, "what the threads wait on (see the scenario)", set_kind},
+    {"stack", LOAD_OPT_STACK, "stack size in KiB (default and least: 16 POSIX, 64 Windows)",
+     set_stack},
+    {"priority", LOAD_OPT_PRIORITY, "idle, low, normal (default), high", set_priority},
+    {"ramp", LOAD_OPT_RAMP, "create gradually over a duration such as 10s (default 0s)",
+     set_ramp},
+    {"phase", LOAD_OPT_PHASE, "spread (default: first wake-ups evenly over one interval) or sync",
+     set_phase},
+    {"timer", LOAD_OPT_TIMER, "relative (default: sleep the interval) or absolute (deadlines)",
+     set_timer},
+    {"check", LOAD_OPT_CHECK, "the loop checks the stop flag (mode 1); without it, mode 2",
+     set_check},
+};
+
+void load_options_help(char *buf, size_t len) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < sizeof option_table / sizeof option_table[0] && used < len; i++)
+    used += (size_t)snprintf(buf + used, len - used, "  %-10s %s\n", option_table[i].key,
+                             option_table[i].accepted);
+}
+
+int load_part_init(load_part *part, const char *name, ts_err *err) {
+  const scenario_def *sc = scenario_find(name, strlen(name));
+  memset(part, 0, sizeof *part);
+  if (!sc) {
+    char names[256];
+    scenario_names(names, sizeof names);
+    return ts_err_set(err, TS_EUSAGE, "unknown scenario '%s' (known: %s)", name, names);
+  }
+  part->scenario = sc;
+  part->interval_ns = sc->default_interval_ns;
+  part->priority = PLAT_PRIORITY_NORMAL;
+  return TS_OK;
+}
+
+int load_part_set(load_part *part, const char *key, const char *value, ts_err *err) {
+  for (size_t i = 0; i < sizeof option_table / sizeof option_table[0]; i++) {
+    const option_def *o = &option_table[i];
+    if (strcmp(o->key, key) != 0)
+      continue;
+    if (o->flag && !(part->scenario->options & o->flag))
+      return ts_err_set(err, TS_EUSAGE, "scenario '%s' takes no %s", part->scenario->name, key);
+    if (o->set != set_check && !value)
+      return ts_err_set(err, TS_EUSAGE, "%s of '%s' needs a value (%s)", key,
+                        part->scenario->name, o->accepted);
+    return o->set(part, value, err);
+  }
+  return ts_err_set(err, TS_EUSAGE,
+                    "unknown option '%s' for '%s' (known: count, interval, kind, stack, "
+                    "priority, ramp, phase, timer, check)",
+                    key, part->scenario->name);
+}
+
+int load_part_finish(const load_part *p, char *text, size_t len, ts_err *err) {
+  if (p->count <= 0)
+    return ts_err_set(err, TS_EUSAGE, "'%s' needs a count, e.g. %s:1500 or --count 1500",
+                      p->scenario->name, p->scenario->name);
+  size_t used = (size_t)snprintf(text, len, "%s:%ld", p->scenario->name, p->count);
+#define APPEND(...)                                                                    \
+  do {                                                                                 \
+    if (used < len)                                                                    \
+      used += (size_t)snprintf(text + used, len - used, __VA_ARGS__);                  \
+  } while (0)
+  char duration[32];
+  if (p->scenario->options & LOAD_OPT_INTERVAL) {
+    format_duration(p->interval_ns, duration, sizeof duration);
+    APPEND("@%s", duration);
+  }
+  if (p->scenario->options & LOAD_OPT_KIND)
+    APPEND(":%s", p->scenario->kinds[p->kind]);
+  if (p->stack_bytes)
+    APPEND("/stack=%zu", p->stack_bytes / 1024);
+  if (p->priority != PLAT_PRIORITY_NORMAL)
+    APPEND("/priority=%s", priority_names[p->priority]);
+  if (p->ramp_ns) {
+    format_duration(p->ramp_ns, duration, sizeof duration);
+    APPEND("/ramp=%s", duration);
+  }
+  if (p->phase != LOAD_PHASE_SPREAD)
+    APPEND("/phase=%s", phase_names[p->phase]);
+  if (p->timer != LOAD_TIMER_RELATIVE)
+    APPEND("/timer=%s", timer_names[p->timer]);
+  if (p->check)
+    APPEND("/check");
+#undef APPEND
+  if (used >= len)
+    return ts_err_set(err, TS_EUSAGE, "load '%s:%ld…' is too long", p->scenario->name, p->count);
+  return TS_OK;
+}
+
+/* ---- parsing ---------------------------------------------------------------------------------- */
+
+/* Parses one NAME:COUNT[@INTERVAL][:KIND][/KEY=VALUE]… of length len. */
 static int parse_part(const char *text, size_t len, load_part *out, ts_err *err) {
   char buf[LOAD_TEXT_MAX];
   if (len >= sizeof buf)
@@ -24,60 +227,68 @@ static int parse_part(const char *text, size_t len, load_part *out, ts_err *err)
   memcpy(buf, text, len);
   buf[len] = '\0';
 
-  char *colon = strchr(buf, ':');
-  size_t name_len = colon ? (size_t)(colon - buf) : strlen(buf);
-  const scenario_def *sc = scenario_find(buf, name_len);
-  if (!sc) {
-    char names[256];
-    scenario_names(names, sizeof names);
-    return ts_err_set(err, TS_EUSAGE, "unknown scenario '%.*s' in '%s' (known: %s; %s)",
-                      (int)name_len, buf, buf, names, load_syntax);
-  }
-  if (!colon)
-    return ts_err_set(err, TS_EUSAGE, "'%s' needs a count, e.g. %s:1500 (%s)", buf, sc->name,
-                      load_syntax);
-  memset(out, 0, sizeof *out);
-  out->scenario = sc;
-  out->interval_ns = sc->default_interval_ns;
-
-  char *count_text = colon + 1;
-  char *at = strchr(count_text, '@');
-  if (at)
-    *at = '\0';
-  char what[LOAD_TEXT_MAX + 16];
-  snprintf(what, sizeof what, "count of '%s'", sc->name);
-  int rc = parse_long(count_text, 1, LOAD_MAX_COUNT, what, &out->count, err);
+  char *options = strchr(buf, '/');
+  if (options)
+    *options++ = '\0';
+  char *count = strchr(buf, ':');
+  if (count)
+    *count++ = '\0';
+  int rc = load_part_init(out, buf, err);
   if (rc != TS_OK)
     return rc;
-  if (at) {
-    if (!sc->takes_interval)
-      return ts_err_set(err, TS_EUSAGE, "scenario '%s' takes no @INTERVAL", sc->name);
-    snprintf(what, sizeof what, "interval of '%s'", sc->name);
-    rc = parse_duration(at + 1, 1000000ull, 3600000000000ull, what, &out->interval_ns, err);
-    if (rc != TS_OK)
-      return rc;
+  if (!count)
+    return ts_err_set(err, TS_EUSAGE, "'%s' needs a count, e.g. %s:1500 (%s)", buf, buf,
+                      load_syntax);
+  char *kind = strchr(count, ':');
+  if (kind)
+    *kind++ = '\0';
+  char *interval = strchr(count, '@');
+  if (interval)
+    *interval++ = '\0';
+  rc = load_part_set(out, "count", count, err);
+  if (rc == TS_OK && interval)
+    rc = load_part_set(out, "interval", interval, err);
+  if (rc == TS_OK && kind)
+    rc = load_part_set(out, "kind", kind, err);
+  while (rc == TS_OK && options && *options) {
+    char *next = strchr(options, '/');
+    if (next)
+      *next++ = '\0';
+    char *eq = strchr(options, '=');
+    if (eq)
+      *eq++ = '\0';
+    rc = load_part_set(out, options, eq, err);
+    options = next;
   }
-  return TS_OK;
+  return rc;
 }
 
-static void format_part(const load_part *p, char *buf, size_t len) {
-  if (p->scenario->takes_interval) {
-    char interval[32];
-    format_duration(p->interval_ns, interval, sizeof interval);
-    snprintf(buf, len, "%s:%ld@%s", p->scenario->name, p->count, interval);
-  } else {
-    snprintf(buf, len, "%s:%ld", p->scenario->name, p->count);
+int load_spec_format(load_spec *spec, ts_err *err) {
+  if (spec->part_count == 0) {
+    snprintf(spec->text, sizeof spec->text, "baseline");
+    return TS_OK;
   }
+  size_t used = 0;
+  for (int i = 0; i < spec->part_count; i++) {
+    char part[LOAD_TEXT_MAX];
+    int rc = load_part_finish(&spec->parts[i], part, sizeof part, err);
+    if (rc != TS_OK)
+      return rc;
+    int n = snprintf(spec->text + used, sizeof spec->text - used, "%s%s", i ? "+" : "", part);
+    if (n < 0 || (size_t)n >= sizeof spec->text - used)
+      return ts_err_set(err, TS_EUSAGE, "condition is too long (at most %d characters)",
+                        LOAD_TEXT_MAX - 1);
+    used += (size_t)n;
+  }
+  return TS_OK;
 }
 
 int load_spec_parse(const char *text, load_spec *out, ts_err *err) {
   memset(out, 0, sizeof *out);
   if (!text || !*text)
     return ts_err_set(err, TS_EUSAGE, "empty condition (%s)", load_syntax);
-  if (strcmp(text, "baseline") == 0) {
-    snprintf(out->text, sizeof out->text, "baseline");
-    return TS_OK;
-  }
+  if (strcmp(text, "baseline") == 0)
+    return load_spec_format(out, err);
   const char *p = text;
   for (;;) {
     const char *plus = strchr(p, '+');
@@ -95,27 +306,99 @@ int load_spec_parse(const char *text, load_spec *out, ts_err *err) {
       break;
     p = plus + 1;
   }
-  size_t used = 0;
-  for (int i = 0; i < out->part_count; i++) {
-    char part[LOAD_TEXT_MAX];
-    format_part(&out->parts[i], part, sizeof part);
-    int n = snprintf(out->text + used, sizeof out->text - used, "%s%s", i ? "+" : "", part);
-    if (n < 0 || (size_t)n >= sizeof out->text - used)
-      return ts_err_set(err, TS_EUSAGE, "condition '%s' is too long", text);
-    used += (size_t)n;
-  }
-  return TS_OK;
+  return load_spec_format(out, err);
 }
 
 long load_spec_threads(const load_spec *spec) {
   long n = 0;
   for (int i = 0; i < spec->part_count; i++)
-    n += spec->parts[i].count;
+    if (!spec->parts[i].scenario->creates_processes)
+      n += spec->parts[i].count;
   return n;
+}
+
+long load_spec_processes(const load_spec *spec) {
+  long n = 0;
+  for (int i = 0; i < spec->part_count; i++)
+    if (spec->parts[i].scenario->creates_processes)
+      n += spec->parts[i].count;
+  return n;
+}
+
+/* ---- running ---------------------------------------------------------------------------------- */
+
+int load_ramp_pause(const load_part *part, uint64_t started_ns, long index) {
+  if (part->ramp_ns == 0 || index == 0)
+    return plat_interrupted();
+  /* Item i is due at i/count of the ramp: a deadline, so slow creations do not add up. */
+  uint64_t due = started_ns + (uint64_t)((double)part->ramp_ns * (double)index / (double)part->count);
+  uint64_t now = plat_clock_ns();
+  return due > now ? plat_interrupt_wait(due - now) : plat_interrupted();
+}
+
+void load_thread_begin(const load_part *part) {
+  ts_err ignored; /* checked before any thread started: see check_priority */
+  plat_thread_set_priority(part->priority, &ignored);
+}
+
+int load_start_threads(const load_part *part, void *slots, size_t slot_size, plat_thread_fn fn,
+                       long *started, ts_err *err) {
+  uint64_t began = plat_clock_ns();
+  *started = 0;
+  for (long i = 0; i < part->count; i++) {
+    if (load_ramp_pause(part, began, i))
+      return ts_err_set(err, TS_EINTERRUPTED, "%s: interrupted after %ld of %ld threads",
+                        part->scenario->name, i, part->count);
+    void *slot = (char *)slots + (size_t)i * slot_size;
+    int rc = plat_thread_start((plat_thread *)slot, part->stack_bytes, fn, slot, err);
+    if (rc != TS_OK)
+      return ts_err_prefix(err, "%s: created %ld of %ld threads, then stopped them all",
+                           part->scenario->name, i, part->count);
+    *started = i + 1;
+  }
+  return TS_OK;
+}
+
+typedef struct priority_probe {
+  plat_thread thread;
+  plat_priority priority;
+  int rc;
+  ts_err err;
+} priority_probe;
+
+static void priority_probe_thread(void *arg) {
+  priority_probe *probe = arg;
+  probe->rc = plat_thread_set_priority(probe->priority, &probe->err);
+}
+
+/* A priority the OS will refuse is refused before any load exists, on a throwaway thread. */
+static int check_priority(const load_part *part, ts_err *err) {
+  if (part->priority == PLAT_PRIORITY_NORMAL || (part->scenario->options & LOAD_OPT_PRIORITY) == 0)
+    return TS_OK;
+  priority_probe probe = {{0}, part->priority, TS_OK, {0, ""}};
+  int rc = plat_thread_start(&probe.thread, 0, priority_probe_thread, &probe, err);
+  if (rc != TS_OK)
+    return rc;
+  plat_thread_join(probe.thread);
+  if (probe.rc != TS_OK) {
+    *err = probe.err;
+    return ts_err_prefix(err, "%s: priority=%s refused", part->scenario->name,
+                         priority_names[part->priority]);
+  }
+  return TS_OK;
 }
 
 int load_start(const load_spec *spec, load **out, ts_err *err) {
   *out = NULL;
+  for (int i = 0; i < spec->part_count; i++) {
+    const scenario_def *sc = spec->parts[i].scenario;
+    const char *why = sc->unavailable_reason ? sc->unavailable_reason() : NULL;
+    if (why)
+      return ts_err_set(err, TS_EUNSUPPORTED, "scenario '%s' cannot run here: %s", sc->name, why);
+    int rc = check_priority(&spec->parts[i], err);
+    if (rc != TS_OK)
+      return rc;
+  }
   load *l = calloc(1, sizeof *l);
   if (!l)
     return ts_err_set(err, TS_ENOMEM, "no memory to start load '%s'", spec->text);

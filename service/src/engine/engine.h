@@ -7,19 +7,42 @@
 #include <stdint.h>
 
 #include "threadsoup/err.h"
+#include "threadsoup/plat.h"
 
-#define LOAD_MAX_COUNT 1000000L  /* more threads than any OS here will give one process */
-#define LOAD_MAX_PARTS 8         /* scenarios joined with '+' in one condition */
-#define LOAD_TEXT_MAX 128
+#define LOAD_MAX_COUNT 1000000L /* more threads than any OS here gives one process */
+#define LOAD_MAX_PARTS 8        /* scenarios joined with '+' in one condition */
+#define LOAD_TEXT_MAX 192
 
 typedef struct scenario_def scenario_def;
+
+/* Options a scenario may take; each scenario lists the ones it accepts. */
+enum load_option {
+  LOAD_OPT_INTERVAL = 1 << 0, /* sleep: time between wake-ups */
+  LOAD_OPT_KIND = 1 << 1,     /* wait: what the threads wait on */
+  LOAD_OPT_STACK = 1 << 2,    /* thread stack size */
+  LOAD_OPT_PRIORITY = 1 << 3, /* thread priority */
+  LOAD_OPT_RAMP = 1 << 4,     /* create gradually over a duration */
+  LOAD_OPT_PHASE = 1 << 5,    /* sleep: first wake-ups spread or together */
+  LOAD_OPT_TIMER = 1 << 6,    /* sleep: relative or absolute deadlines */
+  LOAD_OPT_CHECK = 1 << 7,    /* yield: check the stop flag in the loop */
+};
+#define LOAD_THREAD_OPTIONS (LOAD_OPT_STACK | LOAD_OPT_PRIORITY | LOAD_OPT_RAMP)
+
+typedef enum load_phase { LOAD_PHASE_SPREAD, LOAD_PHASE_SYNC } load_phase;
+typedef enum load_timer { LOAD_TIMER_RELATIVE, LOAD_TIMER_ABSOLUTE } load_timer;
 
 /* One scenario with its options, e.g. "sleep:5000@500ms". */
 typedef struct load_part {
   const scenario_def *scenario;
   long count;
-  uint64_t interval_ns; /* sleep: time between wake-ups */
-  size_t stack_bytes;   /* 0 = the platform's smallest safe stack */
+  uint64_t interval_ns;   /* sleep */
+  int kind;               /* wait: index into scenario->kinds */
+  size_t stack_bytes;     /* 0 = the platform's smallest safe stack */
+  plat_priority priority; /* PLAT_PRIORITY_NORMAL = unchanged */
+  uint64_t ramp_ns;       /* 0 = as fast as possible */
+  load_phase phase;       /* sleep */
+  load_timer timer;       /* sleep */
+  int check;              /* yield: 1 = the loop checks the stop flag (mode 1) */
 } load_part;
 
 /* A condition of an experiment: no parts ("baseline") or parts joined with '+'. */
@@ -29,34 +52,65 @@ typedef struct load_spec {
   load_part parts[LOAD_MAX_PARTS];
 } load_spec;
 
-/* Parses "baseline", "sleep:COUNT[@INTERVAL]" or parts joined with '+'. Nothing is created. */
+/* Parses "baseline" or parts joined with '+', each NAME:COUNT[@INTERVAL][:KIND][/KEY=VALUE]…
+   (e.g. "sleep:5000@500ms/timer=absolute+wait:1000:address"). Nothing is created. */
 int load_spec_parse(const char *text, load_spec *out, ts_err *err);
-/* Threads the spec asks for in the owning process (not counting processes). */
+/* Starts a part of the scenario called `name` with its defaults, for options to follow. */
+int load_part_init(load_part *part, const char *name, ts_err *err);
+/* Sets one option by name ("count", "interval", "kind", "stack", "priority", "ramp", "phase",
+   "timer", "check") from its text; refuses options the scenario does not take. */
+int load_part_set(load_part *part, const char *key, const char *value, ts_err *err);
+/* Checks a part is complete (a count was given) and writes its canonical text. */
+int load_part_finish(const load_part *part, char *text, size_t len, ts_err *err);
+/* Recomputes spec->text from its parts. */
+int load_spec_format(load_spec *spec, ts_err *err);
+/* Threads and processes the spec asks for. */
 long load_spec_threads(const load_spec *spec);
+long load_spec_processes(const load_spec *spec);
+/* "key: accepted values" lines describing the options, for help texts. */
+void load_options_help(char *buf, size_t len);
 
 /* A running load. */
 typedef struct load load;
 
-/* Starts every part; on any failure tears down what was created and says how far it got. */
+/* Starts every part; on any failure (or an interrupt during a ramp) tears down what was created
+   and says how far it got. */
 int load_start(const load_spec *spec, load **out, ts_err *err);
-/* Stops and joins everything the load created; returns when nothing of it runs any more. */
+/* Stops and reaps everything the load created; returns when nothing of it runs any more. */
 void load_stop(load *l);
+
+/* ---- for scenario files ---------------------------------------------------------------------- */
+
+/* Starts part->count threads, each running fn on its own slot: `slots` holds part->count records
+   of `slot_size` bytes, each beginning with a plat_thread. Honours --stack and --ramp; *started
+   tells how many run, also on failure (the caller stops those). */
+int load_start_threads(const load_part *part, void *slots, size_t slot_size, plat_thread_fn fn,
+                       long *started, ts_err *err);
+/* Called first by every load thread: applies --priority (checked before any thread starts). */
+void load_thread_begin(const load_part *part);
+/* With --ramp, waits until item `index` is due (items are spread evenly over the ramp from
+   `started_ns`); returns 1 when interrupted meanwhile, 0 otherwise. */
+int load_ramp_pause(const load_part *part, uint64_t started_ns, long index);
 
 /* ---- the scenario registry (scenarios.c) ---------------------------------------------------- */
 
 struct scenario_def {
   const char *name;
   const char *help;
-  int takes_interval; /* accepts "@INTERVAL" */
-  uint64_t default_interval_ns;
-  /* Starts part->count threads or processes; *instance is what stop() gets back. */
+  unsigned options;              /* LOAD_OPT_* it accepts */
+  const char *const *kinds;      /* LOAD_OPT_KIND: NULL-terminated names; kinds[0] is the default */
+  uint64_t default_interval_ns;  /* LOAD_OPT_INTERVAL */
+  int creates_processes;         /* 1: count is processes, not threads */
+  const char *(*unavailable_reason)(void); /* NULL or a reason it cannot run here */
+  /* Starts part->count threads or processes; *instance is what stop() gets back. On failure
+     it has already torn down what it created, and err says how many it had made. */
   int (*start)(const load_part *part, void **instance, ts_err *err);
   void (*stop)(void *instance);
 };
 
 extern const scenario_def *const scenario_table[];
 const scenario_def *scenario_find(const char *name, size_t name_len);
-/* "sleep" or "sleep, wait, …" for error messages. */
+/* "sleep, yield, wait, procs" for error messages. */
 void scenario_names(char *buf, size_t len);
 
 #endif

@@ -5,9 +5,15 @@
 #include "engine.h"
 
 extern const scenario_def scenario_sleep;
+extern const scenario_def scenario_yield;
+extern const scenario_def scenario_wait;
+extern const scenario_def scenario_procs;
 
 const scenario_def *const scenario_table[] = {
     &scenario_sleep,
+    &scenario_yield,
+    &scenario_wait,
+    &scenario_procs,
     NULL,
 };
 

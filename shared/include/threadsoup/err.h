@@ -3,6 +3,16 @@
 #define THREADSOUP_ERR_H
 
 #include <stdarg.h>
+#include <stdio.h>
+
+/* printf-style checking; MinGW's ANSI stdio (on in C11 mode) takes GNU formats such as %zu. */
+#if defined(__MINGW32__)
+#define TS_PRINTF(fmt, args) __attribute__((format(__MINGW_PRINTF_FORMAT, fmt, args)))
+#elif defined(__GNUC__)
+#define TS_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define TS_PRINTF(fmt, args)
+#endif
 
 /* One list generates the codes, their names and their default messages (libuv's UV_ERRNO_MAP). */
 #define TS_ERR_MAP(XX)                                                                 \
@@ -33,19 +43,11 @@ typedef struct ts_err {
 } ts_err;
 
 /* Sets code and text (printf-style) and returns the code, so callers can `return ts_err_set(…)`. */
-int ts_err_set(ts_err *err, int code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+int ts_err_set(ts_err *err, int code, const char *fmt, ...) TS_PRINTF(3, 4);
 int ts_err_setv(ts_err *err, int code, const char *fmt, va_list ap);
 
 /* Prepends "prefix: " to an existing message, keeping the code; returns the code. */
-int ts_err_prefix(ts_err *err, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+int ts_err_prefix(ts_err *err, const char *fmt, ...) TS_PRINTF(2, 3);
 
 void ts_err_clear(ts_err *err);
 const char *ts_code_name(int code);    /* "USAGE", "OS", … ; "UNKNOWN" otherwise */

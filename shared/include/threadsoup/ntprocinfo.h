@@ -81,18 +81,18 @@ enum {
 
 /* One process entry; times in 100 ns units, as Windows keeps them. */
 typedef struct ntproc_process {
-  size_t offset;           /* where the entry starts in the buffer */
-  uint32_t pid;            /* 0 for the Idle process */
-  uint32_t parent_pid;     /* InheritedFromUniqueProcessId */
+  size_t offset;              /* where the entry starts in the buffer */
+  uint32_t pid;               /* 0 for the Idle process */
+  uint32_t parent_pid;        /* InheritedFromUniqueProcessId */
   char name[NTPROC_NAME_MAX]; /* UTF-8; "" for the Idle process, which has no name */
-  uint32_t thread_count;   /* NumberOfThreads: the thread entries that follow */
+  uint32_t thread_count;      /* NumberOfThreads: the thread entries that follow */
   uint32_t handle_count;
   uint32_t session_id;
   int32_t base_priority;
-  uint64_t create_time;    /* 100 ns since 1601-01-01 */
-  uint64_t kernel_time;    /* 100 ns */
-  uint64_t user_time;      /* 100 ns */
-  uint64_t working_set;    /* bytes */
+  uint64_t create_time; /* 100 ns since 1601-01-01 */
+  uint64_t kernel_time; /* 100 ns */
+  uint64_t user_time;   /* 100 ns */
+  uint64_t working_set; /* bytes */
 } ntproc_process;
 
 /* One thread entry. */
@@ -103,9 +103,9 @@ typedef struct ntproc_thread {
   uint32_t context_switches; /* since the thread started */
   int32_t priority;
   int32_t base_priority;
-  uint64_t kernel_time;      /* 100 ns */
-  uint64_t user_time;        /* 100 ns */
-  uint64_t start_address;    /* in the captured process's address space */
+  uint64_t kernel_time;   /* 100 ns */
+  uint64_t user_time;     /* 100 ns */
+  uint64_t start_address; /* in the captured process's address space */
 } ntproc_thread;
 
 /* What a callback returns: go on, skip this process's threads (process callback only), or end
@@ -121,7 +121,7 @@ typedef int (*ntproc_thread_fn)(void *ctx, const ntproc_process *process,
 /* Checks the whole buffer first, then calls on_process for each process and on_thread (may be
    NULL) for each of its threads. `base` is the address the buffer had in the process that
    captured it: ImageName.Buffer is an absolute pointer there. A malformed buffer returns TS_EINVAL
-   naming the offset and the fault, before any callback runs; nothing outside buf[0..len) is read. */
+   naming the offset and the fault before any callback runs. Nothing outside buf[0..len) is read. */
 int ntproc_walk(const void *buf, size_t len, uint64_t base, ntproc_process_fn on_process,
                 ntproc_thread_fn on_thread, void *ctx, ts_err *err);
 

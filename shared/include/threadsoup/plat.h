@@ -28,6 +28,26 @@ int plat_thread_start(plat_thread *thread, size_t stack_bytes, plat_thread_fn fn
 /* Waits for the thread to end and releases its handle. */
 void plat_thread_join(plat_thread thread);
 
+/* Ends a thread that never checks a flag (the yield scenario's unchecked loop): asynchronous
+   cancellation on POSIX, TerminateThread on Windows, then joins it. Only for threads that hold no
+   lock and call nothing but plat_yield. */
+void plat_thread_cancel_and_join(plat_thread thread);
+/* Lets a thread that never checks a flag be ended by plat_thread_cancel_and_join; the thread
+   itself calls this first. */
+void plat_thread_allow_cancel(void);
+
+/* Scheduling priority of the calling thread. */
+typedef enum plat_priority {
+  PLAT_PRIORITY_IDLE,   /* Windows THREAD_PRIORITY_IDLE; POSIX nice 19 */
+  PLAT_PRIORITY_LOW,    /* BELOW_NORMAL; nice 5 */
+  PLAT_PRIORITY_NORMAL, /* NORMAL; nice 0 (the default: nothing is changed) */
+  PLAT_PRIORITY_HIGH,   /* ABOVE_NORMAL; nice -5 (needs privileges on POSIX) */
+} plat_priority;
+int plat_thread_set_priority(plat_priority priority, ts_err *err);
+
+/* Gives up the processor to another ready thread (sched_yield, SwitchToThread). */
+void plat_yield(void);
+
 /* Fault injection for tests (as SQLite does in its OS layer): after `successes` more threads start,
    plat_thread_start refuses every further thread as the OS would when out of resources.
    A negative value turns injection off (the default). */
@@ -38,10 +58,15 @@ void plat_thread_fail_after(long successes);
 uint64_t plat_clock_ns(void); /* monotonic, for durations */
 /* The OS's plain sleep: nanosleep on POSIX, Sleep on Windows (Wait:DelayExecution). */
 void plat_sleep_ns(uint64_t ns);
+/* Sleeps until plat_clock_ns() reaches `deadline_ns`: clock_nanosleep(TIMER_ABSTIME) on POSIX;
+   Sleep of the time left on Windows, which keeps the thread in Wait:DelayExecution. */
+void plat_sleep_until_ns(uint64_t deadline_ns);
 /* Current UTC time as "YYYY-MM-DDTHH:MM:SS.mmmZ" into buf (at least 32 bytes). */
 void plat_utc_timestamp(char *buf, size_t len);
 /* CPU time (user + kernel) consumed so far by this whole process. */
 uint64_t plat_process_cpu_ns(void);
+/* CPU time consumed so far by the calling thread: what the census itself costs. */
+uint64_t plat_thread_cpu_ns(void);
 
 /* ---- interrupts (interrupt.c): Ctrl+C, SIGINT, SIGTERM, console close ------------------------- */
 
@@ -73,12 +98,14 @@ typedef struct plat_census {
   long threads;
   long handles;              /* open handles of all processes (Windows); -1 where there are none */
   long run_queue;            /* threads running or ready to run now */
-  uint64_t context_switches; /* since boot, all CPUs; 0 where the OS does not say (Wine) */
+  uint64_t context_switches; /* Linux: since boot; Windows: of the threads alive now (0 in Wine);
+                                a rate needs two censuses of the same machine */
 } plat_census;
 
 /* One process. */
 typedef struct plat_process_census {
   long pid;
+  long parent_pid;
   char name[PLAT_PROCESS_NAME_MAX];
   long threads;
   long handles;              /* -1 where the OS has no handle count (Linux) */
@@ -101,6 +128,42 @@ long plat_self_pid(void);
    a folder laid out like /proc. Windows: a file holding a SystemProcessInformation buffer as
    captured on x64 Windows (see ntprocinfo.h for the file format). NULL goes back to the OS. */
 void plat_census_set_source(const char *path);
+
+/* ---- waiting forever (wait.c): one object many threads block on until it is released -------- */
+
+typedef enum plat_wait_kind {
+  PLAT_WAIT_EVENT,   /* Windows manual-reset event (Wait:UserRequest); POSIX condition variable */
+  PLAT_WAIT_CONDVAR, /* Windows CONDITION_VARIABLE + SRW lock; POSIX condition variable */
+  PLAT_WAIT_ADDRESS, /* WaitOnAddress (Wait:WrAlertByThreadId); Linux futex */
+  PLAT_WAIT_CHANNEL, /* a blocking read on a pipe that no one writes to */
+  PLAT_WAIT_QUEUE,   /* Windows I/O completion port (Wait:WrQueue); Linux epoll */
+} plat_wait_kind;
+
+typedef struct plat_waitpoint plat_waitpoint;
+
+/* Creates what `waiters` threads (numbered 0 to waiters-1) will block on. */
+int plat_waitpoint_create(plat_waitpoint **out, plat_wait_kind kind, long waiters, ts_err *err);
+/* Blocks the calling thread (number `index`) until plat_waitpoint_release. */
+void plat_waitpoint_wait(plat_waitpoint *wp, long index);
+/* Wakes every waiter, now and later. */
+void plat_waitpoint_release(plat_waitpoint *wp);
+/* Frees it; every waiter must have returned (joined). */
+void plat_waitpoint_destroy(plat_waitpoint *wp);
+
+/* ---- idle children (child.c): processes that live exactly as long as their owner ------------- */
+
+typedef struct plat_child_group plat_child_group;
+
+/* Prepares a group of children running `idle_program` (threadsoup-idle). Each child waits on one
+   inherited handle until its owner ends; Windows also puts them in a job object that kills them
+   when its last handle closes, Linux in one process group. Nothing outlives the owner, even when
+   the owner is killed. */
+int plat_child_group_create(plat_child_group **out, const char *idle_program, ts_err *err);
+/* Starts one more child. */
+int plat_child_group_spawn(plat_child_group *g, ts_err *err);
+long plat_child_group_count(const plat_child_group *g);
+/* Kills every child and waits until the OS has reaped them all. */
+void plat_child_group_destroy(plat_child_group *g);
 
 /* ---- processes (proc.c) ---------------------------------------------------------------------- */
 
@@ -128,6 +191,10 @@ int plat_mkdir_p(const char *path, ts_err *err);
 /* The folder part of a path ("" when there is none). */
 void plat_path_dirname(const char *path, char *buf, size_t len);
 char plat_path_separator(void);
+/* The folder of the running program, where its sibling programs (threadsoup-idle) are. */
+int plat_program_dir(char *buf, size_t len, ts_err *err);
+/* "threadsoup-idle" or "threadsoup-idle.exe": a program name as this OS spells it. */
+void plat_program_name(const char *base, char *buf, size_t len);
 int plat_file_exists(const char *path);
 /* Reads an environment variable (UTF-8); NULL when unset or empty. */
 const char *plat_getenv(const char *name, char *buf, size_t len);

@@ -1,15 +1,13 @@
 /* sleep.c - the sleep scenario: N threads that each sleep an interval in a loop with the OS's plain
-   sleep, the experiment's mode 3 (Windows: Wait:DelayExecution). */
+   sleep, the experiment's mode 3 (Windows: Wait:DelayExecution; Linux: hrtimer_nanosleep). */
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "../engine.h"
-#include "threadsoup/plat.h"
 
 typedef struct sleep_group sleep_group;
 
-/* One per thread: the handle, and the way back to the shared settings. */
+/* One per thread; plat_thread first, as load_start_threads requires. */
 typedef struct sleep_slot {
   plat_thread thread;
   sleep_group *group;
@@ -17,23 +15,37 @@ typedef struct sleep_slot {
 
 struct sleep_group {
   atomic_int stop;
-  uint64_t interval_ns;
-  long count;   /* threads asked for */
-  long started; /* threads running, to be joined */
+  load_part part;
+  uint64_t epoch_ns; /* the time all phases count from */
+  long started;      /* threads running, to be joined */
   sleep_slot slots[];
 };
 
 static void sleep_thread(void *arg) {
   sleep_slot *slot = arg;
   sleep_group *group = slot->group;
-  /* Spread the first wake-ups evenly over one interval, so N sleepers wake N times per interval
-     at an even pace instead of in one burst that would make the cost look like contention. */
+  const load_part *part = &group->part;
+  load_thread_begin(part);
+  uint64_t interval = part->interval_ns;
+  /* spread: thread i first wakes i/N into the interval, so N sleepers wake at an even pace and
+     the cost cannot be mistaken for a burst. sync: all wake together, the worst case. */
   uint64_t index = (uint64_t)(slot - group->slots);
-  uint64_t offset = group->interval_ns * index / (uint64_t)group->count;
-  if (offset > 0)
-    plat_sleep_ns(offset);
-  while (!atomic_load_explicit(&group->stop, memory_order_relaxed))
-    plat_sleep_ns(group->interval_ns);
+  uint64_t offset = part->phase == LOAD_PHASE_SPREAD ? interval * index / (uint64_t)part->count : 0;
+  if (part->timer == LOAD_TIMER_ABSOLUTE) {
+    /* Deadlines from a shared epoch: no drift, and phases stay where they were put. */
+    uint64_t deadline = group->epoch_ns + offset + interval;
+    while (!atomic_load_explicit(&group->stop, memory_order_relaxed)) {
+      plat_sleep_until_ns(deadline);
+      deadline += interval;
+    }
+  } else {
+    /* Relative, as the original: sleep(interval), so each period also holds the time it took to
+       wake up and loop. */
+    if (offset > 0)
+      plat_sleep_ns(offset);
+    while (!atomic_load_explicit(&group->stop, memory_order_relaxed))
+      plat_sleep_ns(interval);
+  }
 }
 
 static void sleep_stop(void *instance) {
@@ -53,19 +65,15 @@ static int sleep_start(const load_part *part, void **instance, ts_err *err) {
   if (!group)
     return ts_err_set(err, TS_ENOMEM, "sleep: no memory for %ld threads", part->count);
   atomic_init(&group->stop, 0);
-  group->interval_ns = part->interval_ns;
-  group->count = part->count;
-  for (long i = 0; i < part->count; i++) {
+  group->part = *part;
+  group->epoch_ns = plat_clock_ns();
+  for (long i = 0; i < part->count; i++)
     group->slots[i].group = group;
-    int rc = plat_thread_start(&group->slots[i].thread, part->stack_bytes, sleep_thread,
-                               &group->slots[i], err);
-    if (rc != TS_OK) {
-      ts_err_prefix(err, "sleep: created %ld of %ld threads, then stopped them all", i,
-                    part->count);
-      sleep_stop(group);
-      return rc;
-    }
-    group->started = i + 1;
+  int rc = load_start_threads(part, group->slots, sizeof(sleep_slot), sleep_thread,
+                              &group->started, err);
+  if (rc != TS_OK) {
+    sleep_stop(group);
+    return rc;
   }
   *instance = group;
   return TS_OK;
@@ -74,8 +82,8 @@ static int sleep_start(const load_part *part, void **instance, ts_err *err) {
 const scenario_def scenario_sleep = {
     .name = "sleep",
     .help = "COUNT threads that each sleep INTERVAL in a loop (default 500ms): one wake-up and "
-            "one context switch per thread per interval",
-    .takes_interval = 1,
+            "one context switch per thread per interval (the experiment's mode 3)",
+    .options = LOAD_OPT_INTERVAL | LOAD_OPT_PHASE | LOAD_OPT_TIMER | LOAD_THREAD_OPTIONS,
     .default_interval_ns = 500000000ull,
     .start = sleep_start,
     .stop = sleep_stop,

@@ -63,3 +63,15 @@ void plat_path_dirname(const char *path, char *buf, size_t len) {
 char plat_path_separator(void) { return '/'; }
 
 int plat_file_exists(const char *path) { return access(path, F_OK) == 0; }
+
+int plat_program_dir(char *buf, size_t len, ts_err *err) {
+  char exe[PLAT_PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0)
+    return ts_err_set(err, TS_EOS, "cannot find this program's folder: %s", strerror(errno));
+  exe[n] = '\0';
+  plat_path_dirname(exe, buf, len);
+  return TS_OK;
+}
+
+void plat_program_name(const char *base, char *buf, size_t len) { snprintf(buf, len, "%s", base); }

@@ -5,10 +5,14 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* pthread wants void *(*)(void *); this carries our void (*)(void *) across without casting
    function pointer types. The thread frees it as soon as it starts. */
@@ -91,3 +95,27 @@ int plat_thread_start(plat_thread *thread, size_t stack_bytes, plat_thread_fn fn
 }
 
 void plat_thread_join(plat_thread thread) { pthread_join((pthread_t)thread.handle, NULL); }
+
+void plat_thread_allow_cancel(void) {
+  pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
+  pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, NULL);
+}
+
+void plat_thread_cancel_and_join(plat_thread thread) {
+  pthread_cancel((pthread_t)thread.handle);
+  pthread_join((pthread_t)thread.handle, NULL);
+}
+
+int plat_thread_set_priority(plat_priority priority, ts_err *err) {
+  static const int nice_of[] = {19, 5, 0, -5};
+  if (priority == PLAT_PRIORITY_NORMAL)
+    return TS_OK; /* leave the inherited value alone */
+  /* On Linux a thread's nice value is its own: PRIO_PROCESS with a thread id sets just it. */
+  id_t tid = (id_t)syscall(SYS_gettid);
+  if (setpriority(PRIO_PROCESS, tid, nice_of[priority]) != 0)
+    return ts_err_set(err, TS_EOS, "cannot set thread priority to nice %d: %s",
+                      nice_of[priority], strerror(errno));
+  return TS_OK;
+}
+
+void plat_yield(void) { sched_yield(); }

@@ -20,6 +20,13 @@ void plat_sleep_ns(uint64_t ns) {
     want = left;
 }
 
+void plat_sleep_until_ns(uint64_t deadline_ns) {
+  struct timespec when = {(time_t)(deadline_ns / 1000000000u), (long)(deadline_ns % 1000000000u)};
+  /* Absolute: a signal or a late wake-up does not shift the next deadline (no drift). */
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &when, NULL) == EINTR) {
+  }
+}
+
 void plat_utc_timestamp(char *buf, size_t len) {
   struct timespec ts;
   struct tm tm;
@@ -32,5 +39,11 @@ void plat_utc_timestamp(char *buf, size_t len) {
 uint64_t plat_process_cpu_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t plat_thread_cpu_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }

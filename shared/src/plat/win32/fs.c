@@ -90,3 +90,18 @@ int plat_file_exists(const char *path) {
     return 0;
   return GetFileAttributesW(wide) != INVALID_FILE_ATTRIBUTES;
 }
+
+int plat_program_dir(char *buf, size_t len, ts_err *err) {
+  wchar_t wide[PLAT_PATH_MAX];
+  char exe[PLAT_PATH_MAX];
+  DWORD n = GetModuleFileNameW(NULL, wide, sizeof wide / sizeof wide[0]);
+  if (n == 0 || n >= sizeof wide / sizeof wide[0] || !win32_from_wide(wide, exe, sizeof exe))
+    return ts_err_set(err, TS_EOS, "cannot find this program's folder (error %lu)",
+                      (unsigned long)GetLastError());
+  plat_path_dirname(exe, buf, len);
+  return TS_OK;
+}
+
+void plat_program_name(const char *base, char *buf, size_t len) {
+  snprintf(buf, len, "%s.exe", base);
+}

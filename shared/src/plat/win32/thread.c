@@ -69,3 +69,30 @@ void plat_thread_join(plat_thread thread) {
   WaitForSingleObject(h, INFINITE);
   CloseHandle(h);
 }
+
+void plat_thread_allow_cancel(void) {
+  /* Nothing to arm: TerminateThread needs no cooperation from the thread. */
+}
+
+void plat_thread_cancel_and_join(plat_thread thread) {
+  HANDLE h = (HANDLE)thread.handle;
+  /* Safe only because such a thread holds no lock and owns no memory: it only yields. */
+  TerminateThread(h, 0);
+  WaitForSingleObject(h, INFINITE);
+  CloseHandle(h);
+}
+
+int plat_thread_set_priority(plat_priority priority, ts_err *err) {
+  static const int windows_priority[] = {THREAD_PRIORITY_IDLE, THREAD_PRIORITY_BELOW_NORMAL,
+                                         THREAD_PRIORITY_NORMAL, THREAD_PRIORITY_ABOVE_NORMAL};
+  if (priority == PLAT_PRIORITY_NORMAL)
+    return TS_OK;
+  if (!SetThreadPriority(GetCurrentThread(), windows_priority[priority])) {
+    char text[256];
+    win32_error_text(GetLastError(), text, sizeof text);
+    return ts_err_set(err, TS_EOS, "cannot set thread priority: %s", text);
+  }
+  return TS_OK;
+}
+
+void plat_yield(void) { SwitchToThread(); }

@@ -21,6 +21,15 @@ void plat_sleep_ns(uint64_t ns) {
   Sleep(ms > 0xFFFFFFFEu ? 0xFFFFFFFEu : (DWORD)ms);
 }
 
+void plat_sleep_until_ns(uint64_t deadline_ns) {
+  /* Sleep has no absolute form; sleeping exactly the time left keeps the thread in
+     Wait:DelayExecution (a waitable timer would show as Wait:UserRequest) and still does not
+     drift, since each deadline is computed from the previous deadline, not from the wake-up. */
+  uint64_t now = plat_clock_ns();
+  if (deadline_ns > now)
+    plat_sleep_ns(deadline_ns - now);
+}
+
 void plat_utc_timestamp(char *buf, size_t len) {
   SYSTEMTIME st;
   GetSystemTime(&st);
@@ -35,6 +44,13 @@ static uint64_t filetime_100ns(FILETIME ft) {
 uint64_t plat_process_cpu_ns(void) {
   FILETIME created, exited, kernel, user;
   if (!GetProcessTimes(GetCurrentProcess(), &created, &exited, &kernel, &user))
+    return 0;
+  return (filetime_100ns(kernel) + filetime_100ns(user)) * 100u;
+}
+
+uint64_t plat_thread_cpu_ns(void) {
+  FILETIME created, exited, kernel, user;
+  if (!GetThreadTimes(GetCurrentThread(), &created, &exited, &kernel, &user))
     return 0;
   return (filetime_100ns(kernel) + filetime_100ns(user)) * 100u;
 }

@@ -1,0 +1,266 @@
+/* load.c - `threadsoup load`: runs load in the foreground until Ctrl+C, SIGTERM or --for, printing
+   what was created and, once a second, the census of the load as the OS sees it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/engine.h"
+#include "cli.h"
+#include "threadsoup/parse.h"
+#include "threadsoup/plat.h"
+
+typedef struct load_options {
+  load_spec spec;
+  uint64_t for_ns; /* 0: until interrupted */
+  int quiet;
+} load_options;
+
+/* Option names that set a scenario option, with the key load_part_set knows them by. */
+static const struct {
+  const char *flag;
+  const char *key;
+} part_flags[] = {{"--count", "count"},       {"--interval", "interval"}, {"--kind", "kind"},
+                  {"--stack", "stack"},       {"--priority", "priority"}, {"--ramp", "ramp"},
+                  {"--phase", "phase"},       {"--timer", "timer"},       {"--check", "check"}};
+
+static int read_options(int argc, char **argv, load_options *o, ts_err *err) {
+  cli_args a;
+  cli_args_init(&a, argc, argv, "load");
+  memset(o, 0, sizeof *o);
+  load_part *part = NULL;
+  int want_scenario = 1; /* at the start and after '+' */
+  while (cli_args_next(&a)) {
+    int rc = TS_OK;
+    if (a.word && strcmp(a.word, "+") == 0) {
+      if (want_scenario)
+        return ts_err_set(err, TS_EUSAGE, "load: '+' must stand between two scenarios");
+      want_scenario = 1;
+      continue;
+    }
+    if (a.word) {
+      if (!want_scenario)
+        return ts_err_set(err, TS_EUSAGE,
+                          "load: unexpected '%s' (join scenarios with ' + ', e.g. sleep "
+                          "--count 5000 + procs --count 100)",
+                          a.word);
+      /* A full condition ("sleep:5000+procs:10") or a bare scenario name with options to come. */
+      load_spec parsed;
+      if (strchr(a.word, ':') || strchr(a.word, '+')) {
+        rc = load_spec_parse(a.word, &parsed, err);
+        if (rc != TS_OK)
+          return rc;
+        for (int i = 0; i < parsed.part_count; i++) {
+          if (o->spec.part_count == LOAD_MAX_PARTS)
+            return ts_err_set(err, TS_EUSAGE, "load: at most %d scenarios at once",
+                              LOAD_MAX_PARTS);
+          o->spec.parts[o->spec.part_count++] = parsed.parts[i];
+        }
+      } else {
+        if (o->spec.part_count == LOAD_MAX_PARTS)
+          return ts_err_set(err, TS_EUSAGE, "load: at most %d scenarios at once", LOAD_MAX_PARTS);
+        rc = load_part_init(&o->spec.parts[o->spec.part_count], a.word, err);
+        if (rc != TS_OK)
+          return rc;
+        o->spec.part_count++;
+      }
+      part = &o->spec.parts[o->spec.part_count - 1];
+      want_scenario = 0;
+      continue;
+    }
+    if (cli_args_is(&a, "--for")) {
+      const char *v;
+      rc = cli_args_value(&a, "a duration such as 30s or 5m", &v, err);
+      if (rc == TS_OK)
+        rc = parse_duration(v, 1000000ull, 31ull * 24 * 3600 * 1000000000ull, "--for", &o->for_ns,
+                            err);
+    } else if (cli_args_is(&a, "--quiet")) {
+      o->quiet = 1;
+    } else {
+      const char *key = NULL;
+      for (size_t i = 0; i < sizeof part_flags / sizeof part_flags[0]; i++)
+        if (cli_args_is(&a, part_flags[i].flag))
+          key = part_flags[i].key;
+      if (!key)
+        return ts_err_set(err, TS_EUSAGE, "load: unknown option '%s'", a.name);
+      if (!part)
+        return ts_err_set(err, TS_EUSAGE, "load: %s must follow a scenario name", a.name);
+      const char *v = NULL;
+      if (strcmp(key, "check") != 0 || a.inline_value)
+        rc = cli_args_value(&a, "see threadsoup load --help", &v, err);
+      if (rc == TS_OK)
+        rc = load_part_set(part, key, v, err);
+    }
+    if (rc != TS_OK)
+      return rc;
+  }
+  if (o->spec.part_count == 0)
+    return ts_err_set(err, TS_EUSAGE, "load: which scenario? (threadsoup load list shows them)");
+  if (want_scenario)
+    return ts_err_set(err, TS_EUSAGE, "load: a scenario must follow '+'");
+  return load_spec_format(&o->spec, err);
+}
+
+static void print_scenarios(void) {
+  char options[2048];
+  for (size_t i = 0; scenario_table[i]; i++) {
+    const scenario_def *sc = scenario_table[i];
+    const char *why = sc->unavailable_reason ? sc->unavailable_reason() : NULL;
+    printf("%-6s %s%s%s\n", sc->name, sc->help, why ? " [unavailable here: " : "",
+           why ? why : "");
+    printf("       options: --count");
+    static const struct {
+      unsigned flag;
+      const char *name;
+    } names[] = {{LOAD_OPT_INTERVAL, "--interval"}, {LOAD_OPT_KIND, "--kind"},
+                 {LOAD_OPT_STACK, "--stack"},       {LOAD_OPT_PRIORITY, "--priority"},
+                 {LOAD_OPT_RAMP, "--ramp"},         {LOAD_OPT_PHASE, "--phase"},
+                 {LOAD_OPT_TIMER, "--timer"},       {LOAD_OPT_CHECK, "--check"}};
+    for (size_t j = 0; j < sizeof names / sizeof names[0]; j++)
+      if (sc->options & names[j].flag)
+        printf(" %s", names[j].name);
+    printf("\n");
+  }
+  load_options_help(options, sizeof options);
+  printf("\noption values:\n%s", options);
+}
+
+/* The state tally as "15000 S (sleeping), 1 R (running)". */
+static void format_states(const plat_process_census *c, char *buf, size_t len) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < c->state_count && used < len; i++)
+    used += (size_t)snprintf(buf + used, len - used, "%s%ld %s", i ? ", " : "",
+                             c->states[i].threads, c->states[i].name);
+}
+
+typedef struct census_sample {
+  uint64_t at_ns;
+  uint64_t context_switches;
+  uint64_t cpu_ns;
+} census_sample;
+
+/* One line of the once-a-second census; the census's own CPU time is measured and shown. */
+/* Live children of this process, from the OS process list: what procs really runs. */
+static long count_children(void) {
+  plat_process_census *list;
+  long count = 0, children = 0;
+  ts_err err;
+  if (plat_census_processes(&list, &count, &err) != TS_OK)
+    return -1;
+  for (long i = 0; i < count; i++)
+    children += list[i].parent_pid == plat_self_pid();
+  free(list);
+  return children;
+}
+
+static void print_census(const load_options *o, census_sample *prev, uint64_t started_ns) {
+  uint64_t census_cpu = plat_thread_cpu_ns();
+  uint64_t process_cpu = plat_process_cpu_ns();
+  plat_process_census self;
+  ts_err err;
+  if (plat_census_process(plat_self_pid(), &self, &err) != TS_OK) {
+    printf("census failed: %s\n", err.text);
+    return;
+  }
+  long children = load_spec_processes(&o->spec) ? count_children() : 0;
+  census_cpu = plat_thread_cpu_ns() - census_cpu;
+  uint64_t now = plat_clock_ns();
+  double dt = (double)(now - prev->at_ns) / 1e9;
+  double switches = (double)(self.context_switches - prev->context_switches) / dt;
+  /* The load's CPU: the whole process's, less what this census spent. */
+  double cpu = ((double)process_cpu - (double)prev->cpu_ns) / 1e9 / dt * 100.0;
+  long load_threads = load_spec_threads(&o->spec);
+  char states[512];
+  format_states(&self, states, sizeof states);
+  printf("%5.0fs  threads %ld [%s]", (double)(now - started_ns) / 1e9, self.threads, states);
+  if (load_spec_processes(&o->spec))
+    printf("  child processes %ld", children);
+  printf("  switches/s %.0f", switches);
+  if (load_threads > 0)
+    printf(" (%.2f per thread)", switches / (double)load_threads);
+  printf("  load CPU %.1f%%  census %.1f ms CPU\n", cpu < 0 ? 0 : cpu, (double)census_cpu / 1e6);
+  fflush(stdout);
+  prev->at_ns = now;
+  prev->context_switches = self.context_switches;
+  prev->cpu_ns = plat_process_cpu_ns();
+}
+
+static int load_main(int argc, char **argv) {
+  if (argc >= 1 && strcmp(argv[0], "list") == 0) {
+    if (argc > 1)
+      return cli_usage_error(&cli_load_command, "load list takes no arguments");
+    print_scenarios();
+    return CLI_EXIT_OK;
+  }
+  load_options o;
+  ts_err err;
+  if (read_options(argc, argv, &o, &err) != TS_OK)
+    return cli_usage_error(&cli_load_command, err.text);
+  if (plat_interrupt_install(&err) != TS_OK)
+    return cli_fail(&err);
+
+  long threads_before = plat_process_thread_count(plat_self_pid(), &err);
+  uint64_t t0 = plat_clock_ns();
+  load *l;
+  if (load_start(&o.spec, &l, &err) != TS_OK) {
+    if (err.code == TS_EINTERRUPTED)
+      fprintf(stderr, "threadsoup: %s; everything created was stopped\n", err.text);
+    return cli_fail(&err);
+  }
+  uint64_t started = plat_clock_ns();
+  printf("load %s: %ld threads and %ld processes created in %.2f s; stop with Ctrl+C%s\n",
+         o.spec.text, load_spec_threads(&o.spec), load_spec_processes(&o.spec),
+         (double)(started - t0) / 1e9, o.for_ns ? " or after --for" : "");
+  fflush(stdout);
+
+  census_sample prev = {started, 0, plat_process_cpu_ns()};
+  plat_process_census self;
+  if (plat_census_process(plat_self_pid(), &self, &err) == TS_OK)
+    prev.context_switches = self.context_switches;
+  uint64_t end = o.for_ns ? started + o.for_ns : UINT64_MAX;
+  /* Quiet: one blocking wait until the end. Otherwise one wake-up a second for the census. */
+  for (uint64_t tick = started + 1000000000ull;;) {
+    uint64_t now = plat_clock_ns();
+    uint64_t until = o.quiet || tick > end ? end : tick;
+    if (now >= end || (until > now && plat_interrupt_wait(until - now)))
+      break;
+    if (plat_clock_ns() >= end)
+      break;
+    if (!o.quiet) {
+      print_census(&o, &prev, started);
+      tick += 1000000000ull;
+    }
+  }
+  uint64_t t1 = plat_clock_ns();
+  load_stop(l);
+  uint64_t t2 = plat_clock_ns();
+  long threads_after = plat_process_thread_count(plat_self_pid(), &err);
+  printf("stopped in %.2f s; threads of this process: %ld before, %ld after", (double)(t2 - t1) / 1e9,
+         threads_before, threads_after);
+  if (load_spec_processes(&o.spec))
+    printf("; child processes left: %ld", count_children());
+  printf("\n");
+  return CLI_EXIT_OK;
+}
+
+const cli_command cli_load_command = {
+    .name = "load",
+    .synopsis = "load SCENARIO [options] [+ SCENARIO [options]]... [--for DURATION] [--quiet]",
+    .summary = "run load in the foreground until Ctrl+C, SIGTERM or --for",
+    .help = "\nSCENARIO is a name (sleep, yield, wait, procs) followed by its options, or a\n"
+            "condition such as sleep:5000@500ms+procs:100. 'threadsoup load list' shows them.\n"
+            "\noptions of a scenario (each applies to the scenario before it):\n"
+            "  --count N            threads or processes, 1 to 1000000 (required)\n"
+            "  --interval DURATION  sleep: time between wake-ups (default 500ms)\n"
+            "  --kind KIND          wait: event, condvar, address, channel, join, iocp\n"
+            "  --stack KIB          thread stack (default and least: 16 POSIX, 64 Windows)\n"
+            "  --priority P         idle, low, normal, high\n"
+            "  --ramp DURATION      create gradually over this time\n"
+            "  --phase spread|sync  sleep: first wake-ups spread over an interval, or together\n"
+            "  --timer relative|absolute  sleep: sleep the interval, or to deadlines\n"
+            "  --check              yield: check the stop flag in the loop (mode 1)\n"
+            "\noptions of the command:\n"
+            "  --for DURATION       stop after this time, e.g. 30s, 5m\n"
+            "  --quiet              no census lines (the controller then never wakes up)\n",
+    .main = load_main,
+};

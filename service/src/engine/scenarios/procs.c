@@ -1,0 +1,50 @@
+/* procs.c - the procs scenario: N processes that wait forever (the experiment's mode 6, which
+   took a batch file starting 15,000 copies). Each is threadsoup-idle, bound to our life: nothing
+   survives us, even a kill -9 (see plat child.c). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../engine.h"
+
+static int procs_start(const load_part *part, void **instance, ts_err *err) {
+  *instance = NULL;
+  char dir[PLAT_PATH_MAX], name[64], program[PLAT_PATH_MAX + 80];
+  int rc = plat_program_dir(dir, sizeof dir, err);
+  if (rc != TS_OK)
+    return rc;
+  plat_program_name("threadsoup-idle", name, sizeof name);
+  snprintf(program, sizeof program, "%s%c%s", dir, plat_path_separator(), name);
+  plat_child_group *group;
+  rc = plat_child_group_create(&group, program, err);
+  if (rc != TS_OK)
+    return ts_err_prefix(err, "procs");
+  uint64_t began = plat_clock_ns();
+  for (long i = 0; i < part->count; i++) {
+    if (load_ramp_pause(part, began, i))
+      rc = ts_err_set(err, TS_EINTERRUPTED, "procs: interrupted after %ld of %ld processes", i,
+                      part->count);
+    else
+      rc = plat_child_group_spawn(group, err);
+    if (rc != TS_OK) {
+      if (rc != TS_EINTERRUPTED)
+        ts_err_prefix(err, "procs: created %ld of %ld processes, then stopped them all", i,
+                      part->count);
+      plat_child_group_destroy(group);
+      return rc;
+    }
+  }
+  *instance = group;
+  return TS_OK;
+}
+
+static void procs_stop(void *instance) { plat_child_group_destroy(instance); }
+
+const scenario_def scenario_procs = {
+    .name = "procs",
+    .help = "COUNT processes that wait forever (threadsoup-idle, the experiment's mode 6); they "
+            "end with ThreadSoup, even when it is killed",
+    .options = LOAD_OPT_RAMP,
+    .creates_processes = 1,
+    .start = procs_start,
+    .stop = procs_stop,
+};

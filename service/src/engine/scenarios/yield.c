@@ -1,0 +1,77 @@
+/* yield.c - the yield scenario: N threads that busy-loop on yield, checking a stop flag (--check,
+   the experiment's mode 1) or not (mode 2). It burns CPU: it is the load that must show up. */
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "../engine.h"
+
+typedef struct yield_group yield_group;
+
+typedef struct yield_slot {
+  plat_thread thread;
+  yield_group *group;
+} yield_slot;
+
+struct yield_group {
+  atomic_int stop;
+  load_part part;
+  long started;
+  yield_slot slots[];
+};
+
+static void yield_thread(void *arg) {
+  yield_slot *slot = arg;
+  yield_group *group = slot->group;
+  load_thread_begin(&group->part);
+  if (group->part.check) {
+    while (!atomic_load_explicit(&group->stop, memory_order_relaxed))
+      plat_yield();
+  } else {
+    /* Mode 2 never looks at a flag: it is ended from outside (yield_stop). */
+    plat_thread_allow_cancel();
+    for (;;)
+      plat_yield();
+  }
+}
+
+static void yield_stop(void *instance) {
+  yield_group *group = instance;
+  if (!group)
+    return;
+  atomic_store(&group->stop, 1);
+  for (long i = 0; i < group->started; i++) {
+    if (group->part.check)
+      plat_thread_join(group->slots[i].thread);
+    else
+      plat_thread_cancel_and_join(group->slots[i].thread);
+  }
+  free(group);
+}
+
+static int yield_start(const load_part *part, void **instance, ts_err *err) {
+  *instance = NULL;
+  yield_group *group = calloc(1, sizeof *group + (size_t)part->count * sizeof(yield_slot));
+  if (!group)
+    return ts_err_set(err, TS_ENOMEM, "yield: no memory for %ld threads", part->count);
+  atomic_init(&group->stop, 0);
+  group->part = *part;
+  for (long i = 0; i < part->count; i++)
+    group->slots[i].group = group;
+  int rc = load_start_threads(part, group->slots, sizeof(yield_slot), yield_thread,
+                              &group->started, err);
+  if (rc != TS_OK) {
+    yield_stop(group);
+    return rc;
+  }
+  *instance = group;
+  return TS_OK;
+}
+
+const scenario_def scenario_yield = {
+    .name = "yield",
+    .help = "COUNT threads busy-looping on yield (the experiment's modes 1 with --check, 2 "
+            "without); BURNS CPU: every thread is always ready to run",
+    .options = LOAD_OPT_CHECK | LOAD_THREAD_OPTIONS,
+    .start = yield_start,
+    .stop = yield_stop,
+};

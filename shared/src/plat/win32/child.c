@@ -1,0 +1,125 @@
+/* child.c (Windows) - idle child processes bound to the life of their owner. Each is created
+   suspended, put in a job object that kills its processes when the job's last handle closes
+   (KILL_ON_JOB_CLOSE), then resumed: so even a kill of the owner ends them all. Each child also
+   inherits one handle, to its owner, and waits on it. */
+#include "threadsoup/plat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <wchar.h>
+
+#include "win32.h"
+
+struct plat_child_group {
+  wchar_t program[PLAT_PATH_MAX];
+  HANDLE job;
+  HANDLE owner; /* inheritable handle to this process, the one handle each child inherits */
+  LPPROC_THREAD_ATTRIBUTE_LIST attributes;
+  long count;
+};
+
+static int os_error(ts_err *err, const char *what) {
+  char text[256];
+  win32_error_text(GetLastError(), text, sizeof text);
+  return ts_err_set(err, TS_EOS, "%s: %s", what, text);
+}
+
+int plat_child_group_create(plat_child_group **out, const char *idle_program, ts_err *err) {
+  *out = NULL;
+  plat_child_group *g = calloc(1, sizeof *g);
+  if (!g)
+    return ts_err_set(err, TS_ENOMEM, "no memory for a child group");
+  if (!win32_to_wide(idle_program, g->program, sizeof g->program / sizeof g->program[0])) {
+    free(g);
+    return ts_err_set(err, TS_EINVAL, "program path too long or not UTF-8: %s", idle_program);
+  }
+  if (GetFileAttributesW(g->program) == INVALID_FILE_ATTRIBUTES) {
+    int rc = os_error(err, "cannot find the idle child");
+    free(g);
+    return ts_err_prefix(err, "%s", idle_program), rc;
+  }
+  int rc = TS_OK;
+  JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits;
+  ZeroMemory(&limits, sizeof limits);
+  limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+  g->job = CreateJobObjectW(NULL, NULL);
+  if (!g->job || !SetInformationJobObject(g->job, JobObjectExtendedLimitInformation, &limits,
+                                          sizeof limits))
+    rc = os_error(err, "cannot create the job object for child processes");
+  if (rc == TS_OK &&
+      !DuplicateHandle(GetCurrentProcess(), GetCurrentProcess(), GetCurrentProcess(), &g->owner,
+                       SYNCHRONIZE, TRUE, 0))
+    rc = os_error(err, "cannot create the owner handle for child processes");
+  /* Inherit exactly one handle: without the list, every inheritable handle of ours would be
+     copied into each of 15,000 children. */
+  SIZE_T size = 0;
+  InitializeProcThreadAttributeList(NULL, 1, 0, &size);
+  if (rc == TS_OK) {
+    g->attributes = malloc(size);
+    if (!g->attributes || !InitializeProcThreadAttributeList(g->attributes, 1, 0, &size) ||
+        !UpdateProcThreadAttribute(g->attributes, 0, PROC_THREAD_ATTRIBUTE_HANDLE_LIST,
+                                   &g->owner, sizeof g->owner, NULL, NULL))
+      rc = os_error(err, "cannot prepare the inherited handle list");
+  }
+  if (rc != TS_OK) {
+    plat_child_group_destroy(g);
+    return rc;
+  }
+  *out = g;
+  return TS_OK;
+}
+
+int plat_child_group_spawn(plat_child_group *g, ts_err *err) {
+  wchar_t command[PLAT_PATH_MAX + 32];
+  swprintf(command, sizeof command / sizeof command[0], L"\"%ls\" %llu", g->program,
+           (unsigned long long)(ULONG_PTR)g->owner);
+  STARTUPINFOEXW si;
+  ZeroMemory(&si, sizeof si);
+  si.StartupInfo.cb = sizeof si;
+  si.lpAttributeList = g->attributes;
+  PROCESS_INFORMATION pi;
+  /* Suspended until it is in the job: it never runs a moment outside it. */
+  if (!CreateProcessW(g->program, command, NULL, NULL, TRUE,
+                      CREATE_SUSPENDED | CREATE_NO_WINDOW | EXTENDED_STARTUPINFO_PRESENT, NULL,
+                      NULL, &si.StartupInfo, &pi))
+    return os_error(err, "the OS refused a new process");
+  if (!AssignProcessToJobObject(g->job, pi.hProcess)) {
+    int rc = os_error(err, "cannot put a child process in the job object");
+    TerminateProcess(pi.hProcess, 1);
+    CloseHandle(pi.hThread);
+    CloseHandle(pi.hProcess);
+    return rc;
+  }
+  ResumeThread(pi.hThread);
+  CloseHandle(pi.hThread);
+  CloseHandle(pi.hProcess);
+  g->count++;
+  return TS_OK;
+}
+
+long plat_child_group_count(const plat_child_group *g) { return g->count; }
+
+void plat_child_group_destroy(plat_child_group *g) {
+  if (!g)
+    return;
+  if (g->job) {
+    TerminateJobObject(g->job, 137);
+    /* Termination is asynchronous: wait until the job reports no process left. */
+    for (int i = 0; i < 2000; i++) {
+      JOBOBJECT_BASIC_ACCOUNTING_INFORMATION info;
+      if (!QueryInformationJobObject(g->job, JobObjectBasicAccountingInformation, &info,
+                                     sizeof info, NULL) ||
+          info.ActiveProcesses == 0)
+        break;
+      Sleep(5);
+    }
+    CloseHandle(g->job);
+  }
+  if (g->attributes) {
+    DeleteProcThreadAttributeList(g->attributes);
+    free(g->attributes);
+  }
+  if (g->owner)
+    CloseHandle(g->owner);
+  free(g);
+}

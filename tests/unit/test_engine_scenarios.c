@@ -1,0 +1,188 @@
+/* test_engine_scenarios.c - every scenario creates exactly what it is asked for and leaves
+   nothing behind, counted through the OS: threads of this process, child processes by parent id,
+   and (on Linux, where the OS reports them) the state the threads wait in. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "engine/engine.h"
+#include "threadsoup/plat.h"
+
+static long os_threads(void) {
+  ts_err err;
+  return plat_process_thread_count(plat_self_pid(), &err);
+}
+
+/* Live children of this process named like `name`, as the OS lists them. */
+static long os_children(const char *name) {
+  plat_process_census *list;
+  long count = 0, n = 0;
+  ts_err err;
+  if (plat_census_processes(&list, &count, &err) != TS_OK)
+    return -1;
+  for (long i = 0; i < count; i++)
+    if (list[i].parent_pid == plat_self_pid() && strstr(list[i].name, name))
+      n++;
+  free(list);
+  return n;
+}
+
+#ifdef __linux__
+/* Threads of this process in the state whose name contains `state` (Linux: from /proc; Wine
+   reports no thread states, so Windows states are tested on recorded data instead). */
+static long os_threads_in_state(const char *state) {
+  plat_process_census self;
+  ts_err err;
+  if (plat_census_process(plat_self_pid(), &self, &err) != TS_OK)
+    return -1;
+  long n = 0;
+  for (int i = 0; i < self.state_count; i++)
+    if (strstr(self.states[i].name, state))
+      n += self.states[i].threads;
+  return n;
+}
+#endif
+
+/* Starts `spec`, checks the OS sees exactly `threads` more threads, stops it, checks they are
+   gone; returns the load's start error when it should fail. */
+static void exact_threads(const char *text, long threads, const char *linux_state) {
+  long before = os_threads();
+  load_spec spec;
+  ts_err err;
+  CHECK_INT(load_spec_parse(text, &spec, &err), TS_OK);
+  load *l = NULL;
+  int rc = load_start(&spec, &l, &err);
+  CHECK_INT(rc, TS_OK);
+  if (rc != TS_OK) {
+    fprintf(stderr, "  %s: %s\n", text, err.text);
+    return;
+  }
+  CHECK_INT(os_threads(), before + threads);
+#ifdef __linux__
+  if (linux_state) {
+    /* Give every thread time to reach its wait: a fresh thread may still be running. */
+    long waiting = 0;
+    for (int i = 0; i < 50 && waiting < threads; i++) {
+      plat_sleep_ns(20000000ull);
+      waiting = os_threads_in_state(linux_state);
+    }
+    CHECK(waiting >= threads);
+  }
+#else
+  (void)linux_state;
+#endif
+  load_stop(l);
+  CHECK_INT(os_threads(), before);
+}
+
+static void sleep_with_every_timer_and_phase(void) {
+  exact_threads("sleep:300@100ms", 300, "S (sleeping)");
+  exact_threads("sleep:300@100ms/timer=absolute", 300, "S (sleeping)");
+  exact_threads("sleep:300@100ms/phase=sync/timer=absolute", 300, NULL);
+  exact_threads("sleep:50@1s/stack=64/priority=low", 50, "S (sleeping)");
+}
+
+static void wait_every_kind(void) {
+  static const char *const kinds[] = {"event", "condvar", "address", "channel", "join", "iocp"};
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+    char text[64];
+    snprintf(text, sizeof text, "wait:400:%s", kinds[i]);
+    fprintf(stderr, "  %s\n", text);
+    exact_threads(text, 400, "S (sleeping)");
+  }
+}
+
+static void yield_with_and_without_check(void) {
+  exact_threads("yield:2/check", 2, NULL);
+  /* Mode 2 never checks a flag: it must still end when the load stops. */
+  exact_threads("yield:2", 2, NULL);
+}
+
+static void several_scenarios_at_once(void) {
+  exact_threads("sleep:100+wait:100:address+yield:1/check", 201, NULL);
+}
+
+static void procs_live_and_die_with_the_load(void) {
+  long before = os_children("threadsoup-idle");
+  CHECK_INT(before, 0);
+  load_spec spec;
+  ts_err err;
+  CHECK_INT(load_spec_parse("procs:100+sleep:10", &spec, &err), TS_OK);
+  load *l = NULL;
+  int rc = load_start(&spec, &l, &err);
+  CHECK_INT(rc, TS_OK);
+  if (rc != TS_OK) {
+    fprintf(stderr, "  %s\n", err.text);
+    return;
+  }
+  CHECK_INT(os_children("threadsoup-idle"), 100);
+  /* They stay: an idle child waits, it does not exit on its own. */
+  plat_sleep_ns(300000000ull);
+  CHECK_INT(os_children("threadsoup-idle"), 100);
+  load_stop(l);
+  CHECK_INT(os_children("threadsoup-idle"), 0);
+}
+
+static void ramp_spreads_creation(void) {
+  load_spec spec;
+  ts_err err;
+  CHECK_INT(load_spec_parse("sleep:50@1s/ramp=500ms", &spec, &err), TS_OK);
+  uint64_t t0 = plat_clock_ns();
+  load *l = NULL;
+  CHECK_INT(load_start(&spec, &l, &err), TS_OK);
+  uint64_t took = plat_clock_ns() - t0;
+  /* The 50th thread is due at 49/50 of the ramp. */
+  CHECK(took >= 450000000ull);
+  load_stop(l);
+}
+
+static void refused_thread_in_second_part_stops_first(void) {
+  long before = os_threads();
+  load_spec spec;
+  ts_err err;
+  CHECK_INT(load_spec_parse("wait:100:event+wait:50:join", &spec, &err), TS_OK);
+  plat_thread_fail_after(120);
+  load *l = (load *)1;
+  int rc = load_start(&spec, &l, &err);
+  plat_thread_fail_after(-1);
+  CHECK_INT(rc, TS_EOS);
+  CHECK(l == NULL);
+  CHECK_STR_CONTAINS(err.text, "wait: created 20 of 50 threads, then stopped them all");
+  CHECK_INT(os_threads(), before);
+}
+
+static void options_parse_check_and_print(void) {
+  load_spec spec;
+  ts_err err;
+  CHECK_INT(load_spec_parse("sleep:10@2s/timer=absolute/phase=sync/stack=64/ramp=1s", &spec, &err),
+            TS_OK);
+  CHECK_STR_CONTAINS(spec.text, "sleep:10@2s/stack=64/ramp=1s/phase=sync/timer=absolute");
+  CHECK_INT(load_spec_parse("wait:5", &spec, &err), TS_OK);
+  CHECK_STR_CONTAINS(spec.text, "wait:5:event");
+  CHECK_INT(load_spec_parse("wait:5:spoon", &spec, &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "accepted: event, condvar, address, channel, join, iocp");
+  CHECK_INT(load_spec_parse("sleep:5:event", &spec, &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "takes no kind");
+  CHECK_INT(load_spec_parse("procs:5/stack=64", &spec, &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "takes no stack");
+  CHECK_INT(load_spec_parse("sleep:5/stack=1", &spec, &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "out of range");
+  CHECK_INT(load_spec_parse("sleep:5/colour=blue", &spec, &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "unknown option 'colour'");
+  CHECK_INT(load_spec_parse("yield:1/check", &spec, &err), TS_OK);
+  CHECK_STR_CONTAINS(spec.text, "yield:1/check");
+  CHECK_INT(load_spec_parse("sleep:5/priority=urgent", &spec, &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "idle, low, normal, high");
+}
+
+int main(void) {
+  RUN_CASE(options_parse_check_and_print);
+  RUN_CASE(sleep_with_every_timer_and_phase);
+  RUN_CASE(wait_every_kind);
+  RUN_CASE(yield_with_and_without_check);
+  RUN_CASE(several_scenarios_at_once);
+  RUN_CASE(procs_live_and_die_with_the_load);
+  RUN_CASE(ramp_spreads_creation);
+  RUN_CASE(refused_thread_in_second_part_stops_first);
+  return check_summary();
+}
