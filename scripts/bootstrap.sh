@@ -6,7 +6,7 @@ set -eu
 PACKAGES="build-essential cmake pkg-config libsqlite3-dev sqlite3 \
 gcc-mingw-w64-x86-64 mingw-w64-x86-64-dev binutils-mingw-w64-x86-64 \
 wine wine64 xvfb xauth xdotool imagemagick wixl \
-7zip util-linux"
+7zip util-linux procps"
 # npm fetches the SQLite amalgamation; a Node.js from elsewhere may already bring it.
 command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES npm"
 

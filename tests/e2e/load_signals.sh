@@ -1,0 +1,32 @@
+#!/bin/sh
+# load_signals.sh - `threadsoup load` stopped by SIGTERM and by SIGINT (Ctrl+C) exits 0 and leaves
+# no child process behind, as the OS process table shows. Usage: load_signals.sh PATH-TO-threadsoup
+set -u
+exe=$1
+fail() { echo "load_signals: $*" >&2; exit 1; }
+for sig in TERM INT; do
+  out=$(mktemp)
+  "$exe" load procs --count 50 + sleep --count 500 --quiet >"$out" 2>&1 &
+  owner=$!
+  children=""
+  for _ in $(seq 100); do
+    children=$(pgrep -P "$owner" | tr '\n' ' ')
+    [ "$(echo $children | wc -w)" -ge 50 ] && break
+    sleep 0.1
+  done
+  [ "$(echo $children | wc -w)" -eq 50 ] || fail "SIG$sig: expected 50 children, saw: $children"
+  threads=$(awk '/^Threads:/ {print $2}' /proc/$owner/status)
+  [ "$threads" -eq 501 ] || fail "SIG$sig: expected 501 threads, saw $threads"
+  kill -s "$sig" "$owner"
+  wait "$owner"
+  rc=$?
+  [ "$rc" -eq 0 ] || { cat "$out"; fail "SIG$sig: exit code $rc, expected 0"; }
+  grep -q "threads of this process: 1 before, 1 after; child processes left: 0" "$out" ||
+    { cat "$out"; fail "SIG$sig: the load did not report a clean stop"; }
+  for child in $children; do
+    [ ! -e "/proc/$child" ] || [ "$(awk '{print $3}' /proc/$child/stat 2>/dev/null)" = Z ] ||
+      fail "SIG$sig: child $child is still alive"
+  done
+  echo "SIG$sig: stopped cleanly, 50 children and 500 threads gone"
+  rm -f "$out"
+done
