@@ -14,6 +14,7 @@ set(TS_SHARED_SOURCES
   shared/src/plat/${TS_PLATFORM}/thread.c
   shared/src/plat/${TS_PLATFORM}/time.c
   shared/src/plat/${TS_PLATFORM}/wait.c
+  shared/src/regex.c
 )
 if(WIN32)
   list(APPEND TS_SHARED_SOURCES shared/src/plat/win32/win32.c)
@@ -22,6 +23,9 @@ endif()
 set(TS_CORE_SOURCES
   service/src/bench/bench.c
   service/src/bench/builtin.c
+  service/src/bench/command.c
+  service/src/bench/cpuz.c
+  service/src/bench/sevenzip.c
   service/src/engine/engine.c
   service/src/engine/scenarios.c
   service/src/engine/scenarios/procs.c
@@ -40,7 +44,10 @@ set(TS_CLI_SOURCES
   service/src/main.c
   service/src/cli/args.c
   service/src/cli/census.c
+  service/src/cli/history.c
   service/src/cli/load.c
+  service/src/cli/record.c
+  service/src/cli/report.c
   service/src/cli/run.c
 )
 

@@ -9,6 +9,9 @@ static const cli_command *const commands[] = {
     &cli_run_command,
     &cli_load_command,
     &cli_census_command,
+    &cli_record_command,
+    &cli_history_command,
+    &cli_report_command,
     NULL,
 };
 

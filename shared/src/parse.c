@@ -41,6 +41,22 @@ int parse_double(const char *text, double min, double max, const char *what, dou
   return TS_OK;
 }
 
+int parse_percent(const char *text, double min, double max, const char *what, double *out,
+                  ts_err *err) {
+  char buf[64];
+  size_t n = text ? strlen(text) : 0;
+  if (n > 0 && n < sizeof buf && text[n - 1] == '%') {
+    memcpy(buf, text, n - 1);
+    buf[n - 1] = '\0';
+    text = buf;
+  }
+  int rc = parse_double(text, min, max, what, out, err);
+  if (rc != TS_OK)
+    ts_err_set(err, TS_EUSAGE, "%s: '%s' is not a percentage from %g%% to %g%% (e.g. 0.5%%)",
+               what, text ? text : "", min, max);
+  return rc;
+}
+
 static const struct {
   const char *suffix;
   double ns;

@@ -1,14 +1,15 @@
-/* test_bench_builtin.c - builtin-st runs, passes its own self-check, reports four sub-scores,
-   and refuses what it cannot take (speed is measured by make bench, not tested). */
+/* test_bench_builtin.c - builtin-st and builtin-mt run, pass their own self-check, report four
+   sub-scores, and refuse what they cannot take (speed is measured by make bench, not tested). */
 #include <string.h>
 
 #include "bench/bench.h"
 #include "check.h"
 
 extern const bench_def bench_builtin_st;
+extern const bench_def bench_builtin_mt;
 
 static int run_builtin(const char *arg, double work_scale, bench_result *result, ts_err *err) {
-  bench_args args = {arg, work_scale};
+  bench_args args = {arg, work_scale, NULL, NULL, NULL, 0};
   memset(result, 0, sizeof *result);
   memset(err, 0, sizeof *err);
   return bench_builtin_st.run(&args, result, err);
@@ -56,6 +57,62 @@ static void is_available_everywhere(void) {
   CHECK(bench_builtin_st.unavailable_reason() == NULL);
 }
 
+static int run_mt(const char *arg, double work_scale, bench_result *result, ts_err *err) {
+  bench_args args = {arg, work_scale, NULL, NULL, NULL, 0};
+  memset(result, 0, sizeof *result);
+  memset(err, 0, sizeof *err);
+  return bench_builtin_mt.run(&args, result, err);
+}
+
+static void mt_two_threads_succeed_with_four_subscores(void) {
+  static const char *const kernels[] = {"integer", "compress", "float", "memory"};
+  bench_result result;
+  ts_err err;
+  int rc = run_mt("2", 0.02, &result, &err);
+  if (rc) fprintf(stderr, "  run failed: %s\n", err.text);
+  CHECK_INT(rc, 0);
+  CHECK(result.score > 0);
+  CHECK(result.seconds > 0);
+  CHECK(result.unit != NULL && strcmp(result.unit, "Mwork/s") == 0);
+  CHECK_INT(result.subscore_count, 4);
+  for (int i = 0; i < 4 && i < result.subscore_count; i++) {
+    CHECK(result.subscores[i].name && strcmp(result.subscores[i].name, kernels[i]) == 0);
+    CHECK(result.subscores[i].score > 0);
+  }
+}
+
+/* Without an argument it takes one thread per logical CPU. */
+static void mt_default_thread_count_runs(void) {
+  bench_result result;
+  ts_err err;
+  int rc = run_mt(NULL, 0.01, &result, &err);
+  if (rc) fprintf(stderr, "  run failed: %s\n", err.text);
+  CHECK_INT(rc, 0);
+  CHECK(result.score > 0);
+}
+
+static void mt_bad_thread_counts_are_refused(void) {
+  ts_err err;
+  CHECK(bench_builtin_mt.check_arg != NULL);
+  CHECK_INT(bench_builtin_mt.check_arg("0", &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text,
+                     "builtin-mt's thread count: 0 is out of range (accepted: 1 to 1024)");
+  CHECK_INT(bench_builtin_mt.check_arg("x", &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "'x' is not a whole number");
+  CHECK_INT(bench_builtin_mt.check_arg("1025", &err), TS_EUSAGE);
+  CHECK_INT(bench_builtin_mt.check_arg("1024", &err), 0);
+  CHECK_INT(bench_builtin_mt.check_arg(NULL, &err), 0);
+  bench_result result;
+  CHECK_INT(run_mt("x", 0.02, &result, &err), TS_EUSAGE);
+  CHECK_INT(run_mt("2", 0.0, &result, &err), TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "builtin-mt: work scale 0 is out of range");
+  const char *arg;
+  CHECK(bench_find("builtin-mt:0", &arg, &err) == NULL);
+  CHECK_INT(err.code, TS_EUSAGE);
+  CHECK(bench_find("builtin-mt:3", &arg, &err) == &bench_builtin_mt);
+  CHECK(arg && strcmp(arg, "3") == 0);
+}
+
 /* Twice the rounds should take about twice the time. A shared machine can stall either run, so
    each side takes its fastest of three tries and the bounds are wide. */
 int main(void) {
@@ -63,5 +120,8 @@ int main(void) {
   RUN_CASE(argument_is_refused);
   RUN_CASE(zero_or_negative_work_scale_is_refused);
   RUN_CASE(is_available_everywhere);
+  RUN_CASE(mt_two_threads_succeed_with_four_subscores);
+  RUN_CASE(mt_default_thread_count_runs);
+  RUN_CASE(mt_bad_thread_counts_are_refused);
   return check_summary();
 }

@@ -13,6 +13,17 @@ static long os_threads(void) {
   return plat_process_thread_count(plat_self_pid(), &err);
 }
 
+/* The OS count once it settles: a joined thread may still be listed for a moment, since the
+   kernel wakes the joiner before it removes the thread (up to 2 s, then whatever it says). */
+static long os_threads_settled(long expected) {
+  long n = os_threads();
+  for (int i = 0; i < 200 && n != expected; i++) {
+    plat_sleep_ns(10000000ull);
+    n = os_threads();
+  }
+  return n;
+}
+
 /* Live children of this process named like `name`, as the OS lists them. */
 static long os_children(const char *name) {
   plat_process_census *list;
@@ -57,7 +68,7 @@ static void exact_threads(const char *text, long threads, const char *linux_stat
     fprintf(stderr, "  %s: %s\n", text, err.text);
     return;
   }
-  CHECK_INT(os_threads(), before + threads);
+  CHECK_INT(os_threads_settled(before + threads), before + threads);
 #ifdef __linux__
   if (linux_state) {
     /* Give every thread time to reach its wait: a fresh thread may still be running. */
@@ -72,7 +83,7 @@ static void exact_threads(const char *text, long threads, const char *linux_stat
   (void)linux_state;
 #endif
   load_stop(l);
-  CHECK_INT(os_threads(), before);
+  CHECK_INT(os_threads_settled(before), before);
 }
 
 static void sleep_with_every_timer_and_phase(void) {
@@ -148,7 +159,7 @@ static void refused_thread_in_second_part_stops_first(void) {
   CHECK_INT(rc, TS_EOS);
   CHECK(l == NULL);
   CHECK_STR_CONTAINS(err.text, "wait: created 20 of 50 threads, then stopped them all");
-  CHECK_INT(os_threads(), before);
+  CHECK_INT(os_threads_settled(before), before);
 }
 
 static void options_parse_check_and_print(void) {

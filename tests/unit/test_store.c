@@ -133,7 +133,7 @@ static void finished_trial_is_visible_at_once(void) {
   CHECK_INT(store_run_begin(s, &info, trials, 2, &run_id, &err), TS_OK);
   store_metric metrics[2] = {{"integer", 10.5}, {"memory", 3.25}};
   store_trial_result r = {"2026-01-01T00:00:01.000Z", "2026-01-01T00:00:02.000Z", 123.5,
-                          "rounds/s", 1.0, 12, 300, 2500, 2, metrics};
+                          "rounds/s", 1.0, 12, 300, 2500, 2, metrics, "quiet gate timed out"};
   CHECK_INT(store_trial_finish(s, trials[0].id, &r, &err), TS_OK);
   /* Another connection sees it while this one is still open: it is committed. */
   CHECK_INT(raw_query(path, "SELECT count(*) FROM trial WHERE status='done' AND score=123.5"), 1);
@@ -148,9 +148,57 @@ static void finished_trial_is_visible_at_once(void) {
   CHECK_INT(row.trials_done, 1);
   CHECK_INT(row.trials_failed, 1);
   CHECK_STR_CONTAINS(row.status, "failed");
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM trial WHERE warnings LIKE 'quiet gate%'"), 1);
   CHECK_INT(store_trial_finish(s, 99999, &r, &err), TS_ESTORE);
-  CHECK_STR_CONTAINS(err.text, "trial 99999 is not in the database");
+  CHECK_STR_CONTAINS(err.text, "trial 99999 is not a pending trial");
+  /* A finished trial is never overwritten. */
+  CHECK_INT(store_trial_finish(s, trials[0].id, &r, &err), TS_ESTORE);
   store_close(s);
+}
+
+static void migrates_version_1_keeping_its_runs(void) {
+  const char *path = "store_v1.db";
+  remove_db(path);
+  /* A database as version 1 wrote it, with a run and a done trial. */
+  char sql[4096];
+  snprintf(sql, sizeof sql,
+           "%s PRAGMA application_id=%d; PRAGMA user_version=1;"
+           "INSERT INTO run VALUES (1,'quick','name = quick\n',7,'finished',NULL,"
+           "'2026-01-01T00:00:00.000Z',NULL,'h','o','c',2,'0.1.0');"
+           "INSERT INTO trial (run_id, seq, block, condition, bench, status, score) VALUES "
+           "(1,1,1,'baseline','builtin-st','done',250.5);",
+           schema_migration(1), STORE_APPLICATION_ID);
+  raw_exec(path, sql);
+  store *s;
+  ts_err err;
+  CHECK_INT(store_open(&s, path, &err), TS_OK);
+  CHECK_INT(store_schema_version(s), STORE_SCHEMA_VERSION);
+  store_run_row *row = malloc(sizeof *row);
+  CHECK_INT(store_run_get(s, 1, row, &err), TS_OK);
+  CHECK_INT(row->trials_done, 1);
+  CHECK_STR_CONTAINS(row->plan_text, "name = quick");
+  free(row);
+  store_close(s);
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM trial WHERE source='measured' AND score=250.5"), 1);
+}
+
+static void records_a_score_typed_by_hand(void) {
+  const char *path = "store_record.db";
+  remove_db(path);
+  store *s;
+  ts_err err;
+  int64_t run_id = 0, trial_id = 0;
+  CHECK_INT(store_open(&s, path, &err), TS_OK);
+  CHECK_INT(store_run_create_manual(s, &info, &run_id, &err), TS_OK);
+  CHECK_INT(store_trial_record(s, run_id, "baseline", "cpuz-single", 512.5, "points",
+                               "2026-01-01T00:00:00.000Z", &trial_id, &err),
+            TS_OK);
+  CHECK_INT(store_trial_record(s, run_id + 5, "baseline", "cpuz-single", 1, NULL,
+                               "2026-01-01T00:00:00.000Z", &trial_id, &err),
+            TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "there is no run");
+  store_close(s);
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM trial WHERE source='manual' AND score=512.5"), 1);
 }
 
 static void refuses_a_file_that_is_not_sqlite(void) {
@@ -211,6 +259,8 @@ int main(void) {
   RUN_CASE(migrates_an_empty_file);
   RUN_CASE(reopens_with_its_runs);
   RUN_CASE(finished_trial_is_visible_at_once);
+  RUN_CASE(migrates_version_1_keeping_its_runs);
+  RUN_CASE(records_a_score_typed_by_hand);
   RUN_CASE(refuses_a_file_that_is_not_sqlite);
   RUN_CASE(refuses_another_programs_database);
   RUN_CASE(refuses_a_newer_database);

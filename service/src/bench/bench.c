@@ -5,9 +5,17 @@
 #include <string.h>
 
 extern const bench_def bench_builtin_st;
+extern const bench_def bench_builtin_mt;
+extern const bench_def bench_7zip;
+extern const bench_def bench_cpuz;
+extern const bench_def bench_command;
 
 const bench_def *const bench_table[] = {
     &bench_builtin_st,
+    &bench_builtin_mt,
+    &bench_7zip,
+    &bench_cpuz,
+    &bench_command,
     NULL,
 };
 

@@ -4,6 +4,7 @@
 #define THREADSOUP_BENCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "threadsoup/err.h"
 
@@ -23,10 +24,15 @@ typedef struct bench_result {
 } bench_result;
 
 /* What a run is asked for. `arg` is the text after the name's colon ("builtin-mt:4" gives "4"),
-   or NULL. `work_scale` multiplies the fixed amount of work (1.0 = the documented amount). */
+   or NULL. `work_scale` multiplies the fixed amount of work (1.0 = the documented amount). The
+   other fields come from the plan or the command line and may be NULL. */
 typedef struct bench_args {
   const char *arg;
   double work_scale;
+  const char *tool_path;    /* --7zip PATH, --cpuz PATH: where the external tool is */
+  const char *command_line; /* command: the command to run */
+  const char *score_regex;  /* command: a regular expression whose first group is the score */
+  uint64_t timeout_ns;      /* external tools: kill after this long (0: the benchmark's default) */
 } bench_args;
 
 typedef struct bench_def {

@@ -1,6 +1,7 @@
 /* builtin.c - builtin-st, our own single-thread CPU benchmark: a fixed, deterministic amount of
    integer, compression-like, floating-point and memory-latency work, so a run means the same thing
-   on every machine and needs no outside program.
+   on every machine and needs no outside program; and builtin-mt, the same work on N threads at
+   once (see its section at the end).
 
    A work unit is one step of a kernel's inner loop:
      integer   one multiply-xorshift mixing step of one 64-bit lane,
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
 
 /* The float checksum holds only if a * b + c is rounded twice, as C's abstract machine says,
@@ -320,15 +322,61 @@ static double per_second_in_millions(const kernel_totals *totals) {
   return (double)totals->units / (double)nanoseconds * 1e3;
 }
 
+enum { KERNEL_INTEGER, KERNEL_COMPRESS, KERNEL_FLOAT, KERNEL_MEMORY, KERNEL_COUNT };
+static const char *const kernel_names[KERNEL_COUNT] = {"integer", "compress", "float", "memory"};
+
+/* The measured part: `rounds` rounds of each kernel in turn, each kernel timed on its own; the
+   memory walk starts at `memory_slot`. The checksums end in a volatile store, which the compiler must perform, so it must also do all
+   the work behind it. Round numbers start after the self-check's round 0 so that no timed round
+   is a copy of it for the compiler to reuse. */
+static void timed_rounds(const builtin_buffers *buffers, uint64_t rounds, uint32_t memory_slot,
+                         kernel_totals kernels[KERNEL_COUNT]) {
+  kernel_totals integer = {0}, compress = {0}, floating = {0}, memory = {0};
+  uint64_t combined = 0;
+  uint64_t started = plat_clock_ns();
+  for (uint64_t round = 1; round <= rounds; round++)
+    combined = checksum_add(combined, integer_round(round, &integer.units));
+  uint64_t integer_done = plat_clock_ns();
+  for (uint64_t round = 1; round <= rounds; round++)
+    combined = checksum_add(combined, compress_round(buffers, &compress.units));
+  uint64_t compress_done = plat_clock_ns();
+  for (uint64_t round = 1; round <= rounds; round++)
+    combined = checksum_add(combined, float_round(round, &floating.units));
+  uint64_t float_done = plat_clock_ns();
+  for (uint64_t round = 1; round <= rounds; round++)
+    combined = checksum_add(combined, memory_round(buffers, &memory_slot, &memory.units));
+  uint64_t memory_done = plat_clock_ns();
+  volatile uint64_t checksum_sink = combined;
+  (void)checksum_sink;
+
+  integer.nanoseconds = integer_done - started;
+  compress.nanoseconds = compress_done - integer_done;
+  floating.nanoseconds = float_done - compress_done;
+  memory.nanoseconds = memory_done - float_done;
+  kernels[KERNEL_INTEGER] = integer;
+  kernels[KERNEL_COMPRESS] = compress;
+  kernels[KERNEL_FLOAT] = floating;
+  kernels[KERNEL_MEMORY] = memory;
+}
+
+/* The round count for a work scale, or an error for a scale out of range. */
+static int rounds_for(const char *name, double work_scale, uint64_t *rounds, ts_err *err) {
+  /* Written so that NaN fails too. */
+  if (!(work_scale > 0.0 && work_scale <= MAX_WORK_SCALE))
+    return ts_err_set(err, TS_EINVAL, "%s: work scale %g is out of range (above 0, up to %g)",
+                      name, work_scale, MAX_WORK_SCALE);
+  *rounds = (uint64_t)(ROUNDS_AT_SCALE_1 * work_scale + 0.5);
+  if (*rounds < 1)
+    *rounds = 1;
+  return 0;
+}
+
 static int builtin_run(const bench_args *args, bench_result *out, ts_err *err) {
   if (args->arg)
     return ts_err_set(err, TS_EUSAGE, "%s takes no argument (got '%s')", builtin_name, args->arg);
-  /* Written so that NaN fails too. */
-  if (!(args->work_scale > 0.0 && args->work_scale <= MAX_WORK_SCALE))
-    return ts_err_set(err, TS_EINVAL, "%s: work scale %g is out of range (above 0, up to %g)",
-                      builtin_name, args->work_scale, MAX_WORK_SCALE);
-  uint64_t rounds = (uint64_t)(ROUNDS_AT_SCALE_1 * args->work_scale + 0.5);
-  if (rounds < 1) rounds = 1;
+  uint64_t rounds = 1;
+  if (rounds_for(builtin_name, args->work_scale, &rounds, err))
+    return err->code;
 
   builtin_buffers buffers = {0};
   int rc = builtin_allocate(&buffers, err);
@@ -338,45 +386,22 @@ static int builtin_run(const bench_args *args, bench_result *out, ts_err *err) {
     return rc;
   }
 
-  /* The timed rounds' checksums end in a volatile store, which the compiler must perform, so it
-     must also do all the work behind it. Round numbers start after the self-check's round 0 so
-     that no timed round is a copy of it for the compiler to reuse. */
-  kernel_totals integer = {0}, compress = {0}, floating = {0}, memory = {0};
-  uint64_t combined = 0;
-  uint64_t started = plat_clock_ns();
-  for (uint64_t round = 1; round <= rounds; round++)
-    combined = checksum_add(combined, integer_round(round, &integer.units));
-  uint64_t integer_done = plat_clock_ns();
-  for (uint64_t round = 1; round <= rounds; round++)
-    combined = checksum_add(combined, compress_round(&buffers, &compress.units));
-  uint64_t compress_done = plat_clock_ns();
-  for (uint64_t round = 1; round <= rounds; round++)
-    combined = checksum_add(combined, float_round(round, &floating.units));
-  uint64_t float_done = plat_clock_ns();
-  uint32_t memory_slot = 0;
-  for (uint64_t round = 1; round <= rounds; round++)
-    combined = checksum_add(combined, memory_round(&buffers, &memory_slot, &memory.units));
-  uint64_t memory_done = plat_clock_ns();
-  volatile uint64_t checksum_sink = combined;
-  (void)checksum_sink;
+  kernel_totals kernels[KERNEL_COUNT];
+  timed_rounds(&buffers, rounds, 0, kernels);
   builtin_free(&buffers);
 
-  integer.nanoseconds = integer_done - started;
-  compress.nanoseconds = compress_done - integer_done;
-  floating.nanoseconds = float_done - compress_done;
-  memory.nanoseconds = memory_done - float_done;
-  kernel_totals all = {integer.units + compress.units + floating.units + memory.units,
-                       memory_done - started};
-
+  kernel_totals all = {0, 0};
+  for (int k = 0; k < KERNEL_COUNT; k++) {
+    all.units += kernels[k].units;
+    all.nanoseconds += kernels[k].nanoseconds;
+  }
   memset(out, 0, sizeof *out);
   out->score = per_second_in_millions(&all);
   out->unit = "Mwork/s";
   out->seconds = (double)all.nanoseconds / 1e9;
-  out->subscore_count = 4;
-  out->subscores[0] = (bench_subscore){"integer", per_second_in_millions(&integer)};
-  out->subscores[1] = (bench_subscore){"compress", per_second_in_millions(&compress)};
-  out->subscores[2] = (bench_subscore){"float", per_second_in_millions(&floating)};
-  out->subscores[3] = (bench_subscore){"memory", per_second_in_millions(&memory)};
+  out->subscore_count = KERNEL_COUNT;
+  for (int k = 0; k < KERNEL_COUNT; k++)
+    out->subscores[k] = (bench_subscore){kernel_names[k], per_second_in_millions(&kernels[k])};
   return 0;
 }
 
@@ -391,4 +416,163 @@ const bench_def bench_builtin_st = {
     .unavailable_reason = builtin_unavailable_reason,
     .check_arg = NULL,
     .run = builtin_run,
+};
+
+/* ---- builtin-mt: the same kernels on N threads ---------------------------------------------
+
+   Each thread runs builtin-st's timed rounds, so N threads do N times its work. The score
+   is all threads' work units divided by the wall time from the common start to the last thread's
+   end, so a thread that is held back lowers it; each sub-score is the sum over the threads of that
+   kernel's own rate. The compression input and the memory cycle are only read, so the threads
+   share them; each thread has its own hash chains, and starts its walk of the cycle at its own
+   slot, so that no thread finds the lines another has just brought into the shared cache. */
+
+static const char builtin_mt_name[] = "builtin-mt";
+#define MT_MAX_THREADS 1024
+#define MT_STACK_BYTES (256u * 1024u) /* the kernels need little; this leaves a wide margin */
+
+typedef struct mt_worker {
+  builtin_buffers buffers; /* compress_head and compress_prev are this thread's own */
+  uint64_t rounds;
+  plat_waitpoint *start_line;
+  long index;
+  uint32_t memory_slot; /* where its walk of the shared cycle starts */
+  const volatile int *abandoned; /* set when not every thread could start */
+  kernel_totals kernels[KERNEL_COUNT];
+  uint64_t done_ns;
+} mt_worker;
+
+static void mt_worker_main(void *arg) {
+  mt_worker *w = arg;
+  /* All threads wait here until every one has started, so that they run side by side. */
+  plat_waitpoint_wait(w->start_line, w->index);
+  if (*w->abandoned)
+    return;
+  timed_rounds(&w->buffers, w->rounds, w->memory_slot, w->kernels);
+  w->done_ns = plat_clock_ns();
+}
+
+static int builtin_mt_check_arg(const char *arg, ts_err *err) {
+  long threads;
+  return arg ? parse_long(arg, 1, MT_MAX_THREADS, "builtin-mt's thread count", &threads, err) : 0;
+}
+
+/* Shares the read-only buffers of `shared` and allocates the per-thread ones. */
+static int mt_allocate(mt_worker *w, const builtin_buffers *shared, ts_err *err) {
+  w->buffers.compress_input = shared->compress_input;
+  w->buffers.memory_next = shared->memory_next;
+  w->buffers.compress_head = malloc(sizeof(uint32_t) << COMPRESS_HASH_BITS);
+  w->buffers.compress_prev = malloc(sizeof(uint32_t) * COMPRESS_INPUT_BYTES);
+  if (!w->buffers.compress_head || !w->buffers.compress_prev)
+    return ts_err_set(err, TS_ENOMEM, "%s: cannot allocate the buffers of thread %ld",
+                      builtin_mt_name, w->index + 1);
+  return 0;
+}
+
+static void mt_free(mt_worker *workers, long count) {
+  for (long i = 0; i < count; i++) {
+    free(workers[i].buffers.compress_head);
+    free(workers[i].buffers.compress_prev);
+  }
+  free(workers);
+}
+
+static int builtin_mt_run(const bench_args *args, bench_result *out, ts_err *err) {
+  long threads;
+  if (args->arg) {
+    if (builtin_mt_check_arg(args->arg, err))
+      return err->code;
+    threads = strtol(args->arg, NULL, 10);
+  } else {
+    plat_sysinfo info;
+    plat_sysinfo_read(&info);
+    threads = info.logical_cpus >= 1 ? info.logical_cpus : 1;
+    if (threads > MT_MAX_THREADS)
+      threads = MT_MAX_THREADS;
+  }
+  uint64_t rounds = 1;
+  if (rounds_for(builtin_mt_name, args->work_scale, &rounds, err))
+    return err->code;
+
+  builtin_buffers shared = {0};
+  mt_worker *workers = calloc((size_t)threads, sizeof *workers);
+  plat_waitpoint *start_line = NULL;
+  volatile int abandoned = 0;
+  int rc = workers ? builtin_allocate(&shared, err)
+                   : ts_err_set(err, TS_ENOMEM, "%s: no memory for %ld threads", builtin_mt_name,
+                                threads);
+  for (long i = 0; !rc && i < threads; i++) {
+    workers[i].index = i;
+    workers[i].rounds = rounds;
+    workers[i].memory_slot = (uint32_t)((uint64_t)MEMORY_SLOTS * (uint64_t)i / (uint64_t)threads);
+    workers[i].abandoned = &abandoned;
+    rc = mt_allocate(&workers[i], &shared, err);
+  }
+  /* The self-check runs once, on this thread, with the first worker's buffers. */
+  if (!rc)
+    rc = builtin_self_check(&workers[0].buffers, err);
+  if (!rc)
+    rc = plat_waitpoint_create(&start_line, PLAT_WAIT_EVENT, threads, err);
+  if (rc) {
+    if (workers)
+      mt_free(workers, threads);
+    builtin_free(&shared);
+    return rc;
+  }
+
+  plat_thread *handles = malloc(sizeof *handles * (size_t)threads);
+  long started_threads = 0;
+  if (!handles)
+    rc = ts_err_set(err, TS_ENOMEM, "%s: no memory for %ld threads", builtin_mt_name, threads);
+  for (; !rc && started_threads < threads; started_threads++) {
+    workers[started_threads].start_line = start_line;
+    rc = plat_thread_start(&handles[started_threads], MT_STACK_BYTES, mt_worker_main,
+                           &workers[started_threads], err);
+    if (rc) {
+      ts_err_prefix(err, "%s: thread %ld of %ld", builtin_mt_name, started_threads + 1, threads);
+      break;
+    }
+  }
+  if (rc)
+    abandoned = 1; /* the threads that did start wake up and leave at once */
+  uint64_t started = plat_clock_ns();
+  plat_waitpoint_release(start_line);
+  for (long i = 0; i < started_threads; i++) plat_thread_join(handles[i]);
+  plat_waitpoint_destroy(start_line);
+  free(handles);
+
+  if (!rc) {
+    kernel_totals all = {0, 0};
+    double kernel_rates[KERNEL_COUNT] = {0};
+    uint64_t last_done = started;
+    for (long i = 0; i < threads; i++) {
+      for (int k = 0; k < KERNEL_COUNT; k++) {
+        all.units += workers[i].kernels[k].units;
+        kernel_rates[k] += per_second_in_millions(&workers[i].kernels[k]);
+      }
+      if (workers[i].done_ns > last_done)
+        last_done = workers[i].done_ns;
+    }
+    all.nanoseconds = last_done - started;
+    memset(out, 0, sizeof *out);
+    out->score = per_second_in_millions(&all);
+    out->unit = "Mwork/s";
+    out->seconds = (double)all.nanoseconds / 1e9;
+    out->subscore_count = KERNEL_COUNT;
+    for (int k = 0; k < KERNEL_COUNT; k++)
+      out->subscores[k] = (bench_subscore){kernel_names[k], kernel_rates[k]};
+  }
+  mt_free(workers, threads);
+  builtin_free(&shared);
+  return rc;
+}
+
+const bench_def bench_builtin_mt = {
+    .name = "builtin-mt",
+    .help = "builtin-st's kernels on N threads at once (builtin-mt:N, 1 to 1024; default: one per "
+            "logical CPU), each doing builtin-st's work; score in millions of work units per "
+            "second of wall time",
+    .unavailable_reason = builtin_unavailable_reason,
+    .check_arg = builtin_mt_check_arg,
+    .run = builtin_mt_run,
 };

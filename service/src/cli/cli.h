@@ -2,6 +2,8 @@
 #ifndef THREADSOUP_CLI_H
 #define THREADSOUP_CLI_H
 
+#include <stddef.h>
+
 #include "threadsoup/err.h"
 
 /* Exit codes of every command. */
@@ -19,6 +21,9 @@ typedef struct cli_command {
 extern const cli_command cli_run_command;
 extern const cli_command cli_census_command;
 extern const cli_command cli_load_command;
+extern const cli_command cli_record_command;
+extern const cli_command cli_history_command;
+extern const cli_command cli_report_command;
 
 /* Walks argv one option at a time: "--name value", "--name=value", or a positional word. */
 typedef struct cli_args {
@@ -39,6 +44,9 @@ int cli_args_next(cli_args *a);
 int cli_args_value(cli_args *a, const char *accepted, const char **value, ts_err *err);
 /* Whether the current option is `name`. */
 int cli_args_is(const cli_args *a, const char *name);
+
+/* The database path: `given`, or threadsoup.db in the per-user data folder; creates its folder. */
+int cli_resolve_db_path(const char *given, char *path, size_t len, ts_err *err);
 
 /* Prints "threadsoup: MESSAGE" and the usage line of the command to stderr; returns
    CLI_EXIT_USAGE. */

@@ -234,7 +234,12 @@ static int load_main(int argc, char **argv) {
   uint64_t t1 = plat_clock_ns();
   load_stop(l);
   uint64_t t2 = plat_clock_ns();
+  /* A joined thread may still be listed for a moment; give the OS up to half a second. */
   long threads_after = plat_process_thread_count(plat_self_pid(), &err);
+  for (int i = 0; i < 50 && threads_after > threads_before; i++) {
+    plat_sleep_ns(10000000ull);
+    threads_after = plat_process_thread_count(plat_self_pid(), &err);
+  }
   printf("stopped in %.2f s; threads of this process: %ld before, %ld after", (double)(t2 - t1) / 1e9,
          threads_before, threads_after);
   if (load_spec_processes(&o.spec))

@@ -1,6 +1,7 @@
-/* run.c - `threadsoup run`: runs an experiment in the foreground, storing every trial as it
-   completes, then prints the table of results. */
+/* run.c - `threadsoup run`: runs an experiment in the foreground (or resumes one), storing every
+   trial as it completes, then prints the report. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../experiment/experiment.h"
@@ -9,15 +10,16 @@
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
 
+#define RUN_MAX_SETTINGS 32
+
 typedef struct run_options {
   const char *plan_name;
   const char *db_path;
-  const char *conditions;
-  const char *benches;
-  const char *reps;
-  const char *settle;
-  const char *work_scale;
   const char *seed;
+  const char *resume;
+  int setting_count;
+  char keys[RUN_MAX_SETTINGS][32];
+  const char *values[RUN_MAX_SETTINGS];
 } run_options;
 
 static int read_options(int argc, char **argv, run_options *o, ts_err *err) {
@@ -33,42 +35,54 @@ static int read_options(int argc, char **argv, run_options *o, ts_err *err) {
       o->plan_name = a.word;
     } else if (cli_args_is(&a, "--db")) {
       rc = cli_args_value(&a, "a database file path", &o->db_path, err);
-    } else if (cli_args_is(&a, "--conditions")) {
-      rc = cli_args_value(&a, "a list such as baseline,sleep:1500", &o->conditions, err);
-    } else if (cli_args_is(&a, "--bench")) {
-      rc = cli_args_value(&a, "a list such as builtin-st", &o->benches, err);
-    } else if (cli_args_is(&a, "--reps")) {
-      rc = cli_args_value(&a, "a whole number from 1 to 1000", &o->reps, err);
-    } else if (cli_args_is(&a, "--settle")) {
-      rc = cli_args_value(&a, "a duration such as 500ms or 2s", &o->settle, err);
-    } else if (cli_args_is(&a, "--work-scale")) {
-      rc = cli_args_value(&a, "a number from 0.001 to 1000", &o->work_scale, err);
     } else if (cli_args_is(&a, "--seed")) {
       rc = cli_args_value(&a, "a whole number", &o->seed, err);
+    } else if (cli_args_is(&a, "--resume")) {
+      rc = cli_args_value(&a, "a run number (threadsoup history lists them)", &o->resume, err);
+    } else if (strncmp(a.name, "--", 2) == 0 && strlen(a.name) > 2) {
+      /* Every plan setting is also an option: --reps 10, --precision 0.5%, --7zip PATH … */
+      if (o->setting_count == RUN_MAX_SETTINGS)
+        return ts_err_set(err, TS_EUSAGE, "run: too many options");
+      if (!plan_is_setting(a.name + 2))
+        return ts_err_set(err, TS_EUSAGE, "run: unknown option '%s'", a.name);
+      snprintf(o->keys[o->setting_count], sizeof o->keys[0], "%s", a.name + 2);
+      rc = cli_args_value(&a, "see threadsoup run --help", &o->values[o->setting_count], err);
+      o->setting_count++;
     } else {
       return ts_err_set(err, TS_EUSAGE, "run: unknown option '%s'", a.name);
     }
     if (rc != TS_OK)
       return rc;
   }
+  if (o->resume && (o->plan_name || o->setting_count || o->seed))
+    return ts_err_set(err, TS_EUSAGE,
+                      "run --resume RUN continues a stored plan: it takes no PLAN or settings");
   return TS_OK;
 }
 
 static int build_plan(const run_options *o, plan *p, uint64_t *seed, ts_err *err) {
-  int rc = plan_preset(o->plan_name ? o->plan_name : plan_default_preset(), p, err);
-  if (rc == TS_OK && o->conditions)
-    rc = plan_set_conditions(p, o->conditions, err);
-  if (rc == TS_OK && o->benches)
-    rc = plan_set_benches(p, o->benches, err);
+  const char *name = o->plan_name ? o->plan_name : plan_default_preset();
+  int rc = !plan_is_preset(name) && plat_file_exists(name) ? plan_read_file(name, p, err)
+                                                           : plan_preset(name, p, err);
+  int replaced = 0;
+  for (int i = 0; rc == TS_OK && i < o->setting_count; i++) {
+    rc = plan_set(p, o->keys[i], o->values[i], err);
+    size_t key_len = strlen(o->keys[i]);
+    if (rc != TS_OK && strstr(err->text, "unknown setting"))
+      rc = ts_err_set(err, TS_EUSAGE, "run: unknown option '--%s'", o->keys[i]);
+    else if (rc != TS_OK && strncmp(err->text, o->keys[i], key_len) == 0 &&
+             strlen(err->text) + 2 < sizeof err->text) {
+      /* "reps: …" from the plan reads "--reps: …" on the command line. */
+      memmove(err->text + 2, err->text, strlen(err->text) + 1);
+      memcpy(err->text, "--", 2);
+    }
+    replaced |= strcmp(o->keys[i], "conditions") == 0 || strcmp(o->keys[i], "bench") == 0;
+  }
   /* A preset whose conditions or benchmarks were replaced is no longer that preset. */
-  if (rc == TS_OK && (o->conditions || o->benches))
+  if (rc == TS_OK && replaced && plan_is_preset(p->name))
     snprintf(p->name, sizeof p->name, "custom");
-  if (rc == TS_OK && o->reps)
-    rc = parse_long(o->reps, 1, PLAN_MAX_REPS, "--reps", &p->reps, err);
-  if (rc == TS_OK && o->settle)
-    rc = parse_duration(o->settle, 0, 3600000000000ull, "--settle", &p->settle_ns, err);
-  if (rc == TS_OK && o->work_scale)
-    rc = parse_double(o->work_scale, 0.001, 1000, "--work-scale", &p->work_scale, err);
+  if (rc == TS_OK)
+    rc = plan_check(p, err);
   if (rc == TS_OK && o->seed) {
     long v;
     rc = parse_long(o->seed, 0, 2147483647L, "--seed", &v, err);
@@ -79,7 +93,7 @@ static int build_plan(const run_options *o, plan *p, uint64_t *seed, ts_err *err
   return rc;
 }
 
-static int resolve_db_path(const char *given, char *path, size_t len, ts_err *err) {
+int cli_resolve_db_path(const char *given, char *path, size_t len, ts_err *err) {
   if (given) {
     snprintf(path, len, "%s", given);
   } else {
@@ -94,9 +108,10 @@ static int resolve_db_path(const char *given, char *path, size_t len, ts_err *er
   return dir[0] ? plat_mkdir_p(dir, err) : TS_OK;
 }
 
-static void on_run_started(void *ctx, int64_t run_id, int total) {
+static void on_run_started(void *ctx, int64_t run_id, int pending, int total) {
   (void)ctx;
-  printf("run %lld: %d trials, each stored as it completes\n", (long long)run_id, total);
+  printf("run %lld: %d of %d trials to run, each stored as it completes\n", (long long)run_id,
+         pending, total);
   fflush(stdout);
 }
 
@@ -104,16 +119,17 @@ static void on_trial_done(void *ctx, const experiment_progress *pr) {
   (void)ctx;
   double elapsed = (double)pr->elapsed_ns / 1e9;
   double left = elapsed / pr->done * (pr->total - pr->done);
-  printf("[%*d/%d] %-24s %-12s %10.2f %-10s threads %6ld   %4.0fs elapsed, ~%.0fs left\n",
+  printf("[%*d/%d] %-26s %-12s %10.2f %-9s threads %6ld  %4.0fs elapsed, ~%.0fs left%s%s%s\n",
          pr->total >= 100 ? 3 : 2, pr->done, pr->total, pr->condition, pr->bench, pr->score,
-         pr->unit, pr->process_threads, elapsed, left);
+         pr->unit, pr->process_threads, elapsed, left, pr->block == 0 ? "  (warm-up)" : "",
+         pr->warnings ? "  warning: " : "", pr->warnings ? pr->warnings : "");
   fflush(stdout);
 }
 
-static void print_presets(void) {
-  char presets[2048];
-  plan_preset_help(presets, sizeof presets);
-  printf("\nPLAN is a preset (default %s):\n%s", plan_default_preset(), presets);
+static void on_note(void *ctx, const char *text) {
+  (void)ctx;
+  printf("%s\n", text);
+  fflush(stdout);
 }
 
 static int run_main(int argc, char **argv) {
@@ -122,31 +138,42 @@ static int run_main(int argc, char **argv) {
   uint64_t seed = 0;
   ts_err err;
   ts_err_clear(&err);
-  if (read_options(argc, argv, &o, &err) != TS_OK || build_plan(&o, &p, &seed, &err) != TS_OK)
+  if (read_options(argc, argv, &o, &err) != TS_OK ||
+      (!o.resume && build_plan(&o, &p, &seed, &err) != TS_OK))
+    return cli_usage_error(&cli_run_command, err.text);
+  long resume_id = 0;
+  if (o.resume && parse_long(o.resume, 1, 2147483647L, "--resume", &resume_id, &err) != TS_OK)
     return cli_usage_error(&cli_run_command, err.text);
 
   char db_path[PLAT_PATH_MAX];
   store *s = NULL;
-  if (resolve_db_path(o.db_path, db_path, sizeof db_path, &err) != TS_OK ||
-      store_open(&s, db_path, &err) != TS_OK ||
-      plat_interrupt_install(&err) != TS_OK) {
+  if (cli_resolve_db_path(o.db_path, db_path, sizeof db_path, &err) != TS_OK ||
+      store_open(&s, db_path, &err) != TS_OK || plat_interrupt_install(&err) != TS_OK) {
     store_close(s);
     return cli_fail(&err);
   }
-
-  printf("ThreadSoup experiment '%s': %d condition(s) x %d benchmark(s) x %ld repetition(s), "
-         "seed %llu\ndatabase: %s\n",
-         p.name, p.condition_count, p.bench_count, p.reps, (unsigned long long)seed, db_path);
-  experiment_observer observer = {on_run_started, on_trial_done, NULL};
-  int64_t run_id = 0;
-  int rc = experiment_run(s, &p, seed, &observer, &run_id, &err);
+  experiment_observer observer = {on_run_started, on_trial_done, on_note, NULL};
+  int64_t run_id = resume_id;
+  int rc;
+  if (o.resume) {
+    printf("ThreadSoup: resuming run %ld\ndatabase: %s\n", resume_id, db_path);
+    rc = experiment_resume(s, resume_id, &observer, &p, &err);
+  } else {
+    printf("ThreadSoup experiment '%s': %d condition(s) x %d benchmark(s) x %ld block(s)%s, "
+           "seed %llu\ndatabase: %s\n",
+           p.name, p.condition_count, p.bench_count, p.reps,
+           p.precision_pct > 0 ? " or more" : "", (unsigned long long)seed, db_path);
+    rc = experiment_run(s, &p, seed, &observer, &run_id, &err);
+  }
   ts_err report_err;
-  if (run_id && report_text(s, run_id, &p, stdout, &report_err) != TS_OK)
+  if (run_id && rc != TS_EUSAGE && report_text(s, run_id, &p, stdout, &report_err) != TS_OK)
     fprintf(stderr, "threadsoup: %s\n", report_err.text);
   store_close(s);
   if (rc == TS_EINTERRUPTED) {
-    fprintf(stderr, "threadsoup: run %lld interrupted; its finished trials are kept in %s\n",
-            (long long)run_id, db_path);
+    fprintf(stderr,
+            "threadsoup: run %lld interrupted; its finished trials are kept in %s (continue it "
+            "with: threadsoup run --resume %lld)\n",
+            (long long)run_id, db_path, (long long)run_id);
     return CLI_EXIT_FAILURE;
   }
   if (rc != TS_OK)
@@ -155,21 +182,41 @@ static int run_main(int argc, char **argv) {
   return CLI_EXIT_OK;
 }
 
+static void print_presets(void) {
+  char presets[4096];
+  plan_preset_help(presets, sizeof presets);
+  printf("\nPLAN is a preset (default %s) or a plan file (docs/plans.md):\n%s", plan_default_preset(),
+         presets);
+}
+
 const cli_command cli_run_command = {
     .name = "run",
-    .synopsis = "run [PLAN] [options]",
+    .synopsis = "run [PRESET|PLAN-FILE] [options] | run --resume RUN",
     .summary = "run an experiment in the foreground and store every trial",
-    .help = "\noptions:\n"
-            "  --db PATH            database file (default: the per-user data folder,\n"
-            "                       ~/.local/share/threadsoup/threadsoup.db or\n"
-            "                       %LOCALAPPDATA%\\ThreadSoup\\threadsoup.db)\n"
-            "  --conditions LIST    comma-separated conditions: baseline, sleep:COUNT[@INTERVAL],\n"
-            "                       or scenarios joined with '+'\n"
-            "  --bench LIST         comma-separated benchmarks: builtin-st\n"
-            "  --reps N             repetition blocks, 1 to 1000\n"
-            "  --settle DURATION    wait after the load starts, e.g. 500ms, 2s (0s to 1h)\n"
-            "  --work-scale X       multiply the built-in benchmark's work (0.001 to 1000)\n"
-            "  --seed N             order the trials from this seed (default: from the clock)\n",
+    .help = "\noptions (each plan setting is also an option, --KEY VALUE):\n"
+            "  --db PATH               database file (default: the per-user data folder,\n"
+            "                          ~/.local/share/threadsoup/threadsoup.db or\n"
+            "                          %LOCALAPPDATA%\\ThreadSoup\\threadsoup.db)\n"
+            "  --conditions LIST       comma-separated: baseline, sleep:COUNT[@INTERVAL],\n"
+            "                          wait:COUNT[:KIND], yield:COUNT, procs:COUNT, or scenarios\n"
+            "                          joined with '+' (e.g. sleep:5000+procs:1000)\n"
+            "  --bench LIST            comma-separated: builtin-st, builtin-mt[:N], 7zip[:N],\n"
+            "                          cpuz, command\n"
+            "  --reps N                blocks, 1 to 1000 (with --precision: before the first check)\n"
+            "  --warmup N              benchmark runs before the first block, 0 to 100\n"
+            "  --precision P           add blocks until every 95% CI is within +-P (e.g. 0.5%)\n"
+            "  --budget DURATION       time allowed for --precision (default 1h)\n"
+            "  --settle DURATION       wait after the load starts (0s to 1h)\n"
+            "  --quiet-cpu P|off       before each trial wait until CPU use outside ThreadSoup\n"
+            "                          is under P\n"
+            "  --quiet-timeout DURATION  how long that wait may last (then a warning is kept)\n"
+            "  --margin P|auto         margin of 'no measurable effect'\n"
+            "  --work-scale X          multiply the built-in benchmarks' work (0.001 to 1000)\n"
+            "  --7zip PATH, --cpuz PATH  where those tools are (default: searched)\n"
+            "  --command CMD, --score-regex RE  the command benchmark\n"
+            "  --timeout DURATION      stop an external benchmark after this (default 10m)\n"
+            "  --seed N                order the trials from this seed (default: from the clock)\n"
+            "  --resume RUN            continue an interrupted run where it stopped\n",
     .more_help = print_presets,
     .main = run_main,
 };

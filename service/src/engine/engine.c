@@ -14,7 +14,7 @@ struct load {
 };
 
 static const char load_syntax[] =
-    "accepted: baseline, or SCENARIO:COUNT[@INTERVAL][:KIND][/KEY=VALUE]... joined with '+', "
+    "accepted: baseline[-LABEL], or SCENARIO:COUNT[@INTERVAL][:KIND][/KEY=VALUE]... joined with '+', "
     "e.g. sleep:1500@500ms or wait:1000:address";
 
 /* ---- options --------------------------------------------------------------------------------- */
@@ -265,7 +265,8 @@ static int parse_part(const char *text, size_t len, load_part *out, ts_err *err)
 
 int load_spec_format(load_spec *spec, ts_err *err) {
   if (spec->part_count == 0) {
-    snprintf(spec->text, sizeof spec->text, "baseline");
+    if (strncmp(spec->text, "baseline", 8) != 0)
+      snprintf(spec->text, sizeof spec->text, "baseline");
     return TS_OK;
   }
   size_t used = 0;
@@ -287,8 +288,22 @@ int load_spec_parse(const char *text, load_spec *out, ts_err *err) {
   memset(out, 0, sizeof *out);
   if (!text || !*text)
     return ts_err_set(err, TS_EUSAGE, "empty condition (%s)", load_syntax);
-  if (strcmp(text, "baseline") == 0)
-    return load_spec_format(out, err);
+  if (strncmp(text, "baseline", 8) == 0) {
+    /* "baseline-LABEL" is a second baseline under another name: an A/A test of the noise. */
+    const char *label = text + 8;
+    if (*label == '-' && label[1]) {
+      for (const char *c = label + 1; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9')))
+          return ts_err_set(err, TS_EUSAGE,
+                            "'%s': a baseline label has only a-z and 0-9 (e.g. baseline-b)", text);
+      if (strlen(text) >= sizeof out->text)
+        return ts_err_set(err, TS_EUSAGE, "'%s' is too long", text);
+    } else if (*label) {
+      return ts_err_set(err, TS_EUSAGE, "'%s' is not a condition (%s)", text, load_syntax);
+    }
+    snprintf(out->text, sizeof out->text, "%s", text);
+    return TS_OK;
+  }
   const char *p = text;
   for (;;) {
     const char *plus = strchr(p, '+');

@@ -1,5 +1,6 @@
-/* experiment.c - runs a plan trial by trial: load up, settle, census, benchmark, load down,
-   commit. */
+/* experiment.c - runs a plan trial by trial: load up, settle, wait for quiet, census, benchmark,
+   load down, commit; adds blocks until the asked precision is reached; resumes from the
+   database. */
 #include "experiment.h"
 
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "../bench/bench.h"
+#include "../report/report.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/version.h"
 
@@ -18,23 +20,75 @@ static uint64_t next_random(uint64_t *state) {
   return z ^ (z >> 31);
 }
 
-void experiment_order(const plan *p, uint64_t seed, int *order) {
+void experiment_block_order(const plan *p, uint64_t *state, int *order) {
   int per_block = p->condition_count * p->bench_count;
-  uint64_t state = seed;
-  for (long b = 0; b < p->reps; b++) {
-    int *block = order + b * per_block;
-    for (int i = 0; i < per_block; i++)
-      block[i] = i;
-    /* Fisher-Yates: each block in its own random order, so drift over time cannot line up with
-       one condition and pose as its effect. */
-    for (int i = per_block - 1; i > 0; i--) {
-      int j = (int)(next_random(&state) % (uint64_t)(i + 1));
-      int t = block[i];
-      block[i] = block[j];
-      block[j] = t;
-    }
+  for (int i = 0; i < per_block; i++)
+    order[i] = i;
+  /* Fisher-Yates: each block in its own random order, so drift over time cannot line up with
+     one condition and pose as its effect. */
+  for (int i = per_block - 1; i > 0; i--) {
+    int j = (int)(next_random(state) % (uint64_t)(i + 1));
+    int t = order[i];
+    order[i] = order[j];
+    order[j] = t;
   }
 }
+
+/* Fills trials for blocks [first, first+count) starting at seq `seq`; the random state carries
+   on from block to block, so block k has the same order whether planned now or added later. */
+static int plan_blocks(const plan *p, uint64_t seed, int first_block, int block_count, int seq,
+                       store_trial_plan *trials) {
+  int per_block = p->condition_count * p->bench_count;
+  int order[PLAN_MAX_CONDITIONS * PLAN_MAX_BENCHES];
+  uint64_t state = seed;
+  int n = 0;
+  for (int b = 1; b < first_block + block_count; b++) {
+    experiment_block_order(p, &state, order);
+    if (b < first_block)
+      continue;
+    for (int i = 0; i < per_block; i++, n++) {
+      trials[n].seq = seq + n;
+      trials[n].block = b;
+      trials[n].condition = p->conditions[order[i] / p->bench_count].text;
+      trials[n].bench = p->benches[order[i] % p->bench_count];
+    }
+  }
+  return n;
+}
+
+int experiment_start(store *s, const plan *p, uint64_t seed, int64_t *run_id, ts_err *err) {
+  *run_id = 0;
+  int rc = plan_check(p, err);
+  if (rc != TS_OK)
+    return rc;
+  int total = plan_trial_count(p);
+  store_trial_plan *trials = calloc((size_t)total, sizeof *trials);
+  if (!trials)
+    return ts_err_set(err, TS_ENOMEM, "no memory for %d trials", total);
+  /* Warm-ups first, under the first condition, as block 0: run, stored, left out of statistics. */
+  int n = 0;
+  for (long w = 0; w < p->warmup; w++)
+    for (int b = 0; b < p->bench_count; b++, n++) {
+      trials[n].seq = n + 1;
+      trials[n].block = 0;
+      trials[n].condition = p->conditions[0].text;
+      trials[n].bench = p->benches[b];
+    }
+  n += plan_blocks(p, seed, 1, (int)p->reps, n + 1, trials + n);
+
+  char plan_text[PLAN_FORMAT_MAX], started_at[32];
+  plan_format(p, plan_text, sizeof plan_text);
+  plat_utc_timestamp(started_at, sizeof started_at);
+  plat_sysinfo sys;
+  plat_sysinfo_read(&sys);
+  store_run_info info = {p->name, plan_text, seed, started_at, sys.host, sys.os,
+                         sys.cpu, sys.logical_cpus, TS_VERSION};
+  rc = store_run_begin(s, &info, trials, n, run_id, err);
+  free(trials);
+  return rc;
+}
+
+/* ---- one trial ------------------------------------------------------------------------------- */
 
 typedef struct trial_context {
   store *s;
@@ -44,33 +98,130 @@ typedef struct trial_context {
   int64_t trial_id;
 } trial_context;
 
-/* Runs one trial and commits its result. Returns TS_EINTERRUPTED when interrupted while settling
-   (the trial stays pending, to be run again on resume). */
+/* Live children of this process, from the OS process list. */
+static long count_children(void) {
+  plat_process_census *list;
+  long count = 0, children = 0;
+  ts_err err;
+  if (plat_census_processes(&list, &count, &err) != TS_OK)
+    return -1;
+  for (long i = 0; i < count; i++)
+    children += list[i].parent_pid == plat_self_pid();
+  free(list);
+  return children;
+}
+
+/* Waits until CPU use outside this process stays under the plan's threshold for one second, or
+   the timeout passes (then says so in `warning`). Returns 1 when interrupted. */
+static int quiet_gate(const plan *p, uint64_t *waited_ns, char *warning, size_t len) {
+  warning[0] = '\0';
+  *waited_ns = 0;
+  if (p->quiet_cpu_pct <= 0)
+    return 0;
+  const uint64_t step = 250000000ull, window = 1000000000ull;
+  uint64_t start = plat_clock_ns(), quiet_since = start, busy0, total0;
+  uint64_t ours0 = plat_process_cpu_ns();
+  double last_outside = 0;
+  ts_err err;
+  if (plat_machine_cpu_ns(&busy0, &total0, &err) != TS_OK) {
+    snprintf(warning, len, "quiet gate skipped: %s", err.text);
+    return 0;
+  }
+  for (;;) {
+    if (plat_interrupt_wait(step))
+      return 1;
+    uint64_t busy1, total1, ours1 = plat_process_cpu_ns(), now = plat_clock_ns();
+    if (plat_machine_cpu_ns(&busy1, &total1, &err) != TS_OK)
+      break;
+    double total = (double)(total1 - total0);
+    double outside = total > 0 ? ((double)(busy1 - busy0) - (double)(ours1 - ours0)) / total * 100 : 0;
+    last_outside = outside < 0 ? 0 : outside;
+    if (last_outside >= p->quiet_cpu_pct)
+      quiet_since = now;
+    *waited_ns = now - start;
+    if (now - quiet_since >= window)
+      return 0;
+    if (*waited_ns >= p->quiet_timeout_ns) {
+      snprintf(warning, len,
+               "quiet gate timed out after %.0f s: CPU use outside ThreadSoup %.0f%% "
+               "(threshold %g%%)",
+               (double)*waited_ns / 1e9, last_outside, p->quiet_cpu_pct);
+      return 0;
+    }
+    busy0 = busy1;
+    total0 = total1;
+    ours0 = ours1;
+  }
+  return 0;
+}
+
+#define TRIAL_MAX_METRICS (BENCH_MAX_SUBSCORES + PLAT_MAX_STATES + 8)
+
+/* Runs one trial and commits its result. TS_EINTERRUPTED when interrupted before the benchmark
+   (the trial stays pending, to run on resume). */
 static int run_trial(const trial_context *t, experiment_progress *progress, ts_err *err) {
-  char started_at[32], finished_at[32];
+  char started_at[32], finished_at[32], warning[256];
   plat_utc_timestamp(started_at, sizeof started_at);
 
   const char *arg;
   const bench_def *bench = bench_find(t->bench_spec, &arg, err);
-  if (!bench)
+  const char *tool_path = plan_tool_path(t->p, t->bench_spec);
+  if (!bench && !(tool_path && err->code == TS_EUNSUPPORTED))
     return err->code;
+  if (!bench) { /* unavailable by search, but the plan names where the tool is */
+    for (size_t i = 0; bench_table[i]; i++)
+      if (strncmp(t->bench_spec, bench_table[i]->name, strlen(bench_table[i]->name)) == 0)
+        bench = bench_table[i];
+    if (!bench)
+      return err->code;
+  }
 
   load *l = NULL;
   int rc = load_start(t->condition, &l, err);
   if (rc != TS_OK)
     return rc;
-  if (plat_interrupt_wait(t->p->settle_ns)) {
+  /* The load's own behaviour is measured over settle and gate, before the benchmark. */
+  ts_err census_err;
+  plat_process_census census;
+  uint64_t window_start = plat_clock_ns(), cpu_start = plat_process_cpu_ns();
+  uint64_t switches_start = 0;
+  if (plat_census_process(plat_self_pid(), &census, &census_err) == TS_OK)
+    switches_start = census.context_switches;
+  uint64_t census_cost = plat_process_cpu_ns() - cpu_start;
+
+  uint64_t gate_ns = 0;
+  if (plat_interrupt_wait(t->p->settle_ns) || quiet_gate(t->p, &gate_ns, warning, sizeof warning)) {
     load_stop(l);
     return ts_err_set(err, TS_EINTERRUPTED, "interrupted");
   }
 
   /* The census runs before the measured part, never during it. */
-  ts_err census_err;
+  uint64_t census_begin = plat_process_cpu_ns(), window_end = plat_clock_ns();
   plat_census machine = {-1, -1, -1, -1, 0};
   plat_census_machine(&machine, &census_err);
-  long process_threads = plat_process_thread_count(plat_self_pid(), &census_err);
+  memset(&census, 0, sizeof census);
+  census.threads = -1;
+  plat_census_process(plat_self_pid(), &census, &census_err);
+  long children = load_spec_processes(t->condition) ? count_children() : 0;
+  double window_s = (double)(window_end - window_start) / 1e9;
+  double load_cpu = (double)(census_begin - cpu_start - census_cost) / 1e9;
 
-  bench_args args = {arg, t->p->work_scale};
+  store_metric metrics[TRIAL_MAX_METRICS];
+  char state_names[PLAT_MAX_STATES][PLAT_STATE_NAME_MAX + 8];
+  int m = 0;
+  metrics[m++] = (store_metric){"load.switches_per_s",
+                                window_s > 0 ? (double)(census.context_switches - switches_start) / window_s : 0};
+  metrics[m++] = (store_metric){"load.cpu_percent", window_s > 0 ? load_cpu / window_s * 100 : 0};
+  metrics[m++] = (store_metric){"load.child_processes", (double)children};
+  metrics[m++] = (store_metric){"gate.wait_s", (double)gate_ns / 1e9};
+  metrics[m++] = (store_metric){"census.cpu_ms", (double)(plat_process_cpu_ns() - census_begin) / 1e6};
+  for (int i = 0; i < census.state_count; i++) {
+    snprintf(state_names[i], sizeof state_names[i], "state.%s", census.states[i].name);
+    metrics[m++] = (store_metric){state_names[i], (double)census.states[i].threads};
+  }
+
+  bench_args args = {arg, t->p->work_scale, tool_path, t->p->command_line[0] ? t->p->command_line : NULL,
+                     t->p->score_regex[0] ? t->p->score_regex : NULL, t->p->bench_timeout_ns};
   bench_result result;
   memset(&result, 0, sizeof result);
   rc = bench->run(&args, &result, err);
@@ -79,107 +230,204 @@ static int run_trial(const trial_context *t, experiment_progress *progress, ts_e
   if (rc != TS_OK)
     return rc;
 
-  store_metric metrics[BENCH_MAX_SUBSCORES];
-  for (int i = 0; i < result.subscore_count; i++) {
-    metrics[i].name = result.subscores[i].name;
-    metrics[i].value = result.subscores[i].score;
-  }
+  for (int i = 0; i < result.subscore_count && m < TRIAL_MAX_METRICS; i++)
+    metrics[m++] = (store_metric){result.subscores[i].name, result.subscores[i].score};
   store_trial_result r = {
       .started_at = started_at,
       .finished_at = finished_at,
       .score = result.score,
       .unit = result.unit,
       .seconds = result.seconds,
-      .process_threads = process_threads,
+      .process_threads = census.threads,
       .machine_processes = machine.processes,
       .machine_threads = machine.threads,
-      .metric_count = result.subscore_count,
+      .metric_count = m,
       .metrics = metrics,
+      .warnings = warning[0] ? warning : NULL,
   };
   rc = store_trial_finish(t->s, t->trial_id, &r, err);
   if (rc != TS_OK)
     return rc;
   progress->score = result.score;
   progress->unit = result.unit;
-  progress->process_threads = process_threads;
+  progress->process_threads = census.threads;
+  progress->warnings = r.warnings;
   return TS_OK;
+}
+
+/* ---- runs -------------------------------------------------------------------------------------- */
+
+typedef struct pending_list {
+  store_trial_row *rows;
+  int count;
+  int capacity;
+  int last_seq;
+  int last_block;
+  int failed;
+} pending_list;
+
+static int collect_pending(void *ctx, const store_trial_row *row) {
+  pending_list *l = ctx;
+  if (row->seq > l->last_seq)
+    l->last_seq = row->seq;
+  if (row->block > l->last_block)
+    l->last_block = row->block;
+  if (strcmp(row->status, "pending") != 0)
+    return 0;
+  if (l->count == l->capacity) {
+    int capacity = l->capacity ? l->capacity * 2 : 64;
+    store_trial_row *rows = realloc(l->rows, (size_t)capacity * sizeof *rows);
+    if (!rows) {
+      l->failed = 1;
+      return 1;
+    }
+    l->rows = rows;
+    l->capacity = capacity;
+  }
+  l->rows[l->count++] = *row;
+  return 0;
+}
+
+/* Runs the trials in `l`, in order. */
+static int run_pending(store *s, int64_t run_id, const plan *p, pending_list *l, int *done,
+                       int total, uint64_t began, const experiment_observer *observer,
+                       ts_err *err) {
+  for (int k = 0; k < l->count; k++) {
+    const store_trial_row *row = &l->rows[k];
+    if (plat_interrupted())
+      return ts_err_set(err, TS_EINTERRUPTED, "interrupted");
+    int c = plan_condition_index(p, row->condition);
+    if (c < 0)
+      return ts_err_set(err, TS_ESTORE, "trial %d: condition '%s' is not in the run's plan", row->seq,
+                        row->condition);
+    trial_context t = {s, p, &p->conditions[c], row->bench, row->id};
+    experiment_progress progress = {run_id, *done + 1, total, row->seq, row->block,
+                                    p->conditions[c].text, row->bench, 0, "", -1, NULL, 0};
+    int rc = run_trial(&t, &progress, err);
+    if (rc == TS_EINTERRUPTED || rc == TS_ESTORE)
+      return rc;
+    if (rc != TS_OK) {
+      char finished_at[32];
+      ts_err ignored;
+      plat_utc_timestamp(finished_at, sizeof finished_at);
+      ts_err_prefix(err, "trial %d (%s, %s)", row->seq, row->condition, row->bench);
+      store_trial_fail(s, row->id, finished_at, err->text, &ignored);
+      return rc;
+    }
+    (*done)++;
+    progress.elapsed_ns = plat_clock_ns() - began;
+    if (observer && observer->trial_done)
+      observer->trial_done(observer->ctx, &progress);
+  }
+  return TS_OK;
+}
+
+static void note(const experiment_observer *observer, const char *text) {
+  if (observer && observer->note)
+    observer->note(observer->ctx, text);
+}
+
+int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
+                        const experiment_observer *observer, ts_err *err) {
+  pending_list l = {NULL, 0, 0, 0, 0, 0};
+  int rc = store_run_trials(s, run_id, collect_pending, &l, err);
+  if (rc == TS_OK && l.failed)
+    rc = ts_err_set(err, TS_ENOMEM, "no memory for the pending trials");
+  int done = 0, total = l.count;
+  uint64_t began = plat_clock_ns();
+  if (rc == TS_OK && observer && observer->run_started)
+    observer->run_started(observer->ctx, run_id, l.count, l.last_seq);
+  if (rc == TS_OK)
+    rc = run_pending(s, run_id, p, &l, &done, total, began, observer, err);
+
+  /* Adaptive repetitions: one more block at a time until every comparison is as precise as asked,
+     or the budget is spent. */
+  while (rc == TS_OK && p->precision_pct > 0) {
+    double widest = 0;
+    rc = report_widest_interval(s, run_id, p, &widest, err);
+    if (rc != TS_OK)
+      break;
+    char text[256];
+    if (widest <= p->precision_pct) {
+      snprintf(text, sizeof text, "precision reached: every 95%% CI is within ±%.2f%% (asked ±%g%%)",
+               widest, p->precision_pct);
+      note(observer, text);
+      break;
+    }
+    if (plat_clock_ns() - began >= p->budget_ns || l.last_block >= PLAN_MAX_REPS) {
+      snprintf(text, sizeof text,
+               "budget spent before the precision was reached: the widest 95%% CI is ±%.2f%% "
+               "(asked ±%g%%)",
+               widest, p->precision_pct);
+      note(observer, text);
+      break;
+    }
+    int per_block = p->condition_count * p->bench_count;
+    store_trial_plan trials[PLAN_MAX_CONDITIONS * PLAN_MAX_BENCHES];
+    int n = plan_blocks(p, seed, l.last_block + 1, 1, l.last_seq + 1, trials);
+    rc = store_trials_append(s, run_id, trials, n, err);
+    if (rc != TS_OK)
+      break;
+    snprintf(text, sizeof text, "widest 95%% CI ±%.2f%% > ±%g%%: adding block %d", widest,
+             p->precision_pct, l.last_block + 1);
+    note(observer, text);
+    l.count = 0;
+    for (int i = 0; i < n && i < per_block; i++) {
+      store_trial_row row;
+      memset(&row, 0, sizeof row);
+      row.id = trials[i].id;
+      row.seq = trials[i].seq;
+      row.block = trials[i].block;
+      snprintf(row.condition, sizeof row.condition, "%s", trials[i].condition);
+      snprintf(row.bench, sizeof row.bench, "%s", trials[i].bench);
+      snprintf(row.status, sizeof row.status, "pending");
+      collect_pending(&l, &row);
+    }
+    total += n;
+    rc = l.failed ? ts_err_set(err, TS_ENOMEM, "no memory for the added trials")
+                  : run_pending(s, run_id, p, &l, &done, total, began, observer, err);
+  }
+  free(l.rows);
+
+  char finished_at[32], detail[600];
+  ts_err end_err;
+  plat_utc_timestamp(finished_at, sizeof finished_at);
+  const char *status = rc == TS_OK ? "finished" : rc == TS_EINTERRUPTED ? "interrupted" : "failed";
+  snprintf(detail, sizeof detail, "%d trials run in this sitting%s%s", done, rc == TS_OK ? "" : "; ",
+           rc == TS_OK ? "" : err->text);
+  int end_rc = store_run_end(s, run_id, status, detail, finished_at, &end_err);
+  if (rc == TS_OK && end_rc != TS_OK) {
+    *err = end_err;
+    rc = end_rc;
+  }
+  return rc;
 }
 
 int experiment_run(store *s, const plan *p, uint64_t seed, const experiment_observer *observer,
                    int64_t *run_id, ts_err *err) {
-  *run_id = 0;
-  int total = plan_trial_count(p);
-  int per_block = p->condition_count * p->bench_count;
-  if (total <= 0)
-    return ts_err_set(err, TS_EUSAGE, "the plan has no trials: it needs at least one condition, "
-                                      "one benchmark and one repetition");
-  int *order = malloc((size_t)total * sizeof *order);
-  store_trial_plan *trials = calloc((size_t)total, sizeof *trials);
-  if (!order || !trials) {
-    free(order);
-    free(trials);
-    return ts_err_set(err, TS_ENOMEM, "no memory for %d trials", total);
-  }
-  experiment_order(p, seed, order);
-  for (int k = 0; k < total; k++) {
-    trials[k].seq = k + 1;
-    trials[k].block = k / per_block + 1;
-    trials[k].condition = p->conditions[order[k] / p->bench_count].text;
-    trials[k].bench = p->benches[order[k] % p->bench_count];
-  }
+  int rc = experiment_start(s, p, seed, run_id, err);
+  return rc == TS_OK ? experiment_continue(s, *run_id, p, seed, observer, err) : rc;
+}
 
-  char plan_text[8192];
-  char started_at[32];
-  plan_format(p, plan_text, sizeof plan_text);
-  plat_utc_timestamp(started_at, sizeof started_at);
-  plat_sysinfo sys;
-  plat_sysinfo_read(&sys);
-  store_run_info info = {p->name, plan_text, seed, started_at, sys.host, sys.os,
-                         sys.cpu, sys.logical_cpus, TS_VERSION};
-  int rc = store_run_begin(s, &info, trials, total, run_id, err);
-  if (rc == TS_OK && observer && observer->run_started)
-    observer->run_started(observer->ctx, *run_id, total);
-
-  uint64_t began = plat_clock_ns();
-  int done = 0;
-  for (int k = 0; rc == TS_OK && k < total; k++) {
-    if (plat_interrupted()) {
-      rc = ts_err_set(err, TS_EINTERRUPTED, "interrupted");
-      break;
-    }
-    trial_context t = {s, p, &p->conditions[order[k] / p->bench_count],
-                       p->benches[order[k] % p->bench_count], trials[k].id};
-    experiment_progress progress = {*run_id, k + 1, total, t.condition->text, t.bench_spec, 0,
-                                    "", -1, 0};
-    rc = run_trial(&t, &progress, err);
-    if (rc == TS_OK) {
-      done++;
-      progress.elapsed_ns = plat_clock_ns() - began;
-      if (observer && observer->trial_done)
-        observer->trial_done(observer->ctx, &progress);
-    } else if (rc != TS_EINTERRUPTED && rc != TS_ESTORE) {
-      char finished_at[32];
-      ts_err ignored;
-      plat_utc_timestamp(finished_at, sizeof finished_at);
-      ts_err_prefix(err, "trial %d (%s, %s)", k + 1, t.condition->text, t.bench_spec);
-      store_trial_fail(s, t.trial_id, finished_at, err->text, &ignored);
-    }
-  }
-
-  if (*run_id) {
-    char finished_at[32], detail[600];
-    ts_err end_err;
-    plat_utc_timestamp(finished_at, sizeof finished_at);
-    const char *status = rc == TS_OK ? "finished" : rc == TS_EINTERRUPTED ? "interrupted" : "failed";
-    snprintf(detail, sizeof detail, "%d of %d trials done%s%s", done, total,
-             rc == TS_OK ? "" : "; ", rc == TS_OK ? "" : err->text);
-    int end_rc = store_run_end(s, *run_id, status, detail, finished_at, &end_err);
-    if (rc == TS_OK && end_rc != TS_OK) {
-      *err = end_err;
-      rc = end_rc;
-    }
-  }
-  free(order);
-  free(trials);
-  return rc;
+int experiment_resume(store *s, int64_t run_id, const experiment_observer *observer, plan *p,
+                      ts_err *err) {
+  store_run_row *row = malloc(sizeof *row);
+  if (!row)
+    return ts_err_set(err, TS_ENOMEM, "no memory to read run %lld", (long long)run_id);
+  int rc = store_run_get(s, run_id, row, err);
+  if (rc == TS_OK && strcmp(row->status, "finished") == 0)
+    rc = ts_err_set(err, TS_EUSAGE, "run %lld is already finished (%d trials done)",
+                    (long long)run_id, row->trials_done);
+  if (rc == TS_OK && strcmp(row->plan_name, "manual") == 0)
+    rc = ts_err_set(err, TS_EUSAGE, "run %lld holds scores typed in by hand; nothing to resume",
+                    (long long)run_id);
+  char origin[64];
+  snprintf(origin, sizeof origin, "the plan of run %lld", (long long)run_id);
+  if (rc == TS_OK)
+    rc = plan_parse(row->plan_text, origin, p, err);
+  uint64_t seed = row->seed;
+  free(row);
+  if (rc == TS_OK)
+    rc = store_run_reopen(s, run_id, err);
+  return rc == TS_OK ? experiment_continue(s, run_id, p, seed, observer, err) : rc;
 }

@@ -1,5 +1,6 @@
 /* experiment.h - runs a plan: stores every trial as pending, then runs them in interleaved blocks,
-   committing each result before the next trial begins. The CLI and the service run this code. */
+   committing each result before the next trial begins; resumes interrupted runs. The CLI and the
+   service run this same code. */
 #ifndef THREADSOUP_EXPERIMENT_H
 #define THREADSOUP_EXPERIMENT_H
 
@@ -10,30 +11,44 @@
 
 typedef struct experiment_progress {
   int64_t run_id;
-  int done;  /* trials finished, this one included */
-  int total;
+  int done;  /* trials finished in this sitting, this one included */
+  int total; /* trials to run in this sitting (grows with adaptive blocks) */
+  int seq;   /* the trial's place in the run */
+  int block; /* 0 = warm-up */
   const char *condition;
   const char *bench;
   double score;
   const char *unit;
-  long process_threads; /* threads of this process during the trial, counted by the OS */
-  uint64_t elapsed_ns;  /* since the run began */
+  long process_threads;  /* threads of this process during the trial, counted by the OS */
+  const char *warnings;  /* NULL, or e.g. the quiet gate timed out */
+  uint64_t elapsed_ns;   /* since this sitting began */
 } experiment_progress;
 
 typedef struct experiment_observer {
-  void (*run_started)(void *ctx, int64_t run_id, int total);
+  void (*run_started)(void *ctx, int64_t run_id, int pending, int total);
   void (*trial_done)(void *ctx, const experiment_progress *progress);
+  /* Adaptive repetitions: a block was added, or the precision was met or the budget spent. */
+  void (*note)(void *ctx, const char *text);
   void *ctx;
 } experiment_observer;
 
-/* Runs the plan with trials ordered from `seed`. Returns TS_OK when every trial is done,
-   TS_EINTERRUPTED after an interrupt (the run is marked interrupted, finished trials kept), or
-   the error that stopped it (the run is marked failed). *run_id is set as soon as it exists. */
+/* Stores a new run of the plan with all its trials pending, ordered from `seed`. */
+int experiment_start(store *s, const plan *p, uint64_t seed, int64_t *run_id, ts_err *err);
+/* Runs the pending trials of a run in order (then adaptive blocks when the plan asks for a
+   precision). TS_OK when all are done; TS_EINTERRUPTED after an interrupt (the run is marked
+   interrupted, finished trials kept); otherwise the error that stopped it (run marked failed). */
+int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
+                        const experiment_observer *observer, ts_err *err);
+/* start + continue. *run_id is set as soon as the run exists. */
 int experiment_run(store *s, const plan *p, uint64_t seed, const experiment_observer *observer,
                    int64_t *run_id, ts_err *err);
+/* Continues an interrupted, failed or killed run where it stopped: its plan and order come from
+   the database; finished trials are never run again. *p gets the run's plan. */
+int experiment_resume(store *s, int64_t run_id, const experiment_observer *observer, plan *p,
+                      ts_err *err);
 
-/* The trial order: block by block, every condition × benchmark once per block in an order drawn
-   from `seed`. order[k] = condition index * bench_count + bench index of trial k. */
-void experiment_order(const plan *p, uint64_t seed, int *order);
+/* The trial order of a block: every condition x benchmark once, in an order drawn from `state`.
+   order[k] = condition index * bench_count + bench index. */
+void experiment_block_order(const plan *p, uint64_t *state, int *order);
 
 #endif

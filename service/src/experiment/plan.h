@@ -1,5 +1,6 @@
-/* plan.h - what an experiment runs: conditions × benchmarks × repetitions, from a preset or from
-   the command line. */
+/* plan.h - what an experiment runs: conditions x benchmarks x repetitions, with warm-up, settling,
+   a quiescence gate and adaptive repetitions; read from presets, plan files and the command line,
+   all in one text format (docs/plans.md). */
 #ifndef THREADSOUP_PLAN_H
 #define THREADSOUP_PLAN_H
 
@@ -14,6 +15,8 @@
 #define PLAN_MAX_REPS 1000
 #define PLAN_NAME_MAX 64
 #define PLAN_BENCH_MAX 64
+#define PLAN_TEXT_MAX 512
+#define PLAN_FORMAT_MAX 8192
 
 typedef struct plan {
   char name[PLAN_NAME_MAX];
@@ -21,23 +24,51 @@ typedef struct plan {
   load_spec conditions[PLAN_MAX_CONDITIONS];
   int bench_count;
   char benches[PLAN_MAX_BENCHES][PLAN_BENCH_MAX];
-  long reps;          /* blocks; each block runs every condition × benchmark once */
-  uint64_t settle_ns; /* wait after the load starts, before the benchmark */
-  double work_scale;  /* multiplies the built-in benchmark's work */
+  long reps;               /* blocks; each runs every condition x benchmark once. With
+                              precision: the blocks run before the first check */
+  long warmup;             /* runs of each benchmark before the first block, kept apart */
+  uint64_t settle_ns;      /* wait after the load starts, before the gate and the benchmark */
+  double work_scale;       /* multiplies the built-in benchmarks' work */
+  double precision_pct;    /* 0: fixed reps; else add blocks until every 95 % CI is this narrow */
+  uint64_t budget_ns;      /* adaptive repetitions stop when this time is spent */
+  double quiet_cpu_pct;    /* gate: CPU use outside ThreadSoup must stay under this; 0 = off */
+  uint64_t quiet_timeout_ns; /* gate: give up waiting after this (the trial gets a warning) */
+  double margin_pct;       /* equivalence margin of "no measurable effect"; 0 = automatic */
+  uint64_t bench_timeout_ns; /* external benchmarks are killed after this */
+  char sevenzip_path[PLAN_TEXT_MAX]; /* "" = search */
+  char cpuz_path[PLAN_TEXT_MAX];
+  char command_line[PLAN_TEXT_MAX];  /* the `command` benchmark */
+  char score_regex[PLAN_TEXT_MAX];
 } plan;
 
-/* Fills *out from a preset ("quick", …). */
+/* Fills *out from a preset ("quick", "seed", "waiters", "dose", "aa"). */
 int plan_preset(const char *name, plan *out, ts_err *err);
-/* "quick: …" lines for --help. */
+/* "  name  help" lines for --help. */
 void plan_preset_help(char *buf, size_t len);
 const char *plan_default_preset(void);
+int plan_is_preset(const char *name);
 
-/* Replace the plan's conditions (comma-separated load specs) or benchmarks (comma-separated). */
-int plan_set_conditions(plan *p, const char *list, ts_err *err);
-int plan_set_benches(plan *p, const char *list, ts_err *err);
+/* Reads a plan file; errors name the file, the line and what is accepted. */
+int plan_read_file(const char *path, plan *out, ts_err *err);
+/* Reads plan text; `origin` names it in errors ("preset quick", a file name). Settings the text
+   does not give keep their defaults. */
+int plan_parse(const char *text, const char *origin, plan *out, ts_err *err);
+/* Sets one setting by its plan-file key ("reps", "conditions", …), as from the command line. */
+int plan_set(plan *p, const char *key, const char *value, ts_err *err);
+/* Whether `key` names a setting. */
+int plan_is_setting(const char *key);
+/* Checks the whole plan (at least one condition and benchmark; command has a command line …). */
+int plan_check(const plan *p, ts_err *err);
 
+/* The path the plan gives for a benchmark's tool (7zip, cpuz), or NULL to search for it. */
+const char *plan_tool_path(const plan *p, const char *bench_spec);
+
+/* Trials the plan starts with: warm-ups plus conditions x benchmarks x reps. */
 int plan_trial_count(const plan *p);
-/* The canonical text of the plan, stored with the run ("conditions=…\nbench=…\n…"). */
+/* The plan as plan-file text, every setting written out: stored with each run, and read back by
+   plan_parse when a run is resumed or reported. */
 void plan_format(const plan *p, char *buf, size_t len);
+/* Index of a condition by its text, -1 when it is not in the plan. */
+int plan_condition_index(const plan *p, const char *text);
 
 #endif

@@ -47,6 +47,11 @@ static const char *const migrations[] = {
     "  value REAL NOT NULL,\n"
     "  PRIMARY KEY (trial_id, name)\n"
     ") WITHOUT ROWID;\n",
+    /* 2: warnings on a trial (a skipped quiet gate), where a score came from (measured by us or
+       typed in by hand), and the index the runner and reports look trials up by. */
+    "ALTER TABLE trial ADD COLUMN warnings TEXT;\n"
+    "ALTER TABLE trial ADD COLUMN source TEXT NOT NULL DEFAULT 'measured';\n"
+    "CREATE INDEX trial_by_run ON trial(run_id, status, seq);\n",
 };
 
 int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }

@@ -2,6 +2,7 @@
    all SQL of ThreadSoup is here and in schema.c. */
 #include "store.h"
 
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,8 +237,8 @@ int store_trial_finish(store *s, int64_t trial_id, const store_trial_result *r, 
   sqlite3_stmt *st;
   rc = prepare(s,
                "UPDATE trial SET status='done', started_at=?, finished_at=?, score=?, unit=?, "
-               "seconds=?, process_threads=?, machine_processes=?, machine_threads=?, error=NULL "
-               "WHERE id=?",
+               "seconds=?, process_threads=?, machine_processes=?, machine_threads=?, error=NULL, "
+               "warnings=? WHERE id=? AND status='pending'",
                &st, err);
   if (rc != TS_OK)
     return rollback_with(s, rc);
@@ -249,14 +250,15 @@ int store_trial_finish(store *s, int64_t trial_id, const store_trial_result *r, 
   sqlite3_bind_int64(st, 6, r->process_threads);
   sqlite3_bind_int64(st, 7, r->machine_processes);
   sqlite3_bind_int64(st, 8, r->machine_threads);
-  sqlite3_bind_int64(st, 9, trial_id);
+  bind_text_or_null(st, 9, r->warnings);
+  sqlite3_bind_int64(st, 10, trial_id);
   rc = step_done(s, st, "cannot store the trial's result", err);
   if (rc != TS_OK)
     return rollback_with(s, rc);
   if (sqlite3_changes(s->db) != 1)
     return rollback_with(
-        s, ts_err_set(err, TS_ESTORE, "trial %lld is not in the database %s", (long long)trial_id,
-                      s->path));
+        s, ts_err_set(err, TS_ESTORE, "trial %lld is not a pending trial of the database %s",
+                      (long long)trial_id, s->path));
 
   if (r->metric_count > 0) {
     rc = prepare(s, "INSERT OR REPLACE INTO trial_metric (trial_id, name, value) VALUES (?,?,?)",
@@ -318,8 +320,8 @@ int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_
                      void *ctx, ts_err *err) {
   sqlite3_stmt *st;
   int rc = prepare(s,
-                   "SELECT seq, block, condition, bench, status, score, unit FROM trial "
-                   "WHERE run_id=? ORDER BY seq",
+                   "SELECT seq, block, condition, bench, status, score, unit, id, "
+                   "warnings IS NOT NULL, finished_at FROM trial WHERE run_id=? ORDER BY seq",
                    &st, err);
   if (rc != TS_OK)
     return rc;
@@ -334,6 +336,9 @@ int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_
     copy_column(st, 4, row.status, sizeof row.status);
     row.score = sqlite3_column_double(st, 5);
     copy_column(st, 6, row.unit, sizeof row.unit);
+    row.id = sqlite3_column_int64(st, 7);
+    row.has_warnings = sqlite3_column_int(st, 8);
+    copy_column(st, 9, row.finished_at, sizeof row.finished_at);
     if (fn(ctx, &row) != 0) {
       rc = SQLITE_DONE;
       break;
@@ -344,26 +349,66 @@ int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_
   return result;
 }
 
+/* The columns read_run_row reads, in its order. */
+#define RUN_COLUMNS                                                                          \
+  "SELECT r.id, r.plan_name, r.plan_text, r.seed, r.status, r.status_detail, r.started_at, " \
+  "r.finished_at, r.host, r.os, r.cpu, count(t.id), coalesce(sum(t.status='done'),0), "      \
+  "coalesce(sum(t.status='failed'),0) FROM run r LEFT JOIN trial t ON t.run_id=r.id"
+
+static void read_run_row(sqlite3_stmt *st, store_run_row *out) {
+  memset(out, 0, sizeof *out);
+  out->id = sqlite3_column_int64(st, 0);
+  copy_column(st, 1, out->plan_name, sizeof out->plan_name);
+  copy_column(st, 2, out->plan_text, sizeof out->plan_text);
+  out->seed = (uint64_t)sqlite3_column_int64(st, 3);
+  copy_column(st, 4, out->status, sizeof out->status);
+  copy_column(st, 5, out->status_detail, sizeof out->status_detail);
+  copy_column(st, 6, out->started_at, sizeof out->started_at);
+  copy_column(st, 7, out->finished_at, sizeof out->finished_at);
+  copy_column(st, 8, out->host, sizeof out->host);
+  copy_column(st, 9, out->os, sizeof out->os);
+  copy_column(st, 10, out->cpu, sizeof out->cpu);
+  out->trials_total = sqlite3_column_int(st, 11);
+  out->trials_done = sqlite3_column_int(st, 12);
+  out->trials_failed = sqlite3_column_int(st, 13);
+}
+
+int store_runs(store *s, int limit, int (*fn)(void *ctx, const store_run_row *row), void *ctx,
+               ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s, RUN_COLUMNS " GROUP BY r.id ORDER BY r.id DESC LIMIT ?", &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_int(st, 1, limit);
+  store_run_row *row = malloc(sizeof *row);
+  if (!row) {
+    sqlite3_finalize(st);
+    return ts_err_set(err, TS_ENOMEM, "no memory to list runs");
+  }
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    read_run_row(st, row);
+    if (fn(ctx, row) != 0) {
+      rc = SQLITE_DONE;
+      break;
+    }
+  }
+  free(row);
+  int result = rc == SQLITE_DONE ? TS_OK : store_fail(s, err, "cannot list the runs");
+  sqlite3_finalize(st);
+  return result;
+}
+
 int store_run_get(store *s, int64_t run_id, store_run_row *out, ts_err *err) {
   sqlite3_stmt *st;
   int rc = prepare(s,
-                   "SELECT r.id, r.plan_name, r.status, r.started_at, count(t.id), "
-                   "coalesce(sum(t.status='done'),0), coalesce(sum(t.status='failed'),0) "
-                   "FROM run r LEFT JOIN trial t ON t.run_id=r.id WHERE r.id=? GROUP BY r.id",
+                   RUN_COLUMNS " WHERE r.id=? GROUP BY r.id",
                    &st, err);
   if (rc != TS_OK)
     return rc;
   sqlite3_bind_int64(st, 1, run_id);
   rc = sqlite3_step(st);
   if (rc == SQLITE_ROW) {
-    memset(out, 0, sizeof *out);
-    out->id = sqlite3_column_int64(st, 0);
-    copy_column(st, 1, out->plan_name, sizeof out->plan_name);
-    copy_column(st, 2, out->status, sizeof out->status);
-    copy_column(st, 3, out->started_at, sizeof out->started_at);
-    out->trials_total = sqlite3_column_int(st, 4);
-    out->trials_done = sqlite3_column_int(st, 5);
-    out->trials_failed = sqlite3_column_int(st, 6);
+    read_run_row(st, out);
     rc = TS_OK;
   } else if (rc == SQLITE_DONE) {
     rc = ts_err_set(err, TS_EINVAL, "there is no run %lld in %s", (long long)run_id, s->path);
@@ -396,4 +441,108 @@ int store_integrity_check(store *s, ts_err *err) {
     rc = store_fail(s, err, "cannot check the database");
   sqlite3_finalize(st);
   return rc;
+}
+
+int store_trials_append(store *s, int64_t run_id, store_trial_plan *trials, int count,
+                        ts_err *err) {
+  int rc = exec_sql(s, "BEGIN IMMEDIATE", "cannot start a transaction", err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_stmt *st;
+  rc = prepare(s, "INSERT INTO trial (run_id, seq, block, condition, bench) VALUES (?,?,?,?,?)",
+               &st, err);
+  if (rc != TS_OK)
+    return rollback_with(s, rc);
+  for (int i = 0; i < count; i++) {
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 1, run_id);
+    sqlite3_bind_int(st, 2, trials[i].seq);
+    sqlite3_bind_int(st, 3, trials[i].block);
+    sqlite3_bind_text(st, 4, trials[i].condition, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 5, trials[i].bench, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(st) != SQLITE_DONE) {
+      rc = store_fail(s, err, "cannot store the added trials");
+      sqlite3_finalize(st);
+      return rollback_with(s, rc);
+    }
+    trials[i].id = sqlite3_last_insert_rowid(s->db);
+  }
+  sqlite3_finalize(st);
+  rc = exec_sql(s, "COMMIT", "cannot commit the added trials", err);
+  return rc == TS_OK ? TS_OK : rollback_with(s, rc);
+}
+
+int store_run_reopen(store *s, int64_t run_id, ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s,
+                   "UPDATE run SET status='running', finished_at=NULL, status_detail='resumed' "
+                   "WHERE id=?",
+                   &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_int64(st, 1, run_id);
+  return step_done(s, st, "cannot reopen the run", err);
+}
+
+int store_run_create_manual(store *s, const store_run_info *info, int64_t *run_id, ts_err *err) {
+  return store_run_begin(s, info, NULL, 0, run_id, err);
+}
+
+int store_trial_record(store *s, int64_t run_id, const char *condition, const char *bench,
+                       double score, const char *unit, const char *at, int64_t *trial_id,
+                       ts_err *err) {
+  int rc = exec_sql(s, "BEGIN IMMEDIATE", "cannot start a transaction", err);
+  if (rc != TS_OK)
+    return rc;
+  long long exists = 0, next_seq = 0;
+  char sql[160];
+  snprintf(sql, sizeof sql, "SELECT count(*) FROM run WHERE id=%lld", (long long)run_id);
+  rc = query_int(s, sql, &exists, err);
+  if (rc == TS_OK && !exists)
+    rc = ts_err_set(err, TS_EINVAL, "there is no run %lld in %s", (long long)run_id, s->path);
+  snprintf(sql, sizeof sql, "SELECT coalesce(max(seq),0)+1 FROM trial WHERE run_id=%lld",
+           (long long)run_id);
+  if (rc == TS_OK)
+    rc = query_int(s, sql, &next_seq, err);
+  sqlite3_stmt *st = NULL;
+  if (rc == TS_OK)
+    rc = prepare(s,
+                 "INSERT INTO trial (run_id, seq, block, condition, bench, status, started_at, "
+                 "finished_at, score, unit, source) VALUES (?,?,1,?,?,'done',?,?,?,?,'manual')",
+                 &st, err);
+  if (rc != TS_OK)
+    return rollback_with(s, rc);
+  sqlite3_bind_int64(st, 1, run_id);
+  sqlite3_bind_int64(st, 2, next_seq);
+  sqlite3_bind_text(st, 3, condition, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 4, bench, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 5, at, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 6, at, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_double(st, 7, score);
+  bind_text_or_null(st, 8, unit);
+  rc = step_done(s, st, "cannot store the recorded score", err);
+  if (rc != TS_OK)
+    return rollback_with(s, rc);
+  *trial_id = sqlite3_last_insert_rowid(s->db);
+  rc = exec_sql(s, "COMMIT", "cannot commit the recorded score", err);
+  return rc == TS_OK ? TS_OK : rollback_with(s, rc);
+}
+
+double store_condition_metric_mean(store *s, int64_t run_id, const char *condition,
+                                   const char *metric) {
+  sqlite3_stmt *st;
+  ts_err ignored;
+  double mean = NAN;
+  if (prepare(s,
+              "SELECT avg(m.value) FROM trial_metric m JOIN trial t ON t.id=m.trial_id "
+              "WHERE t.run_id=? AND t.condition=? AND t.block>0 AND t.status='done' AND m.name=?",
+              &st, &ignored) != TS_OK)
+    return NAN;
+  sqlite3_bind_int64(st, 1, run_id);
+  sqlite3_bind_text(st, 2, condition, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 3, metric, -1, SQLITE_TRANSIENT);
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+    mean = sqlite3_column_double(st, 0);
+  sqlite3_finalize(st);
+  return mean;
 }

@@ -10,7 +10,7 @@
 typedef struct store store;
 
 /* The newest schema this build knows; `PRAGMA user_version` of a ThreadSoup database. */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 /* `PRAGMA application_id` of every ThreadSoup database: "TSup". */
 #define STORE_APPLICATION_ID 0x54537570
 
@@ -35,7 +35,7 @@ typedef struct store_run_info {
 
 typedef struct store_trial_plan {
   int seq;   /* 1-based position in the run */
-  int block; /* 1-based repetition block */
+  int block; /* 1-based repetition block; 0 = warm-up, left out of statistics */
   const char *condition;
   const char *bench;
   int64_t id; /* filled by store_run_begin */
@@ -61,6 +61,7 @@ typedef struct store_trial_result {
   long machine_threads;
   int metric_count;         /* sub-scores and other named numbers */
   const store_metric *metrics;
+  const char *warnings;     /* NULL, or what went wrong without spoiling the score */
 } store_trial_result;
 
 /* Marks one trial done with its result, committed before this returns. */
@@ -74,6 +75,7 @@ int store_run_end(store *s, int64_t run_id, const char *status, const char *deta
                   const char *finished_at, ts_err *err);
 
 typedef struct store_trial_row {
+  int64_t id;
   int seq;
   int block;
   char condition[128];
@@ -81,6 +83,8 @@ typedef struct store_trial_row {
   char status[16];
   double score; /* valid when status is "done" */
   char unit[32];
+  int has_warnings;
+  char finished_at[32];
 } store_trial_row;
 
 /* Calls fn for each trial of the run in sequence order; stops early when fn returns non-zero. */
@@ -90,8 +94,15 @@ int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_
 typedef struct store_run_row {
   int64_t id;
   char plan_name[64];
+  char plan_text[8192];
+  uint64_t seed;
   char status[16];
+  char status_detail[600];
   char started_at[32];
+  char finished_at[32];
+  char host[128];
+  char os[128];
+  char cpu[128];
   int trials_total;
   int trials_done;
   int trials_failed;
@@ -101,6 +112,27 @@ typedef struct store_run_row {
 int store_run_get(store *s, int64_t run_id, store_run_row *out, ts_err *err);
 /* The id of the newest run, 0 when there is none. */
 int store_latest_run(store *s, int64_t *run_id, ts_err *err);
+/* Adds trials (a further block of adaptive repetitions) to a run, pending, in one transaction;
+   their seq must follow the run's last. */
+int store_trials_append(store *s, int64_t run_id, store_trial_plan *trials, int count,
+                        ts_err *err);
+/* Marks a run running again (resume) and clears its end. */
+int store_run_reopen(store *s, int64_t run_id, ts_err *err);
+/* Stores a score measured by hand as a finished trial of the run (source 'manual'). */
+int store_trial_record(store *s, int64_t run_id, const char *condition, const char *bench,
+                       double score, const char *unit, const char *at, int64_t *trial_id,
+                       ts_err *err);
+/* Creates a run for scores typed in by hand (plan "manual", no planned trials). */
+int store_run_create_manual(store *s, const store_run_info *info, int64_t *run_id, ts_err *err);
+/* Calls fn for each run, newest first, at most `limit`. */
+int store_runs(store *s, int limit, int (*fn)(void *ctx, const store_run_row *row), void *ctx,
+               ts_err *err);
+
+/* The mean of a named trial number (e.g. "load.switches_per_s") over the done trials of one
+   condition of a run (warm-ups left out); NAN when there is none. */
+double store_condition_metric_mean(store *s, int64_t run_id, const char *condition,
+                                   const char *metric);
+
 /* Runs SQLite's integrity check; TS_ESTORE with its first complaint when the file is damaged. */
 int store_integrity_check(store *s, ts_err *err);
 

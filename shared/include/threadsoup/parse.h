@@ -15,6 +15,9 @@ int parse_duration(const char *text, uint64_t min_ns, uint64_t max_ns, const cha
 /* A decimal number in [min, max]. */
 int parse_double(const char *text, double min, double max, const char *what, double *out,
                  ts_err *err);
+/* A percentage "0.5%" or "0.5" in [min, max]. */
+int parse_percent(const char *text, double min, double max, const char *what, double *out,
+                  ts_err *err);
 /* Writes a duration the way parse_duration reads it back ("500ms", "2s", "1.5s"). */
 void format_duration(uint64_t ns, char *buf, int len);
 

@@ -120,6 +120,9 @@ int plat_census_machine(plat_census *out, ts_err *err);
 int plat_census_process(long pid, plat_process_census *out, ts_err *err);
 /* Every process, without thread states (cheaper). *list is malloc'ed; the caller frees it. */
 int plat_census_processes(plat_process_census **list, long *count, ts_err *err);
+/* CPU time of the whole machine so far, all processors: busy (not idle) and total. Two readings
+   give the machine's CPU use in between. */
+int plat_machine_cpu_ns(uint64_t *busy_ns, uint64_t *total_ns, ts_err *err);
 /* Threads of one process, as the OS counts them (not our own bookkeeping). -1 on error. */
 long plat_process_thread_count(long pid, ts_err *err);
 long plat_self_pid(void);
@@ -179,6 +182,57 @@ int plat_proc_kill(plat_proc *proc, ts_err *err);
 /* Waits for the end; *exit_code gets the exit status (128+signal on POSIX when killed). */
 int plat_proc_wait(plat_proc *proc, int *exit_code, ts_err *err);
 
+/* Runs argv to its end and captures what it prints (stdout and stderr together, the first
+   `capacity` - 1 bytes, NUL-terminated; the rest is read and dropped). A `timeout_ns` other than 0
+   kills it when it runs longer (TS_EINTERRUPTED on Ctrl+C, which kills it too). *exit_code gets
+   its exit status. The child inherits no handle of ours but its output pipe. */
+int plat_proc_run(const char *const argv[], char *output, size_t capacity, size_t *output_length,
+                  uint64_t timeout_ns, int *exit_code, ts_err *err);
+/* Finds a program by name in PATH (Windows: also with .exe); fills `path` and returns TS_OK, or
+   TS_EINVAL when there is none. A name with a folder in it is only checked for existence. */
+int plat_find_program(const char *name, char *path, size_t len, ts_err *err);
+
+/* ---- local connections (ipc.c): a Unix socket or a named pipe, one stream per client --------- */
+
+typedef struct plat_ipc_server plat_ipc_server;
+typedef struct plat_ipc_conn plat_ipc_conn;
+
+/* Who is on the other end, as the OS says. */
+typedef struct plat_peer {
+  long pid;       /* -1 when unknown */
+  long uid;       /* POSIX user id; -1 on Windows */
+  int privileged; /* may change things: POSIX root or a member of group "threadsoup"; Windows a
+                     member of Administrators (checked on the client's impersonated token) */
+  char name[64];  /* user name, for logs and refusals */
+} plat_peer;
+
+/* The address a service listens on by default: "/run/threadsoup/control.sock",
+   "\\.\pipe\threadsoup". */
+const char *plat_ipc_default_address(void);
+/* Listens on `address`. POSIX: a Unix socket, mode 0660, group "threadsoup" when it exists; a
+   stale socket file is replaced, a live one refused. Windows: a named pipe, first instance only,
+   remote clients rejected, a DACL granting SYSTEM and Administrators full access and interactive
+   users read/write. */
+int plat_ipc_listen(plat_ipc_server **out, const char *address, ts_err *err);
+/* Waits for the next client. TS_EINTERRUPTED once plat_ipc_server_close was called. */
+int plat_ipc_accept(plat_ipc_server *server, plat_ipc_conn **out, ts_err *err);
+/* Stops listening and wakes a blocked plat_ipc_accept; call plat_ipc_server_free after the
+   accepting thread has returned. */
+void plat_ipc_server_close(plat_ipc_server *server);
+void plat_ipc_server_free(plat_ipc_server *server);
+/* Connects to a server; TS_EUNSUPPORTED with "is ThreadSoup's service running?" when nothing
+   listens there. */
+int plat_ipc_connect(plat_ipc_conn **out, const char *address, ts_err *err);
+/* Sends all of buf. */
+int plat_ipc_send(plat_ipc_conn *conn, const void *buf, size_t len, ts_err *err);
+/* Receives what is there (blocking until something is); *got = 0 at the end of the stream. */
+int plat_ipc_recv(plat_ipc_conn *conn, void *buf, size_t capacity, size_t *got, ts_err *err);
+/* Identifies the client of a server-side connection. */
+int plat_ipc_peer(plat_ipc_conn *conn, plat_peer *out, ts_err *err);
+/* Ends the connection for both sides and wakes a plat_ipc_recv blocked in another thread. */
+void plat_ipc_shutdown(plat_ipc_conn *conn);
+void plat_ipc_close(plat_ipc_conn *conn);
+
 /* ---- files and folders (fs.c) ---------------------------------------------------------------- */
 
 #define PLAT_PATH_MAX 1024
@@ -196,6 +250,14 @@ int plat_program_dir(char *buf, size_t len, ts_err *err);
 /* "threadsoup-idle" or "threadsoup-idle.exe": a program name as this OS spells it. */
 void plat_program_name(const char *base, char *buf, size_t len);
 int plat_file_exists(const char *path);
+/* Whether only administrators (and the service's own account) can write to `folder`: POSIX owned
+   by root (or us) and not writable by group or others; Windows no write or change right granted
+   to any SID but SYSTEM, Administrators, TrustedInstaller, CREATOR OWNER and the current user.
+   *reason says what is wrong when it is not. */
+int plat_folder_is_admin_only(const char *folder, int *admin_only, char *reason, size_t len,
+                              ts_err *err);
+/* The service's data folder: %ProgramData%\ThreadSoup, /var/lib/threadsoup. */
+int plat_service_data_dir(char *buf, size_t len, ts_err *err);
 /* Reads an environment variable (UTF-8); NULL when unset or empty. */
 const char *plat_getenv(const char *name, char *buf, size_t len);
 

@@ -274,3 +274,22 @@ long plat_process_thread_count(long pid, ts_err *err) {
 }
 
 long plat_self_pid(void) { return (long)getpid(); }
+
+int plat_machine_cpu_ns(uint64_t *busy_ns, uint64_t *total_ns, ts_err *err) {
+  char path[PLAT_PATH_MAX + 16], buf[1024];
+  snprintf(path, sizeof path, "%s/stat", census_root);
+  if (read_small_file(path, buf, sizeof buf) < 0 || strncmp(buf, "cpu ", 4) != 0)
+    return ts_err_set(err, TS_EOS, "cannot read the CPU times in %s", path);
+  /* cpu user nice system idle iowait irq softirq steal …, in clock ticks. */
+  unsigned long long v[8] = {0};
+  char *p = buf + 4;
+  for (int i = 0; i < 8; i++)
+    v[i] = strtoull(p, &p, 10);
+  uint64_t idle = v[3] + v[4];
+  uint64_t total = 0;
+  for (int i = 0; i < 8; i++)
+    total += v[i];
+  *busy_ns = ticks_to_ns(total - idle);
+  *total_ns = ticks_to_ns(total);
+  return TS_OK;
+}

@@ -1,12 +1,21 @@
-/* proc.c (POSIX) - starts, kills and reaps child processes. */
+/* proc.c (POSIX) - starts, kills and reaps child processes, runs a program to capture its output,
+   and finds programs in PATH. */
 #define _GNU_SOURCE
 #include "threadsoup/plat.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include "threadsoup/parse.h"
 
 extern char **environ;
 
@@ -37,4 +46,214 @@ int plat_proc_wait(plat_proc *proc, int *exit_code, ts_err *err) {
   if (exit_code)
     *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return TS_OK;
+}
+
+/* ---- running a program to its end, capturing its output ------------------------------------ */
+
+/* How often a wait for output looks at the interrupt flag: Ctrl+C ends a run within this. */
+#define RUN_POLL_MS 200
+#define NS_PER_MS 1000000ull
+
+static int exit_status(int status) {
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Prepares the child's plumbing: stdin from /dev/null, stdout and stderr into the pipe, every other
+   descriptor closed (so it cannot hold our database or the interrupt pipe open), default signal
+   handling and an empty mask even when started from a thread that blocks signals, and a process
+   group of its own so that a kill also reaches whatever it started. */
+static int prepare_spawn(posix_spawn_file_actions_t *actions, posix_spawnattr_t *attributes,
+                         int write_fd) {
+  int rc = posix_spawn_file_actions_init(actions);
+  if (rc != 0)
+    return rc;
+  if ((rc = posix_spawnattr_init(attributes)) != 0) {
+    posix_spawn_file_actions_destroy(actions);
+    return rc;
+  }
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGTERM);
+  sigaddset(&defaults, SIGHUP);
+  sigaddset(&defaults, SIGPIPE);
+  if (!rc)
+    rc = posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0);
+  if (!rc)
+    rc = posix_spawn_file_actions_adddup2(actions, write_fd, 1);
+  if (!rc)
+    rc = posix_spawn_file_actions_adddup2(actions, write_fd, 2);
+  if (!rc)
+    rc = posix_spawn_file_actions_addclosefrom_np(actions, 3);
+  if (!rc)
+    rc = posix_spawnattr_setflags(attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
+                                                  POSIX_SPAWN_SETPGROUP);
+  if (!rc)
+    rc = posix_spawnattr_setsigmask(attributes, &none);
+  if (!rc)
+    rc = posix_spawnattr_setsigdefault(attributes, &defaults);
+  if (!rc)
+    rc = posix_spawnattr_setpgroup(attributes, 0);
+  if (rc != 0) {
+    posix_spawn_file_actions_destroy(actions);
+    posix_spawnattr_destroy(attributes);
+  }
+  return rc;
+}
+
+/* Whether a run must end now: TS_EINTERRUPTED on Ctrl+C, TS_EBENCH when out of time, else 0
+   with *wait_ms cut to the time left. */
+static int must_stop(uint64_t started, uint64_t timeout_ns, int *wait_ms) {
+  if (plat_interrupted())
+    return TS_EINTERRUPTED;
+  if (timeout_ns) {
+    uint64_t elapsed = plat_clock_ns() - started;
+    if (elapsed >= timeout_ns)
+      return TS_EBENCH;
+    uint64_t left_ms = (timeout_ns - elapsed + NS_PER_MS - 1) / NS_PER_MS;
+    if (left_ms < (uint64_t)*wait_ms)
+      *wait_ms = (int)left_ms;
+  }
+  return 0;
+}
+
+/* Kills the child's whole process group, then reaps the child. */
+static void kill_and_reap(pid_t pid) {
+  if (kill(-pid, SIGKILL) != 0)
+    kill(pid, SIGKILL);
+  int status;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+}
+
+int plat_proc_run(const char *const argv[], char *output, size_t capacity, size_t *output_length,
+                  uint64_t timeout_ns, int *exit_code, ts_err *err) {
+  size_t kept = 0;
+  if (capacity > 0)
+    output[0] = '\0';
+  if (output_length)
+    *output_length = 0;
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0)
+    return ts_err_set(err, TS_EOS, "cannot create a pipe for '%s': %s", argv[0], strerror(errno));
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attributes;
+  pid_t pid;
+  int rc = prepare_spawn(&actions, &attributes, fds[1]);
+  if (rc == 0) {
+    rc = posix_spawnp(&pid, argv[0], &actions, &attributes, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+  }
+  close(fds[1]); /* the child's copy is the only writer left, so its end is our end of file */
+  if (rc != 0) {
+    close(fds[0]);
+    return ts_err_set(err, TS_EOS, "cannot start '%s': %s", argv[0], strerror(rc));
+  }
+
+  uint64_t started = plat_clock_ns();
+  int stopped = 0; /* TS_EINTERRUPTED or TS_EBENCH (timed out) when we had to kill it */
+  for (;;) {
+    int wait_ms = RUN_POLL_MS;
+    if ((stopped = must_stop(started, timeout_ns, &wait_ms)) != 0)
+      break;
+    struct pollfd pfd = {fds[0], POLLIN, 0};
+    int ready = poll(&pfd, 1, wait_ms);
+    if (ready < 0 && errno != EINTR) {
+      rc = ts_err_set(err, TS_EOS, "cannot wait for the output of '%s': %s", argv[0],
+                      strerror(errno));
+      stopped = TS_EOS;
+      break;
+    }
+    if (ready <= 0)
+      continue;
+    char chunk[4096];
+    ssize_t n = read(fds[0], chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break; /* end of file: the child and everything it started closed the pipe */
+    /* Keep what fits; the rest is read anyway so that the child never blocks on a full pipe. */
+    size_t room = capacity > kept + 1 ? capacity - kept - 1 : 0;
+    size_t take = (size_t)n < room ? (size_t)n : room;
+    if (take > 0) {
+      memcpy(output + kept, chunk, take);
+      kept += take;
+      output[kept] = '\0';
+    }
+  }
+  close(fds[0]);
+  if (output_length)
+    *output_length = kept;
+
+  /* The output has ended; the exit follows at once, unless the child closed its output and
+     runs on, which the timeout and Ctrl+C still cover. */
+  int status = 0;
+  for (int nap_ms = 1; !stopped;) {
+    pid_t waited = waitpid(pid, &status, WNOHANG);
+    if (waited == pid)
+      break;
+    if (waited < 0 && errno != EINTR)
+      return ts_err_set(err, TS_EOS, "cannot wait for '%s' to end: %s", argv[0], strerror(errno));
+    int wait_ms = nap_ms;
+    if ((stopped = must_stop(started, timeout_ns, &wait_ms)) != 0)
+      break;
+    poll(NULL, 0, wait_ms);
+    if (nap_ms < RUN_POLL_MS / 4)
+      nap_ms *= 2;
+  }
+
+  if (stopped) {
+    kill_and_reap(pid);
+    if (stopped == TS_EINTERRUPTED)
+      return ts_err_set(err, TS_EINTERRUPTED, "interrupted; '%s' was killed", argv[0]);
+    if (stopped == TS_EBENCH) {
+      char limit[32];
+      format_duration(timeout_ns, limit, (int)sizeof limit);
+      return ts_err_set(err, TS_EBENCH, "'%s' timed out: still running after %s, killed", argv[0],
+                        limit);
+    }
+    return rc;
+  }
+  if (exit_code)
+    *exit_code = exit_status(status);
+  return TS_OK;
+}
+
+/* ---- finding programs ---------------------------------------------------------------------- */
+
+static int is_executable_file(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+int plat_find_program(const char *name, char *path, size_t len, ts_err *err) {
+  if (strchr(name, '/')) {
+    if (!is_executable_file(name))
+      return ts_err_set(err, TS_EINVAL, "'%s' is not an executable file", name);
+    snprintf(path, len, "%s", name);
+    return TS_OK;
+  }
+  const char *search = getenv("PATH");
+  if (!search || !*search)
+    search = "/usr/local/bin:/usr/bin:/bin"; /* what the shell assumes when PATH is unset */
+  for (const char *dir = search;; dir++) {
+    const char *end = strchr(dir, ':');
+    size_t dir_len = end ? (size_t)(end - dir) : strlen(dir);
+    char candidate[PLAT_PATH_MAX];
+    /* An empty PATH entry means the current folder, as in the shell. */
+    int n = dir_len ? snprintf(candidate, sizeof candidate, "%.*s/%s", (int)dir_len, dir, name)
+                    : snprintf(candidate, sizeof candidate, "%s", name);
+    if (n > 0 && (size_t)n < sizeof candidate && is_executable_file(candidate)) {
+      if ((size_t)n >= len)
+        return ts_err_set(err, TS_EINVAL, "the path of '%s' is too long: %s", name, candidate);
+      memcpy(path, candidate, (size_t)n + 1);
+      return TS_OK;
+    }
+    if (!end)
+      break;
+    dir = end;
+  }
+  return ts_err_set(err, TS_EINVAL, "'%s' is not in PATH", name);
 }

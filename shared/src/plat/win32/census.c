@@ -324,3 +324,18 @@ long plat_process_thread_count(long pid, ts_err *err) {
 }
 
 long plat_self_pid(void) { return (long)GetCurrentProcessId(); }
+
+static uint64_t filetime_ns(FILETIME ft) {
+  return (((uint64_t)ft.dwHighDateTime << 32) | ft.dwLowDateTime) * 100u;
+}
+
+int plat_machine_cpu_ns(uint64_t *busy_ns, uint64_t *total_ns, ts_err *err) {
+  FILETIME idle, kernel, user;
+  if (!GetSystemTimes(&idle, &kernel, &user))
+    return ts_err_set(err, TS_EOS, "cannot read the CPU times (error %lu)",
+                      (unsigned long)GetLastError());
+  /* Kernel time includes idle time. */
+  *total_ns = filetime_ns(kernel) + filetime_ns(user);
+  *busy_ns = *total_ns - filetime_ns(idle);
+  return TS_OK;
+}

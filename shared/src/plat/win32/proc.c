@@ -1,9 +1,13 @@
-/* proc.c (Windows) - starts, kills and reaps child processes. */
+/* proc.c (Windows) - starts, kills and reaps child processes, runs a program to capture its
+   output, and finds programs in PATH. */
 #include "threadsoup/plat.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 
+#include "threadsoup/parse.h"
 #include "win32.h"
 
 /* Appends one argument quoted the way CommandLineToArgvW reads it back. */
@@ -99,5 +103,289 @@ int plat_proc_wait(plat_proc *proc, int *exit_code, ts_err *err) {
   proc->handle = 0;
   if (exit_code)
     *exit_code = (int)code;
+  return TS_OK;
+}
+
+/* ---- running a program to its end, capturing its output ------------------------------------ */
+
+/* How often the watcher looks at the clock and the interrupt flag while the child is quiet. */
+#define RUN_POLL_MS 100
+#define RUN_PIPE_BYTES 65536 /* a pipe this big never fills between two looks */
+#define NS_PER_MS 1000000ull
+
+static int run_os_error(ts_err *err, const char *what, const char *program) {
+  char text[256];
+  win32_error_text(GetLastError(), text, sizeof text);
+  return ts_err_set(err, TS_EOS, "%s '%s': %s", what, program, text);
+}
+
+/* Everything a run holds, so that one function releases it on every path. */
+typedef struct run_handles {
+  HANDLE read, write, null_input, job, process;
+  HANDLE inherited[2]; /* the attribute list points here, so it lives as long as the list */
+  LPPROC_THREAD_ATTRIBUTE_LIST attributes;
+  wchar_t *command;
+} run_handles;
+
+static void run_release(run_handles *h) {
+  HANDLE all[] = {h->read, h->write, h->null_input, h->process};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    if (all[i])
+      CloseHandle(all[i]);
+  if (h->job)
+    CloseHandle(h->job); /* KILL_ON_JOB_CLOSE: anything the child left running dies here */
+  if (h->attributes) {
+    DeleteProcThreadAttributeList(h->attributes);
+    free(h->attributes);
+  }
+  free(h->command);
+}
+
+/* The pipe (only its write end inheritable), a NUL stdin, and the list of exactly those two
+   handles for the child to inherit: none of our other handles leak into it. */
+static int run_prepare(run_handles *h, const char *program, ts_err *err) {
+  SECURITY_ATTRIBUTES inheritable = {sizeof inheritable, NULL, TRUE};
+  if (!CreatePipe(&h->read, &h->write, &inheritable, RUN_PIPE_BYTES))
+    return run_os_error(err, "cannot create a pipe for", program);
+  if (!SetHandleInformation(h->read, HANDLE_FLAG_INHERIT, 0))
+    return run_os_error(err, "cannot prepare the pipe for", program);
+  h->null_input = CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE,
+                              &inheritable, OPEN_EXISTING, 0, NULL);
+  if (h->null_input == INVALID_HANDLE_VALUE) {
+    h->null_input = NULL;
+    return run_os_error(err, "cannot open NUL as the input of", program);
+  }
+  SIZE_T size = 0;
+  InitializeProcThreadAttributeList(NULL, 1, 0, &size);
+  h->attributes = malloc(size);
+  if (!h->attributes)
+    return ts_err_set(err, TS_ENOMEM, "no memory to start '%s'", program);
+  h->inherited[0] = h->write;
+  h->inherited[1] = h->null_input;
+  if (!InitializeProcThreadAttributeList(h->attributes, 1, 0, &size)) {
+    free(h->attributes);
+    h->attributes = NULL;
+    return run_os_error(err, "cannot prepare the handles of", program);
+  }
+  if (!UpdateProcThreadAttribute(h->attributes, 0, PROC_THREAD_ATTRIBUTE_HANDLE_LIST,
+                                 h->inherited, sizeof h->inherited, NULL, NULL))
+    return run_os_error(err, "cannot prepare the handles of", program);
+  JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits;
+  ZeroMemory(&limits, sizeof limits);
+  limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+  h->job = CreateJobObjectW(NULL, NULL);
+  if (!h->job ||
+      !SetInformationJobObject(h->job, JobObjectExtendedLimitInformation, &limits, sizeof limits))
+    return run_os_error(err, "cannot create the job object for", program);
+  return TS_OK;
+}
+
+/* Wine lets CreateProcess start a Linux program, but as a bare Unix process: no handle to wait
+   on or kill, and its output does not reach a Windows pipe (seen with Wine 8: the pipe reports
+   its end at once and nothing arrives). Such a program is refused before it starts. */
+static int is_linux_program(const wchar_t *path) {
+  HANDLE f = CreateFileW(path, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                         NULL, OPEN_EXISTING, 0, NULL);
+  if (f == INVALID_HANDLE_VALUE)
+    return 0;
+  char magic[4] = {0};
+  DWORD got = 0;
+  BOOL read_ok = ReadFile(f, magic, sizeof magic, &got, NULL);
+  CloseHandle(f);
+  return read_ok && got == sizeof magic && memcmp(magic, "\177ELF", 4) == 0;
+}
+
+static int run_start(run_handles *h, const char *const argv[], ts_err *err) {
+  enum { COMMAND_MAX = 32768 }; /* CreateProcessW's limit */
+  h->command = malloc(COMMAND_MAX * sizeof(wchar_t));
+  wchar_t *arg = malloc(COMMAND_MAX * sizeof(wchar_t));
+  if (!h->command || !arg) {
+    free(arg);
+    return ts_err_set(err, TS_ENOMEM, "no memory to start '%s'", argv[0]);
+  }
+  size_t len = 0;
+  h->command[0] = L'\0';
+  for (size_t i = 0; argv[i]; i++) {
+    if (!win32_to_wide(argv[i], arg, COMMAND_MAX) ||
+        !append_quoted(h->command, COMMAND_MAX, &len, arg)) {
+      free(arg);
+      return ts_err_set(err, TS_EINVAL, "command line too long or not UTF-8: %s", argv[i]);
+    }
+  }
+  /* A program given with a folder is started exactly as named (Wine's Z:\usr\bin\7zz has no
+     .exe to add); a bare name is searched for the way cmd.exe would. */
+  int has_folder = strpbrk(argv[0], "\\/:") != NULL;
+  if (has_folder && !win32_to_wide(argv[0], arg, COMMAND_MAX)) {
+    free(arg);
+    return ts_err_set(err, TS_EINVAL, "program path not UTF-8: %s", argv[0]);
+  }
+  if (has_folder && is_linux_program(arg)) {
+    free(arg);
+    return ts_err_set(err, TS_EUNSUPPORTED, "cannot run '%s': it is a Linux program, whose output "
+                      "a Windows program cannot capture (under Wine); use a Windows build of it",
+                      argv[0]);
+  }
+  STARTUPINFOEXW si;
+  ZeroMemory(&si, sizeof si);
+  si.StartupInfo.cb = sizeof si;
+  si.StartupInfo.dwFlags = STARTF_USESTDHANDLES;
+  si.StartupInfo.hStdInput = h->null_input;
+  si.StartupInfo.hStdOutput = h->write;
+  si.StartupInfo.hStdError = h->write;
+  si.lpAttributeList = h->attributes;
+  PROCESS_INFORMATION pi;
+  ZeroMemory(&pi, sizeof pi);
+  /* Suspended until it is in the job, so nothing it starts can escape the job. */
+  BOOL started = CreateProcessW(has_folder ? arg : NULL, h->command, NULL, NULL, TRUE,
+                                CREATE_SUSPENDED | CREATE_NO_WINDOW | EXTENDED_STARTUPINFO_PRESENT,
+                                NULL, NULL, &si.StartupInfo, &pi);
+  free(arg);
+  if (!started)
+    return run_os_error(err, "cannot start", argv[0]);
+  /* Only a non-Windows program started by Wine comes back without handles (see
+     is_linux_program): it already runs, outside any job, and nothing of it can be followed. */
+  if (!pi.hProcess)
+    return ts_err_set(err, TS_EUNSUPPORTED, "'%s' started without a process handle (not a "
+                      "Windows program?): its output cannot be captured", argv[0]);
+  h->process = pi.hProcess;
+  if (!AssignProcessToJobObject(h->job, pi.hProcess)) {
+    int rc = run_os_error(err, "cannot confine to a job object", argv[0]);
+    TerminateProcess(pi.hProcess, 137);
+    CloseHandle(pi.hThread);
+    return rc;
+  }
+  ResumeThread(pi.hThread);
+  CloseHandle(pi.hThread);
+  /* Our copy of the write end must go, or the pipe would never report its end. */
+  CloseHandle(h->write);
+  h->write = NULL;
+  return TS_OK;
+}
+
+/* Whether a run must end now: TS_EINTERRUPTED on Ctrl+C, TS_EBENCH when out of time, else 0
+   with *wait_ms cut to the time left. */
+static int must_stop(uint64_t started, uint64_t timeout_ns, DWORD *wait_ms) {
+  if (plat_interrupted())
+    return TS_EINTERRUPTED;
+  if (timeout_ns) {
+    uint64_t elapsed = plat_clock_ns() - started;
+    if (elapsed >= timeout_ns)
+      return TS_EBENCH;
+    uint64_t left_ms = (timeout_ns - elapsed + NS_PER_MS - 1) / NS_PER_MS;
+    if (left_ms < *wait_ms)
+      *wait_ms = (DWORD)left_ms;
+  }
+  return 0;
+}
+
+/* Reads what is waiting in the pipe without blocking. Returns 1 when something was read, 0 when
+   nothing is waiting, -1 when the pipe is closed at the other end (the child is done). */
+static int run_read_available(HANDLE pipe, char *output, size_t capacity, size_t *kept) {
+  DWORD available = 0;
+  if (!PeekNamedPipe(pipe, NULL, 0, NULL, &available, NULL))
+    return -1; /* ERROR_BROKEN_PIPE: every writer has closed its end */
+  if (available == 0)
+    return 0;
+  char chunk[4096];
+  DWORD got = 0;
+  if (!ReadFile(pipe, chunk, available < sizeof chunk ? available : sizeof chunk, &got, NULL))
+    return -1;
+  /* Keep what fits; the rest is read anyway so that the child never blocks on a full pipe. */
+  size_t room = capacity > *kept + 1 ? capacity - *kept - 1 : 0;
+  size_t take = got < room ? got : room;
+  if (take > 0) {
+    memcpy(output + *kept, chunk, take);
+    *kept += take;
+    output[*kept] = '\0';
+  }
+  return 1;
+}
+
+int plat_proc_run(const char *const argv[], char *output, size_t capacity, size_t *output_length,
+                  uint64_t timeout_ns, int *exit_code, ts_err *err) {
+  size_t kept = 0;
+  if (capacity > 0)
+    output[0] = '\0';
+  if (output_length)
+    *output_length = 0;
+  run_handles h;
+  ZeroMemory(&h, sizeof h);
+  int rc = run_prepare(&h, argv[0], err);
+  if (rc == TS_OK)
+    rc = run_start(&h, argv, err);
+  if (rc != TS_OK) {
+    run_release(&h);
+    return rc;
+  }
+
+  /* The watcher: drain the pipe, and between reads wait on the process (a wait that ends at once
+     when it exits), looking at the clock and the interrupt flag each time. Once the process has
+     exited, a program it started may still hold the pipe: then it sleeps instead of spinning. */
+  uint64_t started = plat_clock_ns();
+  int stopped = 0, exited = 0;
+  for (;;) {
+    int got = run_read_available(h.read, output, capacity, &kept);
+    if (got < 0)
+      break;
+    if (got > 0)
+      continue;
+    DWORD wait_ms = RUN_POLL_MS;
+    if ((stopped = must_stop(started, timeout_ns, &wait_ms)) != 0)
+      break;
+    if (exited)
+      Sleep(wait_ms);
+    else
+      exited = WaitForSingleObject(h.process, wait_ms) == WAIT_OBJECT_0;
+  }
+  /* The output has ended; the exit follows at once, unless the process closed its output and
+     runs on, which the timeout and Ctrl+C still cover. */
+  while (!stopped && !exited) {
+    DWORD wait_ms = RUN_POLL_MS;
+    if ((stopped = must_stop(started, timeout_ns, &wait_ms)) == 0)
+      exited = WaitForSingleObject(h.process, wait_ms) == WAIT_OBJECT_0;
+  }
+  if (output_length)
+    *output_length = kept;
+
+  if (stopped) {
+    if (h.job)
+      TerminateJobObject(h.job, 137); /* 128 + SIGKILL, as the POSIX half reports a kill */
+    WaitForSingleObject(h.process, INFINITE);
+    run_release(&h);
+    if (stopped == TS_EINTERRUPTED)
+      return ts_err_set(err, TS_EINTERRUPTED, "interrupted; '%s' was killed", argv[0]);
+    char limit[32];
+    format_duration(timeout_ns, limit, (int)sizeof limit);
+    return ts_err_set(err, TS_EBENCH, "'%s' timed out: still running after %s, killed", argv[0],
+                      limit);
+  }
+  DWORD code = 1;
+  GetExitCodeProcess(h.process, &code);
+  run_release(&h);
+  if (exit_code)
+    *exit_code = (int)code;
+  return TS_OK;
+}
+
+/* ---- finding programs ---------------------------------------------------------------------- */
+
+int plat_find_program(const char *name, char *path, size_t len, ts_err *err) {
+  wchar_t wide_name[PLAT_PATH_MAX], found[PLAT_PATH_MAX];
+  if (!win32_to_wide(name, wide_name, PLAT_PATH_MAX))
+    return ts_err_set(err, TS_EINVAL, "program name too long or not UTF-8: %s", name);
+  if (strpbrk(name, "\\/:")) {
+    DWORD attributes = GetFileAttributesW(wide_name);
+    if (attributes == INVALID_FILE_ATTRIBUTES || (attributes & FILE_ATTRIBUTE_DIRECTORY))
+      return ts_err_set(err, TS_EINVAL, "'%s' is not a file", name);
+    snprintf(path, len, "%s", name);
+    return TS_OK;
+  }
+  /* The program's folder, the current folder, the system folders, then PATH; ".exe" is added
+     when the name has no extension. */
+  DWORD n = SearchPathW(NULL, wide_name, L".exe", PLAT_PATH_MAX, found, NULL);
+  if (n == 0 || n >= PLAT_PATH_MAX)
+    return ts_err_set(err, TS_EINVAL, "'%s' is not in PATH", name);
+  if (!win32_from_wide(found, path, len))
+    return ts_err_set(err, TS_EINVAL, "the path of '%s' is too long", name);
   return TS_OK;
 }

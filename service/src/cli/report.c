@@ -1,0 +1,57 @@
+/* report.c - `threadsoup report RUN`: the statistics of a stored run, read back from the database
+   (its plan comes from the database too). */
+#include <stdio.h>
+#include <string.h>
+
+#include "../report/report.h"
+#include "cli.h"
+#include "threadsoup/parse.h"
+#include "threadsoup/plat.h"
+
+static int report_main(int argc, char **argv) {
+  cli_args a;
+  cli_args_init(&a, argc, argv, "report");
+  const char *db_path = NULL, *run_text = NULL;
+  ts_err err;
+  while (cli_args_next(&a)) {
+    int rc = TS_OK;
+    if (a.word && !run_text)
+      run_text = a.word;
+    else if (a.word)
+      rc = ts_err_set(&err, TS_EUSAGE, "report takes one RUN, got '%s' and '%s'", run_text, a.word);
+    else if (cli_args_is(&a, "--db"))
+      rc = cli_args_value(&a, "a database file path", &db_path, &err);
+    else
+      rc = ts_err_set(&err, TS_EUSAGE, "report: unknown option '%s'", a.name);
+    if (rc != TS_OK)
+      return cli_usage_error(&cli_report_command, err.text);
+  }
+  long run_id = 0;
+  if (!run_text)
+    return cli_usage_error(&cli_report_command, "report needs a RUN (threadsoup history lists them)");
+  if (strcmp(run_text, "latest") != 0 &&
+      parse_long(run_text, 1, 2147483647L, "RUN", &run_id, &err) != TS_OK)
+    return cli_usage_error(&cli_report_command, err.text);
+  char path[PLAT_PATH_MAX];
+  store *s = NULL;
+  if (cli_resolve_db_path(db_path, path, sizeof path, &err) != TS_OK ||
+      store_open(&s, path, &err) != TS_OK)
+    return cli_fail(&err);
+  int64_t id = run_id;
+  int rc = run_id ? TS_OK : store_latest_run(s, &id, &err);
+  if (rc == TS_OK && id == 0)
+    rc = ts_err_set(&err, TS_EINVAL, "there are no runs in %s", path);
+  if (rc == TS_OK)
+    rc = report_run(s, id, stdout, &err);
+  store_close(s);
+  return rc == TS_OK ? CLI_EXIT_OK : cli_fail(&err);
+}
+
+const cli_command cli_report_command = {
+    .name = "report",
+    .synopsis = "report RUN|latest [--db PATH]",
+    .summary = "print the statistics and verdicts of a stored run",
+    .help = "\noptions:\n"
+            "  --db PATH   database file (default as for run)\n",
+    .main = report_main,
+};

@@ -1,0 +1,35 @@
+/* server.h - the ThreadSoup service: owns the load engine, the experiment runner, the scheduler
+   and the database, and answers clients (tray, CLI) over the control connection. Portable: the
+   operating system's service manager is driven by host/{posix,win32}/host.c. */
+#ifndef THREADSOUP_SERVER_H
+#define THREADSOUP_SERVER_H
+
+#include "threadsoup/err.h"
+#include "threadsoup/plat.h"
+
+typedef struct server_config {
+  char address[PLAT_PATH_MAX]; /* control socket or pipe; "" = plat_ipc_default_address() */
+  char db_path[PLAT_PATH_MAX]; /* "" = the service data folder's threadsoup.db */
+} server_config;
+
+typedef struct server server;
+
+/* Log levels of server_log; the host sends them to the event log or the journal. */
+typedef enum server_log_level { SERVER_LOG_INFO, SERVER_LOG_WARNING, SERVER_LOG_ERROR } server_log_level;
+/* Where log lines go: set by the host before server_create (default: stderr). */
+typedef void (*server_log_sink)(server_log_level level, const char *message);
+void server_set_log_sink(server_log_sink sink);
+void server_log(server_log_level level, const char *fmt, ...) TS_PRINTF(2, 3);
+
+/* Opens the database, resumes or closes interrupted runs, and starts listening. */
+int server_create(server **out, const server_config *config, ts_err *err);
+/* Serves until server_request_stop; returns 0 after a clean stop. */
+int server_serve(server *svc);
+/* Asks the server to stop: checkpoints a running experiment (its finished trials are already
+   kept; the run is marked interrupted with `reason` and resumes at the next start), stops the
+   load, closes connections. Never blocks: safe from a service control handler or a signal
+   watcher. */
+void server_request_stop(server *svc, const char *reason);
+void server_destroy(server *svc);
+
+#endif
