@@ -5,10 +5,12 @@ set(TS_SHARED_SOURCES
   shared/src/err.c
   shared/src/ntprocinfo.c
   shared/src/parse.c
+  shared/src/proto.c
   shared/src/plat/${TS_PLATFORM}/census.c
   shared/src/plat/${TS_PLATFORM}/child.c
   shared/src/plat/${TS_PLATFORM}/fs.c
   shared/src/plat/${TS_PLATFORM}/interrupt.c
+  shared/src/plat/${TS_PLATFORM}/ipc.c
   shared/src/plat/${TS_PLATFORM}/proc.c
   shared/src/plat/${TS_PLATFORM}/sysinfo.c
   shared/src/plat/${TS_PLATFORM}/thread.c
@@ -36,6 +38,8 @@ set(TS_CORE_SOURCES
   service/src/experiment/plan.c
   service/src/experiment/stats.c
   service/src/report/text.c
+  service/src/server/schedule.c
+  service/src/server/server.c
   service/src/store/schema.c
   service/src/store/store.c
 )
@@ -44,11 +48,14 @@ set(TS_CLI_SOURCES
   service/src/main.c
   service/src/cli/args.c
   service/src/cli/census.c
+  service/src/cli/client.c
   service/src/cli/history.c
   service/src/cli/load.c
   service/src/cli/record.c
   service/src/cli/report.c
   service/src/cli/run.c
+  service/src/cli/service.c
+  service/src/host/${TS_PLATFORM}/host.c
 )
 
 set(TS_IDLE_SOURCES service/idle/${TS_PLATFORM}/idle.c)

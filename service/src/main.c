@@ -12,6 +12,11 @@ static const cli_command *const commands[] = {
     &cli_record_command,
     &cli_history_command,
     &cli_report_command,
+    &cli_status_command,
+    &cli_start_command,
+    &cli_stop_command,
+    &cli_schedule_command,
+    &cli_service_command,
     NULL,
 };
 

@@ -3,6 +3,7 @@
 #define THREADSOUP_CLI_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "threadsoup/err.h"
 
@@ -24,6 +25,21 @@ extern const cli_command cli_load_command;
 extern const cli_command cli_record_command;
 extern const cli_command cli_history_command;
 extern const cli_command cli_report_command;
+extern const cli_command cli_status_command;
+extern const cli_command cli_start_command;
+extern const cli_command cli_stop_command;
+extern const cli_command cli_schedule_command;
+extern const cli_command cli_service_command;
+
+/* ---- talking to the service (client.c) ---------------------------------------------------- */
+
+struct proto_message;
+/* Sends hello and `request` to the service at `address` (NULL: the default) and reads the reply
+   into *reply. A refusal by the service is TS_OK with reply->kind PROTO_ERROR. */
+int cli_call_service(const char *address, const struct proto_message *request,
+                     struct proto_message *reply, ts_err *err);
+/* Prints a refusal ("threadsoup: the service refused: …") and returns the exit code for it. */
+int cli_service_refused(const struct proto_message *reply);
 
 /* Walks argv one option at a time: "--name value", "--name=value", or a positional word. */
 typedef struct cli_args {
@@ -44,6 +60,12 @@ int cli_args_next(cli_args *a);
 int cli_args_value(cli_args *a, const char *accepted, const char **value, ts_err *err);
 /* Whether the current option is `name`. */
 int cli_args_is(const cli_args *a, const char *name);
+
+/* Reads a load from the command line: SCENARIO [options] [+ SCENARIO [options]]..., or a
+   condition; --for, --quiet and --socket are accepted where their out-pointers are given. */
+struct load_spec;
+int cli_parse_load(int argc, char **argv, const char *command, struct load_spec *spec,
+                   uint64_t *for_ns, int *quiet, const char **socket, ts_err *err);
 
 /* The database path: `given`, or threadsoup.db in the per-user data folder; creates its folder. */
 int cli_resolve_db_path(const char *given, char *path, size_t len, ts_err *err);

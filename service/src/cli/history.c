@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/proto.h"
 
 static int print_run(void *ctx, const store_run_row *r) {
   (void)ctx;
@@ -18,7 +19,8 @@ static int print_run(void *ctx, const store_run_row *r) {
 static int history_main(int argc, char **argv) {
   cli_args a;
   cli_args_init(&a, argc, argv, "history");
-  const char *db_path = NULL, *limit_text = NULL;
+  const char *db_path = NULL, *limit_text = NULL, *socket = NULL;
+  int use_service = 0;
   ts_err err;
   long limit = 20;
   while (cli_args_next(&a)) {
@@ -27,6 +29,10 @@ static int history_main(int argc, char **argv) {
       rc = ts_err_set(&err, TS_EUSAGE, "history: unexpected argument '%s'", a.word);
     else if (cli_args_is(&a, "--db"))
       rc = cli_args_value(&a, "a database file path", &db_path, &err);
+    else if (cli_args_is(&a, "--service"))
+      use_service = 1;
+    else if (cli_args_is(&a, "--socket"))
+      rc = cli_args_value(&a, "the service's socket or pipe", &socket, &err);
     else if (cli_args_is(&a, "--limit"))
       rc = cli_args_value(&a, "a whole number from 1 to 100000", &limit_text, &err);
     else
@@ -36,6 +42,26 @@ static int history_main(int argc, char **argv) {
   }
   if (limit_text && parse_long(limit_text, 1, 100000, "--limit", &limit, &err) != TS_OK)
     return cli_usage_error(&cli_history_command, err.text);
+  if (use_service || socket) {
+    static proto_message request, reply;
+    proto_init(&request, PROTO_REQUEST, "history");
+    proto_addf(&request, &err, "limit", "%ld", limit > 200 ? 200 : limit);
+    if (cli_call_service(socket, &request, &reply, &err) != TS_OK)
+      return cli_fail(&err);
+    if (reply.kind == PROTO_ERROR)
+      return cli_service_refused(&reply);
+    printf("%6s  %-24s %-12s %-11s %11s %s\n", "run", "started (UTC)", "plan", "status",
+           "done/trials", "detail");
+    for (int i = 0; i < reply.field_count; i++) {
+      char id[16], at[40], name[64], status[16], counts[32], detail[600];
+      if (sscanf(proto_value(&reply, i), "%15[^|]|%39[^|]|%63[^|]|%15[^|]|%31[^|]|%599[^\n]", id,
+                 at, name, status, counts, detail) < 5)
+        continue;
+      printf("%6s  %-24s %-12s %-11s %11s %s\n", id, at, name, status, counts,
+             strchr(proto_value(&reply, i), '|') ? strrchr(proto_value(&reply, i), '|') + 1 : "");
+    }
+    return CLI_EXIT_OK;
+  }
   char path[PLAT_PATH_MAX];
   store *s = NULL;
   if (cli_resolve_db_path(db_path, path, sizeof path, &err) != TS_OK ||
@@ -50,10 +76,11 @@ static int history_main(int argc, char **argv) {
 
 const cli_command cli_history_command = {
     .name = "history",
-    .synopsis = "history [--db PATH] [--limit N]",
+    .synopsis = "history [--db PATH | --service [--socket ADDRESS]] [--limit N]",
     .summary = "list the runs kept in the database, newest first",
     .help = "\noptions:\n"
             "  --db PATH   database file (default as for run)\n"
-            "  --limit N   how many runs (1 to 100000, default 20)\n",
+            "  --limit N   how many runs (1 to 100000, default 20)\n"
+            "  --service   ask the running service (its database); --socket ADDRESS names it\n",
     .main = history_main,
 };

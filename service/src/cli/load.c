@@ -24,8 +24,15 @@ static const struct {
                   {"--phase", "phase"},       {"--timer", "timer"},       {"--check", "check"}};
 
 static int read_options(int argc, char **argv, load_options *o, ts_err *err) {
+  return cli_parse_load(argc, argv, "load", &o->spec, &o->for_ns, &o->quiet, NULL, err);
+}
+
+int cli_parse_load(int argc, char **argv, const char *command, load_spec *spec, uint64_t *for_ns,
+                   int *quiet, const char **socket, ts_err *err) {
   cli_args a;
-  cli_args_init(&a, argc, argv, "load");
+  cli_args_init(&a, argc, argv, command);
+  load_options options;
+  load_options *o = &options;
   memset(o, 0, sizeof *o);
   load_part *part = NULL;
   int want_scenario = 1; /* at the start and after '+' */
@@ -67,13 +74,15 @@ static int read_options(int argc, char **argv, load_options *o, ts_err *err) {
       want_scenario = 0;
       continue;
     }
-    if (cli_args_is(&a, "--for")) {
+    if (socket && cli_args_is(&a, "--socket")) {
+      rc = cli_args_value(&a, "the service's socket or pipe", socket, err);
+    } else if (for_ns && cli_args_is(&a, "--for")) {
       const char *v;
       rc = cli_args_value(&a, "a duration such as 30s or 5m", &v, err);
       if (rc == TS_OK)
         rc = parse_duration(v, 1000000ull, 31ull * 24 * 3600 * 1000000000ull, "--for", &o->for_ns,
                             err);
-    } else if (cli_args_is(&a, "--quiet")) {
+    } else if (quiet && cli_args_is(&a, "--quiet")) {
       o->quiet = 1;
     } else {
       const char *key = NULL;
@@ -97,7 +106,13 @@ static int read_options(int argc, char **argv, load_options *o, ts_err *err) {
     return ts_err_set(err, TS_EUSAGE, "load: which scenario? (threadsoup load list shows them)");
   if (want_scenario)
     return ts_err_set(err, TS_EUSAGE, "load: a scenario must follow '+'");
-  return load_spec_format(&o->spec, err);
+  int rc = load_spec_format(&o->spec, err);
+  *spec = o->spec;
+  if (for_ns)
+    *for_ns = o->for_ns;
+  if (quiet)
+    *quiet = o->quiet;
+  return rc;
 }
 
 static void print_scenarios(void) {

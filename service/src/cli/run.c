@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/proto.h"
 
 #define RUN_MAX_SETTINGS 32
 
@@ -17,6 +18,8 @@ typedef struct run_options {
   const char *db_path;
   const char *seed;
   const char *resume;
+  int use_service;
+  const char *socket;
   int setting_count;
   char keys[RUN_MAX_SETTINGS][32];
   const char *values[RUN_MAX_SETTINGS];
@@ -37,6 +40,10 @@ static int read_options(int argc, char **argv, run_options *o, ts_err *err) {
       rc = cli_args_value(&a, "a database file path", &o->db_path, err);
     } else if (cli_args_is(&a, "--seed")) {
       rc = cli_args_value(&a, "a whole number", &o->seed, err);
+    } else if (cli_args_is(&a, "--service")) {
+      o->use_service = 1;
+    } else if (cli_args_is(&a, "--socket")) {
+      rc = cli_args_value(&a, "the service's socket or pipe", &o->socket, err);
     } else if (cli_args_is(&a, "--resume")) {
       rc = cli_args_value(&a, "a run number (threadsoup history lists them)", &o->resume, err);
     } else if (strncmp(a.name, "--", 2) == 0 && strlen(a.name) > 2) {
@@ -54,6 +61,8 @@ static int read_options(int argc, char **argv, run_options *o, ts_err *err) {
     if (rc != TS_OK)
       return rc;
   }
+  if (o->use_service && o->db_path)
+    return ts_err_set(err, TS_EUSAGE, "run --service uses the service's database: drop --db");
   if (o->resume && (o->plan_name || o->setting_count || o->seed))
     return ts_err_set(err, TS_EUSAGE,
                       "run --resume RUN continues a stored plan: it takes no PLAN or settings");
@@ -132,6 +141,33 @@ static void on_note(void *ctx, const char *text) {
   fflush(stdout);
 }
 
+/* run --service: the plan is read and checked here (plan files are the user's), the service gets
+   its text and runs it. */
+static int run_by_service(const run_options *o, const plan *p, uint64_t seed, long resume_id) {
+  static proto_message request, reply;
+  ts_err err;
+  if (resume_id) {
+    proto_init(&request, PROTO_REQUEST, "run-resume");
+    proto_addf(&request, &err, "run", "%ld", resume_id);
+  } else {
+    char text[PLAN_FORMAT_MAX];
+    plan_format(p, text, sizeof text);
+    proto_init(&request, PROTO_REQUEST, "run-start");
+    proto_add(&request, "plan", text, &err);
+    if (o->seed)
+      proto_addf(&request, &err, "seed", "%llu", (unsigned long long)seed);
+  }
+  if (cli_call_service(o->socket, &request, &reply, &err) != TS_OK)
+    return cli_fail(&err);
+  if (reply.kind == PROTO_ERROR)
+    return cli_service_refused(&reply);
+  const char *run = proto_get(&reply, "run");
+  printf("run %s %s by the service; follow it with threadsoup status, threadsoup history "
+         "--service, threadsoup report %s\n",
+         run ? run : "?", resume_id ? "resumed" : "started", run ? run : "RUN");
+  return CLI_EXIT_OK;
+}
+
 static int run_main(int argc, char **argv) {
   run_options o;
   plan p;
@@ -144,6 +180,8 @@ static int run_main(int argc, char **argv) {
   long resume_id = 0;
   if (o.resume && parse_long(o.resume, 1, 2147483647L, "--resume", &resume_id, &err) != TS_OK)
     return cli_usage_error(&cli_run_command, err.text);
+  if (o.use_service || o.socket)
+    return run_by_service(&o, &p, seed, resume_id);
 
   char db_path[PLAT_PATH_MAX];
   store *s = NULL;
@@ -191,7 +229,7 @@ static void print_presets(void) {
 
 const cli_command cli_run_command = {
     .name = "run",
-    .synopsis = "run [PRESET|PLAN-FILE] [options] | run --resume RUN",
+    .synopsis = "run [PRESET|PLAN-FILE] [options] [--service] | run --resume RUN [--service]",
     .summary = "run an experiment in the foreground and store every trial",
     .help = "\noptions (each plan setting is also an option, --KEY VALUE):\n"
             "  --db PATH               database file (default: the per-user data folder,\n"
@@ -216,7 +254,9 @@ const cli_command cli_run_command = {
             "  --command CMD, --score-regex RE  the command benchmark\n"
             "  --timeout DURATION      stop an external benchmark after this (default 10m)\n"
             "  --seed N                order the trials from this seed (default: from the clock)\n"
-            "  --resume RUN            continue an interrupted run where it stopped\n",
+            "  --resume RUN            continue an interrupted run where it stopped\n"
+            "  --service               have the service run it (it keeps running when this\n"
+            "                          program ends); --socket ADDRESS names the service\n",
     .more_help = print_presets,
     .main = run_main,
 };

@@ -7,8 +7,8 @@
 
 #define HOST_SERVICE_NAME "ThreadSoup"
 #define HOST_DISPLAY_NAME "ThreadSoup"
-#define HOST_DESCRIPTION                                                                         \\
-  "Measures what idle and background threads and processes cost this machine: runs load and " \\
+#define HOST_DESCRIPTION                                                                         \
+  "Measures what idle and background threads and processes cost this machine: runs load and " \
   "CPU benchmarks, scheduled experiments, and keeps every result."
 
 /* Runs the server under the service manager (Windows: StartServiceCtrlDispatcher; POSIX: as a

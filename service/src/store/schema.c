@@ -52,6 +52,28 @@ static const char *const migrations[] = {
     "ALTER TABLE trial ADD COLUMN warnings TEXT;\n"
     "ALTER TABLE trial ADD COLUMN source TEXT NOT NULL DEFAULT 'measured';\n"
     "CREATE INDEX trial_by_run ON trial(run_id, status, seq);\n",
+    /* 3: schedules the service runs unattended, what became of each due time, and which runs a
+       schedule started. */
+    "CREATE TABLE schedule (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  spec TEXT NOT NULL,\n"
+    "  plan_text TEXT NOT NULL,\n"
+    "  require_ac INTEGER NOT NULL DEFAULT 0,\n"
+    "  require_idle_s INTEGER NOT NULL DEFAULT 0,\n"
+    "  grace_s INTEGER NOT NULL DEFAULT 3600,\n"
+    "  next_due INTEGER,\n"
+    "  enabled INTEGER NOT NULL DEFAULT 1,\n"
+    "  created_at TEXT NOT NULL\n"
+    ");\n"
+    "CREATE TABLE schedule_event (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  schedule_id INTEGER NOT NULL,\n"
+    "  at TEXT NOT NULL,\n"
+    "  what TEXT NOT NULL CHECK (what IN ('started','missed','skipped')),\n"
+    "  run_id INTEGER,\n"
+    "  detail TEXT\n"
+    ");\n"
+    "ALTER TABLE run ADD COLUMN schedule_id INTEGER;\n",
 };
 
 int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }

@@ -10,7 +10,7 @@
 typedef struct store store;
 
 /* The newest schema this build knows; `PRAGMA user_version` of a ThreadSoup database. */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 /* `PRAGMA application_id` of every ThreadSoup database: "TSup". */
 #define STORE_APPLICATION_ID 0x54537570
 
@@ -132,6 +132,36 @@ int store_runs(store *s, int limit, int (*fn)(void *ctx, const store_run_row *ro
    condition of a run (warm-ups left out); NAN when there is none. */
 double store_condition_metric_mean(store *s, int64_t run_id, const char *condition,
                                    const char *metric);
+
+/* ---- schedules ---------------------------------------------------------------------------- */
+
+typedef struct store_schedule {
+  int64_t id;
+  char spec[96];            /* "daily 03:00", "weekly mon 03:00", "once 2026-12-01 03:00", "boot 10m" */
+  char plan_text[8192];
+  int require_ac;
+  long require_idle_s;
+  long grace_s;
+  int64_t next_due;         /* Unix seconds; 0 = none (a boot schedule before the next start) */
+  int enabled;
+  char last_event[160];     /* "started run 7 at …", "missed …", or "" */
+} store_schedule;
+
+int store_schedule_add(store *s, const store_schedule *schedule, const char *created_at,
+                       int64_t *id, ts_err *err);
+/* Calls fn for each schedule by id. */
+int store_schedules(store *s, int (*fn)(void *ctx, const store_schedule *sc), void *ctx,
+                    ts_err *err);
+/* TS_EINVAL when there is no such schedule. */
+int store_schedule_remove(store *s, int64_t id, ts_err *err);
+int store_schedule_update(store *s, int64_t id, int64_t next_due, int enabled, ts_err *err);
+/* Records what became of a due time: "started" (with run_id), "missed" or "skipped". */
+int store_schedule_event(store *s, int64_t id, const char *what, int64_t run_id,
+                         const char *detail, const char *at, ts_err *err);
+int store_run_set_schedule(store *s, int64_t run_id, int64_t schedule_id, ts_err *err);
+/* Runs that did not finish (status running or interrupted), oldest first. */
+int store_unfinished_runs(store *s, int (*fn)(void *ctx, const store_run_row *row), void *ctx,
+                          ts_err *err);
 
 /* Runs SQLite's integrity check; TS_ESTORE with its first complaint when the file is damaged. */
 int store_integrity_check(store *s, ts_err *err);

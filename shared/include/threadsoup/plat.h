@@ -10,23 +10,46 @@
 
 /* ---- threads (thread.c) ---------------------------------------------------------------------- */
 
-/* A thread handle small enough to keep 100,000 of them in one array: a pthread_t or a HANDLE. */
+typedef void (*plat_thread_fn)(void *arg);
+
+/* A thread: its handle (a pthread_t or a HANDLE) and what it runs. The new thread reads fn and arg
+   from here, so a thread start allocates nothing (a malloc in the creator and a free in the new
+   thread would give each of 15,000 threads an allocator cache of its own). */
 typedef struct plat_thread {
   uintptr_t handle;
+  plat_thread_fn fn;
+  void *arg;
 } plat_thread;
-
-typedef void (*plat_thread_fn)(void *arg);
 
 /* The smallest stack the platform accepts safely: 16 KiB on POSIX, a 64 KiB reservation on
    Windows (the allocation granularity; smaller reservations are rounded up by the OS anyway). */
 size_t plat_thread_min_stack(void);
 
 /* Starts fn(arg) on a new thread whose stack is `stack_bytes` (0 = plat_thread_min_stack()).
-   On failure nothing is started and err names the OS's reason. */
+   *thread must stay where it is until the thread has started (keep it until the join). On failure
+   nothing is started and err names the OS's reason. */
 int plat_thread_start(plat_thread *thread, size_t stack_bytes, plat_thread_fn fn, void *arg,
                       ts_err *err);
 /* Waits for the thread to end and releases its handle. */
 void plat_thread_join(plat_thread thread);
+
+/* A mutex and a condition variable (pthread; SRWLOCK and CONDITION_VARIABLE), held in opaque
+   storage so the header needs no system header. */
+typedef struct plat_mutex {
+  uint64_t opaque[8];
+} plat_mutex;
+typedef struct plat_cond {
+  uint64_t opaque[8];
+} plat_cond;
+void plat_mutex_init(plat_mutex *m);
+void plat_mutex_destroy(plat_mutex *m);
+void plat_mutex_lock(plat_mutex *m);
+void plat_mutex_unlock(plat_mutex *m);
+void plat_cond_init(plat_cond *c);
+void plat_cond_destroy(plat_cond *c);
+void plat_cond_broadcast(plat_cond *c);
+/* Waits until woken or `timeout_ns` passes (UINT64_MAX: no timeout); 1 when it timed out. */
+int plat_cond_wait(plat_cond *c, plat_mutex *m, uint64_t timeout_ns);
 
 /* Ends a thread that never checks a flag (the yield scenario's unchecked loop): asynchronous
    cancellation on POSIX, TerminateThread on Windows, then joins it. Only for threads that hold no
@@ -76,8 +99,12 @@ int plat_interrupted(void);
 /* Sleeps up to `ns`, returning early (and 1) on an interrupt; returns 0 after a full sleep.
    One blocking wait, no polling: the instrument must not wake up on its own. */
 int plat_interrupt_wait(uint64_t ns);
-/* Raises the interrupt from inside the program (tests, `--for` limits). */
+/* Raises the interrupt from inside the program (tests, `--for` limits, the service stopping a
+   run). */
 void plat_interrupt_raise(void);
+/* Clears a raised interrupt, so the next run is not stopped at once (the service, after a run it
+   stopped has ended). */
+void plat_interrupt_reset(void);
 
 /* ---- census (census.c): what the OS says is running ------------------------------------------ */
 
@@ -271,5 +298,7 @@ typedef struct plat_sysinfo {
 } plat_sysinfo;
 
 void plat_sysinfo_read(plat_sysinfo *out);
+/* 1 on mains power (or no battery at all), 0 on battery, -1 when the OS does not say. */
+int plat_power_on_ac(void);
 
 #endif

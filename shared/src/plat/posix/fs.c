@@ -75,3 +75,28 @@ int plat_program_dir(char *buf, size_t len, ts_err *err) {
 }
 
 void plat_program_name(const char *base, char *buf, size_t len) { snprintf(buf, len, "%s", base); }
+
+int plat_service_data_dir(char *buf, size_t len, ts_err *err) {
+  (void)err;
+  snprintf(buf, len, "/var/lib/threadsoup");
+  return TS_OK;
+}
+
+int plat_folder_is_admin_only(const char *folder, int *admin_only, char *reason, size_t len,
+                              ts_err *err) {
+  struct stat st;
+  *admin_only = 0;
+  reason[0] = '\0';
+  if (stat(folder, &st) != 0)
+    return ts_err_set(err, TS_EOS, "cannot inspect %s: %s", folder, strerror(errno));
+  /* Only root or the service's own user may own it, and no one else may write to it. */
+  if (st.st_uid != 0 && st.st_uid != geteuid())
+    snprintf(reason, len, "%s belongs to uid %ld, not to root or the service", folder,
+             (long)st.st_uid);
+  else if (st.st_mode & (S_IWGRP | S_IWOTH))
+    snprintf(reason, len, "%s is writable by its group or by everyone (mode %03o)", folder,
+             (unsigned)(st.st_mode & 0777));
+  else
+    *admin_only = 1;
+  return TS_OK;
+}

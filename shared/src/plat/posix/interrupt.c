@@ -51,7 +51,9 @@ int plat_interrupt_wait(uint64_t ns) {
     plat_sleep_ns(ns);
     return 0;
   }
-  uint64_t deadline = plat_clock_ns() + ns;
+  /* Saturate: "wait forever" is UINT64_MAX, which must not wrap into a deadline in the past. */
+  uint64_t start = plat_clock_ns();
+  uint64_t deadline = ns > UINT64_MAX - start ? UINT64_MAX : start + ns;
   for (;;) {
     if (interrupt_state.raised)
       return 1;
@@ -68,3 +70,11 @@ int plat_interrupt_wait(uint64_t ns) {
 }
 
 void plat_interrupt_raise(void) { interrupt_signal(0); }
+
+void plat_interrupt_reset(void) {
+  char drain[64];
+  interrupt_state.raised = 0;
+  if (interrupt_state.installed)
+    while (read(interrupt_state.pipe_fds[0], drain, sizeof drain) > 0) {
+    }
+}

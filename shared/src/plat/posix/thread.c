@@ -10,21 +10,15 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* pthread wants void *(*)(void *); this carries our void (*)(void *) across without casting
-   function pointer types. The thread frees it as soon as it starts. */
-typedef struct thread_start {
-  plat_thread_fn fn;
-  void *arg;
-} thread_start;
-
+/* pthread wants void *(*)(void *); the plat_thread itself carries our void (*)(void *). */
 static void *thread_trampoline(void *p) {
-  thread_start start = *(thread_start *)p;
-  free(p);
-  start.fn(start.arg);
+  plat_thread *thread = p;
+  thread->fn(thread->arg);
   return NULL;
 }
 
@@ -59,18 +53,13 @@ int plat_thread_start(plat_thread *thread, size_t stack_bytes, plat_thread_fn fn
   if (stack_bytes < (size_t)PTHREAD_STACK_MIN)
     stack_bytes = PTHREAD_STACK_MIN;
 
-  thread_start *start = malloc(sizeof *start);
-  if (!start)
-    return ts_err_set(err, TS_ENOMEM, "no memory to start a thread");
-  start->fn = fn;
-  start->arg = arg;
-
+  thread->fn = fn;
+  thread->arg = arg;
   pthread_attr_t attr;
   int rc = pthread_attr_init(&attr);
   if (rc == 0)
     rc = pthread_attr_setstacksize(&attr, stack_bytes);
   if (rc != 0) {
-    free(start);
     pthread_attr_destroy(&attr);
     return ts_err_set(err, TS_EINVAL, "stack size of %zu bytes refused: %s", stack_bytes,
                       strerror(rc));
@@ -82,14 +71,12 @@ int plat_thread_start(plat_thread *thread, size_t stack_bytes, plat_thread_fn fn
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
   pthread_t tid;
-  rc = pthread_create(&tid, &attr, thread_trampoline, start);
+  rc = pthread_create(&tid, &attr, thread_trampoline, thread);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   pthread_attr_destroy(&attr);
 
-  if (rc != 0) {
-    free(start);
+  if (rc != 0)
     return ts_err_set(err, TS_EOS, "the OS refused a new thread: %s", strerror(rc));
-  }
   thread->handle = (uintptr_t)tid;
   return TS_OK;
 }
@@ -119,3 +106,33 @@ int plat_thread_set_priority(plat_priority priority, ts_err *err) {
 }
 
 void plat_yield(void) { sched_yield(); }
+
+_Static_assert(sizeof(pthread_mutex_t) <= sizeof(plat_mutex), "plat_mutex too small");
+_Static_assert(sizeof(pthread_cond_t) <= sizeof(plat_cond), "plat_cond too small");
+
+void plat_mutex_init(plat_mutex *m) { pthread_mutex_init((pthread_mutex_t *)m->opaque, NULL); }
+void plat_mutex_destroy(plat_mutex *m) { pthread_mutex_destroy((pthread_mutex_t *)m->opaque); }
+void plat_mutex_lock(plat_mutex *m) { pthread_mutex_lock((pthread_mutex_t *)m->opaque); }
+void plat_mutex_unlock(plat_mutex *m) { pthread_mutex_unlock((pthread_mutex_t *)m->opaque); }
+
+void plat_cond_init(plat_cond *c) {
+  /* Timed waits count on the monotonic clock: a clock change must not fire a schedule. */
+  pthread_condattr_t attr;
+  pthread_condattr_init(&attr);
+  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+  pthread_cond_init((pthread_cond_t *)c->opaque, &attr);
+  pthread_condattr_destroy(&attr);
+}
+void plat_cond_destroy(plat_cond *c) { pthread_cond_destroy((pthread_cond_t *)c->opaque); }
+void plat_cond_broadcast(plat_cond *c) { pthread_cond_broadcast((pthread_cond_t *)c->opaque); }
+
+int plat_cond_wait(plat_cond *c, plat_mutex *m, uint64_t timeout_ns) {
+  if (timeout_ns == UINT64_MAX) {
+    pthread_cond_wait((pthread_cond_t *)c->opaque, (pthread_mutex_t *)m->opaque);
+    return 0;
+  }
+  uint64_t deadline = plat_clock_ns() + timeout_ns;
+  struct timespec ts = {(time_t)(deadline / 1000000000u), (long)(deadline % 1000000000u)};
+  return pthread_cond_timedwait((pthread_cond_t *)c->opaque, (pthread_mutex_t *)m->opaque, &ts) ==
+         ETIMEDOUT;
+}

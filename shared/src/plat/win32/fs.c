@@ -105,3 +105,143 @@ int plat_program_dir(char *buf, size_t len, ts_err *err) {
 void plat_program_name(const char *base, char *buf, size_t len) {
   snprintf(buf, len, "%s.exe", base);
 }
+
+/* ---- the service's data folder and who may write to it -------------------------------------- */
+
+#include <aclapi.h> /* security descriptors of files; after windows.h, which they need */
+#include <sddl.h>
+
+int plat_service_data_dir(char *buf, size_t len, ts_err *err) {
+  char base[PLAT_PATH_MAX];
+  /* ProgramData is set for services (LocalSystem) and users alike; ALLUSERSPROFILE names the
+     same folder on every Windows since Vista. */
+  if (!plat_getenv("ProgramData", base, sizeof base) &&
+      !plat_getenv("ALLUSERSPROFILE", base, sizeof base))
+    return ts_err_set(err, TS_EOS, "neither ProgramData nor ALLUSERSPROFILE is set: cannot find "
+                                   "the service's data folder");
+  if (snprintf(buf, len, "%s\\ThreadSoup", base) >= (int)len)
+    return ts_err_set(err, TS_EINVAL, "the service's data folder path is too long: %s\\ThreadSoup",
+                      base);
+  return TS_OK;
+}
+
+/* Rights that let a holder change what is in the folder or who may: writing or appending data,
+   adding files or subfolders, deleting, and rewriting the DACL or the owner. */
+#define FS_CHANGE_RIGHTS                                                                       \
+  (FILE_WRITE_DATA | FILE_APPEND_DATA | FILE_DELETE_CHILD | DELETE | WRITE_DAC | WRITE_OWNER | \
+   GENERIC_WRITE | GENERIC_ALL)
+
+/* The SIDs that may hold change rights on an admin-only folder. */
+typedef struct trusted_sids {
+  BYTE sid[5][SECURITY_MAX_SID_SIZE];
+  int count;
+} trusted_sids;
+
+static void add_well_known(trusted_sids *t, WELL_KNOWN_SID_TYPE type) {
+  DWORD size = SECURITY_MAX_SID_SIZE;
+  if (CreateWellKnownSid(type, NULL, t->sid[t->count], &size))
+    t->count++;
+}
+
+static void trusted_sids_init(trusted_sids *t) {
+  t->count = 0;
+  add_well_known(t, WinLocalSystemSid);
+  add_well_known(t, WinBuiltinAdministratorsSid);
+  add_well_known(t, WinCreatorOwnerSid);
+  /* NT SERVICE\TrustedInstaller has no WELL_KNOWN_SID_TYPE: it is the service SID of its name. */
+  PSID installer;
+  if (ConvertStringSidToSidW(L"S-1-5-80-956008885-3418522649-1831038044-1853292631-2271478464",
+                             &installer)) {
+    if (CopySid(SECURITY_MAX_SID_SIZE, t->sid[t->count], installer))
+      t->count++;
+    LocalFree(installer);
+  }
+  /* The account this process runs as: LocalSystem for the service, the user in a console run. */
+  HANDLE token;
+  if (OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token)) {
+    BYTE info[sizeof(TOKEN_USER) + SECURITY_MAX_SID_SIZE];
+    DWORD size;
+    if (GetTokenInformation(token, TokenUser, info, sizeof info, &size) &&
+        CopySid(SECURITY_MAX_SID_SIZE, t->sid[t->count], ((TOKEN_USER *)info)->User.Sid))
+      t->count++;
+    CloseHandle(token);
+  }
+}
+
+static int is_trusted(const trusted_sids *t, PSID sid) {
+  for (int i = 0; i < t->count; i++)
+    if (EqualSid((PSID)t->sid[i], sid))
+      return 1;
+  return 0;
+}
+
+/* "BUILTIN\Users (S-1-5-32-545)": a SID as a person reads it, with its string form. */
+static void describe_sid(PSID sid, char *buf, size_t len) {
+  char text[96] = "?", name[160] = "";
+  wchar_t *wtext;
+  if (ConvertSidToStringSidW(sid, &wtext)) {
+    if (!win32_from_wide(wtext, text, sizeof text))
+      snprintf(text, sizeof text, "%s", "?");
+    LocalFree(wtext);
+  }
+  wchar_t account[64], domain[64];
+  DWORD account_count = 64, domain_count = 64;
+  SID_NAME_USE use;
+  char a[64], d[64];
+  if (LookupAccountSidW(NULL, sid, account, &account_count, domain, &domain_count, &use) &&
+      win32_from_wide(account, a, sizeof a) && win32_from_wide(domain, d, sizeof d))
+    snprintf(name, sizeof name, d[0] ? "%s\\%s " : "%s%s ", d, a);
+  snprintf(buf, len, "%s(%s)", name, text);
+}
+
+int plat_folder_is_admin_only(const char *folder, int *admin_only, char *reason, size_t len,
+                              ts_err *err) {
+  wchar_t wide[PLAT_PATH_MAX];
+  if (!win32_to_wide(folder, wide, sizeof wide / sizeof wide[0]))
+    return ts_err_set(err, TS_EINVAL, "path too long or not UTF-8: %s", folder);
+  PSID owner = NULL;
+  PACL dacl = NULL;
+  PSECURITY_DESCRIPTOR sd = NULL;
+  DWORD code = GetNamedSecurityInfoW(wide, SE_FILE_OBJECT,
+                                     OWNER_SECURITY_INFORMATION | DACL_SECURITY_INFORMATION,
+                                     &owner, NULL, &dacl, NULL, &sd);
+  if (code != ERROR_SUCCESS) {
+    char text[256];
+    win32_error_text(code, text, sizeof text);
+    return ts_err_set(err, TS_EOS, "cannot read who may write to %s: %s", folder, text);
+  }
+  trusted_sids trusted;
+  trusted_sids_init(&trusted);
+  char who[200];
+  *admin_only = 1;
+  if (reason && len)
+    reason[0] = '\0';
+  if (!dacl) {
+    /* A NULL DACL grants everyone everything. */
+    *admin_only = 0;
+    snprintf(reason, len, "%s has no access list: everyone may change it", folder);
+  } else if (owner && !is_trusted(&trusted, owner)) {
+    /* An owner may always rewrite the access list, whatever it says. */
+    *admin_only = 0;
+    describe_sid(owner, who, sizeof who);
+    snprintf(reason, len, "%s is owned by %s, who may change its access list", folder, who);
+  } else {
+    for (DWORD i = 0; i < dacl->AceCount && *admin_only; i++) {
+      ACE_HEADER *ace;
+      if (!GetAce(dacl, i, (void **)&ace) || ace->AceType != ACCESS_ALLOWED_ACE_TYPE)
+        continue;
+      /* Inherit-only entries count too: they grant rights on the files created inside, such as
+         the database. */
+      ACCESS_ALLOWED_ACE *allowed = (ACCESS_ALLOWED_ACE *)ace;
+      PSID sid = (PSID)&allowed->SidStart;
+      if (!(allowed->Mask & FS_CHANGE_RIGHTS) || is_trusted(&trusted, sid))
+        continue;
+      *admin_only = 0;
+      describe_sid(sid, who, sizeof who);
+      snprintf(reason, len, "%s may write to or change %s (access mask 0x%08lx)", who, folder,
+               (unsigned long)allowed->Mask);
+    }
+  }
+  LocalFree(sd);
+  return TS_OK;
+}

@@ -42,7 +42,9 @@ int plat_interrupt_wait(uint64_t ns) {
     plat_sleep_ns(ns);
     return 0;
   }
-  uint64_t deadline = plat_clock_ns() + ns;
+  /* Saturate: "wait forever" is UINT64_MAX, which must not wrap into a deadline in the past. */
+  uint64_t start = plat_clock_ns();
+  uint64_t deadline = ns > UINT64_MAX - start ? UINT64_MAX : start + ns;
   for (;;) {
     if (plat_interrupted())
       return 1;
@@ -60,4 +62,10 @@ void plat_interrupt_raise(void) {
   InterlockedExchange(&interrupt_state.raised, 1);
   if (interrupt_state.event)
     SetEvent(interrupt_state.event);
+}
+
+void plat_interrupt_reset(void) {
+  InterlockedExchange(&interrupt_state.raised, 0);
+  if (interrupt_state.event)
+    ResetEvent(interrupt_state.event);
 }

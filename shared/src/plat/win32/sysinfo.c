@@ -45,3 +45,10 @@ void plat_sysinfo_read(plat_sysinfo *out) {
   GetSystemInfo(&si);
   out->logical_cpus = si.dwNumberOfProcessors > 0 ? (int)si.dwNumberOfProcessors : 1;
 }
+
+int plat_power_on_ac(void) {
+  SYSTEM_POWER_STATUS status;
+  if (!GetSystemPowerStatus(&status) || status.ACLineStatus == 255)
+    return -1;
+  return status.ACLineStatus == 1;
+}

@@ -6,16 +6,10 @@
 
 #include "win32.h"
 
-/* CreateThread wants DWORD WINAPI (*)(LPVOID); this carries our void (*)(void *) across. */
-typedef struct thread_start {
-  plat_thread_fn fn;
-  void *arg;
-} thread_start;
-
+/* CreateThread wants DWORD WINAPI (*)(LPVOID); the plat_thread itself carries our function. */
 static DWORD WINAPI thread_trampoline(LPVOID p) {
-  thread_start start = *(thread_start *)p;
-  free(p);
-  start.fn(start.arg);
+  plat_thread *thread = p;
+  thread->fn(thread->arg);
   return 0;
 }
 
@@ -45,18 +39,14 @@ int plat_thread_start(plat_thread *thread, size_t stack_bytes, plat_thread_fn fn
                                    "available to process this command (injected)");
   if (stack_bytes == 0)
     stack_bytes = plat_thread_min_stack();
-  thread_start *start = malloc(sizeof *start);
-  if (!start)
-    return ts_err_set(err, TS_ENOMEM, "no memory to start a thread");
-  start->fn = fn;
-  start->arg = arg;
+  thread->fn = fn;
+  thread->arg = arg;
   /* A reservation, not a commit: only the pages a thread touches use memory. */
-  HANDLE h = CreateThread(NULL, stack_bytes, thread_trampoline, start,
+  HANDLE h = CreateThread(NULL, stack_bytes, thread_trampoline, thread,
                           STACK_SIZE_PARAM_IS_A_RESERVATION, NULL);
   if (!h) {
     DWORD code = GetLastError();
     char text[256];
-    free(start);
     win32_error_text(code, text, sizeof text);
     return ts_err_set(err, TS_EOS, "the OS refused a new thread: %s", text);
   }
@@ -96,3 +86,26 @@ int plat_thread_set_priority(plat_priority priority, ts_err *err) {
 }
 
 void plat_yield(void) { SwitchToThread(); }
+
+_Static_assert(sizeof(SRWLOCK) <= sizeof(plat_mutex), "plat_mutex too small");
+_Static_assert(sizeof(CONDITION_VARIABLE) <= sizeof(plat_cond), "plat_cond too small");
+
+void plat_mutex_init(plat_mutex *m) { InitializeSRWLock((SRWLOCK *)m->opaque); }
+void plat_mutex_destroy(plat_mutex *m) { (void)m; /* an SRW lock needs no cleanup */ }
+void plat_mutex_lock(plat_mutex *m) { AcquireSRWLockExclusive((SRWLOCK *)m->opaque); }
+void plat_mutex_unlock(plat_mutex *m) { ReleaseSRWLockExclusive((SRWLOCK *)m->opaque); }
+
+void plat_cond_init(plat_cond *c) { InitializeConditionVariable((CONDITION_VARIABLE *)c->opaque); }
+void plat_cond_destroy(plat_cond *c) { (void)c; }
+void plat_cond_broadcast(plat_cond *c) { WakeAllConditionVariable((CONDITION_VARIABLE *)c->opaque); }
+
+int plat_cond_wait(plat_cond *c, plat_mutex *m, uint64_t timeout_ns) {
+  DWORD ms = INFINITE;
+  if (timeout_ns != UINT64_MAX) {
+    uint64_t v = (timeout_ns + 999999u) / 1000000u;
+    ms = v >= INFINITE ? INFINITE - 1 : (DWORD)v;
+  }
+  if (!SleepConditionVariableSRW((CONDITION_VARIABLE *)c->opaque, (SRWLOCK *)m->opaque, ms, 0))
+    return GetLastError() == ERROR_TIMEOUT;
+  return 0;
+}

@@ -1,0 +1,241 @@
+/* ipc.c (POSIX) - the service's control connection: a Unix stream socket, mode 0660, group
+   "threadsoup"; peers are identified by the kernel (SO_PEERCRED). */
+#define _GNU_SOURCE
+#include "threadsoup/plat.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+struct plat_ipc_server {
+  int fd;
+  int wake[2]; /* closing the server writes here to end a blocked accept */
+  char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+};
+
+struct plat_ipc_conn {
+  int fd;
+};
+
+const char *plat_ipc_default_address(void) { return "/run/threadsoup/control.sock"; }
+
+static int socket_address(const char *path, struct sockaddr_un *sa, ts_err *err) {
+  memset(sa, 0, sizeof *sa);
+  sa->sun_family = AF_UNIX;
+  if (strlen(path) >= sizeof sa->sun_path)
+    return ts_err_set(err, TS_EINVAL, "socket path too long (at most %zu bytes): %s",
+                      sizeof sa->sun_path - 1, path);
+  memcpy(sa->sun_path, path, strlen(path) + 1);
+  return TS_OK;
+}
+
+int plat_ipc_listen(plat_ipc_server **out, const char *address, ts_err *err) {
+  *out = NULL;
+  struct sockaddr_un sa;
+  int rc = socket_address(address, &sa, err);
+  if (rc != TS_OK)
+    return rc;
+  /* A socket file left by a killed service is replaced; one with a live server is refused. */
+  int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (probe >= 0 && connect(probe, (struct sockaddr *)&sa, sizeof sa) == 0) {
+    close(probe);
+    return ts_err_set(err, TS_EINVAL, "another ThreadSoup service already listens on %s",
+                      address);
+  }
+  if (probe >= 0)
+    close(probe);
+  unlink(address);
+
+  plat_ipc_server *s = calloc(1, sizeof *s);
+  if (!s)
+    return ts_err_set(err, TS_ENOMEM, "no memory for the control socket");
+  snprintf(s->path, sizeof s->path, "%s", address);
+  s->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (s->fd < 0 || pipe2(s->wake, O_CLOEXEC) != 0) {
+    int e = errno;
+    if (s->fd >= 0)
+      close(s->fd);
+    free(s);
+    return ts_err_set(err, TS_EOS, "cannot create the control socket: %s", strerror(e));
+  }
+  /* Created with no permissions for others, then opened to the group: never a moment where any
+     local user could connect. */
+  mode_t old = umask(0117);
+  int bound = bind(s->fd, (struct sockaddr *)&sa, sizeof sa);
+  umask(old);
+  if (bound != 0 || listen(s->fd, 64) != 0) {
+    int e = errno;
+    plat_ipc_server_free(s);
+    return ts_err_set(err, TS_EOS, "cannot listen on %s: %s", address, strerror(e));
+  }
+  struct group *g = getgrnam("threadsoup");
+  if (g && chown(address, (uid_t)-1, g->gr_gid) != 0) {
+    /* not fatal: the socket stays root-only */
+  }
+  chmod(address, 0660);
+  *out = s;
+  return TS_OK;
+}
+
+int plat_ipc_accept(plat_ipc_server *s, plat_ipc_conn **out, ts_err *err) {
+  *out = NULL;
+  for (;;) {
+    struct pollfd fds[2] = {{s->fd, POLLIN, 0}, {s->wake[0], POLLIN, 0}};
+    if (poll(fds, 2, -1) < 0) {
+      if (errno == EINTR)
+        continue;
+      return ts_err_set(err, TS_EOS, "waiting for clients failed: %s", strerror(errno));
+    }
+    if (fds[1].revents)
+      return ts_err_set(err, TS_EINTERRUPTED, "the control socket was closed");
+    int fd = accept4(s->fd, NULL, NULL, SOCK_CLOEXEC);
+    if (fd < 0) {
+      if (errno == EINTR || errno == ECONNABORTED || errno == EAGAIN)
+        continue;
+      return ts_err_set(err, TS_EOS, "accepting a client failed: %s", strerror(errno));
+    }
+    plat_ipc_conn *c = malloc(sizeof *c);
+    if (!c) {
+      close(fd);
+      return ts_err_set(err, TS_ENOMEM, "no memory for a client");
+    }
+    c->fd = fd;
+    *out = c;
+    return TS_OK;
+  }
+}
+
+void plat_ipc_server_close(plat_ipc_server *s) {
+  if (s && s->wake[1] >= 0) {
+    if (write(s->wake[1], "x", 1) < 0) {
+      /* the pipe is already readable */
+    }
+  }
+}
+
+void plat_ipc_server_free(plat_ipc_server *s) {
+  if (!s)
+    return;
+  close(s->fd);
+  close(s->wake[0]);
+  close(s->wake[1]);
+  unlink(s->path);
+  free(s);
+}
+
+int plat_ipc_connect(plat_ipc_conn **out, const char *address, ts_err *err) {
+  *out = NULL;
+  struct sockaddr_un sa;
+  int rc = socket_address(address, &sa, err);
+  if (rc != TS_OK)
+    return rc;
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return ts_err_set(err, TS_EOS, "cannot create a socket: %s", strerror(errno));
+  if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+    int e = errno;
+    close(fd);
+    if (e == ENOENT || e == ECONNREFUSED)
+      return ts_err_set(err, TS_EUNSUPPORTED,
+                        "ThreadSoup's service is not running (nothing listens on %s); start it "
+                        "with 'systemctl start threadsoup' or 'threadsoup service run'",
+                        address);
+    if (e == EACCES)
+      return ts_err_set(err, TS_EUNSUPPORTED,
+                        "not allowed to reach ThreadSoup's service at %s: join group threadsoup "
+                        "or run as root",
+                        address);
+    return ts_err_set(err, TS_EOS, "cannot connect to %s: %s", address, strerror(e));
+  }
+  plat_ipc_conn *c = malloc(sizeof *c);
+  if (!c) {
+    close(fd);
+    return ts_err_set(err, TS_ENOMEM, "no memory for a connection");
+  }
+  c->fd = fd;
+  *out = c;
+  return TS_OK;
+}
+
+int plat_ipc_send(plat_ipc_conn *c, const void *buf, size_t len, ts_err *err) {
+  const char *p = buf;
+  while (len > 0) {
+    /* MSG_NOSIGNAL: a client that went away is an error here, not a SIGPIPE for the service. */
+    ssize_t n = send(c->fd, p, len, MSG_NOSIGNAL);
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      return ts_err_set(err, TS_EOS, "sending failed: %s", strerror(errno));
+    }
+    p += n;
+    len -= (size_t)n;
+  }
+  return TS_OK;
+}
+
+int plat_ipc_recv(plat_ipc_conn *c, void *buf, size_t capacity, size_t *got, ts_err *err) {
+  for (;;) {
+    ssize_t n = recv(c->fd, buf, capacity, 0);
+    if (n >= 0) {
+      *got = (size_t)n;
+      return TS_OK;
+    }
+    if (errno != EINTR)
+      return ts_err_set(err, TS_EOS, "receiving failed: %s", strerror(errno));
+  }
+}
+
+/* Whether uid is root or a member of group "threadsoup". */
+static int uid_privileged(uid_t uid, const char *user) {
+  if (uid == 0)
+    return 1;
+  struct group *g = getgrnam("threadsoup");
+  if (!g)
+    return 0;
+  struct passwd *pw = getpwuid(uid);
+  if (!pw)
+    return 0;
+  if (pw->pw_gid == g->gr_gid)
+    return 1;
+  for (char **m = g->gr_mem; *m; m++)
+    if (strcmp(*m, user) == 0)
+      return 1;
+  return 0;
+}
+
+int plat_ipc_peer(plat_ipc_conn *c, plat_peer *out, ts_err *err) {
+  struct ucred cred;
+  socklen_t len = sizeof cred;
+  memset(out, 0, sizeof *out);
+  if (getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
+    return ts_err_set(err, TS_EOS, "cannot identify the client: %s", strerror(errno));
+  out->pid = (long)cred.pid;
+  out->uid = (long)cred.uid;
+  struct passwd *pw = getpwuid(cred.uid);
+  snprintf(out->name, sizeof out->name, "%s", pw ? pw->pw_name : "?");
+  if (!pw)
+    snprintf(out->name, sizeof out->name, "uid %ld", out->uid);
+  out->privileged = uid_privileged(cred.uid, out->name);
+  return TS_OK;
+}
+
+void plat_ipc_shutdown(plat_ipc_conn *c) {
+  if (c)
+    shutdown(c->fd, SHUT_RDWR);
+}
+
+void plat_ipc_close(plat_ipc_conn *c) {
+  if (!c)
+    return;
+  close(c->fd);
+  free(c);
+}

@@ -1,0 +1,453 @@
+/* ipc.c (Windows) - the service's control connection as a local named pipe: one pipe instance per
+   client, overlapped I/O underneath so that blocked accepts and reads can be woken from another
+   thread, and the client's identity taken from its impersonation token. */
+#include "threadsoup/plat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "win32.h"
+
+#include <sddl.h> /* after windows.h, which it needs */
+
+#define IPC_BUFFER_BYTES (64 * 1024)
+/* How long a client waits for a free pipe instance when every instance is taken. */
+#define IPC_BUSY_WAIT_MS 10000
+/* SYSTEM and Administrators full access, interactive users read and write, nobody else. "P"
+   protects the DACL from inherited entries. */
+#define IPC_PIPE_SDDL L"D:P(A;;GA;;;SY)(A;;GA;;;BA)(A;;GRGW;;;IU)"
+
+struct plat_ipc_server {
+  wchar_t name[PLAT_PATH_MAX];
+  char address[PLAT_PATH_MAX];
+  HANDLE pipe;          /* the instance waiting for the next client; NULL when none */
+  HANDLE connected;     /* manual-reset event of the overlapped ConnectNamedPipe */
+  HANDLE stop;          /* manual-reset event set by plat_ipc_server_close */
+  PSECURITY_DESCRIPTOR sd;
+};
+
+/* The pipe handle is shared by a reading thread, a writing thread and plat_ipc_shutdown: each I/O
+   holds the lock shared, and shutdown takes it exclusively to close the handle, so the handle is
+   never closed under a call that still uses it. The stop event wakes every wait first. */
+struct plat_ipc_conn {
+  SRWLOCK lock;
+  HANDLE pipe;          /* NULL once shut down */
+  HANDLE read_done;     /* manual-reset events of the overlapped reads and writes */
+  HANDLE write_done;
+  HANDLE stop;          /* manual-reset: set by plat_ipc_shutdown */
+  int server_side;
+};
+
+static int os_error(ts_err *err, DWORD code, const char *what, const char *address) {
+  char text[256];
+  win32_error_text(code, text, sizeof text);
+  return ts_err_set(err, TS_EOS, "%s %s: %s", what, address, text);
+}
+
+const char *plat_ipc_default_address(void) { return "\\\\.\\pipe\\threadsoup"; }
+
+/* ---- the server -------------------------------------------------------------------------------- */
+
+static HANDLE create_instance(plat_ipc_server *server, int first) {
+  SECURITY_ATTRIBUTES sa = {sizeof sa, server->sd, FALSE};
+  /* FIRST_PIPE_INSTANCE makes a second server on the same name fail instead of sharing it with
+     us (a squatter could otherwise take clients); remote clients never reach the service. */
+  DWORD open_mode = PIPE_ACCESS_DUPLEX | FILE_FLAG_OVERLAPPED |
+                    (first ? FILE_FLAG_FIRST_PIPE_INSTANCE : 0);
+  DWORD pipe_mode = PIPE_TYPE_BYTE | PIPE_READMODE_BYTE | PIPE_WAIT | PIPE_REJECT_REMOTE_CLIENTS;
+  HANDLE h = CreateNamedPipeW(server->name, open_mode, pipe_mode, PIPE_UNLIMITED_INSTANCES,
+                              IPC_BUFFER_BYTES, IPC_BUFFER_BYTES, 0, &sa);
+  return h == INVALID_HANDLE_VALUE ? NULL : h;
+}
+
+static int new_conn(plat_ipc_conn **out, HANDLE pipe, int server_side, ts_err *err) {
+  plat_ipc_conn *conn = calloc(1, sizeof *conn);
+  if (!conn)
+    return ts_err_set(err, TS_ENOMEM, "no memory for a connection");
+  InitializeSRWLock(&conn->lock);
+  conn->pipe = pipe;
+  conn->server_side = server_side;
+  conn->read_done = CreateEventW(NULL, TRUE, FALSE, NULL);
+  conn->write_done = CreateEventW(NULL, TRUE, FALSE, NULL);
+  conn->stop = CreateEventW(NULL, TRUE, FALSE, NULL);
+  if (!conn->read_done || !conn->write_done || !conn->stop) {
+    DWORD code = GetLastError();
+    if (conn->read_done)
+      CloseHandle(conn->read_done);
+    if (conn->write_done)
+      CloseHandle(conn->write_done);
+    if (conn->stop)
+      CloseHandle(conn->stop);
+    free(conn);
+    return os_error(err, code, "cannot create the events of a connection on", "the pipe");
+  }
+  *out = conn;
+  return TS_OK;
+}
+
+int plat_ipc_listen(plat_ipc_server **out, const char *address, ts_err *err) {
+  plat_ipc_server *server = calloc(1, sizeof *server);
+  if (!server)
+    return ts_err_set(err, TS_ENOMEM, "no memory for the pipe server");
+  snprintf(server->address, sizeof server->address, "%s", address);
+  int rc = TS_OK;
+  if (!win32_to_wide(address, server->name, sizeof server->name / sizeof server->name[0])) {
+    rc = ts_err_set(err, TS_EINVAL, "pipe name too long or not UTF-8: %s", address);
+    goto fail;
+  }
+  if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(IPC_PIPE_SDDL, SDDL_REVISION_1,
+                                                            &server->sd, NULL)) {
+    rc = os_error(err, GetLastError(), "cannot build the security descriptor of", address);
+    goto fail;
+  }
+  server->connected = CreateEventW(NULL, TRUE, FALSE, NULL);
+  server->stop = CreateEventW(NULL, TRUE, FALSE, NULL);
+  if (!server->connected || !server->stop) {
+    rc = os_error(err, GetLastError(), "cannot create the events of", address);
+    goto fail;
+  }
+  /* Wine ignores FILE_FLAG_FIRST_PIPE_INSTANCE, so look for a live pipe of that name first; on
+     Windows the flag still closes the race between this look and the creation. */
+  if (WaitNamedPipeW(server->name, 1) || GetLastError() == ERROR_SEM_TIMEOUT) {
+    rc = ts_err_set(err, TS_EOS, "another program already listens on %s (is ThreadSoup's "
+                                 "service already running?)", address);
+    goto fail;
+  }
+  server->pipe = create_instance(server, 1);
+  if (!server->pipe) {
+    DWORD code = GetLastError();
+    if (code == ERROR_ACCESS_DENIED || code == ERROR_PIPE_BUSY)
+      rc = ts_err_set(err, TS_EOS, "another program already listens on %s (is ThreadSoup's "
+                                   "service already running?)", address);
+    else
+      rc = os_error(err, code, "cannot create the pipe", address);
+    goto fail;
+  }
+  *out = server;
+  return TS_OK;
+fail:
+  plat_ipc_server_free(server);
+  return rc;
+}
+
+/* Waits for a client on server->pipe. 1 when one is connected, 0 when the client left before we
+   saw it (try again), or an error code (TS_EINTERRUPTED after plat_ipc_server_close). */
+static int wait_for_client(plat_ipc_server *server, ts_err *err) {
+  OVERLAPPED ov;
+  memset(&ov, 0, sizeof ov);
+  ov.hEvent = server->connected;
+  ResetEvent(server->connected);
+  if (ConnectNamedPipe(server->pipe, &ov))
+    return 1;
+  DWORD code = GetLastError();
+  if (code == ERROR_PIPE_CONNECTED)
+    return 1; /* the client came between CreateNamedPipe and ConnectNamedPipe */
+  if (code == ERROR_NO_DATA) {
+    DisconnectNamedPipe(server->pipe); /* came and went already: reuse the instance */
+    return 0;
+  }
+  if (code != ERROR_IO_PENDING)
+    return os_error(err, code, "cannot wait for clients on", server->address);
+  HANDLE events[2] = {server->connected, server->stop};
+  DWORD woke = WaitForMultipleObjects(2, events, FALSE, INFINITE);
+  DWORD ignored;
+  if (woke != WAIT_OBJECT_0) {
+    /* The OVERLAPPED lives on this stack: the cancelled connect must be finished before we
+       return, hence the waiting GetOverlappedResult. */
+    CancelIoEx(server->pipe, &ov);
+    if (GetOverlappedResult(server->pipe, &ov, &ignored, TRUE))
+      DisconnectNamedPipe(server->pipe); /* a client won the race with close: drop it */
+    return ts_err_set(err, TS_EINTERRUPTED, "stopped listening on %s", server->address);
+  }
+  if (GetOverlappedResult(server->pipe, &ov, &ignored, FALSE))
+    return 1;
+  code = GetLastError();
+  if (code == ERROR_NO_DATA || code == ERROR_BROKEN_PIPE || code == ERROR_PIPE_NOT_CONNECTED) {
+    DisconnectNamedPipe(server->pipe);
+    return 0;
+  }
+  return os_error(err, code, "cannot accept a client on", server->address);
+}
+
+int plat_ipc_accept(plat_ipc_server *server, plat_ipc_conn **out, ts_err *err) {
+  for (;;) {
+    if (WaitForSingleObject(server->stop, 0) == WAIT_OBJECT_0)
+      return ts_err_set(err, TS_EINTERRUPTED, "stopped listening on %s", server->address);
+    if (!server->pipe) {
+      /* Creating the previous next-instance failed (out of resources?): try again now. */
+      server->pipe = create_instance(server, 0);
+      if (!server->pipe)
+        return os_error(err, GetLastError(), "cannot create a pipe instance of",
+                        server->address);
+    }
+    int got = wait_for_client(server, err);
+    if (got < 0)
+      return got;
+    if (got == 0)
+      continue;
+    HANDLE client = server->pipe;
+    int rc = new_conn(out, client, 1, err);
+    if (rc != TS_OK) {
+      DisconnectNamedPipe(client);
+      return rc;
+    }
+    /* The next instance exists before this one is handed over: meanwhile a new client finds the
+       pipe busy (and waits) rather than missing (and concluding the service is not running). */
+    server->pipe = create_instance(server, 0);
+    return TS_OK;
+  }
+}
+
+void plat_ipc_server_close(plat_ipc_server *server) {
+  if (server && server->stop)
+    SetEvent(server->stop);
+}
+
+void plat_ipc_server_free(plat_ipc_server *server) {
+  if (!server)
+    return;
+  if (server->pipe)
+    CloseHandle(server->pipe);
+  if (server->connected)
+    CloseHandle(server->connected);
+  if (server->stop)
+    CloseHandle(server->stop);
+  if (server->sd)
+    LocalFree(server->sd);
+  free(server);
+}
+
+/* ---- the client -------------------------------------------------------------------------------- */
+
+int plat_ipc_connect(plat_ipc_conn **out, const char *address, ts_err *err) {
+  wchar_t name[PLAT_PATH_MAX];
+  if (!win32_to_wide(address, name, sizeof name / sizeof name[0]))
+    return ts_err_set(err, TS_EINVAL, "pipe name too long or not UTF-8: %s", address);
+  ULONGLONG deadline = GetTickCount64() + IPC_BUSY_WAIT_MS;
+  for (;;) {
+    /* Identification level: the service may check who we are, but cannot act as us. */
+    HANDLE h = CreateFileW(name, GENERIC_READ | GENERIC_WRITE, 0, NULL, OPEN_EXISTING,
+                           FILE_FLAG_OVERLAPPED | SECURITY_SQOS_PRESENT | SECURITY_IDENTIFICATION,
+                           NULL);
+    if (h != INVALID_HANDLE_VALUE) {
+      int rc = new_conn(out, h, 0, err);
+      if (rc != TS_OK)
+        CloseHandle(h);
+      return rc;
+    }
+    DWORD code = GetLastError();
+    if (code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND)
+      return ts_err_set(err, TS_EUNSUPPORTED, "ThreadSoup's service is not running (no pipe %s); "
+                                              "start it with threadsoup service start", address);
+    if (code == ERROR_ACCESS_DENIED)
+      return ts_err_set(err, TS_EOS, "ThreadSoup's service refused this user on %s: only "
+                                     "administrators and interactive users may connect", address);
+    if (code != ERROR_PIPE_BUSY)
+      return os_error(err, code, "cannot connect to", address);
+    ULONGLONG now = GetTickCount64();
+    if (now >= deadline)
+      return ts_err_set(err, TS_EOS, "ThreadSoup's service is busy: no free connection on %s "
+                                     "within %d s", address, IPC_BUSY_WAIT_MS / 1000);
+    /* Every instance is taken: wait for one. A failure here (the pipe vanished in between) is
+       sorted out by the next CreateFileW. */
+    WaitNamedPipeW(name, (DWORD)(deadline - now));
+  }
+}
+
+/* ---- connections ------------------------------------------------------------------------------ */
+
+/* One overlapped read or write that waits for its completion or for plat_ipc_shutdown. Returns
+   1 with *done bytes, 0 when the connection has ended (shut down or closed by the peer), or an
+   error code. Called with conn->lock held shared. */
+static int transfer(plat_ipc_conn *conn, int writing, void *buf, DWORD len, DWORD *done,
+                    ts_err *err) {
+  OVERLAPPED ov;
+  memset(&ov, 0, sizeof ov);
+  ov.hEvent = writing ? conn->write_done : conn->read_done;
+  ResetEvent(ov.hEvent);
+  *done = 0;
+  BOOL ok = writing ? WriteFile(conn->pipe, buf, len, NULL, &ov)
+                    : ReadFile(conn->pipe, buf, len, NULL, &ov);
+  DWORD code = ok ? ERROR_SUCCESS : GetLastError();
+  if (!ok && code == ERROR_IO_PENDING) {
+    HANDLE events[2] = {ov.hEvent, conn->stop};
+    if (WaitForMultipleObjects(2, events, FALSE, INFINITE) != WAIT_OBJECT_0)
+      CancelIoEx(conn->pipe, &ov); /* shut down: the cancelled call ends below */
+    ok = GetOverlappedResult(conn->pipe, &ov, done, TRUE);
+    code = ok ? ERROR_SUCCESS : GetLastError();
+  } else if (ok) {
+    ok = GetOverlappedResult(conn->pipe, &ov, done, TRUE);
+    code = ok ? ERROR_SUCCESS : GetLastError();
+  }
+  if (ok)
+    return 1;
+  switch (code) {
+  case ERROR_BROKEN_PIPE:
+  case ERROR_PIPE_NOT_CONNECTED:
+  case ERROR_NO_DATA:
+  case ERROR_OPERATION_ABORTED:
+    return 0;
+  case ERROR_MORE_DATA: /* message-mode leftovers cannot happen in byte mode; keep the bytes */
+    return 1;
+  default:
+    return os_error(err, code, writing ? "cannot send on" : "cannot receive on", "the pipe");
+  }
+}
+
+int plat_ipc_send(plat_ipc_conn *conn, const void *buf, size_t len, ts_err *err) {
+  const char *p = buf;
+  int rc = TS_OK;
+  AcquireSRWLockShared(&conn->lock);
+  while (len > 0) {
+    if (!conn->pipe) {
+      rc = ts_err_set(err, TS_EOS, "cannot send: the connection was closed");
+      break;
+    }
+    DWORD chunk = len > IPC_BUFFER_BYTES ? IPC_BUFFER_BYTES : (DWORD)len, done;
+    int got = transfer(conn, 1, (void *)p, chunk, &done, err);
+    if (got < 0) {
+      rc = got;
+      break;
+    }
+    if (got == 0 || WaitForSingleObject(conn->stop, 0) == WAIT_OBJECT_0) {
+      rc = ts_err_set(err, TS_EOS, "cannot send: the other side closed the connection");
+      break;
+    }
+    p += done;
+    len -= done;
+  }
+  ReleaseSRWLockShared(&conn->lock);
+  return rc;
+}
+
+int plat_ipc_recv(plat_ipc_conn *conn, void *buf, size_t capacity, size_t *got, ts_err *err) {
+  *got = 0;
+  int rc = TS_OK;
+  AcquireSRWLockShared(&conn->lock);
+  /* A shut-down connection reads as its end, as a shut-down socket does. */
+  if (conn->pipe && capacity > 0 && WaitForSingleObject(conn->stop, 0) != WAIT_OBJECT_0) {
+    DWORD want = capacity > IPC_BUFFER_BYTES ? IPC_BUFFER_BYTES : (DWORD)capacity, done;
+    int ok = transfer(conn, 0, buf, want, &done, err);
+    if (ok < 0)
+      rc = ok;
+    else if (ok > 0)
+      *got = done;
+  }
+  ReleaseSRWLockShared(&conn->lock);
+  return rc;
+}
+
+void plat_ipc_shutdown(plat_ipc_conn *conn) {
+  if (!conn)
+    return;
+  /* Wake every wait first (and cancel what is in flight), then close the handle once the woken
+     calls have let go of it: the peer reads what was already sent, then the end. */
+  SetEvent(conn->stop);
+  HANDLE pipe = conn->pipe;
+  if (pipe)
+    CancelIoEx(pipe, NULL);
+  AcquireSRWLockExclusive(&conn->lock);
+  if (conn->pipe) {
+    CloseHandle(conn->pipe);
+    conn->pipe = NULL;
+  }
+  ReleaseSRWLockExclusive(&conn->lock);
+}
+
+void plat_ipc_close(plat_ipc_conn *conn) {
+  if (!conn)
+    return;
+  plat_ipc_shutdown(conn);
+  CloseHandle(conn->read_done);
+  CloseHandle(conn->write_done);
+  CloseHandle(conn->stop);
+  free(conn);
+}
+
+/* ---- who is on the other end ------------------------------------------------------------------ */
+
+/* Reads the impersonated client's administrator membership and account SID. Runs while this
+   thread impersonates the client; must not return without reverting (the caller reverts). */
+static int read_client_token(plat_peer *out, BYTE *user_sid, DWORD sid_size, ts_err *err) {
+  HANDLE token;
+  /* OpenAsSelf: the client grants identification only, so the token is opened with our own
+     rights, not the client's. */
+  if (!OpenThreadToken(GetCurrentThread(), TOKEN_QUERY, TRUE, &token))
+    return os_error(err, GetLastError(), "cannot read the client's token on", "the pipe");
+  BYTE admins[SECURITY_MAX_SID_SIZE];
+  DWORD admins_size = sizeof admins;
+  BOOL member = FALSE;
+  int rc = TS_OK;
+  if (!CreateWellKnownSid(WinBuiltinAdministratorsSid, NULL, admins, &admins_size) ||
+      !CheckTokenMembership(token, admins, &member))
+    rc = os_error(err, GetLastError(), "cannot check the client's groups on", "the pipe");
+  out->privileged = member ? 1 : 0;
+  BYTE info[sizeof(TOKEN_USER) + SECURITY_MAX_SID_SIZE];
+  DWORD info_size;
+  if (rc == TS_OK && GetTokenInformation(token, TokenUser, info, sizeof info, &info_size)) {
+    PSID sid = ((TOKEN_USER *)info)->User.Sid;
+    if (!CopySid(sid_size, user_sid, sid))
+      user_sid[0] = 0;
+  }
+  CloseHandle(token);
+  return rc;
+}
+
+/* "DOMAIN\user" for a SID, or its S-1-5-… form when the name cannot be found. */
+static void sid_to_name(PSID sid, char *buf, size_t len) {
+  wchar_t name[128], domain[128];
+  DWORD name_count = sizeof name / sizeof name[0], domain_count = sizeof domain / sizeof domain[0];
+  SID_NAME_USE use;
+  char n[128], d[128];
+  if (LookupAccountSidW(NULL, sid, name, &name_count, domain, &domain_count, &use) &&
+      win32_from_wide(name, n, sizeof n) && win32_from_wide(domain, d, sizeof d)) {
+    snprintf(buf, len, d[0] ? "%s\\%s" : "%s%s", d, n);
+    return;
+  }
+  wchar_t *text;
+  if (ConvertSidToStringSidW(sid, &text)) {
+    if (!win32_from_wide(text, buf, len))
+      snprintf(buf, len, "%s", "?");
+    LocalFree(text);
+  } else {
+    snprintf(buf, len, "%s", "?");
+  }
+}
+
+int plat_ipc_peer(plat_ipc_conn *conn, plat_peer *out, ts_err *err) {
+  out->pid = -1;
+  out->uid = -1;
+  out->privileged = 0;
+  out->name[0] = '\0';
+  if (!conn->server_side)
+    return ts_err_set(err, TS_EINVAL, "only the service's side of a connection has a client");
+  int rc = TS_OK;
+  AcquireSRWLockShared(&conn->lock);
+  if (!conn->pipe) {
+    rc = ts_err_set(err, TS_EOS, "the client's connection was closed");
+    goto done;
+  }
+  ULONG pid;
+  if (GetNamedPipeClientProcessId(conn->pipe, &pid))
+    out->pid = (long)pid;
+  /* The membership is checked on the client's own token, not on its process: a filtered
+     (non-elevated) administrator is not privileged. */
+  if (!ImpersonateNamedPipeClient(conn->pipe)) {
+    rc = os_error(err, GetLastError(), "cannot identify the client of", "the pipe");
+    goto done;
+  }
+  BYTE sid[SECURITY_MAX_SID_SIZE];
+  sid[0] = 0;
+  rc = read_client_token(out, sid, sizeof sid, err);
+  if (!RevertToSelf()) {
+    /* Going on under someone else's identity would be worse than stopping. */
+    FatalAppExitW(0, L"ThreadSoup: RevertToSelf failed after identifying a client");
+  }
+  /* The name is looked up as ourselves: an identification-level token cannot ask the LSA. */
+  if (rc == TS_OK && sid[0])
+    sid_to_name((PSID)sid, out->name, sizeof out->name);
+done:
+  ReleaseSRWLockShared(&conn->lock);
+  return rc;
+}

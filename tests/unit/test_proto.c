@@ -1,0 +1,144 @@
+/* test_proto.c - the control protocol: messages survive encode and decode unchanged, every kind
+   of malformed input is refused with a reason, and random or mutated bytes never crash it. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "threadsoup/proto.h"
+
+static proto_message a, b;
+static char wire[PROTO_MAX_MESSAGE + 1024];
+
+static void round_trip(void) {
+  ts_err err;
+  size_t n = 0, used = 0;
+  proto_init(&a, PROTO_REQUEST, "load-start");
+  CHECK_INT(proto_add(&a, "spec", "sleep:500@500ms", &err), TS_OK);
+  CHECK_INT(proto_add(&a, "note", "two\nlines with \\ and\ttab and ünïcödé", &err), TS_OK);
+  CHECK_INT(proto_add(&a, "empty", "", &err), TS_OK);
+  CHECK_INT(proto_add(&a, "run", "1", &err), TS_OK);
+  CHECK_INT(proto_add(&a, "run", "2", &err), TS_OK);
+  CHECK_INT(proto_encode(&a, wire, sizeof wire, &n, &err), TS_OK);
+  static const char head[] = "TS1 request load-start\nspec: sleep:500@500ms\n";
+  CHECK(memcmp(wire, head, sizeof head - 1) == 0);
+  CHECK_INT(proto_decode(wire, n, &used, &b, &err), TS_OK);
+  CHECK_INT(used, n);
+  CHECK_INT(b.kind, PROTO_REQUEST);
+  CHECK_STR_CONTAINS(b.verb, "load-start");
+  CHECK_INT(b.field_count, 5);
+  CHECK(strcmp(proto_get(&b, "note"), "two\nlines with \\ and\ttab and ünïcödé") == 0);
+  CHECK(strcmp(proto_get(&b, "empty"), "") == 0);
+  CHECK(strcmp(proto_value(&b, 4), "2") == 0);
+  CHECK(proto_get(&b, "missing") == NULL);
+}
+
+static void partial_then_complete(void) {
+  ts_err err;
+  size_t n = 0, used = 99;
+  proto_init(&a, PROTO_EVENT, "trial-done");
+  proto_add(&a, "done", "3", &err);
+  proto_encode(&a, wire, sizeof wire, &n, &err);
+  for (size_t cut = 0; cut < n; cut++) {
+    CHECK_INT(proto_decode(wire, cut, &used, &b, &err), TS_OK);
+    CHECK_INT(used, 0);
+  }
+  /* Two messages back to back: the first is taken, the rest left for the next call. */
+  memcpy(wire + n, wire, n);
+  CHECK_INT(proto_decode(wire, 2 * n, &used, &b, &err), TS_OK);
+  CHECK_INT(used, n);
+}
+
+static void malformed_refused(void) {
+  static const struct {
+    const char *text;
+    const char *says;
+  } bad[] = {
+      {"HTTP/1.1 GET /\n\n", "is not \"TS1 KIND VERB\""},
+      {"TS2 request status\n\n", "protocol version 2"},
+      {"TS1 shout status\n\n", "kind 'shout'"},
+      {"TS1 request Status\n\n", "is not a verb"},
+      {"TS1 request status extra\n\n", "extra text"},
+      {"TS1 request status\nno colon here\n\n", "line 2 is not \"key: value\""},
+      {"TS1 request status\nKey: v\n\n", "line 2: 'Key' is not a field name"},
+      {"TS1 request status\nk: bad \\q escape\n\n", "unknown escape"},
+      {"TS1 request status\nk: ends \\\n\n", "lone backslash"},
+      {"TS1 request status\nk: \xff\xfe\n\n", "not UTF-8"},
+      {"TS1 request status\nk: \x01\n\n", "control character"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    ts_err err;
+    size_t used = 0;
+    err.text[0] = '\0';
+    CHECK_INT(proto_decode(bad[i].text, strlen(bad[i].text), &used, &b, &err), TS_EINVAL);
+    CHECK_STR_CONTAINS(err.text, bad[i].says);
+  }
+  /* Endless input without an end of message is refused once it passes the limit. */
+  char *big = malloc(PROTO_MAX_MESSAGE + 10);
+  memcpy(big, "TS1 request status\nk: ", 22);
+  memset(big + 22, 'x', PROTO_MAX_MESSAGE + 10 - 22);
+  ts_err err;
+  size_t used = 0;
+  CHECK_INT(proto_decode(big, PROTO_MAX_MESSAGE + 10, &used, &b, &err), TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "no end of message");
+  free(big);
+  /* Too many fields. */
+  proto_init(&a, PROTO_OK, "history");
+  int rc = TS_OK;
+  for (int i = 0; i <= PROTO_MAX_FIELDS && rc == TS_OK; i++)
+    rc = proto_add(&a, "run", "x", &err);
+  CHECK_INT(rc, TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "more than 256 fields");
+  CHECK_INT(proto_add(&a, "Bad_Key", "x", &err), TS_EINVAL);
+}
+
+static uint64_t next(uint64_t *s) {
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+static void random_and_mutated_input_never_crashes(void) {
+  ts_err err;
+  size_t n = 0;
+  uint64_t seed = 42;
+  proto_init(&a, PROTO_REQUEST, "run-start");
+  proto_add(&a, "plan", "conditions = baseline, sleep:5000\nreps = 3\n", &err);
+  proto_add(&a, "db", "C:\\ProgramData\\ThreadSoup\\threadsoup.db", &err);
+  proto_encode(&a, wire, sizeof wire, &n, &err);
+  static char buf[4096];
+  int accepted = 0, refused = 0, incomplete = 0;
+  for (int round = 0; round < 20000; round++) {
+    size_t len = n;
+    memcpy(buf, wire, n);
+    if (round % 2) {
+      int flips = 1 + (int)(next(&seed) % 8);
+      for (int f = 0; f < flips; f++)
+        buf[next(&seed) % len] = (char)next(&seed);
+    } else {
+      len = next(&seed) % sizeof buf;
+      for (size_t i = 0; i < len; i++)
+        buf[i] = next(&seed) % 4 ? "TS1 ok:\n\\a\xc3"[next(&seed) % 12] : (char)next(&seed);
+    }
+    size_t used = 0;
+    int rc = proto_decode(buf, len, &used, &b, &err);
+    if (rc != TS_OK)
+      refused++;
+    else if (used == 0)
+      incomplete++;
+    else
+      accepted++;
+    CHECK(used <= len);
+  }
+  fprintf(stderr, "  20000 inputs: %d accepted, %d refused, %d incomplete\n", accepted, refused,
+          incomplete);
+  CHECK(refused > 1000);
+}
+
+int main(void) {
+  RUN_CASE(round_trip);
+  RUN_CASE(partial_then_complete);
+  RUN_CASE(malformed_refused);
+  RUN_CASE(random_and_mutated_input_never_crashes);
+  return check_summary();
+}

@@ -1,0 +1,129 @@
+#!/bin/sh
+# service.sh - ThreadSoup's Windows service end to end under Wine: install, start, status through
+# the pipe, load run by the service, a run that survives a service restart, uninstall.
+# Usage: service.sh WINE-RUN THREADSOUP-EXE WINEPREFIX (a prefix of its own: services and the
+# registry belong to a prefix).
+set -u
+wine_run=$1 exe=$2 prefix=$3
+export WINEPREFIX="$prefix"
+export WINEDEBUG="${WINEDEBUG:--all}"
+idle="$(dirname "$exe")/threadsoup-idle.exe"
+out="$(mktemp -d "${TMPDIR:-/tmp}/threadsoup-service.XXXXXX")"
+keeper=
+
+cleanup() {
+  # Leave nothing behind: the service, the keeper and the whole Wine session of this prefix.
+  "$wine_run" "$exe" service uninstall >/dev/null 2>&1
+  [ -n "$keeper" ] && kill "$keeper" 2>/dev/null
+  wineserver -k 2>/dev/null
+  rm -rf "$out"
+}
+trap cleanup EXIT
+fail() {
+  echo "service: $*" >&2
+  for f in "$out"/*.txt; do [ -f "$f" ] && { echo "--- $(basename "$f")" >&2; cat "$f" >&2; }; done
+  exit 1
+}
+# Runs threadsoup.exe; its output (CRs removed) goes to $out/$name.txt; fails the test on a
+# non-zero exit.
+ts() {
+  name=$1
+  shift
+  "$wine_run" "$exe" "$@" >"$out/$name.raw" 2>&1
+  rc=$?
+  tr -d '\r' <"$out/$name.raw" >"$out/$name.txt"
+  rm -f "$out/$name.raw"
+  [ $rc -eq 0 ] || fail "threadsoup $* exited with $rc"
+}
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+# The value of a "key  value" line of `threadsoup status`.
+field() { sed -n "s/^$1  *//p" "$out/$2.txt" | head -n 1; }
+
+# Wine ends services.exe, and the service with it, when the last ordinary process of the prefix
+# exits: threadsoup-idle without an owner handle waits forever and keeps the prefix alive.
+"$wine_run" "$idle" >/dev/null 2>&1 &
+keeper=$!
+sleep 1
+"$wine_run" "$exe" service uninstall >/dev/null 2>&1 # a leftover of an interrupted earlier test
+
+# --- install ----------------------------------------------------------------------------------
+ts install service install
+grep -q "installed" "$out/install.txt" || fail "service install said nothing about it"
+"$wine_run" sc query ThreadSoup 2>&1 | tr -d '\r' >"$out/sc_query.txt"
+grep -q "SERVICE_NAME: ThreadSoup" "$out/sc_query.txt" || fail "sc query does not know ThreadSoup"
+grep -q "STOPPED" "$out/sc_query.txt" || fail "a freshly installed service is not stopped"
+
+# --- start, status through the pipe --------------------------------------------------------------
+t0=$(now_ms)
+ts start service start
+echo "service start took $(($(now_ms) - t0)) ms"
+ts query service status
+grep -q "running" "$out/query.txt" || fail "service status does not say running"
+ts status status
+pid=$(field pid status)
+[ -n "$pid" ] || fail "status did not answer with the service's pid"
+grep -q "^load  *none" "$out/status.txt" || fail "a fresh service runs load already"
+
+# --- load run by the service, counted by the OS in the service process ---------------------------
+ts load_start start sleep --count 500
+sleep 2
+ts status_load status
+threads=$(field threads status_load)
+[ "$(field pid status_load)" = "$pid" ] || fail "the service's pid changed"
+grep -q "^load  *sleep:500" "$out/status_load.txt" || fail "status does not show the load"
+[ "${threads:-0}" -ge 500 ] || fail "the service process has ${threads:-?} threads, not 500+"
+echo "service process: $threads threads with sleep:500"
+ts load_stop stop
+sleep 1
+ts status_after status
+after=$(field threads status_after)
+[ "${after:-999}" -lt 100 ] || fail "the service still has ${after:-?} threads after stop"
+ts history history --service
+
+# --- a run that survives a service restart -------------------------------------------------------
+ts run run --service --conditions baseline,sleep:200 --reps 20 --work-scale 0.05 --quiet-cpu off
+run=$(sed -n 's/^run \([0-9][0-9]*\) .*by the service.*/\1/p' "$out/run.txt" | head -n 1)
+[ -n "$run" ] || fail "run --service did not name its run"
+# Stop the service mid-run: after a few trials, well before the end.
+done_before=0
+for i in $(seq 1 300); do
+  ts progress status
+  progress=$(field run-progress progress)
+  done_before=${progress%%/*}
+  [ "${done_before:-0}" -ge 3 ] && break
+  sleep 0.2
+done
+total=${progress#*/}
+[ "${done_before:-0}" -ge 3 ] || fail "the run made no progress ($progress)"
+[ "$done_before" -lt "$total" ] || fail "the run finished before it could be interrupted"
+t0=$(now_ms)
+ts stop_mid service stop
+echo "service stop (mid-run, at $progress) took $(($(now_ms) - t0)) ms"
+ts history_stopped history --service
+grep -Eq "^ *$run .*interrupted" "$out/history_stopped.txt" ||
+  fail "after a stop mid-run, history does not show run $run interrupted"
+t0=$(now_ms)
+ts restart service start
+echo "service start (with a run to resume) took $(($(now_ms) - t0)) ms"
+for i in $(seq 1 600); do
+  ts history_end history --service
+  grep -Eq "^ *$run .*finished" "$out/history_end.txt" && break
+  sleep 0.5
+done
+line=$(grep -E "^ *$run " "$out/history_end.txt")
+echo "$line" | grep -q "finished" || fail "run $run did not finish after the restart"
+counts=$(echo "$line" | grep -Eo "[0-9]+/[0-9]+" | head -n 1)
+[ -n "$counts" ] && [ "${counts%/*}" = "${counts#*/}" ] ||
+  fail "run $run finished with $counts trials done"
+echo "run $run: interrupted at $progress, resumed, finished with $counts trials"
+
+# --- stop and uninstall ----------------------------------------------------------------------------
+t0=$(now_ms)
+ts stop service stop
+echo "service stop took $(($(now_ms) - t0)) ms"
+ts uninstall service uninstall
+"$wine_run" sc query ThreadSoup 2>&1 | tr -d '\r' >"$out/sc_gone.txt"
+grep -q "SERVICE_NAME: ThreadSoup" "$out/sc_gone.txt" && fail "sc query still knows ThreadSoup"
+"$wine_run" "$exe" status >"$out/status_gone.txt" 2>&1 && fail "status answered without a service"
+grep -q "not running" "$out/status_gone.txt" || fail "status without a service does not say so"
+echo "installed, started, served, resumed a run across a restart, and uninstalled"
