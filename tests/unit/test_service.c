@@ -1,0 +1,354 @@
+/* test_service.c - the service end to end, as a separate process on a real socket or pipe: it
+   answers, runs load counted by the OS in its own process, survives thousands of random and
+   malformed messages and 50 clients at once, and after a kill -9 mid-run leaves no load behind,
+   keeps an intact database and resumes the run when it starts again.
+   Usage: test_service THREADSOUP ADDRESS DATABASE */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "store/store.h"
+#include "threadsoup/plat.h"
+#include "threadsoup/proto.h"
+
+static const char *exe, *address, *db_path;
+static plat_proc daemon_proc;
+
+/* ---- a minimal client: the test speaks the protocol itself -------------------------------------- */
+
+typedef struct conversation {
+  plat_ipc_conn *conn;
+  char in[PROTO_MAX_MESSAGE * 2];
+  size_t used;
+  char out[PROTO_MAX_MESSAGE];
+  proto_message request;
+  proto_message reply;
+} conversation;
+
+static int converse_open(conversation *c) {
+  ts_err err;
+  c->used = 0;
+  return plat_ipc_connect(&c->conn, address, &err) == TS_OK;
+}
+
+/* Sends c->request and reads one reply into c->reply; 0 when the connection failed. */
+static int converse(conversation *c) {
+  ts_err err;
+  size_t n = 0;
+  if (proto_encode(&c->request, c->out, sizeof c->out, &n, &err) != TS_OK ||
+      plat_ipc_send(c->conn, c->out, n, &err) != TS_OK)
+    return 0;
+  for (;;) {
+    size_t consumed = 0, got = 0;
+    if (proto_decode(c->in, c->used, &consumed, &c->reply, &err) != TS_OK)
+      return 0;
+    if (consumed) {
+      memmove(c->in, c->in + consumed, c->used - consumed);
+      c->used -= consumed;
+      return 1;
+    }
+    if (plat_ipc_recv(c->conn, c->in + c->used, sizeof c->in - c->used, &got, &err) != TS_OK ||
+        got == 0)
+      return 0;
+    c->used += got;
+  }
+}
+
+/* One request on a fresh connection. */
+static int ask(conversation *c, const char *verb, const char *key, const char *value) {
+  ts_err err;
+  if (!converse_open(c))
+    return 0;
+  proto_init(&c->request, PROTO_REQUEST, verb);
+  if (key)
+    proto_add(&c->request, key, value, &err);
+  int ok = converse(c);
+  plat_ipc_close(c->conn);
+  return ok;
+}
+
+static void start_daemon(void) {
+  const char *argv[] = {exe, "service", "run", "--console", "--socket", address, "--db", db_path,
+                        NULL};
+  ts_err err;
+  CHECK_INT(plat_proc_spawn(&daemon_proc, argv, &err), TS_OK);
+  /* Ready when it answers. */
+  conversation *c = malloc(sizeof *c);
+  int ready = 0;
+  for (int i = 0; i < 300 && !ready; i++) {
+    plat_sleep_ns(50000000ull);
+    ready = ask(c, "status", NULL, NULL) && c->reply.kind == PROTO_OK;
+  }
+  free(c);
+  CHECK(ready);
+}
+
+static void kill_daemon(void) {
+  ts_err err;
+  int code = 0;
+  plat_proc_kill(&daemon_proc, &err);
+  plat_proc_wait(&daemon_proc, &code, &err);
+}
+
+static long count_children(long parent) {
+  plat_process_census *list;
+  long count = 0, n = 0;
+  ts_err err;
+  if (plat_census_processes(&list, &count, &err) != TS_OK)
+    return -1;
+  for (long i = 0; i < count; i++)
+    n += list[i].parent_pid == parent;
+  free(list);
+  return n;
+}
+
+/* The service's thread count as the OS reports it once it holds still: a connection's thread
+   lingers for a moment after its client hangs up. Waits (up to 5 s) for `expected` when >= 0. */
+static long settled_threads(long expected) {
+  ts_err err;
+  long last = -2, now = plat_process_thread_count(daemon_proc.pid, &err);
+  for (int i = 0; i < 100 && (now != last || (expected >= 0 && now != expected)); i++) {
+    plat_sleep_ns(50000000ull);
+    last = now;
+    now = plat_process_thread_count(daemon_proc.pid, &err);
+  }
+  return now;
+}
+
+/* ---- cases -------------------------------------------------------------------------------------- */
+
+static conversation conv;
+
+static void answers_and_runs_load_in_its_own_process(void) {
+  CHECK(ask(&conv, "hello", "version", "1"));
+  CHECK_INT(conv.reply.kind, PROTO_OK);
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "server"), "threadsoup");
+  CHECK(ask(&conv, "hello", "version", "7"));
+  CHECK_INT(conv.reply.kind, PROTO_ERROR);
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "version 7");
+
+  long before = settled_threads(-1);
+  CHECK(ask(&conv, "load-start", "spec", "sleep:500"));
+  CHECK_INT(conv.reply.kind, PROTO_OK);
+  CHECK_INT(settled_threads(before + 500), before + 500);
+  CHECK(ask(&conv, "census", NULL, NULL));
+  CHECK(atol(proto_get(&conv.reply, "service-threads") ? proto_get(&conv.reply, "service-threads")
+                                                         : "0") >= 500);
+  CHECK(ask(&conv, "load-start", "spec", "sleep:5"));
+  CHECK_INT(conv.reply.kind, PROTO_ERROR);
+  CHECK_STR_CONTAINS(conv.reply.verb, "busy");
+  CHECK(ask(&conv, "load-stop", NULL, NULL));
+  CHECK_INT(conv.reply.kind, PROTO_OK);
+  CHECK_INT(settled_threads(before), before);
+}
+
+static void bad_requests_get_reasons(void) {
+  CHECK(ask(&conv, "teleport", NULL, NULL));
+  CHECK_INT(conv.reply.kind, PROTO_ERROR);
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "unknown request 'teleport'");
+  CHECK(ask(&conv, "load-start", "spec", "sleep:lots"));
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "'lots' is not a whole number");
+  CHECK(ask(&conv, "load-start", NULL, NULL));
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "needs field 'spec'");
+  CHECK(ask(&conv, "report", "run", "-3"));
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "out of range");
+  CHECK(ask(&conv, "schedule-add", "when", "every full moon"));
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "not a schedule");
+  CHECK(ask(&conv, "run-start", "plan", "conditions = baseline\nreps = -1\n"));
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "plan:2: reps");
+}
+
+static uint64_t next_random(uint64_t *s) {
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* Thousands of random and mutated messages; the service must keep answering. */
+static void survives_fuzzing(void) {
+  static const char *const seeds[] = {
+      "TS1 request status\n\n",
+      "TS1 request load-start\nspec: sleep:3\n\n",
+      "TS1 request history\nlimit: 5\n\n",
+      "TS1 request schedule-list\n\n",
+      "TS1 request report\nrun: 1\n\n",
+      "TS1 request record\nrun: 1\nbench: x\ncondition: baseline\nscore: 1\n\n",
+  };
+  uint64_t seed = 7;
+  char buf[1024];
+  int sent = 0;
+  ts_err err;
+  for (int round = 0; round < 3000; round++) {
+    const char *base = seeds[round % (sizeof seeds / sizeof seeds[0])];
+    size_t len = strlen(base);
+    memcpy(buf, base, len);
+    int mode = (int)(next_random(&seed) % 3);
+    if (mode == 0) {
+      for (int f = 0; f < 1 + (int)(next_random(&seed) % 6); f++)
+        buf[next_random(&seed) % len] = (char)next_random(&seed);
+    } else if (mode == 1) {
+      len = 1 + next_random(&seed) % (sizeof buf - 1);
+      for (size_t i = 0; i < len; i++)
+        buf[i] = (char)next_random(&seed);
+    } /* mode 2: the valid message as it is */
+    plat_ipc_conn *conn;
+    if (plat_ipc_connect(&conn, address, &err) != TS_OK)
+      continue;
+    if (plat_ipc_send(conn, buf, len, &err) == TS_OK)
+      sent++;
+    /* Half the time hang up at once; otherwise read what comes back. */
+    if (round % 2 == 0) {
+      char reply[4096];
+      size_t got;
+      plat_ipc_shutdown(conn);
+      plat_ipc_recv(conn, reply, sizeof reply, &got, &err);
+    }
+    plat_ipc_close(conn);
+  }
+  fprintf(stderr, "  sent %d fuzzed messages\n", sent);
+  CHECK(sent > 2900);
+  ask(&conv, "load-stop", NULL, NULL); /* in case a fuzzed load-start got through */
+  CHECK(ask(&conv, "status", NULL, NULL));
+  CHECK_INT(conv.reply.kind, PROTO_OK);
+}
+
+typedef struct poller {
+  plat_thread thread;
+  int answered;
+  int failed;
+  volatile int *stop;
+} poller;
+
+static void poll_status(void *arg) {
+  poller *p = arg;
+  conversation *c = malloc(sizeof *c);
+  while (c && !*p->stop) {
+    if (ask(c, "status", NULL, NULL) && c->reply.kind == PROTO_OK)
+      p->answered++;
+    else
+      p->failed++;
+  }
+  free(c);
+}
+
+/* 50 clients poll status while a run goes on: none is refused, and the run finishes. */
+static void fifty_clients_during_a_run(void) {
+  CHECK(ask(&conv, "run-start", "plan",
+            "conditions = baseline, sleep:100\nbench = builtin-st\nreps = 3\nwarmup = 0\n"
+            "settle = 100ms\nwork-scale = 0.05\nquiet-cpu = off\n"));
+  CHECK_INT(conv.reply.kind, PROTO_OK);
+  static poller pollers[50];
+  static volatile int stop = 0;
+  ts_err err;
+  int started = 0;
+  for (int i = 0; i < 50; i++) {
+    pollers[i].stop = &stop;
+    if (plat_thread_start(&pollers[i].thread, 256 * 1024, poll_status, &pollers[i], &err) == TS_OK)
+      started++;
+  }
+  CHECK_INT(started, 50);
+  int finished = 0;
+  for (int i = 0; i < 600 && !finished; i++) {
+    plat_sleep_ns(100000000ull);
+    conversation *c = malloc(sizeof *c);
+    finished = ask(c, "status", NULL, NULL) && strcmp(proto_get(&c->reply, "run"), "none") == 0;
+    free(c);
+  }
+  stop = 1;
+  long answered = 0, failed = 0;
+  for (int i = 0; i < started; i++) {
+    plat_thread_join(pollers[i].thread);
+    answered += pollers[i].answered;
+    failed += pollers[i].failed;
+  }
+  fprintf(stderr, "  50 clients: %ld status answers, %ld failures while the run went on\n",
+          answered, failed);
+  CHECK(finished);
+  CHECK(answered > 500);
+  CHECK_INT(failed, 0);
+}
+
+/* kill -9 mid-run: no load survives, the database is intact, the run resumes on restart. */
+static void killed_mid_run_resumes(void) {
+  CHECK(ask(&conv, "run-start", "plan",
+            "conditions = baseline, procs:30+sleep:50\nbench = builtin-st\nreps = 12\nwarmup = 0\n"
+            "settle = 200ms\nwork-scale = 0.05\nquiet-cpu = off\n"));
+  CHECK_INT(conv.reply.kind, PROTO_OK);
+  long run_id = atol(proto_get(&conv.reply, "run") ? proto_get(&conv.reply, "run") : "0");
+  CHECK(run_id > 0);
+  /* Wait for the procs condition to be running, with at least one trial done before it. */
+  long children = 0;
+  int done = 0;
+  store *s;
+  ts_err err;
+  static store_run_row row;
+  for (int i = 0; i < 1500 && (children < 30 || done < 1); i++) {
+    plat_sleep_ns(20000000ull);
+    children = count_children(daemon_proc.pid);
+    if (children < 30 && store_open(&s, db_path, &err) == TS_OK) {
+      if (store_run_get(s, run_id, &row, &err) == TS_OK)
+        done = row.trials_done;
+      store_close(s);
+    }
+  }
+  CHECK_INT(children, 30);
+  CHECK(done >= 1);
+  long daemon_pid = daemon_proc.pid;
+  kill_daemon();
+  long left = count_children(daemon_pid);
+  for (int i = 0; i < 100 && left > 0; i++) {
+    plat_sleep_ns(50000000ull);
+    left = count_children(daemon_pid);
+  }
+  CHECK_INT(left, 0);
+
+  CHECK_INT(store_open(&s, db_path, &err), TS_OK);
+  CHECK_INT(store_integrity_check(s, &err), TS_OK);
+  CHECK_INT(store_run_get(s, run_id, &row, &err), TS_OK);
+  CHECK_STR_CONTAINS(row.status, "running");
+  int done_before = row.trials_done;
+  store_close(s);
+
+  start_daemon();
+  int finished = 0;
+  for (int i = 0; i < 1200 && !finished; i++) {
+    plat_sleep_ns(100000000ull);
+    CHECK_INT(store_open(&s, db_path, &err), TS_OK);
+    finished = store_run_get(s, run_id, &row, &err) == TS_OK && strcmp(row.status, "finished") == 0;
+    store_close(s);
+  }
+  CHECK(finished);
+  CHECK_INT(row.trials_done, row.trials_total);
+  CHECK(row.trials_done >= done_before);
+  fprintf(stderr, "  run %ld: %d trials done before the kill, all %d after the restart\n", run_id,
+          done_before, row.trials_done);
+}
+
+static void database_stays_intact(void) {
+  kill_daemon();
+  store *s;
+  ts_err err;
+  CHECK_INT(store_open(&s, db_path, &err), TS_OK);
+  CHECK_INT(store_integrity_check(s, &err), TS_OK);
+  store_close(s);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 4) {
+    fprintf(stderr, "usage: test_service THREADSOUP ADDRESS DATABASE\n");
+    return 2;
+  }
+  exe = argv[1];
+  address = argv[2];
+  db_path = argv[3];
+  remove(db_path);
+  start_daemon();
+  RUN_CASE(answers_and_runs_load_in_its_own_process);
+  RUN_CASE(bad_requests_get_reasons);
+  RUN_CASE(survives_fuzzing);
+  RUN_CASE(fifty_clients_during_a_run);
+  RUN_CASE(killed_mid_run_resumes);
+  RUN_CASE(database_stays_intact);
+  return check_summary();
+}
