@@ -41,7 +41,8 @@ test-linux: linux
 # Wine's server is ended afterwards so no Windows process outlives the tests.
 test-windows: windows
 	ctest --preset mingw -j $(NPROC); rc=$$?; \
-	for p in $(CURDIR)/$(MINGW_BUILD)/wineprefix $(CURDIR)/$(MINGW_BUILD)/wineprefix-gui; do \
+	for p in $(CURDIR)/$(MINGW_BUILD)/wineprefix $(CURDIR)/$(MINGW_BUILD)/wineprefix-gui \
+	         $(CURDIR)/$(MINGW_BUILD)/wineprefix-service; do \
 	  [ -d $$p ] && WINEPREFIX=$$p wineserver -k 2>/dev/null; done; exit $$rc
 
 # Ratios against floors measured in the same run; about 6 minutes. Missed targets are printed as

@@ -86,6 +86,8 @@ int child_procs_main(int argc, char **argv);   /* procs.c */
 void bench_threads(const bench_options *o);    /* targets 1 and 2, and the census cost */
 void bench_wakeups(const bench_options *o);    /* target 3 */
 void bench_linearity(const bench_options *o);  /* target 6 */
+void bench_noise(const bench_options *o);      /* 7: builtin-st no noisier than 7-Zip */
+void bench_aa(const bench_options *o);         /* 8: the A/A experiment finds no effect */
 void bench_procs(const bench_options *o);      /* target 4 */
 void bench_controller(const bench_options *o); /* target 5 (controller.c) */
 

@@ -15,6 +15,8 @@ static const char usage[] =
     "  procs       4:   COUNT idle processes: creation, memory, teardown\n"
     "  controller  5:   wake-ups of `threadsoup load`'s main thread while a load runs\n"
     "  linearity   6:   figures 1-3 at 1,000, 5,000, 15,000 and 30,000 threads\n"
+    "  noise       7:   builtin-st's run-to-run variation against 7-Zip's (--reps runs each)\n"
+    "  aa          8:   the A/A experiment (preset aa) must find no measurable effect\n"
     "  all         every one of them\n"
     "\n"
     "options:\n"
@@ -38,7 +40,9 @@ static const struct {
                     {"wakeups", bench_wakeups},
                     {"procs", bench_procs},
                     {"controller", bench_controller},
-                    {"linearity", bench_linearity}};
+                    {"linearity", bench_linearity},
+                    {"noise", bench_noise},
+                    {"aa", bench_aa}};
 #define SUB_COMMANDS (int)(sizeof sub_commands / sizeof sub_commands[0])
 
 static int usage_error(const char *what) {

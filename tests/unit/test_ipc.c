@@ -16,6 +16,8 @@
 #define MANY_CLIENTS 20
 #define BIG_BYTES (256 * 1024)
 #define WAKE_LIMIT_NS 5000000000ull /* a woken call must return well within this */
+/* The threads of this test hold 16 KiB buffers: more than the smallest stack (16 KiB on POSIX). */
+#define TEST_STACK (256 * 1024)
 
 static const char *address;
 
@@ -89,7 +91,7 @@ static void echo_acceptor(void *p) {
     arg->server = s;
     arg->index = i;
     s->conns[i] = conn;
-    if (plat_thread_start(&s->handlers[i], 0, echo_handler, arg, &err) != TS_OK) {
+    if (plat_thread_start(&s->handlers[i], TEST_STACK, echo_handler, arg, &err) != TS_OK) {
       fprintf(stderr, "  handler thread: %s\n", err.text);
       free(arg);
       plat_ipc_close(conn);
@@ -107,7 +109,7 @@ static int echo_start(echo_server *s) {
     fprintf(stderr, "  listen on %s: %s\n", address, err.text);
     return 0;
   }
-  if (plat_thread_start(&s->acceptor, 0, echo_acceptor, s, &err) != TS_OK) {
+  if (plat_thread_start(&s->acceptor, TEST_STACK, echo_acceptor, s, &err) != TS_OK) {
     fprintf(stderr, "  acceptor thread: %s\n", err.text);
     plat_ipc_server_free(s->listener);
     return 0;
@@ -140,7 +142,7 @@ static void echo_stop(echo_server *s) {
   plat_ipc_server_free(s->listener);
 }
 
-/* ---- client helpers ----------------------------------------------------------------------------- */
+/* ---- client helpers -------------------------------------------------------------------------- */
 
 static int recv_exactly(plat_ipc_conn *conn, char *buf, size_t len) {
   size_t have = 0;
@@ -181,7 +183,7 @@ static plat_ipc_conn *connect_or_report(void) {
   return conn;
 }
 
-/* ---- cases -------------------------------------------------------------------------------------- */
+/* ---- cases ----------------------------------------------------------------------------------- */
 
 static void echo_one_client(void) {
   echo_server s;
@@ -239,7 +241,7 @@ static void echo_big_message(void) {
     big_sender b = {conn, out, -1};
     plat_thread t;
     ts_err err;
-    CHECK_INT(plat_thread_start(&t, 0, send_big, &b, &err), TS_OK);
+    CHECK_INT(plat_thread_start(&t, TEST_STACK, send_big, &b, &err), TS_OK);
     CHECK(recv_exactly(conn, in, BIG_BYTES));
     plat_thread_join(t);
     CHECK_INT(b.rc, TS_OK);
@@ -315,7 +317,7 @@ static void shutdown_wakes_blocked_recv(void) {
     blocked_reader r = {conn, 0, -1, 99};
     plat_thread t;
     ts_err err;
-    CHECK_INT(plat_thread_start(&t, 0, read_and_block, &r, &err), TS_OK);
+    CHECK_INT(plat_thread_start(&t, TEST_STACK, read_and_block, &r, &err), TS_OK);
     plat_sleep_ns(300000000);
     CHECK(!r.done);
     uint64_t t0 = plat_clock_ns();
@@ -387,7 +389,7 @@ static void server_close_wakes_accept(void) {
   if (!a.server)
     return;
   plat_thread t;
-  CHECK_INT(plat_thread_start(&t, 0, accept_and_block, &a, &err), TS_OK);
+  CHECK_INT(plat_thread_start(&t, TEST_STACK, accept_and_block, &a, &err), TS_OK);
   plat_sleep_ns(300000000);
   CHECK(!a.done);
   plat_ipc_server_close(a.server);

@@ -44,7 +44,9 @@ field() { sed -n "s/^$1  *//p" "$out/$2.txt" | head -n 1; }
 "$wine_run" "$idle" >/dev/null 2>&1 &
 keeper=$!
 sleep 1
-"$wine_run" "$exe" service uninstall >/dev/null 2>&1 # a leftover of an interrupted earlier test
+# Leftovers of an earlier test: the service, and its database (uninstall keeps the results).
+"$wine_run" "$exe" service uninstall >/dev/null 2>&1
+rm -rf "$prefix/drive_c/ProgramData/ThreadSoup"
 
 # --- install ----------------------------------------------------------------------------------
 ts install service install
@@ -61,7 +63,8 @@ ts query service status
 grep -q "running" "$out/query.txt" || fail "service status does not say running"
 ts status status
 pid=$(field pid status)
-[ -n "$pid" ] || fail "status did not answer with the service's pid"
+db=$(field db status)
+[ -n "$pid" ] && [ -n "$db" ] || fail "status did not answer with the service's pid and database"
 grep -q "^load  *none" "$out/status.txt" || fail "a fresh service runs load already"
 
 # --- load run by the service, counted by the OS in the service process ---------------------------
@@ -99,7 +102,8 @@ total=${progress#*/}
 t0=$(now_ms)
 ts stop_mid service stop
 echo "service stop (mid-run, at $progress) took $(($(now_ms) - t0)) ms"
-ts history_stopped history --service
+# The service is down: read its database directly.
+ts history_stopped history --db "$db"
 grep -Eq "^ *$run .*interrupted" "$out/history_stopped.txt" ||
   fail "after a stop mid-run, history does not show run $run interrupted"
 t0=$(now_ms)
@@ -117,7 +121,7 @@ counts=$(echo "$line" | grep -Eo "[0-9]+/[0-9]+" | head -n 1)
   fail "run $run finished with $counts trials done"
 echo "run $run: interrupted at $progress, resumed, finished with $counts trials"
 
-# --- stop and uninstall ----------------------------------------------------------------------------
+# --- stop and uninstall ---------------------------------------------------------------------------
 t0=$(now_ms)
 ts stop service stop
 echo "service stop took $(($(now_ms) - t0)) ms"

@@ -47,10 +47,10 @@ static const plan_preset_def plan_presets[] = {
      "bench = builtin-st\nreps = 8\nwarmup = 1\nsettle = 2s\nquiet-cpu = 10%\n"
      "quiet-timeout = 60s\n"},
     {"aa",
-     "baseline against baseline: this machine's noise floor (must come out as no measurable "
-     "effect); builtin-st; 10 blocks",
+     "baseline against baseline: this machine's noise floor; builtin-st; blocks are added until "
+     "the difference is known to within 1.5 % (30 minutes at most)",
      "conditions = baseline, baseline-b\nbench = builtin-st\nreps = 10\nwarmup = 1\nsettle = 1s\n"
-     "quiet-cpu = 10%\nquiet-timeout = 30s\n"},
+     "quiet-cpu = 10%\nquiet-timeout = 30s\nmargin = 2%\nprecision = 1.5%\nbudget = 30m\n"},
 };
 #define PRESET_COUNT (sizeof plan_presets / sizeof plan_presets[0])
 

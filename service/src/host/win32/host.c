@@ -46,7 +46,7 @@ static struct {
   ts_err err;
 } host = {.lock = SRWLOCK_INIT, .status_lock = SRWLOCK_INIT};
 
-/* ---- small helpers ---------------------------------------------------------------------------- */
+/* ---- small helpers --------------------------------------------------------------------------- */
 
 static void os_text(DWORD code, char *buf, size_t len) {
   wchar_t wide[512];
@@ -73,7 +73,7 @@ static void warn(const char *what, const char *detail) {
   fprintf(stderr, "threadsoup: warning: %s: %s\n", what, detail);
 }
 
-/* ---- the log: event log for the service, stderr for the console ------------------------------- */
+/* ---- the log: event log for the service, stderr for the console ------------------------------ */
 
 static void report_event(WORD type, DWORD id, const char *message) {
   wchar_t wide[1024];
@@ -99,7 +99,7 @@ static void host_log_sink(server_log_level level, const char *message) {
   }
 }
 
-/* ---- the service data folder, created locked down --------------------------------------------- */
+/* ---- the service data folder, created locked down -------------------------------------------- */
 
 /* Creates the folder with the admin-only DACL, or locks an existing one down when anyone else may
    write to it (any user can create folders in ProgramData, so it may have been planted). */
@@ -155,7 +155,7 @@ static int prepare_data_folder(char *dir, size_t len, ts_err *err) {
   return rc;
 }
 
-/* ---- running as the service ------------------------------------------------------------------- */
+/* ---- running as the service ------------------------------------------------------------------ */
 
 static void report_status(DWORD state, DWORD exit_code, DWORD wait_hint) {
   AcquireSRWLockExclusive(&host.status_lock);
@@ -274,7 +274,7 @@ static void WINAPI service_main(DWORD argc, LPWSTR *argv) {
   report_status(SERVICE_STOPPED, rc == TS_OK ? 0 : (DWORD)-rc, 0);
 }
 
-/* ---- running in a console ---------------------------------------------------------------------- */
+/* ---- running in a console -------------------------------------------------------------------- */
 
 static BOOL WINAPI console_handler(DWORD type) {
   request_stop(type == CTRL_C_EVENT || type == CTRL_BREAK_EVENT ? "Ctrl+C" : "the console closed");
@@ -328,7 +328,7 @@ int host_run(const server_config *config, int console, ts_err *err) {
   return host.rc;
 }
 
-/* ---- the Service Control Manager --------------------------------------------------------------- */
+/* ---- the Service Control Manager ------------------------------------------------------------- */
 
 static int open_scm(SC_HANDLE *scm, DWORD access, ts_err *err) {
   *scm = OpenSCManagerW(NULL, NULL, access);
@@ -423,7 +423,7 @@ static int stop_service(SC_HANDLE service, ts_err *err) {
   return wait_for_state(service, SERVICE_STOP_PENDING, SERVICE_STOPPED, "stopping", err);
 }
 
-/* ---- install and uninstall ---------------------------------------------------------------------- */
+/* ---- install and uninstall ------------------------------------------------------------------- */
 
 /* Settings Wine does not keep (error 124, ERROR_INVALID_LEVEL) are warnings, not failures: the
    service works without them. */
@@ -518,8 +518,12 @@ int host_uninstall(ts_err *err) {
   SC_HANDLE scm, service;
   int rc = open_service(&scm, &service, DELETE | SERVICE_STOP | SERVICE_QUERY_STATUS, err);
   if (rc == TS_OK) {
-    rc = stop_service(service, err);
-    if (rc == TS_OK && !DeleteService(service) && GetLastError() != ERROR_SERVICE_MARKED_FOR_DELETE)
+    /* A service that cannot be stopped (its process died and the SCM has not noticed, as under
+       Wine) is still removed: Windows deletes it once it is gone. */
+    ts_err stop_err;
+    if (stop_service(service, &stop_err) != TS_OK)
+      warn("removing the service without stopping it first", stop_err.text);
+    if (!DeleteService(service) && GetLastError() != ERROR_SERVICE_MARKED_FOR_DELETE)
       rc = os_error(err, GetLastError(), "cannot remove ThreadSoup's service");
     CloseServiceHandle(service);
     CloseServiceHandle(scm);

@@ -110,15 +110,21 @@ void plat_program_name(const char *base, char *buf, size_t len) {
 
 #include <aclapi.h> /* security descriptors of files; after windows.h, which they need */
 #include <sddl.h>
+#include <shlobj.h> /* SHGetKnownFolderPath */
 
 int plat_service_data_dir(char *buf, size_t len, ts_err *err) {
   char base[PLAT_PATH_MAX];
-  /* ProgramData is set for services (LocalSystem) and users alike; ALLUSERSPROFILE names the
-     same folder on every Windows since Vista. */
-  if (!plat_getenv("ProgramData", base, sizeof base) &&
+  /* The known folder, not the environment: under Wine, services.exe gives the service
+     ProgramData=C:\users\Public while users see C:\ProgramData, and install and service must
+     agree on the folder. */
+  wchar_t *known = NULL;
+  int found = SUCCEEDED(SHGetKnownFolderPath(&FOLDERID_ProgramData, 0, NULL, &known)) &&
+              win32_from_wide(known, base, sizeof base);
+  CoTaskMemFree(known);
+  if (!found && !plat_getenv("ProgramData", base, sizeof base) &&
       !plat_getenv("ALLUSERSPROFILE", base, sizeof base))
-    return ts_err_set(err, TS_EOS, "neither ProgramData nor ALLUSERSPROFILE is set: cannot find "
-                                   "the service's data folder");
+    return ts_err_set(err, TS_EOS, "cannot find the ProgramData folder (neither the known folder "
+                                   "nor ProgramData or ALLUSERSPROFILE is set)");
   if (snprintf(buf, len, "%s\\ThreadSoup", base) >= (int)len)
     return ts_err_set(err, TS_EINVAL, "the service's data folder path is too long: %s\\ThreadSoup",
                       base);

@@ -47,7 +47,7 @@ static int os_error(ts_err *err, DWORD code, const char *what, const char *addre
 
 const char *plat_ipc_default_address(void) { return "\\\\.\\pipe\\threadsoup"; }
 
-/* ---- the server -------------------------------------------------------------------------------- */
+/* ---- the server ------------------------------------------------------------------------------ */
 
 static HANDLE create_instance(plat_ipc_server *server, int first) {
   SECURITY_ATTRIBUTES sa = {sizeof sa, server->sd, FALSE};
@@ -218,7 +218,7 @@ void plat_ipc_server_free(plat_ipc_server *server) {
   free(server);
 }
 
-/* ---- the client -------------------------------------------------------------------------------- */
+/* ---- the client ------------------------------------------------------------------------------ */
 
 int plat_ipc_connect(plat_ipc_conn **out, const char *address, ts_err *err) {
   wchar_t name[PLAT_PATH_MAX];
@@ -255,7 +255,7 @@ int plat_ipc_connect(plat_ipc_conn **out, const char *address, ts_err *err) {
   }
 }
 
-/* ---- connections ------------------------------------------------------------------------------ */
+/* ---- connections ----------------------------------------------------------------------------- */
 
 /* One overlapped read or write that waits for its completion or for plat_ipc_shutdown. Returns
    1 with *done bytes, 0 when the connection has ended (shut down or closed by the peer), or an
@@ -365,7 +365,7 @@ void plat_ipc_close(plat_ipc_conn *conn) {
   free(conn);
 }
 
-/* ---- who is on the other end ------------------------------------------------------------------ */
+/* ---- who is on the other end ----------------------------------------------------------------- */
 
 /* Reads the impersonated client's administrator membership and account SID. Runs while this
    thread impersonates the client; must not return without reverting (the caller reverts). */
