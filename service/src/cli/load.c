@@ -155,18 +155,6 @@ typedef struct census_sample {
 } census_sample;
 
 /* One line of the once-a-second census; the census's own CPU time is measured and shown. */
-/* Live children of this process, from the OS process list: what procs really runs. */
-static long count_children(void) {
-  plat_process_census *list;
-  long count = 0, children = 0;
-  ts_err err;
-  if (plat_census_processes(&list, &count, &err) != TS_OK)
-    return -1;
-  for (long i = 0; i < count; i++)
-    children += list[i].parent_pid == plat_self_pid();
-  free(list);
-  return children;
-}
 
 static void print_census(const load_options *o, census_sample *prev, uint64_t started_ns) {
   uint64_t census_cpu = plat_thread_cpu_ns();
@@ -177,7 +165,7 @@ static void print_census(const load_options *o, census_sample *prev, uint64_t st
     printf("census failed: %s\n", err.text);
     return;
   }
-  long children = load_spec_processes(&o->spec) ? count_children() : 0;
+  long children = load_spec_processes(&o->spec) ? load_count_children() : 0;
   census_cpu = plat_thread_cpu_ns() - census_cpu;
   uint64_t now = plat_clock_ns();
   double dt = (double)(now - prev->at_ns) / 1e9;
@@ -258,7 +246,7 @@ static int load_main(int argc, char **argv) {
   printf("stopped in %.2f s; threads of this process: %ld before, %ld after", (double)(t2 - t1) / 1e9,
          threads_before, threads_after);
   if (load_spec_processes(&o.spec))
-    printf("; child processes left: %ld", count_children());
+    printf("; child processes left: %ld", load_count_children());
   printf("\n");
   return CLI_EXIT_OK;
 }

@@ -439,3 +439,15 @@ void load_stop(load *l) {
     l->scenarios[i]->stop(l->instances[i]);
   free(l);
 }
+
+long load_count_children(void) {
+  plat_process_census *list;
+  long count = 0, children = 0;
+  ts_err err;
+  if (plat_census_processes(&list, &count, &err) != TS_OK)
+    return -1;
+  for (long i = 0; i < count; i++)
+    children += list[i].parent_pid == plat_self_pid();
+  free(list);
+  return children;
+}

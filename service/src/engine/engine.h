@@ -79,6 +79,10 @@ int load_start(const load_spec *spec, load **out, ts_err *err);
 /* Stops and reaps everything the load created; returns when nothing of it runs any more. */
 void load_stop(load *l);
 
+/* Live child processes of this process, as the OS process list shows them (what procs really
+   runs); -1 when the list cannot be read. */
+long load_count_children(void);
+
 /* ---- for scenario files ---------------------------------------------------------------------- */
 
 /* Starts part->count threads, each running fn on its own slot: `slots` holds part->count records

@@ -98,18 +98,6 @@ typedef struct trial_context {
   int64_t trial_id;
 } trial_context;
 
-/* Live children of this process, from the OS process list. */
-static long count_children(void) {
-  plat_process_census *list;
-  long count = 0, children = 0;
-  ts_err err;
-  if (plat_census_processes(&list, &count, &err) != TS_OK)
-    return -1;
-  for (long i = 0; i < count; i++)
-    children += list[i].parent_pid == plat_self_pid();
-  free(list);
-  return children;
-}
 
 /* Waits until CPU use outside this process stays under the plan's threshold for one second, or
    the timeout passes (then says so in `warning`). Returns 1 when interrupted. */
@@ -202,7 +190,7 @@ static int run_trial(const trial_context *t, experiment_progress *progress, ts_e
   memset(&census, 0, sizeof census);
   census.threads = -1;
   plat_census_process(plat_self_pid(), &census, &census_err);
-  long children = load_spec_processes(t->condition) ? count_children() : 0;
+  long children = load_spec_processes(t->condition) ? load_count_children() : 0;
   double window_s = (double)(window_end - window_start) / 1e9;
   double load_cpu = (double)(census_begin - cpu_start - census_cost) / 1e9;
 

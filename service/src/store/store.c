@@ -373,18 +373,15 @@ static void read_run_row(sqlite3_stmt *st, store_run_row *out) {
   out->trials_failed = sqlite3_column_int(st, 13);
 }
 
-int store_runs(store *s, int limit, int (*fn)(void *ctx, const store_run_row *row), void *ctx,
-               ts_err *err) {
-  sqlite3_stmt *st;
-  int rc = prepare(s, RUN_COLUMNS " GROUP BY r.id ORDER BY r.id DESC LIMIT ?", &st, err);
-  if (rc != TS_OK)
-    return rc;
-  sqlite3_bind_int(st, 1, limit);
+/* Calls fn for each run a prepared RUN_COLUMNS query returns; finalizes it. */
+static int each_run(store *s, sqlite3_stmt *st, int (*fn)(void *ctx, const store_run_row *row),
+                    void *ctx, ts_err *err) {
   store_run_row *row = malloc(sizeof *row);
   if (!row) {
     sqlite3_finalize(st);
     return ts_err_set(err, TS_ENOMEM, "no memory to list runs");
   }
+  int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     read_run_row(st, row);
     if (fn(ctx, row) != 0) {
@@ -396,6 +393,16 @@ int store_runs(store *s, int limit, int (*fn)(void *ctx, const store_run_row *ro
   int result = rc == SQLITE_DONE ? TS_OK : store_fail(s, err, "cannot list the runs");
   sqlite3_finalize(st);
   return result;
+}
+
+int store_runs(store *s, int limit, int (*fn)(void *ctx, const store_run_row *row), void *ctx,
+               ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s, RUN_COLUMNS " GROUP BY r.id ORDER BY r.id DESC LIMIT ?", &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_int(st, 1, limit);
+  return each_run(s, st, fn, ctx, err);
 }
 
 int store_run_get(store *s, int64_t run_id, store_run_row *out, ts_err *err) {
@@ -677,22 +684,5 @@ int store_unfinished_runs(store *s, int (*fn)(void *ctx, const store_run_row *ro
                    RUN_COLUMNS " WHERE r.status IN ('running','interrupted') AND "
                                "r.plan_name <> 'manual' GROUP BY r.id ORDER BY r.id",
                    &st, err);
-  if (rc != TS_OK)
-    return rc;
-  store_run_row *row = malloc(sizeof *row);
-  if (!row) {
-    sqlite3_finalize(st);
-    return ts_err_set(err, TS_ENOMEM, "no memory to list runs");
-  }
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    read_run_row(st, row);
-    if (fn(ctx, row) != 0) {
-      rc = SQLITE_DONE;
-      break;
-    }
-  }
-  free(row);
-  int result = rc == SQLITE_DONE ? TS_OK : store_fail(s, err, "cannot list the unfinished runs");
-  sqlite3_finalize(st);
-  return result;
+  return rc == TS_OK ? each_run(s, st, fn, ctx, err) : rc;
 }
