@@ -800,6 +800,7 @@ static int handle_user_idle(request *r) {
   plat_mutex_lock(&r->svc->lock);
   r->svc->idle_report_s = seconds;
   r->svc->idle_report_at = (int64_t)time(NULL);
+  plat_cond_broadcast(&r->svc->changed);
   plat_mutex_unlock(&r->svc->lock);
   return TS_OK;
 }
@@ -988,8 +989,17 @@ static void fire_schedule(server *svc, store_schedule *sc, int64_t now) {
     what = "skipped";
     snprintf(detail, sizeof detail, "on battery power");
   } else {
+    if (sc->require_idle_s) {
+      /* Only a tray sees the user's session: ask the subscribed trays, and give them a moment to
+         answer (no tray keeps reporting on a timer). */
+      emit(svc, "idle-query", "schedule", "%lld", (long long)sc->id);
+      plat_mutex_lock(&svc->lock);
+      for (int i = 0; i < 30 && svc->idle_report_at < now && !svc->stopping; i++)
+        plat_cond_wait(&svc->changed, &svc->lock, 100000000ull);
+      plat_mutex_unlock(&svc->lock);
+    }
     plat_mutex_lock(&svc->lock);
-    long idle = svc->idle_report_s;
+    long idle = svc->idle_report_at >= now ? svc->idle_report_s : -1;
     int64_t idle_at = svc->idle_report_at;
     int busy = svc->run_active || svc->client_load || svc->load_busy;
     plat_mutex_unlock(&svc->lock);
