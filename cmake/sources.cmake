@@ -12,6 +12,7 @@ set(TS_SHARED_SOURCES
   shared/src/plat/${TS_PLATFORM}/interrupt.c
   shared/src/plat/${TS_PLATFORM}/ipc.c
   shared/src/plat/${TS_PLATFORM}/proc.c
+  shared/src/plat/${TS_PLATFORM}/quiet.c
   shared/src/plat/${TS_PLATFORM}/sysinfo.c
   shared/src/plat/${TS_PLATFORM}/thread.c
   shared/src/plat/${TS_PLATFORM}/time.c
@@ -37,6 +38,7 @@ set(TS_CORE_SOURCES
   service/src/experiment/experiment.c
   service/src/experiment/plan.c
   service/src/experiment/stats.c
+  service/src/quiet/quiet.c
   service/src/report/text.c
   service/src/server/schedule.c
   service/src/server/server.c

@@ -16,6 +16,7 @@ static const cli_command *const commands[] = {
     &cli_start_command,
     &cli_stop_command,
     &cli_schedule_command,
+    &cli_quiet_command,
     &cli_service_command,
     NULL,
 };

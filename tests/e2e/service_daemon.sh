@@ -32,6 +32,12 @@ if command -v setpriv >/dev/null; then
   echo "privileges: status open, load refused with: $out"
 fi
 
+# Quiet mode: Linux has no Defender or Windows Update; the service says so and changes nothing.
+"$exe" quiet status --socket "$sock" | grep -q "available *no" || fail "quiet status does not say it is unavailable"
+out=$("$exe" quiet on --socket "$sock" 2>&1) && fail "quiet on succeeded on Linux: $out"
+echo "$out" | grep -q "Windows-only" || fail "quiet on does not say why: $out"
+echo "quiet mode: $out"
+
 # 2. SIGTERM mid-run: the run is checkpointed and resumes at the next start.
 "$exe" run --service --socket "$sock" --conditions baseline,sleep:100 --reps 15 --warmup 0 \
   --settle 100ms --work-scale 0.05 --quiet-cpu off >/dev/null || fail "run --service failed"

@@ -15,5 +15,10 @@
 /* Popup menu commands; the status line is disabled and never sent. */
 #define IDM_STATUS 1001
 #define IDM_EXIT 1002
+#define IDM_LOAD_STOP 1003
+#define IDM_RUN_STOP 1004
+/* Ranges: one ID per row of the load and plan tables in tray.c, counted from the first. */
+#define IDM_LOAD_FIRST 1100
+#define IDM_RUN_FIRST 1200
 
 #endif

@@ -1,10 +1,16 @@
-/* tray.c - threadsoup-tray.exe, the notification-area controller of ThreadSoup (for now an icon
-   whose menu shows the service status and offers Exit). */
+/* tray.c - threadsoup-tray.exe, the notification-area controller of ThreadSoup: it follows the
+   service's events and starts or stops its load and experiments from the icon's menu. */
 
-/* Windows 7 is the oldest target: it has NOTIFYICON_VERSION_4 and ChangeWindowMessageFilterEx. */
+/* Windows 7 is the oldest target: it has NOTIFYICON_VERSION_4 and ChangeWindowMessageFilterEx.
+   ts_shared's flags name Windows 10 for its own files; the tray keeps to what Windows 7 has. */
+#undef _WIN32_WINNT
 #define _WIN32_WINNT 0x0601
+#ifndef NTDDI_VERSION
 #define NTDDI_VERSION 0x06010000
+#endif
+#ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN
+#endif
 
 #include <windows.h>
 #include <shellapi.h>
@@ -12,10 +18,14 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <wchar.h>
 
 #include "resource.h"
+#include "threadsoup/plat.h"
+#include "threadsoup/proto.h"
 
 /* Process exit codes; tests rely on them. */
 enum {
@@ -26,6 +36,10 @@ enum {
 
 /* The shell reports icon events with this message; WM_APP keeps it clear of system messages. */
 #define WM_TRAY_NOTIFY (WM_APP + 1)
+/* From the connection thread: lParam is a malloc'ed tray_state the window frees. */
+#define WM_TRAY_STATE (WM_APP + 2)
+/* From either thread: lParam is a malloc'ed tray_balloon the window frees. */
+#define WM_TRAY_BALLOON (WM_APP + 3)
 
 /* One icon per program; the shell identifies it by window plus this number. */
 #define TRAY_ICON_UID 1
@@ -33,32 +47,122 @@ enum {
 /* The only timer: armed by --exit-after. An idle tray must not wake up, so nothing polls. */
 #define TRAY_TIMER_EXIT_AFTER 1
 
+/* Both threads block in pipe calls and keep their buffers on the heap: 256 KiB is plenty. */
+#define TRAY_THREAD_STACK (256 * 1024)
+/* Menu clicks waiting for the request thread; more means the service is stuck. */
+#define TRAY_MAX_JOBS 8
+#define TRAY_LINE_MAX 128 /* the status line; also the tooltip's size (szTip) */
+
 static const wchar_t TRAY_WINDOW_CLASS[] = L"ThreadSoupTrayWindow";
 static const wchar_t TRAY_TITLE[] = L"ThreadSoup";
-static const wchar_t TRAY_TOOLTIP[] = L"ThreadSoup";
 /* Local\ gives one tray per logon session, which is what fast user switching needs. */
 static const wchar_t TRAY_MUTEX_NAME[] = L"Local\\ThreadSoupTray";
+static const wchar_t TRAY_NOT_RUNNING[] =
+    L"ThreadSoup service not running \u2014 start it with threadsoup service start";
 
 static const wchar_t TRAY_USAGE[] =
-    L"usage: threadsoup-tray [--exit-after MS] [--help]\n"
+    L"usage: threadsoup-tray [--pipe NAME] [--exit-after MS] [--help]\n"
+    L"  --pipe NAME      the service's pipe (default \\\\.\\pipe\\threadsoup)\n"
     L"  --exit-after MS  close by itself after MS milliseconds (for tests)\n"
     L"  --help           show this text\n";
+
+/* The "Start load" submenu: what the user picks and the condition the service is sent. */
+static const struct {
+  const wchar_t *label;
+  const char *spec;
+} TRAY_LOADS[] = {
+    {L"&1,500 sleepers at 0.5 s", "sleep:1500@500ms"},
+    {L"&5,000 sleepers at 0.5 s", "sleep:5000@500ms"},
+    {L"15,&000 sleepers at 0.5 s", "sleep:15000@500ms"},
+    {L"1,500 &waiting threads", "wait:1500"},
+    {L"1,500 &processes", "procs:1500"},
+};
+
+/* The "Run experiment" submenu: the service's preset plans. */
+static const struct {
+  const wchar_t *label;
+  const char *plan;
+} TRAY_PLANS[] = {
+    {L"&quick", "quick"}, {L"&seed", "seed"}, {L"&waiters", "waiters"},
+    {L"&dose", "dose"},   {L"&aa", "aa"},
+};
 
 typedef struct tray_options {
   DWORD exit_after_ms; /* 0: run until the user picks Exit */
   BOOL help;
+  const wchar_t *pipe; /* NULL: plat_ipc_default_address() */
 } tray_options;
 
-/* Everything the window procedure needs. It lives on wWinMain's stack and the window finds it
-   through GWLP_USERDATA, so the program has no global mutable state. */
+/* What the window knows of the service: a snapshot the connection thread sends whole. */
+typedef struct tray_state {
+  BOOL connected;    /* subscribed, and the first status has arrived */
+  BOOL attempt_done; /* the answer to a connection attempt (a menu may be waiting for it) */
+  BOOL load;         /* a client's load runs */
+  BOOL run;          /* an experiment runs */
+  wchar_t line[TRAY_LINE_MAX];
+} tray_state;
+
+typedef struct tray_balloon {
+  BOOL error;
+  wchar_t title[64];  /* szInfoTitle's size */
+  wchar_t text[256];  /* szInfo's size */
+} tray_balloon;
+
+/* One request for the request thread: a verb with at most one field. */
+typedef struct tray_job {
+  char verb[PROTO_MAX_NAME];
+  char key[PROTO_MAX_NAME]; /* "" for none */
+  char value[64];
+  wchar_t what[48];         /* names the request in an error balloon; "" to fail silently */
+} tray_job;
+
+/* One connection and its buffers (about 400 KiB, so on the heap, never on a thread's stack). */
+typedef struct tray_link {
+  plat_ipc_conn *conn;
+  size_t used; /* bytes of `in` received but not yet decoded */
+  char in[PROTO_MAX_MESSAGE * 2];
+  char wire[PROTO_MAX_MESSAGE * 2];
+  proto_message hello;
+  proto_message request;
+  proto_message msg; /* the message read last */
+} tray_link;
+
+/* The service as the connection thread has learnt it from the status reply and the events. */
+typedef struct tray_model {
+  BOOL have_status;
+  char load[128]; /* "" for none */
+  long long run;  /* 0 for none */
+  int done, total;
+} tray_model;
+
+/* Everything the program shares. It lives on wWinMain's stack; the window finds it through
+   GWLP_USERDATA and the threads through their argument, so there is no global mutable state. */
 typedef struct tray_ctx {
   HINSTANCE instance;
-  HWND window;
+  HWND window; /* set before the threads start, cleared after they are joined */
   HICON icon;               /* owned; destroyed after the window */
   UINT taskbar_created_msg; /* registered "TaskbarCreated", broadcast when Explorer (re)starts */
   BOOL icon_shown;          /* the shell currently holds our icon */
   BOOL icon_version4;       /* NIM_SETVERSION succeeded: events come in the version-4 layout */
   DWORD exit_after_ms;
+  char pipe[PLAT_PATH_MAX]; /* UTF-8, as plat_ipc_connect takes it */
+
+  /* Window thread only. */
+  tray_state shown;    /* the last snapshot: builds the menu and the tooltip */
+  BOOL menu_pending;   /* a right click waits for a connection attempt before the menu opens */
+  POINT menu_at;
+  BOOL link_started, worker_started;
+  plat_thread link_thread, worker_thread;
+
+  /* Shared with the threads, under lock; `changed` wakes both. */
+  plat_mutex lock;
+  plat_cond changed;
+  BOOL quitting;
+  BOOL retry;                  /* the window asks the connection thread to try again */
+  plat_ipc_conn *event_conn;   /* the subscription, so quitting can wake its read */
+  plat_ipc_conn *request_conn; /* the request in flight, likewise */
+  tray_job jobs[TRAY_MAX_JOBS];
+  int job_head, job_count;
 } tray_ctx;
 
 /* ---------------------------------------------------------------- command line */
@@ -100,7 +204,8 @@ static BOOL tray_parse_ms(const wchar_t *text, DWORD *out) {
   return TRUE;
 }
 
-/* Fills opts from argv; returns TRAY_EXIT_OK or TRAY_EXIT_USAGE (after saying why). */
+/* Fills opts from argv; returns TRAY_EXIT_OK or TRAY_EXIT_USAGE (after saying why). The strings
+   in opts point into argv. */
 static int tray_parse_args(int argc, wchar_t **argv, tray_options *opts) {
   for (int i = 1; i < argc; i++) {
     const wchar_t *arg = argv[i];
@@ -116,6 +221,12 @@ static int tray_parse_args(int argc, wchar_t **argv, tray_options *opts) {
                       argv[i], (unsigned long)USER_TIMER_MAXIMUM);
         return TRAY_EXIT_USAGE;
       }
+    } else if (wcscmp(arg, L"--pipe") == 0) {
+      if (i + 1 >= argc || argv[i + 1][0] == L'\0') {
+        tray_complain(L"--pipe needs the name of the service's pipe, e.g. \\\\.\\pipe\\threadsoup");
+        return TRAY_EXIT_USAGE;
+      }
+      opts->pipe = argv[++i];
     } else {
       tray_complain(L"unknown option '%ls'", arg);
       return TRAY_EXIT_USAGE;
@@ -124,21 +235,359 @@ static int tray_parse_args(int argc, wchar_t **argv, tray_options *opts) {
   return TRAY_EXIT_OK;
 }
 
-/* Parses the process command line with the shell's own quoting rules. */
-static int tray_read_command_line(tray_options *opts) {
-  int argc = 0;
-  wchar_t **argv = CommandLineToArgvW(GetCommandLineW(), &argc);
-  if (argv == NULL) return TRAY_EXIT_FAILURE;
-  int rc = tray_parse_args(argc, argv, opts);
-  LocalFree(argv);
-  return rc;
-}
-
 /* --help was asked for by a person: stdout if there is one, otherwise a message box. */
 static void tray_show_usage(void) {
   if (!tray_write_std(STD_OUTPUT_HANDLE, TRAY_USAGE)) {
     MessageBoxW(NULL, TRAY_USAGE, TRAY_TITLE, MB_OK | MB_ICONINFORMATION);
   }
+}
+
+/* ---------------------------------------------------------------- text */
+
+/* UTF-8 from the service to a wide string, cut to fit `count` characters. */
+static void tray_widen(const char *text, wchar_t *out, size_t count) {
+  wchar_t wide[1100];
+  if (MultiByteToWideChar(CP_UTF8, 0, text, -1, wide, ARRAYSIZE(wide)) == 0) {
+    lstrcpynW(out, L"?", (int)count);
+    return;
+  }
+  lstrcpynW(out, wide, (int)count);
+}
+
+/* ---------------------------------------------------------------- talking to the window */
+
+/* Hands a malloc'ed payload to the window, which frees it. The window outlives both threads
+   (they are joined before it is destroyed), so ctx->window is valid here. */
+static void tray_post(tray_ctx *ctx, UINT msg, void *payload) {
+  if (payload == NULL) return;
+  if (!PostMessageW(ctx->window, msg, 0, (LPARAM)payload)) free(payload);
+}
+
+static void tray_post_balloon(tray_ctx *ctx, BOOL error, const wchar_t *title, const char *text) {
+  tray_balloon *b = calloc(1, sizeof *b);
+  if (b == NULL) return;
+  b->error = error;
+  lstrcpynW(b->title, title, ARRAYSIZE(b->title));
+  tray_widen(text, b->text, ARRAYSIZE(b->text));
+  tray_post(ctx, WM_TRAY_BALLOON, b);
+}
+
+/* Sends the window a snapshot of the model, or of a failed connection when `failure` is set. */
+static void tray_post_state(tray_ctx *ctx, const tray_model *model, const ts_err *failure) {
+  tray_state *s = calloc(1, sizeof *s);
+  if (s == NULL) return;
+  s->attempt_done = TRUE;
+  if (failure != NULL) {
+    /* "Not running" is the common case and deserves the exact words; other failures (a busy or
+       refusing pipe) are told as the platform layer words them. */
+    if (failure->code == TS_EUNSUPPORTED)
+      lstrcpynW(s->line, TRAY_NOT_RUNNING, ARRAYSIZE(s->line));
+    else
+      tray_widen(failure->text, s->line, ARRAYSIZE(s->line));
+  } else if (model->run != 0) {
+    s->connected = s->run = TRUE;
+    if (model->done == 0)
+      swprintf(s->line, ARRAYSIZE(s->line), L"Run %lld: starting, %d trials", model->run,
+               model->total);
+    else
+      swprintf(s->line, ARRAYSIZE(s->line), L"Run %lld: trial %d of %d", model->run, model->done,
+               model->total);
+  } else if (model->load[0] != '\0') {
+    s->connected = s->load = TRUE;
+    wchar_t load[100];
+    tray_widen(model->load, load, ARRAYSIZE(load));
+    swprintf(s->line, ARRAYSIZE(s->line), L"Load: %ls", load);
+  } else {
+    s->connected = TRUE;
+    lstrcpynW(s->line, L"Idle", ARRAYSIZE(s->line));
+  }
+  tray_post(ctx, WM_TRAY_STATE, s);
+}
+
+/* ---------------------------------------------------------------- connections */
+
+/* Connects and publishes the connection in *slot, so that quitting can wake a blocked read. */
+static int tray_link_open(tray_ctx *ctx, tray_link *link, plat_ipc_conn **slot, ts_err *err) {
+  link->used = 0;
+  link->conn = NULL;
+  int rc = plat_ipc_connect(&link->conn, ctx->pipe, err);
+  if (rc != TS_OK) return rc;
+  plat_mutex_lock(&ctx->lock);
+  BOOL quitting = ctx->quitting;
+  if (!quitting) *slot = link->conn;
+  plat_mutex_unlock(&ctx->lock);
+  if (quitting) {
+    plat_ipc_close(link->conn);
+    link->conn = NULL;
+    return ts_err_set(err, TS_EINTERRUPTED, "the tray is closing");
+  }
+  return TS_OK;
+}
+
+/* Unpublishes first: quitting only ever shuts down a connection that is still open. */
+static void tray_link_close(tray_ctx *ctx, tray_link *link, plat_ipc_conn **slot) {
+  if (link->conn == NULL) return;
+  plat_mutex_lock(&ctx->lock);
+  *slot = NULL;
+  plat_mutex_unlock(&ctx->lock);
+  plat_ipc_close(link->conn);
+  link->conn = NULL;
+}
+
+/* Sends hello and then link->request in one write: the service answers both in order. */
+static int tray_link_send(tray_link *link, ts_err *err) {
+  size_t n = 0, m = 0;
+  proto_init(&link->hello, PROTO_REQUEST, "hello");
+  int rc = proto_addf(&link->hello, err, "version", "%d", PROTO_VERSION);
+  if (rc == TS_OK) rc = proto_encode(&link->hello, link->wire, sizeof link->wire, &n, err);
+  if (rc == TS_OK)
+    rc = proto_encode(&link->request, link->wire + n, sizeof link->wire - n, &m, err);
+  if (rc == TS_OK) rc = plat_ipc_send(link->conn, link->wire, n + m, err);
+  return rc;
+}
+
+/* Reads one whole message into link->msg, keeping what follows it for the next call. */
+static int tray_link_read(tray_link *link, ts_err *err) {
+  for (;;) {
+    size_t consumed = 0;
+    if (proto_decode(link->in, link->used, &consumed, &link->msg, err) != TS_OK)
+      return ts_err_prefix(err, "the service sent something unreadable");
+    if (consumed != 0) {
+      memmove(link->in, link->in + consumed, link->used - consumed);
+      link->used -= consumed;
+      return TS_OK;
+    }
+    size_t got = 0;
+    int rc = plat_ipc_recv(link->conn, link->in + link->used, sizeof link->in - link->used, &got,
+                           err);
+    if (rc != TS_OK) return rc;
+    if (got == 0) return ts_err_set(err, TS_EUNSUPPORTED, "the service closed the connection");
+    link->used += got;
+  }
+}
+
+/* Queues a request for the request thread; FALSE when the queue is full or the tray closes. */
+static BOOL tray_enqueue(tray_ctx *ctx, const char *verb, const char *key, const char *value,
+                         const wchar_t *what) {
+  plat_mutex_lock(&ctx->lock);
+  BOOL queued = !ctx->quitting && ctx->job_count < TRAY_MAX_JOBS;
+  if (queued) {
+    tray_job *job = &ctx->jobs[(ctx->job_head + ctx->job_count) % TRAY_MAX_JOBS];
+    ZeroMemory(job, sizeof *job);
+    snprintf(job->verb, sizeof job->verb, "%s", verb);
+    snprintf(job->key, sizeof job->key, "%s", key ? key : "");
+    snprintf(job->value, sizeof job->value, "%s", value ? value : "");
+    lstrcpynW(job->what, what, ARRAYSIZE(job->what));
+    ctx->job_count++;
+    plat_cond_broadcast(&ctx->changed);
+  }
+  plat_mutex_unlock(&ctx->lock);
+  return queued;
+}
+
+/* ---------------------------------------------------------------- the connection thread */
+
+/* Answers the service's idle-query: only the user's session knows when its user last typed or
+   moved the mouse. Nothing is sent unless asked, so an idle tray stays asleep. */
+static void tray_answer_idle_query(tray_ctx *ctx) {
+  LASTINPUTINFO info;
+  info.cbSize = sizeof info;
+  if (!GetLastInputInfo(&info)) return; /* the service then records "unknown" */
+  char seconds[16];
+  /* Unsigned subtraction stays right across GetTickCount's wrap after 49.7 days. */
+  snprintf(seconds, sizeof seconds, "%lu", (unsigned long)((GetTickCount() - info.dwTime) / 1000));
+  tray_enqueue(ctx, "user-idle", "seconds", seconds, L"");
+}
+
+/* Folds one message of the subscription into the model; FALSE when nothing changed. */
+static BOOL tray_model_apply(tray_ctx *ctx, tray_model *model, const proto_message *m) {
+  const char *value;
+  if (m->kind == PROTO_OK && strcmp(m->verb, "status") == 0) {
+    value = proto_get(m, "load");
+    snprintf(model->load, sizeof model->load, "%s",
+             value && strcmp(value, "none") != 0 ? value : "");
+    value = proto_get(m, "run");
+    model->run = value && strcmp(value, "none") != 0 ? atoll(value) : 0;
+    model->done = model->total = 0;
+    value = proto_get(m, "run-progress");
+    if (value) sscanf(value, "%d/%d", &model->done, &model->total);
+    model->have_status = TRUE;
+    return TRUE;
+  }
+  if (m->kind != PROTO_EVENT) return FALSE;
+  if (strcmp(m->verb, "load-started") == 0 && (value = proto_get(m, "load")) != NULL) {
+    snprintf(model->load, sizeof model->load, "%s", value);
+  } else if (strcmp(m->verb, "load-stopped") == 0) {
+    model->load[0] = '\0';
+  } else if (strcmp(m->verb, "run-started") == 0 && (value = proto_get(m, "run")) != NULL) {
+    /* "ID: K of N trials to run"; the progress that follows counts to K. */
+    int pending = 0, all = 0;
+    if (sscanf(value, "%lld: %d of %d", &model->run, &pending, &all) < 2) return FALSE;
+    model->done = 0;
+    model->total = pending;
+  } else if (strcmp(m->verb, "trial-done") == 0 && (value = proto_get(m, "progress")) != NULL) {
+    if (sscanf(value, "run %lld trial %d of %d", &model->run, &model->done, &model->total) != 3)
+      return FALSE;
+  } else if (strcmp(m->verb, "run-finished") == 0 && (value = proto_get(m, "run")) != NULL) {
+    model->run = 0;
+    char text[300];
+    snprintf(text, sizeof text, "Run %s", value);
+    tray_post_balloon(ctx, strstr(value, "failed") != NULL, L"ThreadSoup experiment", text);
+  } else if (strcmp(m->verb, "idle-query") == 0) {
+    tray_answer_idle_query(ctx);
+    return FALSE;
+  } else {
+    return FALSE; /* run-note and events of later versions change nothing shown */
+  }
+  return TRUE;
+}
+
+/* Subscribes and follows the events until the connection ends; err says why it ended. */
+static int tray_follow(tray_ctx *ctx, tray_link *link, ts_err *err) {
+  tray_model model;
+  ZeroMemory(&model, sizeof model);
+  int rc = tray_link_open(ctx, link, &ctx->event_conn, err);
+  if (rc != TS_OK) return rc;
+  /* subscribe before status: an event sent in between is newer than nothing, and every later
+     event is applied on top of the status. */
+  proto_init(&link->request, PROTO_REQUEST, "subscribe");
+  rc = tray_link_send(link, err);
+  if (rc == TS_OK) {
+    proto_init(&link->request, PROTO_REQUEST, "status");
+    size_t n = 0;
+    rc = proto_encode(&link->request, link->wire, sizeof link->wire, &n, err);
+    if (rc == TS_OK) rc = plat_ipc_send(link->conn, link->wire, n, err);
+  }
+  while (rc == TS_OK) {
+    rc = tray_link_read(link, err);
+    if (rc != TS_OK) break;
+    if (link->msg.kind == PROTO_ERROR) {
+      const char *message = proto_get(&link->msg, "message");
+      rc = ts_err_set(err, TS_EOS, "the service refused the tray (%s): %s", link->msg.verb,
+                      message ? message : "no reason given");
+      break;
+    }
+    if (tray_model_apply(ctx, &model, &link->msg) && model.have_status)
+      tray_post_state(ctx, &model, NULL);
+  }
+  tray_link_close(ctx, link, &ctx->event_conn);
+  return rc;
+}
+
+/* The connection thread: follows the service while it runs. When it is not running, the thread
+   sleeps until the window asks again (the user opened the menu): no timer, no polling. */
+static void tray_link_main(void *arg) {
+  tray_ctx *ctx = arg;
+  tray_link *link = malloc(sizeof *link);
+  for (;;) {
+    ts_err err;
+    if (link == NULL)
+      ts_err_set(&err, TS_ENOMEM, "the tray has no memory for a connection");
+    else
+      tray_follow(ctx, link, &err);
+    plat_mutex_lock(&ctx->lock);
+    if (!ctx->quitting) {
+      plat_mutex_unlock(&ctx->lock);
+      tray_post_state(ctx, NULL, &err);
+      plat_mutex_lock(&ctx->lock);
+    }
+    while (!ctx->retry && !ctx->quitting) plat_cond_wait(&ctx->changed, &ctx->lock, UINT64_MAX);
+    BOOL quitting = ctx->quitting;
+    ctx->retry = FALSE;
+    plat_mutex_unlock(&ctx->lock);
+    if (quitting) break;
+  }
+  free(link);
+}
+
+/* ---------------------------------------------------------------- the request thread */
+
+/* One short-lived connection: hello, the request, its reply. The subscription is left alone, so
+   a slow request (starting 15,000 threads) never delays the events. */
+static void tray_call(tray_ctx *ctx, tray_link *link, const tray_job *job) {
+  ts_err err;
+  int rc = tray_link_open(ctx, link, &ctx->request_conn, &err);
+  if (rc == TS_OK) {
+    proto_init(&link->request, PROTO_REQUEST, job->verb);
+    if (job->key[0] != '\0') rc = proto_add(&link->request, job->key, job->value, &err);
+  }
+  if (rc == TS_OK) rc = tray_link_send(link, &err);
+  if (rc == TS_OK) rc = tray_link_read(link, &err); /* hello's reply */
+  if (rc == TS_OK && link->msg.kind != PROTO_ERROR) rc = tray_link_read(link, &err);
+  tray_link_close(ctx, link, &ctx->request_conn);
+  if (rc == TS_EINTERRUPTED || job->what[0] == L'\0') return;
+
+  char text[600];
+  if (rc != TS_OK) {
+    snprintf(text, sizeof text, "%s", err.text);
+  } else if (link->msg.kind == PROTO_ERROR) {
+    const char *message = proto_get(&link->msg, "message");
+    snprintf(text, sizeof text, "%s: %s", link->msg.verb, message ? message : "no reason given");
+  } else {
+    /* Done: the events say what changed. If the subscription is down (the service started after
+       the tray last looked), this is the moment to follow it again. */
+    plat_mutex_lock(&ctx->lock);
+    if (ctx->event_conn == NULL) {
+      ctx->retry = TRUE;
+      plat_cond_broadcast(&ctx->changed);
+    }
+    plat_mutex_unlock(&ctx->lock);
+    return;
+  }
+  wchar_t title[64];
+  swprintf(title, ARRAYSIZE(title), L"%ls failed", job->what);
+  tray_post_balloon(ctx, TRUE, title, text);
+}
+
+/* The request thread: runs the menu's requests one after another, off the window's thread. */
+static void tray_worker_main(void *arg) {
+  tray_ctx *ctx = arg;
+  tray_link *link = malloc(sizeof *link);
+  for (;;) {
+    tray_job job;
+    plat_mutex_lock(&ctx->lock);
+    while (ctx->job_count == 0 && !ctx->quitting)
+      plat_cond_wait(&ctx->changed, &ctx->lock, UINT64_MAX);
+    BOOL quitting = ctx->quitting;
+    if (!quitting) {
+      job = ctx->jobs[ctx->job_head];
+      ctx->job_head = (ctx->job_head + 1) % TRAY_MAX_JOBS;
+      ctx->job_count--;
+    }
+    plat_mutex_unlock(&ctx->lock);
+    if (quitting) break;
+    if (link != NULL)
+      tray_call(ctx, link, &job);
+    else if (job.what[0] != L'\0')
+      tray_post_balloon(ctx, TRUE, job.what, "the tray has no memory for a request");
+  }
+  free(link);
+}
+
+static BOOL tray_threads_start(tray_ctx *ctx) {
+  ts_err err;
+  if (plat_thread_start(&ctx->link_thread, TRAY_THREAD_STACK, tray_link_main, ctx, &err) != TS_OK)
+    return FALSE;
+  ctx->link_started = TRUE;
+  if (plat_thread_start(&ctx->worker_thread, TRAY_THREAD_STACK, tray_worker_main, ctx, &err) !=
+      TS_OK)
+    return FALSE;
+  ctx->worker_started = TRUE;
+  return TRUE;
+}
+
+/* Wakes both threads wherever they block (a condition or a pipe read) and joins them. Called
+   before the window goes, so that nothing posts to a window that no longer exists. */
+static void tray_threads_stop(tray_ctx *ctx) {
+  plat_mutex_lock(&ctx->lock);
+  ctx->quitting = TRUE;
+  plat_ipc_shutdown(ctx->event_conn);
+  plat_ipc_shutdown(ctx->request_conn);
+  plat_cond_broadcast(&ctx->changed);
+  plat_mutex_unlock(&ctx->lock);
+  if (ctx->link_started) plat_thread_join(ctx->link_thread);
+  if (ctx->worker_started) plat_thread_join(ctx->worker_thread);
+  ctx->link_started = ctx->worker_started = FALSE;
 }
 
 /* ---------------------------------------------------------------- notification icon */
@@ -150,6 +599,15 @@ static void tray_icon_data(const tray_ctx *ctx, NOTIFYICONDATAW *nid) {
   nid->uID = TRAY_ICON_UID;
 }
 
+/* The tooltip is the status line, named as ThreadSoup's unless it says so itself. */
+static void tray_tooltip(const tray_ctx *ctx, wchar_t *tip, size_t count) {
+  if (wcsncmp(ctx->shown.line, TRAY_TITLE, wcslen(TRAY_TITLE)) == 0)
+    lstrcpynW(tip, ctx->shown.line, (int)count);
+  else
+    swprintf(tip, count, L"%ls: %ls", TRAY_TITLE, ctx->shown.line);
+  tip[count - 1] = L'\0';
+}
+
 /* Puts the icon in the notification area. Failure is normal when no taskbar exists yet (the tray
    started before Explorer); TaskbarCreated calls this again, so the caller just carries on. */
 static BOOL tray_icon_show(tray_ctx *ctx) {
@@ -158,7 +616,7 @@ static BOOL tray_icon_show(tray_ctx *ctx) {
   nid.uFlags = NIF_MESSAGE | NIF_ICON | NIF_TIP | NIF_SHOWTIP;
   nid.uCallbackMessage = WM_TRAY_NOTIFY;
   nid.hIcon = ctx->icon;
-  lstrcpynW(nid.szTip, TRAY_TOOLTIP, ARRAYSIZE(nid.szTip));
+  tray_tooltip(ctx, nid.szTip, ARRAYSIZE(nid.szTip));
   /* TaskbarCreated also comes when the taskbar merely changed (e.g. DPI) and still holds our
      icon; then ADD fails and MODIFY brings the icon up to date. */
   if (!Shell_NotifyIconW(NIM_ADD, &nid) && !Shell_NotifyIconW(NIM_MODIFY, &nid)) {
@@ -182,13 +640,57 @@ static void tray_icon_hide(tray_ctx *ctx) {
   ctx->icon_shown = FALSE;
 }
 
+static void tray_icon_update_tip(tray_ctx *ctx) {
+  if (!ctx->icon_shown) return;
+  NOTIFYICONDATAW nid;
+  tray_icon_data(ctx, &nid);
+  nid.uFlags = NIF_TIP | NIF_SHOWTIP;
+  tray_tooltip(ctx, nid.szTip, ARRAYSIZE(nid.szTip));
+  Shell_NotifyIconW(NIM_MODIFY, &nid);
+}
+
+/* A balloon from the icon; without an icon (no taskbar) an error still reaches the user. */
+static void tray_icon_balloon(tray_ctx *ctx, const tray_balloon *b) {
+  NOTIFYICONDATAW nid;
+  tray_icon_data(ctx, &nid);
+  nid.uFlags = NIF_INFO;
+  lstrcpynW(nid.szInfoTitle, b->title, ARRAYSIZE(nid.szInfoTitle));
+  lstrcpynW(nid.szInfo, b->text, ARRAYSIZE(nid.szInfo));
+  nid.dwInfoFlags = b->error ? NIIF_ERROR : NIIF_INFO;
+  if (ctx->icon_shown && Shell_NotifyIconW(NIM_MODIFY, &nid)) return;
+  if (b->error) MessageBoxW(ctx->window, b->text, b->title, MB_OK | MB_ICONERROR);
+}
+
 /* ---------------------------------------------------------------- popup menu */
 
-/* Builds the menu afresh each time, so later versions can show the current service state. */
+static UINT tray_enabled(BOOL on) { return on ? MF_ENABLED : MF_GRAYED; }
+
+/* Builds the menu afresh each time from the last known status. */
 static void tray_menu_show(tray_ctx *ctx, int x, int y) {
   HMENU menu = CreatePopupMenu();
-  if (menu == NULL) return;
-  AppendMenuW(menu, MF_STRING | MF_GRAYED, IDM_STATUS, L"ThreadSoup \u2013 service not connected");
+  HMENU loads = CreatePopupMenu();
+  HMENU plans = CreatePopupMenu();
+  if (menu == NULL || loads == NULL || plans == NULL) {
+    if (menu) DestroyMenu(menu);
+    if (loads) DestroyMenu(loads);
+    if (plans) DestroyMenu(plans);
+    return;
+  }
+  const tray_state *s = &ctx->shown;
+  /* One thing at a time: the service refuses a load during a run and the other way round. */
+  BOOL free_to_start = s->connected && !s->load && !s->run;
+  for (size_t i = 0; i < ARRAYSIZE(TRAY_LOADS); i++)
+    AppendMenuW(loads, MF_STRING, IDM_LOAD_FIRST + i, TRAY_LOADS[i].label);
+  for (size_t i = 0; i < ARRAYSIZE(TRAY_PLANS); i++)
+    AppendMenuW(plans, MF_STRING, IDM_RUN_FIRST + i, TRAY_PLANS[i].label);
+
+  AppendMenuW(menu, MF_STRING | MF_GRAYED, IDM_STATUS, s->line);
+  AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
+  AppendMenuW(menu, MF_POPUP | tray_enabled(free_to_start), (UINT_PTR)loads, L"Start &load");
+  AppendMenuW(menu, MF_STRING | tray_enabled(s->load), IDM_LOAD_STOP, L"St&op load");
+  AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
+  AppendMenuW(menu, MF_POPUP | tray_enabled(free_to_start), (UINT_PTR)plans, L"&Run experiment");
+  AppendMenuW(menu, MF_STRING | tray_enabled(s->run), IDM_RUN_STOP, L"Stop &experiment");
   AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
   AppendMenuW(menu, MF_STRING, IDM_EXIT, L"E&xit");
 
@@ -198,29 +700,70 @@ static void tray_menu_show(tray_ctx *ctx, int x, int y) {
   TrackPopupMenuEx(menu, align | TPM_BOTTOMALIGN | TPM_RIGHTBUTTON, x, y, ctx->window, NULL);
   /* Forces a task switch so the next right click opens the menu instead of just closing it. */
   PostMessageW(ctx->window, WM_NULL, 0, 0);
-  DestroyMenu(menu);
+  DestroyMenu(menu); /* and the submenus with it */
+}
+
+/* A right click. Connected: the menu opens at once. Not connected: the connection thread tries
+   again first and the menu opens with its answer (tray_on_state), so a service started since
+   the last look shows up. A second click meanwhile opens the menu as it is. */
+static void tray_menu_request(tray_ctx *ctx, int x, int y) {
+  if (ctx->shown.connected || ctx->menu_pending || !ctx->link_started) {
+    ctx->menu_pending = FALSE;
+    tray_menu_show(ctx, x, y);
+    return;
+  }
+  ctx->menu_pending = TRUE;
+  ctx->menu_at.x = x;
+  ctx->menu_at.y = y;
+  plat_mutex_lock(&ctx->lock);
+  ctx->retry = TRUE;
+  plat_cond_broadcast(&ctx->changed);
+  plat_mutex_unlock(&ctx->lock);
 }
 
 /* Handles a WM_TRAY_NOTIFY from the shell, in whichever layout the shell agreed to. */
 static void tray_on_notify(tray_ctx *ctx, WPARAM wp, LPARAM lp) {
   if (ctx->icon_version4) {
     /* Version 4: LOWORD(lp) is the event, wp holds the anchor in screen coordinates. */
-    if (LOWORD(lp) == WM_CONTEXTMENU) tray_menu_show(ctx, GET_X_LPARAM(wp), GET_Y_LPARAM(wp));
+    if (LOWORD(lp) == WM_CONTEXTMENU) tray_menu_request(ctx, GET_X_LPARAM(wp), GET_Y_LPARAM(wp));
   } else if ((UINT)lp == WM_RBUTTONUP) {
     /* Old layout (a shell without version 4): lp is the mouse message, no position given. */
     POINT pt;
-    if (GetCursorPos(&pt)) tray_menu_show(ctx, pt.x, pt.y);
+    if (GetCursorPos(&pt)) tray_menu_request(ctx, pt.x, pt.y);
   }
 }
 
+static void tray_on_state(tray_ctx *ctx, tray_state *s) {
+  ctx->shown = *s;
+  free(s);
+  tray_icon_update_tip(ctx);
+  if (ctx->menu_pending && ctx->shown.attempt_done) {
+    ctx->menu_pending = FALSE;
+    tray_menu_show(ctx, ctx->menu_at.x, ctx->menu_at.y);
+  }
+}
+
+static void tray_request(tray_ctx *ctx, const char *verb, const char *key, const char *value,
+                         const wchar_t *what) {
+  if (tray_enqueue(ctx, verb, key, value, what)) return;
+  tray_balloon b = {TRUE, L"", L"Too many requests are waiting for the service; try again later."};
+  lstrcpynW(b.title, what, ARRAYSIZE(b.title));
+  tray_icon_balloon(ctx, &b);
+}
+
 static void tray_on_command(tray_ctx *ctx, UINT id) {
-  switch (id) {
-  case IDM_EXIT:
-    /* The same way out as --exit-after and a WM_CLOSE from outside: DestroyWindow. */
+  if (id >= IDM_LOAD_FIRST && id < IDM_LOAD_FIRST + ARRAYSIZE(TRAY_LOADS)) {
+    tray_request(ctx, "load-start", "spec", TRAY_LOADS[id - IDM_LOAD_FIRST].spec, L"Start load");
+  } else if (id >= IDM_RUN_FIRST && id < IDM_RUN_FIRST + ARRAYSIZE(TRAY_PLANS)) {
+    tray_request(ctx, "run-start", "plan", TRAY_PLANS[id - IDM_RUN_FIRST].plan,
+                 L"Run experiment");
+  } else if (id == IDM_LOAD_STOP) {
+    tray_request(ctx, "load-stop", NULL, NULL, L"Stop load");
+  } else if (id == IDM_RUN_STOP) {
+    tray_request(ctx, "run-stop", NULL, NULL, L"Stop experiment");
+  } else if (id == IDM_EXIT) {
+    /* The same way out as --exit-after and a WM_CLOSE from outside. */
     PostMessageW(ctx->window, WM_CLOSE, 0, 0);
-    break;
-  default:
-    break;
   }
 }
 
@@ -247,6 +790,13 @@ static LRESULT CALLBACK tray_wndproc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp) 
   case WM_TRAY_NOTIFY:
     tray_on_notify(ctx, wp, lp);
     return 0;
+  case WM_TRAY_STATE:
+    tray_on_state(ctx, (tray_state *)lp);
+    return 0;
+  case WM_TRAY_BALLOON:
+    tray_icon_balloon(ctx, (tray_balloon *)lp);
+    free((tray_balloon *)lp);
+    return 0;
   case WM_COMMAND:
     tray_on_command(ctx, LOWORD(wp));
     return 0;
@@ -255,6 +805,11 @@ static LRESULT CALLBACK tray_wndproc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp) 
       KillTimer(hwnd, TRAY_TIMER_EXIT_AFTER); /* one shot */
       PostMessageW(hwnd, WM_CLOSE, 0, 0);
     }
+    return 0;
+  case WM_CLOSE:
+    /* The threads go first: they post to this window until they are joined. */
+    tray_threads_stop(ctx);
+    DestroyWindow(hwnd);
     return 0;
   case WM_DESTROY:
     /* An icon left behind stays in the notification area until the mouse passes over it. */
@@ -304,7 +859,9 @@ static int tray_run(tray_ctx *ctx) {
       !SetTimer(ctx->window, TRAY_TIMER_EXIT_AFTER, ctx->exit_after_ms, NULL)) {
     goto done;
   }
+  lstrcpynW(ctx->shown.line, L"Connecting to the service\u2026", ARRAYSIZE(ctx->shown.line));
   tray_icon_show(ctx); /* not fatal: see tray_icon_show */
+  if (!tray_threads_start(ctx)) goto done;
 
   MSG msg;
   for (;;) {
@@ -317,9 +874,32 @@ static int tray_run(tray_ctx *ctx) {
   rc = (int)msg.wParam;
 
 done:
+  tray_threads_stop(ctx);
   if (ctx->window != NULL) DestroyWindow(ctx->window);
   if (ctx->icon != NULL) DestroyIcon(ctx->icon);
   ctx->icon = NULL;
+  return rc;
+}
+
+/* Reads the command line into ctx; returns TRAY_EXIT_OK, or the exit code to leave with. */
+static int tray_configure(tray_ctx *ctx, BOOL *help) {
+  int argc = 0;
+  wchar_t **argv = CommandLineToArgvW(GetCommandLineW(), &argc);
+  if (argv == NULL) return TRAY_EXIT_FAILURE;
+  tray_options opts;
+  ZeroMemory(&opts, sizeof opts);
+  int rc = tray_parse_args(argc, argv, &opts);
+  if (rc == TRAY_EXIT_OK && opts.pipe != NULL &&
+      WideCharToMultiByte(CP_UTF8, 0, opts.pipe, -1, ctx->pipe, (int)sizeof ctx->pipe, NULL,
+                          NULL) == 0) {
+    tray_complain(L"--pipe: the name is too long");
+    rc = TRAY_EXIT_USAGE;
+  }
+  if (rc == TRAY_EXIT_OK && opts.pipe == NULL)
+    snprintf(ctx->pipe, sizeof ctx->pipe, "%s", plat_ipc_default_address());
+  ctx->exit_after_ms = opts.exit_after_ms;
+  *help = opts.help;
+  LocalFree(argv);
   return rc;
 }
 
@@ -328,11 +908,12 @@ int WINAPI wWinMain(HINSTANCE instance, HINSTANCE prev, PWSTR cmdline, int show)
   (void)cmdline; /* re-read whole with CommandLineToArgvW, which handles quoting */
   (void)show;    /* the window is never shown */
 
-  tray_options opts;
-  ZeroMemory(&opts, sizeof opts);
-  int rc = tray_read_command_line(&opts);
+  tray_ctx ctx;
+  ZeroMemory(&ctx, sizeof ctx);
+  BOOL help = FALSE;
+  int rc = tray_configure(&ctx, &help);
   if (rc != TRAY_EXIT_OK) return rc;
-  if (opts.help) {
+  if (help) {
     tray_show_usage();
     return TRAY_EXIT_OK;
   }
@@ -346,11 +927,12 @@ int WINAPI wWinMain(HINSTANCE instance, HINSTANCE prev, PWSTR cmdline, int show)
     return TRAY_EXIT_OK;
   }
 
-  tray_ctx ctx;
-  ZeroMemory(&ctx, sizeof ctx);
   ctx.instance = instance;
-  ctx.exit_after_ms = opts.exit_after_ms;
+  plat_mutex_init(&ctx.lock);
+  plat_cond_init(&ctx.changed);
   rc = tray_run(&ctx);
+  plat_cond_destroy(&ctx.changed);
+  plat_mutex_destroy(&ctx.lock);
 
   CloseHandle(mutex);
   return rc;

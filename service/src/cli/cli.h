@@ -30,6 +30,7 @@ extern const cli_command cli_start_command;
 extern const cli_command cli_stop_command;
 extern const cli_command cli_schedule_command;
 extern const cli_command cli_service_command;
+extern const cli_command cli_quiet_command;
 
 /* ---- talking to the service (client.c) ---------------------------------------------------- */
 

@@ -290,3 +290,52 @@ const cli_command cli_schedule_command = {
             "  --socket ADDRESS  the service's socket or pipe\n",
     .main = schedule_main,
 };
+
+/* ---- quiet mode ---------------------------------------------------------------------------------- */
+
+static int quiet_main(int argc, char **argv) {
+  const cli_command *cmd = &cli_quiet_command;
+  if (argc < 1)
+    return cli_usage_error(cmd, "quiet needs status, on or off");
+  const char *verb = argv[0];
+  cli_args a;
+  ts_err err;
+  const char *address = NULL, *hours = NULL;
+  cli_args_init(&a, argc - 1, argv + 1, "quiet");
+  while (cli_args_next(&a)) {
+    int rc = TS_OK;
+    if (cli_args_is(&a, "--socket"))
+      rc = cli_args_value(&a, "the service's socket or pipe", &address, &err);
+    else if (strcmp(verb, "on") == 0 && cli_args_is(&a, "--hours"))
+      rc = cli_args_value(&a, "a whole number of hours from 1 to 838", &hours, &err);
+    else
+      rc = ts_err_set(&err, TS_EUSAGE, "quiet %s: unexpected '%s'", verb, a.name ? a.name : a.word);
+    if (rc != TS_OK)
+      return cli_usage_error(cmd, err.text);
+  }
+  static proto_message request;
+  if (strcmp(verb, "status") == 0)
+    proto_init(&request, PROTO_REQUEST, "quiet-status");
+  else if (strcmp(verb, "on") == 0)
+    proto_init(&request, PROTO_REQUEST, "quiet-on");
+  else if (strcmp(verb, "off") == 0)
+    proto_init(&request, PROTO_REQUEST, "quiet-off");
+  else
+    return cli_usage_error(cmd, "quiet: unknown action (accepted: status, on, off)");
+  if (hours)
+    proto_add(&request, "hours", hours, &err);
+  return call_and_print(address, &request);
+}
+
+const cli_command cli_quiet_command = {
+    .name = "quiet",
+    .synopsis = "quiet status | quiet on [--hours N] | quiet off   [--socket ADDRESS]",
+    .summary = "turn quiet mode (Defender real-time protection off, Windows Update paused) on or off",
+    .help = "\nQuiet mode writes what it will change to the database first, changes it, and\n"
+            "restores exactly that when turned off, when a run with 'quiet = on' ends, or at the\n"
+            "service's next start after a crash. Windows only; needs an administrator.\n"
+            "\noptions:\n"
+            "  --hours N         on: pause Windows Update this long at most (default 4)\n"
+            "  --socket ADDRESS  the service's socket or pipe\n",
+    .main = quiet_main,
+};

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../bench/bench.h"
+#include "../quiet/quiet.h"
 #include "../report/report.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/version.h"
@@ -315,9 +316,35 @@ static void note(const experiment_observer *observer, const char *text) {
     observer->note(observer->ctx, text);
 }
 
+/* Quiet mode for the run: entered before the first trial, always left after the last, whatever
+   ended the run. Where it cannot work (Linux, no rights) the run goes on and says so. */
+static int enter_quiet(store *s, int64_t run_id, const plan *p, const experiment_observer *o) {
+  if (!p->quiet)
+    return 0;
+  quiet_outcome outcome;
+  ts_err err;
+  char reason[64], text[1200];
+  snprintf(reason, sizeof reason, "run %lld", (long long)run_id);
+  /* The pause lasts long enough for a day of trials; leaving the run ends it anyway. */
+  int rc = quiet_enter(s, plat_quiet_system(), 24 * 3600, reason, &outcome, &err);
+  snprintf(text, sizeof text, "quiet mode: %s", rc == TS_OK ? outcome.text : err.text);
+  note(o, text);
+  return rc == TS_OK;
+}
+
+static void leave_quiet(store *s, const experiment_observer *o) {
+  quiet_outcome outcome;
+  ts_err err;
+  char text[1200];
+  int rc = quiet_leave(s, plat_quiet_system(), &outcome, &err);
+  snprintf(text, sizeof text, "quiet mode restored: %s", rc == TS_OK ? outcome.text : err.text);
+  note(o, text);
+}
+
 int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
                         const experiment_observer *observer, ts_err *err) {
   pending_list l = {NULL, 0, 0, 0, 0, 0};
+  int quiet = enter_quiet(s, run_id, p, observer);
   int rc = store_run_trials(s, run_id, collect_pending, &l, err);
   if (rc == TS_OK && l.failed)
     rc = ts_err_set(err, TS_ENOMEM, "no memory for the pending trials");
@@ -376,6 +403,8 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
                   : run_pending(s, run_id, p, &l, &done, total, began, observer, err);
   }
   free(l.rows);
+  if (quiet)
+    leave_quiet(s, observer);
 
   char finished_at[32], detail[600];
   ts_err end_err;

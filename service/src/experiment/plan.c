@@ -204,6 +204,13 @@ static int set_timeout(plan *p, const char *v, ts_err *err) {
   return parse_duration(v, 1000000000ull, 24ull * 3600 * 1000000000ull, "timeout",
                         &p->bench_timeout_ns, err);
 }
+static int set_quiet(plan *p, const char *v, ts_err *err) {
+  if (strcmp(v, "on") == 0 || strcmp(v, "off") == 0) {
+    p->quiet = strcmp(v, "on") == 0;
+    return TS_OK;
+  }
+  return ts_err_set(err, TS_EUSAGE, "quiet: '%s' is not accepted (accepted: on, off)", v);
+}
 static int set_text(char *field, const char *v, const char *what, ts_err *err) {
   if (strlen(v) >= PLAN_TEXT_MAX)
     return ts_err_set(err, TS_EUSAGE, "%s: at most %d characters", what, PLAN_TEXT_MAX - 1);
@@ -260,6 +267,7 @@ static void fmt_margin(const plan *p, char *b, size_t n) { fmt_percent_or(p->mar
 static void fmt_timeout(const plan *p, char *b, size_t n) {
   format_duration(p->bench_timeout_ns, b, (int)n);
 }
+static void fmt_quiet(const plan *p, char *b, size_t n) { snprintf(b, n, "%s", p->quiet ? "on" : "off"); }
 static void fmt_7zip(const plan *p, char *b, size_t n) { snprintf(b, n, "%s", p->sevenzip_path); }
 static void fmt_cpuz(const plan *p, char *b, size_t n) { snprintf(b, n, "%s", p->cpuz_path); }
 static void fmt_command(const plan *p, char *b, size_t n) { snprintf(b, n, "%s", p->command_line); }
@@ -296,6 +304,9 @@ static const plan_setting plan_settings[] = {
     {"margin", "auto, or the margin of 'no measurable effect' (0.1% to 50%)", set_margin,
      fmt_margin},
     {"timeout", "external benchmarks are stopped after this, 1s to 24h", set_timeout, fmt_timeout},
+    {"quiet", "on: Defender real-time protection off and Windows Update paused for the run, "
+              "then restored (Windows; needs an administrator)",
+     set_quiet, fmt_quiet},
     {"7zip", "path of 7z, 7zz or 7z.exe (default: searched)", set_7zip, fmt_7zip},
     {"cpuz", "path of cpuz.exe (default: searched)", set_cpuz, fmt_cpuz},
     {"command", "the command line of the command benchmark", set_command, fmt_command},

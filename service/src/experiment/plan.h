@@ -35,6 +35,7 @@ typedef struct plan {
   uint64_t quiet_timeout_ns; /* gate: give up waiting after this (the trial gets a warning) */
   double margin_pct;       /* equivalence margin of "no measurable effect"; 0 = automatic */
   uint64_t bench_timeout_ns; /* external benchmarks are killed after this */
+  int quiet;               /* quiet mode (Defender off, Windows Update paused) for the run */
   char sevenzip_path[PLAN_TEXT_MAX]; /* "" = search */
   char cpuz_path[PLAN_TEXT_MAX];
   char command_line[PLAN_TEXT_MAX];  /* the `command` benchmark */

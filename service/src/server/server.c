@@ -13,6 +13,7 @@
 
 #include "../engine/engine.h"
 #include "../experiment/experiment.h"
+#include "../quiet/quiet.h"
 #include "../report/report.h"
 #include "../store/store.h"
 #include "schedule.h"
@@ -780,11 +781,45 @@ static int handle_schedule_remove(request *r) {
 }
 
 static int handle_quiet_status(request *r) {
-  proto_add(r->out, "available", "no", &r->err);
-  proto_add(r->out, "reason", "quiet mode (Defender real-time protection, Windows Update) is "
-                              "not part of this version", &r->err);
+  quiet_state *q = malloc(sizeof *q);
+  ts_err err;
+  if (!q)
+    return reply_error(r, "failed", "no memory");
+  plat_mutex_lock(&r->svc->db_lock);
+  int rc = quiet_status(r->svc->db, plat_quiet_system(), q, &err);
+  plat_mutex_unlock(&r->svc->db_lock);
+  if (rc == TS_OK) {
+    proto_add(r->out, "quiet", q->on ? "on" : "off", &r->err);
+    proto_add(r->out, "available", q->unavailable[0] ? "no" : "yes", &r->err);
+    if (q->unavailable[0])
+      proto_add(r->out, "reason", q->unavailable, &r->err);
+    proto_add(r->out, "text", q->text, &r->err);
+  }
+  free(q);
+  return rc == TS_OK ? TS_OK : reply_error(r, "failed", "%s", err.text);
+}
+
+/* quiet-on / quiet-off by hand (a plan's "quiet = on" does it around its run by itself). */
+static int handle_quiet_change(request *r, int on) {
+  long hours = 4;
+  if (on && proto_get(r->in, "hours") && !long_field(r, "hours", 1, 24 * 35 - 2, &hours))
+    return TS_OK;
+  quiet_outcome outcome;
+  ts_err err;
+  plat_mutex_lock(&r->svc->db_lock);
+  int rc = on ? quiet_enter(r->svc->db, plat_quiet_system(), hours * 3600, r->from->peer.name,
+                            &outcome, &err)
+              : quiet_leave(r->svc->db, plat_quiet_system(), &outcome, &err);
+  plat_mutex_unlock(&r->svc->db_lock);
+  if (rc != TS_OK)
+    return reply_error(r, "failed", "%s", err.text);
+  server_log(SERVER_LOG_INFO, "quiet mode %s for %s: %s", on ? "on" : "off", r->from->peer.name,
+             outcome.text);
+  proto_add(r->out, "text", outcome.text, &r->err);
   return TS_OK;
 }
+static int handle_quiet_on(request *r) { return handle_quiet_change(r, 1); }
+static int handle_quiet_off(request *r) { return handle_quiet_change(r, 0); }
 
 static int handle_subscribe(request *r) {
   plat_mutex_lock(&r->svc->lock);
@@ -830,6 +865,8 @@ static const handler_def handlers[] = {
     {"record", 1, handle_record},
     {"schedule-add", 1, handle_schedule_add},
     {"schedule-remove", 1, handle_schedule_remove},
+    {"quiet-on", 1, handle_quiet_on},
+    {"quiet-off", 1, handle_quiet_off},
 };
 
 static void dispatch(request *r) {
@@ -1136,6 +1173,12 @@ int server_create(server **out, const server_config *config, ts_err *err) {
   if (rc == TS_OK) {
     ts_err ignored;
     store_unfinished_runs(svc->db, queue_unfinished, svc, &ignored);
+    /* Quiet mode left on by a crash or a power cut is restored before anything else runs. */
+    quiet_outcome outcome;
+    if (quiet_recover(svc->db, plat_quiet_system(), &outcome, &ignored) == TS_OK &&
+        (outcome.defender_changed || outcome.update_changed))
+      server_log(SERVER_LOG_WARNING, "quiet mode was still on after the last stop: %s",
+                 outcome.text);
     store_schedules(svc->db, arm_boot_schedule, svc, &ignored);
   }
   if (rc != TS_OK) {

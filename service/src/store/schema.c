@@ -74,6 +74,24 @@ static const char *const migrations[] = {
     "  detail TEXT\n"
     ");\n"
     "ALTER TABLE run ADD COLUMN schedule_id INTEGER;\n",
+    /* 4: quiet mode's journal: the machine's state before quiet mode changed it (NULL: could not
+       be read, so not changed), which parts it changed (set to 1 before the change is made, so a
+       crash in between still restores), what it set the pause to (to tell the user's own later
+       change from ours), and when it was restored. At most one entry is open at a time. */
+    "CREATE TABLE quiet_journal (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  started_at TEXT NOT NULL,\n"
+    "  reason TEXT NOT NULL,\n"
+    "  defender_was INTEGER CHECK (defender_was IN (0,1)),\n"
+    "  update_paused_until_was INTEGER,\n"
+    "  defender_changed INTEGER NOT NULL DEFAULT 0,\n"
+    "  update_changed INTEGER NOT NULL DEFAULT 0,\n"
+    "  update_paused_until_set INTEGER,\n"
+    "  restored_at TEXT,\n"
+    "  restore_error TEXT\n"
+    ");\n"
+    "CREATE UNIQUE INDEX quiet_journal_one_open ON quiet_journal((restored_at IS NULL))\n"
+    "  WHERE restored_at IS NULL;\n",
 };
 
 int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }

@@ -686,3 +686,112 @@ int store_unfinished_runs(store *s, int (*fn)(void *ctx, const store_run_row *ro
                    &st, err);
   return rc == TS_OK ? each_run(s, st, fn, ctx, err) : rc;
 }
+
+/* ---- quiet mode's journal -------------------------------------------------------------------- */
+
+/* An optional number: NULL when `value` is `unknown`. */
+static void bind_int64_or_null(sqlite3_stmt *st, int i, int64_t value, int64_t unknown) {
+  if (value == unknown)
+    sqlite3_bind_null(st, i);
+  else
+    sqlite3_bind_int64(st, i, value);
+}
+
+int store_quiet_begin(store *s, const store_quiet_entry *e, int64_t *id, ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s,
+                   "INSERT INTO quiet_journal (started_at, reason, defender_was, "
+                   "update_paused_until_was) VALUES (?,?,?,?)",
+                   &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_text(st, 1, e->started_at, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 2, e->reason, -1, SQLITE_TRANSIENT);
+  bind_int64_or_null(st, 3, e->defender_was, -1);
+  bind_int64_or_null(st, 4, e->update_paused_until_was, -1);
+  /* The unique index on open entries refuses a second one, even from another process. */
+  if (sqlite3_step(st) == SQLITE_DONE) {
+    rc = TS_OK;
+    *id = sqlite3_last_insert_rowid(s->db);
+  } else if (sqlite3_extended_errcode(s->db) == SQLITE_CONSTRAINT_UNIQUE) {
+    rc = ts_err_set(err, TS_EINVAL, "quiet mode is already on (database %s)", s->path);
+  } else {
+    rc = store_fail(s, err, "cannot write quiet mode's journal");
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
+int store_quiet_set_changed(store *s, int64_t id, int defender_changed, int update_changed,
+                            int64_t update_paused_until_set, ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s,
+                   "UPDATE quiet_journal SET defender_changed=?, update_changed=?, "
+                   "update_paused_until_set=? WHERE id=?",
+                   &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_int(st, 1, defender_changed);
+  sqlite3_bind_int(st, 2, update_changed);
+  bind_int64_or_null(st, 3, update_paused_until_set, 0);
+  sqlite3_bind_int64(st, 4, id);
+  return step_done(s, st, "cannot write quiet mode's journal", err);
+}
+
+int store_quiet_end(store *s, int64_t id, const char *restored_at, const char *restore_error,
+                    ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s, "UPDATE quiet_journal SET restored_at=?, restore_error=? WHERE id=?", &st,
+                   err);
+  if (rc != TS_OK)
+    return rc;
+  bind_text_or_null(st, 1, restored_at);
+  bind_text_or_null(st, 2, restore_error);
+  sqlite3_bind_int64(st, 3, id);
+  return step_done(s, st, "cannot write quiet mode's journal", err);
+}
+
+/* Reads the one entry a query selects, with the columns in this order. */
+static int quiet_entry_query(store *s, const char *where, store_quiet_entry *out, int *found,
+                             ts_err *err) {
+  char sql[512];
+  snprintf(sql, sizeof sql,
+           "SELECT id, started_at, reason, coalesce(defender_was,-1), "
+           "coalesce(update_paused_until_was,-1), defender_changed, update_changed, "
+           "coalesce(update_paused_until_set,0), restored_at, restore_error FROM quiet_journal "
+           "%s ORDER BY id DESC LIMIT 1",
+           where);
+  sqlite3_stmt *st;
+  int rc = prepare(s, sql, &st, err);
+  if (rc != TS_OK)
+    return rc;
+  memset(out, 0, sizeof *out);
+  *found = 0;
+  rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    *found = 1;
+    out->id = sqlite3_column_int64(st, 0);
+    copy_column(st, 1, out->started_at, sizeof out->started_at);
+    copy_column(st, 2, out->reason, sizeof out->reason);
+    out->defender_was = sqlite3_column_int(st, 3);
+    out->update_paused_until_was = sqlite3_column_int64(st, 4);
+    out->defender_changed = sqlite3_column_int(st, 5);
+    out->update_changed = sqlite3_column_int(st, 6);
+    out->update_paused_until_set = sqlite3_column_int64(st, 7);
+    copy_column(st, 8, out->restored_at, sizeof out->restored_at);
+    copy_column(st, 9, out->restore_error, sizeof out->restore_error);
+    rc = TS_OK;
+  } else {
+    rc = rc == SQLITE_DONE ? TS_OK : store_fail(s, err, "cannot read quiet mode's journal");
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
+int store_quiet_open_entry(store *s, store_quiet_entry *out, int *found, ts_err *err) {
+  return quiet_entry_query(s, "WHERE restored_at IS NULL", out, found, err);
+}
+
+int store_quiet_last_entry(store *s, store_quiet_entry *out, int *found, ts_err *err) {
+  return quiet_entry_query(s, "", out, found, err);
+}

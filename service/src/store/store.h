@@ -10,7 +10,7 @@
 typedef struct store store;
 
 /* The newest schema this build knows; `PRAGMA user_version` of a ThreadSoup database. */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 /* `PRAGMA application_id` of every ThreadSoup database: "TSup". */
 #define STORE_APPLICATION_ID 0x54537570
 
@@ -162,6 +162,38 @@ int store_run_set_schedule(store *s, int64_t run_id, int64_t schedule_id, ts_err
 /* Runs that did not finish (status running or interrupted), oldest first. */
 int store_unfinished_runs(store *s, int (*fn)(void *ctx, const store_run_row *row), void *ctx,
                           ts_err *err);
+
+/* ---- quiet mode's journal ------------------------------------------------------------------- */
+
+/* One stretch of quiet mode: the state before it, what it changed, and its end. */
+typedef struct store_quiet_entry {
+  int64_t id;
+  char started_at[32];
+  char reason[160];
+  int defender_was;                /* real-time protection before: 1 on, 0 off, -1 not known */
+  int64_t update_paused_until_was; /* the pause's end before (Unix s), 0 none, -1 not known */
+  int defender_changed;            /* 1: quiet mode turned (or was about to turn) Defender off */
+  int update_changed;              /* 1: quiet mode set (or was about to set) the pause */
+  int64_t update_paused_until_set; /* the end quiet mode set; 0 when it set none */
+  char restored_at[32];            /* "" while quiet mode is on */
+  char restore_error[512];         /* what went wrong restoring, or "" */
+} store_quiet_entry;
+
+/* Opens a journal entry with the state before quiet mode (started_at, reason, defender_was,
+   update_paused_until_was; nothing changed yet), committed before this returns. TS_EINVAL when an
+   entry is already open (quiet mode is on). */
+int store_quiet_begin(store *s, const store_quiet_entry *entry, int64_t *id, ts_err *err);
+/* Records which parts quiet mode changes, before and after changing them. */
+int store_quiet_set_changed(store *s, int64_t id, int defender_changed, int update_changed,
+                            int64_t update_paused_until_set, ts_err *err);
+/* Ends the entry (restored_at not NULL) or, with restored_at NULL, only records why restoring
+   failed so far and leaves it open for another try. restore_error may be NULL. */
+int store_quiet_end(store *s, int64_t id, const char *restored_at, const char *restore_error,
+                    ts_err *err);
+/* The open entry: *found = 0 when quiet mode is off. */
+int store_quiet_open_entry(store *s, store_quiet_entry *out, int *found, ts_err *err);
+/* The newest entry, open or not: *found = 0 when quiet mode was never used. */
+int store_quiet_last_entry(store *s, store_quiet_entry *out, int *found, ts_err *err);
 
 /* Runs SQLite's integrity check; TS_ESTORE with its first complaint when the file is damaged. */
 int store_integrity_check(store *s, ts_err *err);

@@ -301,4 +301,34 @@ void plat_sysinfo_read(plat_sysinfo *out);
 /* 1 on mains power (or no battery at all), 0 on battery, -1 when the OS does not say. */
 int plat_power_on_ac(void);
 
+/* ---- quiet mode (quiet.c): Defender real-time protection and the Windows Update pause ------- */
+
+/* What quiet mode changes, behind a table of functions so that its logic (service/src/quiet) is
+   tested with a fake machine: Wine has neither Defender nor Windows Update. Each function returns
+   TS_OK or a code with a sentence in err; TS_EUNSUPPORTED where the part does not exist. */
+typedef struct plat_quiet_ops {
+  /* Whether Defender's real-time protection is on now (1) or off (0). */
+  int (*defender_get)(int *realtime_on, ts_err *err);
+  /* Asks Defender to turn real-time protection on or off. Success means the request was taken,
+     not that it worked: Tamper Protection ignores it silently, so callers read the state back. */
+  int (*defender_set)(int realtime_on, ts_err *err);
+  /* The stored end of the Windows Update pause, in Unix seconds; 0 when no pause is stored. A
+     time in the past is returned as stored (the pause has ended by itself). */
+  int (*update_get)(int64_t *paused_until_unix, ts_err *err);
+  /* Pauses Windows Update until `paused_until_unix`, as the Settings app does; 0 removes the
+     pause (updates resume). */
+  int (*update_set)(int64_t paused_until_unix, ts_err *err);
+  /* NULL when both parts are there; otherwise a sentence saying what is missing and why. */
+  const char *(*unavailable_reason)(void);
+} plat_quiet_ops;
+
+/* The real machine's functions: PowerShell's Defender cmdlets and the registry values of the
+   Windows Update pause on Windows; on POSIX every function fails with TS_EUNSUPPORTED. */
+const plat_quiet_ops *plat_quiet_system(void);
+
+/* Tests only: keep the Windows Update pause values under this HKLM subkey instead of
+   SOFTWARE\Microsoft\WindowsUpdate\UX\Settings, so the registry code runs under Wine without
+   touching the real values; NULL goes back to the real key. Ignored on POSIX. */
+void plat_quiet_set_update_key(const char *subkey);
+
 #endif

@@ -1,0 +1,408 @@
+/* quiet.c - quiet mode's logic, the same on every platform: journal the machine's state, then
+   change it, then restore exactly what was changed; the machine is reached only through
+   plat_quiet_ops, so tests drive all of it with a fake. */
+#include "quiet.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static const char tamper_refusal[] =
+    "Defender refused: Tamper Protection is on; turn it off in Windows Security or leave quiet "
+    "mode's Defender part off";
+
+/* Appends one line to the outcome's text. */
+static void say(char *text, size_t len, const char *fmt, ...) TS_PRINTF(3, 4);
+static void say(char *text, size_t len, const char *fmt, ...) {
+  size_t used = strlen(text);
+  if (used + 2 >= len)
+    return;
+  if (used > 0)
+    text[used++] = '\n';
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text + used, len - used, fmt, ap);
+  va_end(ap);
+}
+
+static void problem(quiet_outcome *out, const char *fmt, ...) TS_PRINTF(2, 3);
+static void problem(quiet_outcome *out, const char *fmt, ...) {
+  char line[600];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  out->problems++;
+  say(out->text, sizeof out->text, "%s", line);
+}
+
+/* "2026-12-07 10:00 UTC"; gmtime is not thread-safe and the service has many threads, so the
+   civil date is computed here (H. Hinnant's days-to-civil). */
+static void format_time(int64_t t, char *buf, size_t len) {
+  int64_t z = (t >= 0 ? t / 86400 : (t - 86399) / 86400);
+  int64_t secs = t - z * 86400;
+  z += 719468;
+  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  int64_t doe = z - era * 146097;
+  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  int64_t mp = (5 * doy + 2) / 153;
+  int d = (int)(doy - (153 * mp + 2) / 5 + 1);
+  int m = (int)(mp < 10 ? mp + 3 : mp - 9);
+  long long y = (long long)(yoe + era * 400 + (m <= 2));
+  snprintf(buf, len, "%04lld-%02d-%02d %02d:%02d UTC", y, m, d, (int)(secs / 3600),
+           (int)(secs / 60 % 60));
+}
+
+/* A pause as words: "not paused", "paused until …", "paused until … (ended)". */
+static void describe_pause(int64_t until, int64_t now, char *buf, size_t len) {
+  char when[40];
+  if (until <= 0) {
+    snprintf(buf, len, "not paused");
+    return;
+  }
+  format_time(until, when, sizeof when);
+  snprintf(buf, len, "paused until %s%s", when, until <= now ? " (ended)" : "");
+}
+
+static int64_t now_unix(void) { return (int64_t)time(NULL); }
+
+/* ---- entering -------------------------------------------------------------------------------- */
+
+/* Turns real-time protection off and reads it back: Tamper Protection accepts the request and
+   changes nothing. Returns 1: once asked, Defender may still switch later (a slow or timed-out
+   request), so the journal keeps the part; restoring checks the state first and then touches
+   nothing that is already as it was. */
+static int defender_quiet(const plat_quiet_ops *ops, quiet_outcome *out) {
+  ts_err set_err, get_err;
+  ts_err_clear(&set_err);
+  int set_rc = ops->defender_set(0, &set_err);
+  int on = 1;
+  int get_rc = ops->defender_get(&on, &get_err);
+  if (get_rc != TS_OK) {
+    problem(out, "Defender: cannot tell whether real-time protection is off: %s%s%s",
+            get_err.text, set_rc != TS_OK ? "; turning it off said: " : "",
+            set_rc != TS_OK ? set_err.text : "");
+    return 1;
+  }
+  if (!on) {
+    out->defender_changed = 1;
+    say(out->text, sizeof out->text, "Defender real-time protection: turned off (was on)");
+    return 1;
+  }
+  if (set_rc != TS_OK)
+    problem(out, "Defender: real-time protection stays on: %s", set_err.text);
+  else
+    problem(out, "%s", tamper_refusal);
+  return 1;
+}
+
+/* Pauses Windows Update until `until` and reads it back; returns 1 for the same reason as
+   defender_quiet. */
+static int update_quiet(const plat_quiet_ops *ops, int64_t until, int64_t was, quiet_outcome *out) {
+  ts_err set_err, get_err;
+  ts_err_clear(&set_err);
+  int set_rc = ops->update_set(until, &set_err);
+  int64_t now_until = 0;
+  int get_rc = ops->update_get(&now_until, &get_err);
+  char when[40];
+  format_time(until, when, sizeof when);
+  if (get_rc != TS_OK) {
+    problem(out, "Windows Update: cannot tell whether it is paused: %s%s%s", get_err.text,
+            set_rc != TS_OK ? "; pausing it said: " : "", set_rc != TS_OK ? set_err.text : "");
+    return 1;
+  }
+  if (now_until == until) {
+    char before[64];
+    describe_pause(was, now_unix(), before, sizeof before);
+    out->update_changed = 1;
+    say(out->text, sizeof out->text, "Windows Update: paused until %s (was %s)", when, before);
+    return 1;
+  }
+  if (now_until != was)
+    problem(out, "Windows Update: asked to pause until %s, the pause now says otherwise%s%s", when,
+            set_rc != TS_OK ? ": " : "", set_rc != TS_OK ? set_err.text : "");
+  else
+    problem(out, "Windows Update: not paused: %s",
+            set_rc != TS_OK ? set_err.text : "the pause did not change");
+  return 1;
+}
+
+int quiet_enter(store *s, const plat_quiet_ops *ops, int64_t duration_s, const char *reason,
+                quiet_outcome *out, ts_err *err) {
+  memset(out, 0, sizeof *out);
+  if (duration_s < QUIET_MIN_S || duration_s > QUIET_MAX_S)
+    return ts_err_set(err, TS_EINVAL,
+                      "quiet mode's duration: %lld s is out of range (accepted: %d s to %d s, "
+                      "1 minute to about 5 weeks)",
+                      (long long)duration_s, QUIET_MIN_S, QUIET_MAX_S);
+  store_quiet_entry open;
+  int found = 0;
+  int rc = store_quiet_open_entry(s, &open, &found, err);
+  if (rc != TS_OK)
+    return rc;
+  if (found)
+    return ts_err_set(err, TS_EINVAL,
+                      "quiet mode is already on since %s (%s); turn it off first (threadsoup "
+                      "quiet off)",
+                      open.started_at, open.reason);
+
+  /* The state before anything changes. A part whose state cannot be read is not changed: it
+     could not be restored exactly. */
+  ts_err defender_err, update_err;
+  int defender_on = 0;
+  int64_t paused_until = 0;
+  int defender_rc = ops->defender_get(&defender_on, &defender_err);
+  int update_rc = ops->update_get(&paused_until, &update_err);
+  if (defender_rc != TS_OK && update_rc != TS_OK) {
+    if (strcmp(defender_err.text, update_err.text) == 0)
+      return ts_err_set(err, defender_rc, "quiet mode cannot change anything here: %s",
+                        defender_err.text);
+    return ts_err_set(err, defender_rc, "quiet mode cannot change anything here: %s; %s",
+                      defender_err.text, update_err.text);
+  }
+  int64_t now = now_unix();
+  int64_t until = now + duration_s + QUIET_MARGIN_S;
+
+  store_quiet_entry entry;
+  memset(&entry, 0, sizeof entry);
+  plat_utc_timestamp(entry.started_at, sizeof entry.started_at);
+  snprintf(entry.reason, sizeof entry.reason, "%s", reason && reason[0] ? reason : "by hand");
+  entry.defender_was = defender_rc == TS_OK ? defender_on : -1;
+  entry.update_paused_until_was = update_rc == TS_OK ? paused_until : -1;
+  int64_t id = 0;
+  rc = store_quiet_begin(s, &entry, &id, err);
+  if (rc != TS_OK)
+    return ts_err_prefix(err, "quiet mode changed nothing");
+
+  /* What will change is journaled before it changes: a crash right after a change still finds
+     it in the journal. Restoring a part that did not change in the end is harmless. */
+  int change_defender = defender_rc == TS_OK && defender_on;
+  int change_update = update_rc == TS_OK && paused_until < until;
+  rc = store_quiet_set_changed(s, id, change_defender, change_update, change_update ? until : 0,
+                               err);
+  if (rc != TS_OK) {
+    char at[32];
+    ts_err ignored;
+    plat_utc_timestamp(at, sizeof at);
+    store_quiet_end(s, id, at, "the journal could not be written; nothing was changed", &ignored);
+    return ts_err_prefix(err, "quiet mode changed nothing");
+  }
+
+  int defender_quiet_now = defender_rc == TS_OK && !defender_on;
+  int update_quiet_now = update_rc == TS_OK && !change_update;
+  if (defender_rc != TS_OK)
+    problem(out, "Defender: left as is: %s", defender_err.text);
+  else if (!defender_on)
+    say(out->text, sizeof out->text, "Defender real-time protection: already off; left as is");
+  else
+    change_defender = defender_quiet(ops, out);
+  defender_quiet_now = defender_quiet_now || out->defender_changed;
+
+  if (update_rc != TS_OK) {
+    problem(out, "Windows Update: left as is: %s", update_err.text);
+  } else if (!change_update) {
+    char pause[64];
+    describe_pause(paused_until, now, pause, sizeof pause);
+    say(out->text, sizeof out->text, "Windows Update: already %s; left as is", pause);
+  } else {
+    change_update = update_quiet(ops, until, paused_until, out);
+  }
+  update_quiet_now = update_quiet_now || out->update_changed;
+
+  /* The journal now says what really changed; should this write fail, the earlier (larger)
+     record stands, which restores no less than was changed. */
+  ts_err ignored;
+  store_quiet_set_changed(s, id, change_defender, change_update, change_update ? until : 0,
+                          &ignored);
+  if (defender_quiet_now || update_quiet_now)
+    return TS_OK;
+  if (!change_defender && !change_update) {
+    char at[32];
+    plat_utc_timestamp(at, sizeof at);
+    store_quiet_end(s, id, at, "nothing could be changed", &ignored);
+    return ts_err_set(err, TS_EOS, "quiet mode changed nothing:\n%s", out->text);
+  }
+  /* Requests were made and refused: the entry stays open so that anything landing late is
+     still put back by `quiet off` or the next start. */
+  return ts_err_set(err, TS_EOS,
+                    "quiet mode could quiet nothing (turn it off to put back anything that "
+                    "changed late):\n%s",
+                    out->text);
+}
+
+/* ---- restoring ------------------------------------------------------------------------------- */
+
+/* Turns real-time protection back on unless it is on already (the user's or Windows' doing). */
+static void defender_restore(const plat_quiet_ops *ops, quiet_outcome *out) {
+  ts_err e;
+  int on = 0;
+  int get_rc = ops->defender_get(&on, &e);
+  if (get_rc == TS_EUNSUPPORTED) {
+    say(out->text, sizeof out->text, "Defender: gone since quiet mode began (%s); nothing to "
+        "restore", e.text);
+    return;
+  }
+  if (get_rc == TS_OK && on) {
+    say(out->text, sizeof out->text,
+        "Defender real-time protection: already back on (turned on by hand or by Windows during "
+        "quiet mode, or it never went off); left as is");
+    return;
+  }
+  /* Off, or unknown: turning on what was on before is always right. */
+  int set_rc = ops->defender_set(1, &e);
+  if (set_rc != TS_OK) {
+    problem(out, "Defender: could not turn real-time protection back on: %s", e.text);
+    return;
+  }
+  if (ops->defender_get(&on, &e) != TS_OK) {
+    problem(out, "Defender: asked to turn real-time protection back on, but cannot tell that it "
+            "is: %s", e.text);
+    return;
+  }
+  if (!on) {
+    problem(out, "Defender: real-time protection is still off after turning it back on; turn it "
+            "on in Windows Security");
+    return;
+  }
+  out->defender_changed = 1;
+  say(out->text, sizeof out->text, "Defender real-time protection: turned back on");
+}
+
+/* Puts the pause back as it was, unless it was changed since quiet mode set it. */
+static void update_restore(const plat_quiet_ops *ops, const store_quiet_entry *entry,
+                           quiet_outcome *out) {
+  ts_err e;
+  int64_t now = now_unix(), current = 0, was = entry->update_paused_until_was;
+  char was_text[64], now_text[64];
+  describe_pause(was, now, was_text, sizeof was_text);
+  int get_rc = ops->update_get(&current, &e);
+  if (get_rc == TS_EUNSUPPORTED) {
+    say(out->text, sizeof out->text, "Windows Update: gone since quiet mode began (%s); nothing "
+        "to restore", e.text);
+    return;
+  }
+  if (get_rc == TS_OK && current == was) {
+    say(out->text, sizeof out->text, "Windows Update: already as before (%s); left as is",
+        was_text);
+    return;
+  }
+  if (get_rc == TS_OK && current != entry->update_paused_until_set) {
+    describe_pause(current, now, now_text, sizeof now_text);
+    say(out->text, sizeof out->text,
+        "Windows Update: the pause was changed during quiet mode (now %s; before quiet mode %s); "
+        "left as it was set",
+        now_text, was_text);
+    return;
+  }
+  /* Ours, or unknown: restoring is the promise. */
+  if (ops->update_set(was, &e) != TS_OK) {
+    problem(out, "Windows Update: could not put the pause back (%s): %s", was_text, e.text);
+    return;
+  }
+  if (ops->update_get(&current, &e) != TS_OK || current != was) {
+    problem(out, "Windows Update: asked to put the pause back (%s), but it does not read back so",
+            was_text);
+    return;
+  }
+  out->update_changed = 1;
+  if (was > 0)
+    say(out->text, sizeof out->text, "Windows Update: pause put back as before (%s)", was_text);
+  else
+    say(out->text, sizeof out->text, "Windows Update: resumed (was not paused)");
+}
+
+static int restore_entry(store *s, const plat_quiet_ops *ops, const store_quiet_entry *entry,
+                         quiet_outcome *out, ts_err *err) {
+  if (entry->defender_changed)
+    defender_restore(ops, out);
+  if (entry->update_changed)
+    update_restore(ops, entry, out);
+  if (!entry->defender_changed && !entry->update_changed)
+    say(out->text, sizeof out->text, "quiet mode had changed nothing; nothing to restore");
+  char at[32];
+  plat_utc_timestamp(at, sizeof at);
+  if (out->problems) {
+    /* Stays open: the next leave or service start tries again. */
+    ts_err ignored;
+    store_quiet_end(s, entry->id, NULL, out->text, &ignored);
+    return ts_err_set(err, TS_EOS,
+                      "quiet mode could not restore everything; it stays on and is retried at "
+                      "the next start or `threadsoup quiet off`:\n%s",
+                      out->text);
+  }
+  int rc = store_quiet_end(s, entry->id, at, NULL, err);
+  return rc == TS_OK ? TS_OK : ts_err_prefix(err, "restored, but the journal says otherwise");
+}
+
+int quiet_leave(store *s, const plat_quiet_ops *ops, quiet_outcome *out, ts_err *err) {
+  memset(out, 0, sizeof *out);
+  store_quiet_entry entry;
+  int found = 0;
+  int rc = store_quiet_open_entry(s, &entry, &found, err);
+  if (rc != TS_OK)
+    return rc;
+  if (!found) {
+    say(out->text, sizeof out->text, "quiet mode is not on; nothing to restore");
+    return TS_OK;
+  }
+  return restore_entry(s, ops, &entry, out, err);
+}
+
+int quiet_recover(store *s, const plat_quiet_ops *ops, quiet_outcome *out, ts_err *err) {
+  memset(out, 0, sizeof *out);
+  store_quiet_entry entry;
+  int found = 0;
+  int rc = store_quiet_open_entry(s, &entry, &found, err);
+  if (rc != TS_OK || !found)
+    return rc;
+  say(out->text, sizeof out->text, "quiet mode left on since %s (%s); restoring", entry.started_at,
+      entry.reason);
+  return restore_entry(s, ops, &entry, out, err);
+}
+
+/* ---- status ---------------------------------------------------------------------------------- */
+
+int quiet_status(store *s, const plat_quiet_ops *ops, quiet_state *out, ts_err *err) {
+  memset(out, 0, sizeof *out);
+  int found = 0;
+  int rc = store_quiet_open_entry(s, &out->entry, &found, err);
+  if (rc == TS_OK && !found)
+    rc = store_quiet_last_entry(s, &out->entry, &found, err);
+  if (rc != TS_OK)
+    return rc;
+  out->on = found && out->entry.restored_at[0] == '\0';
+  const char *reason = ops->unavailable_reason();
+  snprintf(out->unavailable, sizeof out->unavailable, "%s", reason ? reason : "");
+
+  ts_err e;
+  out->defender_known = ops->defender_get(&out->defender_on, &e) == TS_OK;
+  char defender[300], update[300], pause[64];
+  if (out->defender_known)
+    snprintf(defender, sizeof defender, "%s", out->defender_on ? "on" : "off");
+  else
+    snprintf(defender, sizeof defender, "unknown (%s)", e.text);
+  out->update_known = ops->update_get(&out->update_paused_until, &e) == TS_OK;
+  if (out->update_known) {
+    describe_pause(out->update_paused_until, now_unix(), pause, sizeof pause);
+    snprintf(update, sizeof update, "%s", pause);
+  } else {
+    snprintf(update, sizeof update, "unknown (%s)", e.text);
+  }
+
+  if (out->on)
+    say(out->text, sizeof out->text, "quiet mode: on since %s (%s)%s%s", out->entry.started_at,
+        out->entry.reason, out->entry.restore_error[0] ? "; restoring failed: " : "",
+        out->entry.restore_error);
+  else if (found)
+    say(out->text, sizeof out->text, "quiet mode: off (last on %s to %s)", out->entry.started_at,
+        out->entry.restored_at);
+  else
+    say(out->text, sizeof out->text, "quiet mode: off (never used)");
+  say(out->text, sizeof out->text, "Defender real-time protection: %s", defender);
+  say(out->text, sizeof out->text, "Windows Update: %s", update);
+  if (reason)
+    say(out->text, sizeof out->text, "note: %s", reason);
+  return TS_OK;
+}

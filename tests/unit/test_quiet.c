@@ -1,0 +1,507 @@
+/* test_quiet.c - quiet mode against a fake Windows (Defender on, Windows Update not paused, Tamper
+   Protection, failures) through a real database: journaled before changing, restored exactly,
+   recovered after a crash, the user's own changes respected; and the real system's functions. */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "quiet/quiet.h"
+#include "store/store.h"
+#include "threadsoup/plat.h"
+
+/* 2026-12-07T10:00:00Z, as the Settings app writes a pause end; 2023-11-14T22:13:20Z, a pause
+   that has ended long ago but is still stored. */
+#define DEC_2026 INT64_C(1796637600)
+#define NOV_2023 INT64_C(1700000000)
+
+/* ---- the fake machine ------------------------------------------------------------------------ */
+
+static struct fake_machine {
+  int defender_on;
+  int64_t paused_until;
+  int tamper_protection; /* defender_set succeeds and changes nothing, as on real Windows */
+  int defender_broken;   /* every Defender call fails as a hung PowerShell would */
+  int defender_set_broken;
+  int update_missing;    /* no Windows Update at all */
+  int update_set_broken;
+  int defender_sets, update_sets;
+  store *journal;        /* when set: every change checks that it is journaled first */
+  int unjournaled_changes;
+} fake;
+
+static void fake_reset(void) {
+  memset(&fake, 0, sizeof fake);
+  fake.defender_on = 1; /* a normal Windows 10/11 machine */
+}
+
+/* The open journal entry must already say that this part is being changed. */
+static void fake_check_journal(int defender_part) {
+  if (!fake.journal)
+    return;
+  store_quiet_entry e;
+  int found = 0;
+  ts_err err;
+  if (store_quiet_open_entry(fake.journal, &e, &found, &err) != TS_OK || !found ||
+      !(defender_part ? e.defender_changed : e.update_changed))
+    fake.unjournaled_changes++;
+}
+
+static int fake_defender_get(int *on, ts_err *err) {
+  if (fake.defender_broken)
+    return ts_err_set(err, TS_EOS, "Defender: PowerShell (Get-MpComputerStatus) ran longer than "
+                                   "60 s and was stopped");
+  *on = fake.defender_on;
+  return TS_OK;
+}
+
+static int fake_defender_set(int on, ts_err *err) {
+  if (fake.defender_broken || fake.defender_set_broken)
+    return ts_err_set(err, TS_EOS, "Defender: PowerShell's Set-MpPreference failed (exit code 1): "
+                                   "Access is denied");
+  fake.defender_sets++;
+  if (!on)
+    fake_check_journal(1);
+  if (!fake.tamper_protection)
+    fake.defender_on = on;
+  return TS_OK;
+}
+
+static int fake_update_get(int64_t *until, ts_err *err) {
+  if (fake.update_missing)
+    return ts_err_set(err, TS_EUNSUPPORTED, "Windows Update is not there");
+  *until = fake.paused_until;
+  return TS_OK;
+}
+
+static int fake_update_set(int64_t until, ts_err *err) {
+  if (fake.update_missing)
+    return ts_err_set(err, TS_EUNSUPPORTED, "Windows Update is not there");
+  if (fake.update_set_broken)
+    return ts_err_set(err, TS_EOS, "Windows Update: cannot write the pause: Access is denied");
+  fake.update_sets++;
+  if (until != 0 && until > fake.paused_until)
+    fake_check_journal(0);
+  fake.paused_until = until;
+  return TS_OK;
+}
+
+static const char *fake_unavailable(void) { return NULL; }
+
+static const plat_quiet_ops fake_ops = {fake_defender_get, fake_defender_set, fake_update_get,
+                                        fake_update_set, fake_unavailable};
+
+/* ---- helpers --------------------------------------------------------------------------------- */
+
+static void remove_db(const char *path) {
+  char extra[256];
+  remove(path);
+  snprintf(extra, sizeof extra, "%s-wal", path);
+  remove(extra);
+  snprintf(extra, sizeof extra, "%s-shm", path);
+  remove(extra);
+}
+
+static store *fresh_store(const char *path) {
+  store *s = NULL;
+  ts_err err;
+  remove_db(path);
+  CHECK_INT(store_open(&s, path, &err), TS_OK);
+  fake_reset();
+  fake.journal = s;
+  return s;
+}
+
+/* One number from the database through a separate connection, as another reader sees it. */
+static long long raw_query(const char *path, const char *sql) {
+  sqlite3 *db;
+  sqlite3_stmt *st;
+  long long v = -999;
+  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+      sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+    if (sqlite3_step(st) == SQLITE_ROW)
+      v = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1000 : sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(db);
+  return v;
+}
+#define RAW_NULL (-1000)
+
+static int64_t now_s(void) { return (int64_t)time(NULL); }
+
+/* ---- cases ----------------------------------------------------------------------------------- */
+
+static void enter_journals_first_then_changes(void) {
+  const char *path = "quiet_enter.db";
+  store *s = fresh_store(path);
+  quiet_outcome out;
+  ts_err err;
+  int64_t before = now_s();
+  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 7", &out, &err), TS_OK);
+  int64_t after = now_s();
+  CHECK_INT(fake.defender_on, 0);
+  CHECK(fake.paused_until >= before + 3600 + QUIET_MARGIN_S);
+  CHECK(fake.paused_until <= after + 3600 + QUIET_MARGIN_S);
+  CHECK_INT(fake.unjournaled_changes, 0);
+  CHECK_INT(out.defender_changed, 1);
+  CHECK_INT(out.update_changed, 1);
+  CHECK_INT(out.problems, 0);
+  CHECK_STR_CONTAINS(out.text, "Defender real-time protection: turned off (was on)");
+  CHECK_STR_CONTAINS(out.text, "Windows Update: paused until");
+  CHECK_STR_CONTAINS(out.text, "(was not paused)");
+  /* Another reader sees the journal with the original state. */
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"), 1);
+  CHECK_INT(raw_query(path, "SELECT defender_was FROM quiet_journal"), 1);
+  CHECK_INT(raw_query(path, "SELECT update_paused_until_was FROM quiet_journal"), 0);
+  CHECK_INT(raw_query(path, "SELECT defender_changed + update_changed FROM quiet_journal"), 2);
+  CHECK_INT(raw_query(path, "SELECT update_paused_until_set FROM quiet_journal"),
+            fake.paused_until);
+  quiet_state st;
+  CHECK_INT(quiet_status(s, &fake_ops, &st, &err), TS_OK);
+  CHECK_INT(st.on, 1);
+  CHECK_STR_CONTAINS(st.text, "quiet mode: on since");
+  CHECK_STR_CONTAINS(st.text, "(run 7)");
+  CHECK_STR_CONTAINS(st.text, "Defender real-time protection: off");
+  store_close(s);
+}
+
+static void leave_restores_exactly(void) {
+  const char *path = "quiet_leave.db";
+  store *s = fresh_store(path);
+  quiet_outcome out;
+  ts_err err;
+  CHECK_INT(quiet_enter(s, &fake_ops, 600, "run 8", &out, &err), TS_OK);
+  CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
+  CHECK_INT(fake.defender_on, 1);
+  CHECK_INT(fake.paused_until, 0);
+  CHECK_INT(out.defender_changed, 1);
+  CHECK_INT(out.update_changed, 1);
+  CHECK_STR_CONTAINS(out.text, "Defender real-time protection: turned back on");
+  CHECK_STR_CONTAINS(out.text, "Windows Update: resumed (was not paused)");
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NOT NULL "
+                            "AND restore_error IS NULL"),
+            1);
+  /* Leaving again is harmless. */
+  CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
+  CHECK_STR_CONTAINS(out.text, "quiet mode is not on");
+  quiet_state st;
+  CHECK_INT(quiet_status(s, &fake_ops, &st, &err), TS_OK);
+  CHECK_INT(st.on, 0);
+  CHECK_STR_CONTAINS(st.text, "quiet mode: off (last on");
+
+  /* A stale pause (ended in 2023, still stored) comes back as the very same value. */
+  fake.paused_until = NOV_2023;
+  CHECK_INT(quiet_enter(s, &fake_ops, 600, "run 9", &out, &err), TS_OK);
+  CHECK(fake.paused_until > now_s());
+  CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
+  CHECK_INT(fake.paused_until, NOV_2023);
+  CHECK_STR_CONTAINS(out.text, "pause put back as before");
+
+  /* The user's own shorter pause is extended for the run, then put back. */
+  int64_t users = now_s() + 600;
+  fake.paused_until = users;
+  CHECK_INT(quiet_enter(s, &fake_ops, 7200, "run 10", &out, &err), TS_OK);
+  CHECK(fake.paused_until > users);
+  CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
+  CHECK_INT(fake.paused_until, users);
+  CHECK_INT(fake.unjournaled_changes, 0);
+  store_close(s);
+}
+
+static void a_longer_pause_is_left_alone(void) {
+  store *s = fresh_store("quiet_longer.db");
+  quiet_outcome out;
+  ts_err err;
+  fake.paused_until = DEC_2026 > now_s() + 86400 ? DEC_2026 : now_s() + 30 * 86400;
+  int64_t users = fake.paused_until;
+  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run", &out, &err), TS_OK);
+  CHECK_INT(fake.update_sets, 0);
+  CHECK_STR_CONTAINS(out.text, "Windows Update: already paused until");
+  CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
+  CHECK_INT(fake.update_sets, 0);
+  CHECK_INT(fake.paused_until, users);
+  CHECK_INT(fake.defender_on, 1);
+  store_close(s);
+}
+
+static void a_crash_is_recovered_at_the_next_start(void) {
+  const char *path = "quiet_crash.db";
+  store *s = fresh_store(path);
+  quiet_outcome out;
+  ts_err err;
+  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 11", &out, &err), TS_OK);
+  store_close(s); /* the service dies: no leave */
+  CHECK_INT(fake.defender_on, 0);
+
+  CHECK_INT(store_open(&s, path, &err), TS_OK); /* the next start */
+  fake.journal = s;
+  quiet_state st;
+  CHECK_INT(quiet_status(s, &fake_ops, &st, &err), TS_OK);
+  CHECK_INT(st.on, 1);
+  CHECK_INT(quiet_recover(s, &fake_ops, &out, &err), TS_OK);
+  CHECK_STR_CONTAINS(out.text, "quiet mode left on since");
+  CHECK_STR_CONTAINS(out.text, "(run 11)");
+  CHECK_INT(fake.defender_on, 1);
+  CHECK_INT(fake.paused_until, 0);
+  CHECK_INT(raw_query(path, "SELECT restored_at IS NOT NULL FROM quiet_journal"), 1);
+  /* Nothing left to recover. */
+  int sets = fake.defender_sets + fake.update_sets;
+  CHECK_INT(quiet_recover(s, &fake_ops, &out, &err), TS_OK);
+  CHECK_INT(fake.defender_sets + fake.update_sets, sets);
+  store_close(s);
+}
+
+/* A crash after the journal said "changing" but before the change: recovery sets nothing wrong. */
+static void a_crash_before_the_change_restores_nothing_wrong(void) {
+  const char *path = "quiet_crash_early.db";
+  store *s = fresh_store(path);
+  ts_err err;
+  store_quiet_entry e;
+  memset(&e, 0, sizeof e);
+  snprintf(e.started_at, sizeof e.started_at, "2026-12-07T09:00:00.000Z");
+  snprintf(e.reason, sizeof e.reason, "run 12");
+  e.defender_was = 1;
+  e.update_paused_until_was = 0;
+  int64_t id = 0;
+  CHECK_INT(store_quiet_begin(s, &e, &id, &err), TS_OK);
+  CHECK_INT(store_quiet_set_changed(s, id, 1, 1, DEC_2026, &err), TS_OK);
+  store_close(s);
+
+  CHECK_INT(store_open(&s, path, &err), TS_OK);
+  fake.journal = s;
+  quiet_outcome out;
+  CHECK_INT(quiet_recover(s, &fake_ops, &out, &err), TS_OK);
+  CHECK_INT(fake.defender_on, 1);
+  CHECK_INT(fake.paused_until, 0);
+  CHECK_INT(fake.defender_sets, 0);
+  CHECK_INT(fake.update_sets, 0);
+  CHECK_STR_CONTAINS(out.text, "already back on");
+  CHECK_STR_CONTAINS(out.text, "already as before");
+  CHECK_INT(raw_query(path, "SELECT restored_at IS NOT NULL FROM quiet_journal"), 1);
+  store_close(s);
+}
+
+static void the_users_own_changes_are_respected(void) {
+  store *s = fresh_store("quiet_user.db");
+  quiet_outcome out;
+  ts_err err;
+  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 13", &out, &err), TS_OK);
+  /* During the run the user turns Defender back on and pauses updates for two days. */
+  fake.defender_on = 1;
+  int64_t users = now_s() + 2 * 86400;
+  fake.paused_until = users;
+  int defender_sets = fake.defender_sets, update_sets = fake.update_sets;
+  CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
+  CHECK_INT(fake.defender_sets, defender_sets);
+  CHECK_INT(fake.update_sets, update_sets);
+  CHECK_INT(fake.defender_on, 1);
+  CHECK_INT(fake.paused_until, users);
+  CHECK_STR_CONTAINS(out.text, "already back on (turned on by hand");
+  CHECK_STR_CONTAINS(out.text, "the pause was changed during quiet mode");
+  CHECK_STR_CONTAINS(out.text, "left as it was set");
+  CHECK_INT(out.defender_changed, 0);
+  CHECK_INT(out.update_changed, 0);
+  store_close(s);
+}
+
+static void entering_twice_is_refused(void) {
+  const char *path = "quiet_twice.db";
+  store *s = fresh_store(path);
+  quiet_outcome out;
+  ts_err err;
+  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 14", &out, &err), TS_OK);
+  int64_t until = fake.paused_until;
+  CHECK_INT(quiet_enter(s, &fake_ops, 7200, "run 15", &out, &err), TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "quiet mode is already on since");
+  CHECK_STR_CONTAINS(err.text, "(run 14)");
+  CHECK_INT(fake.paused_until, until);
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal"), 1);
+  /* The database itself refuses a second open entry (another process racing this one). */
+  store_quiet_entry e;
+  memset(&e, 0, sizeof e);
+  e.defender_was = 0;
+  e.update_paused_until_was = until;
+  int64_t id = 0;
+  CHECK_INT(store_quiet_begin(s, &e, &id, &err), TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "already on");
+  CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
+  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 16", &out, &err), TS_OK);
+  CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
+  /* Durations are checked before anything happens. */
+  CHECK_INT(quiet_enter(s, &fake_ops, 5, "run", &out, &err), TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "out of range");
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal"), 2);
+  store_close(s);
+}
+
+static void tamper_protection_is_reported_and_update_still_paused(void) {
+  const char *path = "quiet_tamper.db";
+  store *s = fresh_store(path);
+  fake.tamper_protection = 1;
+  quiet_outcome out;
+  ts_err err;
+  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 17", &out, &err), TS_OK);
+  CHECK_INT(fake.defender_on, 1);
+  CHECK(fake.paused_until > now_s());
+  CHECK_INT(out.problems, 1);
+  CHECK_INT(out.defender_changed, 0);
+  CHECK_INT(out.update_changed, 1);
+  CHECK_STR_CONTAINS(out.text, "Defender refused: Tamper Protection is on; turn it off in "
+                               "Windows Security or leave quiet mode's Defender part off");
+  /* Kept in the journal (a refused request may still land late), and left alone on leaving. */
+  CHECK_INT(raw_query(path, "SELECT defender_changed FROM quiet_journal"), 1);
+  CHECK_INT(raw_query(path, "SELECT update_changed FROM quiet_journal"), 1);
+  int defender_sets = fake.defender_sets;
+  CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
+  CHECK_INT(fake.defender_sets, defender_sets); /* still on, so not touched */
+  CHECK_STR_CONTAINS(out.text, "or it never went off");
+  CHECK_INT(fake.paused_until, 0);
+  store_close(s);
+}
+
+static void failures_keep_going_and_never_go_unjournaled(void) {
+  const char *path = "quiet_fail.db";
+  store *s = fresh_store(path);
+  quiet_outcome out;
+  ts_err err;
+
+  /* Defender unreadable (PowerShell hung): left as is, Windows Update still paused. */
+  fake.defender_broken = 1;
+  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 18", &out, &err), TS_OK);
+  CHECK_STR_CONTAINS(out.text, "Defender: left as is: Defender: PowerShell");
+  CHECK_INT(out.update_changed, 1);
+  CHECK_INT(raw_query(path, "SELECT defender_was FROM quiet_journal"), RAW_NULL);
+  CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
+  CHECK_INT(fake.paused_until, 0);
+
+  /* No Windows Update and Defender unreadable: nothing can be done, nothing is journaled. */
+  fake.update_missing = 1;
+  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 19", &out, &err), TS_EOS);
+  CHECK_STR_CONTAINS(err.text, "quiet mode cannot change anything here");
+  CHECK_STR_CONTAINS(err.text, "Windows Update is not there");
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal"), 1);
+
+  /* Pausing refused: Defender still turned off; the pause stays journaled (the request may have
+     landed after all), and leaving finds it as before and writes nothing. */
+  fake_reset();
+  fake.journal = s;
+  fake.update_set_broken = 1;
+  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 20", &out, &err), TS_OK);
+  CHECK_INT(fake.defender_on, 0);
+  CHECK_STR_CONTAINS(out.text, "Windows Update: not paused: Windows Update: cannot write");
+  CHECK_INT(raw_query(path, "SELECT update_changed FROM quiet_journal ORDER BY id DESC"), 1);
+  int update_sets = fake.update_sets;
+
+  /* Restoring fails: the entry stays open with the reason, and a later leave finishes it. */
+  fake.defender_set_broken = 1;
+  CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_EOS);
+  CHECK_STR_CONTAINS(err.text, "could not turn real-time protection back on");
+  CHECK_STR_CONTAINS(err.text, "stays on");
+  quiet_state st;
+  CHECK_INT(quiet_status(s, &fake_ops, &st, &err), TS_OK);
+  CHECK_INT(st.on, 1);
+  CHECK_STR_CONTAINS(st.text, "restoring failed");
+  CHECK_INT(fake.defender_on, 0);
+  fake.defender_set_broken = 0;
+  CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
+  CHECK_INT(fake.defender_on, 1);
+  CHECK_INT(fake.update_sets, update_sets);
+  CHECK_STR_CONTAINS(out.text, "Windows Update: already as before (not paused)");
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"), 0);
+  /* Everything refused: an error, and the entry stays open for anything landing late. */
+  fake.tamper_protection = 1;
+  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 21", &out, &err), TS_EOS);
+  CHECK_STR_CONTAINS(err.text, "quiet mode could quiet nothing");
+  CHECK_STR_CONTAINS(err.text, "Tamper Protection is on");
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"), 1);
+  CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"), 0);
+  CHECK_INT(fake.unjournaled_changes, 0);
+  store_close(s);
+}
+
+static int on_linux(void) {
+  plat_sysinfo si;
+  plat_sysinfo_read(&si);
+  return strncmp(si.os, "Linux", 5) == 0;
+}
+
+/* The real machine's functions. Never changes a real Windows: quiet_enter runs on them only
+   where neither part exists (Linux, Wine). */
+static void the_system_says_why_it_cannot(void) {
+  const plat_quiet_ops *sys = plat_quiet_system();
+  const char *reason = sys->unavailable_reason();
+  ts_err err;
+  int on = 0;
+  int64_t until = 0;
+  int defender_rc = sys->defender_get(&on, &err);
+  int update_rc = sys->update_get(&until, &err);
+  if (on_linux()) {
+    CHECK_STR_CONTAINS(reason, "Linux has no Defender or Windows Update; quiet mode is "
+                               "Windows-only");
+    CHECK_INT(defender_rc, TS_EUNSUPPORTED);
+    CHECK_INT(update_rc, TS_EUNSUPPORTED);
+    CHECK_INT(sys->defender_set(0, &err), TS_EUNSUPPORTED);
+    CHECK_STR_CONTAINS(err.text, "Windows-only");
+    CHECK_INT(sys->update_set(DEC_2026, &err), TS_EUNSUPPORTED);
+  } else if (reason) {
+    CHECK(reason[0] != '\0');
+    fprintf(stderr, "  (this Windows: %s)\n", reason);
+  }
+  if (defender_rc != TS_OK && update_rc != TS_OK) {
+    const char *path = "quiet_system.db";
+    store *s = fresh_store(path);
+    quiet_outcome out;
+    CHECK(quiet_enter(s, sys, 3600, "run", &out, &err) != TS_OK);
+    CHECK_STR_CONTAINS(err.text, "quiet mode cannot change anything here");
+    fprintf(stderr, "  (%s)\n", err.text);
+    CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal"), 0);
+    quiet_state st;
+    CHECK_INT(quiet_status(s, sys, &st, &err), TS_OK);
+    CHECK_STR_CONTAINS(st.text, "quiet mode: off (never used)");
+    CHECK_STR_CONTAINS(st.text, "note: ");
+    store_close(s);
+  }
+}
+
+/* The Windows half's registry code, on a test key instead of the real pause (under Wine every
+   process may write HKLM; on Linux the functions are unsupported and this checks nothing). */
+static void the_registry_pause_round_trips(void) {
+  const plat_quiet_ops *sys = plat_quiet_system();
+  ts_err err;
+  plat_quiet_set_update_key("SOFTWARE\\ThreadSoupTests\\WindowsUpdate\\UX\\Settings");
+  int rc = sys->update_set(DEC_2026, &err);
+  if (rc == TS_EUNSUPPORTED || (rc != TS_OK && strstr(err.text, "elevated"))) {
+    plat_quiet_set_update_key(NULL);
+    return;
+  }
+  CHECK_INT(rc, TS_OK);
+  int64_t until = 0;
+  CHECK_INT(sys->update_get(&until, &err), TS_OK);
+  CHECK_INT(until, DEC_2026);
+  CHECK_INT(sys->update_set(NOV_2023, &err), TS_OK);
+  CHECK_INT(sys->update_get(&until, &err), TS_OK);
+  CHECK_INT(until, NOV_2023);
+  CHECK_INT(sys->update_set(0, &err), TS_OK);
+  CHECK_INT(sys->update_get(&until, &err), TS_OK);
+  CHECK_INT(until, 0);
+  plat_quiet_set_update_key(NULL);
+}
+
+int main(void) {
+  RUN_CASE(enter_journals_first_then_changes);
+  RUN_CASE(leave_restores_exactly);
+  RUN_CASE(a_longer_pause_is_left_alone);
+  RUN_CASE(a_crash_is_recovered_at_the_next_start);
+  RUN_CASE(a_crash_before_the_change_restores_nothing_wrong);
+  RUN_CASE(the_users_own_changes_are_respected);
+  RUN_CASE(entering_twice_is_refused);
+  RUN_CASE(tamper_protection_is_reported_and_update_still_paused);
+  RUN_CASE(failures_keep_going_and_never_go_unjournaled);
+  RUN_CASE(the_system_says_why_it_cannot);
+  RUN_CASE(the_registry_pause_round_trips);
+  return check_summary();
+}

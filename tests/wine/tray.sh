@@ -1,0 +1,126 @@
+#!/bin/sh
+# tray.sh - the tray as the service's controller under Wine and Xvfb: its menu starts and stops
+# the service's load, and `threadsoup status` confirms each change.
+# Usage: tray.sh WINE-RUN THREADSOUP-EXE THREADSOUP-TRAY-EXE WINEPREFIX (a prefix of its own: a
+# Wine session started without a display cannot show windows later).
+set -u
+wine_run=$1 exe=$2 tray=$3 prefix=$4
+
+# Everything, the prefix's creation included, runs inside one X server. 1024x768 is the desktop
+# the tray's icon position below is computed for.
+if [ -z "${TRAY_TEST_IN_X:-}" ]; then
+  TRAY_TEST_IN_X=1 exec xvfb-run -a -s "-screen 0 1024x768x24" sh "$0" "$@"
+fi
+
+export WINEPREFIX="$prefix"
+export WINEDEBUG="${WINEDEBUG:--all}"
+pipe='\\.\pipe\threadsoup-tray-test'
+out="$(mktemp -d "${TMPDIR:-/tmp}/threadsoup-tray.XXXXXX")"
+shot=/tmp/tray-menu.png
+t0=$(date +%s%N)
+now_ms() { echo $((($(date +%s%N) - t0) / 1000000)); }
+
+cleanup() {
+  # Leave nothing behind: the service, the tray and the desktop all belong to this prefix.
+  wineserver -k 2>/dev/null
+  rm -rf "$out"
+}
+trap cleanup EXIT
+fail() {
+  echo "tray: $*" >&2
+  import -window root "$out/failure.png" 2>/dev/null && cp "$out/failure.png" /tmp/tray-failure.png &&
+    echo "tray: screen at the failure: /tmp/tray-failure.png" >&2
+  for f in "$out"/*.txt; do [ -f "$f" ] && { echo "--- $(basename "$f")" >&2; cat "$f" >&2; }; done
+  exit 1
+}
+# Asks the service for its status into $out/status.txt; fails when it does not answer.
+status() {
+  "$wine_run" "$exe" status --socket "$pipe" >"$out/status.raw" 2>&1
+  rc=$?
+  tr -d '\r' <"$out/status.raw" >"$out/status.txt"
+  return $rc
+}
+# Polls status up to ~20 s until its load line matches $1.
+wait_load() {
+  for i in $(seq 1 40); do
+    status
+    grep -Eq "^load +$1\$" "$out/status.txt" && return 0
+    sleep 0.5
+  done
+  return 1
+}
+# Wine's notification area is at the bottom right of the 1024x768 desktop; our icon is the only
+# one, so its centre is fixed. The menu opens upwards from it, right-aligned to the screen edge.
+icon_x=1014 icon_y=757
+# Menu rows (from the bottom edge at y 748): Exit 737, Stop experiment 712, Run experiment 696,
+# Stop load 671, Start load 655, status line 630. The Start load submenu opens to the left with
+# its first row level with Start load.
+item_x=950 start_load_y=655 stop_load_y=671 first_load_x=824
+open_menu() {
+  xdotool mousemove $icon_x $icon_y click 3
+  sleep 1
+}
+# xdotool's keys do not reach Wine's popup menus on a bare Xvfb (no window manager gives the
+# Wine desktop the keyboard focus; seen with Wine 8.0), so the menu is driven by the mouse:
+# hovering opens a submenu, a left click picks an item.
+pick() {
+  xdotool mousemove "$1" "$2"
+  sleep 0.7
+}
+
+# --- the desktop, the service, the tray --------------------------------------------------------
+"$wine_run" explorer /desktop=shell,1024x768 >"$out/desktop.log" 2>&1 &
+rm -f "$prefix/drive_c/tray-test.db" "$prefix/drive_c/tray-test.db-wal" \
+  "$prefix/drive_c/tray-test.db-shm"
+"$wine_run" "$exe" service run --console --socket "$pipe" --db 'C:\tray-test.db' \
+  >"$out/service.txt" 2>&1 &
+up=0
+for i in $(seq 1 60); do
+  status && { up=1; break; }
+  sleep 0.5
+done
+[ $up -eq 1 ] || fail "the service did not answer on $pipe"
+grep -Eq "^load +none$" "$out/status.txt" || fail "a fresh service runs load already"
+echo "desktop and service up after $(now_ms) ms"
+
+# Started through explorer so the icon lands in this desktop's notification area.
+tray_win="Z:$(echo "$tray" | tr / '\\')"
+"$wine_run" explorer /desktop=shell,1024x768 "$tray_win" --pipe "$pipe" >"$out/tray.txt" 2>&1 &
+sleep 3
+echo "tray started at $(now_ms) ms"
+
+# --- Start load -> 1,500 sleepers ----------------------------------------------------------------
+t_click=$(now_ms)
+open_menu
+pick $item_x $start_load_y
+pick $first_load_x $start_load_y
+xdotool click 1
+wait_load 'sleep:1500@500ms' || fail "the menu's Start load did not start sleep:1500@500ms"
+echo "Start load -> service runs sleep:1500@500ms after $(($(now_ms) - t_click)) ms" \
+  "($(sed -n 's/^threads  *//p' "$out/status.txt") service threads)"
+
+# --- the open menu on record, then Stop load -------------------------------------------------------
+sleep 1 # the load-started event reaches the tray: the menu shows the load and offers Stop load
+open_menu
+xdotool mousemove 300 200 # the icon's tooltip would cover the menu
+sleep 0.5
+import -window root "$shot" || fail "no screenshot"
+echo "screenshot of the open menu: $shot"
+t_click=$(now_ms)
+pick $item_x $stop_load_y
+xdotool click 1
+wait_load none || fail "the menu's Stop load did not stop the load"
+echo "Stop load -> service load none after $(($(now_ms) - t_click)) ms"
+
+# --- Exit ------------------------------------------------------------------------------------------
+open_menu
+pick $item_x 737
+xdotool click 1
+gone=0
+for i in $(seq 1 20); do
+  pgrep -f 'threadsoup-tray\.exe.*threadsoup-tray-test' >/dev/null || { gone=1; break; }
+  sleep 0.5
+done
+[ $gone -eq 1 ] || fail "the tray did not exit after Exit"
+status || fail "the service went away with the tray"
+echo "tray menu started and stopped the service's load; total $(now_ms) ms"
