@@ -180,6 +180,32 @@ static int rollback_with(store *s, int rc) {
   return rc;
 }
 
+/* Inserts planned trials (pending) inside the caller's transaction and fills their ids. */
+static int insert_trials(store *s, int64_t run_id, store_trial_plan *trials, int count,
+                         ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s, "INSERT INTO trial (run_id, seq, block, condition, bench) VALUES (?,?,?,?,?)",
+                   &st, err);
+  if (rc != TS_OK)
+    return rc;
+  for (int i = 0; i < count; i++) {
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 1, run_id);
+    sqlite3_bind_int(st, 2, trials[i].seq);
+    sqlite3_bind_int(st, 3, trials[i].block);
+    sqlite3_bind_text(st, 4, trials[i].condition, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 5, trials[i].bench, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(st) != SQLITE_DONE) {
+      rc = store_fail(s, err, "cannot store the planned trials");
+      sqlite3_finalize(st);
+      return rc;
+    }
+    trials[i].id = sqlite3_last_insert_rowid(s->db);
+  }
+  sqlite3_finalize(st);
+  return TS_OK;
+}
+
 int store_run_begin(store *s, const store_run_info *info, store_trial_plan *trials, int count,
                     int64_t *run_id, ts_err *err) {
   int rc = exec_sql(s, "BEGIN IMMEDIATE", "cannot start a transaction", err);
@@ -207,25 +233,9 @@ int store_run_begin(store *s, const store_run_info *info, store_trial_plan *tria
     return rollback_with(s, rc);
   *run_id = sqlite3_last_insert_rowid(s->db);
 
-  rc = prepare(s, "INSERT INTO trial (run_id, seq, block, condition, bench) VALUES (?,?,?,?,?)",
-               &st, err);
+  rc = insert_trials(s, *run_id, trials, count, err);
   if (rc != TS_OK)
     return rollback_with(s, rc);
-  for (int i = 0; i < count; i++) {
-    sqlite3_reset(st);
-    sqlite3_bind_int64(st, 1, *run_id);
-    sqlite3_bind_int(st, 2, trials[i].seq);
-    sqlite3_bind_int(st, 3, trials[i].block);
-    sqlite3_bind_text(st, 4, trials[i].condition, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 5, trials[i].bench, -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(st) != SQLITE_DONE) {
-      rc = store_fail(s, err, "cannot store the planned trials");
-      sqlite3_finalize(st);
-      return rollback_with(s, rc);
-    }
-    trials[i].id = sqlite3_last_insert_rowid(s->db);
-  }
-  sqlite3_finalize(st);
   rc = exec_sql(s, "COMMIT", "cannot commit the planned run", err);
   return rc == TS_OK ? TS_OK : rollback_with(s, rc);
 }
@@ -455,26 +465,9 @@ int store_trials_append(store *s, int64_t run_id, store_trial_plan *trials, int 
   int rc = exec_sql(s, "BEGIN IMMEDIATE", "cannot start a transaction", err);
   if (rc != TS_OK)
     return rc;
-  sqlite3_stmt *st;
-  rc = prepare(s, "INSERT INTO trial (run_id, seq, block, condition, bench) VALUES (?,?,?,?,?)",
-               &st, err);
+  rc = insert_trials(s, run_id, trials, count, err);
   if (rc != TS_OK)
     return rollback_with(s, rc);
-  for (int i = 0; i < count; i++) {
-    sqlite3_reset(st);
-    sqlite3_bind_int64(st, 1, run_id);
-    sqlite3_bind_int(st, 2, trials[i].seq);
-    sqlite3_bind_int(st, 3, trials[i].block);
-    sqlite3_bind_text(st, 4, trials[i].condition, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 5, trials[i].bench, -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(st) != SQLITE_DONE) {
-      rc = store_fail(s, err, "cannot store the added trials");
-      sqlite3_finalize(st);
-      return rollback_with(s, rc);
-    }
-    trials[i].id = sqlite3_last_insert_rowid(s->db);
-  }
-  sqlite3_finalize(st);
   rc = exec_sql(s, "COMMIT", "cannot commit the added trials", err);
   return rc == TS_OK ? TS_OK : rollback_with(s, rc);
 }
