@@ -40,16 +40,16 @@ int cli_parse_load(int argc, char **argv, const char *command, load_spec *spec, 
     int rc = TS_OK;
     if (a.word && strcmp(a.word, "+") == 0) {
       if (want_scenario)
-        return ts_err_set(err, TS_EUSAGE, "load: '+' must stand between two scenarios");
+        return ts_err_set(err, TS_EUSAGE, "%s: '+' must stand between two scenarios", command);
       want_scenario = 1;
       continue;
     }
     if (a.word) {
       if (!want_scenario)
         return ts_err_set(err, TS_EUSAGE,
-                          "load: unexpected '%s' (join scenarios with ' + ', e.g. sleep "
+                          "%s: unexpected '%s' (join scenarios with ' + ', e.g. sleep "
                           "--count 5000 + procs --count 100)",
-                          a.word);
+                          command, a.word);
       /* A full condition ("sleep:5000+procs:10") or a bare scenario name with options to come. */
       load_spec parsed;
       if (strchr(a.word, ':') || strchr(a.word, '+')) {
@@ -58,13 +58,14 @@ int cli_parse_load(int argc, char **argv, const char *command, load_spec *spec, 
           return rc;
         for (int i = 0; i < parsed.part_count; i++) {
           if (o->spec.part_count == LOAD_MAX_PARTS)
-            return ts_err_set(err, TS_EUSAGE, "load: at most %d scenarios at once",
+            return ts_err_set(err, TS_EUSAGE, "%s: at most %d scenarios at once", command,
                               LOAD_MAX_PARTS);
           o->spec.parts[o->spec.part_count++] = parsed.parts[i];
         }
       } else {
         if (o->spec.part_count == LOAD_MAX_PARTS)
-          return ts_err_set(err, TS_EUSAGE, "load: at most %d scenarios at once", LOAD_MAX_PARTS);
+          return ts_err_set(err, TS_EUSAGE, "%s: at most %d scenarios at once", command,
+                            LOAD_MAX_PARTS);
         rc = load_part_init(&o->spec.parts[o->spec.part_count], a.word, err);
         if (rc != TS_OK)
           return rc;
@@ -90,9 +91,10 @@ int cli_parse_load(int argc, char **argv, const char *command, load_spec *spec, 
         if (cli_args_is(&a, part_flags[i].flag))
           key = part_flags[i].key;
       if (!key)
-        return ts_err_set(err, TS_EUSAGE, "load: unknown option '%s'", a.name);
+        return ts_err_set(err, TS_EUSAGE, "%s: unknown option '%s'", command, a.name);
       if (!part)
-        return ts_err_set(err, TS_EUSAGE, "load: %s must follow a scenario name", a.name);
+        return ts_err_set(err, TS_EUSAGE, "%s: %s must follow a scenario name", command,
+                          a.name);
       const char *v = NULL;
       if (strcmp(key, "check") != 0 || a.inline_value)
         rc = cli_args_value(&a, "see threadsoup load --help", &v, err);
@@ -103,9 +105,10 @@ int cli_parse_load(int argc, char **argv, const char *command, load_spec *spec, 
       return rc;
   }
   if (o->spec.part_count == 0)
-    return ts_err_set(err, TS_EUSAGE, "load: which scenario? (threadsoup load list shows them)");
+    return ts_err_set(err, TS_EUSAGE, "%s: which scenario? (threadsoup load list shows them)",
+                      command);
   if (want_scenario)
-    return ts_err_set(err, TS_EUSAGE, "load: a scenario must follow '+'");
+    return ts_err_set(err, TS_EUSAGE, "%s: a scenario must follow '+'", command);
   int rc = load_spec_format(&o->spec, err);
   *spec = o->spec;
   if (for_ns)
