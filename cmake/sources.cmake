@@ -39,6 +39,10 @@ set(TS_CORE_SOURCES
   service/src/experiment/plan.c
   service/src/experiment/stats.c
   service/src/quiet/quiet.c
+  service/src/report/csv.c
+  service/src/report/data.c
+  service/src/report/html.c
+  service/src/report/json.c
   service/src/report/text.c
   service/src/server/schedule.c
   service/src/server/server.c

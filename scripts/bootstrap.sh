@@ -2,11 +2,13 @@
 # bootstrap.sh - installs the Debian packages ThreadSoup builds and tests with (only those that are
 # missing), then the pinned SQLite amalgamation for the Windows build.
 set -eu
-# native build and tests | Windows cross build | Windows tests under Wine and Xvfb | 7-Zip
+# native build and tests | Windows cross build | Windows tests under Wine and Xvfb | 7-Zip |
+# the HTML report rendered by a real browser (tests/e2e/html_report.sh)
 PACKAGES="build-essential cmake pkg-config libsqlite3-dev sqlite3 \
 gcc-mingw-w64-x86-64 mingw-w64-x86-64-dev binutils-mingw-w64-x86-64 \
 wine wine64 xvfb xauth xdotool imagemagick wixl \
-7zip util-linux procps"
+7zip util-linux procps \
+chromium"
 # npm fetches the SQLite amalgamation; a Node.js from elsewhere may already bring it.
 command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES npm"
 

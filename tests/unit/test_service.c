@@ -273,6 +273,26 @@ static void fifty_clients_during_a_run(void) {
   CHECK_INT(failed, 0);
 }
 
+/* The report of the run just finished, in two formats, through the service. */
+static void reports_through_the_service(void) {
+  ts_err err;
+  CHECK(converse_open(&conv));
+  proto_init(&conv.request, PROTO_REQUEST, "report");
+  proto_add(&conv.request, "run", "1", &err);
+  proto_add(&conv.request, "format", "json", &err);
+  CHECK(converse(&conv));
+  CHECK_INT(conv.reply.kind, PROTO_OK);
+  CHECK(proto_get(&conv.reply, "text") && proto_get(&conv.reply, "text")[0] == '{');
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "text"), "\"benchmarks\"");
+  proto_init(&conv.request, PROTO_REQUEST, "report");
+  proto_add(&conv.request, "run", "1", &err);
+  proto_add(&conv.request, "format", "pdf", &err);
+  CHECK(converse(&conv));
+  CHECK_INT(conv.reply.kind, PROTO_ERROR);
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "accepted: text, csv, json, html");
+  plat_ipc_close(conv.conn);
+}
+
 /* kill -9 mid-run: no load survives, the database is intact, the run resumes on restart. */
 static void killed_mid_run_resumes(void) {
   CHECK(ask(&conv, "run-start", "plan",
@@ -356,6 +376,7 @@ int main(int argc, char **argv) {
   RUN_CASE(bad_requests_get_reasons);
   RUN_CASE(survives_fuzzing);
   RUN_CASE(fifty_clients_during_a_run);
+  RUN_CASE(reports_through_the_service);
   RUN_CASE(killed_mid_run_resumes);
   RUN_CASE(database_stays_intact);
   return check_summary();

@@ -16,6 +16,18 @@ int report_text(store *s, int64_t run_id, const plan *p, FILE *out, ts_err *err)
 /* The same for any stored run; its plan comes from the database (a run of scores recorded by
    hand lists its conditions and benchmarks as they were recorded). */
 int report_run(store *s, int64_t run_id, FILE *out, ts_err *err);
+
+typedef enum report_format {
+  REPORT_FORMAT_TEXT,
+  REPORT_FORMAT_CSV,  /* one row per trial with its metrics, RFC 4180 quoting */
+  REPORT_FORMAT_JSON, /* the run, its plan, statistics per benchmark and condition, the trials */
+  REPORT_FORMAT_HTML  /* one self-contained page: the tables, verdicts and inline SVG charts */
+} report_format;
+
+/* "text", "csv", "json" or "html"; TS_EUSAGE naming the accepted ones otherwise. */
+int report_format_parse(const char *name, report_format *out, ts_err *err);
+/* report_run in any format (text is exactly report_run's output). */
+int report_run_format(store *s, int64_t run_id, report_format format, FILE *out, ts_err *err);
 /* The widest 95 % CI half-width (in %) over every comparison of the run: adaptive repetitions
    stop when it is at most the plan's precision. Infinity while a group has too few trials. */
 int report_widest_interval(store *s, int64_t run_id, const plan *p, double *widest, ts_err *err);

@@ -436,30 +436,37 @@ static int handle_report(request *r) {
   long run_id;
   if (!long_field(r, "run", 1, 2147483647L, &run_id))
     return TS_OK;
+  report_format format = REPORT_FORMAT_TEXT;
+  const char *format_text = proto_get(r->in, "format");
+  ts_err err;
+  if (format_text && report_format_parse(format_text, &format, &err) != TS_OK)
+    return reply_error(r, "usage", "%s", err.text);
   /* The report writes to a FILE; a temporary file keeps this portable. */
   FILE *f = tmpfile();
   if (!f)
     return reply_error(r, "failed", "cannot create a temporary file for the report");
-  ts_err err;
   plat_mutex_lock(&r->svc->db_lock);
-  int rc = report_run(r->svc->db, run_id, f, &err);
+  int rc = report_run_format(r->svc->db, run_id, format, f, &err);
   plat_mutex_unlock(&r->svc->db_lock);
   if (rc != TS_OK) {
     fclose(f);
     return reply_error(r, rc == TS_EINVAL ? "usage" : "failed", "%s", err.text);
   }
-  char *text = malloc(PROTO_MAX_MESSAGE / 2);
+  /* Read one byte more than a message holds: a report that long cannot be sent whole, and a
+     cut-off CSV, JSON or HTML document would mislead, so it is refused instead. */
+  char *text = malloc(PROTO_MAX_MESSAGE + 1);
   size_t n = 0;
   if (text) {
     rewind(f);
-    n = fread(text, 1, PROTO_MAX_MESSAGE / 2 - 1, f);
+    n = fread(text, 1, PROTO_MAX_MESSAGE, f);
     text[n] = '\0';
   }
   fclose(f);
   if (!text)
     return reply_error(r, "failed", "no memory for the report");
-  if (proto_add(r->out, "text", text, &r->err) != TS_OK)
-    reply_error(r, "failed", "the report does not fit in one message: %s", r->err.text);
+  if (n == PROTO_MAX_MESSAGE || proto_add(r->out, "text", text, &r->err) != TS_OK)
+    reply_error(r, "failed", "too large for one message; read the database with threadsoup "
+                             "report --db");
   free(text);
   return TS_OK;
 }

@@ -331,7 +331,8 @@ int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_
   sqlite3_stmt *st;
   int rc = prepare(s,
                    "SELECT seq, block, condition, bench, status, score, unit, id, "
-                   "warnings IS NOT NULL, finished_at FROM trial WHERE run_id=? ORDER BY seq",
+                   "warnings IS NOT NULL, finished_at, started_at, seconds, process_threads, "
+                   "warnings FROM trial WHERE run_id=? ORDER BY seq",
                    &st, err);
   if (rc != TS_OK)
     return rc;
@@ -349,12 +350,40 @@ int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_
     row.id = sqlite3_column_int64(st, 7);
     row.has_warnings = sqlite3_column_int(st, 8);
     copy_column(st, 9, row.finished_at, sizeof row.finished_at);
+    copy_column(st, 10, row.started_at, sizeof row.started_at);
+    row.seconds = sqlite3_column_type(st, 11) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 11);
+    row.process_threads = sqlite3_column_type(st, 12) == SQLITE_NULL
+                              ? -1
+                              : (long)sqlite3_column_int64(st, 12);
+    copy_column(st, 13, row.warnings, sizeof row.warnings);
     if (fn(ctx, &row) != 0) {
       rc = SQLITE_DONE;
       break;
     }
   }
   int result = rc == SQLITE_DONE ? TS_OK : store_fail(s, err, "cannot read the trials");
+  sqlite3_finalize(st);
+  return result;
+}
+
+int store_run_metrics(store *s, int64_t run_id,
+                      int (*fn)(void *ctx, int64_t trial_id, const char *name, double value),
+                      void *ctx, ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s,
+                   "SELECT m.trial_id, m.name, m.value FROM trial_metric m JOIN trial t "
+                   "ON t.id=m.trial_id WHERE t.run_id=? ORDER BY t.seq, m.name",
+                   &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_int64(st, 1, run_id);
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+    if (fn(ctx, sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1),
+           sqlite3_column_double(st, 2)) != 0) {
+      rc = SQLITE_DONE;
+      break;
+    }
+  int result = rc == SQLITE_DONE ? TS_OK : store_fail(s, err, "cannot read the trial metrics");
   sqlite3_finalize(st);
   return result;
 }

@@ -85,6 +85,10 @@ typedef struct store_trial_row {
   char unit[32];
   int has_warnings;
   char finished_at[32];
+  char started_at[32];
+  double seconds;       /* NAN when not measured */
+  long process_threads; /* -1 when not counted */
+  char warnings[256];   /* "" when none */
 } store_trial_row;
 
 /* Calls fn for each trial of the run in sequence order; stops early when fn returns non-zero. */
@@ -127,6 +131,12 @@ int store_run_create_manual(store *s, const store_run_info *info, int64_t *run_i
 /* Calls fn for each run, newest first, at most `limit`. */
 int store_runs(store *s, int limit, int (*fn)(void *ctx, const store_run_row *row), void *ctx,
                ts_err *err);
+
+/* Calls fn for each named trial number (sub-scores, census) of the run's trials, by trial sequence
+   then name; stops early when fn returns non-zero. */
+int store_run_metrics(store *s, int64_t run_id,
+                      int (*fn)(void *ctx, int64_t trial_id, const char *name, double value),
+                      void *ctx, ts_err *err);
 
 /* The mean of a named trial number (e.g. "load.switches_per_s") over the done trials of one
    condition of a run (warm-ups left out); NAN when there is none. */

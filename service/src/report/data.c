@@ -1,0 +1,263 @@
+/* data.c - reads a run's trials once and computes the statistics and verdicts that every report
+   format shows (report/data.h). */
+#include "data.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int find_or_add(char (*names)[128], int *count, int max, const char *name) {
+  for (int i = 0; i < *count; i++)
+    if (strcmp(names[i], name) == 0)
+      return i;
+  if (*count == max)
+    return -1;
+  snprintf(names[*count], 128, "%s", name);
+  return (*count)++;
+}
+
+static int find_or_add_bench(report_data *r, const char *name) {
+  for (int i = 0; i < r->bench_count; i++)
+    if (strcmp(r->benches[i], name) == 0)
+      return i;
+  if (r->bench_count == REPORT_MAX_BENCHES)
+    return -1;
+  snprintf(r->benches[r->bench_count], sizeof r->benches[0], "%s", name);
+  return r->bench_count++;
+}
+
+/* Grows an array by doubling; 0 on success, -1 when out of memory (the array is kept). */
+static int grow(void **items, size_t *cap, size_t size) {
+  size_t n = *cap ? *cap * 2 : 16;
+  void *p = realloc(*items, n * size);
+  if (!p)
+    return -1;
+  *items = p;
+  *cap = n;
+  return 0;
+}
+
+static int add_score(report_score_list *l, double score, int seq) {
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? l->cap * 2 : 16;
+    double *v = realloc(l->values, cap * sizeof *v);
+    if (v)
+      l->values = v;
+    int *q = v ? realloc(l->seqs, cap * sizeof *q) : NULL;
+    if (!q)
+      return -1;
+    l->seqs = q;
+    l->cap = cap;
+  }
+  l->values[l->n] = score;
+  l->seqs[l->n++] = seq;
+  return 0;
+}
+
+typedef struct collect_ctx {
+  report_data *r;
+  int with_trials;
+} collect_ctx;
+
+static int collect_row(void *ctx, const store_trial_row *row) {
+  collect_ctx *cx = ctx;
+  report_data *r = cx->r;
+  if (cx->with_trials) {
+    if (r->trial_count == r->trial_cap &&
+        grow((void **)&r->trials, &r->trial_cap, sizeof *r->trials) != 0) {
+      r->out_of_memory = 1;
+      return 1;
+    }
+    report_trial *t = &r->trials[r->trial_count++];
+    memset(t, 0, sizeof *t);
+    t->row = *row;
+  }
+  if (strcmp(row->status, "pending") == 0)
+    r->pending++;
+  if (strcmp(row->status, "failed") == 0)
+    r->failed++;
+  r->warnings += row->has_warnings;
+  if (strcmp(row->status, "done") != 0 || row->block == 0)
+    return 0;
+  int b = find_or_add_bench(r, row->bench);
+  int c = find_or_add(r->conditions, &r->condition_count, REPORT_MAX_CONDITIONS, row->condition);
+  if (b < 0 || c < 0)
+    return 0; /* beyond what one report shows */
+  if (add_score(&r->lists[b][c], row->score, row->seq) != 0) {
+    r->out_of_memory = 1;
+    return 1;
+  }
+  snprintf(r->units[b], sizeof r->units[b], "%s", row->unit);
+  return 0;
+}
+
+static int collect_metric(void *ctx, int64_t trial_id, const char *name, double value) {
+  report_data *r = ctx;
+  if (r->metric_count == r->metric_cap &&
+      grow((void **)&r->metrics, &r->metric_cap, sizeof *r->metrics) != 0) {
+    r->out_of_memory = 1;
+    return 1;
+  }
+  report_metric *m = &r->metrics[r->metric_count++];
+  m->trial_id = trial_id;
+  snprintf(m->name, sizeof m->name, "%s", name ? name : "");
+  m->value = value;
+  return 0;
+}
+
+static int compare_names(const void *a, const void *b) {
+  return strcmp(a, b);
+}
+
+/* Ties each trial to its metrics (both are in sequence order) and lists the distinct names. */
+static int index_metrics(report_data *r) {
+  size_t m = 0;
+  for (size_t i = 0; i < r->trial_count; i++) {
+    report_trial *t = &r->trials[i];
+    t->metric_first = m;
+    while (m < r->metric_count && r->metrics[m].trial_id == t->row.id)
+      m++;
+    t->metric_count = m - t->metric_first;
+  }
+  r->metric_names = calloc(r->metric_count ? r->metric_count : 1, sizeof *r->metric_names);
+  if (!r->metric_names)
+    return -1;
+  for (size_t i = 0; i < r->metric_count; i++) {
+    size_t k = 0;
+    while (k < r->metric_name_count && strcmp(r->metric_names[k], r->metrics[i].name) != 0)
+      k++;
+    if (k == r->metric_name_count)
+      memcpy(r->metric_names[r->metric_name_count++], r->metrics[i].name, REPORT_METRIC_NAME_MAX);
+  }
+  qsort(r->metric_names, r->metric_name_count, sizeof *r->metric_names, compare_names);
+  return 0;
+}
+
+stats_options report_stats_options(int64_t run_id, double margin_pct) {
+  stats_options o = {(uint64_t)run_id * 0x9E3779B97F4A7C15ull + 1, 0, margin_pct};
+  return o;
+}
+
+/* Baseline drift: the mean of the later half of the baseline trials against the earlier half. */
+static double baseline_drift(const report_score_list *l) {
+  if (l->n < 4)
+    return NAN;
+  size_t half = l->n / 2;
+  double early = 0, late = 0;
+  for (size_t i = 0; i < half; i++)
+    early += l->values[i];
+  for (size_t i = l->n - half; i < l->n; i++)
+    late += l->values[i];
+  return early > 0 ? (late / early - 1) * 100 : NAN;
+}
+
+static int compute_stats(store *s, report_data *r, ts_err *err) {
+  stats_options options = report_stats_options(r->run_id, r->margin_pct);
+  for (int c = 0; c < r->condition_count; c++)
+    r->switches_per_s[c] =
+        store_condition_metric_mean(s, r->run_id, r->conditions[c], "load.switches_per_s");
+  for (int b = 0; b < r->bench_count; b++) {
+    const report_score_list *bl = &r->lists[b][r->baseline];
+    for (int c = 0; c < r->condition_count; c++) {
+      const report_score_list *l = &r->lists[b][c];
+      report_cell *cell = &r->cells[b][c];
+      if (stats_describe(l->values, l->n, &cell->d) != 0)
+        return ts_err_set(err, TS_ENOMEM, "no memory for the statistics");
+      if (c == r->baseline || l->n == 0)
+        continue;
+      if (stats_compare(bl->values, bl->n, l->values, l->n, &options, &cell->cmp) != 0)
+        return ts_err_set(err, TS_ENOMEM, "no memory for the statistics");
+      cell->compared = 1;
+      stats_format_verdict(&cell->cmp, cell->verdict, sizeof cell->verdict);
+    }
+    r->drift[b] = baseline_drift(bl);
+  }
+  return TS_OK;
+}
+
+void report_data_free(report_data *r) {
+  if (!r)
+    return;
+  for (int b = 0; b < REPORT_MAX_BENCHES; b++)
+    for (int c = 0; c < REPORT_MAX_CONDITIONS; c++) {
+      free(r->lists[b][c].values);
+      free(r->lists[b][c].seqs);
+    }
+  free(r->trials);
+  free(r->metrics);
+  free(r->metric_names);
+  free(r);
+}
+
+static int read_run(store *s, report_data *r, const plan **p, plan **own, ts_err *err) {
+  int rc = store_run_get(s, r->run_id, &r->run, err);
+  if (rc != TS_OK)
+    return rc;
+  r->have_run = 1;
+  if (*p)
+    return TS_OK;
+  *own = malloc(sizeof **own);
+  if (!*own)
+    return ts_err_set(err, TS_ENOMEM, "no memory for the report");
+  ts_err plan_err;
+  /* A stored plan that no longer parses (an older version's) still leaves the scores. */
+  if (plan_parse(r->run.plan_text, "stored plan", *own, &plan_err) == TS_OK)
+    *p = *own;
+  return TS_OK;
+}
+
+int report_data_load(store *s, int64_t run_id, const plan *p, int flags, report_data **out,
+                     ts_err *err) {
+  report_data *r = calloc(1, sizeof *r);
+  if (!r)
+    return ts_err_set(err, TS_ENOMEM, "no memory for the report");
+  r->run_id = run_id;
+  plan *own = NULL;
+  int rc = flags & REPORT_WITH_RUN ? read_run(s, r, &p, &own, err) : TS_OK;
+  if (rc == TS_OK) {
+    r->margin_pct = p ? p->margin_pct : 0;
+    for (int i = 0; p && i < p->condition_count; i++)
+      find_or_add(r->conditions, &r->condition_count, REPORT_MAX_CONDITIONS,
+                  p->conditions[i].text);
+    for (int i = 0; p && i < p->bench_count; i++)
+      find_or_add_bench(r, p->benches[i]);
+    collect_ctx cx = {r, (flags & REPORT_WITH_TRIALS) != 0};
+    rc = store_run_trials(s, run_id, collect_row, &cx, err);
+  }
+  free(own);
+  if (rc == TS_OK && (flags & REPORT_WITH_TRIALS))
+    rc = store_run_metrics(s, run_id, collect_metric, r, err);
+  if (rc == TS_OK && (flags & REPORT_WITH_TRIALS) && index_metrics(r) != 0)
+    r->out_of_memory = 1;
+  if (rc == TS_OK && r->out_of_memory)
+    rc = ts_err_set(err, TS_ENOMEM, "no memory for the report");
+  /* The reference condition: "baseline" when there is one, else the first. */
+  r->baseline = 0;
+  for (int c = 0; c < r->condition_count; c++)
+    if (strcmp(r->conditions[c], "baseline") == 0) {
+      r->baseline = c;
+      break;
+    }
+  if (rc == TS_OK && (flags & REPORT_WITH_STATS))
+    rc = compute_stats(s, r, err);
+  if (rc != TS_OK) {
+    report_data_free(r);
+    return rc;
+  }
+  *out = r;
+  return TS_OK;
+}
+
+double report_trial_metric(const report_data *r, const report_trial *t, const char *name) {
+  for (size_t i = t->metric_first; i < t->metric_first + t->metric_count; i++)
+    if (strcmp(r->metrics[i].name, name) == 0)
+      return r->metrics[i].value;
+  return NAN;
+}
+
+int report_condition_index(const report_data *r, const char *name) {
+  for (int c = 0; c < r->condition_count; c++)
+    if (strcmp(r->conditions[c], name) == 0)
+      return c;
+  return -1;
+}

@@ -1,0 +1,102 @@
+/* data.h - the statistics of one run computed once, from the database, for every report format
+   (text, csv, json, html), so the formats cannot disagree. */
+#ifndef THREADSOUP_REPORT_DATA_H
+#define THREADSOUP_REPORT_DATA_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../experiment/plan.h"
+#include "../experiment/stats.h"
+#include "../store/store.h"
+
+#define REPORT_MAX_CONDITIONS 64
+#define REPORT_MAX_BENCHES 16
+#define REPORT_METRIC_NAME_MAX 64
+
+/* What report_data_load reads besides the scores. */
+enum {
+  REPORT_WITH_RUN = 1,    /* the run's row, and its stored plan (used when no plan is given) */
+  REPORT_WITH_STATS = 2,  /* the per-condition statistics and verdicts (cells, drift) */
+  REPORT_WITH_TRIALS = 4, /* every trial with its metrics (csv, json, html) */
+};
+
+typedef struct report_score_list {
+  double *values;
+  int *seqs; /* when each was measured, for the drift */
+  size_t n;
+  size_t cap;
+} report_score_list;
+
+/* One condition of one benchmark. */
+typedef struct report_cell {
+  stats_description d;
+  int compared;         /* cmp is a comparison with the baseline (not the baseline, has data) */
+  stats_comparison cmp; /* percent is valid when compared; the CI and p-values may be NaN */
+  char verdict[256];    /* stats_format_verdict's line; "" when not compared */
+} report_cell;
+
+typedef struct report_metric {
+  int64_t trial_id;
+  char name[REPORT_METRIC_NAME_MAX];
+  double value;
+} report_metric;
+
+typedef struct report_trial {
+  store_trial_row row;
+  size_t metric_first; /* its metrics: metrics[metric_first .. metric_first + metric_count) */
+  size_t metric_count;
+} report_trial;
+
+typedef struct report_data {
+  int64_t run_id;
+  int have_run;
+  store_run_row run;
+  double margin_pct; /* the plan's equivalence margin; 0 = the default */
+  /* Conditions and benchmarks in the plan's order, then as they occur. */
+  int condition_count;
+  char conditions[REPORT_MAX_CONDITIONS][128];
+  int bench_count;
+  char benches[REPORT_MAX_BENCHES][64];
+  char units[REPORT_MAX_BENCHES][32];
+  int baseline; /* the reference condition's index */
+  /* Done, non-warm-up scores. */
+  report_score_list lists[REPORT_MAX_BENCHES][REPORT_MAX_CONDITIONS];
+  /* REPORT_WITH_STATS */
+  double switches_per_s[REPORT_MAX_CONDITIONS]; /* the load's wake-ups; NaN when not measured */
+  report_cell cells[REPORT_MAX_BENCHES][REPORT_MAX_CONDITIONS];
+  double drift[REPORT_MAX_BENCHES]; /* baseline's later half against its earlier half, %; NaN */
+  int warnings;
+  int pending;
+  int failed;
+  /* REPORT_WITH_TRIALS, in sequence order; metric_names sorted */
+  report_trial *trials;
+  size_t trial_count, trial_cap;
+  report_metric *metrics;
+  size_t metric_count, metric_cap;
+  char (*metric_names)[REPORT_METRIC_NAME_MAX];
+  size_t metric_name_count;
+  int out_of_memory;
+} report_data;
+
+/* Reads (and with REPORT_WITH_STATS computes) what the flags ask for. p may be NULL: with
+   REPORT_WITH_RUN the stored plan then orders the conditions, else they come as they occur. */
+int report_data_load(store *s, int64_t run_id, const plan *p, int flags, report_data **out,
+                     ts_err *err);
+void report_data_free(report_data *r);
+/* The stats options of a run: the bootstrap is seeded from the run id, so a run always reports
+   the same intervals. */
+stats_options report_stats_options(int64_t run_id, double margin_pct);
+/* A trial's metric by name; NaN when it has none. */
+double report_trial_metric(const report_data *r, const report_trial *t, const char *name);
+/* The condition index of a name; -1 when it is not one of the report's. */
+int report_condition_index(const report_data *r, const char *name);
+
+/* The formats, each writing the whole document. */
+void report_write_text_header(const report_data *r, FILE *out);
+void report_write_text_body(const report_data *r, FILE *out);
+void report_write_csv(const report_data *r, FILE *out);
+void report_write_json(const report_data *r, FILE *out);
+void report_write_html(const report_data *r, FILE *out);
+
+#endif

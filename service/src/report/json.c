@@ -1,0 +1,160 @@
+/* json.c - the JSON report of one run: the run, its plan, the statistics and verdict of every
+   condition of every benchmark, and every trial with its metrics. */
+#include <math.h>
+#include <string.h>
+
+#include "data.h"
+
+/* A JSON string: quotes, backslashes and control characters escaped; UTF-8 passes through. */
+static void json_string(FILE *out, const char *text) {
+  fputc('"', out);
+  for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+    if (*p == '"' || *p == '\\')
+      fprintf(out, "\\%c", *p);
+    else if (*p == '\n')
+      fputs("\\n", out);
+    else if (*p == '\t')
+      fputs("\\t", out);
+    else if (*p < 0x20 || *p == 0x7f)
+      fprintf(out, "\\u%04x", *p);
+    else
+      fputc(*p, out);
+  }
+  fputc('"', out);
+}
+
+/* JSON has no NaN or infinity: what was not measured is null. */
+static void json_number(FILE *out, double value) {
+  if (isfinite(value))
+    fprintf(out, "%.10g", value);
+  else
+    fputs("null", out);
+}
+
+static void json_key(FILE *out, const char *key) {
+  json_string(out, key);
+  fputc(':', out);
+}
+
+static void write_run(const report_data *r, FILE *out) {
+  const store_run_row *row = &r->run;
+  fprintf(out, "{\"id\":%lld,", (long long)row->id);
+  const char *keys[] = {"plan_name", "status", "status_detail", "started_at", "finished_at",
+                        "host",      "os",     "cpu"};
+  const char *values[] = {row->plan_name,  row->status, row->status_detail, row->started_at,
+                          row->finished_at, row->host,  row->os,            row->cpu};
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+    json_key(out, keys[i]);
+    json_string(out, values[i]);
+    fputc(',', out);
+  }
+  fprintf(out, "\"trials_total\":%d,\"trials_done\":%d,\"trials_failed\":%d,", row->trials_total,
+          row->trials_done, row->trials_failed);
+  fprintf(out, "\"trials_pending\":%d,\"trials_with_warnings\":%d}", r->pending, r->warnings);
+}
+
+static void write_condition(const report_data *r, int b, int c, FILE *out) {
+  const report_cell *cell = &r->cells[b][c];
+  fputs("{", out);
+  json_key(out, "condition");
+  json_string(out, r->conditions[c]);
+  fprintf(out, ",\"baseline\":%s,\"n\":%zu,\"mean\":", c == r->baseline ? "true" : "false",
+          cell->d.n);
+  /* An empty group has no mean or spread, whatever stats_describe zeroed. */
+  int has = cell->d.n > 0;
+  json_number(out, has ? cell->d.mean : NAN);
+  fputs(",\"median\":", out);
+  json_number(out, has ? cell->d.median : NAN);
+  fputs(",\"sd\":", out);
+  json_number(out, has ? cell->d.sd : NAN);
+  fputs(",\"cv\":", out);
+  json_number(out, has ? cell->d.cv : NAN);
+  fputs(",\"switches_per_s\":", out);
+  json_number(out, r->switches_per_s[c]);
+  const stats_comparison *cmp = &cell->cmp;
+  fputs(",\"percent\":", out);
+  json_number(out, cell->compared ? cmp->percent : (c == r->baseline && has ? 0 : NAN));
+  fputs(",\"ci95\":", out);
+  if (cell->compared && isfinite(cmp->ci95_low)) {
+    fputc('[', out);
+    json_number(out, cmp->ci95_low);
+    fputc(',', out);
+    json_number(out, cmp->ci95_high);
+    fputc(']', out);
+  } else {
+    fputs("null", out);
+  }
+  fputs(",\"p_welch\":", out);
+  json_number(out, cell->compared ? cmp->welch.p : NAN);
+  fputs(",\"p_mw\":", out);
+  json_number(out, cell->compared ? cmp->mann_whitney.p : NAN);
+  fputs(",\"verdict\":", out);
+  if (cell->compared)
+    json_string(out, stats_verdict_name(cmp->verdict));
+  else
+    json_string(out, has ? "reference" : "no data");
+  fputs(",\"verdict_text\":", out);
+  json_string(out, cell->verdict);
+  fputs("}", out);
+}
+
+static void write_trial(const report_data *r, const report_trial *t, FILE *out) {
+  const store_trial_row *row = &t->row;
+  fprintf(out, "{\"seq\":%d,\"block\":%d,\"condition\":", row->seq, row->block);
+  json_string(out, row->condition);
+  fputs(",\"bench\":", out);
+  json_string(out, row->bench);
+  fputs(",\"status\":", out);
+  json_string(out, row->status);
+  fputs(",\"score\":", out);
+  json_number(out, strcmp(row->status, "done") == 0 ? row->score : NAN);
+  fputs(",\"unit\":", out);
+  json_string(out, row->unit);
+  fputs(",\"seconds\":", out);
+  json_number(out, row->seconds);
+  fputs(",\"started_at\":", out);
+  json_string(out, row->started_at);
+  fputs(",\"finished_at\":", out);
+  json_string(out, row->finished_at);
+  fputs(",\"process_threads\":", out);
+  json_number(out, row->process_threads >= 0 ? (double)row->process_threads : NAN);
+  fputs(",\"warnings\":", out);
+  json_string(out, row->warnings);
+  fputs(",\"metrics\":{", out);
+  for (size_t i = 0; i < t->metric_count; i++) {
+    const report_metric *m = &r->metrics[t->metric_first + i];
+    if (i)
+      fputc(',', out);
+    json_key(out, m->name);
+    json_number(out, m->value);
+  }
+  fputs("}}", out);
+}
+
+void report_write_json(const report_data *r, FILE *out) {
+  fputs("{\"run\":", out);
+  write_run(r, out);
+  fputs(",\n\"plan\":", out);
+  json_string(out, r->run.plan_text);
+  fputs(",\n\"benchmarks\":[", out);
+  for (int b = 0; b < r->bench_count; b++) {
+    fprintf(out, "%s\n{\"name\":", b ? "," : "");
+    json_string(out, r->benches[b]);
+    fputs(",\"unit\":", out);
+    json_string(out, r->units[b]);
+    fputs(",\"baseline_drift_percent\":", out);
+    json_number(out, r->drift[b]);
+    fputs(",\"conditions\":[", out);
+    for (int c = 0; c < r->condition_count; c++) {
+      fputs(c ? ",\n " : "\n ", out);
+      write_condition(r, b, c, out);
+    }
+    fputs("]}", out);
+  }
+  fputs("],\n\"trials\":[", out);
+  for (size_t i = 0; i < r->trial_count; i++) {
+    fputs(i ? ",\n " : "\n ", out);
+    write_trial(r, &r->trials[i], out);
+  }
+  fputs("]}\n", out);
+}

@@ -1,0 +1,59 @@
+#!/bin/sh
+# html_report.sh - a tiny real experiment, its report as CSV, JSON and HTML, and the HTML page
+# rendered by headless Chromium: the DOM must hold the tables, charts and verdicts, and a
+# screenshot (1200x1600) is kept in the work folder for a person to look at.
+# usage: html_report.sh THREADSOUP WORKDIR
+set -eu
+exe=$1
+work=$2
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# Chromium is required (scripts/bootstrap.sh installs Debian's package): a report that was never
+# rendered by a browser is not tested.
+browser=$(command -v chromium || command -v chromium-browser || true)
+[ -n "$browser" ] || fail "chromium is not installed (run scripts/bootstrap.sh)"
+
+rm -rf "$work"
+mkdir -p "$work"
+db="$work/run.db"
+"$exe" run --conditions baseline,sleep:200 --reps 3 --warmup 0 --settle 100ms --work-scale 0.05 \
+  --quiet-cpu off --db "$db" >"$work/run.txt" || fail "the run failed: $(tail -5 "$work/run.txt")"
+
+# --output writes the file and prints its path.
+printed=$("$exe" report latest --format html --output "$work/report.html" --db "$db")
+[ "$printed" = "$work/report.html" ] || fail "--output printed '$printed'"
+[ -s "$work/report.html" ] || fail "no report.html"
+"$exe" report latest --format json --db "$db" >"$work/report.json"
+python3 -m json.tool "$work/report.json" >/dev/null || fail "the JSON report does not parse"
+"$exe" report latest --format csv --db "$db" >"$work/report.csv"
+[ "$(wc -l <"$work/report.csv")" -eq 7 ] || fail "the CSV report has not 1 + 6 lines"
+if "$exe" report latest --format pdf --db "$db" 2>"$work/bad.txt"; then
+  fail "--format pdf taken"
+fi
+grep -q "accepted: text, csv, json, html" "$work/bad.txt" ||
+  fail "bad format: $(cat "$work/bad.txt")"
+
+# The flags keep Chromium off the (closed) network, and a new profile keeps runs independent.
+flags="--headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+--disable-background-networking --disable-component-update --disable-sync"
+url="file://$work/report.html"
+# shellcheck disable=SC2086
+timeout 120 "$browser" $flags --user-data-dir="$work/profile-dom" --dump-dom "$url" \
+  >"$work/dom.html" 2>"$work/chromium-dom.log" || fail "chromium --dump-dom failed"
+for want in "<table>" "<svg " "<circle " "baseline" "sleep:200@500ms" "reference" \
+  "Difference from the baseline" "run order"; do
+  grep -q "$want" "$work/dom.html" || fail "the rendered page lacks '$want'"
+done
+grep -Eq "(slower|faster|no measurable effect|inconclusive)" "$work/dom.html" ||
+  fail "the rendered page has no verdict"
+
+# shellcheck disable=SC2086
+timeout 120 "$browser" $flags --user-data-dir="$work/profile-shot" --window-size=1200,1600 \
+  --hide-scrollbars --screenshot="$work/report.png" "$url" >"$work/chromium-shot.log" 2>&1 ||
+  fail "chromium --screenshot failed"
+[ -f "$work/report.png" ] || fail "no screenshot"
+size=$(wc -c <"$work/report.png")
+# A blank 1200x1600 page compresses to a few KB; the report's text and charts make far more.
+[ "$size" -gt 30000 ] || fail "the screenshot is only $size bytes: the page looks empty"
+echo "html report rendered; screenshot $work/report.png ($size bytes)"
+echo "1 passed, 0 failed"

@@ -1,0 +1,170 @@
+/* test_report.c - the CSV, JSON and HTML reports of a small stored run: structure, quoting and
+   escaping of user text, one row per trial, metric columns, the charts and the verdicts. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../service/src/report/report.h"
+#include "check.h"
+
+#define NASTY "sleep:5<&\"x\">,y"
+
+static store *db;
+static int64_t run_id;
+
+/* Two benchmarks, three conditions (one named with markup characters), a warm-up, a failed
+   trial and metrics: what a real run leaves, made through the store API. */
+static void make_run(void) {
+  remove("test_report.db");
+  ts_err err;
+  CHECK_INT(store_open(&db, "test_report.db", &err), TS_OK);
+  store_run_info info = {"<b>mine</b>", "name = <b>mine</b>\n", 7, "2026-01-01T00:00:00.000Z",
+                         "host&co", "Linux", "cpu \"fast\"", 2, "1.0"};
+  const char *conds[3] = {"baseline", "sleep:200@500ms", NASTY};
+  const char *benches[2] = {"builtin-st", "builtin-mt"};
+  store_trial_plan trials[2 + 4 * 3 * 2];
+  int n = 0;
+  for (int b = 0; b < 2; b++) /* warm-ups */
+    trials[n] = (store_trial_plan){n + 1, 0, "baseline", benches[b], 0}, n++;
+  for (int rep = 1; rep <= 4; rep++)
+    for (int c = 0; c < 3; c++)
+      for (int b = 0; b < 2; b++)
+        trials[n] = (store_trial_plan){n + 1, rep, conds[c], benches[b], 0}, n++;
+  CHECK_INT(store_run_begin(db, &info, trials, n, &run_id, &err), TS_OK);
+  for (int i = 0; i < n; i++) {
+    if (i == 5) { /* one failed trial */
+      CHECK_INT(store_trial_fail(db, trials[i].id, "2026-01-01T00:01:00.000Z", "boom", &err),
+                TS_OK);
+      continue;
+    }
+    int c = strcmp(trials[i].condition, "baseline") == 0 ? 0
+            : trials[i].condition[6] == '2'                ? 1
+                                                           : 2;
+    /* sleep:200 is clearly slower; the third condition is the same as the baseline */
+    double score = (c == 1 ? 90 : 100) + (i % 4) * 0.1;
+    store_metric metrics[3] = {{"load.switches_per_s", c * 100.0}, {"integer", score * 2},
+                               {"state.S (sleeping)", (double)c}};
+    store_trial_result result = {"2026-01-01T00:00:01.000Z", "2026-01-01T00:00:02.000Z", score,
+                                 "Mwork/s", 0.5, 3, 100, 900, i % 2 ? 3 : 1, metrics,
+                                 i == 7 ? "quiet gate skipped, \"busy\"" : NULL};
+    CHECK_INT(store_trial_finish(db, trials[i].id, &result, &err), TS_OK);
+  }
+  CHECK_INT(store_run_end(db, run_id, "finished", NULL, "2026-01-01T00:02:00.000Z", &err), TS_OK);
+}
+
+/* The whole report in one format, as a string the caller frees. */
+static char *render(report_format format) {
+  FILE *f = tmpfile();
+  ts_err err;
+  CHECK(f != NULL);
+  if (!f)
+    return NULL;
+  CHECK_INT(report_run_format(db, run_id, format, f, &err), TS_OK);
+  long size = ftell(f);
+  rewind(f);
+  char *text = calloc(1, (size_t)size + 1);
+  if (text)
+    CHECK_INT(fread(text, 1, (size_t)size, f), size);
+  fclose(f);
+  return text;
+}
+
+static int count(const char *text, const char *needle) {
+  int k = 0;
+  for (const char *p = text; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+    k++;
+  return k;
+}
+
+static void test_format_names(void) {
+  report_format f;
+  ts_err err;
+  CHECK_INT(report_format_parse("html", &f, &err), TS_OK);
+  CHECK_INT(f, REPORT_FORMAT_HTML);
+  CHECK_INT(report_format_parse("xml", &f, &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "accepted: text, csv, json, html");
+}
+
+static void test_csv(void) {
+  char *csv = render(REPORT_FORMAT_CSV);
+  if (!csv)
+    return;
+  CHECK_STR_CONTAINS(csv, "run,seq,block,condition,bench,status,score,unit,seconds,started_at,"
+                          "finished_at,process_threads,warnings,");
+  /* metric columns, sorted, quoted only when needed (none here needs it) */
+  CHECK_STR_CONTAINS(csv, ",integer,load.switches_per_s,state.S (sleeping)\n");
+  CHECK_INT(count(csv, "\n"), 1 + 26); /* header and one row per trial */
+  CHECK_STR_CONTAINS(csv, ",\"sleep:5<&\"\"x\"\">,y\",");  /* RFC 4180: quotes doubled */
+  CHECK_STR_CONTAINS(csv, ",\"quiet gate skipped, \"\"busy\"\"\"");
+  CHECK_STR_CONTAINS(csv, "\n1,6,1,sleep:200@500ms,builtin-mt,failed,,,,,"
+                          "2026-01-01T00:01:00.000Z,,,,,\n");
+  CHECK_STR_CONTAINS(csv, "\n1,1,0,baseline,builtin-st,done,100,Mwork/s,0.5,");
+  free(csv);
+}
+
+static void test_json(void) {
+  char *json = render(REPORT_FORMAT_JSON);
+  if (!json)
+    return;
+  CHECK(json[0] == '{');
+  CHECK_STR_CONTAINS(json, "\"run\":{\"id\":1,\"plan_name\":\"<b>mine</b>\"");
+  CHECK_STR_CONTAINS(json, "\"plan\":\"name = <b>mine</b>\\n\"");
+  CHECK_STR_CONTAINS(json, "\"cpu\":\"cpu \\\"fast\\\"\"");
+  CHECK_STR_CONTAINS(json, "\"condition\":\"sleep:5<&\\\"x\\\">,y\"");
+  CHECK_INT(count(json, "{\"name\":"), 2);
+  CHECK_INT(count(json, "\"verdict\":\"slower\""), 2);
+  CHECK_INT(count(json, "\"verdict\":\"reference\""), 2);
+  CHECK_STR_CONTAINS(json, "\"ci95\":[");
+  CHECK_STR_CONTAINS(json, "\"verdict_text\":\"slower by");
+  CHECK_INT(count(json, "{\"seq\":"), 26);
+  CHECK_STR_CONTAINS(json, "\"status\":\"failed\",\"score\":null");
+  CHECK_STR_CONTAINS(json, "\"metrics\":{\"integer\":200.2,\"load.switches_per_s\":0,");
+  CHECK(strstr(json, "nan") == NULL && strstr(json, "inf") == NULL);
+  size_t len = strlen(json);
+  CHECK(len > 2 && strcmp(json + len - 3, "]}\n") == 0);
+  free(json);
+}
+
+static void test_html(void) {
+  char *html = render(REPORT_FORMAT_HTML);
+  if (!html)
+    return;
+  CHECK_STR_CONTAINS(html, "<!DOCTYPE html>");
+  CHECK_STR_CONTAINS(html, "&lt;b&gt;mine&lt;/b&gt;");
+  CHECK_STR_CONTAINS(html, "host&amp;co");
+  CHECK_STR_CONTAINS(html, "sleep:5&lt;&amp;&quot;x&quot;&gt;,y");
+  /* no user text reaches the page raw */
+  CHECK(strstr(html, "<b>mine") == NULL);
+  CHECK(strstr(html, "5<&") == NULL && strstr(html, "\"x\"") == NULL);
+  CHECK(strstr(html, "cpu \"fast\"") == NULL);
+  CHECK_INT(count(html, "<svg "), 4); /* two charts per benchmark */
+  CHECK_INT(count(html, "<table>"), 2);
+  CHECK_STR_CONTAINS(html, "slower by");
+  CHECK_STR_CONTAINS(html, "reference");
+  CHECK(strstr(html, "<script") == NULL && strstr(html, "src=") == NULL &&
+        strstr(html, "href=") == NULL);
+  free(html);
+}
+
+static void test_text_unchanged_shape(void) {
+  char *text = render(REPORT_FORMAT_TEXT);
+  if (!text)
+    return;
+  CHECK_STR_CONTAINS(text, "run 1: plan <b>mine</b>, finished;");
+  CHECK_STR_CONTAINS(text, "builtin-st (Mwork/s, higher is faster)");
+  CHECK_STR_CONTAINS(text, "sleep:200@500ms: slower by");
+  CHECK_STR_CONTAINS(text, "1 failed");
+  free(text);
+}
+
+int main(void) {
+  make_run();
+  RUN_CASE(test_format_names);
+  RUN_CASE(test_csv);
+  RUN_CASE(test_json);
+  RUN_CASE(test_html);
+  RUN_CASE(test_text_unchanged_shape);
+  store_close(db);
+  return check_summary();
+}
