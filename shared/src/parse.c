@@ -105,3 +105,25 @@ void format_duration(uint64_t ns, char *buf, int len) {
   else
     snprintf(buf, (size_t)len, "%gms", (double)ns / 1e6);
 }
+
+int parse_is_utf8(const char *text) {
+  const unsigned char *s = (const unsigned char *)text;
+  while (*s) {
+    size_t len = s[0] < 0x80                    ? 1
+                 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2
+                 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+                 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4
+                                                : 0;
+    if (len == 0)
+      return 0;
+    for (size_t i = 1; i < len; i++)
+      if ((s[i] & 0xC0) != 0x80)
+        return 0;
+    /* Overlong three- and four-byte forms, surrogates, and past U+10FFFF are not UTF-8. */
+    if ((len == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0))) ||
+        (len == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))))
+      return 0;
+    s += len;
+  }
+  return 1;
+}

@@ -60,10 +60,20 @@ static void durations_format_round_trip(void) {
   CHECK_STR_CONTAINS(buf, "500ms");
 }
 
+static void utf8_names(void) {
+  CHECK(parse_is_utf8("cpuz-single"));
+  CHECK(parse_is_utf8("Prüfstand-Ω-测试"));
+  CHECK(!parse_is_utf8("caf\xe9"));        /* Latin-1, not UTF-8 */
+  CHECK(!parse_is_utf8("\xc0\xaf"));        /* overlong '/' */
+  CHECK(!parse_is_utf8("\xed\xa0\x80"));    /* a surrogate */
+  CHECK(!parse_is_utf8("\xf4\x90\x80\x80")); /* past U+10FFFF */
+}
+
 int main(void) {
   RUN_CASE(durations_with_units);
   RUN_CASE(durations_refused);
   RUN_CASE(whole_numbers);
   RUN_CASE(durations_format_round_trip);
+  RUN_CASE(utf8_names);
   return check_summary();
 }

@@ -65,6 +65,8 @@ static int check_name(const char *what, const char *v, ts_err *err) {
     if ((unsigned char)*c <= ' ' || *c == ',')
       return ts_err_set(err, TS_EUSAGE, "%s '%s': no spaces, commas or control characters", what,
                         v);
+  if (!parse_is_utf8(v))
+    return ts_err_set(err, TS_EUSAGE, "%s: not UTF-8 text", what);
   return TS_OK;
 }
 

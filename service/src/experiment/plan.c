@@ -140,6 +140,8 @@ static int set_name(plan *p, const char *v, ts_err *err) {
   for (const char *c = v; *c; c++)
     if ((unsigned char)*c < 32)
       return ts_err_set(err, TS_EUSAGE, "name: no control characters");
+  if (!parse_is_utf8(v))
+    return ts_err_set(err, TS_EUSAGE, "name: not UTF-8 text");
   snprintf(p->name, sizeof p->name, "%s", v);
   return TS_OK;
 }

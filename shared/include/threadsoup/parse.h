@@ -18,6 +18,8 @@ int parse_double(const char *text, double min, double max, const char *what, dou
 /* A percentage "0.5%" or "0.5" in [min, max]. */
 int parse_percent(const char *text, double min, double max, const char *what, double *out,
                   ts_err *err);
+/* Whether text is valid UTF-8 (names typed by users end up in JSON and HTML reports). */
+int parse_is_utf8(const char *text);
 /* Writes a duration the way parse_duration reads it back ("500ms", "2s", "1.5s"). */
 void format_duration(uint64_t ns, char *buf, int len);
 
