@@ -21,6 +21,18 @@ start_daemon() {
 }
 start_daemon
 
+# 0. Idle, the service wakes up for no timer: its threads make no context switch in 3 s.
+switches() {
+  cat /proc/$daemon/task/*/status 2>/dev/null |
+    awk '/^(voluntary|nonvoluntary)_ctxt_switches/ {n += $2} END {print n}'
+}
+sleep 1
+before=$(switches)
+sleep 3
+after=$(switches)
+[ "$after" -eq "$before" ] || fail "the idle service woke up $((after - before)) times in 3 s"
+echo "idle: 0 wake-ups in 3 s across $(ls /proc/$daemon/task | wc -l) threads"
+
 # 1. Privileges: status is open to any local user, load is not.
 chmod 666 "$sock" # let an ordinary user reach it at all; the service itself decides the rest
 if command -v setpriv >/dev/null; then
@@ -65,6 +77,11 @@ due=$(( (now / 60 + 1) * 60 ))
 when=$(date -d "@$due" "+%Y-%m-%d %H:%M")
 "$exe" schedule add once $when --plan quick --socket "$sock" >/dev/null || fail "schedule add failed"
 "$exe" schedule list --socket "$sock" | grep -q "once $when" || fail "schedule list does not show it"
+# Waiting for a due time is one timed wait, not polling: still no wake-up before it is due.
+before=$(switches)
+sleep 3
+after=$(switches)
+[ "$after" -eq "$before" ] || fail "waiting for a schedule, the service woke up $((after - before)) times in 3 s"
 started=""
 while [ "$(date +%s)" -lt $((due + 30)) ]; do
   started=$(sqlite3 "$db" "SELECT strftime('%s', started_at) FROM run WHERE plan_name='quick' LIMIT 1")
