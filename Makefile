@@ -42,7 +42,8 @@ test-linux: linux
 test-windows: windows
 	ctest --preset mingw -j $(NPROC); rc=$$?; \
 	for p in $(CURDIR)/$(MINGW_BUILD)/wineprefix $(CURDIR)/$(MINGW_BUILD)/wineprefix-gui \
-	         $(CURDIR)/$(MINGW_BUILD)/wineprefix-service $(CURDIR)/$(MINGW_BUILD)/wineprefix-tray; do \
+	         $(CURDIR)/$(MINGW_BUILD)/wineprefix-service $(CURDIR)/$(MINGW_BUILD)/wineprefix-tray \
+	         $(CURDIR)/$(MINGW_BUILD)/wineprefix-msi; do \
 	  [ -d $$p ] && WINEPREFIX=$$p wineserver -k 2>/dev/null; done; exit $$rc
 
 # Ratios against floors measured in the same run; about 6 minutes. Missed targets are printed as

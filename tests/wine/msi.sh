@@ -1,18 +1,45 @@
 #!/bin/sh
-# msi.sh - installs threadsoup.msi with Wine's msiexec, runs the installed program, uninstalls it,
-# and checks that the files came and went. Usage: msi.sh WINE-RUN MSI WINEPREFIX
-set -eu
+# msi.sh - installs threadsoup.msi with Wine's msiexec: the files land in Program Files, the
+# service is registered and started and answers through its pipe; then uninstalls it and checks
+# that the files and the service are gone. Usage: msi.sh WINE-RUN MSI WINEPREFIX
+set -u
 wine_run=$1 msi=$2 prefix=$3
+export WINEPREFIX="$prefix"
 folder="$prefix/drive_c/Program Files/ThreadSoup"
+exe='C:\Program Files\ThreadSoup\threadsoup.exe'
+keeper=
+cleanup() {
+  "$wine_run" msiexec /x "$msi" /qn >/dev/null 2>&1
+  [ -n "$keeper" ] && kill "$keeper" 2>/dev/null
+  wineserver -k 2>/dev/null
+}
+trap cleanup EXIT
 fail() { echo "msi: $*" >&2; exit 1; }
+
+# Wine ends services.exe when the last ordinary process of the prefix exits: keep one alive.
+"$wine_run" "$(dirname "$msi")/threadsoup-idle.exe" >/dev/null 2>&1 &
+keeper=$!
+sleep 1
+"$wine_run" msiexec /x "$msi" /qn >/dev/null 2>&1 # an earlier run's leftovers
 
 "$wine_run" msiexec /i "$msi" /qn || fail "msiexec /i failed with exit code $?"
 for f in threadsoup.exe threadsoup-idle.exe threadsoup-tray.exe; do
   [ -f "$folder/$f" ] || fail "$f was not installed in $folder"
 done
-version=$("$wine_run" 'C:\Program Files\ThreadSoup\threadsoup.exe' --version | tr -d '\r')
-echo "installed: $version"
+version=$("$wine_run" "$exe" --version | tr -d '\r')
 case "$version" in "threadsoup "[0-9]*) ;; *) fail "installed threadsoup.exe printed '$version'" ;; esac
+"$wine_run" sc query ThreadSoup | tr -d '\r' | grep -q "RUNNING" ||
+  fail "the installer did not start the service: $("$wine_run" sc query ThreadSoup | tr -d '\r')"
+answered=""
+for _ in $(seq 50); do
+  answered=$("$wine_run" "$exe" status 2>&1 | tr -d '\r' | grep "^server") && break
+  sleep 0.2
+done
+[ -n "$answered" ] || fail "the installed service does not answer on its pipe"
+echo "installed: $version; service running and answering ($answered)"
+
 "$wine_run" msiexec /x "$msi" /qn || fail "msiexec /x failed with exit code $?"
 [ ! -e "$folder/threadsoup.exe" ] || fail "threadsoup.exe is still there after uninstall"
-echo "installed, ran and uninstalled"
+"$wine_run" sc query ThreadSoup 2>&1 | tr -d '\r' | grep -q "SERVICE_NAME: ThreadSoup" &&
+  fail "the service is still registered after uninstall"
+echo "installed, started, answered and uninstalled"
