@@ -6,19 +6,11 @@
 #include <string.h>
 
 #include "check.h"
+#include "testdb.h"
 #include "store/store.h"
 #include "threadsoup/plat.h"
 
 static const char *threadsoup_exe;
-
-static void remove_db(const char *path) {
-  char extra[256];
-  remove(path);
-  snprintf(extra, sizeof extra, "%s-wal", path);
-  remove(extra);
-  snprintf(extra, sizeof extra, "%s-shm", path);
-  remove(extra);
-}
 
 /* Trials done in the newest run, or -1 while the run does not exist yet. */
 static int trials_done(const char *path) {

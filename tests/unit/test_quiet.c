@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "testdb.h"
 #include "quiet/quiet.h"
 #include "store/store.h"
 #include "threadsoup/plat.h"
@@ -95,15 +96,6 @@ static const plat_quiet_ops fake_ops = {fake_defender_get, fake_defender_set, fa
 
 /* ---- helpers --------------------------------------------------------------------------------- */
 
-static void remove_db(const char *path) {
-  char extra[256];
-  remove(path);
-  snprintf(extra, sizeof extra, "%s-wal", path);
-  remove(extra);
-  snprintf(extra, sizeof extra, "%s-shm", path);
-  remove(extra);
-}
-
 static store *fresh_store(const char *path) {
   store *s = NULL;
   ts_err err;
@@ -112,21 +104,6 @@ static store *fresh_store(const char *path) {
   fake_reset();
   fake.journal = s;
   return s;
-}
-
-/* One number from the database through a separate connection, as another reader sees it. */
-static long long raw_query(const char *path, const char *sql) {
-  sqlite3 *db;
-  sqlite3_stmt *st;
-  long long v = -999;
-  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-      sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-    if (sqlite3_step(st) == SQLITE_ROW)
-      v = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1000 : sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-  }
-  sqlite3_close(db);
-  return v;
 }
 #define RAW_NULL (-1000)
 

@@ -5,17 +5,9 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "testdb.h"
 #include "store/schema.h"
 #include "store/store.h"
-
-static void remove_db(const char *path) {
-  char extra[256];
-  remove(path);
-  snprintf(extra, sizeof extra, "%s-wal", path);
-  remove(extra);
-  snprintf(extra, sizeof extra, "%s-shm", path);
-  remove(extra);
-}
 
 /* The whole file, to prove a refused file was not touched. */
 static char *slurp(const char *path, long *len) {
@@ -32,20 +24,6 @@ static char *slurp(const char *path, long *len) {
   }
   fclose(f);
   return buf;
-}
-
-static long long raw_query(const char *path, const char *sql) {
-  sqlite3 *db;
-  sqlite3_stmt *st;
-  long long v = -999;
-  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-      sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-    if (sqlite3_step(st) == SQLITE_ROW)
-      v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-  }
-  sqlite3_close(db);
-  return v;
 }
 
 static void raw_exec(const char *path, const char *sql) {
