@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "threadsoup/plat.h"
 
@@ -39,6 +40,10 @@ int table_print(double elapsed_s);
 void progress(const char *fmt, ...) TS_PRINTF(1, 2);
 
 /* ---- small helpers (util.c) ------------------------------------------------------------------- */
+
+/* Reads a small /proc file (relative to dir_fd, or AT_FDCWD) with one read, NUL-terminated;
+   the length, or -1 when it is gone. */
+ssize_t read_small(int dir_fd, const char *path, char *buf, size_t len);
 
 double median(double *values, int n); /* sorts values; NAN when n == 0 */
 /* Smallest and largest of values (NAN when n == 0): how noisy a median is. */

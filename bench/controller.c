@@ -20,14 +20,8 @@ extern char **environ;
 static long threads_of(pid_t pid) {
   char path[64], buf[4096];
   snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
+  if (read_small(AT_FDCWD, path, buf, sizeof buf) <= 0)
     return -1;
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0)
-    return -1;
-  buf[n] = '\0';
   const char *p = strstr(buf, "\nThreads:");
   return p ? strtol(p + 9, NULL, 10) : -1;
 }

@@ -75,14 +75,8 @@ static void floor_kill_all(pid_t *pids, long count) {
 static long parent_of(const char *pid_text) {
   char path[64], buf[512];
   snprintf(path, sizeof path, "/proc/%s/stat", pid_text);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
+  if (read_small(AT_FDCWD, path, buf, sizeof buf) <= 0)
     return -1;
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0)
-    return -1;
-  buf[n] = '\0';
   const char *p = strrchr(buf, ')');
   long ppid;
   char state;

@@ -54,7 +54,7 @@ void sleep_s(double seconds) {
 
 /* Reads a small /proc file with one read: stdio would allocate, and /proc hands out a whole
    status or rollup file in one go. */
-static ssize_t read_small(int dir_fd, const char *path, char *buf, size_t len) {
+ssize_t read_small(int dir_fd, const char *path, char *buf, size_t len) {
   int fd = openat(dir_fd, path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return -1;
