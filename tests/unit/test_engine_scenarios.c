@@ -152,14 +152,49 @@ static void refused_thread_in_second_part_stops_first(void) {
   load_spec spec;
   ts_err err;
   CHECK_INT(load_spec_parse("wait:100:event+wait:50:join", &spec, &err), TS_OK);
-  plat_thread_fail_after(120);
+  plat_fault_inject(PLAT_FAULT_THREAD_START, 120, -1);
   load *l = (load *)1;
   int rc = load_start(&spec, &l, &err);
-  plat_thread_fail_after(-1);
+  plat_fault_inject(PLAT_FAULT_THREAD_START, -1, -1);
   CHECK_INT(rc, TS_EOS);
   CHECK(l == NULL);
   CHECK_STR_CONTAINS(err.text, "wait: created 20 of 50 threads, then stopped them all");
   CHECK_INT(os_threads_settled(before), before);
+}
+
+/* A momentary refusal (two in a row) costs a pause, not the load. */
+static void refused_process_is_tried_again(void) {
+  load_spec spec;
+  ts_err err;
+  CHECK_INT(load_spec_parse("procs:20", &spec, &err), TS_OK);
+  plat_fault_inject(PLAT_FAULT_CHILD_SPAWN, 7, 2);
+  load *l = NULL;
+  int rc = load_start(&spec, &l, &err);
+  plat_fault_inject(PLAT_FAULT_CHILD_SPAWN, -1, -1);
+  CHECK_INT(rc, TS_OK);
+  if (rc != TS_OK) {
+    fprintf(stderr, "  %s\n", err.text);
+    return;
+  }
+  CHECK_INT(os_children("threadsoup-idle"), 20);
+  load_stop(l);
+  CHECK_INT(os_children("threadsoup-idle"), 0);
+}
+
+/* A third refusal in a row is the machine's limit: every child made so far is stopped. */
+static void refused_process_for_good_stops_all(void) {
+  load_spec spec;
+  ts_err err;
+  CHECK_INT(load_spec_parse("procs:20", &spec, &err), TS_OK);
+  plat_fault_inject(PLAT_FAULT_CHILD_SPAWN, 7, 3);
+  load *l = (load *)1;
+  int rc = load_start(&spec, &l, &err);
+  plat_fault_inject(PLAT_FAULT_CHILD_SPAWN, -1, -1);
+  CHECK_INT(rc, TS_EOS);
+  CHECK(l == NULL);
+  CHECK_STR_CONTAINS(err.text, "procs: created 7 of 20 processes, then stopped them all: 3 attempts "
+                               "in 0.3 s: the OS refused a new process");
+  CHECK_INT(os_children("threadsoup-idle"), 0);
 }
 
 static void options_parse_check_and_print(void) {
@@ -195,5 +230,7 @@ int main(void) {
   RUN_CASE(procs_live_and_die_with_the_load);
   RUN_CASE(ramp_spreads_creation);
   RUN_CASE(refused_thread_in_second_part_stops_first);
+  RUN_CASE(refused_process_is_tried_again);
+  RUN_CASE(refused_process_for_good_stops_all);
   return check_summary();
 }

@@ -61,10 +61,10 @@ static void refused_thread_tears_down_the_rest(void) {
   ts_err err;
   CHECK_INT(load_spec_parse("sleep:100@300ms+sleep:500@300ms", &spec, &err), TS_OK);
   /* The OS refuses thread 131 of 600: the 130 already running must all be stopped. */
-  plat_thread_fail_after(130);
+  plat_fault_inject(PLAT_FAULT_THREAD_START, 130, -1);
   load *l = (load *)1;
   int rc = load_start(&spec, &l, &err);
-  plat_thread_fail_after(-1);
+  plat_fault_inject(PLAT_FAULT_THREAD_START, -1, -1);
   CHECK_INT(rc, TS_EOS);
   CHECK(l == NULL);
   CHECK_STR_CONTAINS(err.text, "sleep: created 30 of 500 threads, then stopped them all");

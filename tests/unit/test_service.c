@@ -12,10 +12,6 @@
 #include "threadsoup/proto.h"
 
 static const char *exe, *address, *db_path;
-/* Under Wine, a service restarted after a kill -9 cannot create processes ("Internal error" from
-   CreateProcess), so the kill test there uses threads only; the Windows job object's kill of
-   children is tested by test_load_owner_killed, which passes under Wine. */
-static int threads_only;
 static plat_proc daemon_proc;
 
 /* ---- a minimal client: the test speaks the protocol itself -------------------------------------- */
@@ -296,11 +292,8 @@ static void reports_through_the_service(void) {
 /* kill -9 mid-run: no load survives, the database is intact, the run resumes on restart. */
 static void killed_mid_run_resumes(void) {
   CHECK(ask(&conv, "run-start", "plan",
-            threads_only
-                ? "conditions = baseline, sleep:50\nbench = builtin-st\nreps = 12\nwarmup = 0\n"
-                  "settle = 200ms\nwork-scale = 0.05\nquiet-cpu = off\n"
-                : "conditions = baseline, procs:30+sleep:50\nbench = builtin-st\nreps = 12\n"
-                  "warmup = 0\nsettle = 200ms\nwork-scale = 0.05\nquiet-cpu = off\n"));
+            "conditions = baseline, procs:30+sleep:50\nbench = builtin-st\nreps = 12\n"
+            "warmup = 0\nsettle = 200ms\nwork-scale = 0.05\nquiet-cpu = off\n"));
   CHECK_INT(conv.reply.kind, PROTO_OK);
   long run_id = atol(proto_get(&conv.reply, "run") ? proto_get(&conv.reply, "run") : "0");
   CHECK(run_id > 0);
@@ -310,16 +303,16 @@ static void killed_mid_run_resumes(void) {
   store *s;
   ts_err err;
   static store_run_row row;
-  for (int i = 0; i < 1500 && ((!threads_only && children < 30) || done < 1); i++) {
+  for (int i = 0; i < 1500 && (children < 30 || done < 1); i++) {
     plat_sleep_ns(20000000ull);
-    children = threads_only ? 0 : count_children(daemon_proc.pid);
+    children = count_children(daemon_proc.pid);
     if (children < 30 && store_open(&s, db_path, &err) == TS_OK) {
       if (store_run_get(s, run_id, &row, &err) == TS_OK)
         done = row.trials_done;
       store_close(s);
     }
   }
-  CHECK_INT(children, threads_only ? 0 : 30);
+  CHECK_INT(children, 30);
   CHECK(done >= 1);
   long daemon_pid = daemon_proc.pid;
   kill_daemon();
@@ -362,11 +355,10 @@ static void database_stays_intact(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 4 && !(argc == 5 && strcmp(argv[4], "--threads-only") == 0)) {
-    fprintf(stderr, "usage: test_service THREADSOUP ADDRESS DATABASE [--threads-only]\n");
+  if (argc != 4) {
+    fprintf(stderr, "usage: test_service THREADSOUP ADDRESS DATABASE\n");
     return 2;
   }
-  threads_only = argc == 5;
   exe = argv[1];
   address = argv[2];
   db_path = argv[3];

@@ -71,10 +71,7 @@ int plat_thread_set_priority(plat_priority priority, ts_err *err);
 /* Gives up the processor to another ready thread (sched_yield, SwitchToThread). */
 void plat_yield(void);
 
-/* Fault injection for tests (as SQLite does in its OS layer): after `successes` more threads start,
-   plat_thread_start refuses every further thread as the OS would when out of resources.
-   A negative value turns injection off (the default). */
-void plat_thread_fail_after(long successes);
+
 
 /* ---- time (time.c) --------------------------------------------------------------------------- */
 
@@ -179,6 +176,21 @@ void plat_waitpoint_wait(plat_waitpoint *wp, long index);
 void plat_waitpoint_release(plat_waitpoint *wp);
 /* Frees it; every waiter must have returned (joined). */
 void plat_waitpoint_destroy(plat_waitpoint *wp);
+
+/* ---- fault injection (fault.c): OS refusals on demand, for tests ------------------------------ */
+
+typedef enum plat_fault_site {
+  PLAT_FAULT_THREAD_START, /* plat_thread_start */
+  PLAT_FAULT_CHILD_SPAWN,  /* plat_child_group_spawn */
+  PLAT_FAULT_SITES
+} plat_fault_site;
+
+/* After `successes` more calls at `site` succeed, the next `refusals` calls fail as the OS fails
+   them when out of resources (refusals < 0: every further call), then calls succeed again.
+   successes < 0 turns injection at the site off, the default. */
+void plat_fault_inject(plat_fault_site site, long successes, long refusals);
+/* Counts one call at `site`; 1 when that call must be refused. */
+int plat_fault_due(plat_fault_site site);
 
 /* ---- idle children (child.c): processes that live exactly as long as their owner ------------- */
 

@@ -6,6 +6,21 @@
 
 #include "../engine.h"
 
+/* A refusal can be momentary: on Windows a scanner holding the new image open, anywhere a brief
+   peak of processes or memory. So a refused child is tried again twice, after 50 and 250 ms,
+   before the load gives up; a third refusal is the machine's limit, reported as such. */
+static int spawn_patiently(plat_child_group *group, ts_err *err) {
+  static const uint64_t pauses_ns[] = {50000000ull, 250000000ull};
+  int rc = plat_child_group_spawn(group, err);
+  for (size_t i = 0; rc == TS_EOS && i < sizeof pauses_ns / sizeof pauses_ns[0]; i++) {
+    plat_sleep_ns(pauses_ns[i]);
+    rc = plat_child_group_spawn(group, err);
+  }
+  if (rc == TS_EOS)
+    ts_err_prefix(err, "3 attempts in 0.3 s");
+  return rc;
+}
+
 static int procs_start(const load_part *part, void **instance, ts_err *err) {
   *instance = NULL;
   char dir[PLAT_PATH_MAX], name[64], program[PLAT_PATH_MAX + 80];
@@ -24,7 +39,7 @@ static int procs_start(const load_part *part, void **instance, ts_err *err) {
       rc = ts_err_set(err, TS_EINTERRUPTED, "procs: interrupted after %ld of %ld processes", i,
                       part->count);
     else
-      rc = plat_child_group_spawn(group, err);
+      rc = spawn_patiently(group, err);
     if (rc != TS_OK) {
       if (rc != TS_EINTERRUPTED)
         ts_err_prefix(err, "procs: created %ld of %ld processes, then stopped them all", i,

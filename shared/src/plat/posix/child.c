@@ -79,6 +79,8 @@ int plat_child_group_spawn(plat_child_group *g, ts_err *err) {
                            POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   char *argv[] = {g->program, NULL};
   pid_t pid;
+  if (plat_fault_due(PLAT_FAULT_CHILD_SPAWN))
+    return ts_err_set(err, TS_EOS, "the OS refused a new process: %s (injected)", strerror(EAGAIN));
   int rc = posix_spawn(&pid, g->program, &g->actions, &g->attr, argv, environ);
   if (rc != 0)
     return ts_err_set(err, TS_EOS, "the OS refused a new process: %s", strerror(rc));

@@ -7,7 +7,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,23 +21,6 @@ static void *thread_trampoline(void *p) {
   return NULL;
 }
 
-/* Tests only: how many more threads may start before an injected refusal; -1 = never refuse. */
-static atomic_long thread_fail_after = -1;
-
-void plat_thread_fail_after(long successes) { atomic_store(&thread_fail_after, successes); }
-
-/* Consumes one start from the injected budget; 1 when this start must be refused. */
-static int injected_failure(void) {
-  long left = atomic_load(&thread_fail_after);
-  while (left >= 0) {
-    if (left == 0)
-      return 1;
-    if (atomic_compare_exchange_weak(&thread_fail_after, &left, left - 1))
-      return 0;
-  }
-  return 0;
-}
-
 size_t plat_thread_min_stack(void) {
   /* 16 KiB is glibc's PTHREAD_STACK_MIN on x86-64: the floor the benchmarks compare against. */
   return PTHREAD_STACK_MIN > 16384 ? (size_t)PTHREAD_STACK_MIN : 16384;
@@ -46,7 +28,7 @@ size_t plat_thread_min_stack(void) {
 
 int plat_thread_start(plat_thread *thread, size_t stack_bytes, plat_thread_fn fn, void *arg,
                       ts_err *err) {
-  if (injected_failure())
+  if (plat_fault_due(PLAT_FAULT_THREAD_START))
     return ts_err_set(err, TS_EOS, "the OS refused a new thread: %s (injected)", strerror(EAGAIN));
   if (stack_bytes == 0)
     stack_bytes = plat_thread_min_stack();

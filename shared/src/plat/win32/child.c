@@ -1,7 +1,7 @@
-/* child.c (Windows) - idle child processes bound to the life of their owner. Each is created
-   suspended, put in a job object that kills its processes when the job's last handle closes
-   (KILL_ON_JOB_CLOSE), then resumed: so even a kill of the owner ends them all. Each child also
-   inherits one handle, to its owner, and waits on it. */
+/* child.c (Windows) - idle child processes bound to the life of their owner, twice over: each
+   child inherits one handle, to its owner, and exits when that handle signals; and each is put in
+   a job object that kills its processes when the job's last handle closes (KILL_ON_JOB_CLOSE),
+   so even a kill of the owner ends them all. */
 #include "threadsoup/plat.h"
 
 #include <stdio.h>
@@ -78,10 +78,16 @@ int plat_child_group_spawn(plat_child_group *g, ts_err *err) {
   si.StartupInfo.cb = sizeof si;
   si.lpAttributeList = g->attributes;
   PROCESS_INFORMATION pi;
-  /* Suspended until it is in the job: it never runs a moment outside it. */
+  if (plat_fault_due(PLAT_FAULT_CHILD_SPAWN))
+    return ts_err_set(err, TS_EOS, "the OS refused a new process: Insufficient system resources "
+                                   "exist to complete the requested service (injected)");
+  /* Not created suspended: a child only ever waits on its owner, so it may run before it is in
+     the job; but a suspended child whose owner dies before the job takes it (or one that Wine
+     reports as refused while it goes on starting, seen under load) would wait for nothing,
+     forever. Running, it sees its owner end and exits. */
   if (!CreateProcessW(g->program, command, NULL, NULL, TRUE,
-                      CREATE_SUSPENDED | CREATE_NO_WINDOW | EXTENDED_STARTUPINFO_PRESENT, NULL,
-                      NULL, &si.StartupInfo, &pi))
+                      CREATE_NO_WINDOW | EXTENDED_STARTUPINFO_PRESENT, NULL, NULL,
+                      &si.StartupInfo, &pi))
     return os_error(err, "the OS refused a new process");
   if (!AssignProcessToJobObject(g->job, pi.hProcess)) {
     int rc = os_error(err, "cannot put a child process in the job object");
@@ -90,7 +96,6 @@ int plat_child_group_spawn(plat_child_group *g, ts_err *err) {
     CloseHandle(pi.hProcess);
     return rc;
   }
-  ResumeThread(pi.hThread);
   CloseHandle(pi.hThread);
   CloseHandle(pi.hProcess);
   g->count++;

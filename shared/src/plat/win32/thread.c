@@ -1,7 +1,6 @@
 /* thread.c (Windows) - starts and joins threads with 64 KiB stack reservations. */
 #include "threadsoup/plat.h"
 
-#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "win32.h"
@@ -13,28 +12,11 @@ static DWORD WINAPI thread_trampoline(LPVOID p) {
   return 0;
 }
 
-/* Tests only: how many more threads may start before an injected refusal; -1 = never refuse. */
-static atomic_long thread_fail_after = -1;
-
-void plat_thread_fail_after(long successes) { atomic_store(&thread_fail_after, successes); }
-
-/* Consumes one start from the injected budget; 1 when this start must be refused. */
-static int injected_failure(void) {
-  long left = atomic_load(&thread_fail_after);
-  while (left >= 0) {
-    if (left == 0)
-      return 1;
-    if (atomic_compare_exchange_weak(&thread_fail_after, &left, left - 1))
-      return 0;
-  }
-  return 0;
-}
-
 size_t plat_thread_min_stack(void) { return 64 * 1024; }
 
 int plat_thread_start(plat_thread *thread, size_t stack_bytes, plat_thread_fn fn, void *arg,
                       ts_err *err) {
-  if (injected_failure())
+  if (plat_fault_due(PLAT_FAULT_THREAD_START))
     return ts_err_set(err, TS_EOS, "the OS refused a new thread: Not enough memory resources are "
                                    "available to process this command (injected)");
   if (stack_bytes == 0)
