@@ -45,7 +45,11 @@ set(TS_CORE_SOURCES
   service/src/report/html.c
   service/src/report/json.c
   service/src/report/text.c
+  service/src/server/events.c
+  service/src/server/handlers.c
+  service/src/server/runner.c
   service/src/server/schedule.c
+  service/src/server/scheduler.c
   service/src/server/server.c
   service/src/store/schema.c
   service/src/store/store.c

@@ -1,0 +1,143 @@
+/* scheduler.c - the scheduler thread: starts, skips or records as missed each schedule when it
+   falls due (schedule.c computes when), and otherwise sleeps until the next due time or a change:
+   the only timer the idle service has. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "schedule.h"
+
+typedef struct due_list {
+  int count;
+  store_schedule *items;
+  int64_t earliest;
+} due_list;
+
+static int collect_schedule(void *ctx, const store_schedule *sc) {
+  due_list *d = ctx;
+  if (!sc->enabled || sc->next_due == 0)
+    return 0;
+  if (d->earliest == 0 || sc->next_due < d->earliest)
+    d->earliest = sc->next_due;
+  if (sc->next_due <= (int64_t)time(NULL) && d->count < 8)
+    d->items[d->count++] = *sc;
+  return 0;
+}
+
+/* Starts, skips or marks missed one due schedule, and sets its next due time. */
+static void fire_schedule(server *svc, store_schedule *sc, int64_t now) {
+  schedule_when when;
+  ts_err err;
+  char at[32], detail[256] = "";
+  plat_utc_timestamp(at, sizeof at);
+  if (schedule_parse(sc->spec, &when, &err) != TS_OK) {
+    plat_mutex_lock(&svc->db_lock);
+    store_schedule_update(svc->db, sc->id, 0, 0, &err);
+    plat_mutex_unlock(&svc->db_lock);
+    return;
+  }
+  const char *what = "started";
+  int64_t run_id = 0;
+  if (now - sc->next_due > sc->grace_s) {
+    what = "missed";
+    char due[32];
+    schedule_format_local(sc->next_due, due, sizeof due);
+    snprintf(detail, sizeof detail,
+             "due %s, more than the %lds grace window ago (the machine or "
+             "the service was off)",
+             due, sc->grace_s);
+  } else if (sc->require_ac && plat_power_on_ac() == 0) {
+    what = "skipped";
+    snprintf(detail, sizeof detail, "on battery power");
+  } else {
+    if (sc->require_idle_s) {
+      /* Only a tray sees the user's session: ask the subscribed trays, and give them a moment to
+         answer (no tray keeps reporting on a timer). */
+      server_emit(svc, "idle-query", "schedule", "%lld", (long long)sc->id);
+      plat_mutex_lock(&svc->lock);
+      for (int i = 0; i < 30 && svc->idle_report_at < now && !svc->stopping; i++)
+        plat_cond_wait(&svc->changed, &svc->lock, 100000000ull);
+      plat_mutex_unlock(&svc->lock);
+    }
+    plat_mutex_lock(&svc->lock);
+    long idle = svc->idle_report_at >= now ? svc->idle_report_s : -1;
+    int64_t idle_at = svc->idle_report_at;
+    int busy = svc->run_active || svc->client_load || svc->load_busy;
+    plat_mutex_unlock(&svc->lock);
+    if (busy)
+      return; /* try again when the running experiment or load ends */
+    if (sc->require_idle_s) {
+      if (idle < 0)
+        snprintf(detail, sizeof detail, "user idle: unknown (no tray reports it)");
+      else if (idle + (now - idle_at) < sc->require_idle_s) {
+        what = "skipped";
+        snprintf(detail, sizeof detail, "the user was active %lds ago",
+                 idle + (long)(now - idle_at));
+      }
+    }
+    if (strcmp(what, "started") == 0) {
+      plan *p = malloc(sizeof *p);
+      int rc = p ? plan_parse(sc->plan_text, "schedule", p, &err) : TS_ENOMEM;
+      if (rc == TS_OK)
+        rc = server_start_run(svc, p, plat_clock_ns() ^ (uint64_t)sc->id, sc->id, &run_id, &err);
+      free(p);
+      if (rc != TS_OK) {
+        what = "skipped";
+        snprintf(detail, sizeof detail, "%s", err.text);
+      }
+    }
+  }
+  int64_t next = schedule_next(&when, now, svc->started_at);
+  plat_mutex_lock(&svc->db_lock);
+  store_schedule_event(svc->db, sc->id, what, run_id, detail[0] ? detail : NULL, at, &err);
+  store_schedule_update(svc->db, sc->id, next, next != 0, &err);
+  plat_mutex_unlock(&svc->db_lock);
+  server_log(strcmp(what, "started") == 0 ? SERVER_LOG_INFO : SERVER_LOG_WARNING,
+             "schedule %lld (%s): %s%s%s", (long long)sc->id, sc->spec, what, detail[0] ? ": " : "",
+             detail);
+}
+
+void server_scheduler_main(void *arg) {
+  server *svc = arg;
+  store_schedule *items = malloc(8 * sizeof *items);
+  while (items) {
+    due_list due = {0, items, 0};
+    ts_err err;
+    plat_mutex_lock(&svc->db_lock);
+    store_schedules(svc->db, collect_schedule, &due, &err);
+    plat_mutex_unlock(&svc->db_lock);
+    int64_t now = (int64_t)time(NULL);
+    for (int i = 0; i < due.count; i++)
+      fire_schedule(svc, &due.items[i], now);
+    plat_mutex_lock(&svc->lock);
+    if (svc->stopping) {
+      plat_mutex_unlock(&svc->lock);
+      break;
+    }
+    /* Sleep until the next due time, or until something changes (a schedule added, a run or a
+       client's load ended): the only timer the idle service has. */
+    uint64_t wait = UINT64_MAX;
+    if (due.earliest)
+      wait = due.earliest > now ? (uint64_t)(due.earliest - now) * 1000000000ull : 1000000000ull;
+    plat_cond_wait(&svc->changed, &svc->lock, wait);
+    int stop = svc->stopping;
+    plat_mutex_unlock(&svc->lock);
+    if (stop)
+      break;
+  }
+  free(items);
+}
+
+/* Boot schedules count from this start. */
+int server_arm_boot_schedule(void *ctx, const store_schedule *sc) {
+  server *svc = ctx;
+  schedule_when when;
+  ts_err err;
+  if (schedule_parse(sc->spec, &when, &err) == TS_OK && when.kind == SCHEDULE_BOOT)
+    store_schedule_update(svc->db, sc->id,
+                          schedule_next(&when, svc->started_at - 1, svc->started_at), 1, &err);
+  return 0;
+}
