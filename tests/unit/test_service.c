@@ -14,7 +14,8 @@
 static const char *exe, *address, *db_path;
 static plat_proc daemon_proc;
 
-/* ---- a minimal client: the test speaks the protocol itself -------------------------------------- */
+/* ---- a minimal client: the test speaks the protocol itself --------------------------------------
+ */
 
 typedef struct conversation {
   plat_ipc_conn *conn;
@@ -68,8 +69,8 @@ static int ask(conversation *c, const char *verb, const char *key, const char *v
 }
 
 static void start_daemon(void) {
-  const char *argv[] = {exe, "service", "run", "--console", "--socket", address, "--db", db_path,
-                        NULL};
+  const char *argv[] = {exe,     "service", "run",   "--console", "--socket",
+                        address, "--db",    db_path, NULL};
   ts_err err;
   CHECK_INT(plat_proc_spawn(&daemon_proc, argv, &err), TS_OK);
   /* Ready when it answers. */
@@ -115,7 +116,8 @@ static long settled_threads(long expected) {
   return now;
 }
 
-/* ---- cases -------------------------------------------------------------------------------------- */
+/* ---- cases --------------------------------------------------------------------------------------
+ */
 
 static conversation conv;
 
@@ -133,7 +135,7 @@ static void answers_and_runs_load_in_its_own_process(void) {
   CHECK_INT(settled_threads(before + 500), before + 500);
   CHECK(ask(&conv, "census", NULL, NULL));
   CHECK(atol(proto_get(&conv.reply, "service-threads") ? proto_get(&conv.reply, "service-threads")
-                                                         : "0") >= 500);
+                                                       : "0") >= 500);
   CHECK(ask(&conv, "load-start", "spec", "sleep:5"));
   CHECK_INT(conv.reply.kind, PROTO_ERROR);
   CHECK_STR_CONTAINS(conv.reply.verb, "busy");
@@ -217,6 +219,7 @@ typedef struct poller {
   plat_thread thread;
   int answered;
   int failed;
+  char first_failure[160]; /* what the first failed request got */
   volatile int *stop;
 } poller;
 
@@ -224,10 +227,16 @@ static void poll_status(void *arg) {
   poller *p = arg;
   conversation *c = malloc(sizeof *c);
   while (c && !*p->stop) {
-    if (ask(c, "status", NULL, NULL) && c->reply.kind == PROTO_OK)
+    int asked = ask(c, "status", NULL, NULL);
+    if (asked && c->reply.kind == PROTO_OK) {
       p->answered++;
-    else
-      p->failed++;
+      continue;
+    }
+    if (p->failed++ == 0)
+      snprintf(p->first_failure, sizeof p->first_failure, "%s",
+               !asked                            ? "no answer (connection failed or closed)"
+               : proto_get(&c->reply, "message") ? proto_get(&c->reply, "message")
+                                                 : c->reply.verb);
   }
   free(c);
 }
@@ -257,16 +266,49 @@ static void fifty_clients_during_a_run(void) {
   }
   stop = 1;
   long answered = 0, failed = 0;
+  const char *why = "";
   for (int i = 0; i < started; i++) {
     plat_thread_join(pollers[i].thread);
     answered += pollers[i].answered;
     failed += pollers[i].failed;
+    if (pollers[i].failed && !why[0])
+      why = pollers[i].first_failure;
   }
-  fprintf(stderr, "  50 clients: %ld status answers, %ld failures while the run went on\n",
-          answered, failed);
+  fprintf(stderr, "  50 clients: %ld status answers, %ld failures while the run went on%s%s\n",
+          answered, failed, why[0] ? "; first: " : "", why);
   CHECK(finished);
   CHECK(answered > 100); /* a busy shared machine (or Wine) answers fewer; none may fail */
   CHECK_INT(failed, 0);
+}
+
+/* 128 connections held open: the 129th waits about a second for a slot, then is told why it is
+   turned away; once they close, the service answers again. */
+static void full_house_turns_one_away(void) {
+  enum { HELD = 128 };
+  static conversation held[HELD];
+  int open = 0;
+  for (int i = 0; i < HELD; i++) {
+    if (!converse_open(&held[i]))
+      break;
+    open++;
+    proto_init(&held[i].request, PROTO_REQUEST, "hello");
+    if (!converse(&held[i]) || held[i].reply.kind != PROTO_OK)
+      break; /* answered: its slot is taken */
+  }
+  CHECK_INT(open, HELD);
+  uint64_t t0 = plat_clock_ns();
+  CHECK(!ask(&conv, "status", NULL, NULL) || conv.reply.kind == PROTO_ERROR);
+  uint64_t waited = plat_clock_ns() - t0;
+  CHECK_STR_CONTAINS(conv.reply.verb, "busy");
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "message") ? proto_get(&conv.reply, "message") : "",
+                     "too many clients at once");
+  CHECK(waited >= 900000000ull);
+  for (int i = 0; i < open; i++)
+    plat_ipc_close(held[i].conn);
+  int answered = 0;
+  for (int i = 0; i < 100 && !answered; i++)
+    answered = ask(&conv, "status", NULL, NULL) && conv.reply.kind == PROTO_OK;
+  CHECK(answered);
 }
 
 /* The report of the run just finished, in two formats, through the service. */
@@ -368,6 +410,7 @@ int main(int argc, char **argv) {
   RUN_CASE(bad_requests_get_reasons);
   RUN_CASE(survives_fuzzing);
   RUN_CASE(fifty_clients_during_a_run);
+  RUN_CASE(full_house_turns_one_away);
   RUN_CASE(reports_through_the_service);
   RUN_CASE(killed_mid_run_resumes);
   RUN_CASE(database_stays_intact);

@@ -258,7 +258,15 @@ int server_serve(server *svc) {
         server_log(SERVER_LOG_ERROR, "%s", err.text);
       break;
     }
+    /* In a burst of short connections, slots of clients that have gone free only when their
+       threads notice: wait up to a second for one before turning a client away. */
     client *c = free_client_locked(svc);
+    for (uint64_t began = plat_clock_ns();
+         !c && !svc->stopping && plat_clock_ns() - began < 1000000000ull;) {
+      plat_cond_wait(&svc->changed, &svc->lock, 20000000ull);
+      reap_clients_locked(svc);
+      c = free_client_locked(svc);
+    }
     if (!c) {
       plat_mutex_unlock(&svc->lock);
       static const char full[] = "TS1 error busy\nmessage: too many clients at once\n\n";
