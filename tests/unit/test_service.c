@@ -348,6 +348,13 @@ static void killed_mid_run_resumes(void) {
   for (int i = 0; i < 1500 && (children < 30 || done < 1); i++) {
     plat_sleep_ns(20000000ull);
     children = count_children(daemon_proc.pid);
+    if (children == 30) {
+      /* Let the 30th CreateProcess return: the kill must land in the trial, not inside process
+         creation, since under Wine a process whose creator dies there hangs in its start-up
+         forever (Windows creates it whole or not at all). */
+      plat_sleep_ns(100000000ull);
+      children = count_children(daemon_proc.pid);
+    }
     if (children < 30 && store_open(&s, db_path, &err) == TS_OK) {
       if (store_run_get(s, run_id, &row, &err) == TS_OK)
         done = row.trials_done;
@@ -359,10 +366,13 @@ static void killed_mid_run_resumes(void) {
   long daemon_pid = daemon_proc.pid;
   kill_daemon();
   long left = count_children(daemon_pid);
-  for (int i = 0; i < 100 && left > 0; i++) {
+  uint64_t killed_at = plat_clock_ns();
+  for (int i = 0; i < 200 && left > 0; i++) {
     plat_sleep_ns(50000000ull);
     left = count_children(daemon_pid);
   }
+  fprintf(stderr, "  children of the killed service gone %.2f s after the kill\n",
+          (double)(plat_clock_ns() - killed_at) / 1e9);
   CHECK_INT(left, 0);
 
   CHECK_INT(store_open(&s, db_path, &err), TS_OK);
