@@ -122,7 +122,8 @@ static int run_os_error(ts_err *err, const char *what, const char *program) {
 /* Everything a run holds, so that one function releases it on every path. */
 typedef struct run_handles {
   HANDLE read, write, null_input, job, process;
-  HANDLE inherited[2]; /* the attribute list points here, so it lives as long as the list */
+  HANDLE inherited[2]; /* the attribute list points here (and at job), so they live as long */
+  BOOL job_at_creation; /* the OS takes the job in the attribute list (Windows 10 and later) */
   LPPROC_THREAD_ATTRIBUTE_LIST attributes;
   wchar_t *command;
 } run_handles;
@@ -155,21 +156,6 @@ static int run_prepare(run_handles *h, const char *program, ts_err *err) {
     h->null_input = NULL;
     return run_os_error(err, "cannot open NUL as the input of", program);
   }
-  SIZE_T size = 0;
-  InitializeProcThreadAttributeList(NULL, 1, 0, &size);
-  h->attributes = malloc(size);
-  if (!h->attributes)
-    return ts_err_set(err, TS_ENOMEM, "no memory to start '%s'", program);
-  h->inherited[0] = h->write;
-  h->inherited[1] = h->null_input;
-  if (!InitializeProcThreadAttributeList(h->attributes, 1, 0, &size)) {
-    free(h->attributes);
-    h->attributes = NULL;
-    return run_os_error(err, "cannot prepare the handles of", program);
-  }
-  if (!UpdateProcThreadAttribute(h->attributes, 0, PROC_THREAD_ATTRIBUTE_HANDLE_LIST,
-                                 h->inherited, sizeof h->inherited, NULL, NULL))
-    return run_os_error(err, "cannot prepare the handles of", program);
   JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits;
   ZeroMemory(&limits, sizeof limits);
   limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
@@ -177,6 +163,26 @@ static int run_prepare(run_handles *h, const char *program, ts_err *err) {
   if (!h->job ||
       !SetInformationJobObject(h->job, JobObjectExtendedLimitInformation, &limits, sizeof limits))
     return run_os_error(err, "cannot create the job object for", program);
+  SIZE_T size = 0;
+  InitializeProcThreadAttributeList(NULL, 2, 0, &size);
+  h->attributes = malloc(size);
+  if (!h->attributes)
+    return ts_err_set(err, TS_ENOMEM, "no memory to start '%s'", program);
+  h->inherited[0] = h->write;
+  h->inherited[1] = h->null_input;
+  if (!InitializeProcThreadAttributeList(h->attributes, 2, 0, &size)) {
+    free(h->attributes);
+    h->attributes = NULL;
+    return run_os_error(err, "cannot prepare the handles of", program);
+  }
+  if (!UpdateProcThreadAttribute(h->attributes, 0, PROC_THREAD_ATTRIBUTE_HANDLE_LIST,
+                                 h->inherited, sizeof h->inherited, NULL, NULL))
+    return run_os_error(err, "cannot prepare the handles of", program);
+  /* Windows 10 puts the process in the job as it creates it: nothing it starts can escape, and
+     no kill of ours can fall between its creation and the job. Older systems refuse the
+     attribute; there the process is created suspended and assigned before it runs. */
+  h->job_at_creation = UpdateProcThreadAttribute(h->attributes, 0, PROC_THREAD_ATTRIBUTE_JOB_LIST,
+                                                 &h->job, sizeof h->job, NULL, NULL);
   return TS_OK;
 }
 
@@ -235,9 +241,10 @@ static int run_start(run_handles *h, const char *const argv[], ts_err *err) {
   si.lpAttributeList = h->attributes;
   PROCESS_INFORMATION pi;
   ZeroMemory(&pi, sizeof pi);
-  /* Suspended until it is in the job, so nothing it starts can escape the job. */
-  BOOL started = CreateProcessW(has_folder ? arg : NULL, h->command, NULL, NULL, TRUE,
-                                CREATE_SUSPENDED | CREATE_NO_WINDOW | EXTENDED_STARTUPINFO_PRESENT,
+  /* Without the job in the attribute list: suspended until it is in the job. */
+  DWORD flags = CREATE_NO_WINDOW | EXTENDED_STARTUPINFO_PRESENT |
+                (h->job_at_creation ? 0 : CREATE_SUSPENDED);
+  BOOL started = CreateProcessW(has_folder ? arg : NULL, h->command, NULL, NULL, TRUE, flags,
                                 NULL, NULL, &si.StartupInfo, &pi);
   free(arg);
   if (!started)
@@ -248,13 +255,18 @@ static int run_start(run_handles *h, const char *const argv[], ts_err *err) {
     return ts_err_set(err, TS_EUNSUPPORTED, "'%s' started without a process handle (not a "
                       "Windows program?): its output cannot be captured", argv[0]);
   h->process = pi.hProcess;
-  if (!AssignProcessToJobObject(h->job, pi.hProcess)) {
+  /* Trust but check: a system that takes the attribute and ignores it gets the assignment. */
+  BOOL in_job = FALSE;
+  if (h->job_at_creation && !IsProcessInJob(pi.hProcess, h->job, &in_job))
+    in_job = FALSE;
+  if (!in_job && !AssignProcessToJobObject(h->job, pi.hProcess)) {
     int rc = run_os_error(err, "cannot confine to a job object", argv[0]);
     TerminateProcess(pi.hProcess, 137);
     CloseHandle(pi.hThread);
     return rc;
   }
-  ResumeThread(pi.hThread);
+  if (!h->job_at_creation)
+    ResumeThread(pi.hThread);
   CloseHandle(pi.hThread);
   /* Our copy of the write end must go, or the pipe would never report its end. */
   CloseHandle(h->write);
