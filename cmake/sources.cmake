@@ -6,6 +6,7 @@ set(TS_SHARED_SOURCES
   shared/src/ntprocinfo.c
   shared/src/parse.c
   shared/src/plat/fault.c
+  shared/src/plat/run_deadline.c
   shared/src/proto.c
   shared/src/plat/${TS_PLATFORM}/census.c
   shared/src/plat/${TS_PLATFORM}/child.c

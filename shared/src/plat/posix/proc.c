@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include "threadsoup/plat.h"
 
+#include "../run_deadline.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -52,7 +54,6 @@ int plat_proc_wait(plat_proc *proc, int *exit_code, ts_err *err) {
 
 /* How often a wait for output looks at the interrupt flag: Ctrl+C ends a run within this. */
 #define RUN_POLL_MS 200
-#define NS_PER_MS 1000000ull
 
 static int exit_status(int status) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -102,22 +103,6 @@ static int prepare_spawn(posix_spawn_file_actions_t *actions, posix_spawnattr_t 
   return rc;
 }
 
-/* Whether a run must end now: TS_EINTERRUPTED on Ctrl+C, TS_EBENCH when out of time, else 0
-   with *wait_ms cut to the time left. */
-static int must_stop(uint64_t started, uint64_t timeout_ns, int *wait_ms) {
-  if (plat_interrupted())
-    return TS_EINTERRUPTED;
-  if (timeout_ns) {
-    uint64_t elapsed = plat_clock_ns() - started;
-    if (elapsed >= timeout_ns)
-      return TS_EBENCH;
-    uint64_t left_ms = (timeout_ns - elapsed + NS_PER_MS - 1) / NS_PER_MS;
-    if (left_ms < (uint64_t)*wait_ms)
-      *wait_ms = (int)left_ms;
-  }
-  return 0;
-}
-
 /* Kills the child's whole process group, then reaps the child. */
 static void kill_and_reap(pid_t pid) {
   if (kill(-pid, SIGKILL) != 0)
@@ -155,11 +140,11 @@ int plat_proc_run(const char *const argv[], char *output, size_t capacity, size_
   uint64_t started = plat_clock_ns();
   int stopped = 0; /* TS_EINTERRUPTED or TS_EBENCH (timed out) when we had to kill it */
   for (;;) {
-    int wait_ms = RUN_POLL_MS;
-    if ((stopped = must_stop(started, timeout_ns, &wait_ms)) != 0)
+    unsigned long wait_ms = RUN_POLL_MS;
+    if ((stopped = plat_run_must_stop(started, timeout_ns, &wait_ms)) != 0)
       break;
     struct pollfd pfd = {fds[0], POLLIN, 0};
-    int ready = poll(&pfd, 1, wait_ms);
+    int ready = poll(&pfd, 1, (int)wait_ms);
     if (ready < 0 && errno != EINTR) {
       rc = ts_err_set(err, TS_EOS, "cannot wait for the output of '%s': %s", argv[0],
                       strerror(errno));
@@ -196,10 +181,10 @@ int plat_proc_run(const char *const argv[], char *output, size_t capacity, size_
       break;
     if (waited < 0 && errno != EINTR)
       return ts_err_set(err, TS_EOS, "cannot wait for '%s' to end: %s", argv[0], strerror(errno));
-    int wait_ms = nap_ms;
-    if ((stopped = must_stop(started, timeout_ns, &wait_ms)) != 0)
+    unsigned long wait_ms = (unsigned long)nap_ms;
+    if ((stopped = plat_run_must_stop(started, timeout_ns, &wait_ms)) != 0)
       break;
-    poll(NULL, 0, wait_ms);
+    poll(NULL, 0, (int)wait_ms);
     if (nap_ms < RUN_POLL_MS / 4)
       nap_ms *= 2;
   }

@@ -2,6 +2,8 @@
    output, and finds programs in PATH. */
 #include "threadsoup/plat.h"
 
+#include "../run_deadline.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,7 +113,6 @@ int plat_proc_wait(plat_proc *proc, int *exit_code, ts_err *err) {
 /* How often the watcher looks at the clock and the interrupt flag while the child is quiet. */
 #define RUN_POLL_MS 100
 #define RUN_PIPE_BYTES 65536 /* a pipe this big never fills between two looks */
-#define NS_PER_MS 1000000ull
 
 static int run_os_error(ts_err *err, const char *what, const char *program) {
   char text[256];
@@ -274,22 +275,6 @@ static int run_start(run_handles *h, const char *const argv[], ts_err *err) {
   return TS_OK;
 }
 
-/* Whether a run must end now: TS_EINTERRUPTED on Ctrl+C, TS_EBENCH when out of time, else 0
-   with *wait_ms cut to the time left. */
-static int must_stop(uint64_t started, uint64_t timeout_ns, DWORD *wait_ms) {
-  if (plat_interrupted())
-    return TS_EINTERRUPTED;
-  if (timeout_ns) {
-    uint64_t elapsed = plat_clock_ns() - started;
-    if (elapsed >= timeout_ns)
-      return TS_EBENCH;
-    uint64_t left_ms = (timeout_ns - elapsed + NS_PER_MS - 1) / NS_PER_MS;
-    if (left_ms < *wait_ms)
-      *wait_ms = (DWORD)left_ms;
-  }
-  return 0;
-}
-
 /* Reads what is waiting in the pipe without blocking. Returns 1 when something was read, 0 when
    nothing is waiting, -1 when the pipe is closed at the other end (the child is done). */
 static int run_read_available(HANDLE pipe, char *output, size_t capacity, size_t *kept) {
@@ -342,7 +327,7 @@ int plat_proc_run(const char *const argv[], char *output, size_t capacity, size_
     if (got > 0)
       continue;
     DWORD wait_ms = RUN_POLL_MS;
-    if ((stopped = must_stop(started, timeout_ns, &wait_ms)) != 0)
+    if ((stopped = plat_run_must_stop(started, timeout_ns, &wait_ms)) != 0)
       break;
     if (exited)
       Sleep(wait_ms);
@@ -353,7 +338,7 @@ int plat_proc_run(const char *const argv[], char *output, size_t capacity, size_
      runs on, which the timeout and Ctrl+C still cover. */
   while (!stopped && !exited) {
     DWORD wait_ms = RUN_POLL_MS;
-    if ((stopped = must_stop(started, timeout_ns, &wait_ms)) == 0)
+    if ((stopped = plat_run_must_stop(started, timeout_ns, &wait_ms)) == 0)
       exited = WaitForSingleObject(h.process, wait_ms) == WAIT_OBJECT_0;
   }
   if (output_length)
