@@ -182,6 +182,8 @@ void plat_waitpoint_destroy(plat_waitpoint *wp);
 typedef enum plat_fault_site {
   PLAT_FAULT_THREAD_START, /* plat_thread_start */
   PLAT_FAULT_CHILD_SPAWN,  /* plat_child_group_spawn */
+  PLAT_FAULT_CHILD_LOST,   /* plat_child_group_spawn on Windows: the child starts, yet its
+                              creation reports a refusal (Wine does this under load) */
   PLAT_FAULT_SITES
 } plat_fault_site;
 
