@@ -8,6 +8,7 @@
 #include "testdb.h"
 #include "store/schema.h"
 #include "store/store.h"
+#include "threadsoup/plat.h"
 
 /* The whole file, to prove a refused file was not touched. */
 static char *slurp(const char *path, long *len) {
@@ -33,8 +34,8 @@ static void raw_exec(const char *path, const char *sql) {
   sqlite3_close(db);
 }
 
-static const store_run_info info = {"quick", "name=quick\n", 42, "2026-01-01T00:00:00.000Z",
-                                    "host", "os", "cpu", 2, "0.0.0"};
+static const store_run_info info = {
+    "quick", "name=quick\n", 42, "2026-01-01T00:00:00.000Z", "host", "os", "cpu", 2, "0.0.0"};
 
 static void migrations_match_the_version(void) {
   CHECK_INT(schema_migration_count(), STORE_SCHEMA_VERSION);
@@ -110,17 +111,26 @@ static void finished_trial_is_visible_at_once(void) {
   CHECK_INT(store_open(&s, path, &err), TS_OK);
   CHECK_INT(store_run_begin(s, &info, trials, 2, &run_id, &err), TS_OK);
   store_metric metrics[2] = {{"integer", 10.5}, {"memory", 3.25}};
-  store_trial_result r = {"2026-01-01T00:00:01.000Z", "2026-01-01T00:00:02.000Z", 123.5,
-                          "rounds/s", 1.0, 12, 300, 2500, 2, metrics, "quiet gate timed out"};
+  store_trial_result r = {"2026-01-01T00:00:01.000Z",
+                          "2026-01-01T00:00:02.000Z",
+                          123.5,
+                          "rounds/s",
+                          1.0,
+                          12,
+                          300,
+                          2500,
+                          2,
+                          metrics,
+                          "quiet gate timed out"};
   CHECK_INT(store_trial_finish(s, trials[0].id, &r, &err), TS_OK);
   /* Another connection sees it while this one is still open: it is committed. */
   CHECK_INT(raw_query(path, "SELECT count(*) FROM trial WHERE status='done' AND score=123.5"), 1);
   CHECK_INT(raw_query(path, "SELECT count(*) FROM trial_metric"), 2);
   CHECK_INT(store_trial_fail(s, trials[1].id, "2026-01-01T00:00:03.000Z", "the OS said no", &err),
             TS_OK);
-  CHECK_INT(store_run_end(s, run_id, "failed", "1 of 2 trials done", "2026-01-01T00:00:04.000Z",
-                          &err),
-            TS_OK);
+  CHECK_INT(
+      store_run_end(s, run_id, "failed", "1 of 2 trials done", "2026-01-01T00:00:04.000Z", &err),
+      TS_OK);
   store_run_row row;
   CHECK_INT(store_run_get(s, run_id, &row, &err), TS_OK);
   CHECK_INT(row.trials_done, 1);
@@ -157,7 +167,8 @@ static void migrates_version_1_keeping_its_runs(void) {
   CHECK_STR_CONTAINS(row->plan_text, "name = quick");
   free(row);
   store_close(s);
-  CHECK_INT(raw_query(path, "SELECT count(*) FROM trial WHERE source='measured' AND score=250.5"), 1);
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM trial WHERE source='measured' AND score=250.5"),
+            1);
 }
 
 static void records_a_score_typed_by_hand(void) {
@@ -195,7 +206,8 @@ static void refuses_a_file_that_is_not_sqlite(void) {
   CHECK_STR_CONTAINS(err.text, "is not a ThreadSoup database");
   CHECK_STR_CONTAINS(err.text, "left as is");
   char *after = slurp(path, &after_len);
-  CHECK(before && after && before_len == after_len && memcmp(before, after, (size_t)before_len) == 0);
+  CHECK(before && after && before_len == after_len &&
+        memcmp(before, after, (size_t)before_len) == 0);
   free(before);
   free(after);
 }
@@ -212,7 +224,8 @@ static void refuses_another_programs_database(void) {
   CHECK_INT(store_open(&s, path, &err), TS_EFOREIGN_DB);
   CHECK_STR_CONTAINS(err.text, "another program");
   char *after = slurp(path, &after_len);
-  CHECK(before && after && before_len == after_len && memcmp(before, after, (size_t)before_len) == 0);
+  CHECK(before && after && before_len == after_len &&
+        memcmp(before, after, (size_t)before_len) == 0);
   CHECK_INT(raw_query(path, "SELECT minutes FROM recipes"), 30);
   free(before);
   free(after);
@@ -231,6 +244,57 @@ static void refuses_a_newer_database(void) {
   CHECK_INT(raw_query(path, "PRAGMA user_version"), 99);
 }
 
+/* Connections opening one new file at the same moment (the service starting while `history`
+   reads) all succeed: none is told "database is locked" while another sets the file up. */
+typedef struct opener {
+  plat_thread thread;
+  const char *path;
+  volatile int *go;
+  int rc;
+  char text[256];
+} opener;
+
+static void open_when_told(void *arg) {
+  opener *o = arg;
+  while (!*o->go) {
+  }
+  store *s;
+  ts_err err;
+  o->rc = store_open(&s, o->path, &err);
+  if (o->rc == TS_OK)
+    store_close(s);
+  else
+    snprintf(o->text, sizeof o->text, "%s", err.text);
+}
+
+static void opened_by_many_at_once(void) {
+  enum { OPENERS = 6, ROUNDS = 40 };
+  int failed = 0;
+  char first[256] = "";
+  for (int round = 0; round < ROUNDS; round++) {
+    const char *path = "at_once.db";
+    remove_db(path);
+    static opener openers[OPENERS];
+    static volatile int go;
+    go = 0;
+    ts_err err;
+    for (int i = 0; i < OPENERS; i++) {
+      openers[i] = (opener){.path = path, .go = &go};
+      CHECK_INT(plat_thread_start(&openers[i].thread, 0, open_when_told, &openers[i], &err), TS_OK);
+    }
+    go = 1;
+    for (int i = 0; i < OPENERS; i++) {
+      plat_thread_join(openers[i].thread);
+      if (openers[i].rc != TS_OK && failed++ == 0)
+        snprintf(first, sizeof first, "%s", openers[i].text);
+    }
+  }
+  if (failed)
+    fprintf(stderr, "  %d of %d opens failed; first: %s\n", failed, OPENERS * ROUNDS, first);
+  CHECK_INT(failed, 0);
+  remove_db("at_once.db");
+}
+
 int main(void) {
   RUN_CASE(migrations_match_the_version);
   RUN_CASE(creates_a_new_database);
@@ -242,5 +306,6 @@ int main(void) {
   RUN_CASE(refuses_a_file_that_is_not_sqlite);
   RUN_CASE(refuses_another_programs_database);
   RUN_CASE(refuses_a_newer_database);
+  RUN_CASE(opened_by_many_at_once);
   return check_summary();
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "schema.h"
+#include "threadsoup/plat.h"
 #include "threadsoup/version.h"
 
 struct store {
@@ -17,15 +18,16 @@ struct store {
 };
 
 static int store_fail(store *s, ts_err *err, const char *doing) {
-  return ts_err_set(err, TS_ESTORE, "%s: %s (database %s)", doing, sqlite3_errmsg(s->db),
-                    s->path);
+  return ts_err_set(err, TS_ESTORE, "%s: %s (database %s)", doing, sqlite3_errmsg(s->db), s->path);
 }
+
+/* How long a connection waits for another that holds the file (SQLite's busy timeout). */
+#define STORE_BUSY_TIMEOUT_MS 5000
 
 static int exec_sql(store *s, const char *sql, const char *doing, ts_err *err) {
   char *msg = NULL;
   if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-    ts_err_set(err, TS_ESTORE, "%s: %s (database %s)", doing, msg ? msg : "unknown error",
-               s->path);
+    ts_err_set(err, TS_ESTORE, "%s: %s (database %s)", doing, msg ? msg : "unknown error", s->path);
     sqlite3_free(msg);
     return TS_ESTORE;
   }
@@ -58,11 +60,16 @@ static int query_int(store *s, const char *sql, long long *out, ts_err *err) {
 /* Decides whether the file is ours before anything is written to it. */
 static int check_identity(store *s, long long *version, ts_err *err) {
   long long app_id = 0, objects = 0;
-  int rc = query_int(s, "PRAGMA application_id", &app_id, err);
+  /* One read transaction: the three must come from the same state of a file that another
+     connection may be building at this moment. */
+  int rc = exec_sql(s, "BEGIN", "cannot read the database header", err);
+  if (rc == TS_OK)
+    rc = query_int(s, "PRAGMA application_id", &app_id, err);
   if (rc == TS_OK)
     rc = query_int(s, "PRAGMA user_version", version, err);
   if (rc == TS_OK)
     rc = query_int(s, "SELECT count(*) FROM sqlite_master", &objects, err);
+  sqlite3_exec(s->db, rc == TS_OK ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
   if (rc != TS_OK)
     return rc;
   if (app_id == 0 && *version == 0 && objects == 0)
@@ -81,13 +88,25 @@ static int check_identity(store *s, long long *version, ts_err *err) {
   return TS_OK;
 }
 
+/* Applies the migrations after `from`, one transaction each. The version is read again inside
+   each transaction: another connection may have built the file since check_identity looked (two
+   programs opening one new file at once), and then nothing is applied twice. */
 static int migrate(store *s, long long from, ts_err *err) {
   for (long long v = from + 1; v <= STORE_SCHEMA_VERSION; v++) {
     char pragmas[128];
+    long long now = 0;
     int rc = exec_sql(s, "BEGIN IMMEDIATE", "cannot start the migration", err);
     if (rc != TS_OK)
       return rc;
-    rc = exec_sql(s, schema_migration((int)v), "cannot migrate the schema", err);
+    rc = query_int(s, "PRAGMA user_version", &now, err);
+    if (rc == TS_OK && now >= v) {
+      v = now; /* already there: go on from where the other connection left it */
+      rc = exec_sql(s, "COMMIT", "cannot end the migration", err);
+      if (rc == TS_OK)
+        continue;
+    } else if (rc == TS_OK) {
+      rc = exec_sql(s, schema_migration((int)v), "cannot migrate the schema", err);
+    }
     if (rc == TS_OK) {
       /* Both pragmas are written in the same transaction as the tables they describe. */
       snprintf(pragmas, sizeof pragmas, "PRAGMA application_id=%d; PRAGMA user_version=%lld;",
@@ -104,6 +123,23 @@ static int migrate(store *s, long long from, ts_err *err) {
   return TS_OK;
 }
 
+/* WAL lets readers (the tray, `history`) look while a run writes; FULL makes every committed
+   trial survive a power cut, not only a crash: trials are few, the cost is nothing. Turning a
+   new file to WAL takes it whole for a moment, and when two connections both try at once SQLite
+   refuses one at once rather than wait (waiting could deadlock): that one tries again, for as
+   long as the busy timeout would have waited. */
+static int configure(store *s, ts_err *err) {
+  int rc = TS_OK;
+  for (int attempt = 0; attempt < STORE_BUSY_TIMEOUT_MS / 10; attempt++) {
+    rc = exec_sql(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",
+                  "cannot configure the database", err);
+    if (rc == TS_OK || (sqlite3_errcode(s->db) & 0xff) != SQLITE_BUSY)
+      break;
+    plat_sleep_ns(10000000ull);
+  }
+  return rc;
+}
+
 int store_open(store **out, const char *path, ts_err *err) {
   *out = NULL;
   store *s = calloc(1, sizeof *s);
@@ -117,16 +153,13 @@ int store_open(store **out, const char *path, ts_err *err) {
     store_close(s);
     return TS_ESTORE;
   }
-  sqlite3_busy_timeout(s->db, 5000);
+  sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
   sqlite3_extended_result_codes(s->db, 1);
 
   long long version = 0;
   rc = check_identity(s, &version, err);
-  /* WAL lets readers (the tray, `history`) look while a run writes; FULL makes every committed
-     trial survive a power cut, not only a crash: trials are few, the cost is nothing. */
   if (rc == TS_OK)
-    rc = exec_sql(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",
-                  "cannot configure the database", err);
+    rc = configure(s, err);
   if (rc == TS_OK)
     rc = migrate(s, version, err);
   if (rc != TS_OK) {
@@ -266,9 +299,9 @@ int store_trial_finish(store *s, int64_t trial_id, const store_trial_result *r, 
   if (rc != TS_OK)
     return rollback_with(s, rc);
   if (sqlite3_changes(s->db) != 1)
-    return rollback_with(
-        s, ts_err_set(err, TS_ESTORE, "trial %lld is not a pending trial of the database %s",
-                      (long long)trial_id, s->path));
+    return rollback_with(s, ts_err_set(err, TS_ESTORE,
+                                       "trial %lld is not a pending trial of the database %s",
+                                       (long long)trial_id, s->path));
 
   if (r->metric_count > 0) {
     rc = prepare(s, "INSERT OR REPLACE INTO trial_metric (trial_id, name, value) VALUES (?,?,?)",
@@ -295,8 +328,8 @@ int store_trial_finish(store *s, int64_t trial_id, const store_trial_result *r, 
 int store_trial_fail(store *s, int64_t trial_id, const char *finished_at, const char *reason,
                      ts_err *err) {
   sqlite3_stmt *st;
-  int rc = prepare(s, "UPDATE trial SET status='failed', finished_at=?, error=? WHERE id=?", &st,
-                   err);
+  int rc =
+      prepare(s, "UPDATE trial SET status='failed', finished_at=?, error=? WHERE id=?", &st, err);
   if (rc != TS_OK)
     return rc;
   bind_text_or_null(st, 1, finished_at);
@@ -308,8 +341,8 @@ int store_trial_fail(store *s, int64_t trial_id, const char *finished_at, const 
 int store_run_end(store *s, int64_t run_id, const char *status, const char *detail,
                   const char *finished_at, ts_err *err) {
   sqlite3_stmt *st;
-  int rc = prepare(s, "UPDATE run SET status=?, status_detail=?, finished_at=? WHERE id=?", &st,
-                   err);
+  int rc =
+      prepare(s, "UPDATE run SET status=?, status_detail=?, finished_at=? WHERE id=?", &st, err);
   if (rc != TS_OK)
     return rc;
   sqlite3_bind_text(st, 1, status, -1, SQLITE_TRANSIENT);
@@ -352,9 +385,8 @@ int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_
     copy_column(st, 9, row.finished_at, sizeof row.finished_at);
     copy_column(st, 10, row.started_at, sizeof row.started_at);
     row.seconds = sqlite3_column_type(st, 11) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 11);
-    row.process_threads = sqlite3_column_type(st, 12) == SQLITE_NULL
-                              ? -1
-                              : (long)sqlite3_column_int64(st, 12);
+    row.process_threads =
+        sqlite3_column_type(st, 12) == SQLITE_NULL ? -1 : (long)sqlite3_column_int64(st, 12);
     copy_column(st, 13, row.warnings, sizeof row.warnings);
     if (fn(ctx, &row) != 0) {
       rc = SQLITE_DONE;
@@ -389,9 +421,9 @@ int store_run_metrics(store *s, int64_t run_id,
 }
 
 /* The columns read_run_row reads, in its order. */
-#define RUN_COLUMNS                                                                          \
-  "SELECT r.id, r.plan_name, r.plan_text, r.seed, r.status, r.status_detail, r.started_at, " \
-  "r.finished_at, r.host, r.os, r.cpu, count(t.id), coalesce(sum(t.status='done'),0), "      \
+#define RUN_COLUMNS                                                                                \
+  "SELECT r.id, r.plan_name, r.plan_text, r.seed, r.status, r.status_detail, r.started_at, "       \
+  "r.finished_at, r.host, r.os, r.cpu, count(t.id), coalesce(sum(t.status='done'),0), "            \
   "coalesce(sum(t.status='failed'),0) FROM run r LEFT JOIN trial t ON t.run_id=r.id"
 
 static void read_run_row(sqlite3_stmt *st, store_run_row *out) {
@@ -446,9 +478,7 @@ int store_runs(store *s, int limit, int (*fn)(void *ctx, const store_run_row *ro
 
 int store_run_get(store *s, int64_t run_id, store_run_row *out, ts_err *err) {
   sqlite3_stmt *st;
-  int rc = prepare(s,
-                   RUN_COLUMNS " WHERE r.id=? GROUP BY r.id",
-                   &st, err);
+  int rc = prepare(s, RUN_COLUMNS " WHERE r.id=? GROUP BY r.id", &st, err);
   if (rc != TS_OK)
     return rc;
   sqlite3_bind_int64(st, 1, run_id);
@@ -669,8 +699,8 @@ int store_schedule_update(store *s, int64_t id, int64_t next_due, int enabled, t
   return step_done(s, st, "cannot update the schedule", err);
 }
 
-int store_schedule_event(store *s, int64_t id, const char *what, int64_t run_id,
-                         const char *detail, const char *at, ts_err *err) {
+int store_schedule_event(store *s, int64_t id, const char *what, int64_t run_id, const char *detail,
+                         const char *at, ts_err *err) {
   sqlite3_stmt *st;
   int rc = prepare(s,
                    "INSERT INTO schedule_event (schedule_id, at, what, run_id, detail) "
@@ -763,8 +793,8 @@ int store_quiet_set_changed(store *s, int64_t id, int defender_changed, int upda
 int store_quiet_end(store *s, int64_t id, const char *restored_at, const char *restore_error,
                     ts_err *err) {
   sqlite3_stmt *st;
-  int rc = prepare(s, "UPDATE quiet_journal SET restored_at=?, restore_error=? WHERE id=?", &st,
-                   err);
+  int rc =
+      prepare(s, "UPDATE quiet_journal SET restored_at=?, restore_error=? WHERE id=?", &st, err);
   if (rc != TS_OK)
     return rc;
   bind_text_or_null(st, 1, restored_at);
