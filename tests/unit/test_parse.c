@@ -1,5 +1,6 @@
 /* test_parse.c - the parsers accept what the docs promise and name what they refuse. */
 #include "check.h"
+#include "threadsoup/civil.h"
 #include "threadsoup/parse.h"
 
 static void durations_with_units(void) {
@@ -69,7 +70,24 @@ static void utf8_names(void) {
   CHECK(!parse_is_utf8("\xf4\x90\x80\x80")); /* past U+10FFFF */
 }
 
+/* Calendar dates and Unix days: known days, and a round trip over ±2,700 years. */
+static void civil_dates_round_trip(void) {
+  CHECK_INT(civil_to_days(1970, 1, 1), 0);
+  CHECK_INT(civil_to_days(2000, 3, 1), 11017);
+  CHECK_INT(civil_to_days(1969, 12, 31), -1);
+  CHECK_INT(civil_to_days(2026, 11, 30), 20787);
+  int bad = 0;
+  for (int64_t z = -1000000; z <= 1000000; z += 997) {
+    int64_t y;
+    int m, d;
+    civil_from_days(z, &y, &m, &d);
+    bad += m < 1 || m > 12 || d < 1 || d > 31 || civil_to_days(y, m, d) != z;
+  }
+  CHECK_INT(bad, 0);
+}
+
 int main(void) {
+  RUN_CASE(civil_dates_round_trip);
   RUN_CASE(durations_with_units);
   RUN_CASE(durations_refused);
   RUN_CASE(whole_numbers);

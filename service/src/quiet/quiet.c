@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "threadsoup/civil.h"
+
 static const char tamper_refusal[] =
     "Defender refused: Tamper Protection is on; turn it off in Windows Security or leave quiet "
     "mode's Defender part off";
@@ -37,21 +39,13 @@ static void problem(quiet_outcome *out, const char *fmt, ...) {
   say(out->text, sizeof out->text, "%s", line);
 }
 
-/* "2026-12-07 10:00 UTC"; gmtime is not thread-safe and the service has many threads, so the
-   civil date is computed here (H. Hinnant's days-to-civil). */
+/* "2026-12-07 10:00 UTC"; gmtime is not thread-safe and the service has many threads. */
 static void format_time(int64_t t, char *buf, size_t len) {
-  int64_t z = (t >= 0 ? t / 86400 : (t - 86399) / 86400);
-  int64_t secs = t - z * 86400;
-  z += 719468;
-  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  int64_t doe = z - era * 146097;
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  int64_t mp = (5 * doy + 2) / 153;
-  int d = (int)(doy - (153 * mp + 2) / 5 + 1);
-  int m = (int)(mp < 10 ? mp + 3 : mp - 9);
-  long long y = (long long)(yoe + era * 400 + (m <= 2));
-  snprintf(buf, len, "%04lld-%02d-%02d %02d:%02d UTC", y, m, d, (int)(secs / 3600),
+  int64_t days = (t >= 0 ? t / 86400 : (t - 86399) / 86400);
+  int64_t secs = t - days * 86400, y;
+  int m, d;
+  civil_from_days(days, &y, &m, &d);
+  snprintf(buf, len, "%04lld-%02d-%02d %02d:%02d UTC", (long long)y, m, d, (int)(secs / 3600),
            (int)(secs / 60 % 60));
 }
 
@@ -81,9 +75,8 @@ static int defender_quiet(const plat_quiet_ops *ops, quiet_outcome *out) {
   int on = 1;
   int get_rc = ops->defender_get(&on, &get_err);
   if (get_rc != TS_OK) {
-    problem(out, "Defender: cannot tell whether real-time protection is off: %s%s%s",
-            get_err.text, set_rc != TS_OK ? "; turning it off said: " : "",
-            set_rc != TS_OK ? set_err.text : "");
+    problem(out, "Defender: cannot tell whether real-time protection is off: %s%s%s", get_err.text,
+            set_rc != TS_OK ? "; turning it off said: " : "", set_rc != TS_OK ? set_err.text : "");
     return 1;
   }
   if (!on) {
@@ -240,8 +233,10 @@ static void defender_restore(const plat_quiet_ops *ops, quiet_outcome *out) {
   int on = 0;
   int get_rc = ops->defender_get(&on, &e);
   if (get_rc == TS_EUNSUPPORTED) {
-    say(out->text, sizeof out->text, "Defender: gone since quiet mode began (%s); nothing to "
-        "restore", e.text);
+    say(out->text, sizeof out->text,
+        "Defender: gone since quiet mode began (%s); nothing to "
+        "restore",
+        e.text);
     return;
   }
   if (get_rc == TS_OK && on) {
@@ -257,13 +252,15 @@ static void defender_restore(const plat_quiet_ops *ops, quiet_outcome *out) {
     return;
   }
   if (ops->defender_get(&on, &e) != TS_OK) {
-    problem(out, "Defender: asked to turn real-time protection back on, but cannot tell that it "
-            "is: %s", e.text);
+    problem(out,
+            "Defender: asked to turn real-time protection back on, but cannot tell that it "
+            "is: %s",
+            e.text);
     return;
   }
   if (!on) {
     problem(out, "Defender: real-time protection is still off after turning it back on; turn it "
-            "on in Windows Security");
+                 "on in Windows Security");
     return;
   }
   out->defender_changed = 1;
@@ -279,8 +276,10 @@ static void update_restore(const plat_quiet_ops *ops, const store_quiet_entry *e
   describe_pause(was, now, was_text, sizeof was_text);
   int get_rc = ops->update_get(&current, &e);
   if (get_rc == TS_EUNSUPPORTED) {
-    say(out->text, sizeof out->text, "Windows Update: gone since quiet mode began (%s); nothing "
-        "to restore", e.text);
+    say(out->text, sizeof out->text,
+        "Windows Update: gone since quiet mode began (%s); nothing "
+        "to restore",
+        e.text);
     return;
   }
   if (get_rc == TS_OK && current == was) {

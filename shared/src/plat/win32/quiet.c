@@ -7,6 +7,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "threadsoup/civil.h"
 #include "win32.h"
 
 /* PowerShell starts in 1-5 s, Get-MpComputerStatus can take as long again on a busy machine; a
@@ -146,36 +147,13 @@ static int defender_set(int realtime_on, ts_err *err) {
 
 /* ---- the Windows Update pause in the registry ----------------------------------------------- */
 
-/* Days since 1970-01-01 of a civil date, and back (H. Hinnant's algorithms): no time zone, no C
-   library quirks (MinGW's timegm is missing). */
-static int64_t days_from_civil(int64_t y, int m, int d) {
-  y -= m <= 2;
-  int64_t era = (y >= 0 ? y : y - 399) / 400;
-  int64_t yoe = y - era * 400;
-  int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
-static void civil_from_days(int64_t z, int64_t *y, int *m, int *d) {
-  z += 719468;
-  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  int64_t doe = z - era * 146097;
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  int64_t mp = (5 * doy + 2) / 153;
-  *d = (int)(doy - (153 * mp + 2) / 5 + 1);
-  *m = (int)(mp < 10 ? mp + 3 : mp - 9);
-  *y = yoe + era * 400 + (*m <= 2);
-}
-
 /* "2026-12-07T10:00:00Z" (fractions of a second and a missing Z are accepted) to Unix seconds. */
 static int parse_iso_utc(const wchar_t *text, int64_t *out) {
   int y, mo, d, h, mi, s;
   if (swscanf(text, L"%4d-%2d-%2dT%2d:%2d:%2d", &y, &mo, &d, &h, &mi, &s) != 6 || mo < 1 ||
       mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
     return 0;
-  *out = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
+  *out = civil_to_days(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
   return 1;
 }
 
