@@ -25,18 +25,7 @@ static long os_threads_settled(long expected) {
 }
 
 /* Live children of this process named like `name`, as the OS lists them. */
-static long os_children(const char *name) {
-  plat_process_census *list;
-  long count = 0, n = 0;
-  ts_err err;
-  if (plat_census_processes(&list, &count, &err) != TS_OK)
-    return -1;
-  for (long i = 0; i < count; i++)
-    if (list[i].parent_pid == plat_self_pid() && strstr(list[i].name, name))
-      n++;
-  free(list);
-  return n;
-}
+static long os_children(const char *name) { return load_count_children_of(plat_self_pid(), name); }
 
 #ifdef __linux__
 /* Threads of this process in the state whose name contains `state` (Linux: from /proc; Wine

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "engine/engine.h"
 #include "store/store.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/proto.h"
@@ -91,17 +92,7 @@ static void kill_daemon(void) {
   plat_proc_wait(&daemon_proc, &code, &err);
 }
 
-static long count_children(long parent) {
-  plat_process_census *list;
-  long count = 0, n = 0;
-  ts_err err;
-  if (plat_census_processes(&list, &count, &err) != TS_OK)
-    return -1;
-  for (long i = 0; i < count; i++)
-    n += list[i].parent_pid == parent;
-  free(list);
-  return n;
-}
+static long count_children(long parent) { return load_count_children_of(parent, NULL); }
 
 /* The service's thread count as the OS reports it once it holds still: a connection's thread
    lingers for a moment after its client hangs up. Waits (up to 5 s) for `expected` when >= 0. */

@@ -14,7 +14,8 @@ struct load {
 };
 
 static const char load_syntax[] =
-    "accepted: baseline[-LABEL], or SCENARIO:COUNT[@INTERVAL][:KIND][/KEY=VALUE]... joined with '+', "
+    "accepted: baseline[-LABEL], or SCENARIO:COUNT[@INTERVAL][:KIND][/KEY=VALUE]... joined with "
+    "'+', "
     "e.g. sleep:1500@500ms or wait:1000:address";
 
 /* ---- options --------------------------------------------------------------------------------- */
@@ -130,8 +131,7 @@ static const option_def option_table[] = {
     {"stack", LOAD_OPT_STACK, "stack size in KiB (default and least: 16 POSIX, 64 Windows)",
      set_stack},
     {"priority", LOAD_OPT_PRIORITY, "idle, low, normal (default), high", set_priority},
-    {"ramp", LOAD_OPT_RAMP, "create gradually over a duration such as 10s (default 0s)",
-     set_ramp},
+    {"ramp", LOAD_OPT_RAMP, "create gradually over a duration such as 10s (default 0s)", set_ramp},
     {"phase", LOAD_OPT_PHASE, "spread (default: first wake-ups evenly over one interval) or sync",
      set_phase},
     {"timer", LOAD_OPT_TIMER, "relative (default: sleep the interval) or absolute (deadlines)",
@@ -170,8 +170,8 @@ int load_part_set(load_part *part, const char *key, const char *value, ts_err *e
     if (o->flag && !(part->scenario->options & o->flag))
       return ts_err_set(err, TS_EUSAGE, "scenario '%s' takes no %s", part->scenario->name, key);
     if (o->set != set_check && !value)
-      return ts_err_set(err, TS_EUSAGE, "%s of '%s' needs a value (%s)", key,
-                        part->scenario->name, o->accepted);
+      return ts_err_set(err, TS_EUSAGE, "%s of '%s' needs a value (%s)", key, part->scenario->name,
+                        o->accepted);
     return o->set(part, value, err);
   }
   return ts_err_set(err, TS_EUSAGE,
@@ -185,10 +185,10 @@ int load_part_finish(const load_part *p, char *text, size_t len, ts_err *err) {
     return ts_err_set(err, TS_EUSAGE, "'%s' needs a count, e.g. %s:1500 or --count 1500",
                       p->scenario->name, p->scenario->name);
   size_t used = (size_t)snprintf(text, len, "%s:%ld", p->scenario->name, p->count);
-#define APPEND(...)                                                                    \
-  do {                                                                                 \
-    if (used < len)                                                                    \
-      used += (size_t)snprintf(text + used, len - used, __VA_ARGS__);                  \
+#define APPEND(...)                                                                                \
+  do {                                                                                             \
+    if (used < len)                                                                                \
+      used += (size_t)snprintf(text + used, len - used, __VA_ARGS__);                              \
   } while (0)
   char duration[32];
   if (p->scenario->options & LOAD_OPT_INTERVAL) {
@@ -217,7 +217,8 @@ int load_part_finish(const load_part *p, char *text, size_t len, ts_err *err) {
   return TS_OK;
 }
 
-/* ---- parsing ---------------------------------------------------------------------------------- */
+/* ---- parsing ----------------------------------------------------------------------------------
+ */
 
 /* Parses one NAME:COUNT[@INTERVAL][:KIND][/KEY=VALUE]… of length len. */
 static int parse_part(const char *text, size_t len, load_part *out, ts_err *err) {
@@ -340,13 +341,15 @@ long load_spec_processes(const load_spec *spec) {
   return n;
 }
 
-/* ---- running ---------------------------------------------------------------------------------- */
+/* ---- running ----------------------------------------------------------------------------------
+ */
 
 int load_ramp_pause(const load_part *part, uint64_t started_ns, long index) {
   if (part->ramp_ns == 0 || index == 0)
     return plat_interrupted();
   /* Item i is due at i/count of the ramp: a deadline, so slow creations do not add up. */
-  uint64_t due = started_ns + (uint64_t)((double)part->ramp_ns * (double)index / (double)part->count);
+  uint64_t due =
+      started_ns + (uint64_t)((double)part->ramp_ns * (double)index / (double)part->count);
   uint64_t now = plat_clock_ns();
   return due > now ? plat_interrupt_wait(due - now) : plat_interrupted();
 }
@@ -440,14 +443,16 @@ void load_stop(load *l) {
   free(l);
 }
 
-long load_count_children(void) {
+long load_count_children(void) { return load_count_children_of(plat_self_pid(), NULL); }
+
+long load_count_children_of(long parent, const char *name) {
   plat_process_census *list;
   long count = 0, children = 0;
   ts_err err;
   if (plat_census_processes(&list, &count, &err) != TS_OK)
     return -1;
   for (long i = 0; i < count; i++)
-    children += list[i].parent_pid == plat_self_pid();
+    children += list[i].parent_pid == parent && (!name || strstr(list[i].name, name));
   free(list);
   return children;
 }

@@ -82,6 +82,8 @@ void load_stop(load *l);
 /* Live child processes of this process, as the OS process list shows them (what procs really
    runs); -1 when the list cannot be read. */
 long load_count_children(void);
+/* The same for any process `parent`, counting only names that contain `name` (NULL: all). */
+long load_count_children_of(long parent, const char *name);
 
 /* ---- for scenario files ---------------------------------------------------------------------- */
 
