@@ -41,12 +41,7 @@ int plat_child_group_create(plat_child_group **out, const char *idle_program, ts
     return ts_err_prefix(err, "%s", idle_program), rc;
   }
   int rc = TS_OK;
-  JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits;
-  ZeroMemory(&limits, sizeof limits);
-  limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
-  g->job = CreateJobObjectW(NULL, NULL);
-  if (!g->job ||
-      !SetInformationJobObject(g->job, JobObjectExtendedLimitInformation, &limits, sizeof limits))
+  if (!(g->job = win32_kill_on_close_job()))
     rc = os_error(err, "cannot create the job object for child processes");
   if (rc == TS_OK && !DuplicateHandle(GetCurrentProcess(), GetCurrentProcess(), GetCurrentProcess(),
                                       &g->owner, SYNCHRONIZE, TRUE, 0))

@@ -157,12 +157,7 @@ static int run_prepare(run_handles *h, const char *program, ts_err *err) {
     h->null_input = NULL;
     return run_os_error(err, "cannot open NUL as the input of", program);
   }
-  JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits;
-  ZeroMemory(&limits, sizeof limits);
-  limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
-  h->job = CreateJobObjectW(NULL, NULL);
-  if (!h->job ||
-      !SetInformationJobObject(h->job, JobObjectExtendedLimitInformation, &limits, sizeof limits))
+  if (!(h->job = win32_kill_on_close_job()))
     return run_os_error(err, "cannot create the job object for", program);
   SIZE_T size = 0;
   InitializeProcThreadAttributeList(NULL, 2, 0, &size);

@@ -1,4 +1,5 @@
-/* win32.c - error text and UTF-8/UTF-16 conversion for the Windows platform half. */
+/* win32.c - error text, UTF-8/UTF-16 conversion and kill-on-close jobs for the Windows platform
+   half. */
 #include "win32.h"
 
 #include <stdio.h>
@@ -21,4 +22,19 @@ int win32_to_wide(const char *utf8, wchar_t *buf, size_t count) {
 
 int win32_from_wide(const wchar_t *wide, char *buf, size_t len) {
   return WideCharToMultiByte(CP_UTF8, 0, wide, -1, buf, (int)len, NULL, NULL) > 0;
+}
+
+HANDLE win32_kill_on_close_job(void) {
+  JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits;
+  ZeroMemory(&limits, sizeof limits);
+  limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+  HANDLE job = CreateJobObjectW(NULL, NULL);
+  if (job &&
+      !SetInformationJobObject(job, JobObjectExtendedLimitInformation, &limits, sizeof limits)) {
+    DWORD code = GetLastError();
+    CloseHandle(job);
+    SetLastError(code);
+    job = NULL;
+  }
+  return job;
 }

@@ -1,4 +1,5 @@
-/* win32.h - helpers shared by the Windows half of the platform layer only. */
+/* win32.h - helpers of the Windows half of the platform layer, also used by the Windows service
+   host (service/src/host/win32). */
 #ifndef THREADSOUP_PLAT_WIN32_H
 #define THREADSOUP_PLAT_WIN32_H
 
@@ -14,5 +15,9 @@ void win32_error_text(DWORD code, char *buf, size_t len);
 /* UTF-8 to UTF-16 and back; return 0 on failure (too long or invalid). */
 int win32_to_wide(const char *utf8, wchar_t *buf, size_t count);
 int win32_from_wide(const wchar_t *wide, char *buf, size_t len);
+
+/* A new job object that kills its processes when its last handle closes (so also when its owner
+   dies); NULL with GetLastError() set when the OS refuses. */
+HANDLE win32_kill_on_close_job(void);
 
 #endif
