@@ -18,6 +18,18 @@ static int check_cases_failed;
     }                                                                                    \
   } while (0)
 
+/* Like CHECK, and a failure also ends the current case (a `return` from it): for what later
+   checks depend on, such as a pointer they dereference. Only in functions returning void. */
+#define REQUIRE(cond)                                                                    \
+  do {                                                                                   \
+    if (!(cond)) {                                                                       \
+      fprintf(stderr, "  %s:%d: check failed, case ended: %s\n", __FILE__, __LINE__,     \
+              #cond);                                                                    \
+      check_failures_in_case++;                                                          \
+      return;                                                                            \
+    }                                                                                    \
+  } while (0)
+
 #define CHECK_INT(actual, expected)                                                      \
   do {                                                                                   \
     long long check_a_ = (long long)(actual), check_e_ = (long long)(expected);          \

@@ -67,7 +67,7 @@ static void killed_run_keeps_finished_trials_and_resumes(void) {
   CHECK_INT(exit_code, 137);
 
   store *s;
-  CHECK_INT(store_open(&s, path, &err), TS_OK);
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
   CHECK_INT(store_integrity_check(s, &err), TS_OK);
   int64_t run_id = 0;
   static store_run_row row;
@@ -89,7 +89,7 @@ static void killed_run_keeps_finished_trials_and_resumes(void) {
   CHECK_INT(plat_proc_spawn(&proc, resume, &err), TS_OK);
   CHECK_INT(plat_proc_wait(&proc, &exit_code, &err), TS_OK);
   CHECK_INT(exit_code, 0);
-  CHECK_INT(store_open(&s, path, &err), TS_OK);
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
   CHECK_INT(store_run_get(s, run_id, &row, &err), TS_OK);
   CHECK_STR_CONTAINS(row.status, "finished");
   CHECK_INT(row.trials_total, 41);

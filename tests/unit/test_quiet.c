@@ -114,6 +114,7 @@ static int64_t now_s(void) { return (int64_t)time(NULL); }
 static void enter_journals_first_then_changes(void) {
   const char *path = "quiet_enter.db";
   store *s = fresh_store(path);
+  REQUIRE(s != NULL);
   quiet_outcome out;
   ts_err err;
   int64_t before = now_s();
@@ -148,6 +149,7 @@ static void enter_journals_first_then_changes(void) {
 static void leave_restores_exactly(void) {
   const char *path = "quiet_leave.db";
   store *s = fresh_store(path);
+  REQUIRE(s != NULL);
   quiet_outcome out;
   ts_err err;
   CHECK_INT(quiet_enter(s, &fake_ops, 600, "run 8", &out, &err), TS_OK);
@@ -190,6 +192,7 @@ static void leave_restores_exactly(void) {
 
 static void a_longer_pause_is_left_alone(void) {
   store *s = fresh_store("quiet_longer.db");
+  REQUIRE(s != NULL);
   quiet_outcome out;
   ts_err err;
   fake.paused_until = DEC_2026 > now_s() + 86400 ? DEC_2026 : now_s() + 30 * 86400;
@@ -207,13 +210,14 @@ static void a_longer_pause_is_left_alone(void) {
 static void a_crash_is_recovered_at_the_next_start(void) {
   const char *path = "quiet_crash.db";
   store *s = fresh_store(path);
+  REQUIRE(s != NULL);
   quiet_outcome out;
   ts_err err;
   CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 11", &out, &err), TS_OK);
   store_close(s); /* the service dies: no leave */
   CHECK_INT(fake.defender_on, 0);
 
-  CHECK_INT(store_open(&s, path, &err), TS_OK); /* the next start */
+  REQUIRE(store_open(&s, path, &err) == TS_OK); /* the next start */
   fake.journal = s;
   quiet_state st;
   CHECK_INT(quiet_status(s, &fake_ops, &st, &err), TS_OK);
@@ -235,6 +239,7 @@ static void a_crash_is_recovered_at_the_next_start(void) {
 static void a_crash_before_the_change_restores_nothing_wrong(void) {
   const char *path = "quiet_crash_early.db";
   store *s = fresh_store(path);
+  REQUIRE(s != NULL);
   ts_err err;
   store_quiet_entry e;
   memset(&e, 0, sizeof e);
@@ -247,7 +252,7 @@ static void a_crash_before_the_change_restores_nothing_wrong(void) {
   CHECK_INT(store_quiet_set_changed(s, id, 1, 1, DEC_2026, &err), TS_OK);
   store_close(s);
 
-  CHECK_INT(store_open(&s, path, &err), TS_OK);
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
   fake.journal = s;
   quiet_outcome out;
   CHECK_INT(quiet_recover(s, &fake_ops, &out, &err), TS_OK);
@@ -263,6 +268,7 @@ static void a_crash_before_the_change_restores_nothing_wrong(void) {
 
 static void the_users_own_changes_are_respected(void) {
   store *s = fresh_store("quiet_user.db");
+  REQUIRE(s != NULL);
   quiet_outcome out;
   ts_err err;
   CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 13", &out, &err), TS_OK);
@@ -287,6 +293,7 @@ static void the_users_own_changes_are_respected(void) {
 static void entering_twice_is_refused(void) {
   const char *path = "quiet_twice.db";
   store *s = fresh_store(path);
+  REQUIRE(s != NULL);
   quiet_outcome out;
   ts_err err;
   CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 14", &out, &err), TS_OK);
@@ -317,6 +324,7 @@ static void entering_twice_is_refused(void) {
 static void tamper_protection_is_reported_and_update_still_paused(void) {
   const char *path = "quiet_tamper.db";
   store *s = fresh_store(path);
+  REQUIRE(s != NULL);
   fake.tamper_protection = 1;
   quiet_outcome out;
   ts_err err;
@@ -342,6 +350,7 @@ static void tamper_protection_is_reported_and_update_still_paused(void) {
 static void failures_keep_going_and_never_go_unjournaled(void) {
   const char *path = "quiet_fail.db";
   store *s = fresh_store(path);
+  REQUIRE(s != NULL);
   quiet_outcome out;
   ts_err err;
 
@@ -431,6 +440,7 @@ static void the_system_says_why_it_cannot(void) {
   if (defender_rc != TS_OK && update_rc != TS_OK) {
     const char *path = "quiet_system.db";
     store *s = fresh_store(path);
+    REQUIRE(s != NULL);
     quiet_outcome out;
     CHECK(quiet_enter(s, sys, 3600, "run", &out, &err) != TS_OK);
     CHECK_STR_CONTAINS(err.text, "quiet mode cannot change anything here");

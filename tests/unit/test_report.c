@@ -88,8 +88,7 @@ static void test_format_names(void) {
 
 static void test_csv(void) {
   char *csv = render(REPORT_FORMAT_CSV);
-  if (!csv)
-    return;
+  REQUIRE(csv != NULL);
   CHECK_STR_CONTAINS(csv, "run,seq,block,condition,bench,status,score,unit,seconds,started_at,"
                           "finished_at,process_threads,warnings,");
   /* metric columns, sorted, quoted only when needed (none here needs it) */
@@ -105,8 +104,7 @@ static void test_csv(void) {
 
 static void test_json(void) {
   char *json = render(REPORT_FORMAT_JSON);
-  if (!json)
-    return;
+  REQUIRE(json != NULL);
   CHECK(json[0] == '{');
   CHECK_STR_CONTAINS(json, "\"run\":{\"id\":1,\"plan_name\":\"<b>mine</b>\"");
   CHECK_STR_CONTAINS(json, "\"plan\":\"name = <b>mine</b>\\n\"");
@@ -128,8 +126,7 @@ static void test_json(void) {
 
 static void test_html(void) {
   char *html = render(REPORT_FORMAT_HTML);
-  if (!html)
-    return;
+  REQUIRE(html != NULL);
   CHECK_STR_CONTAINS(html, "<!DOCTYPE html>");
   CHECK_STR_CONTAINS(html, "&lt;b&gt;mine&lt;/b&gt;");
   CHECK_STR_CONTAINS(html, "host&amp;co");
@@ -149,8 +146,7 @@ static void test_html(void) {
 
 static void test_text_unchanged_shape(void) {
   char *text = render(REPORT_FORMAT_TEXT);
-  if (!text)
-    return;
+  REQUIRE(text != NULL);
   CHECK_STR_CONTAINS(text, "run 1: plan <b>mine</b>, finished;");
   CHECK_STR_CONTAINS(text, "builtin-st (Mwork/s, higher is faster)");
   CHECK_STR_CONTAINS(text, "sleep:200@500ms: slower by");

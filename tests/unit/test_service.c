@@ -366,7 +366,7 @@ static void killed_mid_run_resumes(void) {
           (double)(plat_clock_ns() - killed_at) / 1e9);
   CHECK_INT(left, 0);
 
-  CHECK_INT(store_open(&s, db_path, &err), TS_OK);
+  REQUIRE(store_open(&s, db_path, &err) == TS_OK);
   CHECK_INT(store_integrity_check(s, &err), TS_OK);
   CHECK_INT(store_run_get(s, run_id, &row, &err), TS_OK);
   CHECK_STR_CONTAINS(row.status, "running");
@@ -377,7 +377,7 @@ static void killed_mid_run_resumes(void) {
   int finished = 0;
   for (int i = 0; i < 1200 && !finished; i++) {
     plat_sleep_ns(100000000ull);
-    CHECK_INT(store_open(&s, db_path, &err), TS_OK);
+    REQUIRE(store_open(&s, db_path, &err) == TS_OK);
     finished = store_run_get(s, run_id, &row, &err) == TS_OK && strcmp(row.status, "finished") == 0;
     store_close(s);
   }
@@ -392,7 +392,7 @@ static void database_stays_intact(void) {
   kill_daemon();
   store *s;
   ts_err err;
-  CHECK_INT(store_open(&s, db_path, &err), TS_OK);
+  REQUIRE(store_open(&s, db_path, &err) == TS_OK);
   CHECK_INT(store_integrity_check(s, &err), TS_OK);
   store_close(s);
 }

@@ -48,7 +48,7 @@ static void creates_a_new_database(void) {
   remove_db(path);
   store *s;
   ts_err err;
-  CHECK_INT(store_open(&s, path, &err), TS_OK);
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
   CHECK_INT(store_schema_version(s), STORE_SCHEMA_VERSION);
   store_close(s);
   CHECK_INT(raw_query(path, "PRAGMA application_id"), STORE_APPLICATION_ID);
@@ -63,10 +63,11 @@ static void migrates_an_empty_file(void) {
   const char *path = "store_empty.db";
   remove_db(path);
   FILE *f = fopen(path, "wb");
+  REQUIRE(f != NULL);
   fclose(f);
   store *s;
   ts_err err;
-  CHECK_INT(store_open(&s, path, &err), TS_OK);
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
   CHECK_INT(store_schema_version(s), STORE_SCHEMA_VERSION);
   store_close(s);
 }
@@ -80,12 +81,12 @@ static void reopens_with_its_runs(void) {
                                 {2, 1, "sleep:10@500ms", "builtin-st", 0},
                                 {3, 2, "baseline", "builtin-st", 0}};
   int64_t run_id = 0;
-  CHECK_INT(store_open(&s, path, &err), TS_OK);
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
   CHECK_INT(store_run_begin(s, &info, trials, 3, &run_id, &err), TS_OK);
   CHECK(run_id > 0 && trials[0].id > 0 && trials[2].id > trials[1].id);
   store_close(s);
 
-  CHECK_INT(store_open(&s, path, &err), TS_OK);
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
   store_run_row row;
   CHECK_INT(store_run_get(s, run_id, &row, &err), TS_OK);
   CHECK_INT(row.trials_total, 3);
@@ -108,7 +109,7 @@ static void finished_trial_is_visible_at_once(void) {
   store_trial_plan trials[2] = {{1, 1, "baseline", "builtin-st", 0},
                                 {2, 1, "sleep:10@500ms", "builtin-st", 0}};
   int64_t run_id = 0;
-  CHECK_INT(store_open(&s, path, &err), TS_OK);
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
   CHECK_INT(store_run_begin(s, &info, trials, 2, &run_id, &err), TS_OK);
   store_metric metrics[2] = {{"integer", 10.5}, {"memory", 3.25}};
   store_trial_result r = {"2026-01-01T00:00:01.000Z",
@@ -159,9 +160,10 @@ static void migrates_version_1_keeping_its_runs(void) {
   raw_exec(path, sql);
   store *s;
   ts_err err;
-  CHECK_INT(store_open(&s, path, &err), TS_OK);
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
   CHECK_INT(store_schema_version(s), STORE_SCHEMA_VERSION);
   store_run_row *row = malloc(sizeof *row);
+  REQUIRE(row != NULL);
   CHECK_INT(store_run_get(s, 1, row, &err), TS_OK);
   CHECK_INT(row->trials_done, 1);
   CHECK_STR_CONTAINS(row->plan_text, "name = quick");
@@ -177,7 +179,7 @@ static void records_a_score_typed_by_hand(void) {
   store *s;
   ts_err err;
   int64_t run_id = 0, trial_id = 0;
-  CHECK_INT(store_open(&s, path, &err), TS_OK);
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
   CHECK_INT(store_run_create_manual(s, &info, &run_id, &err), TS_OK);
   CHECK_INT(store_trial_record(s, run_id, "baseline", "cpuz-single", 512.5, "points",
                                "2026-01-01T00:00:00.000Z", &trial_id, &err),
@@ -194,6 +196,7 @@ static void refuses_a_file_that_is_not_sqlite(void) {
   const char *path = "store_text.db";
   remove_db(path);
   FILE *f = fopen(path, "wb");
+  REQUIRE(f != NULL);
   for (int i = 0; i < 200; i++)
     fprintf(f, "line %d of a text file that is certainly not a database\n", i);
   fclose(f);
@@ -236,7 +239,7 @@ static void refuses_a_newer_database(void) {
   remove_db(path);
   store *s;
   ts_err err;
-  CHECK_INT(store_open(&s, path, &err), TS_OK);
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
   store_close(s);
   raw_exec(path, "PRAGMA user_version=99");
   CHECK_INT(store_open(&s, path, &err), TS_ENEWER_DB);
