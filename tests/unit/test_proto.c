@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "threadsoup/proto.h"
+#include "threadsoup/rng.h"
 
 static proto_message a, b;
 static char wire[PROTO_MAX_MESSAGE + 1024];
@@ -91,12 +92,6 @@ static void malformed_refused(void) {
   CHECK_INT(proto_add(&a, "Bad_Key", "x", &err), TS_EINVAL);
 }
 
-static uint64_t next(uint64_t *s) {
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 static void random_and_mutated_input_never_crashes(void) {
   ts_err err;
@@ -112,13 +107,14 @@ static void random_and_mutated_input_never_crashes(void) {
     size_t len = n;
     memcpy(buf, wire, n);
     if (round % 2) {
-      int flips = 1 + (int)(next(&seed) % 8);
+      int flips = 1 + (int)(ts_splitmix64(&seed) % 8);
       for (int f = 0; f < flips; f++)
-        buf[next(&seed) % len] = (char)next(&seed);
+        buf[ts_splitmix64(&seed) % len] = (char)ts_splitmix64(&seed);
     } else {
-      len = next(&seed) % sizeof buf;
+      len = ts_splitmix64(&seed) % sizeof buf;
       for (size_t i = 0; i < len; i++)
-        buf[i] = next(&seed) % 4 ? "TS1 ok:\n\\a\xc3"[next(&seed) % 12] : (char)next(&seed);
+        buf[i] = ts_splitmix64(&seed) % 4 ? "TS1 ok:\n\\a\xc3"[ts_splitmix64(&seed) % 12]
+                                          : (char)ts_splitmix64(&seed);
     }
     size_t used = 0;
     int rc = proto_decode(buf, len, &used, &b, &err);

@@ -11,6 +11,7 @@
 #include "store/store.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/proto.h"
+#include "threadsoup/rng.h"
 
 static const char *exe, *address, *db_path;
 static plat_proc daemon_proc;
@@ -151,13 +152,6 @@ static void bad_requests_get_reasons(void) {
   CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "plan:2: reps");
 }
 
-static uint64_t next_random(uint64_t *s) {
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 /* Thousands of random and mutated messages; the service must keep answering. */
 static void survives_fuzzing(void) {
   static const char *const seeds[] = {
@@ -176,14 +170,14 @@ static void survives_fuzzing(void) {
     const char *base = seeds[round % (sizeof seeds / sizeof seeds[0])];
     size_t len = strlen(base);
     memcpy(buf, base, len);
-    int mode = (int)(next_random(&seed) % 3);
+    int mode = (int)(ts_splitmix64(&seed) % 3);
     if (mode == 0) {
-      for (int f = 0; f < 1 + (int)(next_random(&seed) % 6); f++)
-        buf[next_random(&seed) % len] = (char)next_random(&seed);
+      for (int f = 0; f < 1 + (int)(ts_splitmix64(&seed) % 6); f++)
+        buf[ts_splitmix64(&seed) % len] = (char)ts_splitmix64(&seed);
     } else if (mode == 1) {
-      len = 1 + next_random(&seed) % (sizeof buf - 1);
+      len = 1 + ts_splitmix64(&seed) % (sizeof buf - 1);
       for (size_t i = 0; i < len; i++)
-        buf[i] = (char)next_random(&seed);
+        buf[i] = (char)ts_splitmix64(&seed);
     } /* mode 2: the valid message as it is */
     plat_ipc_conn *conn;
     if (plat_ipc_connect(&conn, address, &err) != TS_OK)

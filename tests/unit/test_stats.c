@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "experiment/stats.h"
+#include "threadsoup/rng.h"
 
 static int close_to(double a, double b, double tolerance) { return fabs(a - b) <= tolerance; }
 
@@ -30,15 +31,8 @@ typedef struct gen {
   uint64_t state;
 } gen;
 
-static uint64_t gen_next(gen *g) {
-  uint64_t z = (g->state += 0x9E3779B97F4A7C15u);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-  return z ^ (z >> 31);
-}
-
 static double gen_uniform(gen *g) {
-  return ((double)(gen_next(g) >> 11) + 0.5) / 9007199254740992.0;
+  return ((double)(ts_splitmix64(&g->state) >> 11) + 0.5) / 9007199254740992.0;
 }
 
 static double gen_normal(gen *g) {

@@ -23,6 +23,7 @@
 #include "bench.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/rng.h" /* splitmix64: the same buffers on Linux and Windows */
 
 /* The float checksum holds only if a * b + c is rounded twice, as C's abstract machine says,
    and not fused into one FMA instruction where the CPU has one (-march=native). Clang obeys the
@@ -67,8 +68,7 @@
 #define FLOAT_EXPECTED 0x79a32b8cbab16d31ull
 #define MEMORY_EXPECTED 0x991407621b1cee68ull
 
-#define GOLDEN_GAMMA 0x9e3779b97f4a7c15ull /* 2^64 / golden ratio, splitmix64's increment */
-#define CHECKSUM_PRIME 0x100000001b3ull    /* FNV-1a's 64-bit prime */
+#define CHECKSUM_PRIME 0x100000001b3ull /* FNV-1a's 64-bit prime */
 
 #define BUFFER_BYTES                                                                   \
   (COMPRESS_INPUT_BYTES + (sizeof(uint32_t) << COMPRESS_HASH_BITS) +                   \
@@ -89,15 +89,7 @@ typedef struct kernel_totals {
   uint64_t nanoseconds;
 } kernel_totals;
 
-/* ---- deterministic pseudo-random numbers --------------------------------------------------- */
-
-/* splitmix64: fixed-width arithmetic only, so Linux and Windows generate the same buffers. */
-static uint64_t splitmix64_next(uint64_t *state) {
-  uint64_t z = (*state += GOLDEN_GAMMA);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+/* ---- checksums ----------------------------------------------------------------------------- */
 
 static uint64_t checksum_add(uint64_t checksum, uint64_t value) {
   return (checksum ^ value) * CHECKSUM_PRIME;
@@ -108,16 +100,12 @@ static uint64_t checksum_add(uint64_t checksum, uint64_t value) {
 static uint64_t integer_round(uint64_t round, uint64_t *units) {
   uint64_t lanes[INTEGER_LANES];
   for (int lane = 0; lane < INTEGER_LANES; lane++)
-    lanes[lane] = (round + 1) * GOLDEN_GAMMA ^ ((uint64_t)lane << 56);
+    lanes[lane] = (round + 1) * TS_SPLITMIX64_GAMMA ^ ((uint64_t)lane << 56);
   /* Each step depends on the previous one of its lane, so no step can be skipped or reordered;
      the lanes give the core independent work to overlap, as real integer code does. */
   for (uint32_t step = 0; step < INTEGER_STEPS_PER_LANE; step++) {
-    for (int lane = 0; lane < INTEGER_LANES; lane++) {
-      uint64_t x = lanes[lane] + GOLDEN_GAMMA;
-      x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-      x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-      lanes[lane] = x ^ (x >> 31);
-    }
+    for (int lane = 0; lane < INTEGER_LANES; lane++)
+      lanes[lane] = ts_splitmix64_mix(lanes[lane] + TS_SPLITMIX64_GAMMA);
   }
   uint64_t checksum = 0;
   for (int lane = 0; lane < INTEGER_LANES; lane++) checksum = checksum_add(checksum, lanes[lane]);
@@ -133,7 +121,7 @@ static void compress_fill_input(uint8_t *input) {
   uint64_t random_state = 0x636f6d7072657373ull;
   uint32_t filled = 0;
   while (filled < COMPRESS_INPUT_BYTES) {
-    uint64_t r = splitmix64_next(&random_state);
+    uint64_t r = ts_splitmix64(&random_state);
     if (filled < 64 || r % 4 == 0) {
       input[filled++] = (uint8_t)('a' + (r >> 8) % 26);
       continue;
@@ -245,7 +233,7 @@ static void memory_build_cycle(uint32_t *next) {
   uint64_t random_state = 0x6d656d6f7279ull;
   for (uint32_t slot = 0; slot < MEMORY_SLOTS; slot++) next[slot] = slot;
   for (uint32_t slot = MEMORY_SLOTS - 1; slot > 0; slot--) {
-    uint32_t other = (uint32_t)(splitmix64_next(&random_state) % slot);
+    uint32_t other = (uint32_t)(ts_splitmix64(&random_state) % slot);
     uint32_t kept = next[slot];
     next[slot] = next[other];
     next[other] = kept;
