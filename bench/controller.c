@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "threadsoup/units.h"
+
 extern char **environ;
 
 /* Threads of a process from /proc/PID/status; -1 once it is gone. */
@@ -75,7 +77,7 @@ static void run_controller(const bench_options *o, int quiet, controller_run *r)
       r->ok = 1;
       r->voluntary_per_s = (double)(v1 - v0) / window;
       r->involuntary_per_s = (double)(nv1 - nv0) / window;
-      r->cpu_pct = (c1 - c0) / 1e9 / window * 100.0;
+      r->cpu_pct = (c1 - c0) / TS_NS_PER_S / window * 100.0;
     }
   }
   kill(pid, SIGTERM); /* as Ctrl+C: the load is stopped and reaped by the program itself */

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "threadsoup/units.h"
+
 extern char **environ;
 
 static int compare_doubles(const void *a, const void *b) {
@@ -45,11 +47,11 @@ void format_value(char *buf, size_t len, int decimals, double value) {
     snprintf(buf, len, "%.*f", decimals, value);
 }
 
-double now_s(void) { return (double)plat_clock_ns() / 1e9; }
+double now_s(void) { return (double)plat_clock_ns() / TS_NS_PER_S; }
 
 void sleep_s(double seconds) {
   if (seconds > 0)
-    plat_sleep_ns((uint64_t)(seconds * 1e9));
+    plat_sleep_ns((uint64_t)(seconds * TS_NS_PER_S));
 }
 
 /* Reads a small /proc file with one read: stdio would allocate, and /proc hands out a whole

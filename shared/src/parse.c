@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "threadsoup/units.h"
+
 int parse_long(const char *text, long min, long max, const char *what, long *out, ts_err *err) {
   if (!text || !*text)
     return ts_err_set(err, TS_EUSAGE, "%s needs a value: a whole number from %ld to %ld", what,
@@ -60,7 +62,8 @@ int parse_percent(const char *text, double min, double max, const char *what, do
 static const struct {
   const char *suffix;
   double ns;
-} duration_units[] = {{"ms", 1e6}, {"s", 1e9}, {"m", 60e9}, {"h", 3600e9}};
+} duration_units[] = {
+    {"ms", TS_NS_PER_MS}, {"s", TS_NS_PER_S}, {"m", TS_NS_PER_MIN}, {"h", TS_NS_PER_HOUR}};
 
 int parse_duration(const char *text, uint64_t min_ns, uint64_t max_ns, const char *what,
                    uint64_t *out_ns, ts_err *err) {
@@ -94,16 +97,16 @@ int parse_duration(const char *text, uint64_t min_ns, uint64_t max_ns, const cha
 }
 
 void format_duration(uint64_t ns, char *buf, int len) {
-  if (ns % 3600000000000ull == 0 && ns > 0)
-    snprintf(buf, (size_t)len, "%lluh", (unsigned long long)(ns / 3600000000000ull));
-  else if (ns % 60000000000ull == 0 && ns > 0)
-    snprintf(buf, (size_t)len, "%llum", (unsigned long long)(ns / 60000000000ull));
-  else if (ns % 1000000000ull == 0)
-    snprintf(buf, (size_t)len, "%llus", (unsigned long long)(ns / 1000000000ull));
-  else if (ns % 1000000ull == 0)
-    snprintf(buf, (size_t)len, "%llums", (unsigned long long)(ns / 1000000ull));
+  if (ns % TS_NS_PER_HOUR == 0 && ns > 0)
+    snprintf(buf, (size_t)len, "%lluh", (unsigned long long)(ns / TS_NS_PER_HOUR));
+  else if (ns % TS_NS_PER_MIN == 0 && ns > 0)
+    snprintf(buf, (size_t)len, "%llum", (unsigned long long)(ns / TS_NS_PER_MIN));
+  else if (ns % TS_NS_PER_S == 0)
+    snprintf(buf, (size_t)len, "%llus", (unsigned long long)(ns / TS_NS_PER_S));
+  else if (ns % TS_NS_PER_MS == 0)
+    snprintf(buf, (size_t)len, "%llums", (unsigned long long)(ns / TS_NS_PER_MS));
   else
-    snprintf(buf, (size_t)len, "%gms", (double)ns / 1e6);
+    snprintf(buf, (size_t)len, "%gms", (double)ns / TS_NS_PER_MS);
 }
 
 int parse_is_utf8(const char *text) {

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/units.h"
 
 #ifndef _WIN32
 #include <unistd.h> /* geteuid: only root is known to be privileged on POSIX */
@@ -15,7 +16,7 @@
 #define MAX_CONNS 64
 #define MANY_CLIENTS 20
 #define BIG_BYTES (256 * 1024)
-#define WAKE_LIMIT_NS 5000000000ull /* a woken call must return well within this */
+#define WAKE_LIMIT_NS (5 * TS_NS_PER_S) /* a woken call must return well within this */
 /* The threads of this test hold 16 KiB buffers: more than the smallest stack (16 KiB on POSIX). */
 #define TEST_STACK (256 * 1024)
 
@@ -121,7 +122,7 @@ static int echo_start(echo_server *s) {
 static int wait_flag(volatile int *flag) {
   uint64_t end = plat_clock_ns() + WAKE_LIMIT_NS;
   while (!*flag && plat_clock_ns() < end)
-    plat_sleep_ns(5000000);
+    plat_sleep_ns(5 * TS_NS_PER_MS);
   return *flag != 0;
 }
 
@@ -318,7 +319,7 @@ static void shutdown_wakes_blocked_recv(void) {
     plat_thread t;
     ts_err err;
     CHECK_INT(plat_thread_start(&t, TEST_STACK, read_and_block, &r, &err), TS_OK);
-    plat_sleep_ns(300000000);
+    plat_sleep_ns(300 * TS_NS_PER_MS);
     CHECK(!r.done);
     uint64_t t0 = plat_clock_ns();
     plat_ipc_shutdown(conn);
@@ -326,7 +327,7 @@ static void shutdown_wakes_blocked_recv(void) {
       fprintf(stderr, "  plat_ipc_shutdown did not wake the blocked recv\n");
       exit(1);
     }
-    fprintf(stderr, "  woken after %.1f ms\n", (double)(plat_clock_ns() - t0) / 1e6);
+    fprintf(stderr, "  woken after %.1f ms\n", (double)(plat_clock_ns() - t0) / TS_NS_PER_MS);
     plat_thread_join(t);
     CHECK_INT(r.rc, TS_OK);
     CHECK_INT(r.got, 0);
@@ -350,10 +351,10 @@ static void server_shutdown_ends_client(void) {
   /* Once the server holds the connection, its handler is blocked in recv. */
   uint64_t end = plat_clock_ns() + WAKE_LIMIT_NS;
   while (s.accepted < 1 && plat_clock_ns() < end)
-    plat_sleep_ns(5000000);
+    plat_sleep_ns(5 * TS_NS_PER_MS);
   CHECK_INT(s.accepted, 1);
   if (conn && s.accepted == 1) {
-    plat_sleep_ns(100000000);
+    plat_sleep_ns(100 * TS_NS_PER_MS);
     plat_ipc_shutdown(s.conns[0]);
     CHECK(wait_flag(&s.handler_done[0]));
     char buf[8];
@@ -388,7 +389,7 @@ static void server_close_wakes_accept(void) {
   REQUIRE(plat_ipc_listen(&a.server, address, &err) == TS_OK);
   plat_thread t;
   CHECK_INT(plat_thread_start(&t, TEST_STACK, accept_and_block, &a, &err), TS_OK);
-  plat_sleep_ns(300000000);
+  plat_sleep_ns(300 * TS_NS_PER_MS);
   CHECK(!a.done);
   plat_ipc_server_close(a.server);
   if (!wait_flag(&a.done)) {

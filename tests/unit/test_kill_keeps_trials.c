@@ -9,6 +9,7 @@
 #include "testdb.h"
 #include "store/store.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/units.h"
 
 static const char *threadsoup_exe;
 
@@ -57,7 +58,7 @@ static void killed_run_keeps_finished_trials_and_resumes(void) {
   /* Wait (up to 60 s) until at least three trials are committed, then kill without warning. */
   int done = -1;
   for (int i = 0; i < 600 && done < 3; i++) {
-    plat_sleep_ns(50000000ull);
+    plat_sleep_ns(50 * TS_NS_PER_MS);
     done = trials_done(path);
   }
   CHECK(done >= 3);

@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/units.h"
 
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -62,7 +63,7 @@ static void children_die_with_killed_owner(void) {
   long pids[200];
   long n = 0;
   for (int i = 0; i < 300 && n < 100; i++) {
-    plat_sleep_ns(100000000ull);
+    plat_sleep_ns(100 * TS_NS_PER_MS);
     n = children_of(owner.pid, "threadsoup-idle", pids, 200);
   }
   CHECK_INT(n, 100);
@@ -72,7 +73,7 @@ static void children_die_with_killed_owner(void) {
   CHECK_INT(code, 137);
   long alive = n;
   for (int i = 0; i < 100 && alive > 0; i++) {
-    plat_sleep_ns(100000000ull);
+    plat_sleep_ns(100 * TS_NS_PER_MS);
     reap_adopted_orphans();
     alive = still_alive(pids, n);
   }

@@ -2,33 +2,34 @@
 #include "check.h"
 #include "threadsoup/civil.h"
 #include "threadsoup/parse.h"
+#include "threadsoup/units.h"
 
 static void durations_with_units(void) {
   uint64_t ns = 0;
   ts_err err;
   CHECK_INT(parse_duration("500ms", 0, UINT64_MAX / 2, "d", &ns, &err), TS_OK);
-  CHECK_INT(ns, 500000000);
+  CHECK_INT(ns, 500 * TS_NS_PER_MS);
   CHECK_INT(parse_duration("2s", 0, UINT64_MAX / 2, "d", &ns, &err), TS_OK);
-  CHECK_INT(ns, 2000000000);
+  CHECK_INT(ns, 2 * TS_NS_PER_S);
   CHECK_INT(parse_duration("5m", 0, UINT64_MAX / 2, "d", &ns, &err), TS_OK);
-  CHECK_INT(ns, 300000000000LL);
+  CHECK_INT(ns, 5 * TS_NS_PER_MIN);
   CHECK_INT(parse_duration("1.5s", 0, UINT64_MAX / 2, "d", &ns, &err), TS_OK);
-  CHECK_INT(ns, 1500000000);
+  CHECK_INT(ns, 1500 * TS_NS_PER_MS);
   CHECK_INT(parse_duration("1h", 0, UINT64_MAX / 2, "d", &ns, &err), TS_OK);
-  CHECK_INT(ns, 3600000000000LL);
+  CHECK_INT(ns, TS_NS_PER_HOUR);
 }
 
 static void durations_refused(void) {
   uint64_t ns = 7;
   ts_err err;
-  CHECK_INT(parse_duration("500", 0, 10000000000ull, "--settle", &ns, &err), TS_EUSAGE);
+  CHECK_INT(parse_duration("500", 0, 10 * TS_NS_PER_S, "--settle", &ns, &err), TS_EUSAGE);
   CHECK_STR_CONTAINS(err.text, "--settle: '500' is not a duration");
   CHECK_STR_CONTAINS(err.text, "500ms, 2s, 5m");
-  CHECK_INT(parse_duration("-2s", 0, 10000000000ull, "--settle", &ns, &err), TS_EUSAGE);
-  CHECK_INT(parse_duration("2 s", 0, 10000000000ull, "--settle", &ns, &err), TS_EUSAGE);
-  CHECK_INT(parse_duration("", 0, 10000000000ull, "--settle", &ns, &err), TS_EUSAGE);
+  CHECK_INT(parse_duration("-2s", 0, 10 * TS_NS_PER_S, "--settle", &ns, &err), TS_EUSAGE);
+  CHECK_INT(parse_duration("2 s", 0, 10 * TS_NS_PER_S, "--settle", &ns, &err), TS_EUSAGE);
+  CHECK_INT(parse_duration("", 0, 10 * TS_NS_PER_S, "--settle", &ns, &err), TS_EUSAGE);
   CHECK_STR_CONTAINS(err.text, "needs a duration");
-  CHECK_INT(parse_duration("11s", 0, 10000000000ull, "--settle", &ns, &err), TS_EUSAGE);
+  CHECK_INT(parse_duration("11s", 0, 10 * TS_NS_PER_S, "--settle", &ns, &err), TS_EUSAGE);
   CHECK_STR_CONTAINS(err.text, "out of range (accepted: 0s to 10s)");
   CHECK_INT(ns, 7); /* untouched on failure */
 }
@@ -48,8 +49,8 @@ static void whole_numbers(void) {
 
 static void durations_format_round_trip(void) {
   char buf[32];
-  uint64_t values[] = {500000000ull, 2000000000ull, 60000000000ull, 3600000000000ull, 1500000000ull,
-                       0};
+  uint64_t values[] = {500 * TS_NS_PER_MS, 2 * TS_NS_PER_S,     TS_NS_PER_MIN,
+                       TS_NS_PER_HOUR,     1500 * TS_NS_PER_MS, 0};
   for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
     uint64_t back = 1;
     ts_err err;
@@ -57,7 +58,7 @@ static void durations_format_round_trip(void) {
     CHECK_INT(parse_duration(buf, 0, UINT64_MAX / 2, "d", &back, &err), TS_OK);
     CHECK_INT(back, values[i]);
   }
-  format_duration(500000000ull, buf, sizeof buf);
+  format_duration(500 * TS_NS_PER_MS, buf, sizeof buf);
   CHECK_STR_CONTAINS(buf, "500ms");
 }
 

@@ -12,6 +12,7 @@
 #include "threadsoup/plat.h"
 #include "threadsoup/proto.h"
 #include "threadsoup/rng.h"
+#include "threadsoup/units.h"
 
 static const char *exe, *address, *db_path;
 static plat_proc daemon_proc;
@@ -79,7 +80,7 @@ static void start_daemon(void) {
   conversation *c = malloc(sizeof *c);
   int ready = 0;
   for (int i = 0; i < 300 && !ready; i++) {
-    plat_sleep_ns(50000000ull);
+    plat_sleep_ns(50 * TS_NS_PER_MS);
     ready = ask(c, "status", NULL, NULL) && c->reply.kind == PROTO_OK;
   }
   free(c);
@@ -101,7 +102,7 @@ static long settled_threads(long expected) {
   ts_err err;
   long last = -2, now = plat_process_thread_count(daemon_proc.pid, &err);
   for (int i = 0; i < 100 && (now != last || (expected >= 0 && now != expected)); i++) {
-    plat_sleep_ns(50000000ull);
+    plat_sleep_ns(50 * TS_NS_PER_MS);
     last = now;
     now = plat_process_thread_count(daemon_proc.pid, &err);
   }
@@ -244,7 +245,7 @@ static void fifty_clients_during_a_run(void) {
   CHECK_INT(started, 50);
   int finished = 0;
   for (int i = 0; i < 600 && !finished; i++) {
-    plat_sleep_ns(100000000ull);
+    plat_sleep_ns(100 * TS_NS_PER_MS);
     conversation *c = malloc(sizeof *c);
     finished = ask(c, "status", NULL, NULL) && strcmp(proto_get(&c->reply, "run"), "none") == 0;
     free(c);
@@ -287,7 +288,7 @@ static void full_house_turns_one_away(void) {
   CHECK_STR_CONTAINS(conv.reply.verb, "busy");
   CHECK_STR_CONTAINS(proto_get(&conv.reply, "message") ? proto_get(&conv.reply, "message") : "",
                      "too many clients at once");
-  CHECK(waited >= 900000000ull);
+  CHECK(waited >= 900 * TS_NS_PER_MS);
   for (int i = 0; i < open; i++)
     plat_ipc_close(held[i].conn);
   int answered = 0;
@@ -331,13 +332,13 @@ static void killed_mid_run_resumes(void) {
   ts_err err;
   static store_run_row row;
   for (int i = 0; i < 1500 && (children < 30 || done < 1); i++) {
-    plat_sleep_ns(20000000ull);
+    plat_sleep_ns(20 * TS_NS_PER_MS);
     children = count_children(daemon_proc.pid);
     if (children == 30) {
       /* Let the 30th CreateProcess return: the kill must land in the trial, not inside process
          creation, since under Wine a process whose creator dies there hangs in its start-up
          forever (Windows creates it whole or not at all). */
-      plat_sleep_ns(100000000ull);
+      plat_sleep_ns(100 * TS_NS_PER_MS);
       children = count_children(daemon_proc.pid);
     }
     if (children < 30 && store_open(&s, db_path, &err) == TS_OK) {
@@ -353,11 +354,11 @@ static void killed_mid_run_resumes(void) {
   long left = count_children(daemon_pid);
   uint64_t killed_at = plat_clock_ns();
   for (int i = 0; i < 200 && left > 0; i++) {
-    plat_sleep_ns(50000000ull);
+    plat_sleep_ns(50 * TS_NS_PER_MS);
     left = count_children(daemon_pid);
   }
   fprintf(stderr, "  children of the killed service gone %.2f s after the kill\n",
-          (double)(plat_clock_ns() - killed_at) / 1e9);
+          (double)(plat_clock_ns() - killed_at) / TS_NS_PER_S);
   CHECK_INT(left, 0);
 
   REQUIRE(store_open(&s, db_path, &err) == TS_OK);
@@ -370,7 +371,7 @@ static void killed_mid_run_resumes(void) {
   start_daemon();
   int finished = 0;
   for (int i = 0; i < 1200 && !finished; i++) {
-    plat_sleep_ns(100000000ull);
+    plat_sleep_ns(100 * TS_NS_PER_MS);
     REQUIRE(store_open(&s, db_path, &err) == TS_OK);
     finished = store_run_get(s, run_id, &row, &err) == TS_OK && strcmp(row.status, "finished") == 0;
     store_close(s);

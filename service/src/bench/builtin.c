@@ -24,6 +24,7 @@
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/rng.h" /* splitmix64: the same buffers on Linux and Windows */
+#include "threadsoup/units.h"
 
 /* The float checksum holds only if a * b + c is rounded twice, as C's abstract machine says,
    and not fused into one FMA instruction where the CPU has one (-march=native). Clang obeys the
@@ -386,7 +387,7 @@ static int builtin_run(const bench_args *args, bench_result *out, ts_err *err) {
   memset(out, 0, sizeof *out);
   out->score = per_second_in_millions(&all);
   out->unit = "Mwork/s";
-  out->seconds = (double)all.nanoseconds / 1e9;
+  out->seconds = (double)all.nanoseconds / TS_NS_PER_S;
   out->subscore_count = KERNEL_COUNT;
   for (int k = 0; k < KERNEL_COUNT; k++)
     out->subscores[k] = (bench_subscore){kernel_names[k], per_second_in_millions(&kernels[k])};
@@ -545,7 +546,7 @@ static int builtin_mt_run(const bench_args *args, bench_result *out, ts_err *err
     memset(out, 0, sizeof *out);
     out->score = per_second_in_millions(&all);
     out->unit = "Mwork/s";
-    out->seconds = (double)all.nanoseconds / 1e9;
+    out->seconds = (double)all.nanoseconds / TS_NS_PER_S;
     out->subscore_count = KERNEL_COUNT;
     for (int k = 0; k < KERNEL_COUNT; k++)
       out->subscores[k] = (bench_subscore){kernel_names[k], kernel_rates[k]};

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/units.h"
 
 typedef struct census_options {
   uint64_t interval_ns;
@@ -17,7 +18,7 @@ typedef struct census_options {
 static int read_options(int argc, char **argv, census_options *o, ts_err *err) {
   cli_args a;
   cli_args_init(&a, argc, argv, "census");
-  o->interval_ns = 1000000000ull;
+  o->interval_ns = TS_NS_PER_S;
   o->top = 10;
   while (cli_args_next(&a)) {
     const char *v;
@@ -27,7 +28,8 @@ static int read_options(int argc, char **argv, census_options *o, ts_err *err) {
     if (cli_args_is(&a, "--interval")) {
       rc = cli_args_value(&a, "a duration from 100ms to 1m", &v, err);
       if (rc == TS_OK)
-        rc = parse_duration(v, 100000000ull, 60000000000ull, "--interval", &o->interval_ns, err);
+        rc = parse_duration(v, 100 * TS_NS_PER_MS, TS_NS_PER_MIN, "--interval", &o->interval_ns,
+                            err);
     } else if (cli_args_is(&a, "--top")) {
       rc = cli_args_value(&a, "a whole number from 0 to 1000", &v, err);
       if (rc == TS_OK)
@@ -90,7 +92,7 @@ static int census_main(int argc, char **argv) {
     free(l1);
     return cli_fail(&err);
   }
-  double dt = (double)(t1 - t0) / 1e9;
+  double dt = (double)(t1 - t0) / TS_NS_PER_S;
   printf("processes  %ld\nthreads    %ld\n", m1.processes, m1.threads);
   if (m1.handles >= 0)
     printf("handles    %ld\n", m1.handles);
@@ -110,7 +112,9 @@ static int census_main(int argc, char **argv) {
     rates[rated].now = &l1[i];
     rates[rated].switches_per_s = (double)(l1[i].context_switches - before->context_switches) / dt;
     rates[rated].cpu_percent =
-        l1[i].cpu_ns >= before->cpu_ns ? (double)(l1[i].cpu_ns - before->cpu_ns) / 1e9 / dt * 100 : 0;
+        l1[i].cpu_ns >= before->cpu_ns
+            ? (double)(l1[i].cpu_ns - before->cpu_ns) / TS_NS_PER_S / dt * 100
+            : 0;
     rated++;
   }
   if (rates && o.top > 0) {
@@ -121,7 +125,7 @@ static int census_main(int argc, char **argv) {
       printf("  %10.0f %8ld %8ld %7.1f  %s\n", rates[i].switches_per_s, rates[i].now->pid,
              rates[i].now->threads, rates[i].cpu_percent, rates[i].now->name);
   }
-  printf("\n(this census cost %.1f ms of CPU)\n", (double)cost / 1e6);
+  printf("\n(this census cost %.1f ms of CPU)\n", (double)cost / TS_NS_PER_MS);
   free(rates);
   free(l0);
   free(l1);

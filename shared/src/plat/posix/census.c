@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "threadsoup/units.h"
+
 /* "/proc", or a recorded tree in the same layout for tests (plat_census_set_source). */
 static char census_root[PLAT_PATH_MAX] = "/proc";
 
@@ -82,7 +84,7 @@ static uint64_t ticks_to_ns(uint64_t ticks) {
   static long ticks_per_second; /* constant for the life of the system */
   if (ticks_per_second <= 0)
     ticks_per_second = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
-  return ticks * (1000000000ull / (uint64_t)ticks_per_second);
+  return ticks * (TS_NS_PER_S / (uint64_t)ticks_per_second);
 }
 
 static int is_pid_name(const char *name) {

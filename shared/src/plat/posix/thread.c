@@ -14,6 +14,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "threadsoup/units.h"
+
 /* pthread wants void *(*)(void *); the plat_thread itself carries our void (*)(void *). */
 static void *thread_trampoline(void *p) {
   plat_thread *thread = p;
@@ -121,7 +123,7 @@ int plat_cond_wait(plat_cond *c, plat_mutex *m, uint64_t timeout_ns) {
     return 0;
   }
   uint64_t deadline = plat_clock_ns() + timeout_ns;
-  struct timespec ts = {(time_t)(deadline / 1000000000u), (long)(deadline % 1000000000u)};
+  struct timespec ts = {(time_t)(deadline / TS_NS_PER_S), (long)(deadline % TS_NS_PER_S)};
   return pthread_cond_timedwait((pthread_cond_t *)c->opaque, (pthread_mutex_t *)m->opaque, &ts) ==
          ETIMEDOUT;
 }

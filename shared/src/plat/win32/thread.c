@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "win32.h"
+#include "threadsoup/units.h"
 
 /* CreateThread wants DWORD WINAPI (*)(LPVOID); the plat_thread itself carries our function. */
 static DWORD WINAPI thread_trampoline(LPVOID p) {
@@ -84,7 +85,7 @@ void plat_cond_broadcast(plat_cond *c) { WakeAllConditionVariable((CONDITION_VAR
 int plat_cond_wait(plat_cond *c, plat_mutex *m, uint64_t timeout_ns) {
   DWORD ms = INFINITE;
   if (timeout_ns != UINT64_MAX) {
-    uint64_t v = (timeout_ns + 999999u) / 1000000u;
+    uint64_t v = (timeout_ns + TS_NS_PER_MS - 1) / TS_NS_PER_MS;
     ms = v >= INFINITE ? INFINITE - 1 : (DWORD)v;
   }
   if (!SleepConditionVariableSRW((CONDITION_VARIABLE *)c->opaque, (SRWLOCK *)m->opaque, ms, 0))

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "win32.h"
+#include "threadsoup/units.h"
 
 uint64_t plat_clock_ns(void) {
   static LARGE_INTEGER frequency; /* constant after boot; caching it is safe */
@@ -12,12 +13,12 @@ uint64_t plat_clock_ns(void) {
     QueryPerformanceFrequency(&frequency);
   QueryPerformanceCounter(&now);
   uint64_t f = (uint64_t)frequency.QuadPart, c = (uint64_t)now.QuadPart;
-  return (c / f) * 1000000000u + (c % f) * 1000000000u / f;
+  return (c / f) * TS_NS_PER_S + (c % f) * TS_NS_PER_S / f;
 }
 
 void plat_sleep_ns(uint64_t ns) {
   /* Sleep is Wait:DelayExecution, the state the experiment observed; round up to whole ms. */
-  uint64_t ms = (ns + 999999u) / 1000000u;
+  uint64_t ms = (ns + TS_NS_PER_MS - 1) / TS_NS_PER_MS;
   Sleep(ms > 0xFFFFFFFEu ? 0xFFFFFFFEu : (DWORD)ms);
 }
 
