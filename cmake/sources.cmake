@@ -2,6 +2,7 @@
 # Visual Studio projects list the Windows halves of the same files (tests/cmake/vcxproj.cmake
 # checks that they agree).
 set(TS_SHARED_SOURCES
+  shared/src/buf.c
   shared/src/civil.c
   shared/src/err.c
   shared/src/ntprocinfo.c

@@ -1,5 +1,7 @@
-/* test_parse.c - the parsers accept what the docs promise and name what they refuse. */
+/* test_parse.c - the parsers accept what the docs promise and name what they refuse; the text
+   builder (buf.h) that writes their lists never overruns and cuts only whole characters. */
 #include "check.h"
+#include "threadsoup/buf.h"
 #include "threadsoup/civil.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/units.h"
@@ -71,6 +73,40 @@ static void utf8_names(void) {
   CHECK(!parse_is_utf8("\xf4\x90\x80\x80")); /* past U+10FFFF */
 }
 
+static void lists_join_and_cut_safely(void) {
+  char text[16];
+  ts_buf b = ts_buf_on(text, sizeof text);
+  CHECK(text[0] == '\0');
+  const char *names[] = {"sleep", "yield", "wait"};
+  for (int i = 0; i < 3; i++)
+    ts_buf_item(&b, ", ", names[i]);
+  CHECK(strcmp(text, "sleep, yield, w") == 0 && b.cut && b.len == 15);
+  ts_buf_add(&b, "x"); /* after a cut nothing more is added */
+  CHECK(strcmp(text, "sleep, yield, w") == 0);
+
+  b = ts_buf_on(text, sizeof text);
+  ts_buf_itemf(&b, ", ", "%d %s", 15000, "S");
+  ts_buf_itemf(&b, ", ", "%d %s", 1, "R");
+  CHECK(strcmp(text, "15000 S, 1 R") == 0 && !b.cut && b.len == 12);
+
+  /* A cut after a whole character keeps it; a cut inside one (the 2-byte ü, the second 3-byte
+     character) drops all of that character. */
+  char small[5];
+  b = ts_buf_on(small, sizeof small);
+  ts_buf_add(&b, "Prüf");
+  CHECK(strcmp(small, "Prü") == 0 && b.cut);
+  b = ts_buf_on(small, 4);
+  ts_buf_add(&b, "Prü");
+  CHECK(strcmp(small, "Pr") == 0 && b.cut && b.len == 2);
+  b = ts_buf_on(small, sizeof small);
+  ts_buf_add(&b, "测试");
+  CHECK(strcmp(small, "测") == 0 && b.cut);
+
+  b = ts_buf_on(NULL, 0); /* no room at all: nothing written, and said so */
+  ts_buf_add(&b, "a");
+  CHECK(b.cut && b.len == 0);
+}
+
 /* Calendar dates and Unix days: known days, and a round trip over ±2,700 years. */
 static void civil_dates_round_trip(void) {
   CHECK_INT(civil_to_days(1970, 1, 1), 0);
@@ -94,5 +130,6 @@ int main(void) {
   RUN_CASE(whole_numbers);
   RUN_CASE(durations_format_round_trip);
   RUN_CASE(utf8_names);
+  RUN_CASE(lists_join_and_cut_safely);
   return check_summary();
 }

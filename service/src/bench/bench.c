@@ -1,8 +1,9 @@
 /* bench.c - the registry of benchmarks: adding one is one file plus one line here. */
 #include "bench.h"
 
-#include <stdio.h>
 #include <string.h>
+
+#include "threadsoup/buf.h"
 
 extern const bench_def bench_builtin_st;
 extern const bench_def bench_builtin_mt;
@@ -41,11 +42,9 @@ const bench_def *bench_find(const char *spec, const char **arg, ts_err *err) {
     return b;
   }
   char names[256];
-  size_t used = 0;
-  names[0] = '\0';
-  for (size_t i = 0; bench_table[i] && used < sizeof names; i++)
-    used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                             bench_table[i]->name);
+  ts_buf known = ts_buf_on(names, sizeof names);
+  for (size_t i = 0; bench_table[i]; i++)
+    ts_buf_item(&known, ", ", bench_table[i]->name);
   ts_err_set(err, TS_EUSAGE, "unknown benchmark '%.*s' (known: %s)", (int)len, spec, names);
   return NULL;
 }

@@ -1,8 +1,8 @@
 /* scenarios.c - the registry of load scenarios: adding one is one file plus one line here. */
-#include <stdio.h>
 #include <string.h>
 
 #include "engine.h"
+#include "threadsoup/buf.h"
 
 extern const scenario_def scenario_sleep;
 extern const scenario_def scenario_yield;
@@ -26,9 +26,7 @@ const scenario_def *scenario_find(const char *name, size_t name_len) {
 }
 
 void scenario_names(char *buf, size_t len) {
-  size_t used = 0;
-  buf[0] = '\0';
-  for (size_t i = 0; scenario_table[i] && used < len; i++)
-    used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-                             scenario_table[i]->name);
+  ts_buf names = ts_buf_on(buf, len);
+  for (size_t i = 0; scenario_table[i]; i++)
+    ts_buf_item(&names, ", ", scenario_table[i]->name);
 }
