@@ -2,6 +2,7 @@
    limit so that a pathological pattern fails with an error instead of hanging a benchmark run. */
 #include "threadsoup/regex.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,8 +62,10 @@ static int syntax_error(parser *p, const char *where, const char *problem) {
                     position(p, where));
 }
 
-/* Both pools are sized from the pattern's length before parsing, so these never fail. */
+/* Both pools are sized from the pattern's length before parsing, so these never fail; the asserts
+   keep a new construct that takes more than that from writing past them. */
 static node *new_node(parser *p, node_kind kind) {
+  assert(p->node_count < p->node_capacity);
   node *n = &p->nodes[p->node_count++];
   memset(n, 0, sizeof *n);
   n->kind = kind;
@@ -71,6 +74,7 @@ static node *new_node(parser *p, node_kind kind) {
 }
 
 static alternative *new_alternative(parser *p) {
+  assert(p->alternative_count < p->alternative_capacity);
   alternative *a = &p->alternatives[p->alternative_count++];
   a->first = NULL;
   a->next = NULL;
