@@ -16,6 +16,8 @@ help:
 	@echo "make linux     native build in $(LINUX_BUILD)"
 	@echo "make windows   MinGW-w64 cross build in $(MINGW_BUILD)"
 	@echo "make bench     build natively and run the performance benchmarks (BENCH_ARGS=...)"
+	@echo "make install   build natively and install into PREFIX (/usr/local), DESTDIR for staging"
+	@echo "make uninstall remove what make install installed (same PREFIX and DESTDIR)"
 	@echo "make clean     remove build/"
 
 # Installs missing Debian packages and the pinned SQLite amalgamation; quick when all is there.
@@ -51,6 +53,40 @@ test-windows: windows
 BENCH_ARGS ?=
 bench: linux
 	$(LINUX_BUILD)/threadsoup-bench $(BENCH_ARGS)
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: bin/threadsoup with bin/threadsoup-idle beside it
+# (threadsoup starts the idle children from its own folder), the systemd unit with ExecStart set to
+# the installed program, in PREFIX/lib/systemd/system (systemd reads both /usr/local/lib/systemd
+# and /usr/lib/systemd), and the manual page made from the help texts. It builds first;
+# INSTALL_FROM=FOLDER installs the programs of an existing native build instead.
+.PHONY: install uninstall
+PREFIX ?= /usr/local
+DESTDIR ?=
+INSTALL_FROM ?=
+BINDIR = $(PREFIX)/bin
+SYSTEMD_UNIT_DIR = $(PREFIX)/lib/systemd/system
+MAN1DIR = $(PREFIX)/share/man/man1
+INSTALL_BUILD = $(or $(INSTALL_FROM),$(LINUX_BUILD))
+
+install: $(if $(INSTALL_FROM),,linux)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSTEMD_UNIT_DIR) $(DESTDIR)$(MAN1DIR)
+	install -m 0755 $(INSTALL_BUILD)/threadsoup $(INSTALL_BUILD)/threadsoup-idle $(DESTDIR)$(BINDIR)/
+	sed 's|^ExecStart=/usr/local/bin/threadsoup |ExecStart=$(BINDIR)/threadsoup |' \
+	  installer/threadsoup.service > $(DESTDIR)$(SYSTEMD_UNIT_DIR)/threadsoup.service.new
+	grep -q '^ExecStart=$(BINDIR)/threadsoup service run$$' \
+	  $(DESTDIR)$(SYSTEMD_UNIT_DIR)/threadsoup.service.new
+	chmod 0644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/threadsoup.service.new
+	mv $(DESTDIR)$(SYSTEMD_UNIT_DIR)/threadsoup.service.new $(DESTDIR)$(SYSTEMD_UNIT_DIR)/threadsoup.service
+	sh scripts/make-man.sh $(INSTALL_BUILD)/threadsoup > $(DESTDIR)$(MAN1DIR)/threadsoup.1.new
+	chmod 0644 $(DESTDIR)$(MAN1DIR)/threadsoup.1.new
+	mv $(DESTDIR)$(MAN1DIR)/threadsoup.1.new $(DESTDIR)$(MAN1DIR)/threadsoup.1
+	@echo "installed; start the service with: systemctl daemon-reload && systemctl enable --now threadsoup"
+
+# The database (/var/lib/threadsoup, ~/.local/share/threadsoup) stays. Stop the service first:
+# systemctl disable --now threadsoup.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/threadsoup $(DESTDIR)$(BINDIR)/threadsoup-idle \
+	  $(DESTDIR)$(SYSTEMD_UNIT_DIR)/threadsoup.service $(DESTDIR)$(MAN1DIR)/threadsoup.1
 
 clean:
 	rm -rf build

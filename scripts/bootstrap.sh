@@ -2,9 +2,10 @@
 # bootstrap.sh - installs the Debian packages ThreadSoup builds and tests with (only those that are
 # missing), then the pinned SQLite amalgamation for the Windows build.
 set -eu
-# native build and tests | Windows cross build | Windows tests under Wine and Xvfb | 7-Zip |
-# the HTML report rendered by a real browser (tests/e2e/html_report.sh)
-PACKAGES="build-essential cmake pkg-config libsqlite3-dev sqlite3 \
+# native build and tests (groff-base: the install test renders the manual page) | Windows cross
+# build | Windows tests under Wine and Xvfb | 7-Zip | the HTML report rendered by a real browser
+# (tests/e2e/html_report.sh)
+PACKAGES="build-essential cmake pkg-config libsqlite3-dev sqlite3 groff-base \
 gcc-mingw-w64-x86-64 mingw-w64-x86-64-dev binutils-mingw-w64-x86-64 \
 wine wine64 xvfb xauth xdotool imagemagick wixl \
 7zip util-linux procps \
