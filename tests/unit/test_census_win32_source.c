@@ -286,9 +286,9 @@ static void live_census_counts_our_threads(void) {
   CHECK_INT(plat_census_process(self, &pc, &err), TS_OK);
   CHECK_INT(pc.threads, before + LIVE_THREADS);
   /* The image name is the program's file name, as Process Explorer lists it. */
-  wchar_t path[MAX_PATH];
-  char self_name[MAX_PATH * 3] = "";
-  DWORD n = GetModuleFileNameW(NULL, path, MAX_PATH);
+  wchar_t path[PLAT_PATH_MAX];
+  char self_name[PLAT_PATH_MAX] = "";
+  DWORD n = GetModuleFileNameW(NULL, path, PLAT_PATH_MAX);
   const wchar_t *base = path + n;
   while (base > path && base[-1] != L'\\' && base[-1] != L'/')
     base--;

@@ -55,7 +55,7 @@ int plat_power_on_ac(void) {
   while ((de = readdir(dir)) != NULL) {
     if (de->d_name[0] == '.')
       continue;
-    char path[512], type[32] = "", online[8] = "";
+    char path[PLAT_PATH_MAX], type[32] = "", online[8] = "";
     snprintf(path, sizeof path, "/sys/class/power_supply/%s/type", de->d_name);
     FILE *f = fopen(path, "re");
     if (f) {
