@@ -37,7 +37,7 @@ typedef struct done_list {
 
 static int collect_done(void *ctx, const store_trial_row *row) {
   done_list *l = ctx;
-  if (strcmp(row->status, "done") == 0 && l->count < 256) {
+  if (row->status == STORE_TRIAL_DONE && l->count < 256) {
     l->ids[l->count] = row->id;
     snprintf(l->finished_at[l->count++], 32, "%s", row->finished_at);
   }
@@ -75,7 +75,7 @@ static void killed_run_keeps_finished_trials_and_resumes(void) {
   CHECK_INT(store_latest_run(s, &run_id, &err), TS_OK);
   CHECK_INT(store_run_get(s, run_id, &row, &err), TS_OK);
   /* Killed mid-run: it never got to say it ended, and it kept at least what we saw. */
-  CHECK_STR_CONTAINS(row.status, "running");
+  CHECK_INT(row.status, STORE_RUN_RUNNING);
   CHECK(row.trials_done >= done);
   CHECK(row.trials_done < row.trials_total);
   CHECK_INT(row.trials_total, 41);
@@ -92,7 +92,8 @@ static void killed_run_keeps_finished_trials_and_resumes(void) {
   CHECK_INT(exit_code, 0);
   REQUIRE(store_open(&s, path, &err) == TS_OK);
   CHECK_INT(store_run_get(s, run_id, &row, &err), TS_OK);
-  CHECK_STR_CONTAINS(row.status, "finished");
+  CHECK_INT(row.status, STORE_RUN_FINISHED);
+  CHECK_INT(row.resume_at_start, 0);
   CHECK_INT(row.trials_total, 41);
   CHECK_INT(row.trials_done, 41);
   static done_list after;

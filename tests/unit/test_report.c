@@ -50,7 +50,8 @@ static void make_run(void) {
                                  i == 7 ? "quiet gate skipped, \"busy\"" : NULL};
     CHECK_INT(store_trial_finish(db, trials[i].id, &result, &err), TS_OK);
   }
-  CHECK_INT(store_run_end(db, run_id, "finished", NULL, "2026-01-01T00:02:00.000Z", &err), TS_OK);
+  CHECK_INT(store_run_end(db, run_id, STORE_RUN_FINISHED, NULL, "2026-01-01T00:02:00.000Z", &err),
+            TS_OK);
 }
 
 /* The whole report in one format, as a string the caller frees. */

@@ -1,8 +1,10 @@
-/* test_store.c - the database: created and migrated from nothing, reopened, foreign or newer files
-   refused and left untouched, each trial visible to other readers once it is finished. */
+/* test_store.c - the database: created and migrated from nothing or from older versions, reopened,
+   foreign or newer files refused and left untouched, each trial visible to other readers once it
+   is finished, statuses read as enums (a text the store does not know is an error). */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "testdb.h"
@@ -36,6 +38,12 @@ static void raw_exec(const char *path, const char *sql) {
 
 static const store_run_info info = {
     "quick", "name=quick\n", 42, "2026-01-01T00:00:00.000Z", "host", "os", "cpu", 2, "0.0.0"};
+
+/* Keeps each trial's status by sequence (ctx: store_trial_status[], as long as the run). */
+static int collect_status(void *ctx, const store_trial_row *row) {
+  ((store_trial_status *)ctx)[row->seq - 1] = row->status;
+  return 0;
+}
 
 static void migrations_match_the_version(void) {
   CHECK_INT(schema_migration_count(), STORE_SCHEMA_VERSION);
@@ -91,7 +99,8 @@ static void reopens_with_its_runs(void) {
   CHECK_INT(store_run_get(s, run_id, &row, &err), TS_OK);
   CHECK_INT(row.trials_total, 3);
   CHECK_INT(row.trials_done, 0);
-  CHECK_STR_CONTAINS(row.status, "running");
+  CHECK_INT(row.status, STORE_RUN_RUNNING);
+  CHECK_INT(row.resume_at_start, 0);
   int64_t latest = 0;
   CHECK_INT(store_latest_run(s, &latest, &err), TS_OK);
   CHECK_INT(latest, run_id);
@@ -129,14 +138,15 @@ static void finished_trial_is_visible_at_once(void) {
   CHECK_INT(raw_query(path, "SELECT count(*) FROM trial_metric"), 2);
   CHECK_INT(store_trial_fail(s, trials[1].id, "2026-01-01T00:00:03.000Z", "the OS said no", &err),
             TS_OK);
-  CHECK_INT(
-      store_run_end(s, run_id, "failed", "1 of 2 trials done", "2026-01-01T00:00:04.000Z", &err),
-      TS_OK);
+  CHECK_INT(store_run_end(s, run_id, STORE_RUN_FAILED, "1 of 2 trials done",
+                          "2026-01-01T00:00:04.000Z", &err),
+            TS_OK);
   store_run_row row;
   CHECK_INT(store_run_get(s, run_id, &row, &err), TS_OK);
   CHECK_INT(row.trials_done, 1);
   CHECK_INT(row.trials_failed, 1);
-  CHECK_STR_CONTAINS(row.status, "failed");
+  CHECK_INT(row.status, STORE_RUN_FAILED);
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM run WHERE status='failed'"), 1);
   CHECK_INT(raw_query(path, "SELECT count(*) FROM trial WHERE warnings LIKE 'quiet gate%'"), 1);
   CHECK_INT(store_trial_finish(s, 99999, &r, &err), TS_ESTORE);
   CHECK_STR_CONTAINS(err.text, "trial 99999 is not a pending trial");
@@ -171,6 +181,251 @@ static void migrates_version_1_keeping_its_runs(void) {
   store_close(s);
   CHECK_INT(raw_query(path, "SELECT count(*) FROM trial WHERE source='measured' AND score=250.5"),
             1);
+}
+
+/* A database as version 4 left it: two runs the service's stop interrupted (the old way: only
+   the detail says so), one a user interrupted, one running (killed), one finished. */
+static void migrates_version_4_marking_runs_to_resume(void) {
+  const char *path = "store_v4.db";
+  remove_db(path);
+  static char sql[16384];
+  int len = 0;
+  for (int v = 1; v <= 4; v++)
+    len += snprintf(sql + len, sizeof sql - (size_t)len, "%s", schema_migration(v));
+  snprintf(sql + len, sizeof sql - (size_t)len,
+           "PRAGMA application_id=%d; PRAGMA user_version=4;"
+           "INSERT INTO run (id, plan_name, plan_text, seed, status, status_detail, started_at, "
+           "host, os, cpu, logical_cpus, version) VALUES "
+           "(1,'quick','name = quick\n',7,'interrupted','service stopped (signal SIGTERM); "
+           "resumes at the next start','2026-01-01T00:00:00.000Z','h','o','c',2,'0.1.0'),"
+           "(2,'quick','name = quick\n',7,'interrupted','3 trials run in this sitting; "
+           "interrupted','2026-01-01T00:00:00.000Z','h','o','c',2,'0.1.0'),"
+           "(3,'quick','name = quick\n',7,'running',NULL,"
+           "'2026-01-01T00:00:00.000Z','h','o','c',2,'0.1.0'),"
+           "(4,'quick','name = quick\n',7,'finished','service stopped long ago',"
+           "'2026-01-01T00:00:00.000Z','h','o','c',2,'0.1.0'),"
+           "(5,'seed','name = seed\n',9,'interrupted','service stopped (SCM STOP); resumes at "
+           "the next start','2026-01-01T00:00:00.000Z','h','o','c',2,'0.1.0');",
+           STORE_APPLICATION_ID);
+  raw_exec(path, sql);
+  store *s;
+  ts_err err;
+  CHECK_INT(store_open(&s, path, &err), TS_OK);
+  CHECK_INT(store_schema_version(s), STORE_SCHEMA_VERSION);
+  static store_run_row row;
+  const int expected[5] = {1, 0, 0, 0, 1};
+  const store_run_status statuses[5] = {STORE_RUN_INTERRUPTED, STORE_RUN_INTERRUPTED,
+                                        STORE_RUN_RUNNING, STORE_RUN_FINISHED,
+                                        STORE_RUN_INTERRUPTED};
+  for (int id = 1; id <= 5; id++) {
+    CHECK_INT(store_run_get(s, id, &row, &err), TS_OK);
+    CHECK_INT(row.status, statuses[id - 1]);
+    CHECK_INT(row.resume_at_start, expected[id - 1]);
+  }
+  CHECK_STR_CONTAINS(row.status_detail, "service stopped (SCM STOP)");
+  store_close(s);
+  CHECK_INT(raw_query(path, "PRAGMA user_version"), 5);
+  CHECK_INT(raw_query(path, "SELECT sum(id) FROM run WHERE resume_at_start=1"), 6);
+}
+
+typedef struct unfinished {
+  int count;
+  int64_t ids[8];
+  int resume[8];
+} unfinished;
+
+static int collect_unfinished(void *ctx, const store_run_row *row) {
+  unfinished *u = ctx;
+  if (u->count < 8) {
+    u->ids[u->count] = row->id;
+    u->resume[u->count++] = row->resume_at_start;
+  }
+  return 0;
+}
+
+/* The service's stop checkpoints a run to resume at the next start; resuming clears the mark. */
+static void checkpoint_marks_and_reopen_clears(void) {
+  const char *path = "store_checkpoint.db";
+  remove_db(path);
+  store *s;
+  ts_err err;
+  store_trial_plan trials[1] = {{1, 1, "baseline", "builtin-st", 0}};
+  int64_t stopped = 0, by_user = 0;
+  CHECK_INT(store_open(&s, path, &err), TS_OK);
+  CHECK_INT(store_run_begin(s, &info, trials, 1, &stopped, &err), TS_OK);
+  CHECK_INT(store_run_begin(s, &info, trials, 1, &by_user, &err), TS_OK);
+  CHECK_INT(store_run_end(s, stopped, STORE_RUN_INTERRUPTED, "0 trials run in this sitting",
+                          "2026-01-01T00:00:01.000Z", &err),
+            TS_OK);
+  CHECK_INT(store_run_checkpoint(s, stopped,
+                                 "service stopped (signal SIGTERM); resumes at the "
+                                 "next start",
+                                 "2026-01-01T00:00:02.000Z", &err),
+            TS_OK);
+  CHECK_INT(store_run_end(s, by_user, STORE_RUN_INTERRUPTED, "stopped by the user",
+                          "2026-01-01T00:00:03.000Z", &err),
+            TS_OK);
+  static store_run_row row;
+  CHECK_INT(store_run_get(s, stopped, &row, &err), TS_OK);
+  CHECK_INT(row.status, STORE_RUN_INTERRUPTED);
+  CHECK_INT(row.resume_at_start, 1);
+  CHECK_STR_CONTAINS(row.status_detail, "service stopped (signal SIGTERM)");
+  CHECK_STR_CONTAINS(row.finished_at, "2026-01-01T00:00:02.000Z");
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM run WHERE status='interrupted'"), 2);
+
+  unfinished u = {0};
+  CHECK_INT(store_unfinished_runs(s, collect_unfinished, &u, &err), TS_OK);
+  CHECK_INT(u.count, 2);
+  CHECK_INT(u.ids[0], stopped);
+  CHECK_INT(u.resume[0], 1);
+  CHECK_INT(u.ids[1], by_user);
+  CHECK_INT(u.resume[1], 0);
+
+  CHECK_INT(store_run_reopen(s, stopped, &err), TS_OK);
+  CHECK_INT(store_run_get(s, stopped, &row, &err), TS_OK);
+  CHECK_INT(row.status, STORE_RUN_RUNNING);
+  CHECK_INT(row.resume_at_start, 0);
+  CHECK_INT(row.finished_at[0], 0);
+  CHECK_INT(store_run_end(s, stopped, STORE_RUN_FINISHED, NULL, "2026-01-01T00:00:04.000Z", &err),
+            TS_OK);
+  u.count = 0;
+  CHECK_INT(store_unfinished_runs(s, collect_unfinished, &u, &err), TS_OK);
+  CHECK_INT(u.count, 1);
+  CHECK_INT(u.ids[0], by_user);
+  store_close(s);
+}
+
+/* Every enum value has its text, the database accepts each, and reading gives the value back. */
+static void statuses_round_trip(void) {
+  CHECK(strcmp(store_run_status_name(STORE_RUN_RUNNING), "running") == 0);
+  CHECK(strcmp(store_run_status_name(STORE_RUN_FINISHED), "finished") == 0);
+  CHECK(strcmp(store_run_status_name(STORE_RUN_INTERRUPTED), "interrupted") == 0);
+  CHECK(strcmp(store_run_status_name(STORE_RUN_FAILED), "failed") == 0);
+  CHECK(strcmp(store_run_status_name((store_run_status)42), "unknown") == 0);
+  CHECK(strcmp(store_trial_status_name(STORE_TRIAL_PENDING), "pending") == 0);
+  CHECK(strcmp(store_trial_status_name(STORE_TRIAL_DONE), "done") == 0);
+  CHECK(strcmp(store_trial_status_name(STORE_TRIAL_FAILED), "failed") == 0);
+  CHECK(strcmp(store_trial_status_name((store_trial_status)-1), "unknown") == 0);
+  CHECK(strcmp(store_schedule_outcome_name(STORE_SCHEDULE_STARTED), "started") == 0);
+  CHECK(strcmp(store_schedule_outcome_name(STORE_SCHEDULE_MISSED), "missed") == 0);
+  CHECK(strcmp(store_schedule_outcome_name(STORE_SCHEDULE_SKIPPED), "skipped") == 0);
+  CHECK(strcmp(store_schedule_outcome_name((store_schedule_outcome)3), "unknown") == 0);
+
+  const char *path = "store_statuses.db";
+  remove_db(path);
+  store *s;
+  ts_err err;
+  store_trial_plan trials[3] = {{1, 1, "baseline", "builtin-st", 0},
+                                {2, 1, "baseline", "builtin-st", 0},
+                                {3, 1, "baseline", "builtin-st", 0}};
+  int64_t run_id = 0;
+  CHECK_INT(store_open(&s, path, &err), TS_OK);
+  CHECK_INT(store_run_begin(s, &info, trials, 3, &run_id, &err), TS_OK);
+  static store_run_row row;
+  for (int st = STORE_RUN_RUNNING; st <= STORE_RUN_FAILED; st++) {
+    CHECK_INT(store_run_end(s, run_id, (store_run_status)st, NULL, NULL, &err), TS_OK);
+    CHECK_INT(store_run_get(s, run_id, &row, &err), TS_OK);
+    CHECK_INT(row.status, st);
+  }
+  CHECK_INT(store_run_end(s, run_id, (store_run_status)4, NULL, NULL, &err), TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "not a run status");
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM run WHERE status='failed'"), 1);
+
+  store_trial_result r = {
+      "2026-01-01T00:00:01.000Z", "2026-01-01T00:00:02.000Z", 1.5, "x", 1, 1, 1, 1, 0, NULL, NULL};
+  CHECK_INT(store_trial_finish(s, trials[0].id, &r, &err), TS_OK);
+  CHECK_INT(store_trial_fail(s, trials[1].id, "2026-01-01T00:00:03.000Z", "no", &err), TS_OK);
+  store_trial_status seen[3] = {STORE_TRIAL_FAILED, STORE_TRIAL_FAILED, STORE_TRIAL_FAILED};
+  CHECK_INT(store_run_trials(s, run_id, collect_status, seen, &err), TS_OK);
+  CHECK_INT(seen[0], STORE_TRIAL_DONE);
+  CHECK_INT(seen[1], STORE_TRIAL_FAILED);
+  CHECK_INT(seen[2], STORE_TRIAL_PENDING);
+
+  store_schedule sc;
+  memset(&sc, 0, sizeof sc);
+  snprintf(sc.spec, sizeof sc.spec, "daily 03:00");
+  snprintf(sc.plan_text, sizeof sc.plan_text, "name = quick\n");
+  sc.enabled = 1;
+  int64_t schedule_id = 0;
+  CHECK_INT(store_schedule_add(s, &sc, "2026-01-01T00:00:00.000Z", &schedule_id, &err), TS_OK);
+  CHECK_INT(store_schedule_event(s, schedule_id, STORE_SCHEDULE_STARTED, run_id, NULL,
+                                 "2026-01-01T03:00:00.000Z", &err),
+            TS_OK);
+  CHECK_INT(store_schedule_event(s, schedule_id, STORE_SCHEDULE_MISSED, 0, "service not running",
+                                 "2026-01-02T03:00:00.000Z", &err),
+            TS_OK);
+  CHECK_INT(store_schedule_event(s, schedule_id, STORE_SCHEDULE_SKIPPED, 0, "on battery power",
+                                 "2026-01-03T03:00:00.000Z", &err),
+            TS_OK);
+  CHECK_INT(store_schedule_event(s, schedule_id, (store_schedule_outcome)7, 0, NULL,
+                                 "2026-01-04T03:00:00.000Z", &err),
+            TS_EINVAL);
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM schedule_event WHERE what='started' AND "
+                            "run_id IS NOT NULL"),
+            1);
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM schedule_event WHERE what IN "
+                            "('missed','skipped') AND run_id IS NULL"),
+            2);
+  store_close(s);
+}
+
+/* Writes status texts this build does not know, as another program could: the CHECK constraints
+   are switched off on a second connection. */
+static void write_unchecked(const char *path, const char *sql) {
+  sqlite3 *db;
+  CHECK_INT(sqlite3_open(path, &db), SQLITE_OK);
+  sqlite3_busy_timeout(db, 5000);
+  CHECK_INT(sqlite3_exec(db, "PRAGMA ignore_check_constraints=ON", NULL, NULL, NULL), SQLITE_OK);
+  CHECK_INT(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(db);
+}
+
+static int count_row(void *ctx, const store_run_row *row) {
+  (void)row;
+  (*(int *)ctx)++;
+  return 0;
+}
+
+/* A status text the store does not know is an error naming the run or trial, the text and the
+   accepted ones: never a crash, never a default. */
+static void unknown_status_text_is_an_error(void) {
+  const char *path = "store_unknown_status.db";
+  remove_db(path);
+  store *s;
+  ts_err err;
+  store_trial_plan trials[2] = {{1, 1, "baseline", "builtin-st", 0},
+                                {2, 1, "baseline", "builtin-st", 0}};
+  int64_t run_id = 0;
+  CHECK_INT(store_open(&s, path, &err), TS_OK);
+  CHECK_INT(store_run_begin(s, &info, trials, 2, &run_id, &err), TS_OK);
+
+  write_unchecked(path, "UPDATE run SET status='paused' WHERE id=1");
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM run WHERE status='paused'"), 1);
+  static store_run_row row;
+  CHECK_INT(store_run_get(s, run_id, &row, &err), TS_ESTORE);
+  CHECK_STR_CONTAINS(err.text, "run 1 in database store_unknown_status.db");
+  CHECK_STR_CONTAINS(err.text, "'paused'");
+  CHECK_STR_CONTAINS(err.text, "(accepted: running, finished, interrupted, failed)");
+  int rows = 0;
+  memset(&err, 0, sizeof err);
+  CHECK_INT(store_runs(s, 10, count_row, &rows, &err), TS_ESTORE);
+  CHECK_INT(rows, 0);
+  CHECK_STR_CONTAINS(err.text, "'paused'");
+  write_unchecked(path, "UPDATE run SET status='' WHERE id=1");
+  CHECK_INT(store_run_get(s, run_id, &row, &err), TS_ESTORE);
+  CHECK_STR_CONTAINS(err.text, "status ''");
+  write_unchecked(path, "UPDATE run SET status='running' WHERE id=1");
+  CHECK_INT(store_run_get(s, run_id, &row, &err), TS_OK);
+  CHECK_INT(row.status, STORE_RUN_RUNNING);
+
+  write_unchecked(path, "UPDATE trial SET status='skipped' WHERE seq=2");
+  store_trial_status seen[2] = {STORE_TRIAL_DONE, STORE_TRIAL_DONE};
+  CHECK_INT(store_run_trials(s, run_id, collect_status, seen, &err), TS_ESTORE);
+  CHECK_STR_CONTAINS(err.text, "trial 2 of run 1 in database store_unknown_status.db");
+  CHECK_STR_CONTAINS(err.text, "'skipped'");
+  CHECK_STR_CONTAINS(err.text, "(accepted: pending, done, failed)");
+  CHECK_INT(seen[0], STORE_TRIAL_PENDING); /* the rows before it were read */
+  store_close(s);
 }
 
 static void records_a_score_typed_by_hand(void) {
@@ -305,6 +560,10 @@ int main(void) {
   RUN_CASE(reopens_with_its_runs);
   RUN_CASE(finished_trial_is_visible_at_once);
   RUN_CASE(migrates_version_1_keeping_its_runs);
+  RUN_CASE(migrates_version_4_marking_runs_to_resume);
+  RUN_CASE(checkpoint_marks_and_reopen_clears);
+  RUN_CASE(statuses_round_trip);
+  RUN_CASE(unknown_status_text_is_an_error);
   RUN_CASE(records_a_score_typed_by_hand);
   RUN_CASE(refuses_a_file_that_is_not_sqlite);
   RUN_CASE(refuses_another_programs_database);

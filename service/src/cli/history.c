@@ -12,7 +12,7 @@
 static int print_run(void *ctx, const store_run_row *r) {
   (void)ctx;
   printf("%6lld  %-24s %-12s %-11s %5d/%-5d %s\n", (long long)r->id, r->started_at, r->plan_name,
-         r->status, r->trials_done, r->trials_total, r->status_detail);
+         store_run_status_name(r->status), r->trials_done, r->trials_total, r->status_detail);
   return 0;
 }
 

@@ -261,7 +261,7 @@ static int collect_pending(void *ctx, const store_trial_row *row) {
     l->last_seq = row->seq;
   if (row->block > l->last_block)
     l->last_block = row->block;
-  if (strcmp(row->status, "pending") != 0)
+  if (row->status != STORE_TRIAL_PENDING)
     return 0;
   if (l->count == l->capacity) {
     int capacity = l->capacity ? l->capacity * 2 : 64;
@@ -395,7 +395,7 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
       row.block = trials[i].block;
       snprintf(row.condition, sizeof row.condition, "%s", trials[i].condition);
       snprintf(row.bench, sizeof row.bench, "%s", trials[i].bench);
-      snprintf(row.status, sizeof row.status, "pending");
+      row.status = STORE_TRIAL_PENDING;
       collect_pending(&l, &row);
     }
     total += n;
@@ -409,7 +409,9 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
   char finished_at[32], detail[600];
   ts_err end_err;
   plat_utc_timestamp(finished_at, sizeof finished_at);
-  const char *status = rc == TS_OK ? "finished" : rc == TS_EINTERRUPTED ? "interrupted" : "failed";
+  store_run_status status = rc == TS_OK             ? STORE_RUN_FINISHED
+                            : rc == TS_EINTERRUPTED ? STORE_RUN_INTERRUPTED
+                                                    : STORE_RUN_FAILED;
   snprintf(detail, sizeof detail, "%d trials run in this sitting%s%s", done, rc == TS_OK ? "" : "; ",
            rc == TS_OK ? "" : err->text);
   int end_rc = store_run_end(s, run_id, status, detail, finished_at, &end_err);
@@ -432,7 +434,7 @@ int experiment_resume(store *s, int64_t run_id, const experiment_observer *obser
   if (!row)
     return ts_err_set(err, TS_ENOMEM, "no memory to read run %lld", (long long)run_id);
   int rc = store_run_get(s, run_id, row, err);
-  if (rc == TS_OK && strcmp(row->status, "finished") == 0)
+  if (rc == TS_OK && row->status == STORE_RUN_FINISHED)
     rc = ts_err_set(err, TS_EUSAGE, "run %lld is already finished (%d trials done)",
                     (long long)run_id, row->trials_done);
   if (rc == TS_OK && strcmp(row->plan_name, "manual") == 0)

@@ -42,13 +42,13 @@ void report_write_csv(const report_data *r, FILE *out) {
   for (size_t i = 0; i < r->trial_count; i++) {
     const report_trial *t = &r->trials[i];
     const store_trial_row *row = &t->row;
-    int done = strcmp(row->status, "done") == 0;
+    int done = row->status == STORE_TRIAL_DONE;
     fprintf(out, "%lld,%d,%d,", (long long)r->run_id, row->seq, row->block);
     csv_field(out, row->condition);
     fputc(',', out);
     csv_field(out, row->bench);
     fputc(',', out);
-    csv_field(out, row->status);
+    csv_field(out, store_trial_status_name(row->status));
     fputc(',', out);
     csv_number(out, done ? row->score : NAN);
     fputc(',', out);

@@ -72,12 +72,12 @@ static int collect_row(void *ctx, const store_trial_row *row) {
     memset(t, 0, sizeof *t);
     t->row = *row;
   }
-  if (strcmp(row->status, "pending") == 0)
+  if (row->status == STORE_TRIAL_PENDING)
     r->pending++;
-  if (strcmp(row->status, "failed") == 0)
+  if (row->status == STORE_TRIAL_FAILED)
     r->failed++;
   r->warnings += row->has_warnings;
-  if (strcmp(row->status, "done") != 0 || row->block == 0)
+  if (row->status != STORE_TRIAL_DONE || row->block == 0)
     return 0;
   int b = find_or_add_bench(r, row->bench);
   int c = find_or_add(r->conditions, &r->condition_count, REPORT_MAX_CONDITIONS, row->condition);

@@ -102,7 +102,7 @@ static void write_header(const report_data *r, FILE *out) {
   fputs("<dt>plan</dt><dd>", out);
   esc(out, row->plan_name);
   fputs("</dd>\n<dt>status</dt><dd>", out);
-  esc(out, row->status);
+  esc(out, store_run_status_name(row->status));
   fprintf(out, ", %d of %d trials done", row->trials_done, row->trials_total);
   if (row->trials_failed)
     fprintf(out, ", <span class=\"warn\">%d failed</span>", row->trials_failed);
@@ -311,7 +311,7 @@ static void write_trial_chart(const report_data *r, int b, FILE *out) {
     const store_trial_row *row = &r->trials[i].row;
     if (row->seq > max_seq)
       max_seq = row->seq;
-    if (strcmp(row->status, "done") != 0 || strcmp(row->bench, r->benches[b]) != 0 ||
+    if (row->status != STORE_TRIAL_DONE || strcmp(row->bench, r->benches[b]) != 0 ||
         !isfinite(row->score))
       continue;
     points++;
@@ -357,7 +357,7 @@ static void write_trial_chart(const report_data *r, int b, FILE *out) {
           bottom, right, bottom);
   for (size_t i = 0; i < r->trial_count; i++) {
     const store_trial_row *row = &r->trials[i].row;
-    if (strcmp(row->status, "done") != 0 || strcmp(row->bench, r->benches[b]) != 0 ||
+    if (row->status != STORE_TRIAL_DONE || strcmp(row->bench, r->benches[b]) != 0 ||
         !isfinite(row->score))
       continue;
     const char *color = condition_color(r, report_condition_index(r, row->condition));

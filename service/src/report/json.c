@@ -41,8 +41,14 @@ static void write_run(const report_data *r, FILE *out) {
   fprintf(out, "{\"id\":%lld,", (long long)row->id);
   const char *keys[] = {"plan_name", "status", "status_detail", "started_at", "finished_at",
                         "host",      "os",     "cpu"};
-  const char *values[] = {row->plan_name,  row->status, row->status_detail, row->started_at,
-                          row->finished_at, row->host,  row->os,            row->cpu};
+  const char *values[] = {row->plan_name,
+                          store_run_status_name(row->status),
+                          row->status_detail,
+                          row->started_at,
+                          row->finished_at,
+                          row->host,
+                          row->os,
+                          row->cpu};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
     json_key(out, keys[i]);
     json_string(out, values[i]);
@@ -105,9 +111,9 @@ static void write_trial(const report_data *r, const report_trial *t, FILE *out) 
   fputs(",\"bench\":", out);
   json_string(out, row->bench);
   fputs(",\"status\":", out);
-  json_string(out, row->status);
+  json_string(out, store_trial_status_name(row->status));
   fputs(",\"score\":", out);
-  json_number(out, strcmp(row->status, "done") == 0 ? row->score : NAN);
+  json_number(out, row->status == STORE_TRIAL_DONE ? row->score : NAN);
   fputs(",\"unit\":", out);
   json_string(out, row->unit);
   fputs(",\"seconds\":", out);

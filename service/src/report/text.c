@@ -11,8 +11,9 @@
 void report_write_text_header(const report_data *r, FILE *out) {
   const store_run_row *row = &r->run;
   fprintf(out, "run %lld: plan %s, %s; started %s%s%s; %d of %d trials done\n", (long long)row->id,
-          row->plan_name, row->status, row->started_at, row->finished_at[0] ? ", ended " : "",
-          row->finished_at, row->trials_done, row->trials_total);
+          row->plan_name, store_run_status_name(row->status), row->started_at,
+          row->finished_at[0] ? ", ended " : "", row->finished_at, row->trials_done,
+          row->trials_total);
   fprintf(out, "machine: %s, %s, %s\n", row->host, row->os, row->cpu);
   if (row->status_detail[0])
     fprintf(out, "detail: %s\n", row->status_detail);

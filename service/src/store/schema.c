@@ -92,6 +92,12 @@ static const char *const migrations[] = {
     ");\n"
     "CREATE UNIQUE INDEX quiet_journal_one_open ON quiet_journal((restored_at IS NULL))\n"
     "  WHERE restored_at IS NULL;\n",
+    /* 5: a run the service's stop interrupted says so in a column, not only in its detail text:
+       such a run resumes at the service's next start. Runs stopped that way before version 5 are
+       known by the detail the service wrote then. */
+    "ALTER TABLE run ADD COLUMN resume_at_start INTEGER NOT NULL DEFAULT 0;\n"
+    "UPDATE run SET resume_at_start=1\n"
+    "  WHERE status='interrupted' AND status_detail LIKE 'service stopped%';\n",
 };
 
 int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "schema.h"
+#include "threadsoup/buf.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/version.h"
 
@@ -19,6 +20,56 @@ struct store {
 
 static int store_fail(store *s, ts_err *err, const char *doing) {
   return ts_err_set(err, TS_ESTORE, "%s: %s (database %s)", doing, sqlite3_errmsg(s->db), s->path);
+}
+
+/* ---- statuses: the enums of store.h and their texts in the database ------------------------- */
+
+#define STORE_STATUS_TEXT(name, text) text,
+static const char *const run_status_names[] = {STORE_RUN_STATUS_MAP(STORE_STATUS_TEXT)};
+static const char *const trial_status_names[] = {STORE_TRIAL_STATUS_MAP(STORE_STATUS_TEXT)};
+static const char *const schedule_outcome_names[] = {STORE_SCHEDULE_OUTCOME_MAP(STORE_STATUS_TEXT)};
+#undef STORE_STATUS_TEXT
+
+#define NAME_COUNT(names) ((int)(sizeof names / sizeof names[0]))
+
+/* The text of value in names; NULL outside the list. */
+static const char *status_text(const char *const *names, int count, int value) {
+  return value >= 0 && value < count ? names[value] : NULL;
+}
+
+const char *store_run_status_name(store_run_status st) {
+  const char *text = status_text(run_status_names, NAME_COUNT(run_status_names), (int)st);
+  return text ? text : "unknown";
+}
+
+const char *store_trial_status_name(store_trial_status st) {
+  const char *text = status_text(trial_status_names, NAME_COUNT(trial_status_names), (int)st);
+  return text ? text : "unknown";
+}
+
+const char *store_schedule_outcome_name(store_schedule_outcome o) {
+  const char *text =
+      status_text(schedule_outcome_names, NAME_COUNT(schedule_outcome_names), (int)o);
+  return text ? text : "unknown";
+}
+
+/* Turns a status text read from the database into its enum value: TS_ESTORE naming `what` (e.g.
+   "run 7"), the text and the texts this build accepts when it is not one of them. */
+static int status_parse(store *s, const char *const *names, int count, const char *what,
+                        const unsigned char *text, int *out, ts_err *err) {
+  for (int i = 0; i < count; i++)
+    if (text && strcmp((const char *)text, names[i]) == 0) {
+      *out = i;
+      return TS_OK;
+    }
+  char accepted[128];
+  ts_buf list = ts_buf_on(accepted, sizeof accepted);
+  for (int i = 0; i < count; i++)
+    ts_buf_item(&list, ", ", names[i]);
+  return ts_err_set(err, TS_ESTORE,
+                    "%s in database %s has the status '%s', which this ThreadSoup does not know "
+                    "(accepted: %s)",
+                    what, s->path, text ? (const char *)text : "(none)", accepted);
 }
 
 /* How long a connection waits for another that holds the file (SQLite's busy timeout). */
@@ -338,18 +389,37 @@ int store_trial_fail(store *s, int64_t trial_id, const char *finished_at, const 
   return step_done(s, st, "cannot store the trial's failure", err);
 }
 
-int store_run_end(store *s, int64_t run_id, const char *status, const char *detail,
+int store_run_end(store *s, int64_t run_id, store_run_status status, const char *detail,
                   const char *finished_at, ts_err *err) {
+  const char *text = status_text(run_status_names, NAME_COUNT(run_status_names), (int)status);
+  if (!text)
+    return ts_err_set(err, TS_EINVAL, "run %lld: %d is not a run status", (long long)run_id,
+                      (int)status);
   sqlite3_stmt *st;
   int rc =
       prepare(s, "UPDATE run SET status=?, status_detail=?, finished_at=? WHERE id=?", &st, err);
   if (rc != TS_OK)
     return rc;
-  sqlite3_bind_text(st, 1, status, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
   bind_text_or_null(st, 2, detail);
   bind_text_or_null(st, 3, finished_at);
   sqlite3_bind_int64(st, 4, run_id);
   return step_done(s, st, "cannot store the run's end", err);
+}
+
+int store_run_checkpoint(store *s, int64_t run_id, const char *detail, const char *at,
+                         ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s,
+                   "UPDATE run SET status='interrupted', status_detail=?, finished_at=?, "
+                   "resume_at_start=1 WHERE id=?",
+                   &st, err);
+  if (rc != TS_OK)
+    return rc;
+  bind_text_or_null(st, 1, detail);
+  bind_text_or_null(st, 2, at);
+  sqlite3_bind_int64(st, 3, run_id);
+  return step_done(s, st, "cannot checkpoint the run", err);
 }
 
 /* ---- reading --------------------------------------------------------------------------------- */
@@ -370,6 +440,7 @@ int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_
   if (rc != TS_OK)
     return rc;
   sqlite3_bind_int64(st, 1, run_id);
+  int result = TS_OK;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     store_trial_row row;
     memset(&row, 0, sizeof row);
@@ -377,7 +448,14 @@ int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_
     row.block = sqlite3_column_int(st, 1);
     copy_column(st, 2, row.condition, sizeof row.condition);
     copy_column(st, 3, row.bench, sizeof row.bench);
-    copy_column(st, 4, row.status, sizeof row.status);
+    char what[64];
+    int status = 0;
+    snprintf(what, sizeof what, "trial %d of run %lld", row.seq, (long long)run_id);
+    result = status_parse(s, trial_status_names, NAME_COUNT(trial_status_names), what,
+                          sqlite3_column_text(st, 4), &status, err);
+    if (result != TS_OK)
+      break;
+    row.status = (store_trial_status)status;
     row.score = sqlite3_column_double(st, 5);
     copy_column(st, 6, row.unit, sizeof row.unit);
     row.id = sqlite3_column_int64(st, 7);
@@ -393,7 +471,8 @@ int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_
       break;
     }
   }
-  int result = rc == SQLITE_DONE ? TS_OK : store_fail(s, err, "cannot read the trials");
+  if (result == TS_OK && rc != SQLITE_DONE)
+    result = store_fail(s, err, "cannot read the trials");
   sqlite3_finalize(st);
   return result;
 }
@@ -424,15 +503,23 @@ int store_run_metrics(store *s, int64_t run_id,
 #define RUN_COLUMNS                                                                                \
   "SELECT r.id, r.plan_name, r.plan_text, r.seed, r.status, r.status_detail, r.started_at, "       \
   "r.finished_at, r.host, r.os, r.cpu, count(t.id), coalesce(sum(t.status='done'),0), "            \
-  "coalesce(sum(t.status='failed'),0) FROM run r LEFT JOIN trial t ON t.run_id=r.id"
+  "coalesce(sum(t.status='failed'),0), r.resume_at_start FROM run r "                              \
+  "LEFT JOIN trial t ON t.run_id=r.id"
 
-static void read_run_row(sqlite3_stmt *st, store_run_row *out) {
+static int read_run_row(store *s, sqlite3_stmt *st, store_run_row *out, ts_err *err) {
   memset(out, 0, sizeof *out);
   out->id = sqlite3_column_int64(st, 0);
+  char what[32];
+  int status = 0;
+  snprintf(what, sizeof what, "run %lld", (long long)out->id);
+  int rc = status_parse(s, run_status_names, NAME_COUNT(run_status_names), what,
+                        sqlite3_column_text(st, 4), &status, err);
+  if (rc != TS_OK)
+    return rc;
+  out->status = (store_run_status)status;
   copy_column(st, 1, out->plan_name, sizeof out->plan_name);
   copy_column(st, 2, out->plan_text, sizeof out->plan_text);
   out->seed = (uint64_t)sqlite3_column_int64(st, 3);
-  copy_column(st, 4, out->status, sizeof out->status);
   copy_column(st, 5, out->status_detail, sizeof out->status_detail);
   copy_column(st, 6, out->started_at, sizeof out->started_at);
   copy_column(st, 7, out->finished_at, sizeof out->finished_at);
@@ -442,6 +529,8 @@ static void read_run_row(sqlite3_stmt *st, store_run_row *out) {
   out->trials_total = sqlite3_column_int(st, 11);
   out->trials_done = sqlite3_column_int(st, 12);
   out->trials_failed = sqlite3_column_int(st, 13);
+  out->resume_at_start = sqlite3_column_int(st, 14);
+  return TS_OK;
 }
 
 /* Calls fn for each run a prepared RUN_COLUMNS query returns; finalizes it. */
@@ -452,16 +541,19 @@ static int each_run(store *s, sqlite3_stmt *st, int (*fn)(void *ctx, const store
     sqlite3_finalize(st);
     return ts_err_set(err, TS_ENOMEM, "no memory to list runs");
   }
-  int rc;
+  int rc, result = TS_OK;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    read_run_row(st, row);
+    result = read_run_row(s, st, row, err);
+    if (result != TS_OK)
+      break;
     if (fn(ctx, row) != 0) {
       rc = SQLITE_DONE;
       break;
     }
   }
   free(row);
-  int result = rc == SQLITE_DONE ? TS_OK : store_fail(s, err, "cannot list the runs");
+  if (result == TS_OK && rc != SQLITE_DONE)
+    result = store_fail(s, err, "cannot list the runs");
   sqlite3_finalize(st);
   return result;
 }
@@ -484,8 +576,7 @@ int store_run_get(store *s, int64_t run_id, store_run_row *out, ts_err *err) {
   sqlite3_bind_int64(st, 1, run_id);
   rc = sqlite3_step(st);
   if (rc == SQLITE_ROW) {
-    read_run_row(st, out);
-    rc = TS_OK;
+    rc = read_run_row(s, st, out, err);
   } else if (rc == SQLITE_DONE) {
     rc = ts_err_set(err, TS_EINVAL, "there is no run %lld in %s", (long long)run_id, s->path);
   } else {
@@ -534,8 +625,8 @@ int store_trials_append(store *s, int64_t run_id, store_trial_plan *trials, int 
 int store_run_reopen(store *s, int64_t run_id, ts_err *err) {
   sqlite3_stmt *st;
   int rc = prepare(s,
-                   "UPDATE run SET status='running', finished_at=NULL, status_detail='resumed' "
-                   "WHERE id=?",
+                   "UPDATE run SET status='running', finished_at=NULL, status_detail='resumed', "
+                   "resume_at_start=0 WHERE id=?",
                    &st, err);
   if (rc != TS_OK)
     return rc;
@@ -699,8 +790,13 @@ int store_schedule_update(store *s, int64_t id, int64_t next_due, int enabled, t
   return step_done(s, st, "cannot update the schedule", err);
 }
 
-int store_schedule_event(store *s, int64_t id, const char *what, int64_t run_id, const char *detail,
-                         const char *at, ts_err *err) {
+int store_schedule_event(store *s, int64_t id, store_schedule_outcome what, int64_t run_id,
+                         const char *detail, const char *at, ts_err *err) {
+  const char *text =
+      status_text(schedule_outcome_names, NAME_COUNT(schedule_outcome_names), (int)what);
+  if (!text)
+    return ts_err_set(err, TS_EINVAL, "schedule %lld: %d is not a due time's outcome",
+                      (long long)id, (int)what);
   sqlite3_stmt *st;
   int rc = prepare(s,
                    "INSERT INTO schedule_event (schedule_id, at, what, run_id, detail) "
@@ -710,7 +806,7 @@ int store_schedule_event(store *s, int64_t id, const char *what, int64_t run_id,
     return rc;
   sqlite3_bind_int64(st, 1, id);
   sqlite3_bind_text(st, 2, at, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 3, what, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 3, text, -1, SQLITE_STATIC);
   if (run_id)
     sqlite3_bind_int64(st, 4, run_id);
   else

@@ -10,7 +10,7 @@
 typedef struct store store;
 
 /* The newest schema this build knows; `PRAGMA user_version` of a ThreadSoup database. */
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 /* `PRAGMA application_id` of every ThreadSoup database: "TSup". */
 #define STORE_APPLICATION_ID 0x54537570
 
@@ -20,6 +20,57 @@ typedef struct store store;
 int store_open(store **out, const char *path, ts_err *err);
 void store_close(store *s);
 int store_schema_version(store *s);
+
+/* ---- statuses ------------------------------------------------------------------------------
+   Each status is an enum here and a text in the database (where CHECK constraints list the same
+   texts). One list per status gives both the enum and its text, so the two cannot drift apart.
+   Reading a text the list lacks (written by something else) fails with TS_ESTORE. */
+
+/* What became of a run. */
+#define STORE_RUN_STATUS_MAP(XX)                                                                   \
+  XX(RUNNING, "running") /* started, or resumed; a run killed hard stays running */                \
+  XX(FINISHED, "finished")                                                                         \
+  XX(INTERRUPTED, "interrupted") /* stopped before its end; it can be resumed */                   \
+  XX(FAILED, "failed")
+
+/* STORE_RUN_RUNNING, STORE_RUN_FINISHED, STORE_RUN_INTERRUPTED, STORE_RUN_FAILED */
+typedef enum store_run_status {
+#define STORE_RUN_STATUS_ENUM(name, text) STORE_RUN_##name,
+  STORE_RUN_STATUS_MAP(STORE_RUN_STATUS_ENUM)
+#undef STORE_RUN_STATUS_ENUM
+} store_run_status;
+
+/* What became of a trial. */
+#define STORE_TRIAL_STATUS_MAP(XX)                                                                 \
+  XX(PENDING, "pending") /* planned, not run yet */                                                \
+  XX(DONE, "done")                                                                                 \
+  XX(FAILED, "failed")
+
+/* STORE_TRIAL_PENDING, STORE_TRIAL_DONE, STORE_TRIAL_FAILED */
+typedef enum store_trial_status {
+#define STORE_TRIAL_STATUS_ENUM(name, text) STORE_TRIAL_##name,
+  STORE_TRIAL_STATUS_MAP(STORE_TRIAL_STATUS_ENUM)
+#undef STORE_TRIAL_STATUS_ENUM
+} store_trial_status;
+
+/* What became of a schedule's due time. */
+#define STORE_SCHEDULE_OUTCOME_MAP(XX)                                                             \
+  XX(STARTED, "started") /* a run began (its id is recorded) */                                    \
+  XX(MISSED, "missed")   /* the service was not running, or past the grace time */                 \
+  XX(SKIPPED, "skipped") /* a condition was not met (on battery, user not idle) */
+
+/* STORE_SCHEDULE_STARTED, STORE_SCHEDULE_MISSED, STORE_SCHEDULE_SKIPPED */
+typedef enum store_schedule_outcome {
+#define STORE_SCHEDULE_OUTCOME_ENUM(name, text) STORE_SCHEDULE_##name,
+  STORE_SCHEDULE_OUTCOME_MAP(STORE_SCHEDULE_OUTCOME_ENUM)
+#undef STORE_SCHEDULE_OUTCOME_ENUM
+} store_schedule_outcome;
+
+/* The database's text of a status ("running", "done", "missed", ...): what reports and the
+   protocol show. "unknown" for a value outside the enum. */
+const char *store_run_status_name(store_run_status s);
+const char *store_trial_status_name(store_trial_status s);
+const char *store_schedule_outcome_name(store_schedule_outcome s);
 
 typedef struct store_run_info {
   const char *plan_name;
@@ -70,9 +121,13 @@ int store_trial_finish(store *s, int64_t trial_id, const store_trial_result *res
 int store_trial_fail(store *s, int64_t trial_id, const char *finished_at, const char *reason,
                      ts_err *err);
 
-/* status: "finished", "interrupted" or "failed"; detail may be NULL. */
-int store_run_end(store *s, int64_t run_id, const char *status, const char *detail,
+/* Records how a run ended (any status; usually finished, interrupted or failed); detail may be
+   NULL. TS_EINVAL for a status outside the enum. */
+int store_run_end(store *s, int64_t run_id, store_run_status status, const char *detail,
                   const char *finished_at, ts_err *err);
+/* Interrupts a run that the service's stop cut short, to resume at the service's next start:
+   status interrupted, the detail and end, and resume_at_start set. */
+int store_run_checkpoint(store *s, int64_t run_id, const char *detail, const char *at, ts_err *err);
 
 typedef struct store_trial_row {
   int64_t id;
@@ -80,8 +135,8 @@ typedef struct store_trial_row {
   int block;
   char condition[128];
   char bench[64];
-  char status[16];
-  double score; /* valid when status is "done" */
+  store_trial_status status;
+  double score; /* valid when status is STORE_TRIAL_DONE */
   char unit[32];
   int has_warnings;
   char finished_at[32];
@@ -91,7 +146,8 @@ typedef struct store_trial_row {
   char warnings[256];   /* "" when none */
 } store_trial_row;
 
-/* Calls fn for each trial of the run in sequence order; stops early when fn returns non-zero. */
+/* Calls fn for each trial of the run in sequence order; stops early when fn returns non-zero.
+   TS_ESTORE when a trial's status is not one this build knows. */
 int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_trial_row *row),
                      void *ctx, ts_err *err);
 
@@ -100,7 +156,7 @@ typedef struct store_run_row {
   char plan_name[64];
   char plan_text[8192];
   uint64_t seed;
-  char status[16];
+  store_run_status status;
   char status_detail[600];
   char started_at[32];
   char finished_at[32];
@@ -110,7 +166,11 @@ typedef struct store_run_row {
   int trials_total;
   int trials_done;
   int trials_failed;
+  int resume_at_start; /* 1: checkpointed by the service's stop, resumes at its next start */
 } store_run_row;
+
+/* Every function that reads runs fails with TS_ESTORE when a run's status is not one this build
+   knows. */
 
 /* Reads one run with its trial counts; TS_EINVAL when there is no such run. */
 int store_run_get(store *s, int64_t run_id, store_run_row *out, ts_err *err);
@@ -120,7 +180,7 @@ int store_latest_run(store *s, int64_t *run_id, ts_err *err);
    their seq must follow the run's last. */
 int store_trials_append(store *s, int64_t run_id, store_trial_plan *trials, int count,
                         ts_err *err);
-/* Marks a run running again (resume) and clears its end. */
+/* Marks a run running again (resume), clears its end and its resume_at_start. */
 int store_run_reopen(store *s, int64_t run_id, ts_err *err);
 /* Stores a score measured by hand as a finished trial of the run (source 'manual'). */
 int store_trial_record(store *s, int64_t run_id, const char *condition, const char *bench,
@@ -165,11 +225,13 @@ int store_schedules(store *s, int (*fn)(void *ctx, const store_schedule *sc), vo
 /* TS_EINVAL when there is no such schedule. */
 int store_schedule_remove(store *s, int64_t id, ts_err *err);
 int store_schedule_update(store *s, int64_t id, int64_t next_due, int enabled, ts_err *err);
-/* Records what became of a due time: "started" (with run_id), "missed" or "skipped". */
-int store_schedule_event(store *s, int64_t id, const char *what, int64_t run_id,
+/* Records what became of a due time: started (with run_id), missed or skipped. TS_EINVAL for an
+   outcome outside the enum. */
+int store_schedule_event(store *s, int64_t id, store_schedule_outcome what, int64_t run_id,
                          const char *detail, const char *at, ts_err *err);
 int store_run_set_schedule(store *s, int64_t run_id, int64_t schedule_id, ts_err *err);
-/* Runs that did not finish (status running or interrupted), oldest first. */
+/* Runs that did not finish (status running or interrupted), oldest first; resume_at_start tells
+   which of the interrupted ones the service's stop checkpointed. */
 int store_unfinished_runs(store *s, int (*fn)(void *ctx, const store_run_row *row), void *ctx,
                           ts_err *err);
 
