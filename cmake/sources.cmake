@@ -41,6 +41,7 @@ set(TS_CORE_SOURCES
   service/src/engine/scenarios/yield.c
   service/src/experiment/experiment.c
   service/src/experiment/plan.c
+  service/src/experiment/precision.c
   service/src/experiment/stats.c
   service/src/quiet/quiet.c
   service/src/report/csv.c

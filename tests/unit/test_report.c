@@ -1,10 +1,13 @@
 /* test_report.c - the CSV, JSON and HTML reports of a small stored run: structure, quoting and
-   escaping of user text, one row per trial, metric columns, the charts and the verdicts. */
+   escaping of user text, one row per trial, metric columns, the charts and the verdicts; and the
+   precision check of adaptive repetitions measuring the intervals the report shows. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../service/src/experiment/precision.h"
+#include "../../service/src/report/data.h"
 #include "../../service/src/report/report.h"
 #include "check.h"
 
@@ -155,6 +158,69 @@ static void test_text_unchanged_shape(void) {
   free(text);
 }
 
+/* The widest 95 % CI half-width of every comparison, from the cells the report computed: the
+   larger of the bootstrap's and Welch's, infinity when a group is too small. */
+static double widest_in_report(const report_data *r) {
+  double widest = 0;
+  for (int b = 0; b < r->bench_count; b++)
+    for (int c = 0; c < r->condition_count; c++) {
+      const stats_comparison *cmp = &r->cells[b][c].cmp;
+      if (c == r->baseline)
+        continue;
+      double half = INFINITY;
+      if (r->cells[b][c].compared && !cmp->too_few && !cmp->unusable) {
+        half = fmax((cmp->ci95_high - cmp->ci95_low) / 2,
+                    (cmp->welch_ci95_high - cmp->welch_ci95_low) / 2);
+        if (isnan(half))
+          half = INFINITY;
+      }
+      if (half > widest)
+        widest = half;
+    }
+  return widest;
+}
+
+/* Adaptive repetitions stop on exactly the intervals the report shows: same groups (the third
+   condition is not in the plan, one trial failed, warm-ups left out), same bootstrap seed, same
+   margin. */
+static void precision_check_measures_the_reported_intervals(void) {
+  ts_err err;
+  plan p;
+  CHECK_INT(plan_parse("conditions = baseline, sleep:200@500ms\nbench = builtin-st, builtin-mt\n"
+                       "margin = 2%\nprecision = 0.5%\n",
+                       "test plan", &p, &err),
+            TS_OK);
+  double widest = -1;
+  CHECK_INT(precision_widest_interval(db, run_id, &p, &widest, &err), TS_OK);
+  report_data *r = NULL;
+  CHECK_INT(report_data_load(db, run_id, &p, REPORT_WITH_STATS, &r, &err), TS_OK);
+  if (!r)
+    return;
+  CHECK_INT(r->condition_count, 3);
+  CHECK_INT(r->bench_count, 2);
+  double shown = widest_in_report(r);
+  fprintf(stderr, "  widest 95 %% CI: +-%.17g %% (report: +-%.17g %%)\n", widest, shown);
+  CHECK(isfinite(widest) && widest > 0);
+  CHECK(widest == shown);
+  report_data_free(r);
+
+  /* The options are the report's: another margin or another run's seed changes the answer. */
+  stats_options o = precision_stats_options(run_id, 2);
+  CHECK(o.seed == precision_stats_options(run_id, 0).seed);
+  CHECK(o.seed != precision_stats_options(run_id + 1, 2).seed);
+  CHECK(o.margin_percent == 2);
+
+  /* A condition of the plan without any score yet: infinitely wide, as the report would say. */
+  CHECK_INT(plan_parse("conditions = baseline, sleep:200@500ms, yield:2\n"
+                       "bench = builtin-st, builtin-mt\nmargin = 2%\n",
+                       "test plan", &p, &err),
+            TS_OK);
+  CHECK_INT(precision_widest_interval(db, run_id, &p, &widest, &err), TS_OK);
+  CHECK(isinf(widest));
+  CHECK_INT(precision_widest_interval(db, run_id + 99, &p, &widest, &err), TS_OK);
+  CHECK(isinf(widest)); /* no scores at all: nothing is precise yet */
+}
+
 int main(void) {
   make_run();
   RUN_CASE(test_format_names);
@@ -162,6 +228,7 @@ int main(void) {
   RUN_CASE(test_json);
   RUN_CASE(test_html);
   RUN_CASE(test_text_unchanged_shape);
+  RUN_CASE(precision_check_measures_the_reported_intervals);
   store_close(db);
   return check_summary();
 }

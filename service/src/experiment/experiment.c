@@ -9,7 +9,7 @@
 
 #include "../bench/bench.h"
 #include "../quiet/quiet.h"
-#include "../report/report.h"
+#include "precision.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/version.h"
 
@@ -359,7 +359,7 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
      or the budget is spent. */
   while (rc == TS_OK && p->precision_pct > 0) {
     double widest = 0;
-    rc = report_widest_interval(s, run_id, p, &widest, err);
+    rc = precision_widest_interval(s, run_id, p, &widest, err);
     if (rc != TS_OK)
       break;
     char text[256];

@@ -133,11 +133,6 @@ static int index_metrics(report_data *r) {
   return 0;
 }
 
-stats_options report_stats_options(int64_t run_id, double margin_pct) {
-  stats_options o = {(uint64_t)run_id * 0x9E3779B97F4A7C15ull + 1, 0, margin_pct};
-  return o;
-}
-
 /* Baseline drift: the mean of the later half of the baseline trials against the earlier half. */
 static double baseline_drift(const report_score_list *l) {
   if (l->n < 4)
@@ -152,7 +147,8 @@ static double baseline_drift(const report_score_list *l) {
 }
 
 static int compute_stats(store *s, report_data *r, ts_err *err) {
-  stats_options options = report_stats_options(r->run_id, r->margin_pct);
+  /* The options the precision check uses, so adaptive repetitions stop on the intervals shown. */
+  stats_options options = precision_stats_options(r->run_id, r->margin_pct);
   for (int c = 0; c < r->condition_count; c++)
     r->switches_per_s[c] =
         store_condition_metric_mean(s, r->run_id, r->conditions[c], "load.switches_per_s");

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "../experiment/plan.h"
+#include "../experiment/precision.h"
 #include "../experiment/stats.h"
 #include "../store/store.h"
 
@@ -84,9 +85,6 @@ typedef struct report_data {
 int report_data_load(store *s, int64_t run_id, const plan *p, int flags, report_data **out,
                      ts_err *err);
 void report_data_free(report_data *r);
-/* The stats options of a run: the bootstrap is seeded from the run id, so a run always reports
-   the same intervals. */
-stats_options report_stats_options(int64_t run_id, double margin_pct);
 /* A trial's metric by name; NaN when it has none. */
 double report_trial_metric(const report_data *r, const report_trial *t, const char *name);
 /* The condition index of a name; -1 when it is not one of the report's. */

@@ -28,8 +28,5 @@ typedef enum report_format {
 int report_format_parse(const char *name, report_format *out, ts_err *err);
 /* report_run in any format (text is exactly report_run's output). */
 int report_run_format(store *s, int64_t run_id, report_format format, FILE *out, ts_err *err);
-/* The widest 95 % CI half-width (in %) over every comparison of the run: adaptive repetitions
-   stop when it is at most the plan's precision. Infinity while a group has too few trials. */
-int report_widest_interval(store *s, int64_t run_id, const plan *p, double *widest, ts_err *err);
 
 #endif

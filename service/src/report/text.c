@@ -118,29 +118,3 @@ int report_run_format(store *s, int64_t run_id, report_format format, FILE *out,
   report_data_free(r);
   return TS_OK;
 }
-
-int report_widest_interval(store *s, int64_t run_id, const plan *p, double *widest, ts_err *err) {
-  report_data *r;
-  int rc = report_data_load(s, run_id, p, 0, &r, err);
-  if (rc != TS_OK)
-    return rc;
-  stats_options options = report_stats_options(run_id, p ? p->margin_pct : 0);
-  *widest = 0;
-  for (int b = 0; b < r->bench_count && rc == TS_OK; b++) {
-    const double *conditions[REPORT_MAX_CONDITIONS];
-    size_t counts[REPORT_MAX_CONDITIONS], k = 0;
-    for (int c = 0; c < r->condition_count; c++)
-      if (c != r->baseline) {
-        conditions[k] = r->lists[b][c].values;
-        counts[k++] = r->lists[b][c].n;
-      }
-    double worst = 0;
-    if (stats_precision_reached(r->lists[b][r->baseline].values, r->lists[b][r->baseline].n,
-                                conditions, counts, k, p->precision_pct, &options, &worst) < 0)
-      rc = ts_err_set(err, TS_ENOMEM, "no memory for the statistics");
-    if (worst > *widest)
-      *widest = worst;
-  }
-  report_data_free(r);
-  return rc;
-}
