@@ -2,6 +2,7 @@
    file and line), the stored text read back unchanged, and the interleaved order of trials. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "experiment/experiment.h"
@@ -127,6 +128,310 @@ static void stored_text_reads_back_the_same(void) {
   CHECK_STR_CONTAINS(a, "precision = 0.75%\n");
 }
 
+/* The accepted text of a setting, as its errors and --help say it. */
+static const char *accepted_of(const char *key) {
+  static plan_setting_info info;
+  for (size_t i = 0; plan_setting_info_at(i, &info); i++)
+    if (strcmp(info.key, key) == 0)
+      return info.accepted;
+  return "(no such setting)";
+}
+
+/* Sets key to value on a fresh plan and checks that it is written out as `written` and reads
+   back to the same text. */
+static void round_trips(const char *key, const char *value, const char *written) {
+  plan p, q;
+  ts_err err;
+  char a[PLAN_FORMAT_MAX], b[PLAN_FORMAT_MAX], line[PLAN_FORMAT_MAX];
+  CHECK_INT(plan_parse("", "test", &p, &err), TS_OK);
+  CHECK_INT(plan_set(&p, key, value, &err), TS_OK);
+  plan_format(&p, a, sizeof a);
+  snprintf(line, sizeof line, "%s = %s\n", key, written);
+  CHECK_STR_CONTAINS(a, line);
+  CHECK_INT(plan_parse(a, "stored", &q, &err), TS_OK);
+  plan_format(&q, b, sizeof b);
+  CHECK(strcmp(a, b) == 0);
+  CHECK(memcmp(&p, &q, sizeof p) == 0);
+}
+
+/* Refused, and the error names the key, the value and what the table says is accepted. */
+static void refused(const char *key, const char *value) {
+  plan p;
+  ts_err err;
+  CHECK_INT(plan_parse("", "test", &p, &err), TS_OK);
+  CHECK_INT(plan_set(&p, key, value, &err), TS_EUSAGE);
+  CHECK(strncmp(err.text, key, strlen(key)) == 0);
+  CHECK_STR_CONTAINS(err.text, value);
+  CHECK_STR_CONTAINS(err.text, accepted_of(key));
+}
+
+/* Each bounded setting: the generated accepted text, both ends accepted and written back as
+   given, and a value just past each end refused. */
+static const struct {
+  const char *key, *accepted, *lowest, *highest, *below, *above;
+} bounded[] = {
+    {"reps", "1 to 1000", "1", "1000", "0", "1001"},
+    {"warmup", "0 to 100", "0", "100", "-1", "101"},
+    {"settle", "0s to 1h", "0s", "1h", "-1s", "3601s"},
+    {"work-scale", "0.001 to 1000", "0.001", "1000", "0.0009", "1000.1"},
+    {"precision", "off, or 0.01% to 50%", "0.01%", "50%", "0.009%", "50.1%"},
+    {"budget", "1m to 168h", "1m", "168h", "59s", "169h"},
+    {"quiet-cpu", "off, or 1% to 100%", "1%", "100%", "0.5%", "101%"},
+    {"quiet-timeout", "0s to 1h", "0s", "1h", "-1ms", "61m"},
+    {"margin", "auto, or 0.1% to 50%", "0.1%", "50%", "0.09%", "51%"},
+    {"timeout", "1s to 24h", "1s", "24h", "999ms", "25h"},
+    {"quiet", "on, off", "off", "on", "no", "yes"},
+};
+
+static void every_bound_is_enforced_and_named(void) {
+  for (size_t i = 0; i < sizeof bounded / sizeof bounded[0]; i++) {
+    fprintf(stderr, "  %s\n", bounded[i].key);
+    CHECK_STR_CONTAINS(accepted_of(bounded[i].key), bounded[i].accepted);
+    CHECK_INT(strlen(accepted_of(bounded[i].key)), strlen(bounded[i].accepted));
+    round_trips(bounded[i].key, bounded[i].lowest, bounded[i].lowest);
+    round_trips(bounded[i].key, bounded[i].highest, bounded[i].highest);
+    refused(bounded[i].key, bounded[i].below);
+    refused(bounded[i].key, bounded[i].above);
+    refused(bounded[i].key, "nonsense");
+  }
+  /* Out of range, the error says "accepted:" and the generated text, as the CLI tests expect. */
+  plan p;
+  ts_err err;
+  CHECK_INT(plan_parse("", "test", &p, &err), TS_OK);
+  CHECK_INT(plan_set(&p, "reps", "1001", &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "reps: 1001 is out of range (accepted: 1 to 1000)");
+  CHECK_INT(plan_set(&p, "margin", "60%", &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "margin: '60%' is not accepted (accepted: auto, or 0.1% to 50%)");
+  /* The words of percent settings, and values a shortened %g would have changed. */
+  round_trips("precision", "off", "off");
+  round_trips("margin", "auto", "auto");
+  round_trips("work-scale", "1.23456789", "1.23456789");
+  round_trips("precision", "0.123456789%", "0.123456789%");
+  round_trips("settle", "250ms", "250ms");
+}
+
+static void text_lists_and_names_are_bounded(void) {
+  char text[PLAN_TEXT_MAX + 1], list[PLAN_FORMAT_MAX];
+  memset(text, 'a', sizeof text);
+  text[PLAN_NAME_MAX - 1] = '\0';
+  round_trips("name", text, text);
+  text[PLAN_NAME_MAX - 1] = 'a';
+  text[PLAN_NAME_MAX] = '\0';
+  refused("name", "");
+  CHECK_STR_CONTAINS(accepted_of("name"), "1 to 63 bytes");
+  plan p;
+  ts_err err;
+  CHECK_INT(plan_parse("", "test", &p, &err), TS_OK);
+  CHECK_INT(plan_set(&p, "name", text, &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "name: too long at 64 bytes (accepted: ");
+  CHECK_STR_CONTAINS(err.text, accepted_of("name"));
+  CHECK_INT(plan_set(&p, "name", "tab\there", &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "control character");
+  CHECK_INT(plan_set(&p, "name", "caf\xe9", &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "not UTF-8");
+  round_trips("name", "caf\xc3\xa9 \xe2\x80\x94 2", "caf\xc3\xa9 \xe2\x80\x94 2");
+
+  static const char *const texts[] = {"7zip", "cpuz", "command", "score-regex"};
+  for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+    memset(text, 'b', sizeof text);
+    text[PLAN_TEXT_MAX - 1] = '\0';
+    round_trips(texts[i], text, text);
+    round_trips(texts[i], "C:\\Program Files\\x y.exe", "C:\\Program Files\\x y.exe");
+    CHECK_STR_CONTAINS(accepted_of(texts[i]), "at most 511 bytes");
+    text[PLAN_TEXT_MAX - 1] = 'b';
+    text[PLAN_TEXT_MAX] = '\0';
+    CHECK_INT(plan_set(&p, texts[i], text, &err), TS_EUSAGE);
+    CHECK_STR_CONTAINS(err.text, "too long at 512 bytes");
+    CHECK_STR_CONTAINS(err.text, accepted_of(texts[i]));
+    CHECK_INT(plan_set(&p, texts[i], "", &err), TS_OK); /* empty: not given */
+  }
+
+  /* As many conditions and benchmarks as a plan holds, and one more. */
+  size_t used = 0;
+  for (int i = 1; i <= PLAN_MAX_CONDITIONS; i++)
+    used +=
+        (size_t)snprintf(list + used, sizeof list - used, "%ssleep:%d@1s", i > 1 ? ", " : "", i);
+  round_trips("conditions", list, list);
+  snprintf(list + used, sizeof list - used, ", baseline");
+  CHECK_STR_CONTAINS(accepted_of("conditions"), "1 to 32, comma-separated: baseline");
+  CHECK_INT(plan_set(&p, "conditions", list, &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "conditions: too many (accepted: ");
+  CHECK_STR_CONTAINS(err.text, accepted_of("conditions"));
+  refused("conditions", "");
+  used = 0;
+  for (int i = 1; i <= PLAN_MAX_BENCHES; i++)
+    used +=
+        (size_t)snprintf(list + used, sizeof list - used, "%sbuiltin-mt:%d", i > 1 ? ", " : "", i);
+  round_trips("bench", list, list);
+  snprintf(list + used, sizeof list - used, ", builtin-st");
+  CHECK_STR_CONTAINS(accepted_of("bench"), "1 to 8, comma-separated: builtin-st");
+  CHECK_INT(plan_set(&p, "bench", list, &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "bench: too many (accepted: ");
+  CHECK_STR_CONTAINS(err.text, accepted_of("bench"));
+}
+
+/* Every setting is covered above, and each default is accepted by its own setter and is what an
+   empty plan holds. */
+static void every_setting_is_covered_and_defaults_hold(void) {
+  static const char *const others[] = {"name", "conditions", "bench",      "7zip",
+                                       "cpuz", "command",    "score-regex"};
+  plan_setting_info info;
+  plan p, q;
+  ts_err err;
+  char a[PLAN_FORMAT_MAX], line[512];
+  CHECK_INT(plan_parse("", "test", &p, &err), TS_OK);
+  plan_format(&p, a, sizeof a);
+  size_t count = 0;
+  for (size_t i = 0; plan_setting_info_at(i, &info); i++, count++) {
+    int covered = 0;
+    for (size_t j = 0; j < sizeof bounded / sizeof bounded[0]; j++)
+      covered |= strcmp(bounded[j].key, info.key) == 0;
+    for (size_t j = 0; j < sizeof others / sizeof others[0]; j++)
+      covered |= strcmp(others[j], info.key) == 0;
+    if (!covered)
+      fprintf(stderr, "  setting '%s' has no bounds test\n", info.key);
+    CHECK(covered);
+    CHECK(plan_is_setting(info.key));
+    CHECK(info.help[0] && info.value[0] && info.accepted[0]);
+    if (info.default_text[0]) {
+      CHECK_INT(plan_set(&q, info.key, info.default_text, &err), TS_OK);
+      snprintf(line, sizeof line, "%s = %s\n", info.key, info.default_text);
+      CHECK_STR_CONTAINS(a, line);
+    }
+  }
+  CHECK_INT(count, sizeof bounded / sizeof bounded[0] + sizeof others / sizeof others[0]);
+  CHECK_STR_CONTAINS(p.name, "custom");
+  CHECK_INT(p.reps, 5);
+  CHECK_INT(p.warmup, 1);
+  CHECK_INT(p.settle_ns, 1000000000);
+  CHECK(p.work_scale == 1.0);
+  CHECK(p.precision_pct == 0 && p.quiet_cpu_pct == 0 && p.margin_pct == 0);
+  CHECK_INT(p.budget_ns, 3600000000000);
+  CHECK_INT(p.quiet_timeout_ns, 30000000000);
+  CHECK_INT(p.bench_timeout_ns, 600000000000);
+  CHECK_INT(p.quiet, 0);
+  CHECK_INT(p.condition_count + p.bench_count, 0);
+  CHECK(!p.sevenzip_path[0] && !p.cpuz_path[0] && !p.command_line[0] && !p.score_regex[0]);
+}
+
+static void unknown_keys_list_every_setting(void) {
+  plan p;
+  ts_err err;
+  char known[1024];
+  size_t used = (size_t)snprintf(known, sizeof known, "(known: ");
+  plan_setting_info info;
+  for (size_t i = 0; plan_setting_info_at(i, &info); i++)
+    used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", info.key);
+  snprintf(known + used, sizeof known - used, ")");
+  CHECK_STR_CONTAINS(known, "name, conditions, bench, reps,");
+  CHECK_STR_CONTAINS(known, "score-regex)");
+  CHECK_INT(plan_parse("", "test", &p, &err), TS_OK);
+  CHECK_INT(plan_set(&p, "repetitions", "3", &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "unknown setting 'repetitions' ");
+  CHECK_STR_CONTAINS(err.text, known);
+  CHECK_INT(plan_parse("quiet-cpu = 5%\ncolour = blue\n", "x.plan", &p, &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "x.plan:2: unknown setting 'colour' ");
+  CHECK_STR_CONTAINS(err.text, known);
+  CHECK(!plan_is_setting("repetitions"));
+}
+
+/* Text stored with runs before settings became a table, as plan_format wrote it then. */
+static void old_stored_text_still_reads(void) {
+  static const char *const stored =
+      "name = quick\n"
+      "conditions = baseline, sleep:1500@500ms, sleep:5000@500ms, sleep:15000@500ms\n"
+      "bench = builtin-st\nreps = 5\nwarmup = 1\nsettle = 1s\nwork-scale = 1\nprecision = off\n"
+      "budget = 1h\nquiet-cpu = 25%\nquiet-timeout = 5s\nmargin = auto\ntimeout = 10m\n"
+      "quiet = off\n";
+  plan p;
+  ts_err err;
+  char text[PLAN_FORMAT_MAX];
+  CHECK_INT(plan_parse(stored, "stored plan", &p, &err), TS_OK);
+  plan_format(&p, text, sizeof text);
+  CHECK(strcmp(text, stored) == 0);
+  CHECK_INT(plan_preset("quick", &p, &err), TS_OK);
+  plan_format(&p, text, sizeof text);
+  CHECK(strcmp(text, stored) == 0);
+  const char *older = "name = mine\nconditions = baseline\nbench = command\nreps = 3\n"
+                      "precision = 0.5%\nmargin = 2%\nquiet = on\ncommand = echo 1\n"
+                      "score-regex = ([0-9]+)\n7zip = /opt/7zz\n";
+  CHECK_INT(plan_parse(older, "stored plan", &p, &err), TS_OK);
+  CHECK_INT(p.quiet, 1);
+  CHECK(p.margin_pct == 2 && p.precision_pct == 0.5);
+  CHECK_STR_CONTAINS(p.sevenzip_path, "/opt/7zz");
+  CHECK_STR_CONTAINS(p.score_regex, "([0-9]+)");
+}
+
+/* Help for run --help comes from the table: every option with its generated accepted text and
+   default, in lines of at most 80 columns. */
+static void help_comes_from_the_table(void) {
+  char help[8192], flat[8192];
+  plan_settings_help(help, sizeof help);
+  size_t n = 0, column = 0, longest = 0;
+  for (const char *c = help; *c; c++) {
+    column = *c == '\n' ? 0 : column + 1;
+    longest = column > longest ? column : longest;
+    if (*c == '\n' && c[1] == ' ' && c[2] == ' ' && c[3] == ' ') {
+      flat[n++] = ' '; /* a wrapped line: joined again to search it */
+      while (c[1] == ' ')
+        c++;
+      column = 0;
+    } else {
+      flat[n++] = *c;
+    }
+  }
+  flat[n] = '\0';
+  CHECK(longest <= 80);
+  CHECK_STR_CONTAINS(flat, "  --reps N ");
+  CHECK_STR_CONTAINS(flat, "; accepted: 1 to 1000; default 5\n");
+  CHECK_STR_CONTAINS(flat, "  --margin P|auto ");
+  CHECK_STR_CONTAINS(flat, "; accepted: auto, or 0.1% to 50%; default auto\n");
+  CHECK_STR_CONTAINS(flat, "  --budget DURATION ");
+  CHECK_STR_CONTAINS(flat, "; accepted: 1m to 168h; default 1h\n");
+  CHECK_STR_CONTAINS(flat, "  --7zip PATH ");
+  plan_setting_info info;
+  for (size_t i = 0; plan_setting_info_at(i, &info); i++) {
+    char option[64];
+    snprintf(option, sizeof option, "  --%s %s ", info.key, info.value);
+    CHECK_STR_CONTAINS(flat, option);
+    CHECK_STR_CONTAINS(flat, info.accepted);
+  }
+}
+
+/* docs/plans.md gives each setting's accepted text and default as the table generates them. */
+static void docs_match_the_table(void) {
+  char path[1024], text[16384];
+  snprintf(path, sizeof path, "%s", __FILE__);
+  char *tests = strstr(path, "tests/unit/test_plan.c");
+  CHECK(tests != NULL);
+  if (!tests)
+    return;
+  snprintf(tests, sizeof path - (size_t)(tests - path), "docs/plans.md");
+  FILE *f = fopen(path, "rb");
+  CHECK(f != NULL);
+  if (!f)
+    return;
+  size_t n = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[n] = '\0';
+  plan_setting_info info;
+  for (size_t i = 0; plan_setting_info_at(i, &info); i++) {
+    char row[64], cell[PLAN_ACCEPTED_MAX + 8];
+    snprintf(row, sizeof row, "\n| `%s` |", info.key);
+    const char *at = strstr(text, row);
+    CHECK_STR_CONTAINS(text, row);
+    if (!at)
+      continue;
+    char line[1024];
+    size_t len = strcspn(at + 1, "\n");
+    snprintf(line, sizeof line, "%.*s", (int)len, at + 1);
+    snprintf(cell, sizeof cell, "| %s |", info.accepted);
+    CHECK_STR_CONTAINS(line, cell);
+    snprintf(cell, sizeof cell, "| %s |", info.default_text[0] ? info.default_text : "none");
+    CHECK_STR_CONTAINS(line, cell);
+  }
+}
+
 static void order_is_interleaved_and_reproducible(void) {
   plan p;
   ts_err err;
@@ -157,6 +462,13 @@ int main(void) {
   RUN_CASE(presets_and_settings);
   RUN_CASE(plan_files_name_file_and_line);
   RUN_CASE(stored_text_reads_back_the_same);
+  RUN_CASE(every_bound_is_enforced_and_named);
+  RUN_CASE(text_lists_and_names_are_bounded);
+  RUN_CASE(every_setting_is_covered_and_defaults_hold);
+  RUN_CASE(unknown_keys_list_every_setting);
+  RUN_CASE(old_stored_text_still_reads);
+  RUN_CASE(help_comes_from_the_table);
+  RUN_CASE(docs_match_the_table);
   RUN_CASE(order_is_interleaved_and_reproducible);
   return check_summary();
 }

@@ -1,8 +1,9 @@
 /* plan.c - reads experiment plans (presets, plan files, command-line settings, stored runs) in one
-   "key = value" text format through one table of settings, refusing bad input before anything
-   runs. */
+   "key = value" text format through one table of typed settings, refusing bad input before
+   anything runs. */
 #include "plan.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,7 @@
 #include "../bench/bench.h"
 #include "threadsoup/parse.h"
 
-/* ---- presets: plan text, read by the same parser as files -------------------------------------- */
+/* ---- presets: plan text, read by the same parser as files ------------------------------------ */
 
 typedef struct plan_preset_def {
   const char *name;
@@ -71,15 +72,191 @@ void plan_preset_help(char *buf, size_t len) {
                              plan_presets[i].help);
 }
 
-/* ---- settings ---------------------------------------------------------------------------------- */
+/* ---- settings: one row each, read by one setter and one formatter per kind ------------------- */
+
+typedef enum setting_kind {
+  KIND_NAME,       /* char[]: UTF-8 text without control characters, min to max characters */
+  KIND_TEXT,       /* char[]: any text of at most max characters; "" = not given */
+  KIND_CONDITIONS, /* the condition list: min to max comma-separated load specs */
+  KIND_BENCHES,    /* the benchmark list: min to max comma-separated benchmark specs */
+  KIND_WHOLE,      /* long in [min, max] */
+  KIND_DECIMAL,    /* double in [min, max] */
+  KIND_PERCENT,    /* double in [min, max], in percent; `word` ("off", "auto") is stored as 0 */
+  KIND_DURATION,   /* uint64_t nanoseconds in [min, max] */
+  KIND_SWITCH,     /* int: on (1) or off (0) */
+} setting_kind;
+
+typedef struct plan_setting {
+  const char *key;
+  setting_kind kind;
+  size_t at; /* offsetof the field; the two lists have their arrays and counts instead */
+  /* Bounds in the kind's unit: the value, nanoseconds, characters or items. Durations up to 104
+     days are exact in a double. */
+  double min, max;
+  const char *word;  /* percent: the word that means 0 */
+  const char *dflt;  /* the default as plan text, set through the same setter; NULL: none */
+  const char *value; /* what --help calls the value, where the kind's name does not fit */
+  const char *forms; /* lists and text: what an item or the text is */
+  const char *help;  /* what the setting means */
+} plan_setting;
+
+#define S_NS 1e9
+#define M_NS (60 * S_NS)
+#define H_NS (60 * M_NS)
+#define D_NS (24 * H_NS)
+/* The offset of a plan field that must have type T: a row whose kind does not match its field's
+   type does not compile. */
+#define AT(field, T) _Generic(((plan *)0)->field, T : offsetof(plan, field))
+/* The longest text a char array field holds, so the bound follows the field. */
+#define CHARS(field) ((double)(sizeof((plan *)0)->field - 1))
+
+/* One macro per kind, each row read as (key, field, bounds, default, help). */
+#define NAME(key, field, forms, dflt, help)                                                        \
+  { key, KIND_NAME, AT(field, char *), 1, CHARS(field), NULL, dflt, NULL, forms, help }
+#define TEXT(key, field, value, forms, help)                                                       \
+  { key, KIND_TEXT, AT(field, char *), 0, CHARS(field), NULL, NULL, value, forms, help }
+#define LIST(key, kind, max, forms, help)                                                          \
+  { key, kind, 0, 1, max, NULL, NULL, NULL, forms, help }
+#define WHOLE(key, field, min, max, dflt, help)                                                    \
+  { key, KIND_WHOLE, AT(field, long), min, max, NULL, dflt, NULL, NULL, help }
+#define DECIMAL(key, field, min, max, dflt, help)                                                  \
+  { key, KIND_DECIMAL, AT(field, double), min, max, NULL, dflt, NULL, NULL, help }
+#define PERCENT(key, field, word, min, max, dflt, help)                                            \
+  { key, KIND_PERCENT, AT(field, double), min, max, word, dflt, NULL, NULL, help }
+#define DURATION(key, field, min, max, dflt, help)                                                 \
+  { key, KIND_DURATION, AT(field, uint64_t), min, max, NULL, dflt, NULL, NULL, help }
+#define SWITCH(key, field, dflt, help)                                                             \
+  { key, KIND_SWITCH, AT(field, int), 0, 1, NULL, dflt, NULL, NULL, help }
+
+/* The file format, the command line (--KEY), the stored text and --help; plan_format writes the
+   settings in this order. */
+static const plan_setting plan_settings[] = {
+    NAME("name", name, "UTF-8 text without control characters", "custom",
+         "the plan's name, stored with the run (a plan file without one is named after the file)"),
+    LIST("conditions", KIND_CONDITIONS, PLAN_MAX_CONDITIONS,
+         "baseline, baseline-LABEL (a second baseline, for A/A), sleep:COUNT[@INTERVAL], "
+         "wait:COUNT[:KIND], yield:COUNT[/check] or procs:COUNT, with options as /KEY=VALUE and "
+         "parts joined with +",
+         "the conditions every benchmark runs under"),
+    LIST("bench", KIND_BENCHES, PLAN_MAX_BENCHES,
+         "builtin-st, builtin-mt[:N], 7zip[:N], cpuz[:single or multi] or command",
+         "the benchmarks"),
+    WHOLE("reps", reps, 1, PLAN_MAX_REPS, "5",
+          "blocks; each runs every condition x benchmark once, in its own random order (with "
+          "precision: the blocks before the first check)"),
+    WHOLE("warmup", warmup, 0, 100, "1",
+          "runs of each benchmark before the first block, under the first condition; stored as "
+          "block 0, left out of statistics"),
+    DURATION("settle", settle_ns, 0, H_NS, "1s",
+             "wait after the load starts, before the quiet gate and the benchmark"),
+    DECIMAL("work-scale", work_scale, 0.001, 1000, "1",
+            "multiplies the built-in benchmarks' fixed work"),
+    PERCENT("precision", precision_pct, "off", 0.01, 50, "off",
+            "adaptive repetitions: after reps blocks, add one block at a time until every "
+            "comparison's 95 % CI half-width is at most this"),
+    DURATION("budget", budget_ns, M_NS, 7 * D_NS, "1h",
+             "time allowed for adaptive repetitions; when it runs out the run says so"),
+    PERCENT("quiet-cpu", quiet_cpu_pct, "off", 1, 100, "off",
+            "quiet gate: before each benchmark, wait until CPU use outside ThreadSoup stays under "
+            "this for one second"),
+    DURATION("quiet-timeout", quiet_timeout_ns, 0, H_NS, "30s",
+             "how long the quiet gate waits; then the trial runs and keeps a warning"),
+    PERCENT("margin", margin_pct, "auto", 0.1, 50, "auto",
+            "the margin of 'no measurable effect' (auto: 1 %)"),
+    DURATION("timeout", bench_timeout_ns, S_NS, D_NS, "10m",
+             "an external benchmark is stopped after this"),
+    SWITCH("quiet", quiet, "off",
+           "quiet mode for the run: Defender real-time protection off and Windows Update paused "
+           "before the first trial, restored after the last (Windows, as an administrator; where "
+           "it cannot work the run goes on and says why)"),
+    TEXT("7zip", sevenzip_path, "PATH", "a path",
+         "where 7-Zip is (7z, 7zz or 7z.exe); searched for when not given"),
+    TEXT("cpuz", cpuz_path, "PATH", "a path",
+         "where CPU-Z is (cpuz.exe); searched for when not given"),
+    TEXT("command", command_line, "CMD", "a command line", "the command benchmark's command line"),
+    TEXT("score-regex", score_regex, "RE", "a regular expression",
+         "the command benchmark: a regular expression whose first group is the score (without "
+         "it, the score is 1 / seconds)"),
+};
+#define SETTING_COUNT (sizeof plan_settings / sizeof plan_settings[0])
+
+#define FIELD(p, s, type) ((type *)(void *)((char *)(p) + (s)->at))
+#define CFIELD(p, s, type) ((const type *)(const void *)((const char *)(p) + (s)->at))
+
+/* Writes a decimal with the fewest digits that read back as the same double, so stored plans
+   give back exactly what was set; from 6 digits, so the usual values read as %g wrote them. */
+static void format_decimal(double v, const char *suffix, char *buf, size_t len) {
+  char text[40];
+  for (int digits = 6; digits <= 17; digits++) {
+    snprintf(text, sizeof text, "%.*g", digits, v);
+    if (strtod(text, NULL) == v)
+      break;
+  }
+  snprintf(buf, len, "%s%s", text, suffix);
+}
+
+/* What a setting accepts, from its bounds: the text after "accepted:" in errors, and in help. */
+static void accepted_text(const plan_setting *s, char *buf, size_t len) {
+  char min[40], max[40];
+  switch (s->kind) {
+  case KIND_NAME:
+  case KIND_TEXT:
+    if (s->min > 0)
+      snprintf(buf, len, "%s, %.0f to %.0f bytes", s->forms, s->min, s->max);
+    else
+      snprintf(buf, len, "%s, at most %.0f bytes", s->forms, s->max);
+    return;
+  case KIND_CONDITIONS:
+  case KIND_BENCHES:
+    snprintf(buf, len, "%.0f to %.0f, comma-separated: %s", s->min, s->max, s->forms);
+    return;
+  case KIND_WHOLE:
+    /* As parse_long prints the same bounds. */
+    snprintf(buf, len, "%ld to %ld", (long)s->min, (long)s->max);
+    return;
+  case KIND_DECIMAL:
+    snprintf(buf, len, "%g to %g", s->min, s->max);
+    return;
+  case KIND_PERCENT:
+    snprintf(buf, len, "%s%s%g%% to %g%%", s->word ? s->word : "", s->word ? ", or " : "", s->min,
+             s->max);
+    return;
+  case KIND_DURATION:
+    format_duration((uint64_t)s->min, min, sizeof min);
+    format_duration((uint64_t)s->max, max, sizeof max);
+    snprintf(buf, len, "%s to %s", min, max);
+    return;
+  case KIND_SWITCH:
+    snprintf(buf, len, "on, off");
+    return;
+  }
+}
+
+/* What --help calls a setting's value: "--reps N", "--margin P|auto". */
+static void value_name(const plan_setting *s, char *buf, size_t len) {
+  static const char *const names[] = {
+      [KIND_NAME] = "NAME",    [KIND_TEXT] = "TEXT",         [KIND_CONDITIONS] = "LIST",
+      [KIND_BENCHES] = "LIST", [KIND_WHOLE] = "N",           [KIND_DECIMAL] = "X",
+      [KIND_PERCENT] = "P",    [KIND_DURATION] = "DURATION", [KIND_SWITCH] = "on|off"};
+  snprintf(buf, len, "%s%s%s", s->value ? s->value : names[s->kind], s->word ? "|" : "",
+           s->word ? s->word : "");
+}
+
+/* Refuses with the key, what was wrong, and what the table says is accepted. */
+static int refuse(const plan_setting *s, const char *what, ts_err *err) {
+  char accepted[PLAN_ACCEPTED_MAX];
+  accepted_text(s, accepted, sizeof accepted);
+  return ts_err_set(err, TS_EUSAGE, "%s%s (accepted: %s)", s->key, what, accepted);
+}
 
 /* Calls fn on each comma-separated item of list, trimmed; empty items are refused. */
-static int each_item(const char *list, const char *what, int (*fn)(plan *, const char *, ts_err *),
-                     plan *p, ts_err *err) {
+static int each_item(const char *list, const plan_setting *s,
+                     int (*fn)(plan *, const plan_setting *, const char *, ts_err *), plan *p,
+                     ts_err *err) {
   char item[LOAD_TEXT_MAX];
   const char *at = list;
-  if (!list || !*list)
-    return ts_err_set(err, TS_EUSAGE, "%s needs a comma-separated list", what);
+  if (!*list)
+    return refuse(s, " needs a value", err);
   for (;;) {
     const char *comma = strchr(at, ',');
     size_t len = comma ? (size_t)(comma - at) : strlen(at);
@@ -90,12 +267,12 @@ static int each_item(const char *list, const char *what, int (*fn)(plan *, const
     while (len > 0 && (at[len - 1] == ' ' || at[len - 1] == '\t'))
       len--;
     if (len == 0)
-      return ts_err_set(err, TS_EUSAGE, "%s: empty item in '%s'", what, list);
+      return ts_err_set(err, TS_EUSAGE, "%s: empty item in '%s'", s->key, list);
     if (len >= sizeof item)
-      return ts_err_set(err, TS_EUSAGE, "%s: item '%.*s' is too long", what, (int)len, at);
+      return ts_err_set(err, TS_EUSAGE, "%s: item '%.*s' is too long", s->key, (int)len, at);
     memcpy(item, at, len);
     item[len] = '\0';
-    int rc = fn(p, item, err);
+    int rc = fn(p, s, item, err);
     if (rc != TS_OK)
       return rc;
     if (!comma)
@@ -104,218 +281,186 @@ static int each_item(const char *list, const char *what, int (*fn)(plan *, const
   }
 }
 
-static int add_condition(plan *p, const char *item, ts_err *err) {
-  if (p->condition_count == PLAN_MAX_CONDITIONS)
-    return ts_err_set(err, TS_EUSAGE, "conditions: more than %d", PLAN_MAX_CONDITIONS);
+static int add_condition(plan *p, const plan_setting *s, const char *item, ts_err *err) {
+  if (p->condition_count >= (int)s->max)
+    return refuse(s, ": too many", err);
   load_spec *spec = &p->conditions[p->condition_count];
   int rc = load_spec_parse(item, spec, err);
   if (rc != TS_OK)
-    return ts_err_prefix(err, "conditions");
+    return ts_err_prefix(err, "%s", s->key);
   if (plan_condition_index(p, spec->text) >= 0)
-    return ts_err_set(err, TS_EUSAGE, "conditions: '%s' is listed twice", spec->text);
+    return ts_err_set(err, TS_EUSAGE, "%s: '%s' is listed twice", s->key, spec->text);
   p->condition_count++;
   return TS_OK;
 }
 
-static int add_bench(plan *p, const char *item, ts_err *err) {
+static int add_bench(plan *p, const plan_setting *s, const char *item, ts_err *err) {
   const char *arg;
-  if (p->bench_count == PLAN_MAX_BENCHES)
-    return ts_err_set(err, TS_EUSAGE, "bench: more than %d benchmarks", PLAN_MAX_BENCHES);
+  if (p->bench_count >= (int)s->max)
+    return refuse(s, ": too many", err);
   if (strlen(item) >= PLAN_BENCH_MAX)
-    return ts_err_set(err, TS_EUSAGE, "bench: '%s' is too long", item);
+    return ts_err_set(err, TS_EUSAGE, "%s: '%s' is too long", s->key, item);
   /* A benchmark missing here may still run from a path the plan gives: plan_check decides. */
   if (!bench_find(item, &arg, err) && err->code != TS_EUNSUPPORTED)
-    return ts_err_prefix(err, "bench");
+    return ts_err_prefix(err, "%s", s->key);
   for (int i = 0; i < p->bench_count; i++)
     if (strcmp(p->benches[i], item) == 0)
-      return ts_err_set(err, TS_EUSAGE, "bench: '%s' is listed twice", item);
+      return ts_err_set(err, TS_EUSAGE, "%s: '%s' is listed twice", s->key, item);
   snprintf(p->benches[p->bench_count++], PLAN_BENCH_MAX, "%s", item);
   return TS_OK;
 }
 
-static int set_name(plan *p, const char *v, ts_err *err) {
+/* Sets a name or text field; errors do not echo the text: it may be long, or not UTF-8. */
+static int set_text(plan *p, const plan_setting *s, const char *v, ts_err *err) {
   size_t n = strlen(v);
-  if (n == 0 || n >= PLAN_NAME_MAX)
-    return ts_err_set(err, TS_EUSAGE, "name: 1 to %d characters", PLAN_NAME_MAX - 1);
-  for (const char *c = v; *c; c++)
-    if ((unsigned char)*c < 32)
-      return ts_err_set(err, TS_EUSAGE, "name: no control characters");
-  if (!parse_is_utf8(v))
-    return ts_err_set(err, TS_EUSAGE, "name: not UTF-8 text");
-  snprintf(p->name, sizeof p->name, "%s", v);
+  char what[64];
+  if (n == 0 && s->min > 0)
+    return refuse(s, " needs a value", err);
+  if (n > (size_t)s->max) {
+    snprintf(what, sizeof what, ": too long at %zu bytes", n);
+    return refuse(s, what, err);
+  }
+  if (s->kind == KIND_NAME) {
+    for (const char *c = v; *c; c++)
+      if ((unsigned char)*c < 32)
+        return refuse(s, ": holds a control character", err);
+    if (!parse_is_utf8(v))
+      return refuse(s, ": not UTF-8 text", err);
+  }
+  memcpy(FIELD(p, s, char), v, n + 1);
   return TS_OK;
 }
-static int set_conditions(plan *p, const char *v, ts_err *err) {
-  p->condition_count = 0;
-  return each_item(v, "conditions", add_condition, p, err);
-}
-static int set_bench(plan *p, const char *v, ts_err *err) {
-  p->bench_count = 0;
-  return each_item(v, "bench", add_bench, p, err);
-}
-static int set_reps(plan *p, const char *v, ts_err *err) {
-  return parse_long(v, 1, PLAN_MAX_REPS, "reps", &p->reps, err);
-}
-static int set_warmup(plan *p, const char *v, ts_err *err) {
-  return parse_long(v, 0, 100, "warmup", &p->warmup, err);
-}
-static int set_settle(plan *p, const char *v, ts_err *err) {
-  return parse_duration(v, 0, 3600000000000ull, "settle", &p->settle_ns, err);
-}
-static int set_work_scale(plan *p, const char *v, ts_err *err) {
-  return parse_double(v, 0.001, 1000, "work-scale", &p->work_scale, err);
-}
-/* "off" or a percentage; off is stored as 0. */
-static int set_percent_or_off(const char *v, double min, double max, const char *what,
-                              double *out, ts_err *err) {
-  if (v && strcmp(v, "off") == 0) {
-    *out = 0;
-    return TS_OK;
+
+/* The one setter: every setting, every kind. */
+static int set_value(plan *p, const plan_setting *s, const char *v, ts_err *err) {
+  switch (s->kind) {
+  case KIND_NAME:
+  case KIND_TEXT:
+    return set_text(p, s, v, err);
+  case KIND_CONDITIONS:
+    p->condition_count = 0;
+    return each_item(v, s, add_condition, p, err);
+  case KIND_BENCHES:
+    p->bench_count = 0;
+    return each_item(v, s, add_bench, p, err);
+  case KIND_WHOLE: /* the parsers' errors print the same bounds: "(accepted: 1 to 1000)" */
+    return parse_long(v, (long)s->min, (long)s->max, s->key, FIELD(p, s, long), err);
+  case KIND_DECIMAL:
+    return parse_double(v, s->min, s->max, s->key, FIELD(p, s, double), err);
+  case KIND_DURATION:
+    return parse_duration(v, (uint64_t)s->min, (uint64_t)s->max, s->key, FIELD(p, s, uint64_t),
+                          err);
+  case KIND_PERCENT:
+    if (s->word && strcmp(v, s->word) == 0) {
+      *FIELD(p, s, double) = 0;
+      return TS_OK;
+    }
+    if (parse_percent(v, s->min, s->max, s->key, FIELD(p, s, double), err) == TS_OK)
+      return TS_OK;
+    break;
+  case KIND_SWITCH:
+    if (strcmp(v, "on") == 0 || strcmp(v, "off") == 0) {
+      *FIELD(p, s, int) = strcmp(v, "on") == 0;
+      return TS_OK;
+    }
+    break;
   }
-  int rc = parse_percent(v, min, max, what, out, err);
-  if (rc != TS_OK)
-    ts_err_set(err, TS_EUSAGE, "%s: '%s' is not accepted (accepted: off, or %g%% to %g%%)", what,
-               v ? v : "", min, max);
-  return rc;
-}
-static int set_precision(plan *p, const char *v, ts_err *err) {
-  return set_percent_or_off(v, 0.01, 50, "precision", &p->precision_pct, err);
-}
-static int set_budget(plan *p, const char *v, ts_err *err) {
-  return parse_duration(v, 60000000000ull, 7ull * 24 * 3600 * 1000000000ull, "budget",
-                        &p->budget_ns, err);
-}
-static int set_quiet_cpu(plan *p, const char *v, ts_err *err) {
-  return set_percent_or_off(v, 1, 100, "quiet-cpu", &p->quiet_cpu_pct, err);
-}
-static int set_quiet_timeout(plan *p, const char *v, ts_err *err) {
-  return parse_duration(v, 0, 3600000000000ull, "quiet-timeout", &p->quiet_timeout_ns, err);
-}
-static int set_margin(plan *p, const char *v, ts_err *err) {
-  if (v && strcmp(v, "auto") == 0) {
-    p->margin_pct = 0;
-    return TS_OK;
-  }
-  int rc = parse_percent(v, 0.1, 50, "margin", &p->margin_pct, err);
-  if (rc != TS_OK)
-    ts_err_set(err, TS_EUSAGE, "margin: '%s' is not accepted (accepted: auto, or 0.1%% to 50%%)",
-               v ? v : "");
-  return rc;
-}
-static int set_timeout(plan *p, const char *v, ts_err *err) {
-  return parse_duration(v, 1000000000ull, 24ull * 3600 * 1000000000ull, "timeout",
-                        &p->bench_timeout_ns, err);
-}
-static int set_quiet(plan *p, const char *v, ts_err *err) {
-  if (strcmp(v, "on") == 0 || strcmp(v, "off") == 0) {
-    p->quiet = strcmp(v, "on") == 0;
-    return TS_OK;
-  }
-  return ts_err_set(err, TS_EUSAGE, "quiet: '%s' is not accepted (accepted: on, off)", v);
-}
-static int set_text(char *field, const char *v, const char *what, ts_err *err) {
-  if (strlen(v) >= PLAN_TEXT_MAX)
-    return ts_err_set(err, TS_EUSAGE, "%s: at most %d characters", what, PLAN_TEXT_MAX - 1);
-  snprintf(field, PLAN_TEXT_MAX, "%s", v);
-  return TS_OK;
-}
-static int set_7zip(plan *p, const char *v, ts_err *err) {
-  return set_text(p->sevenzip_path, v, "7zip", err);
-}
-static int set_cpuz(plan *p, const char *v, ts_err *err) {
-  return set_text(p->cpuz_path, v, "cpuz", err);
-}
-static int set_command(plan *p, const char *v, ts_err *err) {
-  return set_text(p->command_line, v, "command", err);
-}
-static int set_score_regex(plan *p, const char *v, ts_err *err) {
-  return set_text(p->score_regex, v, "score-regex", err);
+  char accepted[PLAN_ACCEPTED_MAX];
+  accepted_text(s, accepted, sizeof accepted);
+  return ts_err_set(err, TS_EUSAGE, "%s: '%.100s' is not accepted (accepted: %s)", s->key, v,
+                    accepted);
 }
 
-static void fmt_name(const plan *p, char *b, size_t n) { snprintf(b, n, "%s", p->name); }
-static void fmt_conditions(const plan *p, char *b, size_t n) {
+/* The one formatter: the value as plan text that set_value reads back. */
+static void format_value(const plan *p, const plan_setting *s, char *buf, size_t len) {
   size_t used = 0;
-  b[0] = '\0';
-  for (int i = 0; i < p->condition_count && used < n; i++)
-    used += (size_t)snprintf(b + used, n - used, "%s%s", i ? ", " : "", p->conditions[i].text);
+  buf[0] = '\0';
+  switch (s->kind) {
+  case KIND_NAME:
+  case KIND_TEXT:
+    snprintf(buf, len, "%s", CFIELD(p, s, char));
+    return;
+  case KIND_CONDITIONS:
+    for (int i = 0; i < p->condition_count && used < len; i++)
+      used +=
+          (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", p->conditions[i].text);
+    return;
+  case KIND_BENCHES:
+    for (int i = 0; i < p->bench_count && used < len; i++)
+      used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", p->benches[i]);
+    return;
+  case KIND_WHOLE:
+    snprintf(buf, len, "%ld", *CFIELD(p, s, long));
+    return;
+  case KIND_DECIMAL:
+    format_decimal(*CFIELD(p, s, double), "", buf, len);
+    return;
+  case KIND_PERCENT:
+    if (s->word && *CFIELD(p, s, double) == 0)
+      snprintf(buf, len, "%s", s->word);
+    else
+      format_decimal(*CFIELD(p, s, double), "%", buf, len);
+    return;
+  case KIND_DURATION:
+    format_duration(*CFIELD(p, s, uint64_t), buf, (int)len);
+    return;
+  case KIND_SWITCH:
+    snprintf(buf, len, "%s", *CFIELD(p, s, int) ? "on" : "off");
+    return;
+  }
 }
-static void fmt_bench(const plan *p, char *b, size_t n) {
+
+int plan_setting_info_at(size_t i, plan_setting_info *out) {
+  if (i >= SETTING_COUNT)
+    return 0;
+  const plan_setting *s = &plan_settings[i];
+  out->key = s->key;
+  out->help = s->help;
+  out->default_text = s->dflt ? s->dflt : "";
+  value_name(s, out->value, sizeof out->value);
+  accepted_text(s, out->accepted, sizeof out->accepted);
+  return 1;
+}
+
+/* Appends words to buf, breaking lines before `width` columns and indenting the next ones. */
+static size_t wrap(char *buf, size_t len, size_t used, size_t *column, const char *text,
+                   size_t indent, size_t width) {
+  while (*text && used < len) {
+    size_t word = strcspn(text, " ");
+    if (*column > indent && *column + 1 + word > width) {
+      used += (size_t)snprintf(buf + used, len - used, "\n%*s", (int)indent, "");
+      *column = indent;
+    } else if (*column > indent) {
+      used += (size_t)snprintf(buf + used, len - used, " ");
+      (*column)++;
+    }
+    if (used < len)
+      used += (size_t)snprintf(buf + used, len - used, "%.*s", (int)word, text);
+    *column += word;
+    text += word;
+    text += strspn(text, " ");
+  }
+  return used;
+}
+
+void plan_settings_help(char *buf, size_t len) {
+  enum { INDENT = 26, WIDTH = 80 };
   size_t used = 0;
-  b[0] = '\0';
-  for (int i = 0; i < p->bench_count && used < n; i++)
-    used += (size_t)snprintf(b + used, n - used, "%s%s", i ? ", " : "", p->benches[i]);
+  buf[0] = '\0';
+  for (size_t i = 0; i < SETTING_COUNT && used < len; i++) {
+    plan_setting_info info;
+    char option[64], text[PLAN_ACCEPTED_MAX + 512];
+    plan_setting_info_at(i, &info);
+    int n = snprintf(option, sizeof option, "  --%s %s", info.key, info.value);
+    snprintf(text, sizeof text, "%s; accepted: %s%s%s", info.help, info.accepted,
+             info.default_text[0] ? "; default " : "", info.default_text);
+    size_t column = (size_t)n < INDENT ? INDENT : (size_t)n + 1;
+    used += (size_t)snprintf(buf + used, len - used, "%-*s", (int)column, option);
+    used = wrap(buf, len, used, &column, text, INDENT, WIDTH);
+    if (used < len)
+      used += (size_t)snprintf(buf + used, len - used, "\n");
+  }
 }
-static void fmt_reps(const plan *p, char *b, size_t n) { snprintf(b, n, "%ld", p->reps); }
-static void fmt_warmup(const plan *p, char *b, size_t n) { snprintf(b, n, "%ld", p->warmup); }
-static void fmt_settle(const plan *p, char *b, size_t n) { format_duration(p->settle_ns, b, (int)n); }
-static void fmt_work_scale(const plan *p, char *b, size_t n) { snprintf(b, n, "%g", p->work_scale); }
-static void fmt_percent_or(double v, const char *zero, char *b, size_t n) {
-  if (v == 0)
-    snprintf(b, n, "%s", zero);
-  else
-    snprintf(b, n, "%g%%", v);
-}
-static void fmt_precision(const plan *p, char *b, size_t n) {
-  fmt_percent_or(p->precision_pct, "off", b, n);
-}
-static void fmt_budget(const plan *p, char *b, size_t n) { format_duration(p->budget_ns, b, (int)n); }
-static void fmt_quiet_cpu(const plan *p, char *b, size_t n) {
-  fmt_percent_or(p->quiet_cpu_pct, "off", b, n);
-}
-static void fmt_quiet_timeout(const plan *p, char *b, size_t n) {
-  format_duration(p->quiet_timeout_ns, b, (int)n);
-}
-static void fmt_margin(const plan *p, char *b, size_t n) { fmt_percent_or(p->margin_pct, "auto", b, n); }
-static void fmt_timeout(const plan *p, char *b, size_t n) {
-  format_duration(p->bench_timeout_ns, b, (int)n);
-}
-static void fmt_quiet(const plan *p, char *b, size_t n) { snprintf(b, n, "%s", p->quiet ? "on" : "off"); }
-static void fmt_7zip(const plan *p, char *b, size_t n) { snprintf(b, n, "%s", p->sevenzip_path); }
-static void fmt_cpuz(const plan *p, char *b, size_t n) { snprintf(b, n, "%s", p->cpuz_path); }
-static void fmt_command(const plan *p, char *b, size_t n) { snprintf(b, n, "%s", p->command_line); }
-static void fmt_score_regex(const plan *p, char *b, size_t n) { snprintf(b, n, "%s", p->score_regex); }
-
-typedef struct plan_setting {
-  const char *key;
-  const char *accepted;
-  int (*set)(plan *p, const char *value, ts_err *err);
-  void (*format)(const plan *p, char *buf, size_t len);
-} plan_setting;
-
-/* One table: the file format, the command line (--KEY), the stored text and docs/plans.md. */
-static const plan_setting plan_settings[] = {
-    {"name", "a name for the plan", set_name, fmt_name},
-    {"conditions", "comma-separated conditions: baseline, sleep:COUNT[@INTERVAL], …",
-     set_conditions, fmt_conditions},
-    {"bench", "comma-separated benchmarks: builtin-st, builtin-mt[:N], 7zip[:N], cpuz, command",
-     set_bench, fmt_bench},
-    {"reps", "blocks of trials, 1 to 1000", set_reps, fmt_reps},
-    {"warmup", "runs of each benchmark before the first block, 0 to 100", set_warmup,
-     fmt_warmup},
-    {"settle", "wait after the load starts, 0s to 1h", set_settle, fmt_settle},
-    {"work-scale", "multiplies the built-in benchmarks' work, 0.001 to 1000", set_work_scale,
-     fmt_work_scale},
-    {"precision", "off, or add blocks until every 95 % CI is this narrow (0.01% to 50%)",
-     set_precision, fmt_precision},
-    {"budget", "time allowed for adaptive repetitions, 1m to 7d", set_budget, fmt_budget},
-    {"quiet-cpu", "off, or wait before each trial until CPU use outside ThreadSoup is below this "
-                  "(1% to 100%)",
-     set_quiet_cpu, fmt_quiet_cpu},
-    {"quiet-timeout", "how long the quiet gate waits, 0s to 1h", set_quiet_timeout,
-     fmt_quiet_timeout},
-    {"margin", "auto, or the margin of 'no measurable effect' (0.1% to 50%)", set_margin,
-     fmt_margin},
-    {"timeout", "external benchmarks are stopped after this, 1s to 24h", set_timeout, fmt_timeout},
-    {"quiet", "on: Defender real-time protection off and Windows Update paused for the run, "
-              "then restored (Windows; needs an administrator)",
-     set_quiet, fmt_quiet},
-    {"7zip", "path of 7z, 7zz or 7z.exe (default: searched)", set_7zip, fmt_7zip},
-    {"cpuz", "path of cpuz.exe (default: searched)", set_cpuz, fmt_cpuz},
-    {"command", "the command line of the command benchmark", set_command, fmt_command},
-    {"score-regex", "command: a regular expression whose first group is the score",
-     set_score_regex, fmt_score_regex},
-};
-#define SETTING_COUNT (sizeof plan_settings / sizeof plan_settings[0])
 
 static void known_keys(char *buf, size_t len) {
   size_t used = 0;
@@ -340,22 +485,22 @@ int plan_set(plan *p, const char *key, const char *value, ts_err *err) {
     known_keys(keys, sizeof keys);
     return ts_err_set(err, TS_EUSAGE, "unknown setting '%s' (known: %s)", key, keys);
   }
-  return s->set(p, value ? value : "", err);
+  return set_value(p, s, value ? value : "", err);
 }
 
+/* Every default goes through its setter, so a default is always within its bounds (a test
+   checks each is accepted). */
 static void plan_defaults(plan *p) {
   memset(p, 0, sizeof *p);
-  snprintf(p->name, sizeof p->name, "custom");
-  p->reps = 5;
-  p->warmup = 1;
-  p->settle_ns = 1000000000ull;
-  p->work_scale = 1.0;
-  p->budget_ns = 3600000000000ull;
-  p->quiet_timeout_ns = 30000000000ull;
-  p->bench_timeout_ns = 600000000000ull;
+  for (size_t i = 0; i < SETTING_COUNT; i++) {
+    ts_err ignored;
+    if (plan_settings[i].dflt)
+      set_value(p, &plan_settings[i], plan_settings[i].dflt, &ignored);
+  }
 }
 
-/* ---- text and files ---------------------------------------------------------------------------- */
+/* ---- text and files ----------------------------------------------------------------------------
+ */
 
 static char *trim(char *s) {
   while (*s == ' ' || *s == '\t')
@@ -375,10 +520,10 @@ int plan_parse(const char *text, const char *origin, plan *out, ts_err *err) {
     const char *end = strchr(line, '\n');
     size_t len = end ? (size_t)(end - line) : strlen(line);
     line_no++;
-    char buf[4096];
+    char buf[PLAN_FORMAT_MAX]; /* any line plan_format writes reads back */
     if (len >= sizeof buf)
-      return ts_err_set(err, TS_EUSAGE, "%s:%d: line longer than %zu characters", origin,
-                        line_no, sizeof buf - 1);
+      return ts_err_set(err, TS_EUSAGE, "%s:%d: line longer than %zu characters", origin, line_no,
+                        sizeof buf - 1);
     memcpy(buf, line, len);
     buf[len] = '\0';
     line = end ? end + 1 : NULL;
@@ -387,23 +532,23 @@ int plan_parse(const char *text, const char *origin, plan *out, ts_err *err) {
       continue;
     char *eq = strchr(content, '=');
     if (!eq)
-      return ts_err_set(err, TS_EUSAGE, "%s:%d: expected KEY = VALUE, got '%.80s'", origin,
-                        line_no, content);
+      return ts_err_set(err, TS_EUSAGE, "%s:%d: expected KEY = VALUE, got '%.80s'", origin, line_no,
+                        content);
     *eq = '\0';
     char *key = trim(content), *value = trim(eq + 1);
     const plan_setting *s = find_setting(key);
     if (!s) {
       char keys[512];
       known_keys(keys, sizeof keys);
-      return ts_err_set(err, TS_EUSAGE, "%s:%d: unknown setting '%s' (known: %s)", origin,
-                        line_no, key, keys);
+      return ts_err_set(err, TS_EUSAGE, "%s:%d: unknown setting '%s' (known: %s)", origin, line_no,
+                        key, keys);
     }
     size_t index = (size_t)(s - plan_settings);
     if (set_on_line[index])
       return ts_err_set(err, TS_EUSAGE, "%s:%d: '%s' is set twice (first on line %d)", origin,
                         line_no, key, set_on_line[index]);
     set_on_line[index] = line_no;
-    int rc = s->set(out, value, err);
+    int rc = set_value(out, s, value, err);
     if (rc != TS_OK)
       return ts_err_prefix(err, "%s:%d", origin, line_no);
   }
@@ -499,8 +644,8 @@ void plan_format(const plan *p, char *buf, size_t len) {
   size_t used = 0;
   buf[0] = '\0';
   for (size_t i = 0; i < SETTING_COUNT && used < len; i++) {
-    char value[PLAN_FORMAT_MAX / 2];
-    plan_settings[i].format(p, value, sizeof value);
+    char value[PLAN_FORMAT_MAX];
+    format_value(p, &plan_settings[i], value, sizeof value);
     if (value[0] == '\0')
       continue; /* an empty path or command: the default */
     used += (size_t)snprintf(buf + used, len - used, "%s = %s\n", plan_settings[i].key, value);

@@ -17,6 +17,7 @@
 #define PLAN_BENCH_MAX 64
 #define PLAN_TEXT_MAX 512
 #define PLAN_FORMAT_MAX 8192
+#define PLAN_ACCEPTED_MAX 320
 
 typedef struct plan {
   char name[PLAN_NAME_MAX];
@@ -24,21 +25,21 @@ typedef struct plan {
   load_spec conditions[PLAN_MAX_CONDITIONS];
   int bench_count;
   char benches[PLAN_MAX_BENCHES][PLAN_BENCH_MAX];
-  long reps;               /* blocks; each runs every condition x benchmark once. With
-                              precision: the blocks run before the first check */
-  long warmup;             /* runs of each benchmark before the first block, kept apart */
-  uint64_t settle_ns;      /* wait after the load starts, before the gate and the benchmark */
-  double work_scale;       /* multiplies the built-in benchmarks' work */
-  double precision_pct;    /* 0: fixed reps; else add blocks until every 95 % CI is this narrow */
-  uint64_t budget_ns;      /* adaptive repetitions stop when this time is spent */
-  double quiet_cpu_pct;    /* gate: CPU use outside ThreadSoup must stay under this; 0 = off */
+  long reps;                 /* blocks; each runs every condition x benchmark once. With
+                                precision: the blocks run before the first check */
+  long warmup;               /* runs of each benchmark before the first block, kept apart */
+  uint64_t settle_ns;        /* wait after the load starts, before the gate and the benchmark */
+  double work_scale;         /* multiplies the built-in benchmarks' work */
+  double precision_pct;      /* 0: fixed reps; else add blocks until every 95 % CI is this narrow */
+  uint64_t budget_ns;        /* adaptive repetitions stop when this time is spent */
+  double quiet_cpu_pct;      /* gate: CPU use outside ThreadSoup must stay under this; 0 = off */
   uint64_t quiet_timeout_ns; /* gate: give up waiting after this (the trial gets a warning) */
-  double margin_pct;       /* equivalence margin of "no measurable effect"; 0 = automatic */
+  double margin_pct;         /* equivalence margin of "no measurable effect"; 0 = automatic */
   uint64_t bench_timeout_ns; /* external benchmarks are killed after this */
-  int quiet;               /* quiet mode (Defender off, Windows Update paused) for the run */
+  int quiet;                 /* quiet mode (Defender off, Windows Update paused) for the run */
   char sevenzip_path[PLAN_TEXT_MAX]; /* "" = search */
   char cpuz_path[PLAN_TEXT_MAX];
-  char command_line[PLAN_TEXT_MAX];  /* the `command` benchmark */
+  char command_line[PLAN_TEXT_MAX]; /* the `command` benchmark */
   char score_regex[PLAN_TEXT_MAX];
 } plan;
 
@@ -58,6 +59,20 @@ int plan_parse(const char *text, const char *origin, plan *out, ts_err *err);
 int plan_set(plan *p, const char *key, const char *value, ts_err *err);
 /* Whether `key` names a setting. */
 int plan_is_setting(const char *key);
+
+/* One setting as help and documentation describe it. `accepted` is what its errors say after
+   "accepted:", generated from the bounds its setter enforces ("1 to 1000", "off, or 1% to 50%"). */
+typedef struct plan_setting_info {
+  const char *key;
+  const char *help;         /* what it means */
+  const char *default_text; /* plan text of its default; "" when it has none */
+  char value[24];           /* what --help calls the value: "N", "DURATION", "P|off", "PATH" */
+  char accepted[PLAN_ACCEPTED_MAX];
+} plan_setting_info;
+/* Fills *out for the i-th setting, in the order plan_format writes them; 0 past the last. */
+int plan_setting_info_at(size_t i, plan_setting_info *out);
+/* "  --KEY VALUE  meaning; accepted: …; default …" lines, one per setting, for run --help. */
+void plan_settings_help(char *buf, size_t len);
 /* Checks the whole plan (at least one condition and benchmark; command has a command line …). */
 int plan_check(const plan *p, ts_err *err);
 
