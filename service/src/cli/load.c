@@ -6,6 +6,7 @@
 
 #include "../engine/engine.h"
 #include "cli.h"
+#include "threadsoup/buf.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
 
@@ -144,11 +145,9 @@ static void print_scenarios(void) {
 
 /* The state tally as "15000 S (sleeping), 1 R (running)". */
 static void format_states(const plat_process_census *c, char *buf, size_t len) {
-  size_t used = 0;
-  buf[0] = '\0';
-  for (int i = 0; i < c->state_count && used < len; i++)
-    used += (size_t)snprintf(buf + used, len - used, "%s%ld %s", i ? ", " : "",
-                             c->states[i].threads, c->states[i].name);
+  ts_buf states = ts_buf_on(buf, len);
+  for (int i = 0; i < c->state_count; i++)
+    ts_buf_itemf(&states, ", ", "%ld %s", c->states[i].threads, c->states[i].name);
 }
 
 typedef struct census_sample {

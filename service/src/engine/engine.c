@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "threadsoup/buf.h"
 #include "threadsoup/parse.h"
 
 struct load {
@@ -32,10 +33,9 @@ static int name_index(const char *const *names, const char *value) {
 }
 
 static void join_names(const char *const *names, char *buf, size_t len) {
-  size_t used = 0;
-  buf[0] = '\0';
-  for (int i = 0; names[i] && used < len; i++)
-    used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
+  ts_buf joined = ts_buf_on(buf, len);
+  for (int i = 0; names[i]; i++)
+    ts_buf_item(&joined, ", ", names[i]);
 }
 
 static int set_choice(const load_part *part, const char *key, const char *const *names,
@@ -141,11 +141,9 @@ static const option_def option_table[] = {
 };
 
 void load_options_help(char *buf, size_t len) {
-  size_t used = 0;
-  buf[0] = '\0';
-  for (size_t i = 0; i < sizeof option_table / sizeof option_table[0] && used < len; i++)
-    used += (size_t)snprintf(buf + used, len - used, "  %-10s %s\n", option_table[i].key,
-                             option_table[i].accepted);
+  ts_buf help = ts_buf_on(buf, len);
+  for (size_t i = 0; i < sizeof option_table / sizeof option_table[0]; i++)
+    ts_buf_addf(&help, "  %-10s %s\n", option_table[i].key, option_table[i].accepted);
 }
 
 int load_part_init(load_part *part, const char *name, ts_err *err) {
@@ -184,35 +182,30 @@ int load_part_finish(const load_part *p, char *text, size_t len, ts_err *err) {
   if (p->count <= 0)
     return ts_err_set(err, TS_EUSAGE, "'%s' needs a count, e.g. %s:1500 or --count 1500",
                       p->scenario->name, p->scenario->name);
-  size_t used = (size_t)snprintf(text, len, "%s:%ld", p->scenario->name, p->count);
-#define APPEND(...)                                                                                \
-  do {                                                                                             \
-    if (used < len)                                                                                \
-      used += (size_t)snprintf(text + used, len - used, __VA_ARGS__);                              \
-  } while (0)
+  ts_buf b = ts_buf_on(text, len);
+  ts_buf_addf(&b, "%s:%ld", p->scenario->name, p->count);
   char duration[32];
   if (p->scenario->options & LOAD_OPT_INTERVAL) {
     format_duration(p->interval_ns, duration, sizeof duration);
-    APPEND("@%s", duration);
+    ts_buf_addf(&b, "@%s", duration);
   }
   if (p->scenario->options & LOAD_OPT_KIND)
-    APPEND(":%s", p->scenario->kinds[p->kind]);
+    ts_buf_addf(&b, ":%s", p->scenario->kinds[p->kind]);
   if (p->stack_bytes)
-    APPEND("/stack=%zu", p->stack_bytes / 1024);
+    ts_buf_addf(&b, "/stack=%zu", p->stack_bytes / 1024);
   if (p->priority != PLAT_PRIORITY_NORMAL)
-    APPEND("/priority=%s", priority_names[p->priority]);
+    ts_buf_addf(&b, "/priority=%s", priority_names[p->priority]);
   if (p->ramp_ns) {
     format_duration(p->ramp_ns, duration, sizeof duration);
-    APPEND("/ramp=%s", duration);
+    ts_buf_addf(&b, "/ramp=%s", duration);
   }
   if (p->phase != LOAD_PHASE_SPREAD)
-    APPEND("/phase=%s", phase_names[p->phase]);
+    ts_buf_addf(&b, "/phase=%s", phase_names[p->phase]);
   if (p->timer != LOAD_TIMER_RELATIVE)
-    APPEND("/timer=%s", timer_names[p->timer]);
+    ts_buf_addf(&b, "/timer=%s", timer_names[p->timer]);
   if (p->check)
-    APPEND("/check");
-#undef APPEND
-  if (used >= len)
+    ts_buf_add(&b, "/check");
+  if (b.cut)
     return ts_err_set(err, TS_EUSAGE, "load '%s:%ld…' is too long", p->scenario->name, p->count);
   return TS_OK;
 }
@@ -270,17 +263,16 @@ int load_spec_format(load_spec *spec, ts_err *err) {
       snprintf(spec->text, sizeof spec->text, "baseline");
     return TS_OK;
   }
-  size_t used = 0;
+  ts_buf text = ts_buf_on(spec->text, sizeof spec->text);
   for (int i = 0; i < spec->part_count; i++) {
     char part[LOAD_TEXT_MAX];
     int rc = load_part_finish(&spec->parts[i], part, sizeof part, err);
     if (rc != TS_OK)
       return rc;
-    int n = snprintf(spec->text + used, sizeof spec->text - used, "%s%s", i ? "+" : "", part);
-    if (n < 0 || (size_t)n >= sizeof spec->text - used)
+    ts_buf_item(&text, "+", part);
+    if (text.cut)
       return ts_err_set(err, TS_EUSAGE, "condition is too long (at most %d characters)",
                         LOAD_TEXT_MAX - 1);
-    used += (size_t)n;
   }
   return TS_OK;
 }
