@@ -9,6 +9,7 @@
 #include "../service/src/bench/bench.h"
 #include "bench.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/units.h"
 
 static double coefficient_of_variation(const double *v, int n) {
   double mean = 0, m2 = 0;
@@ -74,7 +75,7 @@ void bench_aa(const bench_options *o) {
   size_t length = 0;
   int code = 0;
   progress("A/A experiment (about two minutes)");
-  if (plat_proc_run(argv, output, sizeof output, &length, 3600000000000ull, &code, &err) != TS_OK ||
+  if (plat_proc_run(argv, output, sizeof output, &length, TS_NS_PER_HOUR, &code, &err) != TS_OK ||
       code != 0) {
     table_note("threadsoup run aa failed: %s", code ? output : err.text);
     return;

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "engine/engine.h"
+#include "threadsoup/units.h"
 
 /* ---- the floor: the least a program can do to keep N threads sleeping ------------------------ */
 
@@ -26,7 +27,7 @@ static struct {
 } floor_state;
 
 static struct timespec timespec_of(uint64_t ns) {
-  struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+  struct timespec ts = {(time_t)(ns / TS_NS_PER_S), (long)(ns % TS_NS_PER_S)};
   return ts;
 }
 
@@ -107,7 +108,7 @@ static void measure_window(long count, long interval_ms, double window_s) {
          involuntary / ((double)count * intervals));
   printf("cpu_per_wake_us=%.4f load_cpu_pct=%.2f\n",
          wakeups > 0 ? load_cpu_ns / 1e3 / (wakeups * cpu_window / switch_window) : -1,
-         load_cpu_ns / 1e9 / cpu_window * 100.0);
+         load_cpu_ns / TS_NS_PER_S / cpu_window * 100.0);
 }
 
 /* What one census of this process costs its thread, the median of `n`. */
@@ -120,7 +121,7 @@ static double census_ms(int n) {
     ts_err err;
     uint64_t t0 = plat_thread_cpu_ns();
     plat_census_process(plat_self_pid(), &c, &err);
-    ms[i] = (double)(plat_thread_cpu_ns() - t0) / 1e6;
+    ms[i] = (double)(plat_thread_cpu_ns() - t0) / TS_NS_PER_MS;
   }
   return median(ms, n);
 }
@@ -154,8 +155,9 @@ int child_threads_main(int argc, char **argv) {
   mem_rollup_read("/proc/self/smaps_rollup", &m0);
   load *l = NULL;
   double t0 = now_s();
-  int failed = engine ? load_start(&spec, &l, &err) != TS_OK
-                      : floor_start(count, (uint64_t)interval_ms * 1000000u, why, sizeof why) != 0;
+  int failed = engine
+                   ? load_start(&spec, &l, &err) != TS_OK
+                   : floor_start(count, (uint64_t)interval_ms * TS_NS_PER_MS, why, sizeof why) != 0;
   double t1 = now_s();
   if (failed) {
     if (engine)

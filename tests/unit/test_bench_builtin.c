@@ -93,7 +93,7 @@ static void mt_default_thread_count_runs(void) {
 
 static void mt_bad_thread_counts_are_refused(void) {
   ts_err err;
-  CHECK(bench_builtin_mt.check_arg != NULL);
+  REQUIRE(bench_builtin_mt.check_arg != NULL);
   CHECK_INT(bench_builtin_mt.check_arg("0", &err), TS_EUSAGE);
   CHECK_STR_CONTAINS(err.text,
                      "builtin-mt's thread count: 0 is out of range (accepted: 1 to 1024)");

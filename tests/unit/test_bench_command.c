@@ -7,6 +7,7 @@
 #include "bench/bench.h"
 #include "check.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/units.h"
 
 extern const bench_def bench_command;
 
@@ -87,8 +88,9 @@ static void timeout_kills_a_long_command(void) {
   bench_result r;
   ts_err err;
   uint64_t started = plat_clock_ns();
-  int rc = run_command("load sleep --count 1 --for 60s --quiet", NULL, 500000000ull, &r, &err);
-  double seconds = (double)(plat_clock_ns() - started) / 1e9;
+  int rc =
+      run_command("load sleep --count 1 --for 60s --quiet", NULL, 500 * TS_NS_PER_MS, &r, &err);
+  double seconds = (double)(plat_clock_ns() - started) / TS_NS_PER_S;
   CHECK_INT(rc, TS_EBENCH);
   CHECK_STR_CONTAINS(err.text, "timed out: still running after 500ms, killed");
   if (seconds >= 5)

@@ -9,6 +9,8 @@
 #include "bench/bench.h"
 #include "bench/sevenzip.h"
 #include "check.h"
+#include "threadsoup/plat.h"
+#include "threadsoup/units.h"
 
 extern const bench_def bench_7zip;
 
@@ -17,7 +19,7 @@ static const char *tool_path = NULL;
 
 /* A whole fixture file, malloc'ed and NUL-terminated; NULL (and a failed check) when missing. */
 static char *read_fixture(const char *name) {
-  char path[1024];
+  char path[PLAT_PATH_MAX];
   snprintf(path, sizeof path, "%s/%s", fixture_dir, name);
   FILE *f = fopen(path, "rb");
   if (!f) {
@@ -156,7 +158,7 @@ static void real_run_scores_above_zero(void) {
     printf("  skipped: %s\n", bench_7zip.unavailable_reason());
     return;
   }
-  bench_args args = {"1", 1.0, tool_path, NULL, NULL, 240000000000ull};
+  bench_args args = {"1", 1.0, tool_path, NULL, NULL, 4 * TS_NS_PER_MIN};
   bench_result r;
   ts_err err;
   memset(&r, 0, sizeof r);

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "engine/engine.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/units.h"
 
 static long os_threads(void) {
   ts_err err;
@@ -18,7 +19,7 @@ static long os_threads(void) {
 static long os_threads_settled(long expected) {
   long n = os_threads();
   for (int i = 0; i < 200 && n != expected; i++) {
-    plat_sleep_ns(10000000ull);
+    plat_sleep_ns(10 * TS_NS_PER_MS);
     n = os_threads();
   }
   return n;
@@ -63,7 +64,7 @@ static void exact_threads(const char *text, long threads, const char *linux_stat
     /* Give every thread time to reach its wait: a fresh thread may still be running. */
     long waiting = 0;
     for (int i = 0; i < 50 && waiting < threads; i++) {
-      plat_sleep_ns(20000000ull);
+      plat_sleep_ns(20 * TS_NS_PER_MS);
       waiting = os_threads_in_state(linux_state);
     }
     CHECK(waiting >= threads);
@@ -117,7 +118,7 @@ static void procs_live_and_die_with_the_load(void) {
   }
   CHECK_INT(os_children("threadsoup-idle"), 100);
   /* They stay: an idle child waits, it does not exit on its own. */
-  plat_sleep_ns(300000000ull);
+  plat_sleep_ns(300 * TS_NS_PER_MS);
   CHECK_INT(os_children("threadsoup-idle"), 100);
   load_stop(l);
   CHECK_INT(os_children("threadsoup-idle"), 0);
@@ -132,7 +133,7 @@ static void ramp_spreads_creation(void) {
   CHECK_INT(load_start(&spec, &l, &err), TS_OK);
   uint64_t took = plat_clock_ns() - t0;
   /* The 50th thread is due at 49/50 of the ramp. */
-  CHECK(took >= 450000000ull);
+  CHECK(took >= 450 * TS_NS_PER_MS);
   load_stop(l);
 }
 

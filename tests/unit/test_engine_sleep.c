@@ -3,6 +3,7 @@
 #include "check.h"
 #include "engine/engine.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/units.h"
 
 /* Wine caps one process at about 5,000 threads (WINE.md); 1,000 is a count both builds carry. */
 #define SLEEPERS 1000
@@ -17,7 +18,7 @@ static long os_thread_count(void) {
 static long os_threads_settled(long expected) {
   long n = os_thread_count();
   for (int i = 0; i < 200 && n != expected; i++) {
-    plat_sleep_ns(10000000ull);
+    plat_sleep_ns(10 * TS_NS_PER_MS);
     n = os_thread_count();
   }
   return n;
@@ -33,14 +34,14 @@ static void starts_and_stops_exactly_n(void) {
   CHECK_INT(load_start(&spec, &l, &err), TS_OK);
   CHECK_INT(os_threads_settled(before + SLEEPERS), before + SLEEPERS);
   /* Still exactly N after a few intervals: no thread ended or was added on its own. */
-  plat_sleep_ns(700000000ull);
+  plat_sleep_ns(700 * TS_NS_PER_MS);
   CHECK_INT(os_threads_settled(before + SLEEPERS), before + SLEEPERS);
   uint64_t t0 = plat_clock_ns();
   load_stop(l);
   uint64_t stop_ns = plat_clock_ns() - t0;
   CHECK_INT(os_threads_settled(before), before);
   /* Every thread notices the stop at its next wake-up: well within a few intervals. */
-  CHECK(stop_ns < 5000000000ull);
+  CHECK(stop_ns < 5 * TS_NS_PER_S);
 }
 
 static void two_parts_add_up(void) {

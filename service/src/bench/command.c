@@ -9,8 +9,9 @@
 #include "bench.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/regex.h"
+#include "threadsoup/units.h"
 
-#define COMMAND_DEFAULT_TIMEOUT_NS (600ull * 1000000000ull)
+#define COMMAND_DEFAULT_TIMEOUT_NS (10 * TS_NS_PER_MIN)
 #define COMMAND_OUTPUT_MAX (1024 * 1024) /* a score is usually near the end: keep plenty */
 #define COMMAND_MAX_ARGS 64
 #define OUTPUT_SHOWN 200 /* how much output an error message quotes */
@@ -143,7 +144,7 @@ static int command_run(const bench_args *args, bench_result *out, ts_err *err) {
     if (regex)
       rc = score_from_output(regex, output, &score, err);
     else /* a clock that did not tick is still "faster than we can tell", not a division by 0 */
-      score = 1e9 / (double)(elapsed ? elapsed : 1);
+      score = (double)TS_NS_PER_S / (double)(elapsed ? elapsed : 1);
   }
   free(words);
   free(output);
@@ -152,7 +153,7 @@ static int command_run(const bench_args *args, bench_result *out, ts_err *err) {
   memset(out, 0, sizeof *out);
   out->score = score;
   out->unit = regex ? "score" : "1/s";
-  out->seconds = (double)elapsed / 1e9;
+  out->seconds = (double)elapsed / TS_NS_PER_S;
   return TS_OK;
 }
 

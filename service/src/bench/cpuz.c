@@ -11,8 +11,9 @@
 
 #include "cpuz.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/units.h"
 
-#define CPUZ_DEFAULT_TIMEOUT_NS (600ull * 1000000000ull)
+#define CPUZ_DEFAULT_TIMEOUT_NS (10 * TS_NS_PER_MIN)
 #define CPUZ_RESULT_MAX 65536 /* the result file is one line; anything bigger is not it */
 #define LINE_SHOWN_MAX 80
 
@@ -186,7 +187,7 @@ static int cpuz_run(const bench_args *args, bench_result *out, ts_err *err) {
   free(text);
   if (rc != TS_OK)
     return ts_err_prefix(err, "cpuz");
-  out->seconds = (double)elapsed / 1e9;
+  out->seconds = (double)elapsed / TS_NS_PER_S;
   return TS_OK;
 }
 

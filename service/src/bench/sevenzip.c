@@ -8,10 +8,11 @@
 
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/units.h"
 
 #define SEVENZIP_DEFAULT_THREADS 4 /* the experiment's -mmt4 */
 #define SEVENZIP_MAX_THREADS 256
-#define SEVENZIP_DEFAULT_TIMEOUT_NS (600ull * 1000000000ull)
+#define SEVENZIP_DEFAULT_TIMEOUT_NS (10 * TS_NS_PER_MIN)
 /* The report is about 1.5 KB; room for much more keeps an unexpected preamble readable. */
 #define SEVENZIP_OUTPUT_MAX 65536
 #define LINE_SHOWN_MAX 120 /* how much of a bad line an error message quotes */
@@ -191,7 +192,7 @@ static int sevenzip_run(const bench_args *args, bench_result *out, ts_err *err) 
   free(output);
   if (rc != TS_OK)
     return ts_err_prefix(err, "7zip: %s b %s -md22 exited with code %d", path, mmt, exit_code);
-  out->seconds = (double)elapsed / 1e9;
+  out->seconds = (double)elapsed / TS_NS_PER_S;
   return TS_OK;
 }
 

@@ -9,6 +9,7 @@
 #include "threadsoup/buf.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/units.h"
 
 typedef struct load_options {
   load_spec spec;
@@ -82,8 +83,7 @@ int cli_parse_load(int argc, char **argv, const char *command, load_spec *spec, 
       const char *v;
       rc = cli_args_value(&a, "a duration such as 30s or 5m", &v, err);
       if (rc == TS_OK)
-        rc = parse_duration(v, 1000000ull, 31ull * 24 * 3600 * 1000000000ull, "--for", &o->for_ns,
-                            err);
+        rc = parse_duration(v, TS_NS_PER_MS, 31 * TS_NS_PER_DAY, "--for", &o->for_ns, err);
     } else if (quiet && cli_args_is(&a, "--quiet")) {
       o->quiet = 1;
     } else {
@@ -170,20 +170,22 @@ static void print_census(const load_options *o, census_sample *prev, uint64_t st
   long children = load_spec_processes(&o->spec) ? load_count_children() : 0;
   census_cpu = plat_thread_cpu_ns() - census_cpu;
   uint64_t now = plat_clock_ns();
-  double dt = (double)(now - prev->at_ns) / 1e9;
+  double dt = (double)(now - prev->at_ns) / TS_NS_PER_S;
   double switches = (double)(self.context_switches - prev->context_switches) / dt;
   /* The load's CPU: the whole process's, less what this census spent. */
-  double cpu = ((double)process_cpu - (double)prev->cpu_ns) / 1e9 / dt * 100.0;
+  double cpu = ((double)process_cpu - (double)prev->cpu_ns) / TS_NS_PER_S / dt * 100.0;
   long load_threads = load_spec_threads(&o->spec);
   char states[512];
   format_states(&self, states, sizeof states);
-  printf("%5.0fs  threads %ld [%s]", (double)(now - started_ns) / 1e9, self.threads, states);
+  printf("%5.0fs  threads %ld [%s]", (double)(now - started_ns) / TS_NS_PER_S, self.threads,
+         states);
   if (load_spec_processes(&o->spec))
     printf("  child processes %ld", children);
   printf("  switches/s %.0f", switches);
   if (load_threads > 0)
     printf(" (%.2f per thread)", switches / (double)load_threads);
-  printf("  load CPU %.1f%%  census %.1f ms CPU\n", cpu < 0 ? 0 : cpu, (double)census_cpu / 1e6);
+  printf("  load CPU %.1f%%  census %.1f ms CPU\n", cpu < 0 ? 0 : cpu,
+         (double)census_cpu / TS_NS_PER_MS);
   fflush(stdout);
   prev->at_ns = now;
   prev->context_switches = self.context_switches;
@@ -215,7 +217,7 @@ static int load_main(int argc, char **argv) {
   uint64_t started = plat_clock_ns();
   printf("load %s: %ld threads and %ld processes created in %.2f s; stop with Ctrl+C%s\n",
          o.spec.text, load_spec_threads(&o.spec), load_spec_processes(&o.spec),
-         (double)(started - t0) / 1e9, o.for_ns ? " or after --for" : "");
+         (double)(started - t0) / TS_NS_PER_S, o.for_ns ? " or after --for" : "");
   fflush(stdout);
 
   census_sample prev = {started, 0, plat_process_cpu_ns()};
@@ -224,7 +226,7 @@ static int load_main(int argc, char **argv) {
     prev.context_switches = self.context_switches;
   uint64_t end = o.for_ns ? started + o.for_ns : UINT64_MAX;
   /* Quiet: one blocking wait until the end. Otherwise one wake-up a second for the census. */
-  for (uint64_t tick = started + 1000000000ull;;) {
+  for (uint64_t tick = started + TS_NS_PER_S;;) {
     uint64_t now = plat_clock_ns();
     uint64_t until = o.quiet || tick > end ? end : tick;
     if (now >= end || (until > now && plat_interrupt_wait(until - now)))
@@ -233,7 +235,7 @@ static int load_main(int argc, char **argv) {
       break;
     if (!o.quiet) {
       print_census(&o, &prev, started);
-      tick += 1000000000ull;
+      tick += TS_NS_PER_S;
     }
   }
   uint64_t t1 = plat_clock_ns();
@@ -242,11 +244,11 @@ static int load_main(int argc, char **argv) {
   /* A joined thread may still be listed for a moment; give the OS up to half a second. */
   long threads_after = plat_process_thread_count(plat_self_pid(), &err);
   for (int i = 0; i < 50 && threads_after > threads_before; i++) {
-    plat_sleep_ns(10000000ull);
+    plat_sleep_ns(10 * TS_NS_PER_MS);
     threads_after = plat_process_thread_count(plat_self_pid(), &err);
   }
-  printf("stopped in %.2f s; threads of this process: %ld before, %ld after", (double)(t2 - t1) / 1e9,
-         threads_before, threads_after);
+  printf("stopped in %.2f s; threads of this process: %ld before, %ld after",
+         (double)(t2 - t1) / TS_NS_PER_S, threads_before, threads_after);
   if (load_spec_processes(&o.spec))
     printf("; child processes left: %ld", load_count_children());
   printf("\n");

@@ -10,6 +10,7 @@
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/proto.h"
+#include "threadsoup/units.h"
 
 #define RUN_MAX_SETTINGS 32
 
@@ -126,7 +127,7 @@ static void on_run_started(void *ctx, int64_t run_id, int pending, int total) {
 
 static void on_trial_done(void *ctx, const experiment_progress *pr) {
   (void)ctx;
-  double elapsed = (double)pr->elapsed_ns / 1e9;
+  double elapsed = (double)pr->elapsed_ns / TS_NS_PER_S;
   double left = elapsed / pr->done * (pr->total - pr->done);
   printf("[%*d/%d] %-26s %-12s %10.2f %-9s threads %6ld  %4.0fs elapsed, ~%.0fs left%s%s%s\n",
          pr->total >= 100 ? 3 : 2, pr->done, pr->total, pr->condition, pr->bench, pr->score,

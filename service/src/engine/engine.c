@@ -7,6 +7,7 @@
 
 #include "threadsoup/buf.h"
 #include "threadsoup/parse.h"
+#include "threadsoup/units.h"
 
 struct load {
   int part_count;
@@ -60,7 +61,7 @@ static int set_count(load_part *p, const char *v, ts_err *err) {
 static int set_interval(load_part *p, const char *v, ts_err *err) {
   char what[64];
   snprintf(what, sizeof what, "interval of '%s'", p->scenario->name);
-  return parse_duration(v, 1000000ull, 3600000000000ull, what, &p->interval_ns, err);
+  return parse_duration(v, TS_NS_PER_MS, TS_NS_PER_HOUR, what, &p->interval_ns, err);
 }
 
 static int set_kind(load_part *p, const char *v, ts_err *err) {
@@ -88,7 +89,7 @@ static int set_priority(load_part *p, const char *v, ts_err *err) {
 static int set_ramp(load_part *p, const char *v, ts_err *err) {
   char what[64];
   snprintf(what, sizeof what, "ramp of '%s'", p->scenario->name);
-  return parse_duration(v, 0, 3600000000000ull, what, &p->ramp_ns, err);
+  return parse_duration(v, 0, TS_NS_PER_HOUR, what, &p->ramp_ns, err);
 }
 
 static int set_phase(load_part *p, const char *v, ts_err *err) {

@@ -2,8 +2,7 @@
 #include "run_deadline.h"
 
 #include "threadsoup/plat.h"
-
-#define NS_PER_MS 1000000ull
+#include "threadsoup/units.h"
 
 int plat_run_must_stop(uint64_t started, uint64_t timeout_ns, unsigned long *wait_ms) {
   if (plat_interrupted())
@@ -13,7 +12,7 @@ int plat_run_must_stop(uint64_t started, uint64_t timeout_ns, unsigned long *wai
     if (elapsed >= timeout_ns)
       return TS_EBENCH;
     /* Rounded up: a wait cut short would only spin once more before the deadline. */
-    uint64_t left_ms = (timeout_ns - elapsed + NS_PER_MS - 1) / NS_PER_MS;
+    uint64_t left_ms = (timeout_ns - elapsed + TS_NS_PER_MS - 1) / TS_NS_PER_MS;
     if (left_ms < *wait_ms)
       *wait_ms = (unsigned long)left_ms;
   }

@@ -5,12 +5,13 @@
 #include <stdlib.h>
 
 #include "../engine.h"
+#include "threadsoup/units.h"
 
 /* A refusal can be momentary: on Windows a scanner holding the new image open, anywhere a brief
    peak of processes or memory. So a refused child is tried again twice, after 50 and 250 ms,
    before the load gives up; a third refusal is the machine's limit, reported as such. */
 static int spawn_patiently(plat_child_group *group, ts_err *err) {
-  static const uint64_t pauses_ns[] = {50000000ull, 250000000ull};
+  static const uint64_t pauses_ns[] = {50 * TS_NS_PER_MS, 250 * TS_NS_PER_MS};
   int rc = plat_child_group_spawn(group, err);
   for (size_t i = 0; rc == TS_EOS && i < sizeof pauses_ns / sizeof pauses_ns[0]; i++) {
     plat_sleep_ns(pauses_ns[i]);

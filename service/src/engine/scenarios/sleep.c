@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "../engine.h"
+#include "threadsoup/units.h"
 
 typedef struct sleep_group sleep_group;
 
@@ -84,7 +85,7 @@ const scenario_def scenario_sleep = {
     .help = "COUNT threads that each sleep INTERVAL in a loop (default 500ms): one wake-up and "
             "one context switch per thread per interval (the experiment's mode 3)",
     .options = LOAD_OPT_INTERVAL | LOAD_OPT_PHASE | LOAD_OPT_TIMER | LOAD_THREAD_OPTIONS,
-    .default_interval_ns = 500000000ull,
+    .default_interval_ns = 500 * TS_NS_PER_MS,
     .start = sleep_start,
     .stop = sleep_stop,
 };

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "threadsoup/units.h"
+
 /* Signal handlers can only reach static state; this is all of it. */
 static struct {
   volatile sig_atomic_t raised;
@@ -61,7 +63,7 @@ int plat_interrupt_wait(uint64_t ns) {
     if (now >= deadline)
       return 0;
     /* Round up so a sub-millisecond remainder does not spin. */
-    uint64_t left_ms = (deadline - now + 999999u) / 1000000u;
+    uint64_t left_ms = (deadline - now + TS_NS_PER_MS - 1) / TS_NS_PER_MS;
     struct pollfd pfd = {interrupt_state.pipe_fds[0], POLLIN, 0};
     int rc = poll(&pfd, 1, left_ms > 2000000000u ? 2000000000 : (int)left_ms);
     if (rc > 0)

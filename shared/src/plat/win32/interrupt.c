@@ -2,6 +2,7 @@
    waits end at once without any polling timer. */
 #include "threadsoup/plat.h"
 
+#include "threadsoup/units.h"
 #include "win32.h"
 
 /* The console handler runs on a thread of its own and can only reach static state. */
@@ -51,7 +52,7 @@ int plat_interrupt_wait(uint64_t ns) {
     uint64_t now = plat_clock_ns();
     if (now >= deadline)
       return 0;
-    uint64_t left_ms = (deadline - now + 999999u) / 1000000u;
+    uint64_t left_ms = (deadline - now + TS_NS_PER_MS - 1) / TS_NS_PER_MS;
     DWORD wait = left_ms > 0xFFFFFFFEu ? 0xFFFFFFFEu : (DWORD)left_ms;
     if (WaitForSingleObject(interrupt_state.event, wait) == WAIT_OBJECT_0)
       return 1;

@@ -8,11 +8,12 @@
 #include <wchar.h>
 
 #include "threadsoup/civil.h"
+#include "threadsoup/units.h"
 #include "win32.h"
 
 /* PowerShell starts in 1-5 s, Get-MpComputerStatus can take as long again on a busy machine; a
    minute means "hung", and the run goes on without that part. */
-#define POWERSHELL_TIMEOUT_NS (60ull * 1000000000ull)
+#define POWERSHELL_TIMEOUT_NS TS_NS_PER_MIN
 
 /* Where the Settings app keeps the pause (REG_SZ values, ISO 8601 UTC such as
    "2026-12-07T10:00:00Z"). The service reads and writes HKLM, so it needs to run elevated. */
