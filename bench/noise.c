@@ -35,8 +35,8 @@ void bench_noise(const bench_options *o) {
   int ok = a && b;
   for (int i = 0; ok && i < n; i++) {
     bench_result r;
-    bench_args st = {NULL, 1.0, NULL, NULL, NULL, 0};
-    bench_args sz = {"1", 1.0, NULL, NULL, NULL, 0};
+    bench_args st = {NULL, 1.0, NULL, NULL, NULL, 0, NULL};
+    bench_args sz = {"1", 1.0, NULL, NULL, NULL, 0, NULL};
     progress("steadiness: run %d of %d", i + 1, n);
     ok = builtin->run(&st, &r, &err) == TS_OK;
     a[i] = r.score;
@@ -75,7 +75,8 @@ void bench_aa(const bench_options *o) {
   size_t length = 0;
   int code = 0;
   progress("A/A experiment (about two minutes)");
-  if (plat_proc_run(argv, output, sizeof output, &length, TS_NS_PER_HOUR, &code, &err) != TS_OK ||
+  if (plat_proc_run(argv, NULL, output, sizeof output, &length, TS_NS_PER_HOUR, &code, &err) !=
+          TS_OK ||
       code != 0) {
     table_note("threadsoup run aa failed: %s", code ? output : err.text);
     return;

@@ -147,7 +147,7 @@ int child_procs_main(int argc, char **argv) {
   double t0 = now_s();
   int failed;
   if (engine) {
-    failed = load_start(&spec, &l, &err) != TS_OK;
+    failed = load_start(&spec, NULL, &l, &err) != TS_OK;
     if (failed)
       snprintf(why, sizeof why, "%s", err.text);
   } else {

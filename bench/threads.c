@@ -156,7 +156,7 @@ int child_threads_main(int argc, char **argv) {
   load *l = NULL;
   double t0 = now_s();
   int failed = engine
-                   ? load_start(&spec, &l, &err) != TS_OK
+                   ? load_start(&spec, NULL, &l, &err) != TS_OK
                    : floor_start(count, (uint64_t)interval_ms * TS_NS_PER_MS, why, sizeof why) != 0;
   double t1 = now_s();
   if (failed) {

@@ -18,7 +18,7 @@ static int run_command(const char *arguments, const char *regex, uint64_t timeou
   static char line[2048];
   /* Quoted, as a user would quote a path with spaces in --command. */
   snprintf(line, sizeof line, "\"%s\" %s", threadsoup, arguments);
-  bench_args args = {NULL, 1.0, NULL, line, regex, timeout_ns};
+  bench_args args = {NULL, 1.0, NULL, line, regex, timeout_ns, NULL};
   memset(r, 0, sizeof *r);
   memset(err, 0, sizeof *err);
   return bench_command.run(&args, r, err);
@@ -99,7 +99,7 @@ static void timeout_kills_a_long_command(void) {
 }
 
 static void command_line_problems(void) {
-  bench_args args = {NULL, 1.0, NULL, NULL, NULL, 0};
+  bench_args args = {NULL, 1.0, NULL, NULL, NULL, 0, NULL};
   bench_result r;
   ts_err err;
   CHECK_INT(bench_command.run(&args, &r, &err), TS_EUSAGE);

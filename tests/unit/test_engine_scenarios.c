@@ -52,7 +52,7 @@ static void exact_threads(const char *text, long threads, const char *linux_stat
   ts_err err;
   CHECK_INT(load_spec_parse(text, &spec, &err), TS_OK);
   load *l = NULL;
-  int rc = load_start(&spec, &l, &err);
+  int rc = load_start(&spec, NULL, &l, &err);
   CHECK_INT(rc, TS_OK);
   if (rc != TS_OK) {
     fprintf(stderr, "  %s: %s\n", text, err.text);
@@ -110,7 +110,7 @@ static void procs_live_and_die_with_the_load(void) {
   ts_err err;
   CHECK_INT(load_spec_parse("procs:100+sleep:10", &spec, &err), TS_OK);
   load *l = NULL;
-  int rc = load_start(&spec, &l, &err);
+  int rc = load_start(&spec, NULL, &l, &err);
   CHECK_INT(rc, TS_OK);
   if (rc != TS_OK) {
     fprintf(stderr, "  %s\n", err.text);
@@ -130,7 +130,7 @@ static void ramp_spreads_creation(void) {
   CHECK_INT(load_spec_parse("sleep:50@1s/ramp=500ms", &spec, &err), TS_OK);
   uint64_t t0 = plat_clock_ns();
   load *l = NULL;
-  CHECK_INT(load_start(&spec, &l, &err), TS_OK);
+  CHECK_INT(load_start(&spec, NULL, &l, &err), TS_OK);
   uint64_t took = plat_clock_ns() - t0;
   /* The 50th thread is due at 49/50 of the ramp. */
   CHECK(took >= 450 * TS_NS_PER_MS);
@@ -144,7 +144,7 @@ static void refused_thread_in_second_part_stops_first(void) {
   CHECK_INT(load_spec_parse("wait:100:event+wait:50:join", &spec, &err), TS_OK);
   plat_fault_inject(PLAT_FAULT_THREAD_START, 120, -1);
   load *l = (load *)1;
-  int rc = load_start(&spec, &l, &err);
+  int rc = load_start(&spec, NULL, &l, &err);
   plat_fault_inject(PLAT_FAULT_THREAD_START, -1, -1);
   CHECK_INT(rc, TS_EOS);
   CHECK(l == NULL);
@@ -160,7 +160,7 @@ static void procs_despite(plat_fault_site site, long successes, long refusals) {
   CHECK_INT(load_spec_parse("procs:20", &spec, &err), TS_OK);
   plat_fault_inject(site, successes, refusals);
   load *l = NULL;
-  int rc = load_start(&spec, &l, &err);
+  int rc = load_start(&spec, NULL, &l, &err);
   plat_fault_inject(site, -1, -1);
   CHECK_INT(rc, TS_OK);
   if (rc != TS_OK) {
@@ -182,7 +182,7 @@ static void refused_process_for_good_stops_all(void) {
   CHECK_INT(load_spec_parse("procs:20", &spec, &err), TS_OK);
   plat_fault_inject(PLAT_FAULT_CHILD_SPAWN, 7, 3);
   load *l = (load *)1;
-  int rc = load_start(&spec, &l, &err);
+  int rc = load_start(&spec, NULL, &l, &err);
   plat_fault_inject(PLAT_FAULT_CHILD_SPAWN, -1, -1);
   CHECK_INT(rc, TS_EOS);
   CHECK(l == NULL);

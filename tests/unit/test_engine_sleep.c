@@ -31,7 +31,7 @@ static void starts_and_stops_exactly_n(void) {
   ts_err err;
   CHECK_INT(load_spec_parse("sleep:1000@200ms", &spec, &err), TS_OK);
   load *l = NULL;
-  CHECK_INT(load_start(&spec, &l, &err), TS_OK);
+  CHECK_INT(load_start(&spec, NULL, &l, &err), TS_OK);
   CHECK_INT(os_threads_settled(before + SLEEPERS), before + SLEEPERS);
   /* Still exactly N after a few intervals: no thread ended or was added on its own. */
   plat_sleep_ns(700 * TS_NS_PER_MS);
@@ -50,7 +50,7 @@ static void two_parts_add_up(void) {
   ts_err err;
   CHECK_INT(load_spec_parse("sleep:300@1s+sleep:200@100ms", &spec, &err), TS_OK);
   load *l = NULL;
-  CHECK_INT(load_start(&spec, &l, &err), TS_OK);
+  CHECK_INT(load_start(&spec, NULL, &l, &err), TS_OK);
   CHECK_INT(os_thread_count(), before + 500);
   load_stop(l);
   CHECK_INT(os_threads_settled(before), before);
@@ -64,7 +64,7 @@ static void refused_thread_tears_down_the_rest(void) {
   /* The OS refuses thread 131 of 600: the 130 already running must all be stopped. */
   plat_fault_inject(PLAT_FAULT_THREAD_START, 130, -1);
   load *l = (load *)1;
-  int rc = load_start(&spec, &l, &err);
+  int rc = load_start(&spec, NULL, &l, &err);
   plat_fault_inject(PLAT_FAULT_THREAD_START, -1, -1);
   CHECK_INT(rc, TS_EOS);
   CHECK(l == NULL);
@@ -79,7 +79,7 @@ static void baseline_creates_nothing(void) {
   ts_err err;
   CHECK_INT(load_spec_parse("baseline", &spec, &err), TS_OK);
   load *l = NULL;
-  CHECK_INT(load_start(&spec, &l, &err), TS_OK);
+  CHECK_INT(load_start(&spec, NULL, &l, &err), TS_OK);
   CHECK_INT(os_threads_settled(before), before);
   load_stop(l);
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "threadsoup/err.h"
+#include "threadsoup/plat.h"
 
 #define BENCH_MAX_SUBSCORES 8
 
@@ -33,6 +34,7 @@ typedef struct bench_args {
   const char *command_line; /* command: the command to run */
   const char *score_regex;  /* command: a regular expression whose first group is the score */
   uint64_t timeout_ns;      /* external tools: kill after this long (0: the benchmark's default) */
+  const plat_cancel *cancel; /* external tools: killed when raised (NULL: on the interrupt) */
 } bench_args;
 
 typedef struct bench_def {

@@ -209,7 +209,7 @@ static int load_main(int argc, char **argv) {
   long threads_before = plat_process_thread_count(plat_self_pid(), &err);
   uint64_t t0 = plat_clock_ns();
   load *l;
-  if (load_start(&o.spec, &l, &err) != TS_OK) {
+  if (load_start(&o.spec, NULL, &l, &err) != TS_OK) {
     if (err.code == TS_EINTERRUPTED)
       fprintf(stderr, "threadsoup: %s; everything created was stopped\n", err.text);
     return cli_fail(&err);

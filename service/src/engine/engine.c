@@ -337,14 +337,15 @@ long load_spec_processes(const load_spec *spec) {
 /* ---- running ----------------------------------------------------------------------------------
  */
 
-int load_ramp_pause(const load_part *part, uint64_t started_ns, long index) {
+int load_ramp_pause(const load_part *part, const plat_cancel *cancel, uint64_t started_ns,
+                    long index) {
   if (part->ramp_ns == 0 || index == 0)
-    return plat_interrupted();
+    return plat_cancelled(cancel);
   /* Item i is due at i/count of the ramp: a deadline, so slow creations do not add up. */
   uint64_t due =
       started_ns + (uint64_t)((double)part->ramp_ns * (double)index / (double)part->count);
   uint64_t now = plat_clock_ns();
-  return due > now ? plat_interrupt_wait(due - now) : plat_interrupted();
+  return due > now ? plat_cancel_wait(cancel, due - now) : plat_cancelled(cancel);
 }
 
 void load_thread_begin(const load_part *part) {
@@ -352,12 +353,12 @@ void load_thread_begin(const load_part *part) {
   plat_thread_set_priority(part->priority, &ignored);
 }
 
-int load_start_threads(const load_part *part, void *slots, size_t slot_size, plat_thread_fn fn,
-                       long *started, ts_err *err) {
+int load_start_threads(const load_part *part, const plat_cancel *cancel, void *slots,
+                       size_t slot_size, plat_thread_fn fn, long *started, ts_err *err) {
   uint64_t began = plat_clock_ns();
   *started = 0;
   for (long i = 0; i < part->count; i++) {
-    if (load_ramp_pause(part, began, i))
+    if (load_ramp_pause(part, cancel, began, i))
       return ts_err_set(err, TS_EINTERRUPTED, "%s: interrupted after %ld of %ld threads",
                         part->scenario->name, i, part->count);
     void *slot = (char *)slots + (size_t)i * slot_size;
@@ -399,7 +400,7 @@ static int check_priority(const load_part *part, ts_err *err) {
   return TS_OK;
 }
 
-int load_start(const load_spec *spec, load **out, ts_err *err) {
+int load_start(const load_spec *spec, const plat_cancel *cancel, load **out, ts_err *err) {
   *out = NULL;
   for (int i = 0; i < spec->part_count; i++) {
     const scenario_def *sc = spec->parts[i].scenario;
@@ -415,7 +416,7 @@ int load_start(const load_spec *spec, load **out, ts_err *err) {
     return ts_err_set(err, TS_ENOMEM, "no memory to start load '%s'", spec->text);
   for (int i = 0; i < spec->part_count; i++) {
     const load_part *part = &spec->parts[i];
-    int rc = part->scenario->start(part, &l->instances[i], err);
+    int rc = part->scenario->start(part, cancel, &l->instances[i], err);
     if (rc != TS_OK) {
       load_stop(l);
       return rc;

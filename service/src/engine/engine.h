@@ -73,9 +73,9 @@ void load_options_help(char *buf, size_t len);
 /* A running load. */
 typedef struct load load;
 
-/* Starts every part; on any failure (or an interrupt during a ramp) tears down what was created
-   and says how far it got. */
-int load_start(const load_spec *spec, load **out, ts_err *err);
+/* Starts every part; on any failure (or, during a ramp, the process interrupt or `cancel` being
+   raised; NULL: the interrupt alone) tears down what was created and says how far it got. */
+int load_start(const load_spec *spec, const plat_cancel *cancel, load **out, ts_err *err);
 /* Stops and reaps everything the load created; returns when nothing of it runs any more. */
 void load_stop(load *l);
 
@@ -90,13 +90,14 @@ long load_count_children_of(long parent, const char *name);
 /* Starts part->count threads, each running fn on its own slot: `slots` holds part->count records
    of `slot_size` bytes, each beginning with a plat_thread. Honours --stack and --ramp; *started
    tells how many run, also on failure (the caller stops those). */
-int load_start_threads(const load_part *part, void *slots, size_t slot_size, plat_thread_fn fn,
-                       long *started, ts_err *err);
+int load_start_threads(const load_part *part, const plat_cancel *cancel, void *slots,
+                       size_t slot_size, plat_thread_fn fn, long *started, ts_err *err);
 /* Called first by every load thread: applies --priority (checked before any thread starts). */
 void load_thread_begin(const load_part *part);
 /* With --ramp, waits until item `index` is due (items are spread evenly over the ramp from
-   `started_ns`); returns 1 when interrupted meanwhile, 0 otherwise. */
-int load_ramp_pause(const load_part *part, uint64_t started_ns, long index);
+   `started_ns`); returns 1 when interrupted or cancelled meanwhile, 0 otherwise. */
+int load_ramp_pause(const load_part *part, const plat_cancel *cancel, uint64_t started_ns,
+                    long index);
 
 /* ---- the scenario registry (scenarios.c) ---------------------------------------------------- */
 
@@ -110,7 +111,7 @@ struct scenario_def {
   const char *(*unavailable_reason)(void); /* NULL or a reason it cannot run here */
   /* Starts part->count threads or processes; *instance is what stop() gets back. On failure
      it has already torn down what it created, and err says how many it had made. */
-  int (*start)(const load_part *part, void **instance, ts_err *err);
+  int (*start)(const load_part *part, const plat_cancel *cancel, void **instance, ts_err *err);
   void (*stop)(void *instance);
 };
 

@@ -97,12 +97,14 @@ typedef struct trial_context {
   const load_spec *condition;
   const char *bench_spec;
   int64_t trial_id;
+  const plat_cancel *cancel; /* the run's stop request; NULL: the process interrupt alone */
 } trial_context;
 
 
 /* Waits until CPU use outside this process stays under the plan's threshold for one second, or
-   the timeout passes (then says so in `warning`). Returns 1 when interrupted. */
-static int quiet_gate(const plan *p, uint64_t *waited_ns, char *warning, size_t len) {
+   the timeout passes (then says so in `warning`). Returns 1 when interrupted or cancelled. */
+static int quiet_gate(const plan *p, const plat_cancel *cancel, uint64_t *waited_ns, char *warning,
+                      size_t len) {
   warning[0] = '\0';
   *waited_ns = 0;
   if (p->quiet_cpu_pct <= 0)
@@ -117,7 +119,7 @@ static int quiet_gate(const plan *p, uint64_t *waited_ns, char *warning, size_t 
     return 0;
   }
   for (;;) {
-    if (plat_interrupt_wait(step))
+    if (plat_cancel_wait(cancel, step))
       return 1;
     uint64_t busy1, total1, ours1 = plat_process_cpu_ns(), now = plat_clock_ns();
     if (plat_machine_cpu_ns(&busy1, &total1, &err) != TS_OK)
@@ -166,7 +168,7 @@ static int run_trial(const trial_context *t, experiment_progress *progress, ts_e
   }
 
   load *l = NULL;
-  int rc = load_start(t->condition, &l, err);
+  int rc = load_start(t->condition, t->cancel, &l, err);
   if (rc != TS_OK)
     return rc;
   /* The load's own behaviour is measured over settle and gate, before the benchmark. */
@@ -179,7 +181,8 @@ static int run_trial(const trial_context *t, experiment_progress *progress, ts_e
   uint64_t census_cost = plat_process_cpu_ns() - cpu_start;
 
   uint64_t gate_ns = 0;
-  if (plat_interrupt_wait(t->p->settle_ns) || quiet_gate(t->p, &gate_ns, warning, sizeof warning)) {
+  if (plat_cancel_wait(t->cancel, t->p->settle_ns) ||
+      quiet_gate(t->p, t->cancel, &gate_ns, warning, sizeof warning)) {
     load_stop(l);
     return ts_err_set(err, TS_EINTERRUPTED, "interrupted");
   }
@@ -210,7 +213,7 @@ static int run_trial(const trial_context *t, experiment_progress *progress, ts_e
   }
 
   bench_args args = {arg, t->p->work_scale, tool_path, t->p->command_line[0] ? t->p->command_line : NULL,
-                     t->p->score_regex[0] ? t->p->score_regex : NULL, t->p->bench_timeout_ns};
+                     t->p->score_regex[0] ? t->p->score_regex : NULL, t->p->bench_timeout_ns, t->cancel};
   bench_result result;
   memset(&result, 0, sizeof result);
   rc = bench->run(&args, &result, err);
@@ -280,16 +283,16 @@ static int collect_pending(void *ctx, const store_trial_row *row) {
 /* Runs the trials in `l`, in order. */
 static int run_pending(store *s, int64_t run_id, const plan *p, pending_list *l, int *done,
                        int total, uint64_t began, const experiment_observer *observer,
-                       ts_err *err) {
+                       const plat_cancel *cancel, ts_err *err) {
   for (int k = 0; k < l->count; k++) {
     const store_trial_row *row = &l->rows[k];
-    if (plat_interrupted())
+    if (plat_cancelled(cancel))
       return ts_err_set(err, TS_EINTERRUPTED, "interrupted");
     int c = plan_condition_index(p, row->condition);
     if (c < 0)
       return ts_err_set(err, TS_ESTORE, "trial %d: condition '%s' is not in the run's plan", row->seq,
                         row->condition);
-    trial_context t = {s, p, &p->conditions[c], row->bench, row->id};
+    trial_context t = {s, p, &p->conditions[c], row->bench, row->id, cancel};
     experiment_progress progress = {run_id, *done + 1, total, row->seq, row->block,
                                     p->conditions[c].text, row->bench, 0, "", -1, NULL, 0};
     int rc = run_trial(&t, &progress, err);
@@ -342,7 +345,8 @@ static void leave_quiet(store *s, const experiment_observer *o) {
 }
 
 int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
-                        const experiment_observer *observer, ts_err *err) {
+                        const experiment_observer *observer, const plat_cancel *cancel,
+                        ts_err *err) {
   pending_list l = {NULL, 0, 0, 0, 0, 0};
   int quiet = enter_quiet(s, run_id, p, observer);
   int rc = store_run_trials(s, run_id, collect_pending, &l, err);
@@ -353,7 +357,7 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
   if (rc == TS_OK && observer && observer->run_started)
     observer->run_started(observer->ctx, run_id, l.count, l.last_seq);
   if (rc == TS_OK)
-    rc = run_pending(s, run_id, p, &l, &done, total, began, observer, err);
+    rc = run_pending(s, run_id, p, &l, &done, total, began, observer, cancel, err);
 
   /* Adaptive repetitions: one more block at a time until every comparison is as precise as asked,
      or the budget is spent. */
@@ -400,7 +404,7 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
     }
     total += n;
     rc = l.failed ? ts_err_set(err, TS_ENOMEM, "no memory for the added trials")
-                  : run_pending(s, run_id, p, &l, &done, total, began, observer, err);
+                  : run_pending(s, run_id, p, &l, &done, total, began, observer, cancel, err);
   }
   free(l.rows);
   if (quiet)
@@ -423,13 +427,13 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
 }
 
 int experiment_run(store *s, const plan *p, uint64_t seed, const experiment_observer *observer,
-                   int64_t *run_id, ts_err *err) {
+                   const plat_cancel *cancel, int64_t *run_id, ts_err *err) {
   int rc = experiment_start(s, p, seed, run_id, err);
-  return rc == TS_OK ? experiment_continue(s, *run_id, p, seed, observer, err) : rc;
+  return rc == TS_OK ? experiment_continue(s, *run_id, p, seed, observer, cancel, err) : rc;
 }
 
-int experiment_resume(store *s, int64_t run_id, const experiment_observer *observer, plan *p,
-                      ts_err *err) {
+int experiment_resume(store *s, int64_t run_id, const experiment_observer *observer,
+                      const plat_cancel *cancel, plan *p, ts_err *err) {
   store_run_row *row = malloc(sizeof *row);
   if (!row)
     return ts_err_set(err, TS_ENOMEM, "no memory to read run %lld", (long long)run_id);
@@ -448,5 +452,5 @@ int experiment_resume(store *s, int64_t run_id, const experiment_observer *obser
   free(row);
   if (rc == TS_OK)
     rc = store_run_reopen(s, run_id, err);
-  return rc == TS_OK ? experiment_continue(s, run_id, p, seed, observer, err) : rc;
+  return rc == TS_OK ? experiment_continue(s, run_id, p, seed, observer, cancel, err) : rc;
 }

@@ -35,17 +35,19 @@ typedef struct experiment_observer {
 /* Stores a new run of the plan with all its trials pending, ordered from `seed`. */
 int experiment_start(store *s, const plan *p, uint64_t seed, int64_t *run_id, ts_err *err);
 /* Runs the pending trials of a run in order (then adaptive blocks when the plan asks for a
-   precision). TS_OK when all are done; TS_EINTERRUPTED after an interrupt (the run is marked
+   precision). TS_OK when all are done; TS_EINTERRUPTED after the process interrupt or `cancel`
+   (the run's own stop request; NULL: the interrupt alone) was raised (the run is marked
    interrupted, finished trials kept); otherwise the error that stopped it (run marked failed). */
 int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
-                        const experiment_observer *observer, ts_err *err);
+                        const experiment_observer *observer, const plat_cancel *cancel,
+                        ts_err *err);
 /* start + continue. *run_id is set as soon as the run exists. */
 int experiment_run(store *s, const plan *p, uint64_t seed, const experiment_observer *observer,
-                   int64_t *run_id, ts_err *err);
+                   const plat_cancel *cancel, int64_t *run_id, ts_err *err);
 /* Continues an interrupted, failed or killed run where it stopped: its plan and order come from
    the database; finished trials are never run again. *p gets the run's plan. */
-int experiment_resume(store *s, int64_t run_id, const experiment_observer *observer, plan *p,
-                      ts_err *err);
+int experiment_resume(store *s, int64_t run_id, const experiment_observer *observer,
+                      const plat_cancel *cancel, plan *p, ts_err *err);
 
 /* The trial order of a block: every condition x benchmark once, in an order drawn from `state`.
    order[k] = condition index * bench_count + bench index. */

@@ -99,9 +99,21 @@ int plat_interrupt_wait(uint64_t ns);
 /* Raises the interrupt from inside the program (tests, `--for` limits, the service stopping a
    run). */
 void plat_interrupt_raise(void);
-/* Clears a raised interrupt, so the next run is not stopped at once (the service, after a run it
-   stopped has ended). */
+/* Clears a raised interrupt, so the next wait is not ended at once (tests that raise it). */
 void plat_interrupt_reset(void);
+
+/* A cancel token: one job's own stop request (the service stops one experiment without touching
+   the process-wide interrupt that stops everything). Waits on a token end on either. A NULL token
+   stands for the process interrupt alone. */
+typedef struct plat_cancel plat_cancel;
+int plat_cancel_create(plat_cancel **out, ts_err *err);
+void plat_cancel_destroy(plat_cancel *c);
+/* Raises the token: its waits end at once, and every later one returns 1. Safe from any thread. */
+void plat_cancel_raise(plat_cancel *c);
+/* 1 when the token (or the process interrupt) was raised. */
+int plat_cancelled(const plat_cancel *c);
+/* plat_interrupt_wait that also ends when the token is raised; one blocking wait, no polling. */
+int plat_cancel_wait(const plat_cancel *c, uint64_t ns);
 
 /* ---- census (census.c): what the OS says is running ------------------------------------------ */
 
@@ -227,8 +239,9 @@ int plat_proc_wait(plat_proc *proc, int *exit_code, ts_err *err);
    `capacity` - 1 bytes, NUL-terminated; the rest is read and dropped). A `timeout_ns` other than 0
    kills it when it runs longer (TS_EINTERRUPTED on Ctrl+C, which kills it too). *exit_code gets
    its exit status. The child inherits no handle of ours but its output pipe. */
-int plat_proc_run(const char *const argv[], char *output, size_t capacity, size_t *output_length,
-                  uint64_t timeout_ns, int *exit_code, ts_err *err);
+int plat_proc_run(const char *const argv[], const plat_cancel *cancel, char *output,
+                  size_t capacity, size_t *output_length, uint64_t timeout_ns, int *exit_code,
+                  ts_err *err);
 /* Finds a program by name in PATH (Windows: also with .exe); fills `path` and returns TS_OK, or
    TS_EINVAL when there is none. A name with a folder in it is only checked for existence. */
 int plat_find_program(const char *name, char *path, size_t len, ts_err *err);

@@ -4,8 +4,9 @@
 #include "threadsoup/plat.h"
 #include "threadsoup/units.h"
 
-int plat_run_must_stop(uint64_t started, uint64_t timeout_ns, unsigned long *wait_ms) {
-  if (plat_interrupted())
+int plat_run_must_stop(const plat_cancel *cancel, uint64_t started, uint64_t timeout_ns,
+                       unsigned long *wait_ms) {
+  if (plat_cancelled(cancel))
     return TS_EINTERRUPTED;
   if (timeout_ns) {
     uint64_t elapsed = plat_clock_ns() - started;

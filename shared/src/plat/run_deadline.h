@@ -5,8 +5,12 @@
 
 #include <stdint.h>
 
-/* TS_EINTERRUPTED after Ctrl+C, TS_EBENCH when `timeout_ns` (0 = none) has passed since
-   `started` (plat_clock_ns), else 0 with *wait_ms cut to the time left. */
-int plat_run_must_stop(uint64_t started, uint64_t timeout_ns, unsigned long *wait_ms);
+#include "threadsoup/plat.h"
+
+/* TS_EINTERRUPTED after Ctrl+C or `cancel` (may be NULL) was raised, TS_EBENCH when `timeout_ns`
+   (0 = none) has passed since `started` (plat_clock_ns), else 0 with *wait_ms cut to the time
+   left. */
+int plat_run_must_stop(const plat_cancel *cancel, uint64_t started, uint64_t timeout_ns,
+                       unsigned long *wait_ms);
 
 #endif

@@ -22,7 +22,8 @@ static int spawn_patiently(plat_child_group *group, ts_err *err) {
   return rc;
 }
 
-static int procs_start(const load_part *part, void **instance, ts_err *err) {
+static int procs_start(const load_part *part, const plat_cancel *cancel, void **instance,
+                          ts_err *err) {
   *instance = NULL;
   char dir[PLAT_PATH_MAX], name[64], program[PLAT_PATH_MAX + 80];
   int rc = plat_program_dir(dir, sizeof dir, err);
@@ -36,7 +37,7 @@ static int procs_start(const load_part *part, void **instance, ts_err *err) {
     return ts_err_prefix(err, "procs");
   uint64_t began = plat_clock_ns();
   for (long i = 0; i < part->count; i++) {
-    if (load_ramp_pause(part, began, i))
+    if (load_ramp_pause(part, cancel, began, i))
       rc = ts_err_set(err, TS_EINTERRUPTED, "procs: interrupted after %ld of %ld processes", i,
                       part->count);
     else

@@ -60,7 +60,8 @@ static void sleep_stop(void *instance) {
   free(group);
 }
 
-static int sleep_start(const load_part *part, void **instance, ts_err *err) {
+static int sleep_start(const load_part *part, const plat_cancel *cancel, void **instance,
+                          ts_err *err) {
   *instance = NULL;
   sleep_group *group = calloc(1, sizeof *group + (size_t)part->count * sizeof(sleep_slot));
   if (!group)
@@ -70,7 +71,7 @@ static int sleep_start(const load_part *part, void **instance, ts_err *err) {
   group->epoch_ns = plat_clock_ns();
   for (long i = 0; i < part->count; i++)
     group->slots[i].group = group;
-  int rc = load_start_threads(part, group->slots, sizeof(sleep_slot), sleep_thread,
+  int rc = load_start_threads(part, cancel, group->slots, sizeof(sleep_slot), sleep_thread,
                               &group->started, err);
   if (rc != TS_OK) {
     sleep_stop(group);

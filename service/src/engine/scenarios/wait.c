@@ -59,7 +59,8 @@ static void wait_stop(void *instance) {
   free(group);
 }
 
-static int wait_start(const load_part *part, void **instance, ts_err *err) {
+static int wait_start(const load_part *part, const plat_cancel *cancel, void **instance,
+                          ts_err *err) {
   *instance = NULL;
   wait_group *group = calloc(1, sizeof *group + (size_t)part->count * sizeof(wait_slot));
   if (!group)
@@ -77,7 +78,7 @@ static int wait_start(const load_part *part, void **instance, ts_err *err) {
     uint64_t began = plat_clock_ns();
     for (long i = part->count - 1; i >= 0 && rc == TS_OK; i--) {
       long made = part->count - 1 - i;
-      if (load_ramp_pause(part, began, made))
+      if (load_ramp_pause(part, cancel, began, made))
         rc = ts_err_set(err, TS_EINTERRUPTED, "wait: interrupted after %ld of %ld threads", made,
                         part->count);
       else if ((rc = plat_thread_start(&group->slots[i].thread, part->stack_bytes, wait_thread,
@@ -88,7 +89,7 @@ static int wait_start(const load_part *part, void **instance, ts_err *err) {
         group->started = made + 1;
     }
   } else {
-    rc = load_start_threads(part, group->slots, sizeof(wait_slot), wait_thread, &group->started,
+    rc = load_start_threads(part, cancel, group->slots, sizeof(wait_slot), wait_thread, &group->started,
                             err);
   }
   if (rc != TS_OK) {

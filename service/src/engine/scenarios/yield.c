@@ -48,7 +48,8 @@ static void yield_stop(void *instance) {
   free(group);
 }
 
-static int yield_start(const load_part *part, void **instance, ts_err *err) {
+static int yield_start(const load_part *part, const plat_cancel *cancel, void **instance,
+                          ts_err *err) {
   *instance = NULL;
   yield_group *group = calloc(1, sizeof *group + (size_t)part->count * sizeof(yield_slot));
   if (!group)
@@ -57,7 +58,7 @@ static int yield_start(const load_part *part, void **instance, ts_err *err) {
   group->part = *part;
   for (long i = 0; i < part->count; i++)
     group->slots[i].group = group;
-  int rc = load_start_threads(part, group->slots, sizeof(yield_slot), yield_thread,
+  int rc = load_start_threads(part, cancel, group->slots, sizeof(yield_slot), yield_thread,
                               &group->started, err);
   if (rc != TS_OK) {
     yield_stop(group);

@@ -82,7 +82,7 @@ static int systemctl(const char *verb, ts_err *err) {
   int code = 0;
   int rc = have_systemd(err);
   if (rc == TS_OK)
-    rc = plat_proc_run(argv, output, sizeof output, &length, TS_NS_PER_MIN, &code, err);
+    rc = plat_proc_run(argv, NULL, output, sizeof output, &length, TS_NS_PER_MIN, &code, err);
   if (rc == TS_OK && code != 0)
     rc = ts_err_set(err, TS_EOS, "systemctl %s threadsoup.service failed (exit %d): %s", verb,
                     code, output);
@@ -109,7 +109,7 @@ int host_install(const char *program, ts_err *err) {
   char output[1024];
   size_t length;
   int code;
-  plat_proc_run(reload, output, sizeof output, &length, TS_NS_PER_MIN, &code, err);
+  plat_proc_run(reload, NULL, output, sizeof output, &length, TS_NS_PER_MIN, &code, err);
   return systemctl("enable", err);
 }
 
@@ -129,7 +129,7 @@ int host_query(char *state, size_t len, ts_err *err) {
   int code = 0;
   int rc = have_systemd(err);
   if (rc == TS_OK)
-    rc = plat_proc_run(argv, state, len, &length, 30 * TS_NS_PER_S, &code, err);
+    rc = plat_proc_run(argv, NULL, state, len, &length, 30 * TS_NS_PER_S, &code, err);
   if (rc == TS_OK)
     state[strcspn(state, "\n")] = '\0';
   return rc;

@@ -112,8 +112,9 @@ static void kill_and_reap(pid_t pid) {
   }
 }
 
-int plat_proc_run(const char *const argv[], char *output, size_t capacity, size_t *output_length,
-                  uint64_t timeout_ns, int *exit_code, ts_err *err) {
+int plat_proc_run(const char *const argv[], const plat_cancel *cancel, char *output,
+                  size_t capacity, size_t *output_length, uint64_t timeout_ns, int *exit_code,
+                  ts_err *err) {
   size_t kept = 0;
   if (capacity > 0)
     output[0] = '\0';
@@ -141,7 +142,7 @@ int plat_proc_run(const char *const argv[], char *output, size_t capacity, size_
   int stopped = 0; /* TS_EINTERRUPTED or TS_EBENCH (timed out) when we had to kill it */
   for (;;) {
     unsigned long wait_ms = RUN_POLL_MS;
-    if ((stopped = plat_run_must_stop(started, timeout_ns, &wait_ms)) != 0)
+    if ((stopped = plat_run_must_stop(cancel, started, timeout_ns, &wait_ms)) != 0)
       break;
     struct pollfd pfd = {fds[0], POLLIN, 0};
     int ready = poll(&pfd, 1, (int)wait_ms);
@@ -182,7 +183,7 @@ int plat_proc_run(const char *const argv[], char *output, size_t capacity, size_
     if (waited < 0 && errno != EINTR)
       return ts_err_set(err, TS_EOS, "cannot wait for '%s' to end: %s", argv[0], strerror(errno));
     unsigned long wait_ms = (unsigned long)nap_ms;
-    if ((stopped = plat_run_must_stop(started, timeout_ns, &wait_ms)) != 0)
+    if ((stopped = plat_run_must_stop(cancel, started, timeout_ns, &wait_ms)) != 0)
       break;
     poll(NULL, 0, (int)wait_ms);
     if (nap_ms < RUN_POLL_MS / 4)

@@ -293,8 +293,9 @@ static int run_read_available(HANDLE pipe, char *output, size_t capacity, size_t
   return 1;
 }
 
-int plat_proc_run(const char *const argv[], char *output, size_t capacity, size_t *output_length,
-                  uint64_t timeout_ns, int *exit_code, ts_err *err) {
+int plat_proc_run(const char *const argv[], const plat_cancel *cancel, char *output,
+                  size_t capacity, size_t *output_length, uint64_t timeout_ns, int *exit_code,
+                  ts_err *err) {
   size_t kept = 0;
   if (capacity > 0)
     output[0] = '\0';
@@ -322,7 +323,7 @@ int plat_proc_run(const char *const argv[], char *output, size_t capacity, size_
     if (got > 0)
       continue;
     DWORD wait_ms = RUN_POLL_MS;
-    if ((stopped = plat_run_must_stop(started, timeout_ns, &wait_ms)) != 0)
+    if ((stopped = plat_run_must_stop(cancel, started, timeout_ns, &wait_ms)) != 0)
       break;
     if (exited)
       Sleep(wait_ms);
@@ -333,7 +334,7 @@ int plat_proc_run(const char *const argv[], char *output, size_t capacity, size_
      runs on, which the timeout and Ctrl+C still cover. */
   while (!stopped && !exited) {
     DWORD wait_ms = RUN_POLL_MS;
-    if ((stopped = plat_run_must_stop(started, timeout_ns, &wait_ms)) == 0)
+    if ((stopped = plat_run_must_stop(cancel, started, timeout_ns, &wait_ms)) == 0)
       exited = WaitForSingleObject(h.process, wait_ms) == WAIT_OBJECT_0;
   }
   if (output_length)

@@ -97,7 +97,7 @@ static int run_powershell(const char *command, char *output, size_t capacity, ts
   const char *const argv[] = {path, "-NoProfile", "-NonInteractive", "-Command", script, NULL};
   int exit_code = -1;
   size_t got = 0;
-  int rc = plat_proc_run(argv, output, capacity, &got, POWERSHELL_TIMEOUT_NS, &exit_code, err);
+  int rc = plat_proc_run(argv, NULL, output, capacity, &got, POWERSHELL_TIMEOUT_NS, &exit_code, err);
   if (rc != TS_OK)
     return ts_err_prefix(err, "Defender: PowerShell (%s) failed", command);
   if (exit_code != 0) {
