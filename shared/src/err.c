@@ -45,7 +45,7 @@ const char *ts_code_name(int code) {
   switch (code) {
   case TS_OK:
     return "OK";
-#define TS_ERR_NAME(name, num, text) \
+#define TS_ERR_NAME(name, num, wire, text) \
   case TS_E##name:                   \
     return #name;
     TS_ERR_MAP(TS_ERR_NAME)
@@ -58,11 +58,37 @@ const char *ts_code_message(int code) {
   switch (code) {
   case TS_OK:
     return "success";
-#define TS_ERR_TEXT(name, num, text) \
+#define TS_ERR_TEXT(name, num, wire, text) \
   case TS_E##name:                   \
     return text;
     TS_ERR_MAP(TS_ERR_TEXT)
 #undef TS_ERR_TEXT
   }
   return "unknown error";
+}
+
+const char *ts_code_wire_name(int code) {
+  switch (code) {
+#define TS_ERR_WIRE(name, num, wire, text) \
+  case TS_E##name:                         \
+    return wire;
+    TS_ERR_MAP(TS_ERR_WIRE)
+#undef TS_ERR_WIRE
+  }
+  return "failed";
+}
+
+int ts_code_from_wire_name(const char *name) {
+  static const struct {
+    const char *wire;
+    int code;
+  } codes[] = {
+#define TS_ERR_ROW(name, num, wire, text) {wire, TS_E##name},
+      TS_ERR_MAP(TS_ERR_ROW)
+#undef TS_ERR_ROW
+  };
+  for (size_t i = 0; name && i < sizeof codes / sizeof codes[0]; i++)
+    if (strcmp(codes[i].wire, name) == 0)
+      return codes[i].code;
+  return TS_EFAILED;
 }

@@ -2,6 +2,7 @@
    of malformed input is refused with a reason, and random or mutated bytes never crash it. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "threadsoup/proto.h"
@@ -131,8 +132,31 @@ static void random_and_mutated_input_never_crashes(void) {
   CHECK(refused > 1000);
 }
 
+/* Error codes travel by the protocol's names from the one table in err.h: each code has a name,
+   each name comes back as a code with that name, and "usage" is a usage error (exit code 2). */
+static void error_codes_have_protocol_names(void) {
+  static const int codes[] = {TS_EUSAGE, TS_EINVAL,     TS_ENOMEM,  TS_EOS,     TS_ESTORE,
+                              TS_EFOREIGN_DB, TS_ENEWER_DB, TS_EUNSUPPORTED, TS_EINTERRUPTED,
+                              TS_EBENCH, TS_EBUSY,      TS_EDENIED, TS_EMALFORMED, TS_EVERSION,
+                              TS_EFAILED};
+  for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+    const char *name = ts_code_wire_name(codes[i]);
+    CHECK(name && *name);
+    CHECK(strcmp(ts_code_name(codes[i]), "UNKNOWN") != 0);
+    CHECK_STR_CONTAINS(ts_code_wire_name(ts_code_from_wire_name(name)), name);
+  }
+  CHECK_INT(ts_code_from_wire_name("usage"), TS_EUSAGE);
+  CHECK_INT(ts_code_from_wire_name("busy"), TS_EBUSY);
+  CHECK_INT(ts_code_from_wire_name("denied"), TS_EDENIED);
+  CHECK_INT(ts_code_from_wire_name("no-such-name"), TS_EFAILED);
+  CHECK_INT(ts_code_from_wire_name(NULL), TS_EFAILED);
+  CHECK_STR_CONTAINS(ts_code_wire_name(TS_EINVAL), "usage");
+  CHECK_STR_CONTAINS(ts_code_wire_name(-999), "failed");
+}
+
 int main(void) {
   RUN_CASE(round_trip);
+  RUN_CASE(error_codes_have_protocol_names);
   RUN_CASE(partial_then_complete);
   RUN_CASE(malformed_refused);
   RUN_CASE(random_and_mutated_input_never_crashes);

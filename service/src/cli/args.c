@@ -53,9 +53,9 @@ int cli_args_value(cli_args *a, const char *accepted, const char **value, ts_err
 
 void cli_print_command_help(const cli_command *cmd) {
   printf("usage: threadsoup %s\n\n%s\n", cmd->synopsis, cmd->summary);
+  printf("%s", cmd->help);
   if (cmd->more_help)
     cmd->more_help();
-  printf("%s", cmd->help);
 }
 
 int cli_usage_error(const cli_command *cmd, const char *message) {

@@ -6,6 +6,7 @@
 
 #include "../engine/engine.h"
 #include "../experiment/plan.h"
+#include "../quiet/quiet.h"
 #include "../server/schedule.h"
 #include "cli.h"
 #include "threadsoup/parse.h"
@@ -77,7 +78,7 @@ int cli_service_refused(const proto_message *reply) {
   const char *message = proto_get(reply, "message");
   fprintf(stderr, "threadsoup: the service refused (%s): %s\n", reply->verb,
           message ? message : "no reason given");
-  return strcmp(reply->verb, "usage") == 0 ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
+  return ts_code_from_wire_name(reply->verb) == TS_EUSAGE ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
 }
 
 /* Sends a request and prints the reply's fields as "key  value" lines. */
@@ -301,13 +302,16 @@ static int quiet_main(int argc, char **argv) {
   cli_args a;
   ts_err err;
   const char *address = NULL, *hours = NULL;
+  char hours_accepted[64];
+  snprintf(hours_accepted, sizeof hours_accepted, "a whole number of hours from 1 to %d",
+           QUIET_MAX_HOURS);
   cli_args_init(&a, argc - 1, argv + 1, "quiet");
   while (cli_args_next(&a)) {
     int rc = TS_OK;
     if (cli_args_is(&a, "--socket"))
       rc = cli_args_value(&a, "the service's socket or pipe", &address, &err);
     else if (strcmp(verb, "on") == 0 && cli_args_is(&a, "--hours"))
-      rc = cli_args_value(&a, "a whole number of hours from 1 to 838", &hours, &err);
+      rc = cli_args_value(&a, hours_accepted, &hours, &err);
     else
       rc = ts_err_set(&err, TS_EUSAGE, "quiet %s: unexpected '%s'", verb, a.name ? a.name : a.word);
     if (rc != TS_OK)

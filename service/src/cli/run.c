@@ -76,11 +76,13 @@ static int build_plan(const run_options *o, plan *p, uint64_t *seed, ts_err *err
                                                            : plan_preset(name, p, err);
   int replaced = 0;
   for (int i = 0; rc == TS_OK && i < o->setting_count; i++) {
+    if (!plan_is_setting(o->keys[i])) {
+      rc = ts_err_set(err, TS_EUSAGE, "run: unknown option '--%s'", o->keys[i]);
+      break;
+    }
     rc = plan_set(p, o->keys[i], o->values[i], err);
     size_t key_len = strlen(o->keys[i]);
-    if (rc != TS_OK && strstr(err->text, "unknown setting"))
-      rc = ts_err_set(err, TS_EUSAGE, "run: unknown option '--%s'", o->keys[i]);
-    else if (rc != TS_OK && strncmp(err->text, o->keys[i], key_len) == 0 &&
+    if (rc != TS_OK && strncmp(err->text, o->keys[i], key_len) == 0 &&
              strlen(err->text) + 2 < sizeof err->text) {
       /* "reps: …" from the plan reads "--reps: …" on the command line. */
       memmove(err->text + 2, err->text, strlen(err->text) + 1);
@@ -196,13 +198,13 @@ static int run_main(int argc, char **argv) {
   int rc;
   if (o.resume) {
     printf("ThreadSoup: resuming run %ld\ndatabase: %s\n", resume_id, db_path);
-    rc = experiment_resume(s, resume_id, &observer, &p, &err);
+    rc = experiment_resume(s, resume_id, &observer, NULL, &p, &err);
   } else {
     printf("ThreadSoup experiment '%s': %d condition(s) x %d benchmark(s) x %ld block(s)%s, "
            "seed %llu\ndatabase: %s\n",
            p.name, p.condition_count, p.bench_count, p.reps,
            p.precision_pct > 0 ? " or more" : "", (unsigned long long)seed, db_path);
-    rc = experiment_run(s, &p, seed, &observer, &run_id, &err);
+    rc = experiment_run(s, &p, seed, &observer, NULL, &run_id, &err);
   }
   ts_err report_err;
   if (run_id && rc != TS_EUSAGE && report_text(s, run_id, &p, stdout, &report_err) != TS_OK)
@@ -221,43 +223,28 @@ static int run_main(int argc, char **argv) {
   return CLI_EXIT_OK;
 }
 
-static void print_presets(void) {
-  char presets[4096];
-  plan_preset_help(presets, sizeof presets);
+/* The plan settings' options and the presets, from their tables in plan.c. */
+static void print_settings_and_presets(void) {
+  static char text[16384];
+  plan_settings_help(text, sizeof text);
+  printf("\nplan settings (each is also an option, --KEY VALUE; see docs/plans.md):\n%s", text);
+  plan_preset_help(text, sizeof text);
   printf("\nPLAN is a preset (default %s) or a plan file (docs/plans.md):\n%s", plan_default_preset(),
-         presets);
+         text);
 }
 
 const cli_command cli_run_command = {
     .name = "run",
     .synopsis = "run [PRESET|PLAN-FILE] [options] [--service] | run --resume RUN [--service]",
     .summary = "run an experiment in the foreground and store every trial",
-    .help = "\noptions (each plan setting is also an option, --KEY VALUE):\n"
+    .help = "\noptions:\n"
             "  --db PATH               database file (default: the per-user data folder,\n"
             "                          ~/.local/share/threadsoup/threadsoup.db or\n"
             "                          %LOCALAPPDATA%\\ThreadSoup\\threadsoup.db)\n"
-            "  --conditions LIST       comma-separated: baseline, sleep:COUNT[@INTERVAL],\n"
-            "                          wait:COUNT[:KIND], yield:COUNT, procs:COUNT, or scenarios\n"
-            "                          joined with '+' (e.g. sleep:5000+procs:1000)\n"
-            "  --bench LIST            comma-separated: builtin-st, builtin-mt[:N], 7zip[:N],\n"
-            "                          cpuz, command\n"
-            "  --reps N                blocks, 1 to 1000 (with --precision: before the first check)\n"
-            "  --warmup N              benchmark runs before the first block, 0 to 100\n"
-            "  --precision P           add blocks until every 95% CI is within +-P (e.g. 0.5%)\n"
-            "  --budget DURATION       time allowed for --precision (default 1h)\n"
-            "  --settle DURATION       wait after the load starts (0s to 1h)\n"
-            "  --quiet-cpu P|off       before each trial wait until CPU use outside ThreadSoup\n"
-            "                          is under P\n"
-            "  --quiet-timeout DURATION  how long that wait may last (then a warning is kept)\n"
-            "  --margin P|auto         margin of 'no measurable effect'\n"
-            "  --work-scale X          multiply the built-in benchmarks' work (0.001 to 1000)\n"
-            "  --7zip PATH, --cpuz PATH  where those tools are (default: searched)\n"
-            "  --command CMD, --score-regex RE  the command benchmark\n"
-            "  --timeout DURATION      stop an external benchmark after this (default 10m)\n"
             "  --seed N                order the trials from this seed (default: from the clock)\n"
             "  --resume RUN            continue an interrupted run where it stopped\n"
             "  --service               have the service run it (it keeps running when this\n"
             "                          program ends); --socket ADDRESS names the service\n",
-    .more_help = print_presets,
+    .more_help = print_settings_and_presets,
     .main = run_main,
 };

@@ -15,6 +15,8 @@
 #define QUIET_MIN_S 60
 /* The longest pause the Settings app offers (5 weeks), margin included. */
 #define QUIET_MAX_S (35 * 86400 - QUIET_MARGIN_S)
+/* The longest quiet mode asked for by hand (quiet on --hours), in whole hours. */
+#define QUIET_MAX_HOURS (QUIET_MAX_S / 3600)
 
 /* What one call did, in words for the user (one line per part) and in numbers for callers. */
 typedef struct quiet_outcome {

@@ -14,23 +14,30 @@
 #define TS_PRINTF(fmt, args)
 #endif
 
-/* One list generates the codes, their names and their default messages (libuv's UV_ERRNO_MAP). */
-#define TS_ERR_MAP(XX)                                                                 \
-  XX(USAGE, 1, "usage error")                                                          \
-  XX(INVAL, 2, "invalid value")                                                        \
-  XX(NOMEM, 3, "out of memory")                                                        \
-  XX(OS, 4, "operating system error")                                                  \
-  XX(STORE, 5, "database error")                                                       \
-  XX(FOREIGN_DB, 6, "not a ThreadSoup database")                                       \
-  XX(NEWER_DB, 7, "database written by a newer ThreadSoup")                            \
-  XX(UNSUPPORTED, 8, "not supported on this system")                                   \
-  XX(INTERRUPTED, 9, "interrupted")                                                    \
-  XX(BENCH, 10, "benchmark failed")
+/* One list generates the codes, their names, the protocol's error name for each (docs/protocol.md:
+   what a client sees in "TS1 error NAME") and their default messages (libuv's UV_ERRNO_MAP).
+   Callers test codes, never message text. */
+#define TS_ERR_MAP(XX)                                                                             \
+  XX(USAGE, 1, "usage", "usage error")                                                             \
+  XX(INVAL, 2, "usage", "invalid value")                                                           \
+  XX(NOMEM, 3, "failed", "out of memory")                                                          \
+  XX(OS, 4, "failed", "operating system error")                                                    \
+  XX(STORE, 5, "failed", "database error")                                                         \
+  XX(FOREIGN_DB, 6, "failed", "not a ThreadSoup database")                                         \
+  XX(NEWER_DB, 7, "failed", "database written by a newer ThreadSoup")                              \
+  XX(UNSUPPORTED, 8, "failed", "not supported on this system")                                     \
+  XX(INTERRUPTED, 9, "failed", "interrupted")                                                      \
+  XX(BENCH, 10, "failed", "benchmark failed")                                                      \
+  XX(BUSY, 11, "busy", "busy: an experiment or a load is running")                                 \
+  XX(DENIED, 12, "denied", "not allowed for this user")                                            \
+  XX(MALFORMED, 13, "malformed", "malformed message")                                              \
+  XX(VERSION, 14, "version", "protocol version not spoken here")                                   \
+  XX(FAILED, 15, "failed", "could not be done")
 
 /* Codes are negative so that functions can return 0 for success and a code otherwise. */
 typedef enum ts_code {
   TS_OK = 0,
-#define TS_ERR_ENUM(name, num, text) TS_E##name = -(num),
+#define TS_ERR_ENUM(name, num, wire, text) TS_E##name = -(num),
   TS_ERR_MAP(TS_ERR_ENUM)
 #undef TS_ERR_ENUM
 } ts_code;
@@ -52,5 +59,11 @@ int ts_err_prefix(ts_err *err, const char *fmt, ...) TS_PRINTF(2, 3);
 void ts_err_clear(ts_err *err);
 const char *ts_code_name(int code);    /* "USAGE", "OS", … ; "UNKNOWN" otherwise */
 const char *ts_code_message(int code); /* the table's default text */
+/* The protocol's error name of a code ("usage", "busy", "denied", "failed", …); "failed" for codes
+   outside the table. */
+const char *ts_code_wire_name(int code);
+/* The code a protocol error name stands for (the first code with that name: "usage" is
+   TS_EUSAGE); TS_EFAILED for names this build does not know. */
+int ts_code_from_wire_name(const char *name);
 
 #endif
