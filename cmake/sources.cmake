@@ -5,6 +5,7 @@ set(TS_SHARED_SOURCES
   shared/src/buf.c
   shared/src/civil.c
   shared/src/err.c
+  shared/src/log.c
   shared/src/ntprocinfo.c
   shared/src/parse.c
   shared/src/plat/fault.c

@@ -317,6 +317,52 @@ static void reports_through_the_service(void) {
   plat_ipc_close(conv.conn);
 }
 
+/* Waits (up to 60 s) until the service reports no running experiment; 1 when it does. */
+static int wait_no_run(void) {
+  for (int i = 0; i < 600; i++) {
+    if (ask(&conv, "status", NULL, NULL) && proto_get(&conv.reply, "run") &&
+        strcmp(proto_get(&conv.reply, "run"), "none") == 0)
+      return 1;
+    plat_sleep_ns(100 * TS_NS_PER_MS);
+  }
+  return 0;
+}
+
+/* A user's run-stop stops that run alone, through the run's own cancel token: the run is kept as
+   interrupted (not to be resumed by the service), and the next load is not cut short by a stop
+   meant for the run (a ramp of 20 threads over 300 ms would end at once on a leftover one). */
+static void run_stop_stops_only_that_run(void) {
+  CHECK(ask(&conv, "run-stop", NULL, NULL));
+  CHECK_INT(conv.reply.kind, PROTO_ERROR);
+  CHECK_STR_CONTAINS(conv.reply.verb, "usage");
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "no experiment is running");
+  CHECK(ask(&conv, "run-start", "plan",
+            "conditions = baseline, sleep:20\nbench = builtin-st\nreps = 50\nwarmup = 0\n"
+            "settle = 300ms\nwork-scale = 0.05\nquiet-cpu = off\n"));
+  REQUIRE(conv.reply.kind == PROTO_OK);
+  long run_id = atol(proto_get(&conv.reply, "run") ? proto_get(&conv.reply, "run") : "0");
+  CHECK(ask(&conv, "load-start", "spec", "sleep:5"));
+  CHECK_STR_CONTAINS(conv.reply.verb, "busy");
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "is running");
+  CHECK(ask(&conv, "run-stop", NULL, NULL));
+  CHECK_INT(conv.reply.kind, PROTO_OK);
+  CHECK_INT(atol(proto_get(&conv.reply, "run") ? proto_get(&conv.reply, "run") : "0"), run_id);
+  CHECK(wait_no_run());
+  store *s;
+  ts_err err;
+  static store_run_row row;
+  REQUIRE(store_open(&s, db_path, &err) == TS_OK);
+  CHECK_INT(store_run_get(s, run_id, &row, &err), TS_OK);
+  CHECK_INT(row.status, STORE_RUN_INTERRUPTED);
+  CHECK_INT(row.resume_at_start, 0);
+  CHECK(row.trials_done < row.trials_total);
+  store_close(s);
+  CHECK(ask(&conv, "load-start", "spec", "sleep:20/ramp=300ms"));
+  CHECK_INT(conv.reply.kind, PROTO_OK);
+  CHECK(ask(&conv, "load-stop", NULL, NULL));
+  CHECK_INT(conv.reply.kind, PROTO_OK);
+}
+
 /* kill -9 mid-run: no load survives, the database is intact, the run resumes on restart. */
 static void killed_mid_run_resumes(void) {
   CHECK(ask(&conv, "run-start", "plan",
@@ -364,7 +410,7 @@ static void killed_mid_run_resumes(void) {
   REQUIRE(store_open(&s, db_path, &err) == TS_OK);
   CHECK_INT(store_integrity_check(s, &err), TS_OK);
   CHECK_INT(store_run_get(s, run_id, &row, &err), TS_OK);
-  CHECK_STR_CONTAINS(row.status, "running");
+  CHECK_INT(row.status, STORE_RUN_RUNNING);
   int done_before = row.trials_done;
   store_close(s);
 
@@ -373,7 +419,7 @@ static void killed_mid_run_resumes(void) {
   for (int i = 0; i < 1200 && !finished; i++) {
     plat_sleep_ns(100 * TS_NS_PER_MS);
     REQUIRE(store_open(&s, db_path, &err) == TS_OK);
-    finished = store_run_get(s, run_id, &row, &err) == TS_OK && strcmp(row.status, "finished") == 0;
+    finished = store_run_get(s, run_id, &row, &err) == TS_OK && row.status == STORE_RUN_FINISHED;
     store_close(s);
   }
   CHECK(finished);
@@ -408,6 +454,7 @@ int main(int argc, char **argv) {
   RUN_CASE(fifty_clients_during_a_run);
   RUN_CASE(full_house_turns_one_away);
   RUN_CASE(reports_through_the_service);
+  RUN_CASE(run_stop_stops_only_that_run);
   RUN_CASE(killed_mid_run_resumes);
   RUN_CASE(database_stays_intact);
   return check_summary();

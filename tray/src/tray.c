@@ -432,7 +432,9 @@ static BOOL tray_model_apply(tray_ctx *ctx, tray_model *model, const proto_messa
     model->run = 0;
     char text[300];
     snprintf(text, sizeof text, "Run %s", value);
-    tray_post_balloon(ctx, strstr(value, "failed") != NULL, L"ThreadSoup experiment", text);
+    /* The outcome field names how it ended ("finished", "interrupted", "failed"). */
+    const char *outcome = proto_get(m, "outcome");
+    tray_post_balloon(ctx, outcome && strcmp(outcome, "failed") == 0, L"ThreadSoup experiment", text);
   } else if (strcmp(m->verb, "idle-query") == 0) {
     tray_answer_idle_query(ctx);
     return FALSE;

@@ -28,6 +28,12 @@ static void push_event_locked(server *svc, const proto_message *m) {
   plat_cond_broadcast(&svc->changed);
 }
 
+void server_emit_message(server *svc, const proto_message *m) {
+  plat_mutex_lock(&svc->lock);
+  push_event_locked(svc, m);
+  plat_mutex_unlock(&svc->lock);
+}
+
 void server_emit(server *svc, const char *name, const char *key, const char *fmt, ...) {
   static proto_message m; /* only under svc->lock */
   char value[1024];

@@ -1,6 +1,7 @@
-/* internal.h - the service's shared state and the calls between its parts: server.c (clients
-   and lifecycle), events.c (pushed to subscribers), runner.c (one experiment at a time),
-   handlers.c (the protocol's requests) and scheduler.c (scheduled experiments). */
+/* internal.h - the service's shared state and the calls between its parts. Calls go one way:
+   server.c (clients, lifecycle) -> handlers.c (requests: parse, call, reply) -> runner.c (the one
+   owner of what runs: a client's load or one experiment) -> events.c (pushed to subscribers);
+   scheduler.c -> runner.c. Logging is the leaf threadsoup/log.h. */
 #ifndef THREADSOUP_SERVER_INTERNAL_H
 #define THREADSOUP_SERVER_INTERNAL_H
 
@@ -9,6 +10,7 @@
 #include "../engine/engine.h"
 #include "../experiment/plan.h"
 #include "../store/store.h"
+#include "threadsoup/log.h"
 #include "threadsoup/proto.h"
 
 #define SERVER_MAX_CLIENTS 128
@@ -28,12 +30,25 @@ typedef struct client {
   int subscribed;
 } client;
 
-typedef struct runner_job {
+/* What runs, changed only by runner.c (under server.lock). At most one of a client's load and
+   an experiment at a time. */
+typedef struct runner_state {
+  load *client_load; /* load started by a client */
+  load_spec client_spec;
+  int load_busy; /* a client's load is being started or stopped */
+
+  int run_active;
   int64_t run_id;
-  int resume; /* 1: experiment_resume; 0: experiment_continue of a run just started */
-  plan p;
-  uint64_t seed;
-} runner_job;
+  int run_done, run_total;
+  plat_cancel *run_cancel; /* the active run's own stop request */
+  int run_resume;          /* 1: the active run resumes; 0: it was just stored */
+  plan run_plan;
+  uint64_t run_seed;
+  plat_thread thread;
+  int joinable;
+  int64_t resume_queue[SERVER_MAX_RESUMES]; /* runs an earlier stop left unfinished */
+  int resume_count;
+} runner_state;
 
 struct server {
   server_config config;
@@ -48,19 +63,7 @@ struct server {
   int stopping;
   char stop_reason[128];
 
-  load *client_load; /* load started by a client */
-  load_spec client_spec;
-  int load_busy; /* a load is being started or stopped */
-
-  int run_active;
-  int64_t run_id;
-  int run_done, run_total;
-  int run_stop_requested;
-  runner_job job;
-  plat_thread runner;
-  int runner_joinable;
-  int64_t resume_queue[SERVER_MAX_RESUMES];
-  int resume_count;
+  runner_state runner;
 
   client clients[SERVER_MAX_CLIENTS];
 
@@ -83,25 +86,60 @@ typedef struct request {
   ts_err err;
 } request;
 
-/* events.c: queues an event for subscribed clients (the notifier thread sends it). */
+/* ---- events.c ---------------------------------------------------------------------------------- */
+
+/* Queues an event of one field for subscribed clients (the notifier thread sends it). */
 void server_emit(server *svc, const char *name, const char *key, const char *fmt, ...)
     TS_PRINTF(4, 5);
+/* Queues an event built by the caller (kind PROTO_EVENT). */
+void server_emit_message(server *svc, const proto_message *m);
 void server_notifier_main(void *arg);
 
-/* runner.c: starts the runner on svc->job (caller holds svc->lock, no run active). */
-int server_start_runner_locked(server *svc, ts_err *err);
-/* runner.c: stores a new run of `p` and starts it; refused while anything else runs. */
-int server_start_run(server *svc, const plan *p, uint64_t seed, int64_t schedule_id,
+/* ---- runner.c: every change of what runs --------------------------------------------------------
+   Each takes server.lock itself; none is called with it held. Refusals are TS_EBUSY (something
+   else runs; the message says what) or TS_EUSAGE (nothing to stop). */
+
+/* Stores a new run of `p` (from schedule `schedule_id`, 0 = none) and starts it. */
+int runner_start_run(server *svc, const plan *p, uint64_t seed, int64_t schedule_id,
                      int64_t *run_id, ts_err *err);
+/* Continues a stored run where it stopped. */
+int runner_resume_run(server *svc, int64_t run_id, ts_err *err);
+/* Asks the running experiment to stop at its next check (its finished trials are kept); *run_id
+   gets its id. */
+int runner_stop_run(server *svc, int64_t *run_id, ts_err *err);
+/* Starts a client's load; returns when it runs (creating 15,000 threads takes a moment, and
+   other requests are answered meanwhile). */
+int runner_start_load(server *svc, const load_spec *spec, ts_err *err);
+/* Stops the client's load; its text goes to `text`. */
+int runner_stop_load(server *svc, char *text, size_t len, ts_err *err);
+/* TS_OK when nothing runs (nor is being started or stopped), else TS_EBUSY saying what does. */
+int runner_check_free(server *svc, ts_err *err);
 
-/* handlers.c: answers one request into r->out. */
+/* What status reports. */
+typedef struct runner_status {
+  char load[LOAD_TEXT_MAX]; /* "none" when no client's load runs */
+  int run_active;
+  int64_t run_id;
+  int run_done, run_total;
+} runner_status;
+void runner_get_status(server *svc, runner_status *out);
+
+/* At start: queues the runs the service was running when it last stopped, crashed or lost
+   power (server_create), then starts the first of them (server_serve). */
+void runner_queue_unfinished(server *svc);
+void runner_resume_queued(server *svc);
+/* At the end of serving (after server_request_stop): waits for the runner, which checkpoints
+   its run, and stops the client's load. */
+void runner_shutdown(server *svc);
+
+/* ---- handlers.c, scheduler.c ------------------------------------------------------------------ */
+
+/* Answers one request into r->out. */
 void server_dispatch(request *r);
-/* handlers.c: takes a client's load out of the state and stops it; 0 when none ran. */
-int server_stop_client_load(server *svc, char *text, size_t len);
 
-/* scheduler.c: the thread that starts scheduled experiments when due. */
+/* The thread that starts scheduled experiments when due. */
 void server_scheduler_main(void *arg);
-/* scheduler.c: store_schedules callback arming boot schedules from this start. */
+/* store_schedules callback arming boot schedules from this start. */
 int server_arm_boot_schedule(void *ctx, const store_schedule *sc);
 
 #endif

@@ -1,17 +1,60 @@
-/* runner.c - the runner thread: one experiment at a time, then the runs an earlier stop left
-   unfinished; a service stop checkpoints the run so the next start resumes it. */
+/* runner.c - the one owner of what the service runs: a client's load, or one experiment at a time
+   on the runner thread followed by the runs an earlier stop left unfinished. Every change of that
+   state (start, resume, stop, busy) is a function here; a service stop checkpoints the run so
+   the next start resumes it. */
 #include "internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../experiment/experiment.h"
 
+/* ---- the one busy rule --------------------------------------------------------------------------
+ */
+
+/* TS_OK when nothing runs, else TS_EBUSY saying what does. Caller holds svc->lock. */
+static int check_free_locked(const server *svc, ts_err *err) {
+  const runner_state *st = &svc->runner;
+  if (svc->stopping)
+    return ts_err_set(err, TS_EBUSY, "busy: the service is stopping");
+  if (st->run_active)
+    return ts_err_set(err, TS_EBUSY, "busy: experiment run %lld is running (stop it first)",
+                      (long long)st->run_id);
+  if (st->load_busy)
+    return ts_err_set(err, TS_EBUSY, "busy: a load is being started or stopped");
+  if (st->client_load)
+    return ts_err_set(err, TS_EBUSY, "busy: load %s started by a client is running (stop it first)",
+                      st->client_spec.text);
+  return TS_OK;
+}
+
+int runner_check_free(server *svc, ts_err *err) {
+  plat_mutex_lock(&svc->lock);
+  int rc = check_free_locked(svc, err);
+  plat_mutex_unlock(&svc->lock);
+  return rc;
+}
+
+void runner_get_status(server *svc, runner_status *out) {
+  plat_mutex_lock(&svc->lock);
+  const runner_state *st = &svc->runner;
+  snprintf(out->load, sizeof out->load, "%s", st->client_load ? st->client_spec.text : "none");
+  out->run_active = st->run_active;
+  out->run_id = st->run_id;
+  out->run_done = st->run_done;
+  out->run_total = st->run_total;
+  plat_mutex_unlock(&svc->lock);
+}
+
+/* ---- the runner thread --------------------------------------------------------------------------
+ */
+
 static void on_trial(void *ctx, const experiment_progress *pr) {
   server *svc = ctx;
   plat_mutex_lock(&svc->lock);
-  svc->run_done = pr->done;
-  svc->run_total = pr->total;
+  svc->runner.run_done = pr->done;
+  svc->runner.run_total = pr->total;
   plat_mutex_unlock(&svc->lock);
   server_emit(svc, "trial-done", "progress", "run %lld trial %d of %d: %s %s %.2f %s",
               (long long)pr->run_id, pr->done, pr->total, pr->condition, pr->bench, pr->score,
@@ -21,8 +64,8 @@ static void on_trial(void *ctx, const experiment_progress *pr) {
 static void on_started(void *ctx, int64_t run_id, int pending, int total) {
   server *svc = ctx;
   plat_mutex_lock(&svc->lock);
-  svc->run_done = 0;
-  svc->run_total = pending;
+  svc->runner.run_done = 0;
+  svc->runner.run_total = pending;
   plat_mutex_unlock(&svc->lock);
   server_emit(svc, "run-started", "run", "%lld: %d of %d trials to run", (long long)run_id, pending,
               total);
@@ -33,61 +76,84 @@ static void on_note(void *ctx, const char *text) {
   server_emit(svc, "run-note", "text", "%s", text);
 }
 
+/* Logs and announces how a run ended; a run the service's stop interrupted is checkpointed to
+   resume at the next start. */
+static void finish_run(server *svc, store *db, int64_t run_id, int rc, const ts_err *err) {
+  plat_mutex_lock(&svc->lock);
+  int stopping = svc->stopping;
+  char reason[sizeof svc->stop_reason];
+  snprintf(reason, sizeof reason, "%s", svc->stop_reason);
+  plat_mutex_unlock(&svc->lock);
+  if (rc == TS_EINTERRUPTED && stopping && db) {
+    /* Finished trials are already committed; say why it stopped, so the next start resumes it. */
+    char at[32], detail[256];
+    ts_err ignored;
+    plat_utc_timestamp(at, sizeof at);
+    snprintf(detail, sizeof detail, "service stopped (%s); resumes at the next start", reason);
+    store_run_checkpoint(db, run_id, detail, at, &ignored);
+  }
+  store_run_status outcome = rc == TS_OK             ? STORE_RUN_FINISHED
+                             : rc == TS_EINTERRUPTED ? STORE_RUN_INTERRUPTED
+                                                     : STORE_RUN_FAILED;
+  if (rc == TS_OK)
+    ts_log(TS_LOG_INFO, "run %lld finished", (long long)run_id);
+  else
+    ts_log(rc == TS_EINTERRUPTED ? TS_LOG_INFO : TS_LOG_WARNING, "run %lld: %s",
+           (long long)run_id, err->text);
+  proto_message *m = malloc(sizeof *m);
+  if (!m)
+    return;
+  ts_err ignored;
+  proto_init(m, PROTO_EVENT, "run-finished");
+  proto_addf(m, &ignored, "run", "%lld %s%s%s", (long long)run_id, store_run_status_name(outcome),
+             rc == TS_OK ? "" : ": ", rc == TS_OK ? "" : err->text);
+  proto_add(m, "outcome", store_run_status_name(outcome), &ignored);
+  server_emit_message(svc, m);
+  free(m);
+}
+
+/* Takes the next queued resume as the active run. Caller holds svc->lock. */
+static int pop_resume_locked(server *svc) {
+  runner_state *st = &svc->runner;
+  if (svc->stopping || st->resume_count == 0)
+    return 0;
+  st->run_id = st->resume_queue[0];
+  st->run_resume = 1;
+  st->run_done = st->run_total = 0;
+  memmove(st->resume_queue, st->resume_queue + 1,
+          (size_t)--st->resume_count * sizeof st->resume_queue[0]);
+  return 1;
+}
+
 static void runner_main(void *arg) {
   server *svc = arg;
+  runner_state *st = &svc->runner;
   store *db = NULL;
   ts_err err;
   int rc = store_open(&db, svc->db_path, &err);
-  runner_job *job = &svc->job;
   experiment_observer observer = {on_started, on_trial, on_note, svc};
   for (;;) {
+    /* The job's fields change only on this thread while run_active is set. */
+    int64_t run_id = st->run_id;
     if (rc == TS_OK) {
-      server_log(SERVER_LOG_INFO, "run %lld %s", (long long)job->run_id,
-                 job->resume ? "resumes" : "starts");
-      rc = job->resume ? experiment_resume(db, job->run_id, &observer, &job->p, &err)
-                       : experiment_continue(db, job->run_id, &job->p, job->seed, &observer, &err);
+      ts_log(TS_LOG_INFO, "run %lld %s", (long long)run_id, st->run_resume ? "resumes" : "starts");
+      rc = st->run_resume
+               ? experiment_resume(db, run_id, &observer, st->run_cancel, &st->run_plan, &err)
+               : experiment_continue(db, run_id, &st->run_plan, st->run_seed, &observer,
+                                     st->run_cancel, &err);
     }
-    plat_mutex_lock(&svc->lock);
-    int stopping = svc->stopping;
-    plat_mutex_unlock(&svc->lock);
-    if (rc == TS_EINTERRUPTED && stopping && db) {
-      /* Checkpoint: finished trials are already committed; say why it stopped, so the next
-         start resumes it. */
-      char at[32], detail[256];
-      ts_err ignored;
-      plat_utc_timestamp(at, sizeof at);
-      snprintf(detail, sizeof detail, "service stopped (%s); resumes at the next start",
-               svc->stop_reason);
-      store_run_end(db, job->run_id, "interrupted", detail, at, &ignored);
-    }
-    if (rc == TS_OK)
-      server_log(SERVER_LOG_INFO, "run %lld finished", (long long)job->run_id);
-    else
-      server_log(rc == TS_EINTERRUPTED ? SERVER_LOG_INFO : SERVER_LOG_WARNING, "run %lld: %s",
-                 (long long)job->run_id, err.text);
-    server_emit(svc, "run-finished", "run", "%lld %s%s%s", (long long)job->run_id,
-                rc == TS_OK             ? "finished"
-                : rc == TS_EINTERRUPTED ? "interrupted"
-                                        : "failed",
-                rc == TS_OK ? "" : ": ", rc == TS_OK ? "" : err.text);
+    finish_run(svc, db, run_id, rc, &err);
 
     plat_mutex_lock(&svc->lock);
-    if (svc->run_stop_requested && !svc->stopping)
-      plat_interrupt_reset(); /* that stop was for this run only */
-    svc->run_stop_requested = 0;
-    /* Runs left unfinished by an earlier stop or crash go next, one after another. */
-    if (!svc->stopping && svc->resume_count > 0 && db) {
-      job->run_id = svc->resume_queue[0];
-      job->resume = 1;
-      memmove(svc->resume_queue, svc->resume_queue + 1,
-              (size_t)--svc->resume_count * sizeof svc->resume_queue[0]);
-      svc->run_id = job->run_id;
-      svc->run_done = svc->run_total = 0;
+    plat_cancel_destroy(st->run_cancel);
+    st->run_cancel = NULL;
+    if (db && pop_resume_locked(svc) &&
+        plat_cancel_create(&st->run_cancel, &err) == TS_OK) {
       plat_mutex_unlock(&svc->lock);
       rc = TS_OK;
       continue;
     }
-    svc->run_active = 0;
+    st->run_active = 0;
     plat_cond_broadcast(&svc->changed);
     plat_mutex_unlock(&svc->lock);
     break;
@@ -95,50 +161,180 @@ static void runner_main(void *arg) {
   store_close(db);
 }
 
-/* Starts the runner on svc->job. Caller holds svc->lock and has checked no run is active. */
-int server_start_runner_locked(server *svc, ts_err *err) {
-  if (svc->runner_joinable) {
+/* Starts the runner thread on the job in svc->runner. Caller holds svc->lock, has checked that
+   nothing runs, and has set run_id, run_resume (and run_plan, run_seed for a new run). */
+static int start_runner_locked(server *svc, ts_err *err) {
+  runner_state *st = &svc->runner;
+  if (st->joinable) {
     /* The previous runner has finished (run_active is 0); collect it before starting anew. */
-    plat_thread_join(svc->runner);
-    svc->runner_joinable = 0;
+    plat_thread_join(st->thread);
+    st->joinable = 0;
   }
-  svc->run_active = 1;
-  svc->run_id = svc->job.run_id;
-  svc->run_done = svc->run_total = 0;
-  svc->run_stop_requested = 0;
-  int rc = plat_thread_start(&svc->runner, RUNNER_THREAD_STACK, runner_main, svc, err);
+  int rc = plat_cancel_create(&st->run_cancel, err);
+  if (rc != TS_OK)
+    return rc;
+  st->run_active = 1;
+  st->run_done = st->run_total = 0;
+  rc = plat_thread_start(&st->thread, RUNNER_THREAD_STACK, runner_main, svc, err);
   if (rc != TS_OK) {
-    svc->run_active = 0;
+    st->run_active = 0;
+    plat_cancel_destroy(st->run_cancel);
+    st->run_cancel = NULL;
     return rc;
   }
-  svc->runner_joinable = 1;
+  st->joinable = 1;
   return TS_OK;
 }
 
-/* Stores a new run of `p` and starts it. */
-int server_start_run(server *svc, const plan *p, uint64_t seed, int64_t schedule_id,
+/* ---- experiments --------------------------------------------------------------------------------
+ */
+
+int runner_start_run(server *svc, const plan *p, uint64_t seed, int64_t schedule_id,
                      int64_t *run_id, ts_err *err) {
   plat_mutex_lock(&svc->lock);
-  if (svc->stopping || svc->run_active || svc->client_load || svc->load_busy) {
-    int rc = ts_err_set(err, TS_EUSAGE, "busy: %s",
-                        svc->stopping     ? "the service is stopping"
-                        : svc->run_active ? "an experiment is running (stop it first)"
-                                          : "load started by a client is running (stop it first)");
-    plat_mutex_unlock(&svc->lock);
-    return rc;
-  }
-  plat_mutex_lock(&svc->db_lock);
-  int rc = experiment_start(svc->db, p, seed, run_id, err);
-  if (rc == TS_OK && schedule_id)
-    store_run_set_schedule(svc->db, *run_id, schedule_id, err);
-  plat_mutex_unlock(&svc->db_lock);
+  int rc = check_free_locked(svc, err);
   if (rc == TS_OK) {
-    svc->job.run_id = *run_id;
-    svc->job.resume = 0;
-    svc->job.p = *p;
-    svc->job.seed = seed;
-    rc = server_start_runner_locked(svc, err);
+    plat_mutex_lock(&svc->db_lock);
+    rc = experiment_start(svc->db, p, seed, run_id, err);
+    if (rc == TS_OK && schedule_id)
+      rc = store_run_set_schedule(svc->db, *run_id, schedule_id, err);
+    plat_mutex_unlock(&svc->db_lock);
+  }
+  if (rc == TS_OK) {
+    runner_state *st = &svc->runner;
+    st->run_id = *run_id;
+    st->run_resume = 0;
+    st->run_plan = *p;
+    st->run_seed = seed;
+    rc = start_runner_locked(svc, err);
   }
   plat_mutex_unlock(&svc->lock);
   return rc;
+}
+
+int runner_resume_run(server *svc, int64_t run_id, ts_err *err) {
+  store_run_row *row = malloc(sizeof *row);
+  if (!row)
+    return ts_err_set(err, TS_ENOMEM, "no memory to read run %lld", (long long)run_id);
+  plat_mutex_lock(&svc->db_lock);
+  int rc = store_run_get(svc->db, run_id, row, err); /* refuses a run that does not exist */
+  plat_mutex_unlock(&svc->db_lock);
+  free(row);
+  if (rc != TS_OK)
+    return rc;
+  plat_mutex_lock(&svc->lock);
+  rc = check_free_locked(svc, err);
+  if (rc == TS_OK) {
+    svc->runner.run_id = run_id;
+    svc->runner.run_resume = 1;
+    rc = start_runner_locked(svc, err);
+  }
+  plat_mutex_unlock(&svc->lock);
+  return rc;
+}
+
+int runner_stop_run(server *svc, int64_t *run_id, ts_err *err) {
+  plat_mutex_lock(&svc->lock);
+  runner_state *st = &svc->runner;
+  int rc = TS_OK;
+  if (!st->run_active) {
+    rc = ts_err_set(err, TS_EUSAGE, "no experiment is running");
+  } else {
+    *run_id = st->run_id;
+    plat_cancel_raise(st->run_cancel); /* the runner stops at its next check */
+  }
+  plat_mutex_unlock(&svc->lock);
+  return rc;
+}
+
+static int queue_unfinished(void *ctx, const store_run_row *row) {
+  runner_state *st = ctx;
+  /* A run the service was running when it stopped, crashed or lost power resumes; one a user
+     stopped does not. */
+  int resumable = row->status == STORE_RUN_RUNNING || row->resume_at_start;
+  if (resumable && st->resume_count < SERVER_MAX_RESUMES)
+    st->resume_queue[st->resume_count++] = row->id;
+  return 0;
+}
+
+void runner_queue_unfinished(server *svc) {
+  ts_err err;
+  plat_mutex_lock(&svc->lock);
+  plat_mutex_lock(&svc->db_lock);
+  if (store_unfinished_runs(svc->db, queue_unfinished, &svc->runner, &err) != TS_OK)
+    ts_log(TS_LOG_ERROR, "cannot list unfinished runs: %s", err.text);
+  plat_mutex_unlock(&svc->db_lock);
+  plat_mutex_unlock(&svc->lock);
+}
+
+void runner_resume_queued(server *svc) {
+  ts_err err;
+  plat_mutex_lock(&svc->lock);
+  if (!svc->runner.run_active && pop_resume_locked(svc)) {
+    ts_log(TS_LOG_INFO, "resuming run %lld, left unfinished by the last stop",
+           (long long)svc->runner.run_id);
+    if (start_runner_locked(svc, &err) != TS_OK)
+      ts_log(TS_LOG_ERROR, "cannot resume run %lld: %s", (long long)svc->runner.run_id, err.text);
+  }
+  plat_mutex_unlock(&svc->lock);
+}
+
+/* ---- a client's load ----------------------------------------------------------------------------
+ */
+
+int runner_start_load(server *svc, const load_spec *spec, ts_err *err) {
+  plat_mutex_lock(&svc->lock);
+  int rc = check_free_locked(svc, err);
+  if (rc == TS_OK)
+    svc->runner.load_busy = 1;
+  plat_mutex_unlock(&svc->lock);
+  if (rc != TS_OK)
+    return rc;
+  /* Outside the lock: status requests keep being answered while 15,000 threads start. A service
+     stop (the process interrupt) ends the ramp. */
+  load *l = NULL;
+  rc = load_start(spec, NULL, &l, err);
+  plat_mutex_lock(&svc->lock);
+  svc->runner.load_busy = 0;
+  if (rc == TS_OK) {
+    svc->runner.client_load = l;
+    svc->runner.client_spec = *spec;
+  }
+  plat_cond_broadcast(&svc->changed);
+  plat_mutex_unlock(&svc->lock);
+  if (rc == TS_OK)
+    server_emit(svc, "load-started", "load", "%s", spec->text);
+  return rc;
+}
+
+int runner_stop_load(server *svc, char *text, size_t len, ts_err *err) {
+  plat_mutex_lock(&svc->lock);
+  runner_state *st = &svc->runner;
+  load *l = st->client_load;
+  snprintf(text, len, "%s", st->client_spec.text);
+  st->client_load = NULL;
+  if (l)
+    st->load_busy = 1;
+  plat_mutex_unlock(&svc->lock);
+  if (!l)
+    return ts_err_set(err, TS_EUSAGE, "no load started by a client is running");
+  load_stop(l);
+  plat_mutex_lock(&svc->lock);
+  st->load_busy = 0;
+  plat_cond_broadcast(&svc->changed); /* a schedule waiting for the load to end may start */
+  plat_mutex_unlock(&svc->lock);
+  server_emit(svc, "load-stopped", "load", "%s", text);
+  return TS_OK;
+}
+
+void runner_shutdown(server *svc) {
+  plat_mutex_lock(&svc->lock);
+  int joinable = svc->runner.joinable;
+  svc->runner.joinable = 0;
+  plat_mutex_unlock(&svc->lock);
+  if (joinable)
+    plat_thread_join(svc->runner.thread);
+  char text[LOAD_TEXT_MAX];
+  ts_err ignored;
+  runner_stop_load(svc, text, sizeof text, &ignored);
 }

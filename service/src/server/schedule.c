@@ -63,6 +63,39 @@ int schedule_parse(const char *text, schedule_when *out, ts_err *err) {
 }
 
 /* Local date and time to Unix seconds; mktime also fixes a day 32 into the next month. */
+int schedule_parse_conditions(const char *require, const char *grace, schedule_conditions *out,
+                              ts_err *err) {
+  out->require_ac = 0;
+  out->require_idle_s = 0;
+  out->grace_s = SCHEDULE_DEFAULT_GRACE_S;
+  uint64_t grace_ns = 0;
+  if (grace) {
+    int rc = parse_duration(grace, 0, 7ull * 86400 * 1000000000ull, "grace", &grace_ns, err);
+    if (rc != TS_OK)
+      return rc;
+    out->grace_s = (long)(grace_ns / 1000000000u);
+  }
+  for (const char *q = require; q && *q;) {
+    long minutes;
+    if (strncmp(q, "ac", 2) == 0 && (q[2] == ',' || q[2] == '\0')) {
+      out->require_ac = 1;
+      q += 2;
+    } else if (strncmp(q, "idle:", 5) == 0 && sscanf(q + 5, "%ld", &minutes) == 1 &&
+               minutes >= 1 && minutes <= 1440) {
+      out->require_idle_s = minutes * 60;
+      q = strchr(q, ',') ? strchr(q, ',') : q + strlen(q);
+    } else {
+      return ts_err_set(err, TS_EUSAGE,
+                        "require: '%s' is not accepted (accepted: ac, idle:MINUTES with 1 to "
+                        "1440 minutes, joined with ',')",
+                        require);
+    }
+    if (*q == ',')
+      q++;
+  }
+  return TS_OK;
+}
+
 static int64_t local_time(int year, int month, int day, int hour, int minute) {
   struct tm tm;
   memset(&tm, 0, sizeof tm);

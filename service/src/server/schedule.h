@@ -22,6 +22,19 @@ int schedule_parse(const char *text, schedule_when *out, ts_err *err);
 /* The first due time strictly after `after` (Unix seconds), in local time; 0 when there is none
    (a "once" in the past; boot schedules are due at the service's start plus the delay). */
 int64_t schedule_next(const schedule_when *when, int64_t after, int64_t service_start);
+/* What a due time needs besides the time itself. */
+typedef struct schedule_conditions {
+  int require_ac;      /* start only on mains power */
+  long require_idle_s; /* start only when the user has been idle this long; 0 = no need */
+  long grace_s;        /* a due time missed by more than this is recorded as missed */
+} schedule_conditions;
+#define SCHEDULE_DEFAULT_GRACE_S 3600L
+
+/* Reads `require` ("ac", "idle:MINUTES" with 1 to 1440 minutes, or both joined with ','; NULL =
+   none) and `grace` (a duration up to 7 days; NULL = an hour). */
+int schedule_parse_conditions(const char *require, const char *grace, schedule_conditions *out,
+                              ts_err *err);
+
 /* Unix seconds as local "YYYY-MM-DD HH:MM:SS". */
 void schedule_format_local(int64_t when, char *buf, int len);
 

@@ -39,10 +39,10 @@ static void fire_schedule(server *svc, store_schedule *sc, int64_t now) {
     plat_mutex_unlock(&svc->db_lock);
     return;
   }
-  const char *what = "started";
+  store_schedule_outcome what = STORE_SCHEDULE_STARTED;
   int64_t run_id = 0;
   if (now - sc->next_due > sc->grace_s) {
-    what = "missed";
+    what = STORE_SCHEDULE_MISSED;
     char due[32];
     schedule_format_local(sc->next_due, due, sizeof due);
     snprintf(detail, sizeof detail,
@@ -50,7 +50,7 @@ static void fire_schedule(server *svc, store_schedule *sc, int64_t now) {
              "the service was off)",
              due, sc->grace_s);
   } else if (sc->require_ac && plat_power_on_ac() == 0) {
-    what = "skipped";
+    what = STORE_SCHEDULE_SKIPPED;
     snprintf(detail, sizeof detail, "on battery power");
   } else {
     if (sc->require_idle_s) {
@@ -65,27 +65,26 @@ static void fire_schedule(server *svc, store_schedule *sc, int64_t now) {
     plat_mutex_lock(&svc->lock);
     long idle = svc->idle_report_at >= now ? svc->idle_report_s : -1;
     int64_t idle_at = svc->idle_report_at;
-    int busy = svc->run_active || svc->client_load || svc->load_busy;
     plat_mutex_unlock(&svc->lock);
-    if (busy)
+    if (runner_check_free(svc, &err) != TS_OK)
       return; /* try again when the running experiment or load ends */
     if (sc->require_idle_s) {
       if (idle < 0)
         snprintf(detail, sizeof detail, "user idle: unknown (no tray reports it)");
       else if (idle + (now - idle_at) < sc->require_idle_s) {
-        what = "skipped";
+        what = STORE_SCHEDULE_SKIPPED;
         snprintf(detail, sizeof detail, "the user was active %lds ago",
                  idle + (long)(now - idle_at));
       }
     }
-    if (strcmp(what, "started") == 0) {
+    if (what == STORE_SCHEDULE_STARTED) {
       plan *p = malloc(sizeof *p);
       int rc = p ? plan_parse(sc->plan_text, "schedule", p, &err) : TS_ENOMEM;
       if (rc == TS_OK)
-        rc = server_start_run(svc, p, plat_clock_ns() ^ (uint64_t)sc->id, sc->id, &run_id, &err);
+        rc = runner_start_run(svc, p, plat_clock_ns() ^ (uint64_t)sc->id, sc->id, &run_id, &err);
       free(p);
       if (rc != TS_OK) {
-        what = "skipped";
+        what = STORE_SCHEDULE_SKIPPED;
         snprintf(detail, sizeof detail, "%s", err.text);
       }
     }
@@ -95,9 +94,9 @@ static void fire_schedule(server *svc, store_schedule *sc, int64_t now) {
   store_schedule_event(svc->db, sc->id, what, run_id, detail[0] ? detail : NULL, at, &err);
   store_schedule_update(svc->db, sc->id, next, next != 0, &err);
   plat_mutex_unlock(&svc->db_lock);
-  server_log(strcmp(what, "started") == 0 ? SERVER_LOG_INFO : SERVER_LOG_WARNING,
-             "schedule %lld (%s): %s%s%s", (long long)sc->id, sc->spec, what, detail[0] ? ": " : "",
-             detail);
+  ts_log(what == STORE_SCHEDULE_STARTED ? TS_LOG_INFO : TS_LOG_WARNING, "schedule %lld (%s): %s%s%s",
+         (long long)sc->id, sc->spec, store_schedule_outcome_name(what), detail[0] ? ": " : "",
+         detail);
 }
 
 void server_scheduler_main(void *arg) {

@@ -1,10 +1,9 @@
-/* server.c - the service's core: logging, one thread per client on the control connection, and
-   the lifecycle (create, serve, stop, destroy). The runner, the notifier and the scheduler are
-   threads of their own (runner.c, events.c, scheduler.c); requests are answered by handlers.c.
+/* server.c - the service's core: one thread per client on the control connection, and the
+   lifecycle (create, serve, stop, destroy). The runner, the notifier and the scheduler are threads
+   of their own (runner.c, events.c, scheduler.c); requests are answered by handlers.c.
    Idle, the service waits on its connection and its next due time only: no timer. */
 #include "internal.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,31 +11,6 @@
 
 #include "../quiet/quiet.h"
 #include "threadsoup/version.h"
-
-/* ---- logging ------------------------------------------------------------------------------------
- */
-
-static void stderr_sink(server_log_level level, const char *message) {
-  static const char *const names[] = {"info", "warning", "error"};
-  char at[32];
-  plat_utc_timestamp(at, sizeof at);
-  fprintf(stderr, "%s threadsoup %s: %s\n", at, names[level], message);
-  fflush(stderr);
-}
-
-/* Set once by the host before any server thread starts. */
-static server_log_sink log_sink = stderr_sink;
-
-void server_set_log_sink(server_log_sink sink) { log_sink = sink ? sink : stderr_sink; }
-
-void server_log(server_log_level level, const char *fmt, ...) {
-  char message[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(message, sizeof message, fmt, ap);
-  va_end(ap);
-  log_sink(level, message);
-}
 
 /* ---- clients
  * ------------------------------------------------------------------------------------- */
@@ -136,17 +110,6 @@ static void reap_clients_locked(server *svc) {
 /* ---- lifecycle
  * ----------------------------------------------------------------------------------- */
 
-static int queue_unfinished(void *ctx, const store_run_row *row) {
-  server *svc = ctx;
-  /* A run the service was running when it stopped, crashed or lost power resumes; one a user
-     stopped does not. */
-  int resumable = strcmp(row->status, "running") == 0 ||
-                  strncmp(row->status_detail, "service stopped", 15) == 0;
-  if (resumable && svc->resume_count < SERVER_MAX_RESUMES)
-    svc->resume_queue[svc->resume_count++] = row->id;
-  return 0;
-}
-
 int server_create(server **out, const server_config *config, ts_err *err) {
   *out = NULL;
   server *svc = calloc(1, sizeof *svc);
@@ -181,7 +144,7 @@ int server_create(server **out, const server_config *config, ts_err *err) {
       snprintf(svc->commands_reason, sizeof svc->commands_reason, "%s", check_err.text);
     }
     if (!svc->commands_allowed)
-      server_log(SERVER_LOG_WARNING, "command benchmarks are refused: %s", svc->commands_reason);
+      ts_log(TS_LOG_WARNING, "command benchmarks are refused: %s", svc->commands_reason);
   }
   if (rc == TS_OK)
     rc = store_open(&svc->db, svc->db_path, err);
@@ -192,13 +155,12 @@ int server_create(server **out, const server_config *config, ts_err *err) {
                          config->address[0] ? config->address : plat_ipc_default_address(), err);
   if (rc == TS_OK) {
     ts_err ignored;
-    store_unfinished_runs(svc->db, queue_unfinished, svc, &ignored);
+    runner_queue_unfinished(svc);
     /* Quiet mode left on by a crash or a power cut is restored before anything else runs. */
     quiet_outcome outcome;
     if (quiet_recover(svc->db, plat_quiet_system(), &outcome, &ignored) == TS_OK &&
         (outcome.defender_changed || outcome.update_changed))
-      server_log(SERVER_LOG_WARNING, "quiet mode was still on after the last stop: %s",
-                 outcome.text);
+      ts_log(TS_LOG_WARNING, "quiet mode was still on after the last stop: %s", outcome.text);
     store_schedules(svc->db, server_arm_boot_schedule, svc, &ignored);
   }
   if (rc != TS_OK) {
@@ -227,20 +189,9 @@ void server_request_stop(server *svc, const char *reason) {
 int server_serve(server *svc) {
   ts_err err;
   const char *address = svc->config.address[0] ? svc->config.address : plat_ipc_default_address();
-  server_log(SERVER_LOG_INFO, "ThreadSoup %s serving on %s, database %s", TS_VERSION, address,
-             svc->db_path);
-  plat_mutex_lock(&svc->lock);
-  if (svc->resume_count > 0) {
-    svc->job.run_id = svc->resume_queue[0];
-    svc->job.resume = 1;
-    memmove(svc->resume_queue, svc->resume_queue + 1,
-            (size_t)--svc->resume_count * sizeof svc->resume_queue[0]);
-    server_log(SERVER_LOG_INFO, "resuming run %lld, left unfinished by the last stop",
-               (long long)svc->job.run_id);
-    if (server_start_runner_locked(svc, &err) != TS_OK)
-      server_log(SERVER_LOG_ERROR, "cannot resume: %s", err.text);
-  }
-  plat_mutex_unlock(&svc->lock);
+  ts_log(TS_LOG_INFO, "ThreadSoup %s serving on %s, database %s", TS_VERSION, address,
+         svc->db_path);
+  runner_resume_queued(svc);
   int have_notifier = plat_thread_start(&svc->notifier, SERVER_THREAD_STACK, server_notifier_main,
                                         svc, &err) == TS_OK;
   int have_scheduler = plat_thread_start(&svc->scheduler, SERVER_THREAD_STACK,
@@ -255,7 +206,7 @@ int server_serve(server *svc) {
       plat_mutex_unlock(&svc->lock);
       plat_ipc_close(conn);
       if (rc != TS_OK && rc != TS_EINTERRUPTED)
-        server_log(SERVER_LOG_ERROR, "%s", err.text);
+        ts_log(TS_LOG_ERROR, "%s", err.text);
       break;
     }
     /* In a burst of short connections, slots of clients that have gone free only when their
@@ -282,21 +233,14 @@ int server_serve(server *svc) {
     if (plat_thread_start(&c->thread, SERVER_THREAD_STACK, client_main, c, &err) != TS_OK) {
       plat_ipc_close(conn);
       memset(c, 0, sizeof *c);
-      server_log(SERVER_LOG_WARNING, "cannot serve a client: %s", err.text);
+      ts_log(TS_LOG_WARNING, "cannot serve a client: %s", err.text);
     }
     plat_mutex_unlock(&svc->lock);
   }
 
   /* Stopping: the runner checkpoints, the client's load goes, the clients are let go. */
   server_request_stop(svc, NULL);
-  plat_mutex_lock(&svc->lock);
-  int joinable = svc->runner_joinable;
-  svc->runner_joinable = 0;
-  plat_mutex_unlock(&svc->lock);
-  if (joinable)
-    plat_thread_join(svc->runner);
-  char text[LOAD_TEXT_MAX];
-  server_stop_client_load(svc, text, sizeof text);
+  runner_shutdown(svc);
   plat_mutex_lock(&svc->lock);
   for (;;) {
     int live = 0;
@@ -313,7 +257,7 @@ int server_serve(server *svc) {
     plat_thread_join(svc->notifier);
   if (have_scheduler)
     plat_thread_join(svc->scheduler);
-  server_log(SERVER_LOG_INFO, "stopped (%s)", svc->stop_reason);
+  ts_log(TS_LOG_INFO, "stopped (%s)", svc->stop_reason);
   return 0;
 }
 

@@ -1,6 +1,7 @@
 /* server.h - the ThreadSoup service: owns the load engine, the experiment runner, the scheduler
    and the database, and answers clients (tray, CLI) over the control connection. Portable: the
-   operating system's service manager is driven by host/{posix,win32}/host.c. */
+   operating system's service manager is driven by host/{posix,win32}/host.c, which also sets
+   where its log lines go (threadsoup/log.h). */
 #ifndef THREADSOUP_SERVER_H
 #define THREADSOUP_SERVER_H
 
@@ -13,13 +14,6 @@ typedef struct server_config {
 } server_config;
 
 typedef struct server server;
-
-/* Log levels of server_log; the host sends them to the event log or the journal. */
-typedef enum server_log_level { SERVER_LOG_INFO, SERVER_LOG_WARNING, SERVER_LOG_ERROR } server_log_level;
-/* Where log lines go: set by the host before server_create (default: stderr). */
-typedef void (*server_log_sink)(server_log_level level, const char *message);
-void server_set_log_sink(server_log_sink sink);
-void server_log(server_log_level level, const char *fmt, ...) TS_PRINTF(2, 3);
 
 /* Opens the database, resumes or closes interrupted runs, and starts listening. */
 int server_create(server **out, const server_config *config, ts_err *err);

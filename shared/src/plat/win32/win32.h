@@ -1,20 +1,9 @@
-/* win32.h - helpers of the Windows half of the platform layer, also used by the Windows service
-   host (service/src/host/win32). */
+/* win32.h - helpers private to the Windows half of the platform layer; those that Windows-only
+   programs share are in threadsoup/plat_win32.h. */
 #ifndef THREADSOUP_PLAT_WIN32_H
 #define THREADSOUP_PLAT_WIN32_H
 
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#include <windows.h>
-
-#include <stddef.h>
-
-/* The system's sentence for a Win32 error code, without the trailing newline. */
-void win32_error_text(DWORD code, char *buf, size_t len);
-/* UTF-8 to UTF-16 and back; return 0 on failure (too long or invalid). */
-int win32_to_wide(const char *utf8, wchar_t *buf, size_t count);
-int win32_from_wide(const wchar_t *wide, char *buf, size_t len);
+#include "threadsoup/plat_win32.h"
 
 /* A new job object that kills its processes when its last handle closes (so also when its owner
    dies); NULL with GetLastError() set when the OS refuses. */
