@@ -132,6 +132,28 @@ void plat_ipc_server_free(plat_ipc_server *s) {
   free(s);
 }
 
+/* The first folder on the way to path that this user may not pass through (no search
+   permission), into folder; 0 when every folder on the way can be entered. */
+static int closed_folder_on_path(const char *path, char *folder, size_t size) {
+  size_t len = strlen(path);
+  if (len >= size)
+    return 0;
+  if (path[0] != '/' && faccessat(AT_FDCWD, ".", X_OK, AT_EACCESS) != 0 && errno == EACCES) {
+    snprintf(folder, size, ".");
+    return 1;
+  }
+  for (size_t i = 0; i < len; i++) {
+    if (path[i] != '/')
+      continue;
+    size_t n = i == 0 ? 1 : i; /* "/" itself, then each folder below it */
+    memcpy(folder, path, n);
+    folder[n] = '\0';
+    if (faccessat(AT_FDCWD, folder, X_OK, AT_EACCESS) != 0 && errno == EACCES)
+      return 1;
+  }
+  return 0;
+}
+
 int plat_ipc_connect(plat_ipc_conn **out, const char *address, ts_err *err) {
   *out = NULL;
   struct sockaddr_un sa;
@@ -149,10 +171,20 @@ int plat_ipc_connect(plat_ipc_conn **out, const char *address, ts_err *err) {
                         "ThreadSoup's service is not running (nothing listens on %s); start it "
                         "with 'systemctl start threadsoup' or 'threadsoup service run'",
                         address);
+    /* EACCES is either a folder on the way this user may not enter, or the socket itself (mode
+       0660, group threadsoup) not open to this user: two different remedies. */
+    char folder[sizeof sa.sun_path];
+    if (e == EACCES && closed_folder_on_path(address, folder, sizeof folder))
+      return ts_err_set(err, TS_EUNSUPPORTED,
+                        "cannot reach the socket's folder: %s cannot be entered by this user (no "
+                        "search permission), so ThreadSoup's service at %s is out of reach "
+                        "whatever it allows; run as root, or have the service listen in a folder "
+                        "every user can enter (threadsoup service run --socket PATH)",
+                        folder, address);
     if (e == EACCES)
       return ts_err_set(err, TS_EUNSUPPORTED,
-                        "not allowed to reach ThreadSoup's service at %s: join group threadsoup "
-                        "or run as root",
+                        "not allowed to connect to ThreadSoup's service at %s: the socket is open "
+                        "to root and group threadsoup only; join group threadsoup or run as root",
                         address);
     return ts_err_set(err, TS_EOS, "cannot connect to %s: %s", address, strerror(e));
   }
