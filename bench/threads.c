@@ -107,7 +107,7 @@ static void measure_window(long count, long interval_ms, double window_s) {
   printf("vol_per_interval=%.5f invol_per_interval=%.5f\n", wakeups / ((double)count * intervals),
          involuntary / ((double)count * intervals));
   printf("cpu_per_wake_us=%.4f load_cpu_pct=%.2f\n",
-         wakeups > 0 ? load_cpu_ns / 1e3 / (wakeups * cpu_window / switch_window) : -1,
+         wakeups > 0 ? load_cpu_ns / TS_NS_PER_US / (wakeups * cpu_window / switch_window) : -1,
          load_cpu_ns / TS_NS_PER_S / cpu_window * 100.0);
 }
 

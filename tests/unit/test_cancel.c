@@ -7,8 +7,7 @@
 
 #include "check.h"
 #include "threadsoup/plat.h"
-
-#define MS 1000000ull
+#include "threadsoup/units.h"
 
 typedef struct raiser {
   plat_cancel *token;
@@ -26,17 +25,17 @@ static void a_raised_token_ends_its_wait_at_once(void) {
   plat_cancel *token;
   REQUIRE(plat_cancel_create(&token, &err) == TS_OK);
   CHECK_INT(plat_cancelled(token), 0);
-  raiser r = {token, 100 * MS};
+  raiser r = {token, 100 * TS_NS_PER_MS};
   plat_thread t;
   REQUIRE(plat_thread_start(&t, 0, raise_later, &r, &err) == TS_OK);
   uint64_t began = plat_clock_ns();
-  CHECK_INT(plat_cancel_wait(token, 30000 * MS), 1);
+  CHECK_INT(plat_cancel_wait(token, 30 * TS_NS_PER_S), 1);
   uint64_t took = plat_clock_ns() - began;
   plat_thread_join(t);
-  CHECK(took >= 90 * MS);
-  CHECK(took < 10000 * MS); /* woken, not timed out */
+  CHECK(took >= 90 * TS_NS_PER_MS);
+  CHECK(took < 10 * TS_NS_PER_S); /* woken, not timed out */
   CHECK_INT(plat_cancelled(token), 1);
-  CHECK_INT(plat_cancel_wait(token, 30000 * MS), 1); /* stays raised */
+  CHECK_INT(plat_cancel_wait(token, 30 * TS_NS_PER_S), 1); /* stays raised */
   plat_cancel_destroy(token);
 }
 
@@ -48,8 +47,8 @@ static void another_token_is_untouched(void) {
   plat_cancel_raise(a);
   CHECK_INT(plat_cancelled(b), 0);
   uint64_t began = plat_clock_ns();
-  CHECK_INT(plat_cancel_wait(b, 150 * MS), 0); /* a full wait */
-  CHECK(plat_clock_ns() - began >= 140 * MS);
+  CHECK_INT(plat_cancel_wait(b, 150 * TS_NS_PER_MS), 0); /* a full wait */
+  CHECK(plat_clock_ns() - began >= 140 * TS_NS_PER_MS);
   CHECK_INT(plat_interrupted(), 0); /* a token is not the process interrupt */
   plat_cancel_destroy(a);
   plat_cancel_destroy(b);
@@ -60,8 +59,8 @@ static void the_interrupt_ends_every_wait(void) {
   plat_cancel *token;
   REQUIRE(plat_cancel_create(&token, &err) == TS_OK);
   plat_interrupt_raise();
-  CHECK_INT(plat_cancel_wait(token, 30000 * MS), 1);
-  CHECK_INT(plat_cancel_wait(NULL, 30000 * MS), 1);
+  CHECK_INT(plat_cancel_wait(token, 30 * TS_NS_PER_S), 1);
+  CHECK_INT(plat_cancel_wait(NULL, 30 * TS_NS_PER_S), 1);
   CHECK_INT(plat_cancelled(token), 1);
   plat_interrupt_reset();
   CHECK_INT(plat_cancelled(token), 0);
@@ -77,24 +76,24 @@ static void a_command_dies_with_its_token(void) {
   plat_program_name("test_cancel", name, sizeof name);
   snprintf(self, sizeof self, "%s%c%s", dir, plat_path_separator(), name);
   const char *argv[] = {self, "--sleep", NULL};
-  raiser r = {token, 200 * MS};
+  raiser r = {token, 200 * TS_NS_PER_MS};
   plat_thread t;
   REQUIRE(plat_thread_start(&t, 0, raise_later, &r, &err) == TS_OK);
   char output[64];
   int code = 0;
   uint64_t began = plat_clock_ns();
-  int rc = plat_proc_run(argv, token, output, sizeof output, NULL, 60000 * MS, &code, &err);
+  int rc = plat_proc_run(argv, token, output, sizeof output, NULL, 60 * TS_NS_PER_S, &code, &err);
   uint64_t took = plat_clock_ns() - began;
   plat_thread_join(t);
   CHECK_INT(rc, TS_EINTERRUPTED);
   CHECK_STR_CONTAINS(err.text, "killed");
-  CHECK(took < 30000 * MS);
+  CHECK(took < 30 * TS_NS_PER_S);
   plat_cancel_destroy(token);
 }
 
 int main(int argc, char **argv) {
   if (argc == 2 && strcmp(argv[1], "--sleep") == 0) {
-    plat_sleep_ns(60000 * MS); /* the command that the token must kill */
+    plat_sleep_ns(60 * TS_NS_PER_S); /* the command that the token must kill */
     return 0;
   }
   ts_err err;

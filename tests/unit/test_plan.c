@@ -7,6 +7,9 @@
 #include "check.h"
 #include "experiment/experiment.h"
 #include "experiment/plan.h"
+#include "threadsoup/buf.h"
+#include "threadsoup/plat.h"
+#include "threadsoup/units.h"
 
 static void conditions_parse_to_canonical_text(void) {
   load_spec spec;
@@ -19,7 +22,7 @@ static void conditions_parse_to_canonical_text(void) {
   CHECK_INT(load_spec_parse("baselines", &spec, &err), TS_EUSAGE);
   CHECK_INT(load_spec_parse("sleep:1500", &spec, &err), TS_OK);
   CHECK_STR_CONTAINS(spec.text, "sleep:1500@500ms");
-  CHECK_INT(spec.parts[0].interval_ns, 500000000);
+  CHECK_INT(spec.parts[0].interval_ns, 500 * TS_NS_PER_MS);
   CHECK_INT(load_spec_parse("sleep:10@2s+sleep:5@100ms", &spec, &err), TS_OK);
   CHECK_INT(spec.part_count, 2);
   CHECK_INT(load_spec_threads(&spec), 15);
@@ -87,7 +90,7 @@ static void plan_files_name_file_and_line(void) {
   CHECK_INT(plan_parse(good, "my.plan", &p, &err), TS_OK);
   CHECK_STR_CONTAINS(p.name, "mine");
   CHECK_INT(p.reps, 3);
-  CHECK_INT(p.settle_ns, 250000000);
+  CHECK_INT(p.settle_ns, 250 * TS_NS_PER_MS);
   CHECK_INT(plan_parse("reps = 3\nreps = 4\n", "x.plan", &p, &err), TS_EUSAGE);
   CHECK_STR_CONTAINS(err.text, "x.plan:2: 'reps' is set twice (first on line 1)");
   CHECK_INT(plan_parse("\n\nrepetitions = 3\n", "x.plan", &p, &err), TS_EUSAGE);
@@ -247,23 +250,23 @@ static void text_lists_and_names_are_bounded(void) {
   }
 
   /* As many conditions and benchmarks as a plan holds, and one more. */
-  size_t used = 0;
+  ts_buf items = ts_buf_on(list, sizeof list);
   for (int i = 1; i <= PLAN_MAX_CONDITIONS; i++)
-    used +=
-        (size_t)snprintf(list + used, sizeof list - used, "%ssleep:%d@1s", i > 1 ? ", " : "", i);
+    ts_buf_itemf(&items, ", ", "sleep:%d@1s", i);
+  REQUIRE(!items.cut);
   round_trips("conditions", list, list);
-  snprintf(list + used, sizeof list - used, ", baseline");
+  ts_buf_item(&items, ", ", "baseline");
   CHECK_STR_CONTAINS(accepted_of("conditions"), "1 to 32, comma-separated: baseline");
   CHECK_INT(plan_set(&p, "conditions", list, &err), TS_EUSAGE);
   CHECK_STR_CONTAINS(err.text, "conditions: too many (accepted: ");
   CHECK_STR_CONTAINS(err.text, accepted_of("conditions"));
   refused("conditions", "");
-  used = 0;
+  items = ts_buf_on(list, sizeof list);
   for (int i = 1; i <= PLAN_MAX_BENCHES; i++)
-    used +=
-        (size_t)snprintf(list + used, sizeof list - used, "%sbuiltin-mt:%d", i > 1 ? ", " : "", i);
+    ts_buf_itemf(&items, ", ", "builtin-mt:%d", i);
+  REQUIRE(!items.cut);
   round_trips("bench", list, list);
-  snprintf(list + used, sizeof list - used, ", builtin-st");
+  ts_buf_item(&items, ", ", "builtin-st");
   CHECK_STR_CONTAINS(accepted_of("bench"), "1 to 8, comma-separated: builtin-st");
   CHECK_INT(plan_set(&p, "bench", list, &err), TS_EUSAGE);
   CHECK_STR_CONTAINS(err.text, "bench: too many (accepted: ");
@@ -303,12 +306,12 @@ static void every_setting_is_covered_and_defaults_hold(void) {
   CHECK_STR_CONTAINS(p.name, "custom");
   CHECK_INT(p.reps, 5);
   CHECK_INT(p.warmup, 1);
-  CHECK_INT(p.settle_ns, 1000000000);
+  CHECK_INT(p.settle_ns, TS_NS_PER_S);
   CHECK(p.work_scale == 1.0);
   CHECK(p.precision_pct == 0 && p.quiet_cpu_pct == 0 && p.margin_pct == 0);
-  CHECK_INT(p.budget_ns, 3600000000000);
-  CHECK_INT(p.quiet_timeout_ns, 30000000000);
-  CHECK_INT(p.bench_timeout_ns, 600000000000);
+  CHECK_INT(p.budget_ns, TS_NS_PER_HOUR);
+  CHECK_INT(p.quiet_timeout_ns, 30 * TS_NS_PER_S);
+  CHECK_INT(p.bench_timeout_ns, 10 * TS_NS_PER_MIN);
   CHECK_INT(p.quiet, 0);
   CHECK_INT(p.condition_count + p.bench_count, 0);
   CHECK(!p.sevenzip_path[0] && !p.cpuz_path[0] && !p.command_line[0] && !p.score_regex[0]);
@@ -318,11 +321,12 @@ static void unknown_keys_list_every_setting(void) {
   plan p;
   ts_err err;
   char known[1024];
-  size_t used = (size_t)snprintf(known, sizeof known, "(known: ");
+  ts_buf keys = ts_buf_on(known, sizeof known);
+  ts_buf_add(&keys, "(known: ");
   plan_setting_info info;
   for (size_t i = 0; plan_setting_info_at(i, &info); i++)
-    used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", info.key);
-  snprintf(known + used, sizeof known - used, ")");
+    ts_buf_item(&keys, ", ", info.key);
+  ts_buf_add(&keys, ")");
   CHECK_STR_CONTAINS(known, "name, conditions, bench, reps,");
   CHECK_STR_CONTAINS(known, "score-regex)");
   CHECK_INT(plan_parse("", "test", &p, &err), TS_OK);
@@ -400,17 +404,13 @@ static void help_comes_from_the_table(void) {
 
 /* docs/plans.md gives each setting's accepted text and default as the table generates them. */
 static void docs_match_the_table(void) {
-  char path[1024], text[16384];
+  char path[PLAT_PATH_MAX], text[16384];
   snprintf(path, sizeof path, "%s", __FILE__);
   char *tests = strstr(path, "tests/unit/test_plan.c");
-  CHECK(tests != NULL);
-  if (!tests)
-    return;
+  REQUIRE(tests != NULL);
   snprintf(tests, sizeof path - (size_t)(tests - path), "docs/plans.md");
   FILE *f = fopen(path, "rb");
-  CHECK(f != NULL);
-  if (!f)
-    return;
+  REQUIRE(f != NULL);
   size_t n = fread(text, 1, sizeof text - 1, f);
   fclose(f);
   text[n] = '\0';

@@ -9,6 +9,7 @@
 #include "../quiet/quiet.h"
 #include "../server/schedule.h"
 #include "cli.h"
+#include "threadsoup/buf.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/proto.h"
@@ -208,16 +209,15 @@ static int schedule_main(int argc, char **argv) {
   cli_args a;
   ts_err err;
   const char *address = NULL, *plan_name = NULL, *require = NULL, *grace = NULL;
-  char when[128] = "";
-  size_t when_len = 0;
+  char when[128];
+  ts_buf words = ts_buf_on(when, sizeof when);
   cli_args_init(&a, argc - 1, argv + 1, "schedule");
   while (cli_args_next(&a)) {
     int rc = TS_OK;
     if (a.word) {
       /* The words of WHEN, or the schedule number for remove. */
-      when_len += (size_t)snprintf(when + when_len, sizeof when - when_len, "%s%s",
-                                   when_len ? " " : "", a.word);
-      if (when_len >= sizeof when)
+      ts_buf_addf(&words, "%s%s", words.len ? " " : "", a.word);
+      if (words.cut)
         return cli_usage_error(cmd, "schedule: WHEN is too long");
     } else if (cli_args_is(&a, "--socket")) {
       rc = cli_args_value(&a, "the service's socket or pipe", &address, &err);
@@ -235,7 +235,7 @@ static int schedule_main(int argc, char **argv) {
   }
   static proto_message request;
   if (strcmp(verb, "list") == 0) {
-    if (when_len)
+    if (words.len)
       return cli_usage_error(cmd, "schedule list takes no arguments");
     proto_init(&request, PROTO_REQUEST, "schedule-list");
   } else if (strcmp(verb, "remove") == 0) {

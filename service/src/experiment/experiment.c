@@ -11,15 +11,9 @@
 #include "../quiet/quiet.h"
 #include "precision.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/rng.h" /* splitmix64: the same trial order from a seed on every platform */
+#include "threadsoup/units.h"
 #include "threadsoup/version.h"
-
-/* splitmix64: small, fast, and the same sequence on every platform for a given seed. */
-static uint64_t next_random(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 void experiment_block_order(const plan *p, uint64_t *state, int *order) {
   int per_block = p->condition_count * p->bench_count;
@@ -28,7 +22,7 @@ void experiment_block_order(const plan *p, uint64_t *state, int *order) {
   /* Fisher-Yates: each block in its own random order, so drift over time cannot line up with
      one condition and pose as its effect. */
   for (int i = per_block - 1; i > 0; i--) {
-    int j = (int)(next_random(state) % (uint64_t)(i + 1));
+    int j = (int)(ts_splitmix64(state) % (uint64_t)(i + 1));
     int t = order[i];
     order[i] = order[j];
     order[j] = t;
@@ -109,7 +103,7 @@ static int quiet_gate(const plan *p, const plat_cancel *cancel, uint64_t *waited
   *waited_ns = 0;
   if (p->quiet_cpu_pct <= 0)
     return 0;
-  const uint64_t step = 250000000ull, window = 1000000000ull;
+  const uint64_t step = 250 * TS_NS_PER_MS, window = TS_NS_PER_S;
   uint64_t start = plat_clock_ns(), quiet_since = start, busy0, total0;
   uint64_t ours0 = plat_process_cpu_ns();
   double last_outside = 0;
@@ -136,7 +130,7 @@ static int quiet_gate(const plan *p, const plat_cancel *cancel, uint64_t *waited
       snprintf(warning, len,
                "quiet gate timed out after %.0f s: CPU use outside ThreadSoup %.0f%% "
                "(threshold %g%%)",
-               (double)*waited_ns / 1e9, last_outside, p->quiet_cpu_pct);
+               (double)*waited_ns / (double)TS_NS_PER_S, last_outside, p->quiet_cpu_pct);
       return 0;
     }
     busy0 = busy1;
@@ -195,8 +189,8 @@ static int run_trial(const trial_context *t, experiment_progress *progress, ts_e
   census.threads = -1;
   plat_census_process(plat_self_pid(), &census, &census_err);
   long children = load_spec_processes(t->condition) ? load_count_children() : 0;
-  double window_s = (double)(window_end - window_start) / 1e9;
-  double load_cpu = (double)(census_begin - cpu_start - census_cost) / 1e9;
+  double window_s = (double)(window_end - window_start) / (double)TS_NS_PER_S;
+  double load_cpu = (double)(census_begin - cpu_start - census_cost) / (double)TS_NS_PER_S;
 
   store_metric metrics[TRIAL_MAX_METRICS];
   char state_names[PLAT_MAX_STATES][PLAT_STATE_NAME_MAX + 8];
@@ -205,8 +199,9 @@ static int run_trial(const trial_context *t, experiment_progress *progress, ts_e
                                 window_s > 0 ? (double)(census.context_switches - switches_start) / window_s : 0};
   metrics[m++] = (store_metric){"load.cpu_percent", window_s > 0 ? load_cpu / window_s * 100 : 0};
   metrics[m++] = (store_metric){"load.child_processes", (double)children};
-  metrics[m++] = (store_metric){"gate.wait_s", (double)gate_ns / 1e9};
-  metrics[m++] = (store_metric){"census.cpu_ms", (double)(plat_process_cpu_ns() - census_begin) / 1e6};
+  metrics[m++] = (store_metric){"gate.wait_s", (double)gate_ns / (double)TS_NS_PER_S};
+  uint64_t census_cpu_ns = plat_process_cpu_ns() - census_begin;
+  metrics[m++] = (store_metric){"census.cpu_ms", (double)census_cpu_ns / (double)TS_NS_PER_MS};
   for (int i = 0; i < census.state_count; i++) {
     snprintf(state_names[i], sizeof state_names[i], "state.%s", census.states[i].name);
     metrics[m++] = (store_metric){state_names[i], (double)census.states[i].threads};

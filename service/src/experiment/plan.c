@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "../bench/bench.h"
+#include "threadsoup/buf.h"
 #include "threadsoup/parse.h"
+#include "threadsoup/units.h"
 
 /* ---- presets: plan text, read by the same parser as files ------------------------------------ */
 
@@ -65,11 +67,9 @@ int plan_is_preset(const char *name) {
 }
 
 void plan_preset_help(char *buf, size_t len) {
-  size_t used = 0;
-  buf[0] = '\0';
-  for (size_t i = 0; i < PRESET_COUNT && used < len; i++)
-    used += (size_t)snprintf(buf + used, len - used, "  %-8s %s\n", plan_presets[i].name,
-                             plan_presets[i].help);
+  ts_buf help = ts_buf_on(buf, len);
+  for (size_t i = 0; i < PRESET_COUNT; i++)
+    ts_buf_addf(&help, "  %-8s %s\n", plan_presets[i].name, plan_presets[i].help);
 }
 
 /* ---- settings: one row each, read by one setter and one formatter per kind ------------------- */
@@ -100,10 +100,6 @@ typedef struct plan_setting {
   const char *help;  /* what the setting means */
 } plan_setting;
 
-#define S_NS 1e9
-#define M_NS (60 * S_NS)
-#define H_NS (60 * M_NS)
-#define D_NS (24 * H_NS)
 /* The offset of a plan field that must have type T: a row whose kind does not match its field's
    type does not compile. */
 #define AT(field, T) _Generic(((plan *)0)->field, T : offsetof(plan, field))
@@ -147,23 +143,23 @@ static const plan_setting plan_settings[] = {
     WHOLE("warmup", warmup, 0, 100, "1",
           "runs of each benchmark before the first block, under the first condition; stored as "
           "block 0, left out of statistics"),
-    DURATION("settle", settle_ns, 0, H_NS, "1s",
+    DURATION("settle", settle_ns, 0, TS_NS_PER_HOUR, "1s",
              "wait after the load starts, before the quiet gate and the benchmark"),
     DECIMAL("work-scale", work_scale, 0.001, 1000, "1",
             "multiplies the built-in benchmarks' fixed work"),
     PERCENT("precision", precision_pct, "off", 0.01, 50, "off",
             "adaptive repetitions: after reps blocks, add one block at a time until every "
             "comparison's 95 % CI half-width is at most this"),
-    DURATION("budget", budget_ns, M_NS, 7 * D_NS, "1h",
+    DURATION("budget", budget_ns, TS_NS_PER_MIN, 7 * TS_NS_PER_DAY, "1h",
              "time allowed for adaptive repetitions; when it runs out the run says so"),
     PERCENT("quiet-cpu", quiet_cpu_pct, "off", 1, 100, "off",
             "quiet gate: before each benchmark, wait until CPU use outside ThreadSoup stays under "
             "this for one second"),
-    DURATION("quiet-timeout", quiet_timeout_ns, 0, H_NS, "30s",
+    DURATION("quiet-timeout", quiet_timeout_ns, 0, TS_NS_PER_HOUR, "30s",
              "how long the quiet gate waits; then the trial runs and keeps a warning"),
     PERCENT("margin", margin_pct, "auto", 0.1, 50, "auto",
             "the margin of 'no measurable effect' (auto: 1 %)"),
-    DURATION("timeout", bench_timeout_ns, S_NS, D_NS, "10m",
+    DURATION("timeout", bench_timeout_ns, TS_NS_PER_S, TS_NS_PER_DAY, "10m",
              "an external benchmark is stopped after this"),
     SWITCH("quiet", quiet, "off",
            "quiet mode for the run: Defender real-time protection off and Windows Update paused "
@@ -373,21 +369,19 @@ static int set_value(plan *p, const plan_setting *s, const char *v, ts_err *err)
 
 /* The one formatter: the value as plan text that set_value reads back. */
 static void format_value(const plan *p, const plan_setting *s, char *buf, size_t len) {
-  size_t used = 0;
-  buf[0] = '\0';
+  ts_buf list = ts_buf_on(buf, len);
   switch (s->kind) {
   case KIND_NAME:
   case KIND_TEXT:
     snprintf(buf, len, "%s", CFIELD(p, s, char));
     return;
   case KIND_CONDITIONS:
-    for (int i = 0; i < p->condition_count && used < len; i++)
-      used +=
-          (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", p->conditions[i].text);
+    for (int i = 0; i < p->condition_count; i++)
+      ts_buf_item(&list, ", ", p->conditions[i].text);
     return;
   case KIND_BENCHES:
-    for (int i = 0; i < p->bench_count && used < len; i++)
-      used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", p->benches[i]);
+    for (int i = 0; i < p->bench_count; i++)
+      ts_buf_item(&list, ", ", p->benches[i]);
     return;
   case KIND_WHOLE:
     snprintf(buf, len, "%ld", *CFIELD(p, s, long));
@@ -422,32 +416,28 @@ int plan_setting_info_at(size_t i, plan_setting_info *out) {
   return 1;
 }
 
-/* Appends words to buf, breaking lines before `width` columns and indenting the next ones. */
-static size_t wrap(char *buf, size_t len, size_t used, size_t *column, const char *text,
-                   size_t indent, size_t width) {
-  while (*text && used < len) {
+/* Appends words to b, breaking lines before `width` columns and indenting the next ones. */
+static void wrap(ts_buf *b, size_t *column, const char *text, size_t indent, size_t width) {
+  while (*text && !b->cut) {
     size_t word = strcspn(text, " ");
     if (*column > indent && *column + 1 + word > width) {
-      used += (size_t)snprintf(buf + used, len - used, "\n%*s", (int)indent, "");
+      ts_buf_addf(b, "\n%*s", (int)indent, "");
       *column = indent;
     } else if (*column > indent) {
-      used += (size_t)snprintf(buf + used, len - used, " ");
+      ts_buf_add(b, " ");
       (*column)++;
     }
-    if (used < len)
-      used += (size_t)snprintf(buf + used, len - used, "%.*s", (int)word, text);
+    ts_buf_addf(b, "%.*s", (int)word, text);
     *column += word;
     text += word;
     text += strspn(text, " ");
   }
-  return used;
 }
 
 void plan_settings_help(char *buf, size_t len) {
   enum { INDENT = 26, WIDTH = 80 };
-  size_t used = 0;
-  buf[0] = '\0';
-  for (size_t i = 0; i < SETTING_COUNT && used < len; i++) {
+  ts_buf help = ts_buf_on(buf, len);
+  for (size_t i = 0; i < SETTING_COUNT && !help.cut; i++) {
     plan_setting_info info;
     char option[64], text[PLAN_ACCEPTED_MAX + 512];
     plan_setting_info_at(i, &info);
@@ -455,18 +445,16 @@ void plan_settings_help(char *buf, size_t len) {
     snprintf(text, sizeof text, "%s; accepted: %s%s%s", info.help, info.accepted,
              info.default_text[0] ? "; default " : "", info.default_text);
     size_t column = (size_t)n < INDENT ? INDENT : (size_t)n + 1;
-    used += (size_t)snprintf(buf + used, len - used, "%-*s", (int)column, option);
-    used = wrap(buf, len, used, &column, text, INDENT, WIDTH);
-    if (used < len)
-      used += (size_t)snprintf(buf + used, len - used, "\n");
+    ts_buf_addf(&help, "%-*s", (int)column, option);
+    wrap(&help, &column, text, INDENT, WIDTH);
+    ts_buf_add(&help, "\n");
   }
 }
 
 static void known_keys(char *buf, size_t len) {
-  size_t used = 0;
-  buf[0] = '\0';
-  for (size_t i = 0; i < SETTING_COUNT && used < len; i++)
-    used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", plan_settings[i].key);
+  ts_buf keys = ts_buf_on(buf, len);
+  for (size_t i = 0; i < SETTING_COUNT; i++)
+    ts_buf_item(&keys, ", ", plan_settings[i].key);
 }
 
 static const plan_setting *find_setting(const char *key) {
@@ -567,11 +555,9 @@ int plan_preset(const char *name, plan *out, ts_err *err) {
     return rc;
   }
   char names[256];
-  size_t used = 0;
-  names[0] = '\0';
+  ts_buf presets = ts_buf_on(names, sizeof names);
   for (size_t i = 0; i < PRESET_COUNT; i++)
-    used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                             plan_presets[i].name);
+    ts_buf_item(&presets, ", ", plan_presets[i].name);
   return ts_err_set(err, TS_EUSAGE,
                     "unknown plan '%s': not a preset (accepted: %s) and no such plan file", name,
                     names);
@@ -641,14 +627,13 @@ int plan_trial_count(const plan *p) {
 }
 
 void plan_format(const plan *p, char *buf, size_t len) {
-  size_t used = 0;
-  buf[0] = '\0';
-  for (size_t i = 0; i < SETTING_COUNT && used < len; i++) {
+  ts_buf text = ts_buf_on(buf, len);
+  for (size_t i = 0; i < SETTING_COUNT && !text.cut; i++) {
     char value[PLAN_FORMAT_MAX];
     format_value(p, &plan_settings[i], value, sizeof value);
     if (value[0] == '\0')
       continue; /* an empty path or command: the default */
-    used += (size_t)snprintf(buf + used, len - used, "%s = %s\n", plan_settings[i].key, value);
+    ts_buf_addf(&text, "%s = %s\n", plan_settings[i].key, value);
   }
 }
 

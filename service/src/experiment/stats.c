@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "threadsoup/rng.h"
+
 /* ---------------------------------------------------------------------------------------------
    Summaries */
 
@@ -356,16 +358,9 @@ typedef struct rng {
   uint64_t s[4];
 } rng;
 
-static uint64_t splitmix64(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15u);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-  return z ^ (z >> 31);
-}
-
 static void rng_seed(rng *r, uint64_t seed) {
   for (int i = 0; i < 4; i++)
-    r->s[i] = splitmix64(&seed);
+    r->s[i] = ts_splitmix64(&seed);
 }
 
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }

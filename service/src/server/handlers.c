@@ -11,6 +11,7 @@
 #include "../quiet/quiet.h"
 #include "../report/report.h"
 #include "schedule.h"
+#include "threadsoup/buf.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/version.h"
 
@@ -516,10 +517,9 @@ void server_dispatch(request *r) {
     return;
   }
   char verbs[1024];
-  size_t used = 0;
-  for (size_t i = 0; i < HANDLER_COUNT && used < sizeof verbs; i++)
-    used += (size_t)snprintf(verbs + used, sizeof verbs - used, "%s%s", i ? ", " : "",
-                             handlers[i].verb);
+  ts_buf known = ts_buf_on(verbs, sizeof verbs);
+  for (size_t i = 0; i < HANDLER_COUNT; i++)
+    ts_buf_item(&known, ", ", handlers[i].verb);
   ts_err_set(&err, TS_EUSAGE, "unknown request '%s' (known: %s)", r->in->verb, verbs);
   reply_err(r, &err);
 }

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "threadsoup/parse.h"
+#include "threadsoup/units.h"
 
 static const char *const weekdays[] = {"sun", "mon", "tue", "wed", "thu", "fri", "sat"};
 static const char accepted[] = "accepted: daily HH:MM, weekly DAY HH:MM (DAY mon … sun), "
@@ -50,8 +51,7 @@ int schedule_parse(const char *text, schedule_when *out, ts_err *err) {
   }
   if (strcmp(kind, "boot") == 0 && n == 2) {
     ts_err ignored;
-    if (parse_duration(a, 0, 24ull * 3600 * 1000000000ull, "boot", &out->delay_ns, &ignored) ==
-        TS_OK) {
+    if (parse_duration(a, 0, 24 * TS_NS_PER_HOUR, "boot", &out->delay_ns, &ignored) == TS_OK) {
       char d[32];
       out->kind = SCHEDULE_BOOT;
       format_duration(out->delay_ns, d, sizeof d);
@@ -70,10 +70,10 @@ int schedule_parse_conditions(const char *require, const char *grace, schedule_c
   out->grace_s = SCHEDULE_DEFAULT_GRACE_S;
   uint64_t grace_ns = 0;
   if (grace) {
-    int rc = parse_duration(grace, 0, 7ull * 86400 * 1000000000ull, "grace", &grace_ns, err);
+    int rc = parse_duration(grace, 0, 7 * TS_NS_PER_DAY, "grace", &grace_ns, err);
     if (rc != TS_OK)
       return rc;
-    out->grace_s = (long)(grace_ns / 1000000000u);
+    out->grace_s = (long)(grace_ns / TS_NS_PER_S);
   }
   for (const char *q = require; q && *q;) {
     long minutes;
@@ -110,7 +110,7 @@ static int64_t local_time(int year, int month, int day, int hour, int minute) {
 
 int64_t schedule_next(const schedule_when *w, int64_t after, int64_t service_start) {
   if (w->kind == SCHEDULE_BOOT) {
-    int64_t due = service_start + (int64_t)(w->delay_ns / 1000000000u);
+    int64_t due = service_start + (int64_t)(w->delay_ns / TS_NS_PER_S);
     return due > after ? due : 0;
   }
   if (w->kind == SCHEDULE_ONCE) {

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "schedule.h"
+#include "threadsoup/units.h"
 
 typedef struct due_list {
   int count;
@@ -59,7 +60,7 @@ static void fire_schedule(server *svc, store_schedule *sc, int64_t now) {
       server_emit(svc, "idle-query", "schedule", "%lld", (long long)sc->id);
       plat_mutex_lock(&svc->lock);
       for (int i = 0; i < 30 && svc->idle_report_at < now && !svc->stopping; i++)
-        plat_cond_wait(&svc->changed, &svc->lock, 100000000ull);
+        plat_cond_wait(&svc->changed, &svc->lock, 100 * TS_NS_PER_MS);
       plat_mutex_unlock(&svc->lock);
     }
     plat_mutex_lock(&svc->lock);
@@ -120,7 +121,7 @@ void server_scheduler_main(void *arg) {
        client's load ended): the only timer the idle service has. */
     uint64_t wait = UINT64_MAX;
     if (due.earliest)
-      wait = due.earliest > now ? (uint64_t)(due.earliest - now) * 1000000000ull : 1000000000ull;
+      wait = due.earliest > now ? (uint64_t)(due.earliest - now) * TS_NS_PER_S : TS_NS_PER_S;
     plat_cond_wait(&svc->changed, &svc->lock, wait);
     int stop = svc->stopping;
     plat_mutex_unlock(&svc->lock);

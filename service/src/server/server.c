@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "../quiet/quiet.h"
+#include "threadsoup/units.h"
 #include "threadsoup/version.h"
 
 /* ---- clients
@@ -213,8 +214,8 @@ int server_serve(server *svc) {
        threads notice: wait up to a second for one before turning a client away. */
     client *c = free_client_locked(svc);
     for (uint64_t began = plat_clock_ns();
-         !c && !svc->stopping && plat_clock_ns() - began < 1000000000ull;) {
-      plat_cond_wait(&svc->changed, &svc->lock, 20000000ull);
+         !c && !svc->stopping && plat_clock_ns() - began < TS_NS_PER_S;) {
+      plat_cond_wait(&svc->changed, &svc->lock, 20 * TS_NS_PER_MS);
       reap_clients_locked(svc);
       c = free_client_locked(svc);
     }
@@ -248,7 +249,7 @@ int server_serve(server *svc) {
       live += svc->clients[i].in_use && !svc->clients[i].finished;
     if (!live)
       break;
-    plat_cond_wait(&svc->changed, &svc->lock, 100000000ull);
+    plat_cond_wait(&svc->changed, &svc->lock, 100 * TS_NS_PER_MS);
   }
   reap_clients_locked(svc);
   plat_cond_broadcast(&svc->changed);

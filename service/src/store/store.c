@@ -11,11 +11,12 @@
 #include "schema.h"
 #include "threadsoup/buf.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/units.h"
 #include "threadsoup/version.h"
 
 struct store {
   sqlite3 *db;
-  char path[1024];
+  char path[PLAT_PATH_MAX];
 };
 
 static int store_fail(store *s, ts_err *err, const char *doing) {
@@ -186,7 +187,7 @@ static int configure(store *s, ts_err *err) {
                   "cannot configure the database", err);
     if (rc == TS_OK || (sqlite3_errcode(s->db) & 0xff) != SQLITE_BUSY)
       break;
-    plat_sleep_ns(10000000ull);
+    plat_sleep_ns(10 * TS_NS_PER_MS);
   }
   return rc;
 }
