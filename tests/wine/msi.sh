@@ -19,7 +19,15 @@ fail() { echo "msi: $*" >&2; exit 1; }
 # Wine ends services.exe when the last ordinary process of the prefix exits: keep one alive.
 "$wine_run" "$(dirname "$msi")/threadsoup-idle.exe" >/dev/null 2>&1 &
 keeper=$!
-sleep 1
+# Up once Wine runs it: wine-run's child, the wine loader, has become threadsoup-idle.exe (its
+# first argument is the program's own path then).
+for i in $(seq 1 100); do
+  for child in $(pgrep -P "$keeper"); do
+    tr '\0' '\n' <"/proc/$child/cmdline" 2>/dev/null | head -n 1 | grep -q 'threadsoup-idle\.exe' &&
+      break 2
+  done
+  sleep 0.1
+done
 "$wine_run" msiexec /x "$msi" /qn >/dev/null 2>&1 # an earlier run's leftovers
 
 "$wine_run" msiexec /i "$msi" /qn || fail "msiexec /i failed with exit code $?"

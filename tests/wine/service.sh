@@ -43,7 +43,15 @@ field() { sed -n "s/^$1  *//p" "$out/$2.txt" | head -n 1; }
 # exits: threadsoup-idle without an owner handle waits forever and keeps the prefix alive.
 "$wine_run" "$idle" >/dev/null 2>&1 &
 keeper=$!
-sleep 1
+# Up once Wine runs it: wine-run's child, the wine loader, has become threadsoup-idle.exe (its
+# first argument is the program's own path then).
+for i in $(seq 1 100); do
+  for child in $(pgrep -P "$keeper"); do
+    tr '\0' '\n' <"/proc/$child/cmdline" 2>/dev/null | head -n 1 | grep -q 'threadsoup-idle\.exe' &&
+      break 2
+  done
+  sleep 0.1
+done
 # Leftovers of an earlier test: the service, and its database (uninstall keeps the results).
 "$wine_run" "$exe" service uninstall >/dev/null 2>&1
 rm -rf "$prefix/drive_c/ProgramData/ThreadSoup"
@@ -69,22 +77,35 @@ grep -q "^load  *none" "$out/status.txt" || fail "a fresh service runs load alre
 
 # --- load run by the service, counted by the OS in the service process ---------------------------
 ts load_start start sleep --count 500
-sleep 2
-ts status_load status
-threads=$(field threads status_load)
+# Polled until the OS counts the 500 threads, for at most the 2 s this test used to wait.
+t0=$(now_ms)
+while :; do
+  ts status_load status
+  threads=$(field threads status_load)
+  [ "${threads:-0}" -ge 500 ] || [ $(($(now_ms) - t0)) -ge 2000 ] && break
+  sleep 0.1
+done
 [ "$(field pid status_load)" = "$pid" ] || fail "the service's pid changed"
 grep -q "^load  *sleep:500" "$out/status_load.txt" || fail "status does not show the load"
 [ "${threads:-0}" -ge 500 ] || fail "the service process has ${threads:-?} threads, not 500+"
 echo "service process: $threads threads with sleep:500"
 ts load_stop stop
-sleep 1
-ts status_after status
-after=$(field threads status_after)
+# Polled until the threads are gone, for at most the 1 s this test used to wait.
+t0=$(now_ms)
+while :; do
+  ts status_after status
+  after=$(field threads status_after)
+  [ "${after:-999}" -lt 100 ] || [ $(($(now_ms) - t0)) -ge 1000 ] && break
+  sleep 0.1
+done
 [ "${after:-999}" -lt 100 ] || fail "the service still has ${after:-?} threads after stop"
 ts history history --service
 
 # --- a run that survives a service restart -------------------------------------------------------
-ts run run --service --conditions baseline,sleep:200 --reps 20 --work-scale 0.05 --quiet-cpu off
+# No warm-up and a short settle (as in the Linux daemon's test): 40 trials of about 0.3 s, not 41
+# of over a second; the run is still stopped after its third trial, far from its end.
+ts run run --service --conditions baseline,sleep:200 --reps 20 --warmup 0 --settle 100ms \
+  --work-scale 0.05 --quiet-cpu off
 run=$(sed -n 's/^run \([0-9][0-9]*\) .*by the service.*/\1/p' "$out/run.txt" | head -n 1)
 [ -n "$run" ] || fail "run --service did not name its run"
 # Stop the service mid-run: after a few trials, well before the end.
@@ -112,7 +133,7 @@ echo "service start (with a run to resume) took $(($(now_ms) - t0)) ms"
 for i in $(seq 1 600); do
   ts history_end history --service
   grep -Eq "^ *$run .*finished" "$out/history_end.txt" && break
-  sleep 0.5
+  sleep 0.2
 done
 line=$(grep -E "^ *$run " "$out/history_end.txt")
 echo "$line" | grep -q "finished" || fail "run $run did not finish after the restart"

@@ -6,8 +6,9 @@
 set -u
 wine_run=$1 exe=$2 tray=$3 prefix=$4
 
-# Everything, the prefix's creation included, runs inside one X server. 1024x768 is the desktop
-# the tray's icon position below is computed for.
+# Every Wine process of this prefix's session runs inside one X server (the prefix itself is a
+# copy of the build's template, which holds no session). 1024x768 is the desktop the tray's icon
+# position below is computed for.
 if [ -z "${TRAY_TEST_IN_X:-}" ]; then
   TRAY_TEST_IN_X=1 exec xvfb-run -a -s "-screen 0 1024x768x24" sh "$0" "$@"
 fi
@@ -16,7 +17,10 @@ export WINEPREFIX="$prefix"
 export WINEDEBUG="${WINEDEBUG:--all}"
 pipe='\\.\pipe\threadsoup-tray-test'
 out="$(mktemp -d "${TMPDIR:-/tmp}/threadsoup-tray.XXXXXX")"
-shot=/tmp/tray-menu.png
+# Screenshots go beside the prefix, in this build: not a fixed /tmp name that another build or
+# another user may hold.
+shots=$(dirname "$prefix")
+shot=$shots/tray-menu.png
 t0=$(date +%s%N)
 now_ms() { echo $((($(date +%s%N) - t0) / 1000000)); }
 
@@ -28,8 +32,8 @@ cleanup() {
 trap cleanup EXIT
 fail() {
   echo "tray: $*" >&2
-  import -window root "$out/failure.png" 2>/dev/null && cp "$out/failure.png" /tmp/tray-failure.png &&
-    echo "tray: screen at the failure: /tmp/tray-failure.png" >&2
+  import -window root "$out/failure.png" 2>/dev/null && cp "$out/failure.png" "$shots/tray-failure.png" &&
+    echo "tray: screen at the failure: $shots/tray-failure.png" >&2
   for f in "$out"/*.txt; do [ -f "$f" ] && { echo "--- $(basename "$f")" >&2; cat "$f" >&2; }; done
   exit 1
 }
@@ -46,6 +50,14 @@ wait_load() {
     status
     grep -Eq "^load +$1\$" "$out/status.txt" && return 0
     sleep 0.5
+  done
+  return 1
+}
+# Whether the tray of this test still runs: a threadsoup-tray.exe of this prefix (other builds may
+# run the same test at the same time, in prefixes of their own).
+tray_running() {
+  for p in $(pgrep -f 'threadsoup-tray\.exe.*threadsoup-tray-test'); do
+    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "WINEPREFIX=$prefix" && return 0
   done
   return 1
 }
@@ -113,12 +125,13 @@ wait_load none || fail "the menu's Stop load did not stop the load"
 echo "Stop load -> service load none after $(($(now_ms) - t_click)) ms"
 
 # --- Exit ------------------------------------------------------------------------------------------
+tray_running || fail "no threadsoup-tray.exe of this prefix runs before Exit"
 open_menu
 pick $item_x 737
 xdotool click 1
 gone=0
 for i in $(seq 1 20); do
-  pgrep -f 'threadsoup-tray\.exe.*threadsoup-tray-test' >/dev/null || { gone=1; break; }
+  tray_running || { gone=1; break; }
   sleep 0.5
 done
 [ $gone -eq 1 ] || fail "the tray did not exit after Exit"
