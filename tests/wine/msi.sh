@@ -47,7 +47,14 @@ done
 echo "installed: $version; service running and answering ($answered)"
 
 "$wine_run" msiexec /x "$msi" /qn || fail "msiexec /x failed with exit code $?"
-[ ! -e "$folder/threadsoup.exe" ] || fail "threadsoup.exe is still there after uninstall"
+# Wine's msiexec asks the service to stop but does not wait for it (ServiceControl Wait="yes"):
+# a service still exiting holds its threadsoup.exe, which then cannot be removed. Said if seen.
+still=""
+for p in $(pgrep -f 'ThreadSoup.threadsoup\.exe'); do
+  tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "WINEPREFIX=$prefix" &&
+    still=" (the service's process $p still ran when msiexec /x returned)"
+done
+[ ! -e "$folder/threadsoup.exe" ] || fail "threadsoup.exe is still there after uninstall$still"
 "$wine_run" sc query ThreadSoup 2>&1 | tr -d '\r' | grep -q "SERVICE_NAME: ThreadSoup" &&
   fail "the service is still registered after uninstall"
 echo "installed, started, answered and uninstalled"
