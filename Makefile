@@ -1,6 +1,7 @@
+# SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # Makefile - the front door: `make run` sets up, builds and runs the default experiment;
-# `make test` builds both targets and runs every test (native, then Windows under Wine).
-.PHONY: all setup linux windows run test test-linux test-windows bench clean help
+# `make test` builds both targets and runs every test (native and Windows under Wine, side by side).
+.PHONY: format format-check all setup linux windows run test test-linux test-windows bench clean help
 
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 LINUX_BUILD := build/linux
@@ -12,7 +13,7 @@ all: linux windows
 
 help:
 	@echo "make run       build and run the default experiment (quick) on the native build"
-	@echo "make test      build both targets and run all tests (native, then Windows under Wine)"
+	@echo "make test      build both targets and run all tests (native and Windows under Wine, side by side)"
 	@echo "make linux     native build in $(LINUX_BUILD)"
 	@echo "make windows   MinGW-w64 cross build in $(MINGW_BUILD)"
 	@echo "make bench     build natively and run the performance benchmarks (BENCH_ARGS=...)"
@@ -103,3 +104,11 @@ uninstall:
 
 clean:
 	rm -rf build
+
+# The house style (.clang-format): `make format` applies it, `make format-check` (run by .ci/run)
+# fails on any file that differs from it.
+C_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
+format:
+	clang-format -i $(C_SOURCES)
+format-check:
+	@clang-format --dry-run --Werror $(C_SOURCES) && echo "format-check: $(words $(C_SOURCES)) files follow .clang-format"

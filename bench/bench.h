@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* bench.h - the pieces threadsoup-bench's files share: options, the results table, child runs and
    the /proc readers every measurement is made of. */
 #ifndef THREADSOUP_BENCH_BENCH_H
@@ -23,7 +24,7 @@ typedef struct bench_options {
   char self[PLAT_PATH_MAX];  /* this program, re-run for every fresh-process measurement */
 } bench_options;
 
-/* ---- the results table (table.c) -------------------------------------------------------------- */
+/* ---- the results table (table.c) ---- */
 
 enum { VERDICT_INFO = -1, VERDICT_MISSED = 0, VERDICT_OK = 1 };
 
@@ -39,7 +40,7 @@ int table_print(double elapsed_s);
 /* Progress on stderr while the runs go on, so a ten-minute benchmark is not silent. */
 void progress(const char *fmt, ...) TS_PRINTF(1, 2);
 
-/* ---- small helpers (util.c) ------------------------------------------------------------------- */
+/* ---- small helpers (util.c) ---- */
 
 /* Reads a small /proc file (relative to dir_fd, or AT_FDCWD) with one read, NUL-terminated;
    the length, or -1 when it is gone. */
@@ -82,7 +83,7 @@ double kv_number(const char *text, const char *key, double fallback);
 /* The text after "error=" up to the end of its line, or NULL when the child reported none. */
 const char *kv_error(const char *text, char *buf, size_t len);
 
-/* ---- the measurements ------------------------------------------------------------------------- */
+/* ---- the measurements ---- */
 
 /* Hidden sub-commands, each run in a fresh process so heaps and stack caches never mix. */
 int child_threads_main(int argc, char **argv); /* threads.c */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* controller.c - how often the real `threadsoup load` wakes its controlling thread while a load
    runs, counted from outside through /proc so the measuring costs the measured nothing. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* floor_pause.c - threadsoup-floor-pause: the floor of an idle process, a program without libc
    that only waits for a signal, forever (the procs scenario's threadsoup-idle is measured
    against it). */

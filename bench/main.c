@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* main.c - threadsoup-bench: checks the load engine's speed and memory targets as ratios against
    floors measured in the same run, and prints one table of them (never a timed test). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* noise.c - how steady the benchmarks are: builtin-st's run-to-run coefficient of variation
    against 7-Zip's, measured alternately in the same run (the target: builtin-st no noisier), and
    the A/A experiment (the aa preset), which must come out as no measurable effect. */
@@ -50,8 +51,8 @@ void bench_noise(const bench_options *o) {
     char x[32], y[32];
     snprintf(x, sizeof x, "%.2f", cv_builtin * 100);
     snprintf(y, sizeof y, "%.2f", cv_7zip * 100);
-    table_row("run-to-run CV (%), builtin-st vs 7-Zip", x, y, cv_builtin / cv_7zip,
-              "<= 1.0x 7-Zip", cv_builtin <= cv_7zip ? VERDICT_OK : VERDICT_MISSED);
+    table_row("run-to-run CV (%), builtin-st vs 7-Zip", x, y, cv_builtin / cv_7zip, "<= 1.0x 7-Zip",
+              cv_builtin <= cv_7zip ? VERDICT_OK : VERDICT_MISSED);
     table_note("%d runs each; on a shared machine both are noisy: compare them, not their size", n);
   }
   free(a);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* procs.c - idle processes, the procs scenario against plain fork + execve of a libc-free pause
    program: creation time, memory per process and teardown. */
 #define _GNU_SOURCE
@@ -18,7 +19,7 @@
 
 extern char **environ;
 
-/* ---- the floor: fork (or vfork) + execve in a loop, SIGKILL and reap --------------------------- */
+/* ---- the floor: fork (or vfork) + execve in a loop, SIGKILL and reap ---- */
 
 /* Starts one child; vfork is kept out of line so nothing of the caller's frame is shared with a
    child that borrows the memory. */
@@ -36,8 +37,8 @@ static pid_t floor_spawn_one(const char *program, int use_vfork) {
    returns before its child has exec'd, so each child also holds the write end of a close-on-exec
    pipe: the read sees end-of-file once the last child has exec'd, and the engine's posix_spawn,
    which returns only after the exec, is compared with the same end point. */
-static long floor_spawn_all(const char *program, int use_vfork, pid_t *pids, long count,
-                            char *why, size_t len) {
+static long floor_spawn_all(const char *program, int use_vfork, pid_t *pids, long count, char *why,
+                            size_t len) {
   int exec_done[2];
   if (pipe2(exec_done, O_CLOEXEC) != 0) {
     snprintf(why, len, "floor: no pipe: %s", strerror(errno));
@@ -69,7 +70,7 @@ static void floor_kill_all(pid_t *pids, long count) {
     }
 }
 
-/* ---- measuring the children ------------------------------------------------------------------- */
+/* ---- measuring the children ---- */
 
 /* The parent pid in /proc/PID/stat, after the command name (which may hold spaces or ')'). */
 static long parent_of(const char *pid_text) {
@@ -184,7 +185,7 @@ int child_procs_main(int argc, char **argv) {
   return 0;
 }
 
-/* ---- the parent's side ------------------------------------------------------------------------ */
+/* ---- the parent's side ---- */
 
 typedef struct proc_run {
   int ok;
@@ -241,9 +242,9 @@ static void row(const char *measure, int decimals, double e, double f, double li
   else
     snprintf(tt, sizeof tt, "-");
   int verdict = limit <= 0 ? VERDICT_INFO
-                : target  ? (!isnan(e) && e <= limit ? VERDICT_OK : VERDICT_MISSED)
-                          : (!isnan(ratio) && ratio >= 0 && ratio <= limit ? VERDICT_OK
-                                                                           : VERDICT_MISSED);
+                : target
+                    ? (!isnan(e) && e <= limit ? VERDICT_OK : VERDICT_MISSED)
+                    : (!isnan(ratio) && ratio >= 0 && ratio <= limit ? VERDICT_OK : VERDICT_MISSED);
   table_row(measure, et, ft, isnan(ratio) ? -1 : ratio, tt, verdict);
 }
 
@@ -263,18 +264,18 @@ void bench_procs(const bench_options *o) {
     run_procs(o, "vfork", &vfork_floor[i]);
   }
   table_section(title);
-  row("creation wall time (s)", 3, MEDIAN(engine, reps, create_s),
-      MEDIAN(floor, reps, create_s), 1.20, NULL);
+  row("creation wall time (s)", 3, MEDIAN(engine, reps, create_s), MEDIAN(floor, reps, create_s),
+      1.20, NULL);
   row("creation vs vfork+execve floor (s)", 3, MEDIAN(engine, reps, create_s),
       MEDIAN(vfork_floor, reps, create_s), 0, NULL);
   row("creation per process (us)", 1, MEDIAN(engine, reps, create_s) * 1e6 / (double)o->count,
       MEDIAN(floor, reps, create_s) * 1e6 / (double)o->count, 0, NULL);
-  row("PSS per idle process (KiB)", 2, MEDIAN(engine, reps, pss_kib),
-      MEDIAN(floor, reps, pss_kib), 1.20, NULL);
+  row("PSS per idle process (KiB)", 2, MEDIAN(engine, reps, pss_kib), MEDIAN(floor, reps, pss_kib),
+      1.20, NULL);
   row("private memory per idle process (KiB)", 2, MEDIAN(engine, reps, private_kib),
       MEDIAN(floor, reps, private_kib), 0, NULL);
-  row("RSS per idle process (KiB)", 2, MEDIAN(engine, reps, rss_kib),
-      MEDIAN(floor, reps, rss_kib), 0, NULL);
+  row("RSS per idle process (KiB)", 2, MEDIAN(engine, reps, rss_kib), MEDIAN(floor, reps, rss_kib),
+      0, NULL);
   row("kernel memory per process, machine-wide (KiB)", 1, MEDIAN(engine, reps, kernel_kib),
       MEDIAN(floor, reps, kernel_kib), 0, NULL);
   row("teardown: load_stop vs kill -9 + reap (s)", 3, MEDIAN(engine, reps, teardown_s),
@@ -301,7 +302,7 @@ void bench_procs(const bench_options *o) {
   for (int i = 0; i < reps; i++)
     if (!engine[i].ok || !floor[i].ok || !vfork_floor[i].ok) {
       table_note("run %d: %s", i + 1,
-                 !engine[i].ok ? engine[i].error
+                 !engine[i].ok  ? engine[i].error
                  : !floor[i].ok ? floor[i].error
                                 : vfork_floor[i].error);
       break;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* table.c - gathers every measured figure and prints them at the end as one table with totals. */
 #include "bench.h"
 
@@ -86,7 +87,9 @@ int table_print(double elapsed_s) {
     char ratio[16] = "-";
     if (l->ratio >= 0)
       snprintf(ratio, sizeof ratio, "%.3f", l->ratio);
-    const char *verdict = l->verdict == VERDICT_OK ? "OK" : l->verdict == VERDICT_MISSED ? "MISSED" : "info";
+    const char *verdict = l->verdict == VERDICT_OK       ? "OK"
+                          : l->verdict == VERDICT_MISSED ? "MISSED"
+                                                         : "info";
     ok += l->verdict == VERDICT_OK;
     missed += l->verdict == VERDICT_MISSED;
     info += l->verdict == VERDICT_INFO;
@@ -94,8 +97,8 @@ int table_print(double elapsed_s) {
            verdict);
   }
   printf("%.*s\n", 112, rule);
-  printf("totals: %d targets, %d OK, %d MISSED; %d informational rows; %.0f s in all\n", ok + missed,
-         ok, missed, info, elapsed_s);
+  printf("totals: %d targets, %d OK, %d MISSED; %d informational rows; %.0f s in all\n",
+         ok + missed, ok, missed, info, elapsed_s);
   fflush(stdout);
   return missed;
 }

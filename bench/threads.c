@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* threads.c - idle threads, engine against floor: creation and teardown time, memory per thread,
    CPU and context switches per wake-up, the census's cost, and how all of it scales. */
 #define _GNU_SOURCE
@@ -80,7 +81,7 @@ static void floor_stop(void) {
   floor_state.started = 0;
 }
 
-/* ---- the measuring child: one side, one size, in a fresh process ------------------------------ */
+/* ---- the measuring child: one side, one size, in a fresh process ---- */
 
 /* Counts every wake-up of the load over `window_s` and the CPU they took. The main thread's own
    reading costs are left out: its switches by skipping its task, its CPU by subtracting it. */
@@ -189,7 +190,7 @@ int child_threads_main(int argc, char **argv) {
   return 0;
 }
 
-/* ---- the parent's side: runs children and fills the table ------------------------------------- */
+/* ---- the parent's side: runs children and fills the table ---- */
 
 typedef struct thread_run {
   int ok;
@@ -206,8 +207,9 @@ static void run_threads(const bench_options *o, int engine, long count, double w
   snprintf(settle, sizeof settle, "%ld", o->interval_ms + 300);
   snprintf(window, sizeof window, "%.3f", window_s);
   snprintf(census, sizeof census, "%d", censuses);
-  const char *argv[] = {"", "__threads", engine ? "engine" : "floor", count_text, interval, settle,
-                        window, absolute ? "absolute" : "relative", census, NULL};
+  const char *argv[] = {
+      "",     "__threads", engine ? "engine" : "floor",        count_text, interval,
+      settle, window,      absolute ? "absolute" : "relative", census,     NULL};
   char out[4096];
   memset(r, 0, sizeof *r);
   int rc = run_child(o, argv, out, sizeof out);
@@ -244,7 +246,9 @@ static void ratio_row(const char *measure, int decimals, double engine, double f
   else
     snprintf(target, sizeof target, "-");
   table_row(measure, e, f, valid ? ratio : -1, target,
-            limit <= 0 ? VERDICT_INFO : valid && ratio <= limit ? VERDICT_OK : VERDICT_MISSED);
+            limit <= 0                ? VERDICT_INFO
+            : valid && ratio <= limit ? VERDICT_OK
+                                      : VERDICT_MISSED);
 }
 
 static double median_of(thread_run *runs, int n, size_t offset) {
@@ -293,24 +297,24 @@ void bench_threads(const bench_options *o) {
   table_section(title);
   double ec = MEDIAN(engine, reps, create_s), fc = MEDIAN(floor, reps, create_s);
   ratio_row("creation wall time (s)", 3, ec, fc, 1.05);
-  ratio_row("creation per thread (us)", 2, ec * 1e6 / (double)o->count,
-            fc * 1e6 / (double)o->count, 0);
+  ratio_row("creation per thread (us)", 2, ec * 1e6 / (double)o->count, fc * 1e6 / (double)o->count,
+            0);
   double et = MEDIAN(engine, reps, teardown_s), ft = MEDIAN(floor, reps, teardown_s);
   char e[24], f[24], target[32];
   format_value(e, sizeof e, 3, et);
   format_value(f, sizeof f, 3, ft);
   double limit = ft + (double)o->interval_ms / 1000.0;
   snprintf(target, sizeof target, "<= floor+%.2fs", (double)o->interval_ms / 1000.0);
-  table_row("teardown: load_stop vs flag + join all (s)", e, f,
-            ft > 0 ? et / ft : -1, target, !isnan(et) && et <= limit ? VERDICT_OK : VERDICT_MISSED);
+  table_row("teardown: load_stop vs flag + join all (s)", e, f, ft > 0 ? et / ft : -1, target,
+            !isnan(et) && et <= limit ? VERDICT_OK : VERDICT_MISSED);
   ratio_row("PSS per idle thread (KiB)", 2, MEDIAN(engine, reps, pss_kib),
             MEDIAN(floor, reps, pss_kib), 1.10);
   ratio_row("private memory per idle thread (KiB)", 2, MEDIAN(engine, reps, private_kib),
             MEDIAN(floor, reps, private_kib), 0);
   ratio_row("RSS per idle thread (KiB)", 2, MEDIAN(engine, reps, rss_kib),
             MEDIAN(floor, reps, rss_kib), 0);
-  ratio_row("kernel memory per thread, machine-wide (KiB)", 2,
-            MEDIAN(engine, reps, kernel_kib), MEDIAN(floor, reps, kernel_kib), 0);
+  ratio_row("kernel memory per thread, machine-wide (KiB)", 2, MEDIAN(engine, reps, kernel_kib),
+            MEDIAN(floor, reps, kernel_kib), 0);
   char census[24];
   format_value(census, sizeof census, 1, MEDIAN(engine, reps, census_ms));
   table_row("census of self (plat_census_process), CPU ms", census, "-", -1, "-", VERDICT_INFO);
@@ -350,13 +354,13 @@ void bench_wakeups(const bench_options *o) {
   run_threads(o, 0, o->count, o->seconds, 0, 0, &floor);
   table_section(title);
   double fcpu = floor.ok ? floor.cpu_per_wake_us : NAN;
-  ratio_row("CPU per wake-up, timer=relative (us)", 3, rel.ok ? rel.cpu_per_wake_us : NAN,
-            fcpu, 1.10);
-  ratio_row("CPU per wake-up, timer=absolute (us)", 3, abs_.ok ? abs_.cpu_per_wake_us : NAN,
-            fcpu, 1.10);
+  ratio_row("CPU per wake-up, timer=relative (us)", 3, rel.ok ? rel.cpu_per_wake_us : NAN, fcpu,
+            1.10);
+  ratio_row("CPU per wake-up, timer=absolute (us)", 3, abs_.ok ? abs_.cpu_per_wake_us : NAN, fcpu,
+            1.10);
   double fvol = floor.ok ? floor.vol_per_interval : NAN;
-  switches_row("voluntary switches/sleeper/interval, relative",
-               rel.ok ? rel.vol_per_interval : NAN, fvol);
+  switches_row("voluntary switches/sleeper/interval, relative", rel.ok ? rel.vol_per_interval : NAN,
+               fvol);
   switches_row("voluntary switches/sleeper/interval, absolute",
                abs_.ok ? abs_.vol_per_interval : NAN, fvol);
   double finv = floor.ok ? floor.invol_per_interval : NAN;
@@ -375,7 +379,7 @@ void bench_wakeups(const bench_options *o) {
   first_error(&floor, 1, "floor");
 }
 
-/* ---- linearity -------------------------------------------------------------------------------- */
+/* ---- linearity ---- */
 
 static long read_map_count(void) {
   FILE *f = fopen("/proc/sys/vm/max_map_count", "r");

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # mingw-w64.cmake - toolchain for the Windows x64 cross build with Debian's MinGW-w64; the test
 # programs run under Wine through the emulator wrapper (tests/wine/wine-run.sh.in).
 set(CMAKE_SYSTEM_NAME Windows)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # sources.cmake - every source file of every program, in one place, per platform half. The
 # Visual Studio projects list the Windows halves of the same files (tests/cmake/vcxproj.cmake
 # checks that they agree).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # sqlite.cmake - SQLite for each build: Debian's libsqlite3 natively; for the Windows cross build
 # the official amalgamation at the version pinned in scripts/fetch-sqlite.sh (checked by SHA-256).
 if(WIN32)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # bootstrap.sh - installs the Debian packages ThreadSoup builds and tests with (only those that are
 # missing), then the pinned SQLite amalgamation for the Windows build.
 set -eu
@@ -8,7 +9,7 @@ set -eu
 PACKAGES="build-essential cmake pkg-config libsqlite3-dev sqlite3 groff-base \
 gcc-mingw-w64-x86-64 mingw-w64-x86-64-dev binutils-mingw-w64-x86-64 \
 wine wine64 xvfb xauth xdotool imagemagick wixl \
-7zip util-linux procps \
+7zip util-linux procps clang-format \
 chromium"
 # npm fetches the SQLite amalgamation; a Node.js from elsewhere may already bring it.
 command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES npm"

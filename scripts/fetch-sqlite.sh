@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # fetch-sqlite.sh - puts the official SQLite amalgamation for the Windows build in
 # third_party/sqlite, from the npm package that ships it, pinned by version and SHA-256.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # make-man.sh - writes the manual page threadsoup(1) to standard output, made from the program's
 # own help texts (`threadsoup --help`, and `threadsoup COMMAND --help` for each command it lists),
 # so the page says exactly what the program says. POSIX sh and awk; no help2man, whose one-command

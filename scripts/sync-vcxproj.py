@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 """sync-vcxproj.py - rewrites the source lists of the Visual Studio projects from
 cmake/sources.cmake (the Windows halves), so both builds compile the same files. The test
 vcxproj_lists_every_source checks the result; run this after adding or removing a source file."""

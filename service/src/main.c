@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* main.c - the `threadsoup` program: reads the command word and hands over to its command. */
 #include <stdio.h>
 #include <string.h>

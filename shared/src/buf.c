@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* buf.c - text built piece by piece in a fixed buffer (buf.h). */
 #include "threadsoup/buf.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* civil.c - calendar dates and Unix days without the C library (see civil.h). */
 #include "threadsoup/civil.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* err.c - fills and names ThreadSoup's one error type (err.h). */
 #include "threadsoup/err.h"
 
@@ -45,8 +46,8 @@ const char *ts_code_name(int code) {
   switch (code) {
   case TS_OK:
     return "OK";
-#define TS_ERR_NAME(name, num, wire, text) \
-  case TS_E##name:                   \
+#define TS_ERR_NAME(name, num, wire, text)                                                         \
+  case TS_E##name:                                                                                 \
     return #name;
     TS_ERR_MAP(TS_ERR_NAME)
 #undef TS_ERR_NAME
@@ -58,8 +59,8 @@ const char *ts_code_message(int code) {
   switch (code) {
   case TS_OK:
     return "success";
-#define TS_ERR_TEXT(name, num, wire, text) \
-  case TS_E##name:                   \
+#define TS_ERR_TEXT(name, num, wire, text)                                                         \
+  case TS_E##name:                                                                                 \
     return text;
     TS_ERR_MAP(TS_ERR_TEXT)
 #undef TS_ERR_TEXT
@@ -69,8 +70,8 @@ const char *ts_code_message(int code) {
 
 const char *ts_code_wire_name(int code) {
   switch (code) {
-#define TS_ERR_WIRE(name, num, wire, text) \
-  case TS_E##name:                         \
+#define TS_ERR_WIRE(name, num, wire, text)                                                         \
+  case TS_E##name:                                                                                 \
     return wire;
     TS_ERR_MAP(TS_ERR_WIRE)
 #undef TS_ERR_WIRE

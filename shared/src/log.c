@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* log.c - the service's one log sink (log.h): stderr unless the host sets another. */
 #include "threadsoup/log.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* ntprocinfo.c - parses an x64 SystemProcessInformation buffer byte by byte, checking every offset
    and count before using it, so that a recorded or damaged buffer can never make us read astray. */
 #include "threadsoup/ntprocinfo.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* parse.c - strict parsers for the values users type (parse.h). */
 #include "threadsoup/parse.h"
 
@@ -11,14 +12,14 @@
 
 int parse_long(const char *text, long min, long max, const char *what, long *out, ts_err *err) {
   if (!text || !*text)
-    return ts_err_set(err, TS_EUSAGE, "%s needs a value: a whole number from %ld to %ld", what,
-                      min, max);
+    return ts_err_set(err, TS_EUSAGE, "%s needs a value: a whole number from %ld to %ld", what, min,
+                      max);
   char *end;
   errno = 0;
   long v = strtol(text, &end, 10);
   if (*end != '\0' || end == text || errno == ERANGE)
-    return ts_err_set(err, TS_EUSAGE, "%s: '%s' is not a whole number (accepted: %ld to %ld)",
-                      what, text, min, max);
+    return ts_err_set(err, TS_EUSAGE, "%s: '%s' is not a whole number (accepted: %ld to %ld)", what,
+                      text, min, max);
   if (v < min || v > max)
     return ts_err_set(err, TS_EUSAGE, "%s: %ld is out of range (accepted: %ld to %ld)", what, v,
                       min, max);
@@ -34,8 +35,8 @@ int parse_double(const char *text, double min, double max, const char *what, dou
   errno = 0;
   double v = strtod(text, &end);
   if (*end != '\0' || end == text || errno == ERANGE || !isfinite(v))
-    return ts_err_set(err, TS_EUSAGE, "%s: '%s' is not a number (accepted: %g to %g)", what,
-                      text, min, max);
+    return ts_err_set(err, TS_EUSAGE, "%s: '%s' is not a number (accepted: %g to %g)", what, text,
+                      min, max);
   if (v < min || v > max)
     return ts_err_set(err, TS_EUSAGE, "%s: %g is out of range (accepted: %g to %g)", what, v, min,
                       max);
@@ -54,8 +55,8 @@ int parse_percent(const char *text, double min, double max, const char *what, do
   }
   int rc = parse_double(text, min, max, what, out, err);
   if (rc != TS_OK)
-    ts_err_set(err, TS_EUSAGE, "%s: '%s' is not a percentage from %g%% to %g%% (e.g. 0.5%%)",
-               what, text ? text : "", min, max);
+    ts_err_set(err, TS_EUSAGE, "%s: '%s' is not a percentage from %g%% to %g%% (e.g. 0.5%%)", what,
+               text ? text : "", min, max);
   return rc;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* proto.c - encodes and decodes control-protocol messages: a first line "TS1 KIND VERB", then
    "key: value" lines with \\, \n, \r and \t escaped in values, then an empty line. */
 #include "threadsoup/proto.h"
@@ -25,7 +26,10 @@ static int valid_name(const char *s, size_t n) {
 static size_t utf8_sequence(const unsigned char *s, size_t n) {
   if (s[0] < 0x80)
     return 1;
-  size_t len = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 && s[0] < 0xE0 ? 2 : 0;
+  size_t len = s[0] >= 0xF0 && s[0] <= 0xF4  ? 4
+               : s[0] >= 0xE0                ? 3
+               : s[0] >= 0xC2 && s[0] < 0xE0 ? 2
+                                             : 0;
   if (len == 0 || len > n)
     return 0;
   for (size_t i = 1; i < len; i++)
@@ -51,8 +55,10 @@ void proto_init(proto_message *m, proto_kind kind, const char *verb) {
 int proto_add(proto_message *m, const char *key, const char *value, ts_err *err) {
   size_t key_len = strlen(key), value_len = strlen(value);
   if (!valid_name(key, key_len))
-    return ts_err_set(err, TS_EINVAL, "field name '%.40s' is not accepted (a-z, 0-9, -; 1 to %d "
-                                      "characters)", key, PROTO_MAX_NAME - 1);
+    return ts_err_set(err, TS_EINVAL,
+                      "field name '%.40s' is not accepted (a-z, 0-9, -; 1 to %d "
+                      "characters)",
+                      key, PROTO_MAX_NAME - 1);
   int rc = check_value(key, value, value_len, err);
   if (rc != TS_OK)
     return rc;
@@ -85,15 +91,17 @@ const char *proto_get(const proto_message *m, const char *key) {
   return NULL;
 }
 
-const char *proto_value(const proto_message *m, int i) { return m->data + m->fields[i].value_offset; }
+const char *proto_value(const proto_message *m, int i) {
+  return m->data + m->fields[i].value_offset;
+}
 
 int proto_encode(const proto_message *m, char *buf, size_t capacity, size_t *length, ts_err *err) {
   size_t n = 0;
-#define PUT(c)                                                                          \
-  do {                                                                                  \
-    if (n + 1 >= capacity || n + 1 >= PROTO_MAX_MESSAGE)                                \
-      return ts_err_set(err, TS_EINVAL, "message does not fit in %zu bytes", capacity); \
-    buf[n++] = (c);                                                                     \
+#define PUT(c)                                                                                     \
+  do {                                                                                             \
+    if (n + 1 >= capacity || n + 1 >= PROTO_MAX_MESSAGE)                                           \
+      return ts_err_set(err, TS_EINVAL, "message does not fit in %zu bytes", capacity);            \
+    buf[n++] = (c);                                                                                \
   } while (0)
   int w = snprintf(buf, capacity, "TS%d %s %s\n", PROTO_VERSION, proto_kind_name(m->kind), m->verb);
   if (w < 0 || (size_t)w >= capacity)
@@ -106,11 +114,24 @@ int proto_encode(const proto_message *m, char *buf, size_t capacity, size_t *len
     PUT(' ');
     for (const char *v = proto_value(m, i); *v; v++) {
       switch (*v) {
-      case '\\': PUT('\\'); PUT('\\'); break;
-      case '\n': PUT('\\'); PUT('n'); break;
-      case '\r': PUT('\\'); PUT('r'); break;
-      case '\t': PUT('\\'); PUT('t'); break;
-      default: PUT(*v);
+      case '\\':
+        PUT('\\');
+        PUT('\\');
+        break;
+      case '\n':
+        PUT('\\');
+        PUT('n');
+        break;
+      case '\r':
+        PUT('\\');
+        PUT('r');
+        break;
+      case '\t':
+        PUT('\\');
+        PUT('t');
+        break;
+      default:
+        PUT(*v);
       }
     }
     PUT('\n');
@@ -155,10 +176,18 @@ static int add_decoded(proto_message *out, const char *key, size_t key_len, cons
     if (++i == len)
       return ts_err_set(err, TS_EINVAL, "line %d: a value ends with a lone backslash", line);
     switch (v[i]) {
-    case '\\': value[n++] = '\\'; break;
-    case 'n': value[n++] = '\n'; break;
-    case 'r': value[n++] = '\r'; break;
-    case 't': value[n++] = '\t'; break;
+    case '\\':
+      value[n++] = '\\';
+      break;
+    case 'n':
+      value[n++] = '\n';
+      break;
+    case 'r':
+      value[n++] = '\r';
+      break;
+    case 't':
+      value[n++] = '\t';
+      break;
     default:
       return ts_err_set(err, TS_EINVAL, "line %d: unknown escape \\%c (accepted: \\\\ \\n \\r \\t)",
                         line, v[i]);
@@ -217,8 +246,10 @@ int proto_decode(const char *buf, size_t length, size_t *consumed, proto_message
     if (strcmp(kind, kind_names[i]) == 0)
       k = i;
   if (k < 0)
-    return ts_err_set(err, TS_EINVAL, "line 1: kind '%s' is not accepted (accepted: request, ok, "
-                                      "error, event)", kind);
+    return ts_err_set(err, TS_EINVAL,
+                      "line 1: kind '%s' is not accepted (accepted: request, ok, "
+                      "error, event)",
+                      kind);
   if (!valid_name(verb, strlen(verb)))
     return ts_err_set(err, TS_EINVAL, "line 1: '%.40s' is not a verb (a-z, 0-9, -)", verb);
   char expect[128];

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* regex.c - a small backtracking regular-expression matcher (syntax in regex.h), with a step
    limit so that a pathological pattern fails with an error instead of hanging a benchmark run. */
 #include "threadsoup/regex.h"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # architecture.cmake - keeps docs/architecture.md true: every folder under service/src and
 # shared/src (and shared/include) is a row of its module table, and every folder the table names
 # exists. Run as `cmake -DSOURCE_DIR=… -P architecture.cmake`.

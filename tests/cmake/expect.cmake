@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # expect.cmake - runs one command and checks its exit code and output; optionally checks a SQLite
 # database afterwards with the sqlite3 shell. Used by CTest as `cmake -D… -P expect.cmake`.
 #   CMD          the command, a ;-list (the Wine wrapper first for Windows programs)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # vcxproj.cmake - checks that the Visual Studio solution builds the same files as CMake: every
 # source CMake compiles for Windows is listed in a project of service.sln, and every file a
 # project lists exists. Run as `cmake -DSOURCE_DIR=… -DSOURCES=a.c|b.c -P vcxproj.cmake`.

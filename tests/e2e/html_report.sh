@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # html_report.sh - a tiny real experiment, its report as CSV, JSON and HTML, and the HTML page
 # rendered by headless Chromium: the DOM must hold the tables, charts and verdicts, and a
 # screenshot (1200x1600) is kept in the work folder for a person to look at.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # load_signals.sh - `threadsoup load` stopped by SIGTERM and by SIGINT (Ctrl+C) exits 0 and leaves
 # no child process behind, as the OS process table shows. Usage: load_signals.sh PATH-TO-threadsoup
 set -u

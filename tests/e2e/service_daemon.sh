@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # service_daemon.sh - the Linux daemon as users meet it through the CLI, in two parts that CTest
 # runs side by side (each with a daemon of its own):
 #   basics    the idle service wakes up for no timer; privileges (an ordinary user reads status

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # install.sh - `make install` into a staging folder as a package build does it (DESTDIR, PREFIX=/usr),
 # then checks what was installed: both programs, the systemd unit whose ExecStart is the installed
 # program, a manual page that renders without warnings, an installed threadsoup that runs and

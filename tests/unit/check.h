@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* check.h - the tiny test harness of the unit tests: named cases, checks that report file and line,
    and a closing "N passed, N failed" line; each test program is one CTest test. */
 #ifndef THREADSOUP_CHECK_H
@@ -10,58 +11,57 @@ static int check_failures_in_case;
 static int check_cases_passed;
 static int check_cases_failed;
 
-#define CHECK(cond)                                                                      \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "  %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);        \
-      check_failures_in_case++;                                                          \
-    }                                                                                    \
+#define CHECK(cond)                                                                                \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      fprintf(stderr, "  %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);                   \
+      check_failures_in_case++;                                                                    \
+    }                                                                                              \
   } while (0)
 
 /* Like CHECK, and a failure also ends the current case (a `return` from it): for what later
    checks depend on, such as a pointer they dereference. Only in functions returning void. */
-#define REQUIRE(cond)                                                                    \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "  %s:%d: check failed, case ended: %s\n", __FILE__, __LINE__,     \
-              #cond);                                                                    \
-      check_failures_in_case++;                                                          \
-      return;                                                                            \
-    }                                                                                    \
+#define REQUIRE(cond)                                                                              \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      fprintf(stderr, "  %s:%d: check failed, case ended: %s\n", __FILE__, __LINE__, #cond);       \
+      check_failures_in_case++;                                                                    \
+      return;                                                                                      \
+    }                                                                                              \
   } while (0)
 
-#define CHECK_INT(actual, expected)                                                      \
-  do {                                                                                   \
-    long long check_a_ = (long long)(actual), check_e_ = (long long)(expected);          \
-    if (check_a_ != check_e_) {                                                          \
-      fprintf(stderr, "  %s:%d: %s is %lld, expected %lld\n", __FILE__, __LINE__,        \
-              #actual, check_a_, check_e_);                                              \
-      check_failures_in_case++;                                                          \
-    }                                                                                    \
+#define CHECK_INT(actual, expected)                                                                \
+  do {                                                                                             \
+    long long check_a_ = (long long)(actual), check_e_ = (long long)(expected);                    \
+    if (check_a_ != check_e_) {                                                                    \
+      fprintf(stderr, "  %s:%d: %s is %lld, expected %lld\n", __FILE__, __LINE__, #actual,         \
+              check_a_, check_e_);                                                                 \
+      check_failures_in_case++;                                                                    \
+    }                                                                                              \
   } while (0)
 
-#define CHECK_STR_CONTAINS(haystack, needle)                                             \
-  do {                                                                                   \
-    const char *check_h_ = (haystack);                                                   \
-    if (!check_h_ || !strstr(check_h_, (needle))) {                                     \
-      fprintf(stderr, "  %s:%d: \"%s\" does not contain \"%s\"\n", __FILE__, __LINE__,   \
-              check_h_ ? check_h_ : "(null)", (needle));                                 \
-      check_failures_in_case++;                                                          \
-    }                                                                                    \
+#define CHECK_STR_CONTAINS(haystack, needle)                                                       \
+  do {                                                                                             \
+    const char *check_h_ = (haystack);                                                             \
+    if (!check_h_ || !strstr(check_h_, (needle))) {                                                \
+      fprintf(stderr, "  %s:%d: \"%s\" does not contain \"%s\"\n", __FILE__, __LINE__,             \
+              check_h_ ? check_h_ : "(null)", (needle));                                           \
+      check_failures_in_case++;                                                                    \
+    }                                                                                              \
   } while (0)
 
 /* Runs one case: a function taking no arguments. */
-#define RUN_CASE(fn)                                                                     \
-  do {                                                                                   \
-    check_failures_in_case = 0;                                                          \
-    fprintf(stderr, "case %s\n", #fn);                                                   \
-    fn();                                                                                \
-    if (check_failures_in_case) {                                                        \
-      check_cases_failed++;                                                              \
-      fprintf(stderr, "FAIL %s\n", #fn);                                                 \
-    } else {                                                                             \
-      check_cases_passed++;                                                              \
-    }                                                                                    \
+#define RUN_CASE(fn)                                                                               \
+  do {                                                                                             \
+    check_failures_in_case = 0;                                                                    \
+    fprintf(stderr, "case %s\n", #fn);                                                             \
+    fn();                                                                                          \
+    if (check_failures_in_case) {                                                                  \
+      check_cases_failed++;                                                                        \
+      fprintf(stderr, "FAIL %s\n", #fn);                                                           \
+    } else {                                                                                       \
+      check_cases_passed++;                                                                        \
+    }                                                                                              \
   } while (0)
 
 /* The closing line and the exit code of a test program. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* ntsnapshot.h - builds SystemProcessInformation buffers in the real x64 layout, as a Windows
    machine would return them, so tests can feed the census exact and realistic thread states. */
 #ifndef THREADSOUP_NTSNAPSHOT_H

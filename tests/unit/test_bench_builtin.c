@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_bench_builtin.c - builtin-st and builtin-mt run, pass their own self-check, report four
    sub-scores, and refuse what they cannot take (speed is measured by make bench, not tested). */
 #include <string.h>
@@ -22,7 +23,8 @@ static void small_run_succeeds_with_four_subscores(void) {
   bench_result result;
   ts_err err;
   int rc = run_builtin(NULL, 0.02, &result, &err);
-  if (rc) fprintf(stderr, "  run failed: %s\n", err.text);
+  if (rc)
+    fprintf(stderr, "  run failed: %s\n", err.text);
   CHECK_INT(rc, 0);
   CHECK(result.score > 0);
   CHECK(result.seconds > 0);
@@ -69,7 +71,8 @@ static void mt_two_threads_succeed_with_four_subscores(void) {
   bench_result result;
   ts_err err;
   int rc = run_mt("2", 0.02, &result, &err);
-  if (rc) fprintf(stderr, "  run failed: %s\n", err.text);
+  if (rc)
+    fprintf(stderr, "  run failed: %s\n", err.text);
   CHECK_INT(rc, 0);
   CHECK(result.score > 0);
   CHECK(result.seconds > 0);
@@ -86,7 +89,8 @@ static void mt_default_thread_count_runs(void) {
   bench_result result;
   ts_err err;
   int rc = run_mt(NULL, 0.01, &result, &err);
-  if (rc) fprintf(stderr, "  run failed: %s\n", err.text);
+  if (rc)
+    fprintf(stderr, "  run failed: %s\n", err.text);
   CHECK_INT(rc, 0);
   CHECK(result.score > 0);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_bench_command.c - the command benchmark with a real program, threadsoup itself (argv[1]):
    a score read by a regex, 1/elapsed without one, and every way a run can fail - no match, not a
    number, a bad regex, a failing exit code, a timeout that must kill the program, bad quoting. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_bench_cpuz.c - the cpuz benchmark: its parser on a result file as `cpuz.exe -bench` writes
    it (argv[1]: the fixture folder) and on variants, its argument, and why it does not run here
    (not Windows, or CPU-Z not installed, as under Wine). */

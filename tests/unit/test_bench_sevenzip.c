@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_bench_sevenzip.c - the 7zip benchmark: its parser on recorded output of 7-Zip 16.02 to 26.02
    (argv[1]: the fixture folder), its refusals of bad output and arguments, and, when 7-Zip is
    installed (or argv[2] names it), one real `7zip:1` run.

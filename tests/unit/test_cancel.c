@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_cancel.c - cancel tokens: a raised token ends its own waits at once and those of no other
    token, the process interrupt ends every wait, and a command run under a token is killed when it
    is raised. */

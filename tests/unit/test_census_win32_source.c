@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_census_win32_source.c - the Windows census turns a recorded SystemProcessInformation buffer
    into the right thread states, counts, context switches and CPU times, and reads the live one. */
 #include "check.h"

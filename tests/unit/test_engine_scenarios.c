@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_engine_scenarios.c - every scenario creates exactly what it is asked for and leaves
    nothing behind, counted through the OS: threads of this process, child processes by parent id,
    and (on Linux, where the OS reports them) the state the threads wait in. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_engine_sleep.c - the sleep scenario starts exactly N threads and stops every one of them,
    counted by the operating system (/proc or a Toolhelp snapshot), not by our own bookkeeping. */
 #include "check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_ipc.c - the control connection of plat.h (Unix socket or named pipe): echo through a real
    server, many clients at once, waking blocked calls from another thread, refusals and the peer's
    identity. Usage: test_ipc ADDRESS (a socket path, or \\.\pipe\NAME on Windows). */
@@ -56,8 +57,8 @@ static void echo_handler(void *p) {
       plat_peer peer;
       char reply[200];
       if (plat_ipc_peer(conn, &peer, &err) == TS_OK)
-        snprintf(reply, sizeof reply, "pid=%ld privileged=%d name=%s|", peer.pid,
-                 peer.privileged, peer.name);
+        snprintf(reply, sizeof reply, "pid=%ld privileged=%d name=%s|", peer.pid, peer.privileged,
+                 peer.name);
       else
         snprintf(reply, sizeof reply, "error=%s|", err.text);
       if (plat_ipc_send(conn, reply, strlen(reply), &err) != TS_OK)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_kill_keeps_trials.c - a run killed hard (kill -9, TerminateProcess) keeps every trial it
    finished: each was committed before the next began, and the database stays intact; then
    `run --resume` finishes it without running any finished trial again. */
@@ -47,10 +48,22 @@ static int collect_done(void *ctx, const store_trial_row *row) {
 static void killed_run_keeps_finished_trials_and_resumes(void) {
   const char *path = "killed_run.db";
   remove_db(path);
-  const char *argv[] = {threadsoup_exe, "run",         "--conditions", "baseline,sleep:200",
-                        "--reps",       "20",          "--settle",     "0s",
-                        "--warmup",     "1",           "--quiet-cpu",  "off",
-                        "--work-scale", "0.05",        "--db",         path,
+  const char *argv[] = {threadsoup_exe,
+                        "run",
+                        "--conditions",
+                        "baseline,sleep:200",
+                        "--reps",
+                        "20",
+                        "--settle",
+                        "0s",
+                        "--warmup",
+                        "1",
+                        "--quiet-cpu",
+                        "off",
+                        "--work-scale",
+                        "0.05",
+                        "--db",
+                        path,
                         NULL};
   plat_proc proc;
   ts_err err;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_load_owner_killed.c - load never outlives its owner: `threadsoup load` with child
    processes and threads is killed without warning (kill -9, TerminateProcess), and every child
    process it made must be gone soon after, as the OS process list shows. */
@@ -55,8 +56,8 @@ static void children_die_with_killed_owner(void) {
 #ifdef __linux__
   prctl(PR_SET_CHILD_SUBREAPER, 1);
 #endif
-  const char *argv[] = {threadsoup_exe, "load", "procs", "--count", "100", "+", "sleep",
-                        "--count", "200", "--quiet", NULL};
+  const char *argv[] = {threadsoup_exe, "load",    "procs", "--count", "100", "+",
+                        "sleep",        "--count", "200",   "--quiet", NULL};
   plat_proc owner;
   ts_err err;
   CHECK_INT(plat_proc_spawn(&owner, argv, &err), TS_OK);

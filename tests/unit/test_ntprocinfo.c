@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_ntprocinfo.c - the SystemProcessInformation parser reads realistic x64 buffers exactly,
    names thread states as Process Explorer does, and refuses damaged buffers without crashing. */
 #include "check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_parse.c - the parsers accept what the docs promise and name what they refuse; the text
    builder (buf.h) that writes their lists never overruns and cuts only whole characters. */
 #include "check.h"
@@ -67,9 +68,9 @@ static void durations_format_round_trip(void) {
 static void utf8_names(void) {
   CHECK(parse_is_utf8("cpuz-single"));
   CHECK(parse_is_utf8("Prüfstand-Ω-测试"));
-  CHECK(!parse_is_utf8("caf\xe9"));        /* Latin-1, not UTF-8 */
-  CHECK(!parse_is_utf8("\xc0\xaf"));        /* overlong '/' */
-  CHECK(!parse_is_utf8("\xed\xa0\x80"));    /* a surrogate */
+  CHECK(!parse_is_utf8("caf\xe9"));          /* Latin-1, not UTF-8 */
+  CHECK(!parse_is_utf8("\xc0\xaf"));         /* overlong '/' */
+  CHECK(!parse_is_utf8("\xed\xa0\x80"));     /* a surrogate */
   CHECK(!parse_is_utf8("\xf4\x90\x80\x80")); /* past U+10FFFF */
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_plan.c - plans: presets, plan files and settings (what is accepted, what is refused with
    file and line), the stored text read back unchanged, and the interleaved order of trials. */
 #include <stdio.h>

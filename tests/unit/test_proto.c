@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_proto.c - the control protocol: messages survive encode and decode unchanged, every kind
    of malformed input is refused with a reason, and random or mutated bytes never crash it. */
 #include <stdint.h>
@@ -93,7 +94,6 @@ static void malformed_refused(void) {
   CHECK_INT(proto_add(&a, "Bad_Key", "x", &err), TS_EINVAL);
 }
 
-
 static void random_and_mutated_input_never_crashes(void) {
   ts_err err;
   size_t n = 0;
@@ -135,10 +135,10 @@ static void random_and_mutated_input_never_crashes(void) {
 /* Error codes travel by the protocol's names from the one table in err.h: each code has a name,
    each name comes back as a code with that name, and "usage" is a usage error (exit code 2). */
 static void error_codes_have_protocol_names(void) {
-  static const int codes[] = {TS_EUSAGE, TS_EINVAL,     TS_ENOMEM,  TS_EOS,     TS_ESTORE,
-                              TS_EFOREIGN_DB, TS_ENEWER_DB, TS_EUNSUPPORTED, TS_EINTERRUPTED,
-                              TS_EBENCH, TS_EBUSY,      TS_EDENIED, TS_EMALFORMED, TS_EVERSION,
-                              TS_EFAILED};
+  static const int codes[] = {TS_EUSAGE,       TS_EINVAL,      TS_ENOMEM,    TS_EOS,
+                              TS_ESTORE,       TS_EFOREIGN_DB, TS_ENEWER_DB, TS_EUNSUPPORTED,
+                              TS_EINTERRUPTED, TS_EBENCH,      TS_EBUSY,     TS_EDENIED,
+                              TS_EMALFORMED,   TS_EVERSION,    TS_EFAILED};
   for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
     const char *name = ts_code_wire_name(codes[i]);
     CHECK(name && *name);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_quiet.c - quiet mode against a fake Windows (Defender on, Windows Update not paused, Tamper
    Protection, failures) through a real database: journaled before changing, restored exactly,
    recovered after a crash, the user's own changes respected; and the real system's functions. */
@@ -26,10 +27,10 @@ static struct fake_machine {
   int tamper_protection; /* defender_set succeeds and changes nothing, as on real Windows */
   int defender_broken;   /* every Defender call fails as a hung PowerShell would */
   int defender_set_broken;
-  int update_missing;    /* no Windows Update at all */
+  int update_missing; /* no Windows Update at all */
   int update_set_broken;
   int defender_sets, update_sets;
-  store *journal;        /* when set: every change checks that it is journaled first */
+  store *journal; /* when set: every change checks that it is journaled first */
   int unjournaled_changes;
 } fake;
 
@@ -52,16 +53,18 @@ static void fake_check_journal(int defender_part) {
 
 static int fake_defender_get(int *on, ts_err *err) {
   if (fake.defender_broken)
-    return ts_err_set(err, TS_EOS, "Defender: PowerShell (Get-MpComputerStatus) ran longer than "
-                                   "60 s and was stopped");
+    return ts_err_set(err, TS_EOS,
+                      "Defender: PowerShell (Get-MpComputerStatus) ran longer than "
+                      "60 s and was stopped");
   *on = fake.defender_on;
   return TS_OK;
 }
 
 static int fake_defender_set(int on, ts_err *err) {
   if (fake.defender_broken || fake.defender_set_broken)
-    return ts_err_set(err, TS_EOS, "Defender: PowerShell's Set-MpPreference failed (exit code 1): "
-                                   "Access is denied");
+    return ts_err_set(err, TS_EOS,
+                      "Defender: PowerShell's Set-MpPreference failed (exit code 1): "
+                      "Access is denied");
   fake.defender_sets++;
   if (!on)
     fake_check_journal(1);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_regex.c - the score-extraction regex: what it matches and captures, its classes, escapes,
    quantifiers and anchors, its compile errors with positions, and its step limit. */
 #include <string.h>

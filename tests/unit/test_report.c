@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_report.c - the CSV, JSON and HTML reports of a small stored run: structure, quoting and
    escaping of user text, one row per trial, metric columns, the charts and the verdicts; and the
    precision check of adaptive repetitions measuring the intervals the report shows. */
@@ -22,8 +23,15 @@ static void make_run(void) {
   remove("test_report.db");
   ts_err err;
   CHECK_INT(store_open(&db, "test_report.db", &err), TS_OK);
-  store_run_info info = {"<b>mine</b>", "name = <b>mine</b>\n", 7, "2026-01-01T00:00:00.000Z",
-                         "host&co", "Linux", "cpu \"fast\"", 2, "1.0"};
+  store_run_info info = {"<b>mine</b>",
+                         "name = <b>mine</b>\n",
+                         7,
+                         "2026-01-01T00:00:00.000Z",
+                         "host&co",
+                         "Linux",
+                         "cpu \"fast\"",
+                         2,
+                         "1.0"};
   const char *conds[3] = {"baseline", "sleep:200@500ms", NASTY};
   const char *benches[2] = {"builtin-st", "builtin-mt"};
   store_trial_plan trials[2 + 4 * 3 * 2];
@@ -42,14 +50,23 @@ static void make_run(void) {
       continue;
     }
     int c = strcmp(trials[i].condition, "baseline") == 0 ? 0
-            : trials[i].condition[6] == '2'                ? 1
-                                                           : 2;
+            : trials[i].condition[6] == '2'              ? 1
+                                                         : 2;
     /* sleep:200 is clearly slower; the third condition is the same as the baseline */
     double score = (c == 1 ? 90 : 100) + (i % 4) * 0.1;
-    store_metric metrics[3] = {{"load.switches_per_s", c * 100.0}, {"integer", score * 2},
+    store_metric metrics[3] = {{"load.switches_per_s", c * 100.0},
+                               {"integer", score * 2},
                                {"state.S (sleeping)", (double)c}};
-    store_trial_result result = {"2026-01-01T00:00:01.000Z", "2026-01-01T00:00:02.000Z", score,
-                                 "Mwork/s", 0.5, 3, 100, 900, i % 2 ? 3 : 1, metrics,
+    store_trial_result result = {"2026-01-01T00:00:01.000Z",
+                                 "2026-01-01T00:00:02.000Z",
+                                 score,
+                                 "Mwork/s",
+                                 0.5,
+                                 3,
+                                 100,
+                                 900,
+                                 i % 2 ? 3 : 1,
+                                 metrics,
                                  i == 7 ? "quiet gate skipped, \"busy\"" : NULL};
     CHECK_INT(store_trial_finish(db, trials[i].id, &result, &err), TS_OK);
   }
@@ -97,8 +114,8 @@ static void test_csv(void) {
                           "finished_at,process_threads,warnings,");
   /* metric columns, sorted, quoted only when needed (none here needs it) */
   CHECK_STR_CONTAINS(csv, ",integer,load.switches_per_s,state.S (sleeping)\n");
-  CHECK_INT(count(csv, "\n"), 1 + 26); /* header and one row per trial */
-  CHECK_STR_CONTAINS(csv, ",\"sleep:5<&\"\"x\"\">,y\",");  /* RFC 4180: quotes doubled */
+  CHECK_INT(count(csv, "\n"), 1 + 26);                    /* header and one row per trial */
+  CHECK_STR_CONTAINS(csv, ",\"sleep:5<&\"\"x\"\">,y\","); /* RFC 4180: quotes doubled */
   CHECK_STR_CONTAINS(csv, ",\"quiet gate skipped, \"\"busy\"\"\"");
   CHECK_STR_CONTAINS(csv, "\n1,6,1,sleep:200@500ms,builtin-mt,failed,,,,,"
                           "2026-01-01T00:01:00.000Z,,,,,\n");

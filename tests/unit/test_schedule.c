@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_schedule.c - schedule specifications: what is accepted, and that each next due time is the
    first matching local time after the given one. */
 #include <time.h>
@@ -16,9 +17,9 @@ static void parses_and_refuses(void) {
   CHECK_STR_CONTAINS(w.text, "once 2031-02-03 04:05");
   CHECK_INT(schedule_parse("boot 10m", &w, &err), TS_OK);
   CHECK_STR_CONTAINS(w.text, "boot 10m");
-  static const char *const bad[] = {"daily 24:00", "daily 3", "weekly funday 03:00",
-                                    "once 2031-13-01 00:00", "boot soon", "hourly", "",
-                                    "daily 03:00 extra"};
+  static const char *const bad[] = {
+      "daily 24:00", "daily 3", "weekly funday 03:00", "once 2031-13-01 00:00", "boot soon",
+      "hourly",      "",        "daily 03:00 extra"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     CHECK_INT(schedule_parse(bad[i], &w, &err), TS_EUSAGE);
     CHECK_STR_CONTAINS(err.text, "accepted: daily HH:MM");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_service.c - the service end to end, as a separate process on a real socket or pipe: it
    answers, runs load counted by the OS in its own process, survives thousands of random and
    malformed messages and 50 clients at once, and after a kill -9 mid-run leaves no load behind,
@@ -17,8 +18,7 @@
 static const char *exe, *address, *db_path;
 static plat_proc daemon_proc;
 
-/* ---- a minimal client: the test speaks the protocol itself --------------------------------------
- */
+/* ---- a minimal client: the test speaks the protocol itself ---- */
 
 typedef struct conversation {
   plat_ipc_conn *conn;
@@ -109,8 +109,7 @@ static long settled_threads(long expected) {
   return now;
 }
 
-/* ---- cases --------------------------------------------------------------------------------------
- */
+/* ---- cases ---- */
 
 static conversation conv;
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_stats.c - summary statistics and comparisons against reference values computed by hand, by
    R and by SciPy 1.10.1 (scipy.special.betainc, scipy.stats.t, ttest_ind(equal_var=False),
    mannwhitneyu(method="exact" / "asymptotic", use_continuity=True)); the verdict rule against

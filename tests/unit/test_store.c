@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_store.c - the database: created and migrated from nothing or from older versions, reopened,
    foreign or newer files refused and left untouched, each trial visible to other readers once it
    is finished, statuses read as enums (a text the store does not know is an error). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* testdb.h - database helpers shared by the unit tests: remove a test database with its WAL
    files, and read one number through a separate connection, as another reader sees it. */
 #ifndef THREADSOUP_TESTDB_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # msi.sh - installs threadsoup.msi with Wine's msiexec: the files land in Program Files, the
 # service is registered and started and answers through its pipe; then uninstalls it and checks
 # that the files and the service are gone. Usage: msi.sh WINE-RUN MSI WINEPREFIX

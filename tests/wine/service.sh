@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # service.sh - ThreadSoup's Windows service end to end under Wine: install, start, status through
 # the pipe, load run by the service, a run that survives a service restart, uninstall.
 # Usage: service.sh WINE-RUN THREADSOUP-EXE WINEPREFIX (a prefix of its own: services and the

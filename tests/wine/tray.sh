@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # tray.sh - the tray as the service's controller under Wine and Xvfb: its menu starts and stops
 # the service's load, and `threadsoup status` confirms each change.
 # Usage: tray.sh WINE-RUN THREADSOUP-EXE THREADSOUP-TRAY-EXE WINEPREFIX (a prefix of its own: a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* resource.h - resource and command IDs of threadsoup-tray, shared by tray.c and tray.rc. */
 #ifndef THREADSOUP_TRAY_RESOURCE_H
 #define THREADSOUP_TRAY_RESOURCE_H

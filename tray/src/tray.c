@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* tray.c - threadsoup-tray.exe, the notification-area controller of ThreadSoup: it follows the
    service's events and starts or stops its load and experiments from the icon's menu. */
 
@@ -104,8 +105,8 @@ typedef struct tray_state {
 
 typedef struct tray_balloon {
   BOOL error;
-  wchar_t title[64];  /* szInfoTitle's size */
-  wchar_t text[256];  /* szInfo's size */
+  wchar_t title[64]; /* szInfoTitle's size */
+  wchar_t text[256]; /* szInfo's size */
 } tray_balloon;
 
 /* One request for the request thread: a verb with at most one field. */
@@ -113,7 +114,7 @@ typedef struct tray_job {
   char verb[PROTO_MAX_NAME];
   char key[PROTO_MAX_NAME]; /* "" for none */
   char value[64];
-  wchar_t what[48];         /* names the request in an error balloon; "" to fail silently */
+  wchar_t what[48]; /* names the request in an error balloon; "" to fail silently */
 } tray_job;
 
 /* One connection and its buffers (about 400 KiB, so on the heap, never on a thread's stack). */
@@ -139,7 +140,7 @@ typedef struct tray_model {
    GWLP_USERDATA and the threads through their argument, so there is no global mutable state. */
 typedef struct tray_ctx {
   HINSTANCE instance;
-  HWND window; /* set before the threads start, cleared after they are joined */
+  HWND window;              /* set before the threads start, cleared after they are joined */
   HICON icon;               /* owned; destroyed after the window */
   UINT taskbar_created_msg; /* registered "TaskbarCreated", broadcast when Explorer (re)starts */
   BOOL icon_shown;          /* the shell currently holds our icon */
@@ -148,8 +149,8 @@ typedef struct tray_ctx {
   char pipe[PLAT_PATH_MAX]; /* UTF-8, as plat_ipc_connect takes it */
 
   /* Window thread only. */
-  tray_state shown;    /* the last snapshot: builds the menu and the tooltip */
-  BOOL menu_pending;   /* a right click waits for a connection attempt before the menu opens */
+  tray_state shown;  /* the last snapshot: builds the menu and the tooltip */
+  BOOL menu_pending; /* a right click waits for a connection attempt before the menu opens */
   POINT menu_at;
   BOOL link_started, worker_started;
   plat_thread link_thread, worker_thread;
@@ -171,10 +172,12 @@ typedef struct tray_ctx {
    with redirection, or under Wine); returns FALSE when there is nowhere to write. */
 static BOOL tray_write_std(DWORD which, const wchar_t *text) {
   HANDLE handle = GetStdHandle(which);
-  if (handle == NULL || handle == INVALID_HANDLE_VALUE) return FALSE;
+  if (handle == NULL || handle == INVALID_HANDLE_VALUE)
+    return FALSE;
   char utf8[1024];
   int n = WideCharToMultiByte(CP_UTF8, 0, text, -1, utf8, (int)sizeof utf8, NULL, NULL);
-  if (n <= 1) return FALSE;
+  if (n <= 1)
+    return FALSE;
   DWORD written = 0;
   return WriteFile(handle, utf8, (DWORD)(n - 1), &written, NULL) && written == (DWORD)(n - 1);
 }
@@ -185,7 +188,8 @@ static void tray_complain(const wchar_t *format, ...) {
   int n = swprintf(line, ARRAYSIZE(line), L"threadsoup-tray: ");
   va_list ap;
   va_start(ap, format);
-  if (n > 0) vswprintf(line + n, ARRAYSIZE(line) - (size_t)n, format, ap);
+  if (n > 0)
+    vswprintf(line + n, ARRAYSIZE(line) - (size_t)n, format, ap);
   va_end(ap);
   line[ARRAYSIZE(line) - 1] = L'\0';
   tray_write_std(STD_ERROR_HANDLE, line);
@@ -195,11 +199,13 @@ static void tray_complain(const wchar_t *format, ...) {
 
 /* Parses a whole number of milliseconds within what SetTimer accepts; no sign, no spaces. */
 static BOOL tray_parse_ms(const wchar_t *text, DWORD *out) {
-  if (text[0] < L'0' || text[0] > L'9') return FALSE;
+  if (text[0] < L'0' || text[0] > L'9')
+    return FALSE;
   wchar_t *end = NULL;
   errno = 0;
   unsigned long value = wcstoul(text, &end, 10);
-  if (errno != 0 || *end != L'\0' || value < 1 || value > USER_TIMER_MAXIMUM) return FALSE;
+  if (errno != 0 || *end != L'\0' || value < 1 || value > USER_TIMER_MAXIMUM)
+    return FALSE;
   *out = (DWORD)value;
   return TRUE;
 }
@@ -259,13 +265,16 @@ static void tray_widen(const char *text, wchar_t *out, size_t count) {
 /* Hands a malloc'ed payload to the window, which frees it. The window outlives both threads
    (they are joined before it is destroyed), so ctx->window is valid here. */
 static void tray_post(tray_ctx *ctx, UINT msg, void *payload) {
-  if (payload == NULL) return;
-  if (!PostMessageW(ctx->window, msg, 0, (LPARAM)payload)) free(payload);
+  if (payload == NULL)
+    return;
+  if (!PostMessageW(ctx->window, msg, 0, (LPARAM)payload))
+    free(payload);
 }
 
 static void tray_post_balloon(tray_ctx *ctx, BOOL error, const wchar_t *title, const char *text) {
   tray_balloon *b = calloc(1, sizeof *b);
-  if (b == NULL) return;
+  if (b == NULL)
+    return;
   b->error = error;
   lstrcpynW(b->title, title, ARRAYSIZE(b->title));
   tray_widen(text, b->text, ARRAYSIZE(b->text));
@@ -275,7 +284,8 @@ static void tray_post_balloon(tray_ctx *ctx, BOOL error, const wchar_t *title, c
 /* Sends the window a snapshot of the model, or of a failed connection when `failure` is set. */
 static void tray_post_state(tray_ctx *ctx, const tray_model *model, const ts_err *failure) {
   tray_state *s = calloc(1, sizeof *s);
-  if (s == NULL) return;
+  if (s == NULL)
+    return;
   s->attempt_done = TRUE;
   if (failure != NULL) {
     /* "Not running" is the common case and deserves the exact words; other failures (a busy or
@@ -311,10 +321,12 @@ static int tray_link_open(tray_ctx *ctx, tray_link *link, plat_ipc_conn **slot, 
   link->used = 0;
   link->conn = NULL;
   int rc = plat_ipc_connect(&link->conn, ctx->pipe, err);
-  if (rc != TS_OK) return rc;
+  if (rc != TS_OK)
+    return rc;
   plat_mutex_lock(&ctx->lock);
   BOOL quitting = ctx->quitting;
-  if (!quitting) *slot = link->conn;
+  if (!quitting)
+    *slot = link->conn;
   plat_mutex_unlock(&ctx->lock);
   if (quitting) {
     plat_ipc_close(link->conn);
@@ -326,7 +338,8 @@ static int tray_link_open(tray_ctx *ctx, tray_link *link, plat_ipc_conn **slot, 
 
 /* Unpublishes first: quitting only ever shuts down a connection that is still open. */
 static void tray_link_close(tray_ctx *ctx, tray_link *link, plat_ipc_conn **slot) {
-  if (link->conn == NULL) return;
+  if (link->conn == NULL)
+    return;
   plat_mutex_lock(&ctx->lock);
   *slot = NULL;
   plat_mutex_unlock(&ctx->lock);
@@ -339,10 +352,12 @@ static int tray_link_send(tray_link *link, ts_err *err) {
   size_t n = 0, m = 0;
   proto_init(&link->hello, PROTO_REQUEST, "hello");
   int rc = proto_addf(&link->hello, err, "version", "%d", PROTO_VERSION);
-  if (rc == TS_OK) rc = proto_encode(&link->hello, link->wire, sizeof link->wire, &n, err);
+  if (rc == TS_OK)
+    rc = proto_encode(&link->hello, link->wire, sizeof link->wire, &n, err);
   if (rc == TS_OK)
     rc = proto_encode(&link->request, link->wire + n, sizeof link->wire - n, &m, err);
-  if (rc == TS_OK) rc = plat_ipc_send(link->conn, link->wire, n + m, err);
+  if (rc == TS_OK)
+    rc = plat_ipc_send(link->conn, link->wire, n + m, err);
   return rc;
 }
 
@@ -358,10 +373,12 @@ static int tray_link_read(tray_link *link, ts_err *err) {
       return TS_OK;
     }
     size_t got = 0;
-    int rc = plat_ipc_recv(link->conn, link->in + link->used, sizeof link->in - link->used, &got,
-                           err);
-    if (rc != TS_OK) return rc;
-    if (got == 0) return ts_err_set(err, TS_EUNSUPPORTED, "the service closed the connection");
+    int rc =
+        plat_ipc_recv(link->conn, link->in + link->used, sizeof link->in - link->used, &got, err);
+    if (rc != TS_OK)
+      return rc;
+    if (got == 0)
+      return ts_err_set(err, TS_EUNSUPPORTED, "the service closed the connection");
     link->used += got;
   }
 }
@@ -392,7 +409,8 @@ static BOOL tray_enqueue(tray_ctx *ctx, const char *verb, const char *key, const
 static void tray_answer_idle_query(tray_ctx *ctx) {
   LASTINPUTINFO info;
   info.cbSize = sizeof info;
-  if (!GetLastInputInfo(&info)) return; /* the service then records "unknown" */
+  if (!GetLastInputInfo(&info))
+    return; /* the service then records "unknown" */
   char seconds[16];
   /* Unsigned subtraction stays right across GetTickCount's wrap after 49.7 days. */
   snprintf(seconds, sizeof seconds, "%lu", (unsigned long)((GetTickCount() - info.dwTime) / 1000));
@@ -410,11 +428,13 @@ static BOOL tray_model_apply(tray_ctx *ctx, tray_model *model, const proto_messa
     model->run = value && strcmp(value, "none") != 0 ? atoll(value) : 0;
     model->done = model->total = 0;
     value = proto_get(m, "run-progress");
-    if (value) sscanf(value, "%d/%d", &model->done, &model->total);
+    if (value)
+      sscanf(value, "%d/%d", &model->done, &model->total);
     model->have_status = TRUE;
     return TRUE;
   }
-  if (m->kind != PROTO_EVENT) return FALSE;
+  if (m->kind != PROTO_EVENT)
+    return FALSE;
   if (strcmp(m->verb, "load-started") == 0 && (value = proto_get(m, "load")) != NULL) {
     snprintf(model->load, sizeof model->load, "%s", value);
   } else if (strcmp(m->verb, "load-stopped") == 0) {
@@ -422,7 +442,8 @@ static BOOL tray_model_apply(tray_ctx *ctx, tray_model *model, const proto_messa
   } else if (strcmp(m->verb, "run-started") == 0 && (value = proto_get(m, "run")) != NULL) {
     /* "ID: K of N trials to run"; the progress that follows counts to K. */
     int pending = 0, all = 0;
-    if (sscanf(value, "%lld: %d of %d", &model->run, &pending, &all) < 2) return FALSE;
+    if (sscanf(value, "%lld: %d of %d", &model->run, &pending, &all) < 2)
+      return FALSE;
     model->done = 0;
     model->total = pending;
   } else if (strcmp(m->verb, "trial-done") == 0 && (value = proto_get(m, "progress")) != NULL) {
@@ -434,7 +455,8 @@ static BOOL tray_model_apply(tray_ctx *ctx, tray_model *model, const proto_messa
     snprintf(text, sizeof text, "Run %s", value);
     /* The outcome field names how it ended ("finished", "interrupted", "failed"). */
     const char *outcome = proto_get(m, "outcome");
-    tray_post_balloon(ctx, outcome && strcmp(outcome, "failed") == 0, L"ThreadSoup experiment", text);
+    tray_post_balloon(ctx, outcome && strcmp(outcome, "failed") == 0, L"ThreadSoup experiment",
+                      text);
   } else if (strcmp(m->verb, "idle-query") == 0) {
     tray_answer_idle_query(ctx);
     return FALSE;
@@ -449,7 +471,8 @@ static int tray_follow(tray_ctx *ctx, tray_link *link, ts_err *err) {
   tray_model model;
   ZeroMemory(&model, sizeof model);
   int rc = tray_link_open(ctx, link, &ctx->event_conn, err);
-  if (rc != TS_OK) return rc;
+  if (rc != TS_OK)
+    return rc;
   /* subscribe before status: an event sent in between is newer than nothing, and every later
      event is applied on top of the status. */
   proto_init(&link->request, PROTO_REQUEST, "subscribe");
@@ -458,11 +481,13 @@ static int tray_follow(tray_ctx *ctx, tray_link *link, ts_err *err) {
     proto_init(&link->request, PROTO_REQUEST, "status");
     size_t n = 0;
     rc = proto_encode(&link->request, link->wire, sizeof link->wire, &n, err);
-    if (rc == TS_OK) rc = plat_ipc_send(link->conn, link->wire, n, err);
+    if (rc == TS_OK)
+      rc = plat_ipc_send(link->conn, link->wire, n, err);
   }
   while (rc == TS_OK) {
     rc = tray_link_read(link, err);
-    if (rc != TS_OK) break;
+    if (rc != TS_OK)
+      break;
     if (link->msg.kind == PROTO_ERROR) {
       const char *message = proto_get(&link->msg, "message");
       rc = ts_err_set(err, TS_EOS, "the service refused the tray (%s): %s", link->msg.verb,
@@ -493,11 +518,13 @@ static void tray_link_main(void *arg) {
       tray_post_state(ctx, NULL, &err);
       plat_mutex_lock(&ctx->lock);
     }
-    while (!ctx->retry && !ctx->quitting) plat_cond_wait(&ctx->changed, &ctx->lock, UINT64_MAX);
+    while (!ctx->retry && !ctx->quitting)
+      plat_cond_wait(&ctx->changed, &ctx->lock, UINT64_MAX);
     BOOL quitting = ctx->quitting;
     ctx->retry = FALSE;
     plat_mutex_unlock(&ctx->lock);
-    if (quitting) break;
+    if (quitting)
+      break;
   }
   free(link);
 }
@@ -511,13 +538,18 @@ static void tray_call(tray_ctx *ctx, tray_link *link, const tray_job *job) {
   int rc = tray_link_open(ctx, link, &ctx->request_conn, &err);
   if (rc == TS_OK) {
     proto_init(&link->request, PROTO_REQUEST, job->verb);
-    if (job->key[0] != '\0') rc = proto_add(&link->request, job->key, job->value, &err);
+    if (job->key[0] != '\0')
+      rc = proto_add(&link->request, job->key, job->value, &err);
   }
-  if (rc == TS_OK) rc = tray_link_send(link, &err);
-  if (rc == TS_OK) rc = tray_link_read(link, &err); /* hello's reply */
-  if (rc == TS_OK && link->msg.kind != PROTO_ERROR) rc = tray_link_read(link, &err);
+  if (rc == TS_OK)
+    rc = tray_link_send(link, &err);
+  if (rc == TS_OK)
+    rc = tray_link_read(link, &err); /* hello's reply */
+  if (rc == TS_OK && link->msg.kind != PROTO_ERROR)
+    rc = tray_link_read(link, &err);
   tray_link_close(ctx, link, &ctx->request_conn);
-  if (rc == TS_EINTERRUPTED || job->what[0] == L'\0') return;
+  if (rc == TS_EINTERRUPTED || job->what[0] == L'\0')
+    return;
 
   char text[600];
   if (rc != TS_OK) {
@@ -557,7 +589,8 @@ static void tray_worker_main(void *arg) {
       ctx->job_count--;
     }
     plat_mutex_unlock(&ctx->lock);
-    if (quitting) break;
+    if (quitting)
+      break;
     if (link != NULL)
       tray_call(ctx, link, &job);
     else if (job.what[0] != L'\0')
@@ -587,8 +620,10 @@ static void tray_threads_stop(tray_ctx *ctx) {
   plat_ipc_shutdown(ctx->request_conn);
   plat_cond_broadcast(&ctx->changed);
   plat_mutex_unlock(&ctx->lock);
-  if (ctx->link_started) plat_thread_join(ctx->link_thread);
-  if (ctx->worker_started) plat_thread_join(ctx->worker_thread);
+  if (ctx->link_started)
+    plat_thread_join(ctx->link_thread);
+  if (ctx->worker_started)
+    plat_thread_join(ctx->worker_thread);
   ctx->link_started = ctx->worker_started = FALSE;
 }
 
@@ -635,7 +670,8 @@ static BOOL tray_icon_show(tray_ctx *ctx) {
 }
 
 static void tray_icon_hide(tray_ctx *ctx) {
-  if (!ctx->icon_shown) return;
+  if (!ctx->icon_shown)
+    return;
   NOTIFYICONDATAW nid;
   tray_icon_data(ctx, &nid);
   Shell_NotifyIconW(NIM_DELETE, &nid);
@@ -643,7 +679,8 @@ static void tray_icon_hide(tray_ctx *ctx) {
 }
 
 static void tray_icon_update_tip(tray_ctx *ctx) {
-  if (!ctx->icon_shown) return;
+  if (!ctx->icon_shown)
+    return;
   NOTIFYICONDATAW nid;
   tray_icon_data(ctx, &nid);
   nid.uFlags = NIF_TIP | NIF_SHOWTIP;
@@ -659,8 +696,10 @@ static void tray_icon_balloon(tray_ctx *ctx, const tray_balloon *b) {
   lstrcpynW(nid.szInfoTitle, b->title, ARRAYSIZE(nid.szInfoTitle));
   lstrcpynW(nid.szInfo, b->text, ARRAYSIZE(nid.szInfo));
   nid.dwInfoFlags = b->error ? NIIF_ERROR : NIIF_INFO;
-  if (ctx->icon_shown && Shell_NotifyIconW(NIM_MODIFY, &nid)) return;
-  if (b->error) MessageBoxW(ctx->window, b->text, b->title, MB_OK | MB_ICONERROR);
+  if (ctx->icon_shown && Shell_NotifyIconW(NIM_MODIFY, &nid))
+    return;
+  if (b->error)
+    MessageBoxW(ctx->window, b->text, b->title, MB_OK | MB_ICONERROR);
 }
 
 /* ---------------------------------------------------------------- popup menu */
@@ -673,9 +712,12 @@ static void tray_menu_show(tray_ctx *ctx, int x, int y) {
   HMENU loads = CreatePopupMenu();
   HMENU plans = CreatePopupMenu();
   if (menu == NULL || loads == NULL || plans == NULL) {
-    if (menu) DestroyMenu(menu);
-    if (loads) DestroyMenu(loads);
-    if (plans) DestroyMenu(plans);
+    if (menu)
+      DestroyMenu(menu);
+    if (loads)
+      DestroyMenu(loads);
+    if (plans)
+      DestroyMenu(plans);
     return;
   }
   const tray_state *s = &ctx->shown;
@@ -727,11 +769,13 @@ static void tray_menu_request(tray_ctx *ctx, int x, int y) {
 static void tray_on_notify(tray_ctx *ctx, WPARAM wp, LPARAM lp) {
   if (ctx->icon_version4) {
     /* Version 4: LOWORD(lp) is the event, wp holds the anchor in screen coordinates. */
-    if (LOWORD(lp) == WM_CONTEXTMENU) tray_menu_request(ctx, GET_X_LPARAM(wp), GET_Y_LPARAM(wp));
+    if (LOWORD(lp) == WM_CONTEXTMENU)
+      tray_menu_request(ctx, GET_X_LPARAM(wp), GET_Y_LPARAM(wp));
   } else if ((UINT)lp == WM_RBUTTONUP) {
     /* Old layout (a shell without version 4): lp is the mouse message, no position given. */
     POINT pt;
-    if (GetCursorPos(&pt)) tray_menu_request(ctx, pt.x, pt.y);
+    if (GetCursorPos(&pt))
+      tray_menu_request(ctx, pt.x, pt.y);
   }
 }
 
@@ -747,7 +791,8 @@ static void tray_on_state(tray_ctx *ctx, tray_state *s) {
 
 static void tray_request(tray_ctx *ctx, const char *verb, const char *key, const char *value,
                          const wchar_t *what) {
-  if (tray_enqueue(ctx, verb, key, value, what)) return;
+  if (tray_enqueue(ctx, verb, key, value, what))
+    return;
   tray_balloon b = {TRUE, L"", L"Too many requests are waiting for the service; try again later."};
   lstrcpynW(b.title, what, ARRAYSIZE(b.title));
   tray_icon_balloon(ctx, &b);
@@ -757,8 +802,7 @@ static void tray_on_command(tray_ctx *ctx, UINT id) {
   if (id >= IDM_LOAD_FIRST && id < IDM_LOAD_FIRST + ARRAYSIZE(TRAY_LOADS)) {
     tray_request(ctx, "load-start", "spec", TRAY_LOADS[id - IDM_LOAD_FIRST].spec, L"Start load");
   } else if (id >= IDM_RUN_FIRST && id < IDM_RUN_FIRST + ARRAYSIZE(TRAY_PLANS)) {
-    tray_request(ctx, "run-start", "plan", TRAY_PLANS[id - IDM_RUN_FIRST].plan,
-                 L"Run experiment");
+    tray_request(ctx, "run-start", "plan", TRAY_PLANS[id - IDM_RUN_FIRST].plan, L"Run experiment");
   } else if (id == IDM_LOAD_STOP) {
     tray_request(ctx, "load-stop", NULL, NULL, L"Stop load");
   } else if (id == IDM_RUN_STOP) {
@@ -779,7 +823,8 @@ static LRESULT CALLBACK tray_wndproc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp) 
   }
   tray_ctx *ctx = (tray_ctx *)GetWindowLongPtrW(hwnd, GWLP_USERDATA);
   /* A few messages (WM_GETMINMAXINFO) arrive before WM_NCCREATE. */
-  if (ctx == NULL) return DefWindowProcW(hwnd, msg, wp, lp);
+  if (ctx == NULL)
+    return DefWindowProcW(hwnd, msg, wp, lp);
 
   /* A registered message, so it cannot be a case label. Explorer started or restarted and has
      forgotten every icon. */
@@ -838,11 +883,13 @@ static BOOL tray_window_create(tray_ctx *ctx) {
   wc.hInstance = ctx->instance;
   wc.hIcon = ctx->icon;
   wc.lpszClassName = TRAY_WINDOW_CLASS;
-  if (!RegisterClassExW(&wc)) return FALSE;
+  if (!RegisterClassExW(&wc))
+    return FALSE;
 
   HWND hwnd = CreateWindowExW(0, TRAY_WINDOW_CLASS, TRAY_TITLE, WS_OVERLAPPED, 0, 0, 0, 0, NULL,
                               NULL, ctx->instance, ctx);
-  if (hwnd == NULL) return FALSE;
+  if (hwnd == NULL)
+    return FALSE;
   /* An elevated tray would otherwise never hear the broadcast of an unelevated Explorer (UIPI). */
   ChangeWindowMessageFilterEx(hwnd, ctx->taskbar_created_msg, MSGFLT_ALLOW, NULL);
   return TRUE;
@@ -851,25 +898,30 @@ static BOOL tray_window_create(tray_ctx *ctx) {
 /* Runs the tray until its window is destroyed; returns the process exit code. */
 static int tray_run(tray_ctx *ctx) {
   int rc = TRAY_EXIT_FAILURE;
-  ctx->icon = LoadImageW(ctx->instance, MAKEINTRESOURCEW(IDI_TRAY), IMAGE_ICON,
-                         GetSystemMetrics(SM_CXSMICON), GetSystemMetrics(SM_CYSMICON),
-                         LR_DEFAULTCOLOR);
+  ctx->icon =
+      LoadImageW(ctx->instance, MAKEINTRESOURCEW(IDI_TRAY), IMAGE_ICON,
+                 GetSystemMetrics(SM_CXSMICON), GetSystemMetrics(SM_CYSMICON), LR_DEFAULTCOLOR);
   ctx->taskbar_created_msg = RegisterWindowMessageW(L"TaskbarCreated");
-  if (ctx->icon == NULL || ctx->taskbar_created_msg == 0) goto done;
-  if (!tray_window_create(ctx)) goto done;
+  if (ctx->icon == NULL || ctx->taskbar_created_msg == 0)
+    goto done;
+  if (!tray_window_create(ctx))
+    goto done;
   if (ctx->exit_after_ms != 0 &&
       !SetTimer(ctx->window, TRAY_TIMER_EXIT_AFTER, ctx->exit_after_ms, NULL)) {
     goto done;
   }
   lstrcpynW(ctx->shown.line, L"Connecting to the service\u2026", ARRAYSIZE(ctx->shown.line));
   tray_icon_show(ctx); /* not fatal: see tray_icon_show */
-  if (!tray_threads_start(ctx)) goto done;
+  if (!tray_threads_start(ctx))
+    goto done;
 
   MSG msg;
   for (;;) {
     BOOL got = GetMessageW(&msg, NULL, 0, 0);
-    if (got == -1) goto done;
-    if (got == 0) break;
+    if (got == -1)
+      goto done;
+    if (got == 0)
+      break;
     TranslateMessage(&msg);
     DispatchMessageW(&msg);
   }
@@ -877,8 +929,10 @@ static int tray_run(tray_ctx *ctx) {
 
 done:
   tray_threads_stop(ctx);
-  if (ctx->window != NULL) DestroyWindow(ctx->window);
-  if (ctx->icon != NULL) DestroyIcon(ctx->icon);
+  if (ctx->window != NULL)
+    DestroyWindow(ctx->window);
+  if (ctx->icon != NULL)
+    DestroyIcon(ctx->icon);
   ctx->icon = NULL;
   return rc;
 }
@@ -887,7 +941,8 @@ done:
 static int tray_configure(tray_ctx *ctx, BOOL *help) {
   int argc = 0;
   wchar_t **argv = CommandLineToArgvW(GetCommandLineW(), &argc);
-  if (argv == NULL) return TRAY_EXIT_FAILURE;
+  if (argv == NULL)
+    return TRAY_EXIT_FAILURE;
   tray_options opts;
   ZeroMemory(&opts, sizeof opts);
   int rc = tray_parse_args(argc, argv, &opts);
@@ -914,7 +969,8 @@ int WINAPI wWinMain(HINSTANCE instance, HINSTANCE prev, PWSTR cmdline, int show)
   ZeroMemory(&ctx, sizeof ctx);
   BOOL help = FALSE;
   int rc = tray_configure(&ctx, &help);
-  if (rc != TRAY_EXIT_OK) return rc;
+  if (rc != TRAY_EXIT_OK)
+    return rc;
   if (help) {
     tray_show_usage();
     return TRAY_EXIT_OK;
@@ -923,7 +979,8 @@ int WINAPI wWinMain(HINSTANCE instance, HINSTANCE prev, PWSTR cmdline, int show)
   /* One tray per session. A second start (autostart plus a click in the Start menu) leaves
      quietly: the icon the user wants is already there. */
   HANDLE mutex = CreateMutexW(NULL, FALSE, TRAY_MUTEX_NAME);
-  if (mutex == NULL) return TRAY_EXIT_FAILURE;
+  if (mutex == NULL)
+    return TRAY_EXIT_FAILURE;
   if (GetLastError() == ERROR_ALREADY_EXISTS) {
     CloseHandle(mutex);
     return TRAY_EXIT_OK;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* idle.c (POSIX) - threadsoup-idle: the smallest process that waits for its owner to end. It
    blocks reading fd 3, the inherited read end of its owner's lifeline pipe, and exits when the
    read returns: end-of-file once the owner is gone. Built without libc (on x86-64 and arm64) so a

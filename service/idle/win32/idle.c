@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* idle.c (Windows) - threadsoup-idle: the smallest process that waits for its owner to end. Its
    command line ends with the value of an inherited handle to the owner process; it waits on that
    handle and exits when the owner is gone. Its owner also keeps it in a job object that kills it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* bench.c - the registry of benchmarks: adding one is one file plus one line here. */
 #include "bench.h"
 
@@ -12,12 +13,7 @@ extern const bench_def bench_cpuz;
 extern const bench_def bench_command;
 
 const bench_def *const bench_table[] = {
-    &bench_builtin_st,
-    &bench_builtin_mt,
-    &bench_7zip,
-    &bench_cpuz,
-    &bench_command,
-    NULL,
+    &bench_builtin_st, &bench_builtin_mt, &bench_7zip, &bench_cpuz, &bench_command, NULL,
 };
 
 const bench_def *bench_find(const char *spec, const char **arg, ts_err *err) {

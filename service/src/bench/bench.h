@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* bench.h - the benchmark registry: each benchmark is one file exporting one bench_def and one
    line in bench_table (bench.c). */
 #ifndef THREADSOUP_BENCH_H
@@ -17,9 +18,9 @@ typedef struct bench_subscore {
 } bench_subscore;
 
 typedef struct bench_result {
-  double score;      /* higher is faster */
-  const char *unit;  /* static string, e.g. "rounds/s" */
-  double seconds;    /* wall time of the measured part */
+  double score;     /* higher is faster */
+  const char *unit; /* static string, e.g. "rounds/s" */
+  double seconds;   /* wall time of the measured part */
   int subscore_count;
   bench_subscore subscores[BENCH_MAX_SUBSCORES];
 } bench_result;
@@ -30,10 +31,10 @@ typedef struct bench_result {
 typedef struct bench_args {
   const char *arg;
   double work_scale;
-  const char *tool_path;    /* --7zip PATH, --cpuz PATH: where the external tool is */
-  const char *command_line; /* command: the command to run */
-  const char *score_regex;  /* command: a regular expression whose first group is the score */
-  uint64_t timeout_ns;      /* external tools: kill after this long (0: the benchmark's default) */
+  const char *tool_path;     /* --7zip PATH, --cpuz PATH: where the external tool is */
+  const char *command_line;  /* command: the command to run */
+  const char *score_regex;   /* command: a regular expression whose first group is the score */
+  uint64_t timeout_ns;       /* external tools: kill after this long (0: the benchmark's default) */
   const plat_cancel *cancel; /* external tools: killed when raised (NULL: on the interrupt) */
 } bench_args;
 

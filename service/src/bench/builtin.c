@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* builtin.c - builtin-st, our own single-thread CPU benchmark: a fixed, deterministic amount of
    integer, compression-like, floating-point and memory-latency work, so a run means the same thing
    on every machine and needs no outside program; and builtin-mt, the same work on N threads at
@@ -71,8 +72,8 @@
 
 #define CHECKSUM_PRIME 0x100000001b3ull /* FNV-1a's 64-bit prime */
 
-#define BUFFER_BYTES                                                                   \
-  (COMPRESS_INPUT_BYTES + (sizeof(uint32_t) << COMPRESS_HASH_BITS) +                   \
+#define BUFFER_BYTES                                                                               \
+  (COMPRESS_INPUT_BYTES + (sizeof(uint32_t) << COMPRESS_HASH_BITS) +                               \
    sizeof(uint32_t) * COMPRESS_INPUT_BYTES + MEMORY_BUFFER_BYTES)
 
 static const char builtin_name[] = "builtin-st";
@@ -109,7 +110,8 @@ static uint64_t integer_round(uint64_t round, uint64_t *units) {
       lanes[lane] = ts_splitmix64_mix(lanes[lane] + TS_SPLITMIX64_GAMMA);
   }
   uint64_t checksum = 0;
-  for (int lane = 0; lane < INTEGER_LANES; lane++) checksum = checksum_add(checksum, lanes[lane]);
+  for (int lane = 0; lane < INTEGER_LANES; lane++)
+    checksum = checksum_add(checksum, lanes[lane]);
   *units += (uint64_t)INTEGER_LANES * INTEGER_STEPS_PER_LANE;
   return checksum;
 }
@@ -136,8 +138,8 @@ static void compress_fill_input(uint8_t *input) {
 }
 
 static uint32_t compress_hash(const uint8_t *at) {
-  uint32_t four = (uint32_t)at[0] | (uint32_t)at[1] << 8 | (uint32_t)at[2] << 16 |
-                  (uint32_t)at[3] << 24;
+  uint32_t four =
+      (uint32_t)at[0] | (uint32_t)at[1] << 8 | (uint32_t)at[2] << 16 | (uint32_t)at[3] << 24;
   return (four * 2654435761u) >> (32 - COMPRESS_HASH_BITS);
 }
 
@@ -164,13 +166,16 @@ static uint64_t compress_round(const builtin_buffers *buffers, uint64_t *units) 
                         position - candidate <= COMPRESS_WINDOW;
          tries++, candidate = prev[candidate]) {
       /* A candidate can only win if it also matches at best_length: test that byte first. */
-      if (input[candidate + best_length] != input[position + best_length]) continue;
+      if (input[candidate + best_length] != input[position + best_length])
+        continue;
       uint32_t length = 0;
-      while (length < longest && input[candidate + length] == input[position + length]) length++;
+      while (length < longest && input[candidate + length] == input[position + length])
+        length++;
       if (length > best_length) {
         best_length = length;
         best_distance = position - candidate;
-        if (length == longest) break;
+        if (length == longest)
+          break;
       }
     }
     if (best_length >= COMPRESS_MIN_MATCH) {
@@ -211,7 +216,8 @@ static uint64_t float_round(uint64_t round, uint64_t *units) {
       int iteration = 0;
       for (; iteration < FLOAT_MAX_ITERATIONS; iteration++) {
         double real_squared = z_real * z_real, imag_squared = z_imag * z_imag;
-        if (real_squared + imag_squared > 4.0) break;
+        if (real_squared + imag_squared > 4.0)
+          break;
         z_imag = 2.0 * z_real * z_imag + c_imag;
         z_real = real_squared - imag_squared + c_real;
       }
@@ -232,7 +238,8 @@ static uint64_t float_round(uint64_t round, uint64_t *units) {
    unpredictable cache line and the prefetchers cannot help: the time is the latency. */
 static void memory_build_cycle(uint32_t *next) {
   uint64_t random_state = 0x6d656d6f7279ull;
-  for (uint32_t slot = 0; slot < MEMORY_SLOTS; slot++) next[slot] = slot;
+  for (uint32_t slot = 0; slot < MEMORY_SLOTS; slot++)
+    next[slot] = slot;
   for (uint32_t slot = MEMORY_SLOTS - 1; slot > 0; slot--) {
     uint32_t other = (uint32_t)(ts_splitmix64(&random_state) % slot);
     uint32_t kept = next[slot];
@@ -272,8 +279,8 @@ static int builtin_allocate(builtin_buffers *buffers, ts_err *err) {
   buffers->memory_next = malloc(MEMORY_BUFFER_BYTES);
   if (!buffers->compress_input || !buffers->compress_head || !buffers->compress_prev ||
       !buffers->memory_next)
-    return ts_err_set(err, TS_ENOMEM, "%s: cannot allocate its %.1f MiB of buffers",
-                      builtin_name, BUFFER_BYTES / (1024.0 * 1024.0));
+    return ts_err_set(err, TS_ENOMEM, "%s: cannot allocate its %.1f MiB of buffers", builtin_name,
+                      BUFFER_BYTES / (1024.0 * 1024.0));
   compress_fill_input(buffers->compress_input);
   memory_build_cycle(buffers->memory_next);
   return 0;
@@ -315,9 +322,9 @@ enum { KERNEL_INTEGER, KERNEL_COMPRESS, KERNEL_FLOAT, KERNEL_MEMORY, KERNEL_COUN
 static const char *const kernel_names[KERNEL_COUNT] = {"integer", "compress", "float", "memory"};
 
 /* The measured part: `rounds` rounds of each kernel in turn, each kernel timed on its own; the
-   memory walk starts at `memory_slot`. The checksums end in a volatile store, which the compiler must perform, so it must also do all
-   the work behind it. Round numbers start after the self-check's round 0 so that no timed round
-   is a copy of it for the compiler to reuse. */
+   memory walk starts at `memory_slot`. The checksums end in a volatile store, which the compiler
+   must perform, so it must also do all the work behind it. Round numbers start after the
+   self-check's round 0 so that no timed round is a copy of it for the compiler to reuse. */
 static void timed_rounds(const builtin_buffers *buffers, uint64_t rounds, uint32_t memory_slot,
                          kernel_totals kernels[KERNEL_COUNT]) {
   kernel_totals integer = {0}, compress = {0}, floating = {0}, memory = {0};
@@ -352,8 +359,8 @@ static void timed_rounds(const builtin_buffers *buffers, uint64_t rounds, uint32
 static int rounds_for(const char *name, double work_scale, uint64_t *rounds, ts_err *err) {
   /* Written so that NaN fails too. */
   if (!(work_scale > 0.0 && work_scale <= MAX_WORK_SCALE))
-    return ts_err_set(err, TS_EINVAL, "%s: work scale %g is out of range (above 0, up to %g)",
-                      name, work_scale, MAX_WORK_SCALE);
+    return ts_err_set(err, TS_EINVAL, "%s: work scale %g is out of range (above 0, up to %g)", name,
+                      work_scale, MAX_WORK_SCALE);
   *rounds = (uint64_t)(ROUNDS_AT_SCALE_1 * work_scale + 0.5);
   if (*rounds < 1)
     *rounds = 1;
@@ -369,7 +376,8 @@ static int builtin_run(const bench_args *args, bench_result *out, ts_err *err) {
 
   builtin_buffers buffers = {0};
   int rc = builtin_allocate(&buffers, err);
-  if (!rc) rc = builtin_self_check(&buffers, err);
+  if (!rc)
+    rc = builtin_self_check(&buffers, err);
   if (rc) {
     builtin_free(&buffers);
     return rc;
@@ -425,7 +433,7 @@ typedef struct mt_worker {
   uint64_t rounds;
   plat_waitpoint *start_line;
   long index;
-  uint32_t memory_slot; /* where its walk of the shared cycle starts */
+  uint32_t memory_slot;          /* where its walk of the shared cycle starts */
   const volatile int *abandoned; /* set when not every thread could start */
   kernel_totals kernels[KERNEL_COUNT];
   uint64_t done_ns;
@@ -526,7 +534,8 @@ static int builtin_mt_run(const bench_args *args, bench_result *out, ts_err *err
     abandoned = 1; /* the threads that did start wake up and leave at once */
   uint64_t started = plat_clock_ns();
   plat_waitpoint_release(start_line);
-  for (long i = 0; i < started_threads; i++) plat_thread_join(handles[i]);
+  for (long i = 0; i < started_threads; i++)
+    plat_thread_join(handles[i]);
   plat_waitpoint_destroy(start_line);
   free(handles);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* command.c - `command`: any program as a benchmark; its score is a number read from its output
    with a regular expression, or, without one, how many times per second it could run. */
 #include <errno.h>
@@ -126,7 +127,8 @@ static int command_run(const bench_args *args, bench_result *out, ts_err *err) {
   uint64_t started = plat_clock_ns(), elapsed = 0;
   if (rc == TS_OK) {
     uint64_t timeout = args->timeout_ns ? args->timeout_ns : COMMAND_DEFAULT_TIMEOUT_NS;
-    rc = plat_proc_run(argv, args->cancel, output, COMMAND_OUTPUT_MAX, NULL, timeout, &exit_code, err);
+    rc = plat_proc_run(argv, args->cancel, output, COMMAND_OUTPUT_MAX, NULL, timeout, &exit_code,
+                       err);
     elapsed = plat_clock_ns() - started;
     if (rc != TS_OK)
       rc = ts_err_prefix(err, "command");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* cpuz.c - cpuz[:single|multi], the original experiment's other benchmark: CPU-Z's command-line
    benchmark (`cpuz.exe -bench`), on Windows only; elsewhere its scores are recorded by hand.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* cpuz.h - the parser of CPU-Z's benchmark result file, apart from the benchmark so that tests can
    feed it a recorded file on any system. */
 #ifndef THREADSOUP_BENCH_CPUZ_H

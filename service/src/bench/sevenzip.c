@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* sevenzip.c - 7zip[:THREADS], the benchmark of the original experiment: 7-Zip's own LZMA
    benchmark (`7z b -mmtN -md22`), scored by its Tot: rating in MIPS. */
 #include "sevenzip.h"
@@ -180,7 +181,8 @@ static int sevenzip_run(const bench_args *args, bench_result *out, ts_err *err) 
   int exit_code = 0;
   uint64_t timeout = args->timeout_ns ? args->timeout_ns : SEVENZIP_DEFAULT_TIMEOUT_NS;
   uint64_t started = plat_clock_ns();
-  int rc = plat_proc_run(argv, args->cancel, output, SEVENZIP_OUTPUT_MAX, NULL, timeout, &exit_code, err);
+  int rc = plat_proc_run(argv, args->cancel, output, SEVENZIP_OUTPUT_MAX, NULL, timeout, &exit_code,
+                         err);
   uint64_t elapsed = plat_clock_ns() - started;
   if (rc != TS_OK) {
     free(output);

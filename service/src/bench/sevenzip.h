@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* sevenzip.h - the parser of `7z b` output, apart from the benchmark so that tests can feed it
    recorded output without running 7-Zip. */
 #ifndef THREADSOUP_BENCH_SEVENZIP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* args.c - the option reader and error printers shared by all command words. */
 #include <stdio.h>
 #include <string.h>

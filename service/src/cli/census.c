@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* census.c - `threadsoup census`: what this machine runs now - processes, threads, handles,
    context switches per second, the run queue - and which processes wake up most, the list the
    experiment wished for to find background programs worth removing. */
@@ -50,7 +51,8 @@ typedef struct process_rate {
 } process_rate;
 
 static int by_switches_descending(const void *a, const void *b) {
-  double x = ((const process_rate *)a)->switches_per_s, y = ((const process_rate *)b)->switches_per_s;
+  double x = ((const process_rate *)a)->switches_per_s,
+         y = ((const process_rate *)b)->switches_per_s;
   return (x < y) - (x > y);
 }
 

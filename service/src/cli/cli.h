@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* cli.h - the command words of the `threadsoup` program and the option reader they share. */
 #ifndef THREADSOUP_CLI_H
 #define THREADSOUP_CLI_H
@@ -12,9 +13,9 @@ enum { CLI_EXIT_OK = 0, CLI_EXIT_FAILURE = 1, CLI_EXIT_USAGE = 2 };
 
 typedef struct cli_command {
   const char *name;
-  const char *synopsis; /* "run [PLAN] [options]" */
-  const char *summary;  /* one line for the command list */
-  const char *help;     /* the options, shown by `threadsoup COMMAND --help` */
+  const char *synopsis;    /* "run [PLAN] [options]" */
+  const char *summary;     /* one line for the command list */
+  const char *help;        /* the options, shown by `threadsoup COMMAND --help` */
   void (*more_help)(void); /* prints help that comes from tables (presets, scenarios); or NULL */
   int (*main)(int argc, char **argv);
 } cli_command;
@@ -50,8 +51,8 @@ typedef struct cli_args {
   const char *command; /* for messages */
   const char *name;    /* current option ("--db") or NULL for a positional word */
   const char *inline_value;
-  const char *word;    /* current positional word */
-  char name_buf[64];   /* holds "--name" of "--name=value" */
+  const char *word;  /* current positional word */
+  char name_buf[64]; /* holds "--name" of "--name=value" */
 } cli_args;
 
 void cli_args_init(cli_args *a, int argc, char **argv, const char *command);

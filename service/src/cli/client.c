@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* client.c - the command words that talk to the running service (status, start, stop, schedule)
    and the one call they share: connect, say hello, send a request, read the reply. */
 #include <stdio.h>
@@ -121,7 +122,7 @@ static int socket_only(int argc, char **argv, const cli_command *cmd, const char
   return -1;
 }
 
-/* ---- status ------------------------------------------------------------------------------------ */
+/* ---- status ---- */
 
 static int status_main(int argc, char **argv) {
   const char *address;
@@ -137,13 +138,14 @@ const cli_command cli_status_command = {
     .name = "status",
     .synopsis = "status [--socket ADDRESS]",
     .summary = "ask the service what it runs: load, experiment, database",
-    .help = "\noptions:\n"
-            "  --socket ADDRESS  the service's socket or pipe (default /run/threadsoup/control.sock,\n"
-            "                    \\\\.\\pipe\\threadsoup)\n",
+    .help =
+        "\noptions:\n"
+        "  --socket ADDRESS  the service's socket or pipe (default /run/threadsoup/control.sock,\n"
+        "                    \\\\.\\pipe\\threadsoup)\n",
     .main = status_main,
 };
 
-/* ---- start and stop load ------------------------------------------------------------------------ */
+/* ---- start and stop load ---- */
 
 static int start_main(int argc, char **argv) {
   load_spec spec;
@@ -199,7 +201,7 @@ const cli_command cli_stop_command = {
     .main = stop_main,
 };
 
-/* ---- schedules ----------------------------------------------------------------------------------- */
+/* ---- schedules ---- */
 
 static int schedule_main(int argc, char **argv) {
   const cli_command *cmd = &cli_schedule_command;
@@ -266,8 +268,10 @@ static int schedule_main(int argc, char **argv) {
       proto_add(&request, "grace", grace, &err);
   } else {
     char message[200];
-    snprintf(message, sizeof message, "schedule: unknown action '%.100s' (accepted: add, list, "
-                                      "remove)", verb);
+    snprintf(message, sizeof message,
+             "schedule: unknown action '%.100s' (accepted: add, list, "
+             "remove)",
+             verb);
     return cli_usage_error(cmd, message);
   }
   return call_and_print(address, &request);
@@ -292,7 +296,7 @@ const cli_command cli_schedule_command = {
     .main = schedule_main,
 };
 
-/* ---- quiet mode ---------------------------------------------------------------------------------- */
+/* ---- quiet mode ---- */
 
 static int quiet_main(int argc, char **argv) {
   const cli_command *cmd = &cli_quiet_command;
@@ -334,7 +338,8 @@ static int quiet_main(int argc, char **argv) {
 const cli_command cli_quiet_command = {
     .name = "quiet",
     .synopsis = "quiet status | quiet on [--hours N] | quiet off   [--socket ADDRESS]",
-    .summary = "turn quiet mode (Defender real-time protection off, Windows Update paused) on or off",
+    .summary =
+        "turn quiet mode (Defender real-time protection off, Windows Update paused) on or off",
     .help = "\nQuiet mode writes what it will change to the database first, changes it, and\n"
             "restores exactly that when turned off, when a run with 'quiet = on' ends, or at the\n"
             "service's next start after a crash. Windows only; needs an administrator.\n"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* history.c - `threadsoup history`: the runs kept in the database, newest first, with how far
    each got - survives reboots, since it is all in SQLite. */
 #include <stdio.h>
@@ -67,8 +68,8 @@ static int history_main(int argc, char **argv) {
   if (cli_resolve_db_path(db_path, path, sizeof path, &err) != TS_OK ||
       store_open(&s, path, &err) != TS_OK)
     return cli_fail(&err);
-  printf("%6s  %-24s %-12s %-11s %11s %s\n", "run", "started (UTC)", "plan", "status", "done/trials",
-         "detail");
+  printf("%6s  %-24s %-12s %-11s %11s %s\n", "run", "started (UTC)", "plan", "status",
+         "done/trials", "detail");
   int rc = store_runs(s, (int)limit, print_run, NULL, &err);
   store_close(s);
   return rc == TS_OK ? CLI_EXIT_OK : cli_fail(&err);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* load.c - `threadsoup load`: runs load in the foreground until Ctrl+C, SIGTERM or --for, printing
    what was created and, once a second, the census of the load as the OS sees it. */
 #include <stdio.h>
@@ -21,9 +22,9 @@ typedef struct load_options {
 static const struct {
   const char *flag;
   const char *key;
-} part_flags[] = {{"--count", "count"},       {"--interval", "interval"}, {"--kind", "kind"},
-                  {"--stack", "stack"},       {"--priority", "priority"}, {"--ramp", "ramp"},
-                  {"--phase", "phase"},       {"--timer", "timer"},       {"--check", "check"}};
+} part_flags[] = {{"--count", "count"}, {"--interval", "interval"}, {"--kind", "kind"},
+                  {"--stack", "stack"}, {"--priority", "priority"}, {"--ramp", "ramp"},
+                  {"--phase", "phase"}, {"--timer", "timer"},       {"--check", "check"}};
 
 static int read_options(int argc, char **argv, load_options *o, ts_err *err) {
   return cli_parse_load(argc, argv, "load", &o->spec, &o->for_ns, &o->quiet, NULL, err);
@@ -94,8 +95,7 @@ int cli_parse_load(int argc, char **argv, const char *command, load_spec *spec, 
       if (!key)
         return ts_err_set(err, TS_EUSAGE, "%s: unknown option '%s'", command, a.name);
       if (!part)
-        return ts_err_set(err, TS_EUSAGE, "%s: %s must follow a scenario name", command,
-                          a.name);
+        return ts_err_set(err, TS_EUSAGE, "%s: %s must follow a scenario name", command, a.name);
       const char *v = NULL;
       if (strcmp(key, "check") != 0 || a.inline_value)
         rc = cli_args_value(&a, "see threadsoup load --help", &v, err);
@@ -124,8 +124,7 @@ static void print_scenarios(void) {
   for (size_t i = 0; scenario_table[i]; i++) {
     const scenario_def *sc = scenario_table[i];
     const char *why = sc->unavailable_reason ? sc->unavailable_reason() : NULL;
-    printf("%-6s %s%s%s\n", sc->name, sc->help, why ? " [unavailable here: " : "",
-           why ? why : "");
+    printf("%-6s %s%s%s\n", sc->name, sc->help, why ? " [unavailable here: " : "", why ? why : "");
     printf("       options: --count");
     static const struct {
       unsigned flag;

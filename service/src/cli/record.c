@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* record.c - `threadsoup record`: stores a score measured by hand (CPU-Z's window, a game's FPS
    counter, any tool that cannot be scripted) as a trial, beside the measured ones. */
 #include <stdio.h>
@@ -96,8 +97,8 @@ static int record_main(int argc, char **argv) {
   if (run_number == 0) {
     plat_sysinfo sys;
     plat_sysinfo_read(&sys);
-    store_run_info info = {"manual", "name = manual\n", 0, at, sys.host, sys.os, sys.cpu,
-                           sys.logical_cpus, TS_VERSION};
+    store_run_info info = {"manual", "name = manual\n", 0,         at, sys.host, sys.os,
+                           sys.cpu,  sys.logical_cpus,  TS_VERSION};
     rc = store_run_create_manual(s, &info, &run_id, &err);
   } else {
     run_id = run_number;
@@ -116,7 +117,8 @@ static int record_main(int argc, char **argv) {
 
 const cli_command cli_record_command = {
     .name = "record",
-    .synopsis = "record --run RUN|new --bench NAME --condition COND --score X [--unit U] [--db PATH]",
+    .synopsis =
+        "record --run RUN|new --bench NAME --condition COND --score X [--unit U] [--db PATH]",
     .summary = "store a score measured by hand (e.g. CPU-Z's window) as a trial",
     .help = "\noptions:\n"
             "  --run RUN|new     the run to add to (threadsoup history), or new for a new run\n"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* report.c - `threadsoup report RUN`: the statistics of a stored run, read back from the database
    (its plan comes from the database too), as text, CSV, JSON or HTML, to stdout or a file. */
 #include <errno.h>

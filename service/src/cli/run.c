@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* run.c - `threadsoup run`: runs an experiment in the foreground (or resumes one), storing every
    trial as it completes, then prints the report. */
 #include <stdio.h>
@@ -83,7 +84,7 @@ static int build_plan(const run_options *o, plan *p, uint64_t *seed, ts_err *err
     rc = plan_set(p, o->keys[i], o->values[i], err);
     size_t key_len = strlen(o->keys[i]);
     if (rc != TS_OK && strncmp(err->text, o->keys[i], key_len) == 0 &&
-             strlen(err->text) + 2 < sizeof err->text) {
+        strlen(err->text) + 2 < sizeof err->text) {
       /* "reps: …" from the plan reads "--reps: …" on the command line. */
       memmove(err->text + 2, err->text, strlen(err->text) + 1);
       memcpy(err->text, "--", 2);
@@ -202,8 +203,8 @@ static int run_main(int argc, char **argv) {
   } else {
     printf("ThreadSoup experiment '%s': %d condition(s) x %d benchmark(s) x %ld block(s)%s, "
            "seed %llu\ndatabase: %s\n",
-           p.name, p.condition_count, p.bench_count, p.reps,
-           p.precision_pct > 0 ? " or more" : "", (unsigned long long)seed, db_path);
+           p.name, p.condition_count, p.bench_count, p.reps, p.precision_pct > 0 ? " or more" : "",
+           (unsigned long long)seed, db_path);
     rc = experiment_run(s, &p, seed, &observer, NULL, &run_id, &err);
   }
   ts_err report_err;
@@ -229,8 +230,8 @@ static void print_settings_and_presets(void) {
   plan_settings_help(text, sizeof text);
   printf("\nplan settings (each is also an option, --KEY VALUE; see docs/plans.md):\n%s", text);
   plan_preset_help(text, sizeof text);
-  printf("\nPLAN is a preset (default %s) or a plan file (docs/plans.md):\n%s", plan_default_preset(),
-         text);
+  printf("\nPLAN is a preset (default %s) or a plan file (docs/plans.md):\n%s",
+         plan_default_preset(), text);
 }
 
 const cli_command cli_run_command = {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* service.c - `threadsoup service`: installs, starts, stops and removes the service with the
    operating system's service manager, and is the service's own entry point (`service run`). */
 #include <stdio.h>

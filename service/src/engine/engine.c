@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* engine.c - parses load specifications, and starts and stops their scenarios as one load. */
 #include "engine.h"
 
@@ -211,8 +212,7 @@ int load_part_finish(const load_part *p, char *text, size_t len, ts_err *err) {
   return TS_OK;
 }
 
-/* ---- parsing ----------------------------------------------------------------------------------
- */
+/* ---- parsing ---- */
 
 /* Parses one NAME:COUNT[@INTERVAL][:KIND][/KEY=VALUE]… of length len. */
 static int parse_part(const char *text, size_t len, load_part *out, ts_err *err) {
@@ -334,8 +334,7 @@ long load_spec_processes(const load_spec *spec) {
   return n;
 }
 
-/* ---- running ----------------------------------------------------------------------------------
- */
+/* ---- running ---- */
 
 int load_ramp_pause(const load_part *part, const plat_cancel *cancel, uint64_t started_ns,
                     long index) {

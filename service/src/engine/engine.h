@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* engine.h - the load engine: parses load specifications, starts the scenarios they name, and tears
    every thread and process down again. */
 #ifndef THREADSOUP_ENGINE_H
@@ -104,10 +105,10 @@ int load_ramp_pause(const load_part *part, const plat_cancel *cancel, uint64_t s
 struct scenario_def {
   const char *name;
   const char *help;
-  unsigned options;              /* LOAD_OPT_* it accepts */
-  const char *const *kinds;      /* LOAD_OPT_KIND: NULL-terminated names; kinds[0] is the default */
-  uint64_t default_interval_ns;  /* LOAD_OPT_INTERVAL */
-  int creates_processes;         /* 1: count is processes, not threads */
+  unsigned options;             /* LOAD_OPT_* it accepts */
+  const char *const *kinds;     /* LOAD_OPT_KIND: NULL-terminated names; kinds[0] is the default */
+  uint64_t default_interval_ns; /* LOAD_OPT_INTERVAL */
+  int creates_processes;        /* 1: count is processes, not threads */
   const char *(*unavailable_reason)(void); /* NULL or a reason it cannot run here */
   /* Starts part->count threads or processes; *instance is what stop() gets back. On failure
      it has already torn down what it created, and err says how many it had made. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* scenarios.c - the registry of load scenarios: adding one is one file plus one line here. */
 #include <string.h>
 
@@ -10,11 +11,7 @@ extern const scenario_def scenario_wait;
 extern const scenario_def scenario_procs;
 
 const scenario_def *const scenario_table[] = {
-    &scenario_sleep,
-    &scenario_yield,
-    &scenario_wait,
-    &scenario_procs,
-    NULL,
+    &scenario_sleep, &scenario_yield, &scenario_wait, &scenario_procs, NULL,
 };
 
 const scenario_def *scenario_find(const char *name, size_t name_len) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* experiment.c - runs a plan trial by trial: load up, settle, wait for quiet, census, benchmark,
    load down, commit; adds blocks until the asked precision is reached; resumes from the
    database. */
@@ -76,7 +77,7 @@ int experiment_start(store *s, const plan *p, uint64_t seed, int64_t *run_id, ts
   plat_utc_timestamp(started_at, sizeof started_at);
   plat_sysinfo sys;
   plat_sysinfo_read(&sys);
-  store_run_info info = {p->name, plan_text, seed, started_at, sys.host, sys.os,
+  store_run_info info = {p->name, plan_text,        seed,      started_at, sys.host, sys.os,
                          sys.cpu, sys.logical_cpus, TS_VERSION};
   rc = store_run_begin(s, &info, trials, n, run_id, err);
   free(trials);
@@ -93,7 +94,6 @@ typedef struct trial_context {
   int64_t trial_id;
   const plat_cancel *cancel; /* the run's stop request; NULL: the process interrupt alone */
 } trial_context;
-
 
 /* Waits until CPU use outside this process stays under the plan's threshold for one second, or
    the timeout passes (then says so in `warning`). Returns 1 when interrupted or cancelled. */
@@ -119,7 +119,8 @@ static int quiet_gate(const plan *p, const plat_cancel *cancel, uint64_t *waited
     if (plat_machine_cpu_ns(&busy1, &total1, &err) != TS_OK)
       break;
     double total = (double)(total1 - total0);
-    double outside = total > 0 ? ((double)(busy1 - busy0) - (double)(ours1 - ours0)) / total * 100 : 0;
+    double outside =
+        total > 0 ? ((double)(busy1 - busy0) - (double)(ours1 - ours0)) / total * 100 : 0;
     last_outside = outside < 0 ? 0 : outside;
     if (last_outside >= p->quiet_cpu_pct)
       quiet_since = now;
@@ -195,8 +196,9 @@ static int run_trial(const trial_context *t, experiment_progress *progress, ts_e
   store_metric metrics[TRIAL_MAX_METRICS];
   char state_names[PLAT_MAX_STATES][PLAT_STATE_NAME_MAX + 8];
   int m = 0;
-  metrics[m++] = (store_metric){"load.switches_per_s",
-                                window_s > 0 ? (double)(census.context_switches - switches_start) / window_s : 0};
+  metrics[m++] = (store_metric){
+      "load.switches_per_s",
+      window_s > 0 ? (double)(census.context_switches - switches_start) / window_s : 0};
   metrics[m++] = (store_metric){"load.cpu_percent", window_s > 0 ? load_cpu / window_s * 100 : 0};
   metrics[m++] = (store_metric){"load.child_processes", (double)children};
   metrics[m++] = (store_metric){"gate.wait_s", (double)gate_ns / (double)TS_NS_PER_S};
@@ -207,8 +209,13 @@ static int run_trial(const trial_context *t, experiment_progress *progress, ts_e
     metrics[m++] = (store_metric){state_names[i], (double)census.states[i].threads};
   }
 
-  bench_args args = {arg, t->p->work_scale, tool_path, t->p->command_line[0] ? t->p->command_line : NULL,
-                     t->p->score_regex[0] ? t->p->score_regex : NULL, t->p->bench_timeout_ns, t->cancel};
+  bench_args args = {arg,
+                     t->p->work_scale,
+                     tool_path,
+                     t->p->command_line[0] ? t->p->command_line : NULL,
+                     t->p->score_regex[0] ? t->p->score_regex : NULL,
+                     t->p->bench_timeout_ns,
+                     t->cancel};
   bench_result result;
   memset(&result, 0, sizeof result);
   rc = bench->run(&args, &result, err);
@@ -242,7 +249,7 @@ static int run_trial(const trial_context *t, experiment_progress *progress, ts_e
   return TS_OK;
 }
 
-/* ---- runs -------------------------------------------------------------------------------------- */
+/* ---- runs ---- */
 
 typedef struct pending_list {
   store_trial_row *rows;
@@ -285,11 +292,12 @@ static int run_pending(store *s, int64_t run_id, const plan *p, pending_list *l,
       return ts_err_set(err, TS_EINTERRUPTED, "interrupted");
     int c = plan_condition_index(p, row->condition);
     if (c < 0)
-      return ts_err_set(err, TS_ESTORE, "trial %d: condition '%s' is not in the run's plan", row->seq,
-                        row->condition);
+      return ts_err_set(err, TS_ESTORE, "trial %d: condition '%s' is not in the run's plan",
+                        row->seq, row->condition);
     trial_context t = {s, p, &p->conditions[c], row->bench, row->id, cancel};
-    experiment_progress progress = {run_id, *done + 1, total, row->seq, row->block,
-                                    p->conditions[c].text, row->bench, 0, "", -1, NULL, 0};
+    experiment_progress progress = {
+        run_id,     *done + 1, total, row->seq, row->block, p->conditions[c].text,
+        row->bench, 0,         "",    -1,       NULL,       0};
     int rc = run_trial(&t, &progress, err);
     if (rc == TS_EINTERRUPTED || rc == TS_ESTORE)
       return rc;
@@ -363,8 +371,9 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
       break;
     char text[256];
     if (widest <= p->precision_pct) {
-      snprintf(text, sizeof text, "precision reached: every 95%% CI is within ±%.2f%% (asked ±%g%%)",
-               widest, p->precision_pct);
+      snprintf(text, sizeof text,
+               "precision reached: every 95%% CI is within ±%.2f%% (asked ±%g%%)", widest,
+               p->precision_pct);
       note(observer, text);
       break;
     }
@@ -411,8 +420,8 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
   store_run_status status = rc == TS_OK             ? STORE_RUN_FINISHED
                             : rc == TS_EINTERRUPTED ? STORE_RUN_INTERRUPTED
                                                     : STORE_RUN_FAILED;
-  snprintf(detail, sizeof detail, "%d trials run in this sitting%s%s", done, rc == TS_OK ? "" : "; ",
-           rc == TS_OK ? "" : err->text);
+  snprintf(detail, sizeof detail, "%d trials run in this sitting%s%s", done,
+           rc == TS_OK ? "" : "; ", rc == TS_OK ? "" : err->text);
   int end_rc = store_run_end(s, run_id, status, detail, finished_at, &end_err);
   if (rc == TS_OK && end_rc != TS_OK) {
     *err = end_err;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* experiment.h - runs a plan: stores every trial as pending, then runs them in interleaved blocks,
    committing each result before the next trial begins; resumes interrupted runs. The CLI and the
    service run this same code. */
@@ -19,9 +20,9 @@ typedef struct experiment_progress {
   const char *bench;
   double score;
   const char *unit;
-  long process_threads;  /* threads of this process during the trial, counted by the OS */
-  const char *warnings;  /* NULL, or e.g. the quiet gate timed out */
-  uint64_t elapsed_ns;   /* since this sitting began */
+  long process_threads; /* threads of this process during the trial, counted by the OS */
+  const char *warnings; /* NULL, or e.g. the quiet gate timed out */
+  uint64_t elapsed_ns;  /* since this sitting began */
 } experiment_progress;
 
 typedef struct experiment_observer {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* plan.c - reads experiment plans (presets, plan files, command-line settings, stored runs) in one
    "key = value" text format through one table of typed settings, refusing bad input before
    anything runs. */
@@ -487,8 +488,7 @@ static void plan_defaults(plan *p) {
   }
 }
 
-/* ---- text and files ----------------------------------------------------------------------------
- */
+/* ---- text and files ---- */
 
 static char *trim(char *s) {
   while (*s == ' ' || *s == '\t')

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* plan.h - what an experiment runs: conditions x benchmarks x repetitions, with warm-up, settling,
    a quiescence gate and adaptive repetitions; read from presets, plan files and the command line,
    all in one text format (docs/plans.md). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* precision.c - the widest 95 % CI of a run so far, from its stored scores grouped by benchmark
    and condition, for adaptive repetitions (precision.h). */
 #include "precision.h"

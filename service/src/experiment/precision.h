@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* precision.h - how precise a run's comparisons are so far, read from the store: adaptive
    repetitions add blocks until the widest 95 % CI is narrow enough; the report compares with the
    same options, so both give the same intervals. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* stats.c - summary statistics of scores and the comparison of a load condition against the
    baseline (bootstrap CI, Welch's t, Mann-Whitney U, TOST, verdict). Welford's update keeps the
    variance exact for scores of any size. No global mutable state: the random generator lives on

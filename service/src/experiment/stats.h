@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* stats.h - the statistics of a set of scores and of a load condition against the baseline (one
    module, tested against reference values computed with SciPy and R).
 

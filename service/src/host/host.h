@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* host.h - the operating system's side of the service, in two halves (host/posix, host/win32):
    how the service is installed, started, stopped and run under the service manager. */
 #ifndef THREADSOUP_HOST_H
@@ -7,8 +8,8 @@
 
 #define HOST_SERVICE_NAME "ThreadSoup"
 #define HOST_DISPLAY_NAME "ThreadSoup"
-#define HOST_DESCRIPTION                                                                         \
-  "Measures what idle and background threads and processes cost this machine: runs load and " \
+#define HOST_DESCRIPTION                                                                           \
+  "Measures what idle and background threads and processes cost this machine: runs load and "      \
   "CPU benchmarks, scheduled experiments, and keeps every result."
 
 /* Runs the server under the service manager (Windows: StartServiceCtrlDispatcher; POSIX: as a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* quiet.c - quiet mode's logic, the same on every platform: journal the machine's state, then
    change it, then restore exactly what was changed; the machine is reached only through
    plat_quiet_ops, so tests drive all of it with a fake. */

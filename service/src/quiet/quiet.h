@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* quiet.h - quiet mode: Defender's real-time protection off and Windows Update paused for the
    length of a run, journaled in the database first, and always restored to exactly what it was. */
 #ifndef THREADSOUP_QUIET_H
@@ -28,9 +29,9 @@ typedef struct quiet_outcome {
 
 /* Quiet mode now: the journal's view and the machine's. */
 typedef struct quiet_state {
-  int on;                      /* an open journal entry: quiet mode will be restored */
-  store_quiet_entry entry;     /* the open entry, or else the last one (id 0: never used) */
-  int defender_known;          /* the machine's state could be read */
+  int on;                  /* an open journal entry: quiet mode will be restored */
+  store_quiet_entry entry; /* the open entry, or else the last one (id 0: never used) */
+  int defender_known;      /* the machine's state could be read */
   int defender_on;
   int update_known;
   int64_t update_paused_until; /* 0: no pause stored */

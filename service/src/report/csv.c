@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* csv.c - the CSV report of one run: one row per trial with a column per metric name that occurs
    in the run, quoted as RFC 4180 says (rows end with "\n": the C library writes CRLF where the
    platform's text files want it). */
@@ -28,10 +29,9 @@ static void csv_number(FILE *out, double value) {
 }
 
 void report_write_csv(const report_data *r, FILE *out) {
-  static const char *const columns[] = {"run",     "seq",        "block",       "condition",
-                                        "bench",   "status",     "score",       "unit",
-                                        "seconds", "started_at", "finished_at", "process_threads",
-                                        "warnings"};
+  static const char *const columns[] = {
+      "run",  "seq",     "block",      "condition",   "bench",           "status",  "score",
+      "unit", "seconds", "started_at", "finished_at", "process_threads", "warnings"};
   for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
     fprintf(out, "%s%s", i ? "," : "", columns[i]);
   for (size_t k = 0; k < r->metric_name_count; k++) {

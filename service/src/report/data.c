@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* data.c - reads a run's trials once and computes the statistics and verdicts that every report
    format shows (report/data.h). */
 #include "data.h"
@@ -105,9 +106,7 @@ static int collect_metric(void *ctx, int64_t trial_id, const char *name, double 
   return 0;
 }
 
-static int compare_names(const void *a, const void *b) {
-  return strcmp(a, b);
-}
+static int compare_names(const void *a, const void *b) { return strcmp(a, b); }
 
 /* Ties each trial to its metrics (both are in sequence order) and lists the distinct names. */
 static int index_metrics(report_data *r) {
@@ -213,8 +212,7 @@ int report_data_load(store *s, int64_t run_id, const plan *p, int flags, report_
   if (rc == TS_OK) {
     r->margin_pct = p ? p->margin_pct : 0;
     for (int i = 0; p && i < p->condition_count; i++)
-      find_or_add(r->conditions, &r->condition_count, REPORT_MAX_CONDITIONS,
-                  p->conditions[i].text);
+      find_or_add(r->conditions, &r->condition_count, REPORT_MAX_CONDITIONS, p->conditions[i].text);
     for (int i = 0; p && i < p->bench_count; i++)
       find_or_add_bench(r, p->benches[i]);
     collect_ctx cx = {r, (flags & REPORT_WITH_TRIALS) != 0};

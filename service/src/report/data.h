@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* data.h - the statistics of one run computed once, from the database, for every report format
    (text, csv, json, html), so the formats cannot disagree. */
 #ifndef THREADSOUP_REPORT_DATA_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* html.c - the HTML report of one run: one self-contained page (no scripts, no external files)
    with the run's header, per benchmark the table and verdicts of the text report, and two inline
    SVG charts drawn here: each condition's difference from the baseline with its 95 % CI, and
@@ -124,8 +125,10 @@ static void write_header(const report_data *r, FILE *out) {
   esc(out, row->cpu);
   fputs("</dd>\n</dl>\n", out);
   if (r->pending || r->failed || r->warnings)
-    fprintf(out, "<p class=\"note\">%d trial(s) pending, %d failed, %d with warnings (a skipped "
-                 "quiet gate).</p>\n", r->pending, r->failed, r->warnings);
+    fprintf(out,
+            "<p class=\"note\">%d trial(s) pending, %d failed, %d with warnings (a skipped "
+            "quiet gate).</p>\n",
+            r->pending, r->failed, r->warnings);
 }
 
 /* A table cell with `decimals` places (or 3 significant digits when negative) and a suffix. */
@@ -190,8 +193,9 @@ static void write_table(const report_data *r, int b, FILE *out) {
   if (isfinite(r->drift[b])) {
     double margin = r->margin_pct > 0 ? r->margin_pct : 1.0;
     int big = fabs(r->drift[b]) > margin;
-    fprintf(out, "<p class=\"note%s\">Drift: the baseline's later half scored %+.2f&nbsp;%% "
-                 "against its earlier half%s.</p>\n",
+    fprintf(out,
+            "<p class=\"note%s\">Drift: the baseline's later half scored %+.2f&nbsp;%% "
+            "against its earlier half%s.</p>\n",
             big ? " warn" : "", r->drift[b],
             big ? " &mdash; more than the margin: the machine changed during the run" : "");
   }
@@ -249,8 +253,9 @@ static void write_difference_chart(const report_data *r, int b, FILE *out) {
   fputs("<figure>\n<figcaption>Difference from the baseline (mean, with its 95&nbsp;% CI; the "
         "shaded band is the equivalence margin)</figcaption>\n",
         out);
-  fprintf(out, "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"difference from the "
-               "baseline per condition\" xmlns=\"http://www.w3.org/2000/svg\">\n",
+  fprintf(out,
+          "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"difference from the "
+          "baseline per condition\" xmlns=\"http://www.w3.org/2000/svg\">\n",
           width, height);
   double margin = r->margin_pct > 0 ? r->margin_pct : 1.0;
   fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#eef3ea\"/>\n",
@@ -258,15 +263,15 @@ static void write_difference_chart(const report_data *r, int b, FILE *out) {
   for (double v = -range; v <= range + step / 2; v += step) {
     double x = X_OF(v);
     int zero = fabs(v) < step / 2;
-    fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                 "stroke-width=\"%s\"/>\n",
+    fprintf(out,
+            "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+            "stroke-width=\"%s\"/>\n",
             x, top, x, bottom, zero ? "#222" : "#ddd", zero ? "1.5" : "1");
     if (zero)
-      fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">0</text>\n", x,
-              bottom + 18);
+      fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">0</text>\n", x, bottom + 18);
     else
-      fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%+.*f %%</text>\n",
-              x, bottom + 18, step < 1 ? (step < 0.1 ? 2 : 1) : 0, v);
+      fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%+.*f %%</text>\n", x,
+              bottom + 18, step < 1 ? (step < 0.1 ? 2 : 1) : 0, v);
   }
   int row = 0;
   for (int c = 0; c < r->condition_count; c++) {
@@ -287,12 +292,14 @@ static void write_difference_chart(const report_data *r, int b, FILE *out) {
     fputs("</text>\n", out);
     if (isfinite(cell->cmp.ci95_low) && isfinite(cell->cmp.ci95_high)) {
       double x1 = X_OF(cell->cmp.ci95_low), x2 = X_OF(cell->cmp.ci95_high);
-      fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                   "stroke-width=\"2\"/>\n",
+      fprintf(out,
+              "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+              "stroke-width=\"2\"/>\n",
               x1, y, x2, y, color);
       for (int i = 0; i < 2; i++)
-        fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                     "stroke-width=\"2\"/>\n",
+        fprintf(out,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                "stroke-width=\"2\"/>\n",
                 i ? x2 : x1, y - 6, i ? x2 : x1, y + 6, color);
     }
     fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"/>\n</g>\n",
@@ -329,20 +336,22 @@ static void write_trial_chart(const report_data *r, int b, FILE *out) {
   hi = ceil(hi / ystep) * ystep;
   const double left = 70, right = 740, top = 10, bottom = 230, width = 760, height = 262;
 /* 10 px inside the axis, so the first and last trials are not cut off at its ends. */
-#define X_OF(s) \
-  (left + 10 + (max_seq > 1 ? ((s) - 1) / (double)(max_seq - 1) : 0.5) * (right - left - 20))
-#define Y_OF(v) (bottom - ((v) - lo) / (hi - lo) * (bottom - top))
+#define X_OF(s)                                                                                    \
+  (left + 10 + (max_seq > 1 ? ((s)-1) / (double)(max_seq - 1) : 0.5) * (right - left - 20))
+#define Y_OF(v) (bottom - ((v)-lo) / (hi - lo) * (bottom - top))
   fputs("<figure>\n<figcaption>Every trial's score in run order (hollow: warm-up)</figcaption>\n",
         out);
-  fprintf(out, "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"scores in run order\" "
-               "xmlns=\"http://www.w3.org/2000/svg\">\n",
+  fprintf(out,
+          "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"scores in run order\" "
+          "xmlns=\"http://www.w3.org/2000/svg\">\n",
           width, height);
   for (double v = lo; v <= hi + ystep / 2; v += ystep) {
     double y = Y_OF(v);
     fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>\n",
             left, y, right, y);
-    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" dominant-baseline=\"middle\">"
-                 "%.4g</text>\n",
+    fprintf(out,
+            "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" dominant-baseline=\"middle\">"
+            "%.4g</text>\n",
             left - 6, y, v);
   }
   double xstep = max_seq > 1 ? nice_step(max_seq - 1, 8) : 1;
@@ -362,8 +371,9 @@ static void write_trial_chart(const report_data *r, int b, FILE *out) {
       continue;
     const char *color = condition_color(r, report_condition_index(r, row->condition));
     if (row->block == 0)
-      fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#fff\" stroke=\"%s\" "
-                   "stroke-width=\"1.5\">",
+      fprintf(out,
+              "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#fff\" stroke=\"%s\" "
+              "stroke-width=\"1.5\">",
               X_OF(row->seq), Y_OF(row->score), color);
     else
       fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\">", X_OF(row->seq),

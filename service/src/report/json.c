@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* json.c - the JSON report of one run: the run, its plan, the statistics and verdict of every
    condition of every benchmark, and every trial with its metrics. */
 #include <math.h>
@@ -39,8 +40,8 @@ static void json_key(FILE *out, const char *key) {
 static void write_run(const report_data *r, FILE *out) {
   const store_run_row *row = &r->run;
   fprintf(out, "{\"id\":%lld,", (long long)row->id);
-  const char *keys[] = {"plan_name", "status", "status_detail", "started_at", "finished_at",
-                        "host",      "os",     "cpu"};
+  const char *keys[] = {"plan_name", "status", "status_detail", "started_at", "finished_at", "host",
+                        "os",        "cpu"};
   const char *values[] = {row->plan_name,
                           store_run_status_name(row->status),
                           row->status_detail,

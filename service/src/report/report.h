@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* report.h - turns the stored trials of a run into statistics and verdicts for people; every
    number is read back from the database. */
 #ifndef THREADSOUP_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* text.c - the plain-text report of one run: per benchmark a table of conditions with their
    statistics against the baseline, a verdict for each, and the drift of the baseline; and the
    entry points that pick a format (the statistics themselves are computed once, in data.c). */
@@ -56,9 +57,8 @@ void report_write_text_body(const report_data *r, FILE *out) {
       fprintf(out,
               "  drift: the baseline's later half scored %+.2f %% against its earlier half%s\n",
               drift,
-              fabs(drift) > margin
-                  ? " - more than the margin: the machine changed during the run"
-                  : "");
+              fabs(drift) > margin ? " - more than the margin: the machine changed during the run"
+                                   : "");
     }
   }
   if (r->pending || r->failed || r->warnings)
@@ -95,8 +95,8 @@ int report_format_parse(const char *name, report_format *out, ts_err *err) {
 int report_run_format(store *s, int64_t run_id, report_format format, FILE *out, ts_err *err) {
   report_data *r;
   /* Only the other formats list every trial; the text report stays as cheap as it was. */
-  int flags = REPORT_WITH_RUN | REPORT_WITH_STATS |
-              (format == REPORT_FORMAT_TEXT ? 0 : REPORT_WITH_TRIALS);
+  int flags =
+      REPORT_WITH_RUN | REPORT_WITH_STATS | (format == REPORT_FORMAT_TEXT ? 0 : REPORT_WITH_TRIALS);
   int rc = report_data_load(s, run_id, NULL, flags, &r, err);
   if (rc != TS_OK)
     return rc;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* events.c - events pushed to subscribed clients (trays): queued under the server's lock and sent
    by one notifier thread, so a slow client never holds up the runner or another client. */
 #include "internal.h"

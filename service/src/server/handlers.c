@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* handlers.c - the protocol's requests (docs/protocol.md), one function and one table line each:
    parse the request, call the runner, the store or the quiet module, reply. The table says which
    requests need an administrator. */
@@ -25,8 +26,7 @@ static int reply_err(request *r, const ts_err *err) {
   return err->code;
 }
 
-/* ---- reading fields -----------------------------------------------------------------------------
- */
+/* ---- reading fields ---- */
 
 /* A required field, or TS_EUSAGE naming it and what is accepted. */
 static int need(const request *r, const char *key, const char *accepted, const char **value,
@@ -72,8 +72,7 @@ static int request_plan(const request *r, plan *p, ts_err *err) {
   return rc;
 }
 
-/* ---- anyone -------------------------------------------------------------------------------------
- */
+/* ---- anyone ---- */
 
 static int handle_hello(request *r) {
   const char *v = proto_get(r->in, "version");
@@ -260,8 +259,7 @@ static int handle_user_idle(request *r) {
   return TS_OK;
 }
 
-/* ---- administrators -----------------------------------------------------------------------------
- */
+/* ---- administrators ---- */
 
 static int handle_load_start(request *r) {
   const char *text;
@@ -355,8 +353,8 @@ static int handle_record(request *r) {
   plat_utc_timestamp(at, sizeof at);
   if (rc == TS_OK) {
     plat_mutex_lock(&r->svc->db_lock);
-    rc = store_trial_record(r->svc->db, run_id, spec.text, bench, score,
-                            proto_get(r->in, "unit"), at, &trial_id, &err);
+    rc = store_trial_record(r->svc->db, run_id, spec.text, bench, score, proto_get(r->in, "unit"),
+                            at, &trial_id, &err);
     plat_mutex_unlock(&r->svc->db_lock);
   }
   if (rc != TS_OK)
@@ -380,8 +378,8 @@ static int handle_schedule_add(request *r) {
   plan *p = malloc(sizeof *p);
   int rc = sc && p ? TS_OK : ts_err_set(&err, TS_ENOMEM, "no memory for a schedule");
   if (rc == TS_OK)
-    rc = need(r, "when", "daily HH:MM, weekly DAY HH:MM, once DATE HH:MM, boot D", &when_text,
-              &err);
+    rc =
+        need(r, "when", "daily HH:MM, weekly DAY HH:MM, once DATE HH:MM, boot D", &when_text, &err);
   if (rc == TS_OK)
     rc = schedule_parse(when_text, &when, &err);
   if (rc == TS_OK)
@@ -460,8 +458,7 @@ static int handle_quiet_change(request *r, int on) {
 static int handle_quiet_on(request *r) { return handle_quiet_change(r, 1); }
 static int handle_quiet_off(request *r) { return handle_quiet_change(r, 0); }
 
-/* ---- the table ----------------------------------------------------------------------------------
- */
+/* ---- the table ---- */
 
 typedef struct handler_def {
   const char *verb;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* internal.h - the service's shared state and the calls between its parts. Calls go one way:
    server.c (clients, lifecycle) -> handlers.c (requests: parse, call, reply) -> runner.c (the one
    owner of what runs: a client's load or one experiment) -> events.c (pushed to subscribers);
@@ -86,7 +87,7 @@ typedef struct request {
   ts_err err;
 } request;
 
-/* ---- events.c ---------------------------------------------------------------------------------- */
+/* ---- events.c ---- */
 
 /* Queues an event of one field for subscribed clients (the notifier thread sends it). */
 void server_emit(server *svc, const char *name, const char *key, const char *fmt, ...)
@@ -132,7 +133,7 @@ void runner_resume_queued(server *svc);
    its run, and stops the client's load. */
 void runner_shutdown(server *svc);
 
-/* ---- handlers.c, scheduler.c ------------------------------------------------------------------ */
+/* ---- handlers.c, scheduler.c ---- */
 
 /* Answers one request into r->out. */
 void server_dispatch(request *r);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* runner.c - the one owner of what the service runs: a client's load, or one experiment at a time
    on the runner thread followed by the runs an earlier stop left unfinished. Every change of that
    state (start, resume, stop, busy) is a function here; a service stop checkpoints the run so
@@ -10,8 +11,7 @@
 
 #include "../experiment/experiment.h"
 
-/* ---- the one busy rule --------------------------------------------------------------------------
- */
+/* ---- the one busy rule ---- */
 
 /* TS_OK when nothing runs, else TS_EBUSY saying what does. Caller holds svc->lock. */
 static int check_free_locked(const server *svc, ts_err *err) {
@@ -47,8 +47,7 @@ void runner_get_status(server *svc, runner_status *out) {
   plat_mutex_unlock(&svc->lock);
 }
 
-/* ---- the runner thread --------------------------------------------------------------------------
- */
+/* ---- the runner thread ---- */
 
 static void on_trial(void *ctx, const experiment_progress *pr) {
   server *svc = ctx;
@@ -98,8 +97,8 @@ static void finish_run(server *svc, store *db, int64_t run_id, int rc, const ts_
   if (rc == TS_OK)
     ts_log(TS_LOG_INFO, "run %lld finished", (long long)run_id);
   else
-    ts_log(rc == TS_EINTERRUPTED ? TS_LOG_INFO : TS_LOG_WARNING, "run %lld: %s",
-           (long long)run_id, err->text);
+    ts_log(rc == TS_EINTERRUPTED ? TS_LOG_INFO : TS_LOG_WARNING, "run %lld: %s", (long long)run_id,
+           err->text);
   proto_message *m = malloc(sizeof *m);
   if (!m)
     return;
@@ -147,8 +146,7 @@ static void runner_main(void *arg) {
     plat_mutex_lock(&svc->lock);
     plat_cancel_destroy(st->run_cancel);
     st->run_cancel = NULL;
-    if (db && pop_resume_locked(svc) &&
-        plat_cancel_create(&st->run_cancel, &err) == TS_OK) {
+    if (db && pop_resume_locked(svc) && plat_cancel_create(&st->run_cancel, &err) == TS_OK) {
       plat_mutex_unlock(&svc->lock);
       rc = TS_OK;
       continue;
@@ -186,8 +184,7 @@ static int start_runner_locked(server *svc, ts_err *err) {
   return TS_OK;
 }
 
-/* ---- experiments --------------------------------------------------------------------------------
- */
+/* ---- experiments ---- */
 
 int runner_start_run(server *svc, const plan *p, uint64_t seed, int64_t schedule_id,
                      int64_t *run_id, ts_err *err) {
@@ -279,8 +276,7 @@ void runner_resume_queued(server *svc) {
   plat_mutex_unlock(&svc->lock);
 }
 
-/* ---- a client's load ----------------------------------------------------------------------------
- */
+/* ---- a client's load ---- */
 
 int runner_start_load(server *svc, const load_spec *spec, ts_err *err) {
   plat_mutex_lock(&svc->lock);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* schedule.c - parses schedule specifications and finds their next due time in local time, with
    the C library's own calendar (mktime normalises days past a month's end and DST changes). */
 #include "schedule.h"
@@ -80,8 +81,8 @@ int schedule_parse_conditions(const char *require, const char *grace, schedule_c
     if (strncmp(q, "ac", 2) == 0 && (q[2] == ',' || q[2] == '\0')) {
       out->require_ac = 1;
       q += 2;
-    } else if (strncmp(q, "idle:", 5) == 0 && sscanf(q + 5, "%ld", &minutes) == 1 &&
-               minutes >= 1 && minutes <= 1440) {
+    } else if (strncmp(q, "idle:", 5) == 0 && sscanf(q + 5, "%ld", &minutes) == 1 && minutes >= 1 &&
+               minutes <= 1440) {
       out->require_idle_s = minutes * 60;
       q = strchr(q, ',') ? strchr(q, ',') : q + strlen(q);
     } else {
@@ -121,8 +122,8 @@ int64_t schedule_next(const schedule_when *w, int64_t after, int64_t service_sta
   struct tm now = *localtime(&t);
   /* Walk forward day by day (at most 8): simple, and right across DST changes. */
   for (int add = 0; add <= 8; add++) {
-    int64_t due = local_time(now.tm_year + 1900, now.tm_mon + 1, now.tm_mday + add, w->hour,
-                             w->minute);
+    int64_t due =
+        local_time(now.tm_year + 1900, now.tm_mon + 1, now.tm_mday + add, w->hour, w->minute);
     if (due <= after)
       continue;
     if (w->kind == SCHEDULE_WEEKLY) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* schedule.h - when a schedule is due: "daily HH:MM", "weekly DAY HH:MM", "once YYYY-MM-DD HH:MM"
    (local time) and "boot DURATION" (after the service starts), as pure functions. */
 #ifndef THREADSOUP_SCHEDULE_H
@@ -7,15 +8,20 @@
 
 #include "threadsoup/err.h"
 
-typedef enum schedule_kind { SCHEDULE_DAILY, SCHEDULE_WEEKLY, SCHEDULE_ONCE, SCHEDULE_BOOT } schedule_kind;
+typedef enum schedule_kind {
+  SCHEDULE_DAILY,
+  SCHEDULE_WEEKLY,
+  SCHEDULE_ONCE,
+  SCHEDULE_BOOT
+} schedule_kind;
 
 typedef struct schedule_when {
   schedule_kind kind;
-  int hour, minute;   /* daily, weekly, once */
-  int weekday;        /* weekly: 0 = Sunday … 6 = Saturday */
+  int hour, minute;     /* daily, weekly, once */
+  int weekday;          /* weekly: 0 = Sunday … 6 = Saturday */
   int year, month, day; /* once */
-  uint64_t delay_ns;  /* boot */
-  char text[96];      /* canonical form */
+  uint64_t delay_ns;    /* boot */
+  char text[96];        /* canonical form */
 } schedule_when;
 
 int schedule_parse(const char *text, schedule_when *out, ts_err *err);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* scheduler.c - the scheduler thread: starts, skips or records as missed each schedule when it
    falls due (schedule.c computes when), and otherwise sleeps until the next due time or a change:
    the only timer the idle service has. */
@@ -95,9 +96,9 @@ static void fire_schedule(server *svc, store_schedule *sc, int64_t now) {
   store_schedule_event(svc->db, sc->id, what, run_id, detail[0] ? detail : NULL, at, &err);
   store_schedule_update(svc->db, sc->id, next, next != 0, &err);
   plat_mutex_unlock(&svc->db_lock);
-  ts_log(what == STORE_SCHEDULE_STARTED ? TS_LOG_INFO : TS_LOG_WARNING, "schedule %lld (%s): %s%s%s",
-         (long long)sc->id, sc->spec, store_schedule_outcome_name(what), detail[0] ? ": " : "",
-         detail);
+  ts_log(what == STORE_SCHEDULE_STARTED ? TS_LOG_INFO : TS_LOG_WARNING,
+         "schedule %lld (%s): %s%s%s", (long long)sc->id, sc->spec,
+         store_schedule_outcome_name(what), detail[0] ? ": " : "", detail);
 }
 
 void server_scheduler_main(void *arg) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* server.c - the service's core: one thread per client on the control connection, and the
    lifecycle (create, serve, stop, destroy). The runner, the notifier and the scheduler are threads
    of their own (runner.c, events.c, scheduler.c); requests are answered by handlers.c.
@@ -13,8 +14,7 @@
 #include "threadsoup/units.h"
 #include "threadsoup/version.h"
 
-/* ---- clients
- * ------------------------------------------------------------------------------------- */
+/* ---- clients ---- */
 
 typedef struct client_buffers {
   char in[PROTO_MAX_MESSAGE * 2];
@@ -108,8 +108,7 @@ static void reap_clients_locked(server *svc) {
   }
 }
 
-/* ---- lifecycle
- * ----------------------------------------------------------------------------------- */
+/* ---- lifecycle ---- */
 
 int server_create(server **out, const server_config *config, ts_err *err) {
   *out = NULL;

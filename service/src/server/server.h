@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* server.h - the ThreadSoup service: owns the load engine, the experiment runner, the scheduler
    and the database, and answers clients (tray, CLI) over the control connection. Portable: the
    operating system's service manager is driven by host/{posix,win32}/host.c, which also sets

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* schema.c - the schema of a ThreadSoup database, one migration per version; migration N turns a
    version N-1 database into version N. */
 #include "schema.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* schema.h - the migrations that build a ThreadSoup database (internal to the store). */
 #ifndef THREADSOUP_SCHEMA_H
 #define THREADSOUP_SCHEMA_H

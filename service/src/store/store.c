@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* store.c - opens, checks and migrates the SQLite database, and reads and writes runs and trials;
    all SQL of ThreadSoup is here and in schema.c. */
 #include "store.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* store.h - the database of runs and trials: every SQL statement of ThreadSoup lives behind these
    typed functions (store.c, schema.c). */
 #ifndef THREADSOUP_STORE_H
@@ -106,13 +107,13 @@ typedef struct store_trial_result {
   const char *finished_at;
   double score;
   const char *unit;
-  double seconds;           /* the benchmark's measured wall time */
-  long process_threads;     /* threads of the measuring process, counted by the OS */
-  long machine_processes;   /* machine census taken during the trial */
+  double seconds;         /* the benchmark's measured wall time */
+  long process_threads;   /* threads of the measuring process, counted by the OS */
+  long machine_processes; /* machine census taken during the trial */
   long machine_threads;
-  int metric_count;         /* sub-scores and other named numbers */
+  int metric_count; /* sub-scores and other named numbers */
   const store_metric *metrics;
-  const char *warnings;     /* NULL, or what went wrong without spoiling the score */
+  const char *warnings; /* NULL, or what went wrong without spoiling the score */
 } store_trial_result;
 
 /* Marks one trial done with its result, committed before this returns. */
@@ -178,8 +179,7 @@ int store_run_get(store *s, int64_t run_id, store_run_row *out, ts_err *err);
 int store_latest_run(store *s, int64_t *run_id, ts_err *err);
 /* Adds trials (a further block of adaptive repetitions) to a run, pending, in one transaction;
    their seq must follow the run's last. */
-int store_trials_append(store *s, int64_t run_id, store_trial_plan *trials, int count,
-                        ts_err *err);
+int store_trials_append(store *s, int64_t run_id, store_trial_plan *trials, int count, ts_err *err);
 /* Marks a run running again (resume), clears its end and its resume_at_start. */
 int store_run_reopen(store *s, int64_t run_id, ts_err *err);
 /* Stores a score measured by hand as a finished trial of the run (source 'manual'). */
@@ -207,14 +207,14 @@ double store_condition_metric_mean(store *s, int64_t run_id, const char *conditi
 
 typedef struct store_schedule {
   int64_t id;
-  char spec[96];            /* "daily 03:00", "weekly mon 03:00", "once 2026-12-01 03:00", "boot 10m" */
+  char spec[96]; /* "daily 03:00", "weekly mon 03:00", "once 2026-12-01 03:00", "boot 10m" */
   char plan_text[8192];
   int require_ac;
   long require_idle_s;
   long grace_s;
-  int64_t next_due;         /* Unix seconds; 0 = none (a boot schedule before the next start) */
+  int64_t next_due; /* Unix seconds; 0 = none (a boot schedule before the next start) */
   int enabled;
-  char last_event[160];     /* "started run 7 at …", "missed …", or "" */
+  char last_event[160]; /* "started run 7 at …", "missed …", or "" */
 } store_schedule;
 
 int store_schedule_add(store *s, const store_schedule *schedule, const char *created_at,

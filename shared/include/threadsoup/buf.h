@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* buf.h - text built piece by piece in a fixed buffer, such as "known: a, b, c": appends never
    overrun it, what does not fit is cut off at a UTF-8 character boundary, and the buffer remembers
    that it was cut (later appends are then dropped, so a list never silently skips an item). No

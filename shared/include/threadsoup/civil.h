@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* civil.h - calendar dates and Unix days without the C library: no time zone, no thread-unsafe
    gmtime, no timegm (MinGW has none). H. Hinnant's algorithms. */
 #ifndef THREADSOUP_CIVIL_H

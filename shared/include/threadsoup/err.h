@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* err.h - the one error type of ThreadSoup: a code from one table plus a sentence for the user. */
 #ifndef THREADSOUP_ERR_H
 #define THREADSOUP_ERR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* log.h - the service's log lines: one sink, set by the host (event log, journal or stderr), that
    every part of the service writes to; depends on nothing else of ThreadSoup. */
 #ifndef THREADSOUP_LOG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* ntprocinfo.h - reads the buffer that NtQuerySystemInformation(SystemProcessInformation) fills on
    x64 Windows, on any platform, so that the Windows census is tested with realistic data. */
 #ifndef THREADSOUP_NTPROCINFO_H

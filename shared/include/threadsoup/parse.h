@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* parse.h - strict parsers for the values users type: whole numbers, durations, decimals. Each
    error names the value and says what is accepted. */
 #ifndef THREADSOUP_PARSE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* plat.h - the portable face of the operating system: every OS call ThreadSoup makes goes through
    these functions, implemented twice with matching file names in plat/posix and plat/win32. */
 #ifndef THREADSOUP_PLAT_H
@@ -71,8 +72,6 @@ int plat_thread_set_priority(plat_priority priority, ts_err *err);
 /* Gives up the processor to another ready thread (sched_yield, SwitchToThread). */
 void plat_yield(void);
 
-
-
 /* ---- time (time.c) --------------------------------------------------------------------------- */
 
 uint64_t plat_clock_ns(void); /* monotonic, for durations */
@@ -88,7 +87,7 @@ uint64_t plat_process_cpu_ns(void);
 /* CPU time consumed so far by the calling thread: what the census itself costs. */
 uint64_t plat_thread_cpu_ns(void);
 
-/* ---- interrupts (interrupt.c): Ctrl+C, SIGINT, SIGTERM, console close ------------------------- */
+/* ---- interrupts (interrupt.c): Ctrl+C, SIGINT, SIGTERM, console close ---- */
 
 /* Installs the handlers once; afterwards an interrupt sets a flag and wakes plat_interrupt_wait. */
 int plat_interrupt_install(ts_err *err);
@@ -189,7 +188,7 @@ void plat_waitpoint_release(plat_waitpoint *wp);
 /* Frees it; every waiter must have returned (joined). */
 void plat_waitpoint_destroy(plat_waitpoint *wp);
 
-/* ---- fault injection (fault.c): OS refusals on demand, for tests ------------------------------ */
+/* ---- fault injection (fault.c): OS refusals on demand, for tests ---- */
 
 typedef enum plat_fault_site {
   PLAT_FAULT_THREAD_START, /* plat_thread_start */
@@ -315,7 +314,7 @@ int plat_service_data_dir(char *buf, size_t len, ts_err *err);
 /* Reads an environment variable (UTF-8); NULL when unset or empty. */
 const char *plat_getenv(const char *name, char *buf, size_t len);
 
-/* ---- the machine (sysinfo.c) ------------------------------------------------------------------ */
+/* ---- the machine (sysinfo.c) ---- */
 
 typedef struct plat_sysinfo {
   char host[128];

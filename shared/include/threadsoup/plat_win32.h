@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* plat_win32.h - the Windows half's helpers that Windows-only programs (the service host, the
    tray) share with the platform layer: error text and UTF-8/UTF-16 conversion. */
 #ifndef THREADSOUP_PLAT_WIN32_PUBLIC_H

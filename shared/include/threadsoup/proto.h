@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* proto.h - the control protocol between the service and its clients (CLI, tray): messages of
    "key: value" lines, with pure encode and decode functions that tests drive without any pipe
    (docs/protocol.md). */
@@ -11,7 +12,7 @@
 #define PROTO_VERSION 1
 #define PROTO_MAX_MESSAGE 65536 /* bytes on the wire, terminator included */
 #define PROTO_MAX_FIELDS 256
-#define PROTO_MAX_NAME 32       /* verbs and keys: [a-z0-9-], 1 to 31 characters */
+#define PROTO_MAX_NAME 32 /* verbs and keys: [a-z0-9-], 1 to 31 characters */
 
 typedef enum proto_kind {
   PROTO_REQUEST, /* client to service: "TS1 request VERB" */
@@ -38,7 +39,8 @@ void proto_init(proto_message *m, proto_kind kind, const char *verb);
 /* Adds a field (keys may repeat: lists are repeated keys). Refuses bad keys, values with control
    characters other than tab and newline, invalid UTF-8, and messages that would not fit. */
 int proto_add(proto_message *m, const char *key, const char *value, ts_err *err);
-int proto_addf(proto_message *m, ts_err *err, const char *key, const char *fmt, ...) TS_PRINTF(4, 5);
+int proto_addf(proto_message *m, ts_err *err, const char *key, const char *fmt, ...)
+    TS_PRINTF(4, 5);
 /* The first value of `key`, or NULL. */
 const char *proto_get(const proto_message *m, const char *key);
 /* The value of field i (0 <= i < field_count). */
@@ -50,8 +52,7 @@ int proto_encode(const proto_message *m, char *buf, size_t capacity, size_t *len
    complete yet (read more); otherwise the bytes it took. Malformed input (a bad first line, a
    line without ": ", bad escapes or names, invalid UTF-8, too many fields, more than
    PROTO_MAX_MESSAGE bytes without an end) is TS_EINVAL naming the line and what is accepted. */
-int proto_decode(const char *buf, size_t length, size_t *consumed, proto_message *out,
-                 ts_err *err);
+int proto_decode(const char *buf, size_t length, size_t *consumed, proto_message *out, ts_err *err);
 
 const char *proto_kind_name(proto_kind kind);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* regex.h - a small portable regular-expression matcher for pulling a score out of a program's
    output, because MinGW has no <regex.h> and the two platforms must read output the same way.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* rng.h - splitmix64, the one pseudo-random generator of ThreadSoup: fixed-width arithmetic only,
    so every platform draws the same numbers from the same seed (trial orders, the built-in
    benchmark's buffers, the bootstrap's seeds, test data). Not for anything secret. */

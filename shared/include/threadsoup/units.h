@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* units.h - every duration in ThreadSoup is a uint64_t count of nanoseconds; these name the
    factors, so that 250 * TS_NS_PER_MS reads as what it is and no power of ten is miscounted. */
 #ifndef THREADSOUP_UNITS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* version.h - the product's version, one place for the CLI, the tray, the store and the files. */
 #ifndef THREADSOUP_VERSION_H
 #define THREADSOUP_VERSION_H

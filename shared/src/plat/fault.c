@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* fault.c - injected OS refusals for tests, shared by both platform halves (as SQLite injects
    faults in its OS layer): the paths that run when the OS refuses a thread or a process are
    tested without exhausting a machine. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* run_deadline.c - when a command run by plat_proc_run must end (see run_deadline.h). */
 #include "run_deadline.h"
 

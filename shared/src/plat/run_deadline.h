@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* run_deadline.h - when a command run by plat_proc_run must end: one rule for both halves of
    proc.c, which differ only in how they wait. */
 #ifndef THREADSOUP_PLAT_RUN_DEADLINE_H

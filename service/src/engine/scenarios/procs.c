@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* procs.c - the procs scenario: N processes that wait forever (the experiment's mode 6, which
    took a batch file starting 15,000 copies). Each is threadsoup-idle, bound to our life: nothing
    survives us, even a kill -9 (see plat child.c). */
@@ -23,7 +24,7 @@ static int spawn_patiently(plat_child_group *group, ts_err *err) {
 }
 
 static int procs_start(const load_part *part, const plat_cancel *cancel, void **instance,
-                          ts_err *err) {
+                       ts_err *err) {
   *instance = NULL;
   char dir[PLAT_PATH_MAX], name[64], program[PLAT_PATH_MAX + 80];
   int rc = plat_program_dir(dir, sizeof dir, err);

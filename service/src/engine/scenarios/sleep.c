@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* sleep.c - the sleep scenario: N threads that each sleep an interval in a loop with the OS's plain
    sleep, the experiment's mode 3 (Windows: Wait:DelayExecution; Linux: hrtimer_nanosleep). */
 #include <stdatomic.h>
@@ -61,7 +62,7 @@ static void sleep_stop(void *instance) {
 }
 
 static int sleep_start(const load_part *part, const plat_cancel *cancel, void **instance,
-                          ts_err *err) {
+                       ts_err *err) {
   *instance = NULL;
   sleep_group *group = calloc(1, sizeof *group + (size_t)part->count * sizeof(sleep_slot));
   if (!group)

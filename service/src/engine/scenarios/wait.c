@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* wait.c - the wait scenario: N threads that wait forever and are never woken until the load
    stops; each kind is a different kernel wait (the experiment's modes 4 and 5, and more). */
 #include <stdlib.h>
@@ -6,8 +7,8 @@
 
 /* Kinds in option order; "join" is built here from threads joining each other, the others are
    platform wait objects. */
-static const char *const wait_kinds[] = {"event", "condvar", "address", "channel", "join", "iocp",
-                                         NULL};
+static const char *const wait_kinds[] = {"event", "condvar", "address", "channel",
+                                         "join",  "iocp",    NULL};
 enum { KIND_JOIN = 4 };
 static const plat_wait_kind plat_kind_of[] = {PLAT_WAIT_EVENT,   PLAT_WAIT_CONDVAR,
                                               PLAT_WAIT_ADDRESS, PLAT_WAIT_CHANNEL,
@@ -60,7 +61,7 @@ static void wait_stop(void *instance) {
 }
 
 static int wait_start(const load_part *part, const plat_cancel *cancel, void **instance,
-                          ts_err *err) {
+                      ts_err *err) {
   *instance = NULL;
   wait_group *group = calloc(1, sizeof *group + (size_t)part->count * sizeof(wait_slot));
   if (!group)
@@ -89,8 +90,8 @@ static int wait_start(const load_part *part, const plat_cancel *cancel, void **i
         group->started = made + 1;
     }
   } else {
-    rc = load_start_threads(part, cancel, group->slots, sizeof(wait_slot), wait_thread, &group->started,
-                            err);
+    rc = load_start_threads(part, cancel, group->slots, sizeof(wait_slot), wait_thread,
+                            &group->started, err);
   }
   if (rc != TS_OK) {
     wait_stop(group);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* yield.c - the yield scenario: N threads that busy-loop on yield, checking a stop flag (--check,
    the experiment's mode 1) or not (mode 2). It burns CPU: it is the load that must show up. */
 #include <stdatomic.h>
@@ -49,7 +50,7 @@ static void yield_stop(void *instance) {
 }
 
 static int yield_start(const load_part *part, const plat_cancel *cancel, void **instance,
-                          ts_err *err) {
+                       ts_err *err) {
   *instance = NULL;
   yield_group *group = calloc(1, sizeof *group + (size_t)part->count * sizeof(yield_slot));
   if (!group)

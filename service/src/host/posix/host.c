@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* host.c (POSIX) - the service as a Linux daemon: runs in the foreground for systemd (see
    installer/threadsoup.service), stops on SIGTERM, SIGINT or SIGHUP, and is installed and
    controlled through systemctl. */
@@ -27,9 +28,10 @@ static void *signal_main(void *arg) {
     if (sig == SIGUSR1)
       break;
     char reason[64];
-    snprintf(reason, sizeof reason, "signal %s", sig == SIGTERM ? "SIGTERM"
-                                                 : sig == SIGINT ? "SIGINT"
-                                                                 : "SIGHUP");
+    snprintf(reason, sizeof reason, "signal %s",
+             sig == SIGTERM  ? "SIGTERM"
+             : sig == SIGINT ? "SIGINT"
+                             : "SIGHUP");
     server_request_stop(w->svc, reason);
   }
   return NULL;
@@ -84,8 +86,8 @@ static int systemctl(const char *verb, ts_err *err) {
   if (rc == TS_OK)
     rc = plat_proc_run(argv, NULL, output, sizeof output, &length, TS_NS_PER_MIN, &code, err);
   if (rc == TS_OK && code != 0)
-    rc = ts_err_set(err, TS_EOS, "systemctl %s threadsoup.service failed (exit %d): %s", verb,
-                    code, output);
+    rc = ts_err_set(err, TS_EOS, "systemctl %s threadsoup.service failed (exit %d): %s", verb, code,
+                    output);
   return rc;
 }
 

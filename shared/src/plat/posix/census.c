@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* census.c (POSIX) - counts processes and threads, their states, context switches and CPU time
    from /proc, as the kernel reports them. */
 #define _GNU_SOURCE

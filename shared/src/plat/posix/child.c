@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* child.c (POSIX) - idle child processes bound to the life of their owner: each inherits the read
    end of a "lifeline" pipe as fd 3 and blocks reading it. The owner alone holds the write end, so
    when the owner ends in any way - exit, crash, kill -9 - the kernel closes it, every child's read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* fs.c (POSIX) - data folders and paths. */
 #define _GNU_SOURCE
 #include "threadsoup/plat.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* interrupt.c (POSIX) - turns SIGINT and SIGTERM into a flag and a readable pipe, so waits end at
    once on Ctrl+C without any polling timer; cancel tokens are the same for one job. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* ipc.c (POSIX) - the service's control connection: a Unix stream socket, mode 0660, group
    "threadsoup"; peers are identified by the kernel (SO_PEERCRED). */
 #define _GNU_SOURCE
@@ -48,8 +49,7 @@ int plat_ipc_listen(plat_ipc_server **out, const char *address, ts_err *err) {
   int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (probe >= 0 && connect(probe, (struct sockaddr *)&sa, sizeof sa) == 0) {
     close(probe);
-    return ts_err_set(err, TS_EINVAL, "another ThreadSoup service already listens on %s",
-                      address);
+    return ts_err_set(err, TS_EINVAL, "another ThreadSoup service already listens on %s", address);
   }
   if (probe >= 0)
     close(probe);

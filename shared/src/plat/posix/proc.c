@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* proc.c (POSIX) - starts, kills and reaps child processes, runs a program to capture its output,
    and finds programs in PATH. */
 #define _GNU_SOURCE
@@ -43,8 +44,7 @@ int plat_proc_wait(plat_proc *proc, int *exit_code, ts_err *err) {
   while ((rc = waitpid((pid_t)proc->pid, &status, 0)) < 0 && errno == EINTR) {
   }
   if (rc < 0)
-    return ts_err_set(err, TS_EOS, "cannot wait for process %ld: %s", proc->pid,
-                      strerror(errno));
+    return ts_err_set(err, TS_EOS, "cannot wait for process %ld: %s", proc->pid, strerror(errno));
   if (exit_code)
     *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return TS_OK;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* quiet.c (POSIX) - quiet mode's system functions where there is nothing to quiet: Linux has no
    Defender or Windows Update, so every function says so. */
 #include "threadsoup/plat.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* sysinfo.c (POSIX) - names the machine a run was measured on. */
 #define _GNU_SOURCE
 #include "threadsoup/plat.h"

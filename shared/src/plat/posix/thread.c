@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* thread.c (POSIX) - starts and joins threads with small, exact stacks. */
 #define _GNU_SOURCE
 #include "threadsoup/plat.h"
@@ -91,8 +92,8 @@ int plat_thread_set_priority(plat_priority priority, ts_err *err) {
   /* On Linux a thread's nice value is its own: PRIO_PROCESS with a thread id sets just it. */
   id_t tid = (id_t)syscall(SYS_gettid);
   if (setpriority(PRIO_PROCESS, tid, nice_of[priority]) != 0)
-    return ts_err_set(err, TS_EOS, "cannot set thread priority to nice %d: %s",
-                      nice_of[priority], strerror(errno));
+    return ts_err_set(err, TS_EOS, "cannot set thread priority to nice %d: %s", nice_of[priority],
+                      strerror(errno));
   return TS_OK;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* time.c (POSIX) - clocks, timestamps and the plain sleep the sleep scenario is made of. */
 #define _GNU_SOURCE
 #include "threadsoup/plat.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* wait.c (POSIX) - objects that many threads block on forever, each kind a different kernel wait:
    condition variables, futexes, pipes and epoll. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* census.c (Windows) - counts processes and threads, and threads by state, from one
    NtQuerySystemInformation(SystemProcessInformation) buffer, as Process Explorer does. */
 #include "threadsoup/plat.h"

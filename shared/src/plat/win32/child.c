@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* child.c (Windows) - idle child processes bound to the life of their owner, twice over: each
    child inherits one handle, to its owner, and exits when that handle signals; and each is put in
    a job object that kills its processes when the job's last handle closes (KILL_ON_JOB_CLOSE),

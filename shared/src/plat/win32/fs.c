@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* fs.c (Windows) - data folders and paths; UTF-8 outside, UTF-16 to the API. */
 #include "threadsoup/plat.h"
 
@@ -123,8 +124,9 @@ int plat_service_data_dir(char *buf, size_t len, ts_err *err) {
   CoTaskMemFree(known);
   if (!found && !plat_getenv("ProgramData", base, sizeof base) &&
       !plat_getenv("ALLUSERSPROFILE", base, sizeof base))
-    return ts_err_set(err, TS_EOS, "cannot find the ProgramData folder (neither the known folder "
-                                   "nor ProgramData or ALLUSERSPROFILE is set)");
+    return ts_err_set(err, TS_EOS,
+                      "cannot find the ProgramData folder (neither the known folder "
+                      "nor ProgramData or ALLUSERSPROFILE is set)");
   if (snprintf(buf, len, "%s\\ThreadSoup", base) >= (int)len)
     return ts_err_set(err, TS_EINVAL, "the service's data folder path is too long: %s\\ThreadSoup",
                       base);
@@ -133,8 +135,8 @@ int plat_service_data_dir(char *buf, size_t len, ts_err *err) {
 
 /* Rights that let a holder change what is in the folder or who may: writing or appending data,
    adding files or subfolders, deleting, and rewriting the DACL or the owner. */
-#define FS_CHANGE_RIGHTS                                                                       \
-  (FILE_WRITE_DATA | FILE_APPEND_DATA | FILE_DELETE_CHILD | DELETE | WRITE_DAC | WRITE_OWNER | \
+#define FS_CHANGE_RIGHTS                                                                           \
+  (FILE_WRITE_DATA | FILE_APPEND_DATA | FILE_DELETE_CHILD | DELETE | WRITE_DAC | WRITE_OWNER |     \
    GENERIC_WRITE | GENERIC_ALL)
 
 /* The SIDs that may hold change rights on an admin-only folder. */
@@ -209,8 +211,8 @@ int plat_folder_is_admin_only(const char *folder, int *admin_only, char *reason,
   PACL dacl = NULL;
   PSECURITY_DESCRIPTOR sd = NULL;
   DWORD code = GetNamedSecurityInfoW(wide, SE_FILE_OBJECT,
-                                     OWNER_SECURITY_INFORMATION | DACL_SECURITY_INFORMATION,
-                                     &owner, NULL, &dacl, NULL, &sd);
+                                     OWNER_SECURITY_INFORMATION | DACL_SECURITY_INFORMATION, &owner,
+                                     NULL, &dacl, NULL, &sd);
   if (code != ERROR_SUCCESS) {
     char text[256];
     win32_error_text(code, text, sizeof text);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* interrupt.c (Windows) - turns Ctrl+C, Ctrl+Break and console close into a flag and an event, so
    waits end at once without any polling timer; cancel tokens are the same for one job. */
 #include "threadsoup/plat.h"

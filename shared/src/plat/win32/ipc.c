@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* ipc.c (Windows) - the service's control connection as a local named pipe: one pipe instance per
    client, overlapped I/O underneath so that blocked accepts and reads can be woken from another
    thread, and the client's identity taken from its impersonation token. */
@@ -21,9 +22,9 @@
 struct plat_ipc_server {
   wchar_t name[PLAT_PATH_MAX];
   char address[PLAT_PATH_MAX];
-  HANDLE pipe;          /* the instance waiting for the next client; NULL when none */
-  HANDLE connected;     /* manual-reset event of the overlapped ConnectNamedPipe */
-  HANDLE stop;          /* manual-reset event set by plat_ipc_server_close */
+  HANDLE pipe;      /* the instance waiting for the next client; NULL when none */
+  HANDLE connected; /* manual-reset event of the overlapped ConnectNamedPipe */
+  HANDLE stop;      /* manual-reset event set by plat_ipc_server_close */
   PSECURITY_DESCRIPTOR sd;
 };
 
@@ -32,10 +33,10 @@ struct plat_ipc_server {
    never closed under a call that still uses it. The stop event wakes every wait first. */
 struct plat_ipc_conn {
   SRWLOCK lock;
-  HANDLE pipe;          /* NULL once shut down */
-  HANDLE read_done;     /* manual-reset events of the overlapped reads and writes */
+  HANDLE pipe;      /* NULL once shut down */
+  HANDLE read_done; /* manual-reset events of the overlapped reads and writes */
   HANDLE write_done;
-  HANDLE stop;          /* manual-reset: set by plat_ipc_shutdown */
+  HANDLE stop; /* manual-reset: set by plat_ipc_shutdown */
   int server_side;
 };
 
@@ -53,8 +54,8 @@ static HANDLE create_instance(plat_ipc_server *server, int first) {
   SECURITY_ATTRIBUTES sa = {sizeof sa, server->sd, FALSE};
   /* FIRST_PIPE_INSTANCE makes a second server on the same name fail instead of sharing it with
      us (a squatter could otherwise take clients); remote clients never reach the service. */
-  DWORD open_mode = PIPE_ACCESS_DUPLEX | FILE_FLAG_OVERLAPPED |
-                    (first ? FILE_FLAG_FIRST_PIPE_INSTANCE : 0);
+  DWORD open_mode =
+      PIPE_ACCESS_DUPLEX | FILE_FLAG_OVERLAPPED | (first ? FILE_FLAG_FIRST_PIPE_INSTANCE : 0);
   DWORD pipe_mode = PIPE_TYPE_BYTE | PIPE_READMODE_BYTE | PIPE_WAIT | PIPE_REJECT_REMOTE_CLIENTS;
   HANDLE h = CreateNamedPipeW(server->name, open_mode, pipe_mode, PIPE_UNLIMITED_INSTANCES,
                               IPC_BUFFER_BYTES, IPC_BUFFER_BYTES, 0, &sa);
@@ -110,16 +111,20 @@ int plat_ipc_listen(plat_ipc_server **out, const char *address, ts_err *err) {
   /* Wine ignores FILE_FLAG_FIRST_PIPE_INSTANCE, so look for a live pipe of that name first; on
      Windows the flag still closes the race between this look and the creation. */
   if (WaitNamedPipeW(server->name, 1) || GetLastError() == ERROR_SEM_TIMEOUT) {
-    rc = ts_err_set(err, TS_EOS, "another program already listens on %s (is ThreadSoup's "
-                                 "service already running?)", address);
+    rc = ts_err_set(err, TS_EOS,
+                    "another program already listens on %s (is ThreadSoup's "
+                    "service already running?)",
+                    address);
     goto fail;
   }
   server->pipe = create_instance(server, 1);
   if (!server->pipe) {
     DWORD code = GetLastError();
     if (code == ERROR_ACCESS_DENIED || code == ERROR_PIPE_BUSY)
-      rc = ts_err_set(err, TS_EOS, "another program already listens on %s (is ThreadSoup's "
-                                   "service already running?)", address);
+      rc = ts_err_set(err, TS_EOS,
+                      "another program already listens on %s (is ThreadSoup's "
+                      "service already running?)",
+                      address);
     else
       rc = os_error(err, code, "cannot create the pipe", address);
     goto fail;
@@ -178,8 +183,7 @@ int plat_ipc_accept(plat_ipc_server *server, plat_ipc_conn **out, ts_err *err) {
       /* Creating the previous next-instance failed (out of resources?): try again now. */
       server->pipe = create_instance(server, 0);
       if (!server->pipe)
-        return os_error(err, GetLastError(), "cannot create a pipe instance of",
-                        server->address);
+        return os_error(err, GetLastError(), "cannot create a pipe instance of", server->address);
     }
     int got = wait_for_client(server, err);
     if (got < 0)
@@ -227,9 +231,9 @@ int plat_ipc_connect(plat_ipc_conn **out, const char *address, ts_err *err) {
   ULONGLONG deadline = GetTickCount64() + IPC_BUSY_WAIT_MS;
   for (;;) {
     /* Identification level: the service may check who we are, but cannot act as us. */
-    HANDLE h = CreateFileW(name, GENERIC_READ | GENERIC_WRITE, 0, NULL, OPEN_EXISTING,
-                           FILE_FLAG_OVERLAPPED | SECURITY_SQOS_PRESENT | SECURITY_IDENTIFICATION,
-                           NULL);
+    HANDLE h =
+        CreateFileW(name, GENERIC_READ | GENERIC_WRITE, 0, NULL, OPEN_EXISTING,
+                    FILE_FLAG_OVERLAPPED | SECURITY_SQOS_PRESENT | SECURITY_IDENTIFICATION, NULL);
     if (h != INVALID_HANDLE_VALUE) {
       int rc = new_conn(out, h, 0, err);
       if (rc != TS_OK)
@@ -238,17 +242,23 @@ int plat_ipc_connect(plat_ipc_conn **out, const char *address, ts_err *err) {
     }
     DWORD code = GetLastError();
     if (code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND)
-      return ts_err_set(err, TS_EUNSUPPORTED, "ThreadSoup's service is not running (no pipe %s); "
-                                              "start it with threadsoup service start", address);
+      return ts_err_set(err, TS_EUNSUPPORTED,
+                        "ThreadSoup's service is not running (no pipe %s); "
+                        "start it with threadsoup service start",
+                        address);
     if (code == ERROR_ACCESS_DENIED)
-      return ts_err_set(err, TS_EOS, "ThreadSoup's service refused this user on %s: only "
-                                     "administrators and interactive users may connect", address);
+      return ts_err_set(err, TS_EOS,
+                        "ThreadSoup's service refused this user on %s: only "
+                        "administrators and interactive users may connect",
+                        address);
     if (code != ERROR_PIPE_BUSY)
       return os_error(err, code, "cannot connect to", address);
     ULONGLONG now = GetTickCount64();
     if (now >= deadline)
-      return ts_err_set(err, TS_EOS, "ThreadSoup's service is busy: no free connection on %s "
-                                     "within %d s", address, IPC_BUSY_WAIT_MS / 1000);
+      return ts_err_set(err, TS_EOS,
+                        "ThreadSoup's service is busy: no free connection on %s "
+                        "within %d s",
+                        address, IPC_BUSY_WAIT_MS / 1000);
     /* Every instance is taken: wait for one. A failure here (the pipe vanished in between) is
        sorted out by the next CreateFileW. */
     WaitNamedPipeW(name, (DWORD)(deadline - now));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* proc.c (Windows) - starts, kills and reaps child processes, runs a program to capture its
    output, and finds programs in PATH. */
 #include "threadsoup/plat.h"
@@ -15,11 +16,11 @@
 /* Appends one argument quoted the way CommandLineToArgvW reads it back. */
 static int append_quoted(wchar_t *cmd, size_t cap, size_t *len, const wchar_t *arg) {
   size_t n = *len;
-#define PUT(c)          \
-  do {                  \
-    if (n + 1 >= cap)   \
-      return 0;         \
-    cmd[n++] = (c);     \
+#define PUT(c)                                                                                     \
+  do {                                                                                             \
+    if (n + 1 >= cap)                                                                              \
+      return 0;                                                                                    \
+    cmd[n++] = (c);                                                                                \
   } while (0)
   if (n > 0)
     PUT(L' ');
@@ -123,7 +124,7 @@ static int run_os_error(ts_err *err, const char *what, const char *program) {
 /* Everything a run holds, so that one function releases it on every path. */
 typedef struct run_handles {
   HANDLE read, write, null_input, job, process;
-  HANDLE inherited[2]; /* the attribute list points here (and at job), so they live as long */
+  HANDLE inherited[2];  /* the attribute list points here (and at job), so they live as long */
   BOOL job_at_creation; /* the OS takes the job in the attribute list (Windows 10 and later) */
   LPPROC_THREAD_ATTRIBUTE_LIST attributes;
   wchar_t *command;
@@ -171,8 +172,8 @@ static int run_prepare(run_handles *h, const char *program, ts_err *err) {
     h->attributes = NULL;
     return run_os_error(err, "cannot prepare the handles of", program);
   }
-  if (!UpdateProcThreadAttribute(h->attributes, 0, PROC_THREAD_ATTRIBUTE_HANDLE_LIST,
-                                 h->inherited, sizeof h->inherited, NULL, NULL))
+  if (!UpdateProcThreadAttribute(h->attributes, 0, PROC_THREAD_ATTRIBUTE_HANDLE_LIST, h->inherited,
+                                 sizeof h->inherited, NULL, NULL))
     return run_os_error(err, "cannot prepare the handles of", program);
   /* Windows 10 puts the process in the job as it creates it: nothing it starts can escape, and
      no kill of ours can fall between its creation and the job. Older systems refuse the
@@ -223,7 +224,8 @@ static int run_start(run_handles *h, const char *const argv[], ts_err *err) {
   }
   if (has_folder && is_linux_program(arg)) {
     free(arg);
-    return ts_err_set(err, TS_EUNSUPPORTED, "cannot run '%s': it is a Linux program, whose output "
+    return ts_err_set(err, TS_EUNSUPPORTED,
+                      "cannot run '%s': it is a Linux program, whose output "
                       "a Windows program cannot capture (under Wine); use a Windows build of it",
                       argv[0]);
   }
@@ -238,18 +240,20 @@ static int run_start(run_handles *h, const char *const argv[], ts_err *err) {
   PROCESS_INFORMATION pi;
   ZeroMemory(&pi, sizeof pi);
   /* Without the job in the attribute list: suspended until it is in the job. */
-  DWORD flags = CREATE_NO_WINDOW | EXTENDED_STARTUPINFO_PRESENT |
-                (h->job_at_creation ? 0 : CREATE_SUSPENDED);
-  BOOL started = CreateProcessW(has_folder ? arg : NULL, h->command, NULL, NULL, TRUE, flags,
-                                NULL, NULL, &si.StartupInfo, &pi);
+  DWORD flags =
+      CREATE_NO_WINDOW | EXTENDED_STARTUPINFO_PRESENT | (h->job_at_creation ? 0 : CREATE_SUSPENDED);
+  BOOL started = CreateProcessW(has_folder ? arg : NULL, h->command, NULL, NULL, TRUE, flags, NULL,
+                                NULL, &si.StartupInfo, &pi);
   free(arg);
   if (!started)
     return run_os_error(err, "cannot start", argv[0]);
   /* Only a non-Windows program started by Wine comes back without handles (see
      is_linux_program): it already runs, outside any job, and nothing of it can be followed. */
   if (!pi.hProcess)
-    return ts_err_set(err, TS_EUNSUPPORTED, "'%s' started without a process handle (not a "
-                      "Windows program?): its output cannot be captured", argv[0]);
+    return ts_err_set(err, TS_EUNSUPPORTED,
+                      "'%s' started without a process handle (not a "
+                      "Windows program?): its output cannot be captured",
+                      argv[0]);
   h->process = pi.hProcess;
   /* Trust but check: a system that takes the attribute and ignores it gets the assignment. */
   BOOL in_job = FALSE;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* quiet.c (Windows) - quiet mode's system functions: Defender's real-time protection through
    PowerShell's Defender cmdlets, and the Windows Update pause through the registry values the
    Settings app writes. */
@@ -97,14 +98,15 @@ static int run_powershell(const char *command, char *output, size_t capacity, ts
   const char *const argv[] = {path, "-NoProfile", "-NonInteractive", "-Command", script, NULL};
   int exit_code = -1;
   size_t got = 0;
-  int rc = plat_proc_run(argv, NULL, output, capacity, &got, POWERSHELL_TIMEOUT_NS, &exit_code, err);
+  int rc =
+      plat_proc_run(argv, NULL, output, capacity, &got, POWERSHELL_TIMEOUT_NS, &exit_code, err);
   if (rc != TS_OK)
     return ts_err_prefix(err, "Defender: PowerShell (%s) failed", command);
   if (exit_code != 0) {
     char line[300];
     first_line(output, line, sizeof line);
-    return ts_err_set(err, TS_EOS, "Defender: PowerShell's %s failed (exit code %d): %s",
-                      command, exit_code, line[0] ? line : "no message");
+    return ts_err_set(err, TS_EOS, "Defender: PowerShell's %s failed (exit code %d): %s", command,
+                      exit_code, line[0] ? line : "no message");
   }
   return TS_OK;
 }
@@ -116,8 +118,8 @@ static int defender_get(int *realtime_on, ts_err *err) {
     return ts_err_set(err, TS_EUNSUPPORTED,
                       "Windows Defender is not installed here (no Defender registry key or no "
                       "Windows PowerShell)");
-  int rc = run_powershell("(Get-MpComputerStatus).RealTimeProtectionEnabled", output,
-                          sizeof output, err);
+  int rc = run_powershell("(Get-MpComputerStatus).RealTimeProtectionEnabled", output, sizeof output,
+                          err);
   if (rc != TS_OK)
     return rc;
   char line[300];
@@ -182,8 +184,7 @@ static int registry_error(ts_err *err, LSTATUS status, const char *doing) {
 }
 
 /* One pause value: *present = 0 when it is not there. */
-static int read_time_value(HKEY key, const wchar_t *name, int64_t *out, int *present,
-                           ts_err *err) {
+static int read_time_value(HKEY key, const wchar_t *name, int64_t *out, int *present, ts_err *err) {
   wchar_t text[64];
   DWORD type = 0, size = sizeof text - sizeof text[0];
   *present = 0;
@@ -247,8 +248,8 @@ static int update_set(int64_t paused_until_unix, ts_err *err) {
   LSTATUS status;
   if (paused_until_unix == 0) {
     /* "Resume updates" removes the values; no key means nothing is paused already. */
-    status = RegOpenKeyExW(HKEY_LOCAL_MACHINE, update_key(), 0,
-                           KEY_SET_VALUE | KEY_WOW64_64KEY, &key);
+    status =
+        RegOpenKeyExW(HKEY_LOCAL_MACHINE, update_key(), 0, KEY_SET_VALUE | KEY_WOW64_64KEY, &key);
     if (status == ERROR_FILE_NOT_FOUND)
       return TS_OK;
     if (status != ERROR_SUCCESS)
@@ -275,9 +276,9 @@ static int update_set(int64_t paused_until_unix, ts_err *err) {
     return registry_error(err, status, "create");
   FILETIME now_ft;
   GetSystemTimeAsFileTime(&now_ft);
-  int64_t now = (int64_t)((((uint64_t)now_ft.dwHighDateTime << 32) | now_ft.dwLowDateTime) /
-                              10000000ull -
-                          11644473600ull);
+  int64_t now =
+      (int64_t)((((uint64_t)now_ft.dwHighDateTime << 32) | now_ft.dwLowDateTime) / 10000000ull -
+                11644473600ull);
   int rc = TS_OK;
   for (size_t i = 0; i < COUNT(pause_start_values) && rc == TS_OK; i++) {
     int64_t t;

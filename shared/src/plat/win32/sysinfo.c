@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* sysinfo.c (Windows) - names the machine a run was measured on. */
 #include "threadsoup/plat.h"
 

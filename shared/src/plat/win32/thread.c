@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* thread.c (Windows) - starts and joins threads with 64 KiB stack reservations. */
 #include "threadsoup/plat.h"
 
@@ -18,8 +19,9 @@ size_t plat_thread_min_stack(void) { return 64 * 1024; }
 int plat_thread_start(plat_thread *thread, size_t stack_bytes, plat_thread_fn fn, void *arg,
                       ts_err *err) {
   if (plat_fault_due(PLAT_FAULT_THREAD_START))
-    return ts_err_set(err, TS_EOS, "the OS refused a new thread: Not enough memory resources are "
-                                   "available to process this command (injected)");
+    return ts_err_set(err, TS_EOS,
+                      "the OS refused a new thread: Not enough memory resources are "
+                      "available to process this command (injected)");
   if (stack_bytes == 0)
     stack_bytes = plat_thread_min_stack();
   thread->fn = fn;
@@ -80,7 +82,9 @@ void plat_mutex_unlock(plat_mutex *m) { ReleaseSRWLockExclusive((SRWLOCK *)m->op
 
 void plat_cond_init(plat_cond *c) { InitializeConditionVariable((CONDITION_VARIABLE *)c->opaque); }
 void plat_cond_destroy(plat_cond *c) { (void)c; }
-void plat_cond_broadcast(plat_cond *c) { WakeAllConditionVariable((CONDITION_VARIABLE *)c->opaque); }
+void plat_cond_broadcast(plat_cond *c) {
+  WakeAllConditionVariable((CONDITION_VARIABLE *)c->opaque);
+}
 
 int plat_cond_wait(plat_cond *c, plat_mutex *m, uint64_t timeout_ns) {
   DWORD ms = INFINITE;

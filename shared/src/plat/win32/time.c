@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* time.c (Windows) - clocks, timestamps and the plain Sleep the sleep scenario is made of. */
 #include "threadsoup/plat.h"
 
@@ -34,8 +35,8 @@ void plat_sleep_until_ns(uint64_t deadline_ns) {
 void plat_utc_timestamp(char *buf, size_t len) {
   SYSTEMTIME st;
   GetSystemTime(&st);
-  snprintf(buf, len, "%04u-%02u-%02uT%02u:%02u:%02u.%03uZ", st.wYear, st.wMonth, st.wDay,
-           st.wHour, st.wMinute, st.wSecond, st.wMilliseconds);
+  snprintf(buf, len, "%04u-%02u-%02uT%02u:%02u:%02u.%03uZ", st.wYear, st.wMonth, st.wDay, st.wHour,
+           st.wMinute, st.wSecond, st.wMilliseconds);
 }
 
 static uint64_t filetime_100ns(FILETIME ft) {

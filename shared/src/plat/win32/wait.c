@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* wait.c (Windows) - objects that many threads block on forever, each kind a different kernel wait
    as Process Explorer shows it: an event (Wait:UserRequest), a condition variable and
    WaitOnAddress (Wait:WrAlertByThreadId), a pipe read, an I/O completion port (Wait:WrQueue). */

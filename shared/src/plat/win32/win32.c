@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* win32.c - error text, UTF-8/UTF-16 conversion and kill-on-close jobs for the Windows platform
    half. */
 #include "win32.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* win32.h - helpers private to the Windows half of the platform layer; those that Windows-only
    programs share are in threadsoup/plat_win32.h. */
 #ifndef THREADSOUP_PLAT_WIN32_H
