@@ -11,6 +11,7 @@ set(TS_SHARED_SOURCES
   shared/src/parse.c
   shared/src/plat/fault.c
   shared/src/plat/run_deadline.c
+  shared/src/plat/server_check.c
   shared/src/proto.c
   shared/src/plat/${TS_PLATFORM}/census.c
   shared/src/plat/${TS_PLATFORM}/child.c

@@ -265,7 +265,7 @@ const char *plat_ipc_default_address(void);
 /* Listens on `address`. POSIX: a Unix socket, mode 0660, group "threadsoup" when it exists; a
    stale socket file is replaced, a live one refused. Windows: a named pipe, first instance only,
    remote clients rejected, a DACL granting SYSTEM and Administrators full access and interactive
-   users read/write. */
+   users read and write data but not create instances. */
 int plat_ipc_listen(plat_ipc_server **out, const char *address, ts_err *err);
 /* Waits for the next client. TS_EINTERRUPTED once plat_ipc_server_close was called. */
 int plat_ipc_accept(plat_ipc_server *server, plat_ipc_conn **out, ts_err *err);
@@ -274,7 +274,9 @@ int plat_ipc_accept(plat_ipc_server *server, plat_ipc_conn **out, ts_err *err);
 void plat_ipc_server_close(plat_ipc_server *server);
 void plat_ipc_server_free(plat_ipc_server *server);
 /* Connects to a server; TS_EUNSUPPORTED with "is ThreadSoup's service running?" when nothing
-   listens there. */
+   listens there; TS_EDENIED, before anything is sent, when the server is not ThreadSoup's
+   service's account (server_check.h: LocalSystem or an elevated administrator; root, or this
+   user at a --socket address). */
 int plat_ipc_connect(plat_ipc_conn **out, const char *address, ts_err *err);
 /* Sends all of buf. */
 int plat_ipc_send(plat_ipc_conn *conn, const void *buf, size_t len, ts_err *err);

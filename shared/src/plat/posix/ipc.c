@@ -17,6 +17,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "../server_check.h"
+
 struct plat_ipc_server {
   int fd;
   int wake[2]; /* closing the server writes here to end a blocked accept */
@@ -154,6 +156,32 @@ static int closed_folder_on_path(const char *path, char *folder, size_t size) {
   return 0;
 }
 
+/* Before a word is sent: the listening process (its credentials as the kernel kept them at
+   listen) and the socket file must belong to root, or at a --socket address to this user, so
+   that a socket another user put there cannot answer. */
+static int check_server(int fd, const char *address, ts_err *err) {
+  server_facts f;
+  memset(&f, 0, sizeof f);
+  f.default_address = strcmp(address, plat_ipc_default_address()) == 0;
+  f.self_uid = (long)geteuid();
+  f.peer_uid = f.file_uid = -1;
+  struct ucred cred;
+  socklen_t len = sizeof cred;
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
+    f.peer_uid = (long)cred.uid;
+    struct passwd *pw = getpwuid(cred.uid);
+    snprintf(f.server, sizeof f.server, "pid %ld, user %s (uid %ld)", (long)cred.pid,
+             pw ? pw->pw_name : "?", (long)cred.uid);
+  }
+  struct stat st;
+  if (stat(address, &st) == 0)
+    f.file_uid = (long)st.st_uid;
+  char reason[300];
+  if (server_trusted(&f, reason, sizeof reason))
+    return TS_OK;
+  return ts_err_set(err, TS_EDENIED, "refusing ThreadSoup's service at %s: %s", address, reason);
+}
+
 int plat_ipc_connect(plat_ipc_conn **out, const char *address, ts_err *err) {
   *out = NULL;
   struct sockaddr_un sa;
@@ -187,6 +215,11 @@ int plat_ipc_connect(plat_ipc_conn **out, const char *address, ts_err *err) {
                         "to root and group threadsoup only; join group threadsoup or run as root",
                         address);
     return ts_err_set(err, TS_EOS, "cannot connect to %s: %s", address, strerror(e));
+  }
+  rc = check_server(fd, address, err);
+  if (rc != TS_OK) {
+    close(fd);
+    return rc;
   }
   plat_ipc_conn *c = malloc(sizeof *c);
   if (!c) {

@@ -10,14 +10,22 @@
 
 #include "win32.h"
 
-#include <sddl.h> /* after windows.h, which it needs */
+#include <aclapi.h> /* after windows.h, which they need */
+#include <sddl.h>
+
+#include "../server_check.h"
 
 #define IPC_BUFFER_BYTES (64 * 1024)
 /* How long a client waits for a free pipe instance when every instance is taken. */
 #define IPC_BUSY_WAIT_MS 10000
-/* SYSTEM and Administrators full access, interactive users read and write, nobody else. "P"
-   protects the DACL from inherited entries. */
-#define IPC_PIPE_SDDL L"D:P(A;;GA;;;SY)(A;;GA;;;BA)(A;;GRGW;;;IU)"
+/* SYSTEM and Administrators full access; interactive users 0x12008b = FILE_GENERIC_READ
+   (0x120089) | FILE_WRITE_DATA (0x2): they read and write the stream but lack
+   FILE_CREATE_PIPE_INSTANCE (0x4, the bit of FILE_APPEND_DATA that GENERIC_WRITE carries), so they
+   cannot add server instances of the service's pipe and answer other users' clients. Nobody
+   else. "P" protects the DACL from inherited entries. */
+#define IPC_PIPE_SDDL L"D:P(A;;GA;;;SY)(A;;GA;;;BA)(A;;0x0012008b;;;IU)"
+/* What a client opens the pipe with: exactly what interactive users are granted. */
+#define IPC_CLIENT_ACCESS (FILE_GENERIC_READ | FILE_WRITE_DATA)
 
 struct plat_ipc_server {
   wchar_t name[PLAT_PATH_MAX];
@@ -224,6 +232,76 @@ void plat_ipc_server_free(plat_ipc_server *server) {
 
 /* ---- the client ------------------------------------------------------------------------------ */
 
+static void sid_to_name(PSID sid, char *buf, size_t len);
+
+/* Whether the token's user is LocalSystem, and whether it is an elevated administrator. */
+static int read_server_token(HANDLE token, server_facts *f) {
+  BYTE info[sizeof(TOKEN_USER) + SECURITY_MAX_SID_SIZE];
+  DWORD size;
+  if (!GetTokenInformation(token, TokenUser, info, sizeof info, &size))
+    return 0;
+  PSID user = ((TOKEN_USER *)info)->User.Sid;
+  f->token_system = IsWellKnownSid(user, WinLocalSystemSid) ? 1 : 0;
+  TOKEN_ELEVATION elevation;
+  int member = 0;
+  /* Administrators among the token's groups, enabled (a filtered token has it deny-only). */
+  DWORD groups_size = 0;
+  GetTokenInformation(token, TokenGroups, NULL, 0, &groups_size);
+  TOKEN_GROUPS *groups = groups_size ? malloc(groups_size) : NULL;
+  if (GetTokenInformation(token, TokenElevation, &elevation, sizeof elevation, &size) &&
+      elevation.TokenIsElevated && groups &&
+      GetTokenInformation(token, TokenGroups, groups, groups_size, &groups_size))
+    for (DWORD i = 0; i < groups->GroupCount; i++)
+      if (IsWellKnownSid(groups->Groups[i].Sid, WinBuiltinAdministratorsSid) &&
+          (groups->Groups[i].Attributes & SE_GROUP_ENABLED) &&
+          !(groups->Groups[i].Attributes & SE_GROUP_USE_FOR_DENY_ONLY))
+        member = 1;
+  free(groups);
+  f->token_elevated_admin = member;
+  char who[64];
+  sid_to_name(user, who, sizeof who);
+  size_t used = strlen(f->server);
+  snprintf(f->server + used, sizeof f->server - used, ", user %s", who);
+  return 1;
+}
+
+/* Before a word is sent: the pipe's server process must run as LocalSystem (the service) or an
+   elevated administrator (--console); when its token is closed to this user, the pipe object's
+   owner must be SYSTEM or Administrators, which no ordinary user can make it. Anyone else who
+   created the pipe's name first (the service stopped, or delayed at boot) is refused. */
+static int check_server(HANDLE pipe, const char *address, ts_err *err) {
+  server_facts f;
+  memset(&f, 0, sizeof f);
+  f.windows = 1;
+  ULONG pid = 0;
+  if (GetNamedPipeServerProcessId(pipe, &pid)) {
+    snprintf(f.server, sizeof f.server, "pid %lu", (unsigned long)pid);
+    HANDLE process = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, pid);
+    HANDLE token = NULL;
+    if (process && OpenProcessToken(process, TOKEN_QUERY, &token)) {
+      f.token_known = read_server_token(token, &f);
+      CloseHandle(token);
+    }
+    if (process)
+      CloseHandle(process);
+  }
+  PSID owner = NULL;
+  PSECURITY_DESCRIPTOR sd = NULL;
+  if (GetSecurityInfo(pipe, SE_KERNEL_OBJECT, OWNER_SECURITY_INFORMATION, &owner, NULL, NULL, NULL,
+                      &sd) == ERROR_SUCCESS &&
+      owner) {
+    f.owner_known = 1;
+    f.owner_admin = IsWellKnownSid(owner, WinLocalSystemSid) ||
+                    IsWellKnownSid(owner, WinBuiltinAdministratorsSid);
+  }
+  if (sd)
+    LocalFree(sd);
+  char reason[300];
+  if (server_trusted(&f, reason, sizeof reason))
+    return TS_OK;
+  return ts_err_set(err, TS_EDENIED, "refusing ThreadSoup's service at %s: %s", address, reason);
+}
+
 int plat_ipc_connect(plat_ipc_conn **out, const char *address, ts_err *err) {
   wchar_t name[PLAT_PATH_MAX];
   if (!win32_to_wide(address, name, sizeof name / sizeof name[0]))
@@ -232,10 +310,12 @@ int plat_ipc_connect(plat_ipc_conn **out, const char *address, ts_err *err) {
   for (;;) {
     /* Identification level: the service may check who we are, but cannot act as us. */
     HANDLE h =
-        CreateFileW(name, GENERIC_READ | GENERIC_WRITE, 0, NULL, OPEN_EXISTING,
+        CreateFileW(name, IPC_CLIENT_ACCESS, 0, NULL, OPEN_EXISTING,
                     FILE_FLAG_OVERLAPPED | SECURITY_SQOS_PRESENT | SECURITY_IDENTIFICATION, NULL);
     if (h != INVALID_HANDLE_VALUE) {
-      int rc = new_conn(out, h, 0, err);
+      int rc = check_server(h, address, err);
+      if (rc == TS_OK)
+        rc = new_conn(out, h, 0, err);
       if (rc != TS_OK)
         CloseHandle(h);
       return rc;
