@@ -28,7 +28,8 @@
 
 static const char *address;
 
-/* ---- the decision, on injected facts ----------------------------------------------------------- */
+/* ---- the decision, on injected facts -----------------------------------------------------------
+ */
 
 typedef struct trust_case {
   const char *what;
@@ -86,8 +87,8 @@ static void decision_table(void) {
     char reason[300];
     int got = server_trusted(&cases[i].facts, reason, sizeof reason);
     if (got != cases[i].trusted)
-      fprintf(stderr, "  %s: trusted=%d, expected %d (%s)\n", cases[i].what, got,
-              cases[i].trusted, reason);
+      fprintf(stderr, "  %s: trusted=%d, expected %d (%s)\n", cases[i].what, got, cases[i].trusted,
+              reason);
     CHECK_INT(got, cases[i].trusted);
     if (!cases[i].trusted) {
       CHECK_STR_CONTAINS(reason, cases[i].reason);
@@ -100,7 +101,8 @@ static void decision_table(void) {
 
 #ifdef _WIN32
 
-/* ---- Windows: the pipe's DACL read back ------------------------------------------------------- */
+/* ---- Windows: the pipe's DACL read back -------------------------------------------------------
+ */
 
 static void dacl_grants_no_instance_creation(void) {
   plat_ipc_server *server = NULL;
@@ -109,14 +111,15 @@ static void dacl_grants_no_instance_creation(void) {
   wchar_t name[256];
   MultiByteToWideChar(CP_UTF8, 0, address, -1, name, 256);
   /* Opened as a client opens it: read and write data only. */
-  HANDLE h = CreateFileW(name, FILE_GENERIC_READ | FILE_WRITE_DATA, 0, NULL, OPEN_EXISTING, 0, NULL);
+  HANDLE h =
+      CreateFileW(name, FILE_GENERIC_READ | FILE_WRITE_DATA, 0, NULL, OPEN_EXISTING, 0, NULL);
   CHECK(h != INVALID_HANDLE_VALUE);
   PACL dacl = NULL;
   PSECURITY_DESCRIPTOR sd = NULL;
-  DWORD got = h == INVALID_HANDLE_VALUE ? ERROR_INVALID_HANDLE
-                                        : GetSecurityInfo(h, SE_KERNEL_OBJECT,
-                                                          DACL_SECURITY_INFORMATION, NULL, NULL,
-                                                          &dacl, NULL, &sd);
+  DWORD got = h == INVALID_HANDLE_VALUE
+                  ? ERROR_INVALID_HANDLE
+                  : GetSecurityInfo(h, SE_KERNEL_OBJECT, DACL_SECURITY_INFORMATION, NULL, NULL,
+                                    &dacl, NULL, &sd);
   CHECK_INT(got, ERROR_SUCCESS);
   int interactive_seen = 0, others = 0;
   for (DWORD i = 0; got == ERROR_SUCCESS && dacl && i < dacl->AceCount; i++) {
@@ -164,7 +167,8 @@ static void client_accepts_an_administrator(void) {
 
 #else
 
-/* ---- POSIX: a real server run by another user ------------------------------------------------- */
+/* ---- POSIX: a real server run by another user -------------------------------------------------
+ */
 
 /* The child: becomes nobody, listens at `path`, accepts one client and reports how many bytes it
    sent before leaving (on `report`). */

@@ -324,47 +324,65 @@ static void entering_twice_is_refused(void) {
   store_close(s);
 }
 
-static void tamper_protection_is_reported_and_update_still_paused(void) {
+/* Tamper Protection takes the request and changes nothing: quiet mode fails outright, Windows
+   Update is not touched, and the entry is closed with the reason. */
+static void tamper_protection_fails_quiet_mode_outright(void) {
   const char *path = "quiet_tamper.db";
   store *s = fresh_store(path);
   REQUIRE(s != NULL);
   fake.tamper_protection = 1;
   quiet_outcome out;
   ts_err err;
-  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 17", &out, &err), TS_OK);
-  CHECK_INT(fake.defender_on, 1);
-  CHECK(fake.paused_until > now_s());
-  CHECK_INT(out.problems, 1);
-  CHECK_INT(out.defender_changed, 0);
-  CHECK_INT(out.update_changed, 1);
-  CHECK_STR_CONTAINS(out.text, "Defender refused: Tamper Protection is on; turn it off in "
+  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 17", &out, &err), TS_EOS);
+  CHECK_STR_CONTAINS(err.text, "quiet mode was not turned on (all or nothing)");
+  CHECK_STR_CONTAINS(err.text, "Defender refused: Tamper Protection is on; turn it off in "
                                "Windows Security or leave quiet mode's Defender part off");
-  /* Kept in the journal (a refused request may still land late), and left alone on leaving. */
-  CHECK_INT(raw_query(path, "SELECT defender_changed FROM quiet_journal"), 1);
-  CHECK_INT(raw_query(path, "SELECT update_changed FROM quiet_journal"), 1);
-  int defender_sets = fake.defender_sets;
-  CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
-  CHECK_INT(fake.defender_sets, defender_sets); /* still on, so not touched */
-  CHECK_STR_CONTAINS(out.text, "or it never went off");
+  CHECK_INT(fake.defender_on, 1);
   CHECK_INT(fake.paused_until, 0);
+  CHECK_INT(fake.update_sets, 0);
+  CHECK_INT(out.defender_changed + out.update_changed, 0);
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"), 0);
+  CHECK_INT(raw_query(path, "SELECT restore_error LIKE '%Tamper Protection%' FROM quiet_journal"),
+            1);
+  quiet_state st;
+  CHECK_INT(quiet_status(s, &fake_ops, &st, &err), TS_OK);
+  CHECK_INT(st.on, 0);
+  CHECK_INT(fake.unjournaled_changes, 0);
   store_close(s);
 }
 
-static void failures_keep_going_and_never_go_unjournaled(void) {
+/* A failure after a partial change: what changed is put back, the entry closed, the failure
+   reported; and a part that cannot even be read fails it before anything changes. */
+static void a_partial_quiet_on_is_undone(void) {
   const char *path = "quiet_fail.db";
   store *s = fresh_store(path);
   REQUIRE(s != NULL);
   quiet_outcome out;
   ts_err err;
 
-  /* Defender unreadable (PowerShell hung): left as is, Windows Update still paused. */
-  fake.defender_broken = 1;
-  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 18", &out, &err), TS_OK);
-  CHECK_STR_CONTAINS(out.text, "Defender: left as is: Defender: PowerShell");
-  CHECK_INT(out.update_changed, 1);
-  CHECK_INT(raw_query(path, "SELECT defender_was FROM quiet_journal"), RAW_NULL);
-  CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
+  /* Defender turned off, then pausing refused: Defender comes back on, nothing stays open. */
+  fake.update_set_broken = 1;
+  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 18", &out, &err), TS_EOS);
+  CHECK_STR_CONTAINS(err.text, "Windows Update: not paused: Windows Update: cannot write");
+  CHECK_STR_CONTAINS(err.text, "undone:");
+  CHECK_STR_CONTAINS(err.text, "Defender real-time protection: turned back on");
+  CHECK_INT(fake.defender_on, 1);
+  CHECK_INT(fake.defender_sets, 2);
   CHECK_INT(fake.paused_until, 0);
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"), 0);
+  CHECK_INT(raw_query(path, "SELECT defender_changed FROM quiet_journal"), 1);
+  CHECK_INT(raw_query(path, "SELECT restore_error LIKE '%cannot write the pause%' "
+                            "FROM quiet_journal"),
+            1);
+
+  /* Defender unreadable (PowerShell hung): nothing is changed or journaled. */
+  fake_reset();
+  fake.journal = s;
+  fake.defender_broken = 1;
+  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 19", &out, &err), TS_EOS);
+  CHECK_STR_CONTAINS(err.text, "quiet mode changed nothing: Defender: PowerShell");
+  CHECK_INT(fake.update_sets, 0);
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal"), 1);
 
   /* No Windows Update and Defender unreadable: nothing can be done, nothing is journaled. */
   fake.update_missing = 1;
@@ -373,16 +391,13 @@ static void failures_keep_going_and_never_go_unjournaled(void) {
   CHECK_STR_CONTAINS(err.text, "Windows Update is not there");
   CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal"), 1);
 
-  /* Pausing refused: Defender still turned off; the pause stays journaled (the request may have
-     landed after all), and leaving finds it as before and writes nothing. */
+  /* A machine without Windows Update at all: Defender alone is quiet mode. */
   fake_reset();
   fake.journal = s;
-  fake.update_set_broken = 1;
+  fake.update_missing = 1;
   CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 20", &out, &err), TS_OK);
   CHECK_INT(fake.defender_on, 0);
-  CHECK_STR_CONTAINS(out.text, "Windows Update: not paused: Windows Update: cannot write");
-  CHECK_INT(raw_query(path, "SELECT update_changed FROM quiet_journal ORDER BY id DESC"), 1);
-  int update_sets = fake.update_sets;
+  CHECK_STR_CONTAINS(out.text, "Windows Update: not on this machine");
 
   /* Restoring fails: the entry stays open with the reason, and a later leave finishes it. */
   fake.defender_set_broken = 1;
@@ -397,18 +412,62 @@ static void failures_keep_going_and_never_go_unjournaled(void) {
   fake.defender_set_broken = 0;
   CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
   CHECK_INT(fake.defender_on, 1);
-  CHECK_INT(fake.update_sets, update_sets);
-  CHECK_STR_CONTAINS(out.text, "Windows Update: already as before (not paused)");
-  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"), 0);
-  /* Everything refused: an error, and the entry stays open for anything landing late. */
-  fake.tamper_protection = 1;
-  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 21", &out, &err), TS_EOS);
-  CHECK_STR_CONTAINS(err.text, "quiet mode could quiet nothing");
-  CHECK_STR_CONTAINS(err.text, "Tamper Protection is on");
-  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"), 1);
-  CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
   CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"), 0);
   CHECK_INT(fake.unjournaled_changes, 0);
+  store_close(s);
+}
+
+/* Defender has no end of its own: the journal holds a deadline, and at it everything is put
+   back (the service's scheduler calls quiet_expire when it falls due). */
+static void the_deadline_restores_defender(void) {
+  const char *path = "quiet_deadline.db";
+  store *s = fresh_store(path);
+  REQUIRE(s != NULL);
+  quiet_outcome out;
+  ts_err err;
+  int64_t before = now_s();
+  CHECK_INT(quiet_enter(s, &fake_ops, 600, "by hand", &out, &err), TS_OK);
+  int64_t after = now_s();
+  CHECK_STR_CONTAINS(out.text, "restored by the service at");
+  store_quiet_entry e;
+  int found = 0;
+  CHECK_INT(store_quiet_open_entry(s, &e, &found, &err), TS_OK);
+  CHECK(e.restore_by >= before + 600 && e.restore_by <= after + 600);
+  quiet_state st;
+  CHECK_INT(quiet_status(s, &fake_ops, &st, &err), TS_OK);
+  CHECK_STR_CONTAINS(st.text, "; restored at ");
+
+  /* Before the deadline: nothing is touched, and the deadline is the next wake-up. */
+  int64_t next = 0;
+  int sets = fake.defender_sets + fake.update_sets;
+  CHECK_INT(quiet_expire(s, &fake_ops, e.restore_by - 1, &next, &out, &err), TS_OK);
+  CHECK_INT(next, e.restore_by);
+  CHECK_INT(fake.defender_sets + fake.update_sets, sets);
+  CHECK_INT(fake.defender_on, 0);
+
+  /* At it: Defender back on, the pause removed, the entry closed, nothing more to wait for. */
+  CHECK_INT(quiet_expire(s, &fake_ops, e.restore_by, &next, &out, &err), TS_OK);
+  CHECK_INT(next, 0);
+  CHECK_INT(fake.defender_on, 1);
+  CHECK_INT(fake.paused_until, 0);
+  CHECK_STR_CONTAINS(out.text, "ran out at");
+  CHECK_STR_CONTAINS(out.text, "Defender real-time protection: turned back on");
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"), 0);
+
+  /* Restoring at the deadline fails: still open, still due (the caller retries). */
+  CHECK_INT(quiet_enter(s, &fake_ops, 600, "by hand", &out, &err), TS_OK);
+  CHECK_INT(store_quiet_open_entry(s, &e, &found, &err), TS_OK);
+  fake.defender_set_broken = 1;
+  CHECK_INT(quiet_expire(s, &fake_ops, e.restore_by + 5, &next, &out, &err), TS_EOS);
+  CHECK_INT(next, e.restore_by);
+  fake.defender_set_broken = 0;
+  CHECK_INT(quiet_expire(s, &fake_ops, e.restore_by + 65, &next, &out, &err), TS_OK);
+  CHECK_INT(next, 0);
+  CHECK_INT(fake.defender_on, 1);
+
+  /* Nothing open: nothing to wait for. */
+  CHECK_INT(quiet_expire(s, &fake_ops, e.restore_by + 999999, &next, &out, &err), TS_OK);
+  CHECK_INT(next, 0);
   store_close(s);
 }
 
@@ -489,8 +548,9 @@ int main(void) {
   RUN_CASE(a_crash_before_the_change_restores_nothing_wrong);
   RUN_CASE(the_users_own_changes_are_respected);
   RUN_CASE(entering_twice_is_refused);
-  RUN_CASE(tamper_protection_is_reported_and_update_still_paused);
-  RUN_CASE(failures_keep_going_and_never_go_unjournaled);
+  RUN_CASE(tamper_protection_fails_quiet_mode_outright);
+  RUN_CASE(a_partial_quiet_on_is_undone);
+  RUN_CASE(the_deadline_restores_defender);
   RUN_CASE(the_system_says_why_it_cannot);
   RUN_CASE(the_registry_pause_round_trips);
   return check_summary();

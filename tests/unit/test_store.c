@@ -225,8 +225,50 @@ static void migrates_version_4_marking_runs_to_resume(void) {
   }
   CHECK_STR_CONTAINS(row.status_detail, "service stopped (SCM STOP)");
   store_close(s);
-  CHECK_INT(raw_query(path, "PRAGMA user_version"), 5);
+  CHECK_INT(raw_query(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
   CHECK_INT(raw_query(path, "SELECT sum(id) FROM run WHERE resume_at_start=1"), 6);
+}
+
+/* A database from before quiet mode's deadline, with quiet mode left on: the entry stays open,
+   without a deadline (restored at the next start as before), and new entries keep theirs. */
+static void migrates_quiet_journal_to_deadlines(void) {
+  const char *path = "store_quiet_deadline.db";
+  remove_db(path);
+  int with_deadline = 0;
+  for (int v = 1; v <= schema_migration_count(); v++)
+    if (strstr(schema_migration(v), "quiet_journal ADD COLUMN restore_by"))
+      with_deadline = v;
+  REQUIRE(with_deadline > 4);
+  static char sql[16384];
+  int len = 0;
+  for (int v = 1; v < with_deadline; v++)
+    len += snprintf(sql + len, sizeof sql - (size_t)len, "%s", schema_migration(v));
+  snprintf(sql + len, sizeof sql - (size_t)len,
+           "PRAGMA application_id=%d; PRAGMA user_version=%d;"
+           "INSERT INTO quiet_journal (id, started_at, reason, defender_was, "
+           "update_paused_until_was, defender_changed, update_changed) VALUES "
+           "(1,'2026-01-01T00:00:00.000Z','run 3',1,0,1,1);",
+           STORE_APPLICATION_ID, with_deadline - 1);
+  raw_exec(path, sql);
+  store *s;
+  ts_err err;
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
+  store_quiet_entry e;
+  int found = 0;
+  CHECK_INT(store_quiet_open_entry(s, &e, &found, &err), TS_OK);
+  CHECK_INT(found, 1);
+  CHECK_INT(e.restore_by, 0);
+  CHECK_INT(store_quiet_end(s, 1, "2026-01-01T01:00:00.000Z", NULL, &err), TS_OK);
+  memset(&e, 0, sizeof e);
+  snprintf(e.started_at, sizeof e.started_at, "2026-01-02T00:00:00.000Z");
+  snprintf(e.reason, sizeof e.reason, "by hand");
+  e.restore_by = INT64_C(1796637600);
+  int64_t id = 0;
+  CHECK_INT(store_quiet_begin(s, &e, &id, &err), TS_OK);
+  CHECK_INT(store_quiet_open_entry(s, &e, &found, &err), TS_OK);
+  CHECK_INT(e.restore_by, INT64_C(1796637600));
+  store_close(s);
+  CHECK_INT(raw_query(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 }
 
 typedef struct unfinished {
@@ -567,6 +609,7 @@ int main(void) {
   RUN_CASE(unknown_status_text_is_an_error);
   RUN_CASE(records_a_score_typed_by_hand);
   RUN_CASE(refuses_a_file_that_is_not_sqlite);
+  RUN_CASE(migrates_quiet_journal_to_deadlines);
   RUN_CASE(refuses_another_programs_database);
   RUN_CASE(refuses_a_newer_database);
   RUN_CASE(opened_by_many_at_once);

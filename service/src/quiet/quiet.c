@@ -66,10 +66,10 @@ static int64_t now_unix(void) { return (int64_t)time(NULL); }
 /* ---- entering -------------------------------------------------------------------------------- */
 
 /* Turns real-time protection off and reads it back: Tamper Protection accepts the request and
-   changes nothing. Returns 1: once asked, Defender may still switch later (a slow or timed-out
-   request), so the journal keeps the part; restoring checks the state first and then touches
-   nothing that is already as it was. */
-static int defender_quiet(const plat_quiet_ops *ops, quiet_outcome *out) {
+   changes nothing, which is a problem in out. Once asked, Defender may still switch later (a slow
+   or timed-out request), so the journal keeps the part either way; restoring checks the state
+   first and then touches nothing that is already as it was. */
+static void defender_quiet(const plat_quiet_ops *ops, quiet_outcome *out) {
   ts_err set_err, get_err;
   ts_err_clear(&set_err);
   int set_rc = ops->defender_set(0, &set_err);
@@ -78,23 +78,22 @@ static int defender_quiet(const plat_quiet_ops *ops, quiet_outcome *out) {
   if (get_rc != TS_OK) {
     problem(out, "Defender: cannot tell whether real-time protection is off: %s%s%s", get_err.text,
             set_rc != TS_OK ? "; turning it off said: " : "", set_rc != TS_OK ? set_err.text : "");
-    return 1;
+    return;
   }
   if (!on) {
     out->defender_changed = 1;
     say(out->text, sizeof out->text, "Defender real-time protection: turned off (was on)");
-    return 1;
+    return;
   }
   if (set_rc != TS_OK)
     problem(out, "Defender: real-time protection stays on: %s", set_err.text);
   else
     problem(out, "%s", tamper_refusal);
-  return 1;
 }
 
-/* Pauses Windows Update until `until` and reads it back; returns 1 for the same reason as
-   defender_quiet. */
-static int update_quiet(const plat_quiet_ops *ops, int64_t until, int64_t was, quiet_outcome *out) {
+/* Pauses Windows Update until `until` and reads it back, as defender_quiet does. */
+static void update_quiet(const plat_quiet_ops *ops, int64_t until, int64_t was,
+                         quiet_outcome *out) {
   ts_err set_err, get_err;
   ts_err_clear(&set_err);
   int set_rc = ops->update_set(until, &set_err);
@@ -105,14 +104,14 @@ static int update_quiet(const plat_quiet_ops *ops, int64_t until, int64_t was, q
   if (get_rc != TS_OK) {
     problem(out, "Windows Update: cannot tell whether it is paused: %s%s%s", get_err.text,
             set_rc != TS_OK ? "; pausing it said: " : "", set_rc != TS_OK ? set_err.text : "");
-    return 1;
+    return;
   }
   if (now_until == until) {
     char before[64];
     describe_pause(was, now_unix(), before, sizeof before);
     out->update_changed = 1;
     say(out->text, sizeof out->text, "Windows Update: paused until %s (was %s)", when, before);
-    return 1;
+    return;
   }
   if (now_until != was)
     problem(out, "Windows Update: asked to pause until %s, the pause now says otherwise%s%s", when,
@@ -120,7 +119,35 @@ static int update_quiet(const plat_quiet_ops *ops, int64_t until, int64_t was, q
   else
     problem(out, "Windows Update: not paused: %s",
             set_rc != TS_OK ? set_err.text : "the pause did not change");
-  return 1;
+}
+
+static int restore_entry(store *s, const plat_quiet_ops *ops, const store_quiet_entry *entry,
+                         quiet_outcome *out, ts_err *err);
+
+/* quiet-on failed part-way: restores what the journal says was being changed, closes the entry
+   with the failure, and returns the failure (TS_EOS) with both stories. */
+static int undo_enter(store *s, const plat_quiet_ops *ops, int64_t id, quiet_outcome *out,
+                      ts_err *err) {
+  store_quiet_entry entry;
+  int found = 0;
+  ts_err e;
+  if (store_quiet_open_entry(s, &entry, &found, &e) != TS_OK || !found || entry.id != id)
+    return ts_err_set(err, TS_EOS,
+                      "quiet mode failed part-way, and its journal cannot be read to undo it "
+                      "(the next start retries): %s\n%s",
+                      e.text, out->text);
+  quiet_outcome undo;
+  memset(&undo, 0, sizeof undo);
+  ts_err undo_err;
+  if (restore_entry(s, ops, &entry, &undo, &undo_err) != TS_OK)
+    return ts_err_set(err, TS_EOS, "quiet mode failed part-way:\n%s\nand undoing it failed too: %s",
+                      out->text, undo_err.text);
+  char at[32];
+  plat_utc_timestamp(at, sizeof at);
+  store_quiet_end(s, id, at, out->text, &e); /* closed; the failure stays on record */
+  out->defender_changed = out->update_changed = 0;
+  return ts_err_set(err, TS_EOS, "quiet mode was not turned on (all or nothing):\n%s\nundone:\n%s",
+                    out->text, undo.text);
 }
 
 int quiet_enter(store *s, const plat_quiet_ops *ops, int64_t duration_s, const char *reason,
@@ -129,7 +156,7 @@ int quiet_enter(store *s, const plat_quiet_ops *ops, int64_t duration_s, const c
   if (duration_s < QUIET_MIN_S || duration_s > QUIET_MAX_S)
     return ts_err_set(err, TS_EINVAL,
                       "quiet mode's duration: %lld s is out of range (accepted: %d s to %d s, "
-                      "1 minute to about 5 weeks)",
+                      "about 5 weeks)",
                       (long long)duration_s, QUIET_MIN_S, QUIET_MAX_S);
   store_quiet_entry open;
   int found = 0;
@@ -142,20 +169,26 @@ int quiet_enter(store *s, const plat_quiet_ops *ops, int64_t duration_s, const c
                       "quiet off)",
                       open.started_at, open.reason);
 
-  /* The state before anything changes. A part whose state cannot be read is not changed: it
-     could not be restored exactly. */
+  /* The state before anything changes. A part that is not on this machine at all is left out;
+     a part that is there but cannot be read fails quiet mode before anything changes: it could
+     neither be changed knowingly nor restored exactly. */
   ts_err defender_err, update_err;
   int defender_on = 0;
   int64_t paused_until = 0;
   int defender_rc = ops->defender_get(&defender_on, &defender_err);
   int update_rc = ops->update_get(&paused_until, &update_err);
-  if (defender_rc != TS_OK && update_rc != TS_OK) {
+  if (defender_rc != TS_OK && update_rc != TS_OK &&
+      (defender_rc == TS_EUNSUPPORTED || update_rc == TS_EUNSUPPORTED)) {
     if (strcmp(defender_err.text, update_err.text) == 0)
       return ts_err_set(err, defender_rc, "quiet mode cannot change anything here: %s",
                         defender_err.text);
     return ts_err_set(err, defender_rc, "quiet mode cannot change anything here: %s; %s",
                       defender_err.text, update_err.text);
   }
+  if (defender_rc != TS_OK && defender_rc != TS_EUNSUPPORTED)
+    return ts_err_set(err, defender_rc, "quiet mode changed nothing: %s", defender_err.text);
+  if (update_rc != TS_OK && update_rc != TS_EUNSUPPORTED)
+    return ts_err_set(err, update_rc, "quiet mode changed nothing: %s", update_err.text);
   int64_t now = now_unix();
   int64_t until = now + duration_s + QUIET_MARGIN_S;
 
@@ -165,6 +198,8 @@ int quiet_enter(store *s, const plat_quiet_ops *ops, int64_t duration_s, const c
   snprintf(entry.reason, sizeof entry.reason, "%s", reason && reason[0] ? reason : "by hand");
   entry.defender_was = defender_rc == TS_OK ? defender_on : -1;
   entry.update_paused_until_was = update_rc == TS_OK ? paused_until : -1;
+  /* Defender has no end of its own: the service restores everything by this time. */
+  entry.restore_by = now + duration_s;
   int64_t id = 0;
   rc = store_quiet_begin(s, &entry, &id, err);
   if (rc != TS_OK)
@@ -184,46 +219,32 @@ int quiet_enter(store *s, const plat_quiet_ops *ops, int64_t duration_s, const c
     return ts_err_prefix(err, "quiet mode changed nothing");
   }
 
-  int defender_quiet_now = defender_rc == TS_OK && !defender_on;
-  int update_quiet_now = update_rc == TS_OK && !change_update;
   if (defender_rc != TS_OK)
-    problem(out, "Defender: left as is: %s", defender_err.text);
+    say(out->text, sizeof out->text, "Defender: not on this machine (%s); left out",
+        defender_err.text);
   else if (!defender_on)
     say(out->text, sizeof out->text, "Defender real-time protection: already off; left as is");
   else
-    change_defender = defender_quiet(ops, out);
-  defender_quiet_now = defender_quiet_now || out->defender_changed;
+    defender_quiet(ops, out);
 
-  if (update_rc != TS_OK) {
-    problem(out, "Windows Update: left as is: %s", update_err.text);
+  if (out->problems) {
+    /* All or nothing: Windows Update is not touched once Defender has refused. */
+  } else if (update_rc != TS_OK) {
+    say(out->text, sizeof out->text, "Windows Update: not on this machine (%s); left out",
+        update_err.text);
   } else if (!change_update) {
     char pause[64];
     describe_pause(paused_until, now, pause, sizeof pause);
     say(out->text, sizeof out->text, "Windows Update: already %s; left as is", pause);
   } else {
-    change_update = update_quiet(ops, until, paused_until, out);
+    update_quiet(ops, until, paused_until, out);
   }
-  update_quiet_now = update_quiet_now || out->update_changed;
-
-  /* The journal now says what really changed; should this write fail, the earlier (larger)
-     record stands, which restores no less than was changed. */
-  ts_err ignored;
-  store_quiet_set_changed(s, id, change_defender, change_update, change_update ? until : 0,
-                          &ignored);
-  if (defender_quiet_now || update_quiet_now)
-    return TS_OK;
-  if (!change_defender && !change_update) {
-    char at[32];
-    plat_utc_timestamp(at, sizeof at);
-    store_quiet_end(s, id, at, "nothing could be changed", &ignored);
-    return ts_err_set(err, TS_EOS, "quiet mode changed nothing:\n%s", out->text);
-  }
-  /* Requests were made and refused: the entry stays open so that anything landing late is
-     still put back by `quiet off` or the next start. */
-  return ts_err_set(err, TS_EOS,
-                    "quiet mode could quiet nothing (turn it off to put back anything that "
-                    "changed late):\n%s",
-                    out->text);
+  if (out->problems)
+    return undo_enter(s, ops, id, out, err);
+  char deadline[40];
+  format_time(entry.restore_by, deadline, sizeof deadline);
+  say(out->text, sizeof out->text, "restored by the service at %s at the latest", deadline);
+  return TS_OK;
 }
 
 /* ---- restoring ------------------------------------------------------------------------------- */
@@ -362,9 +383,45 @@ int quiet_recover(store *s, const plat_quiet_ops *ops, quiet_outcome *out, ts_er
   return restore_entry(s, ops, &entry, out, err);
 }
 
+int quiet_expire(store *s, const plat_quiet_ops *ops, int64_t now, int64_t *next_deadline,
+                 quiet_outcome *out, ts_err *err) {
+  memset(out, 0, sizeof *out);
+  *next_deadline = 0;
+  store_quiet_entry entry;
+  int found = 0;
+  int rc = store_quiet_open_entry(s, &entry, &found, err);
+  if (rc != TS_OK || !found || entry.restore_by == 0)
+    return rc;
+  if (entry.restore_by > now) {
+    *next_deadline = entry.restore_by;
+    return TS_OK;
+  }
+  char deadline[40];
+  format_time(entry.restore_by, deadline, sizeof deadline);
+  say(out->text, sizeof out->text, "quiet mode since %s (%s) ran out at %s; restoring",
+      entry.started_at, entry.reason, deadline);
+  rc = restore_entry(s, ops, &entry, out, err);
+  if (rc != TS_OK)
+    *next_deadline = entry.restore_by; /* still open: the caller retries later */
+  return rc;
+}
+
 /* ---- status ---------------------------------------------------------------------------------- */
 
-int quiet_status(store *s, const plat_quiet_ops *ops, quiet_state *out, ts_err *err) {
+void quiet_read_machine(const plat_quiet_ops *ops, quiet_machine *out) {
+  memset(out, 0, sizeof *out);
+  const char *reason = ops->unavailable_reason();
+  snprintf(out->unavailable, sizeof out->unavailable, "%s", reason ? reason : "");
+  ts_err e;
+  out->defender_known = ops->defender_get(&out->defender_on, &e) == TS_OK;
+  if (!out->defender_known)
+    snprintf(out->defender_error, sizeof out->defender_error, "%s", e.text);
+  out->update_known = ops->update_get(&out->update_paused_until, &e) == TS_OK;
+  if (!out->update_known)
+    snprintf(out->update_error, sizeof out->update_error, "%s", e.text);
+}
+
+int quiet_describe(store *s, const quiet_machine *m, quiet_state *out, ts_err *err) {
   memset(out, 0, sizeof *out);
   int found = 0;
   int rc = store_quiet_open_entry(s, &out->entry, &found, err);
@@ -373,27 +430,32 @@ int quiet_status(store *s, const plat_quiet_ops *ops, quiet_state *out, ts_err *
   if (rc != TS_OK)
     return rc;
   out->on = found && out->entry.restored_at[0] == '\0';
-  const char *reason = ops->unavailable_reason();
-  snprintf(out->unavailable, sizeof out->unavailable, "%s", reason ? reason : "");
+  snprintf(out->unavailable, sizeof out->unavailable, "%s", m->unavailable);
+  out->defender_known = m->defender_known;
+  out->defender_on = m->defender_on;
+  out->update_known = m->update_known;
+  out->update_paused_until = m->update_paused_until;
 
-  ts_err e;
-  out->defender_known = ops->defender_get(&out->defender_on, &e) == TS_OK;
-  char defender[300], update[300], pause[64];
+  char defender[300], update[300], pause[64], deadline[64] = "";
   if (out->defender_known)
     snprintf(defender, sizeof defender, "%s", out->defender_on ? "on" : "off");
   else
-    snprintf(defender, sizeof defender, "unknown (%s)", e.text);
-  out->update_known = ops->update_get(&out->update_paused_until, &e) == TS_OK;
+    snprintf(defender, sizeof defender, "unknown (%s)", m->defender_error);
   if (out->update_known) {
     describe_pause(out->update_paused_until, now_unix(), pause, sizeof pause);
     snprintf(update, sizeof update, "%s", pause);
   } else {
-    snprintf(update, sizeof update, "unknown (%s)", e.text);
+    snprintf(update, sizeof update, "unknown (%s)", m->update_error);
+  }
+  if (out->on && out->entry.restore_by) {
+    char when[40];
+    format_time(out->entry.restore_by, when, sizeof when);
+    snprintf(deadline, sizeof deadline, "; restored at %s", when);
   }
 
   if (out->on)
-    say(out->text, sizeof out->text, "quiet mode: on since %s (%s)%s%s", out->entry.started_at,
-        out->entry.reason, out->entry.restore_error[0] ? "; restoring failed: " : "",
+    say(out->text, sizeof out->text, "quiet mode: on since %s (%s)%s%s%s", out->entry.started_at,
+        out->entry.reason, deadline, out->entry.restore_error[0] ? "; restoring failed: " : "",
         out->entry.restore_error);
   else if (found)
     say(out->text, sizeof out->text, "quiet mode: off (last on %s to %s)", out->entry.started_at,
@@ -402,7 +464,13 @@ int quiet_status(store *s, const plat_quiet_ops *ops, quiet_state *out, ts_err *
     say(out->text, sizeof out->text, "quiet mode: off (never used)");
   say(out->text, sizeof out->text, "Defender real-time protection: %s", defender);
   say(out->text, sizeof out->text, "Windows Update: %s", update);
-  if (reason)
-    say(out->text, sizeof out->text, "note: %s", reason);
+  if (m->unavailable[0])
+    say(out->text, sizeof out->text, "note: %s", m->unavailable);
   return TS_OK;
+}
+
+int quiet_status(store *s, const plat_quiet_ops *ops, quiet_state *out, ts_err *err) {
+  quiet_machine m;
+  quiet_read_machine(ops, &m);
+  return quiet_describe(s, &m, out, err);
 }

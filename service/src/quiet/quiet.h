@@ -13,7 +13,7 @@
 /* The pause outlasts the run by this much, so a run that overruns its estimate stays quiet, while
    a pause nobody restores (the machine died for good) still ends on its own within hours. */
 #define QUIET_MARGIN_S 3600
-#define QUIET_MIN_S 60
+#define QUIET_MIN_S 10
 /* The longest pause the Settings app offers (5 weeks), margin included. */
 #define QUIET_MAX_S (35 * 86400 - QUIET_MARGIN_S)
 /* The longest quiet mode asked for by hand (quiet on --hours), in whole hours. */
@@ -39,14 +39,31 @@ typedef struct quiet_state {
   char text[1024];             /* a summary for `threadsoup quiet status` */
 } quiet_state;
 
-/* Reads the journal and the machine; machine errors are reported in the state, not returned. */
+/* The machine's side of quiet mode, as read at one moment (slow on Windows: PowerShell). */
+typedef struct quiet_machine {
+  int defender_known, defender_on;
+  int update_known;
+  int64_t update_paused_until;
+  char defender_error[256], update_error[256]; /* why a part is unknown */
+  char unavailable[256];
+} quiet_machine;
+
+/* Reads the machine; errors go into the result. May take seconds (PowerShell): callers hold no
+   lock that others wait for (the service caches it, server/quiet_guard.c). */
+void quiet_read_machine(const plat_quiet_ops *ops, quiet_machine *out);
+/* The state from the journal (quick) and a machine reading. */
+int quiet_describe(store *s, const quiet_machine *m, quiet_state *out, ts_err *err);
+/* Both: reads the journal and the machine; machine errors are reported in the state. */
 int quiet_status(store *s, const plat_quiet_ops *ops, quiet_state *out, ts_err *err);
 
 /* Turns quiet mode on for `duration_s` seconds (QUIET_MIN_S to QUIET_MAX_S): first journals the
-   machine's state, then turns Defender's real-time protection off and pauses Windows Update until
-   now + duration_s + QUIET_MARGIN_S, journaling each change before making it. A part that fails
-   (Tamper Protection, no Windows Update) is reported in out and the other goes on; TS_OK unless
-   nothing at all is quiet afterwards. Refused (TS_EINVAL) while quiet mode is on. */
+   machine's state and the deadline now + duration_s (restore_by, which the service enforces:
+   Defender has no end of its own), then turns Defender's real-time protection off and pauses
+   Windows Update until now + duration_s + QUIET_MARGIN_S, journaling each change before making
+   it. All or nothing: a part that is there but cannot be read fails it before any change; a part
+   that refuses (Tamper Protection, a pause that does not take) fails it after its change is undone
+   and the entry closed (TS_EOS, out says what and what was undone). A part this machine does not
+   have at all is left out. Refused (TS_EINVAL) while quiet mode is on. */
 int quiet_enter(store *s, const plat_quiet_ops *ops, int64_t duration_s, const char *reason,
                 quiet_outcome *out, ts_err *err);
 
@@ -59,5 +76,11 @@ int quiet_leave(store *s, const plat_quiet_ops *ops, quiet_outcome *out, ts_err 
 
 /* At service start: restores an entry left open by a crash or a reboot, as quiet_leave does. */
 int quiet_recover(store *s, const plat_quiet_ops *ops, quiet_outcome *out, ts_err *err);
+
+/* The deadline: restores the open entry when its restore_by is at or before `now`, as
+   quiet_leave does. *next_deadline gets the restore_by of the entry still open afterwards (0: none
+   open, or one without a deadline), for the caller's next wake-up. */
+int quiet_expire(store *s, const plat_quiet_ops *ops, int64_t now, int64_t *next_deadline,
+                 quiet_outcome *out, ts_err *err);
 
 #endif

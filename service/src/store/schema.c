@@ -99,6 +99,9 @@ static const char *const migrations[] = {
     "ALTER TABLE run ADD COLUMN resume_at_start INTEGER NOT NULL DEFAULT 0;\n"
     "UPDATE run SET resume_at_start=1\n"
     "  WHERE status='interrupted' AND status_detail LIKE 'service stopped%';\n",
+    /* 6: the time (Unix s) by which the service restores an open quiet-mode entry by itself:
+       Defender has no pause end of its own. NULL for entries from before version 6. */
+    "ALTER TABLE quiet_journal ADD COLUMN restore_by INTEGER;\n",
 };
 
 int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }

@@ -851,7 +851,7 @@ int store_quiet_begin(store *s, const store_quiet_entry *e, int64_t *id, ts_err 
   sqlite3_stmt *st;
   int rc = prepare(s,
                    "INSERT INTO quiet_journal (started_at, reason, defender_was, "
-                   "update_paused_until_was) VALUES (?,?,?,?)",
+                   "update_paused_until_was, restore_by) VALUES (?,?,?,?,?)",
                    &st, err);
   if (rc != TS_OK)
     return rc;
@@ -859,6 +859,7 @@ int store_quiet_begin(store *s, const store_quiet_entry *e, int64_t *id, ts_err 
   sqlite3_bind_text(st, 2, e->reason, -1, SQLITE_TRANSIENT);
   bind_int64_or_null(st, 3, e->defender_was, -1);
   bind_int64_or_null(st, 4, e->update_paused_until_was, -1);
+  bind_int64_or_null(st, 5, e->restore_by, 0);
   /* The unique index on open entries refuses a second one, even from another process. */
   if (sqlite3_step(st) == SQLITE_DONE) {
     rc = TS_OK;
@@ -908,7 +909,8 @@ static int quiet_entry_query(store *s, const char *where, store_quiet_entry *out
   snprintf(sql, sizeof sql,
            "SELECT id, started_at, reason, coalesce(defender_was,-1), "
            "coalesce(update_paused_until_was,-1), defender_changed, update_changed, "
-           "coalesce(update_paused_until_set,0), restored_at, restore_error FROM quiet_journal "
+           "coalesce(update_paused_until_set,0), restored_at, restore_error, "
+           "coalesce(restore_by,0) FROM quiet_journal "
            "%s ORDER BY id DESC LIMIT 1",
            where);
   sqlite3_stmt *st;
@@ -930,6 +932,7 @@ static int quiet_entry_query(store *s, const char *where, store_quiet_entry *out
     out->update_paused_until_set = sqlite3_column_int64(st, 7);
     copy_column(st, 8, out->restored_at, sizeof out->restored_at);
     copy_column(st, 9, out->restore_error, sizeof out->restore_error);
+    out->restore_by = sqlite3_column_int64(st, 10);
     rc = TS_OK;
   } else {
     rc = rc == SQLITE_DONE ? TS_OK : store_fail(s, err, "cannot read quiet mode's journal");

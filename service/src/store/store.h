@@ -11,7 +11,7 @@
 typedef struct store store;
 
 /* The newest schema this build knows; `PRAGMA user_version` of a ThreadSoup database. */
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 /* `PRAGMA application_id` of every ThreadSoup database: "TSup". */
 #define STORE_APPLICATION_ID 0x54537570
 
@@ -249,11 +249,12 @@ typedef struct store_quiet_entry {
   int64_t update_paused_until_set; /* the end quiet mode set; 0 when it set none */
   char restored_at[32];            /* "" while quiet mode is on */
   char restore_error[512];         /* what went wrong restoring, or "" */
+  int64_t restore_by; /* Unix s by which the service restores it; 0 none (older entries) */
 } store_quiet_entry;
 
 /* Opens a journal entry with the state before quiet mode (started_at, reason, defender_was,
-   update_paused_until_was; nothing changed yet), committed before this returns. TS_EINVAL when an
-   entry is already open (quiet mode is on). */
+   update_paused_until_was, restore_by; nothing changed yet), committed before this returns.
+   TS_EINVAL when an entry is already open (quiet mode is on). */
 int store_quiet_begin(store *s, const store_quiet_entry *entry, int64_t *id, ts_err *err);
 /* Records which parts quiet mode changes, before and after changing them. */
 int store_quiet_set_changed(store *s, int64_t id, int defender_changed, int update_changed,

@@ -36,10 +36,10 @@ static int posix_trusted(const server_facts *f, char *reason, size_t len) {
   char text[300];
   const char *expected = f->default_address ? "root (the service's own socket)"
                                             : "root or this user (a --socket address)";
-  int peer_ok = f->peer_uid == 0 || (!f->default_address && f->peer_uid == f->self_uid &&
-                                     f->self_uid >= 0);
-  int file_ok = f->file_uid == 0 || (!f->default_address && f->file_uid == f->self_uid &&
-                                     f->self_uid >= 0);
+  int peer_ok =
+      f->peer_uid == 0 || (!f->default_address && f->peer_uid == f->self_uid && f->self_uid >= 0);
+  int file_ok =
+      f->file_uid == 0 || (!f->default_address && f->file_uid == f->self_uid && f->self_uid >= 0);
   if (f->peer_uid < 0) {
     snprintf(text, sizeof text,
              "cannot tell who serves the socket (%s); expected %s; nothing was sent",
@@ -52,9 +52,8 @@ static int posix_trusted(const server_facts *f, char *reason, size_t len) {
     return refuse(reason, len, text);
   }
   if (!file_ok) {
-    snprintf(text, sizeof text,
-             "the socket file belongs to uid %ld, expected %s; nothing was sent", f->file_uid,
-             expected);
+    snprintf(text, sizeof text, "the socket file belongs to uid %ld, expected %s; nothing was sent",
+             f->file_uid, expected);
     return refuse(reason, len, text);
   }
   return 1;
