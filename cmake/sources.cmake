@@ -54,6 +54,7 @@ set(TS_CORE_SOURCES
   service/src/report/text.c
   service/src/server/events.c
   service/src/server/handlers.c
+  service/src/server/quiet_guard.c
   service/src/server/runner.c
   service/src/server/schedule.c
   service/src/server/scheduler.c

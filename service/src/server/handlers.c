@@ -225,9 +225,7 @@ static int handle_quiet_status(request *r) {
     ts_err_set(&err, TS_ENOMEM, "no memory for quiet mode's state");
     return reply_err(r, &err);
   }
-  plat_mutex_lock(&r->svc->db_lock);
-  int rc = quiet_status(r->svc->db, plat_quiet_system(), q, &err);
-  plat_mutex_unlock(&r->svc->db_lock);
+  int rc = server_quiet_status(r->svc, q, &err); /* not under db_lock: it may be slow */
   if (rc == TS_OK) {
     proto_add(r->out, "quiet", q->on ? "on" : "off", &r->err);
     proto_add(r->out, "available", q->unavailable[0] ? "no" : "yes", &r->err);
@@ -435,19 +433,19 @@ static int handle_schedule_remove(request *r) {
 
 /* quiet-on / quiet-off by hand (a plan's "quiet = on" does it around its run by itself). */
 static int handle_quiet_change(request *r, int on) {
-  long hours = 4;
+  long hours = 4, seconds = 0;
   quiet_outcome outcome;
   ts_err err;
   int rc = TS_OK;
-  if (on && proto_get(r->in, "hours"))
+  if (on && proto_get(r->in, "hours") && proto_get(r->in, "seconds"))
+    rc = ts_err_set(&err, TS_EUSAGE, "quiet-on takes 'hours' or 'seconds', not both");
+  else if (on && proto_get(r->in, "seconds"))
+    rc = long_field(r, "seconds", QUIET_MIN_S, QUIET_MAX_S, &seconds, &err);
+  else if (on && proto_get(r->in, "hours"))
     rc = long_field(r, "hours", 1, QUIET_MAX_HOURS, &hours, &err);
-  if (rc == TS_OK) {
-    plat_mutex_lock(&r->svc->db_lock);
-    rc = on ? quiet_enter(r->svc->db, plat_quiet_system(), hours * 3600, r->from->peer.name,
-                          &outcome, &err)
-            : quiet_leave(r->svc->db, plat_quiet_system(), &outcome, &err);
-    plat_mutex_unlock(&r->svc->db_lock);
-  }
+  if (rc == TS_OK)
+    rc = server_quiet_change(r->svc, on, seconds ? seconds : hours * 3600, r->from->peer.name,
+                             &outcome, &err);
   if (rc != TS_OK)
     return reply_err(r, &err);
   ts_log(TS_LOG_INFO, "quiet mode %s for %s: %s", on ? "on" : "off", r->from->peer.name,

@@ -10,6 +10,7 @@
 
 #include "../engine/engine.h"
 #include "../experiment/plan.h"
+#include "../quiet/quiet.h"
 #include "../store/store.h"
 #include "threadsoup/log.h"
 #include "threadsoup/proto.h"
@@ -76,6 +77,17 @@ struct server {
   int64_t idle_report_at;
   int commands_allowed;
   char commands_reason[256];
+
+  /* Quiet mode (quiet_guard.c), under quiet_lock with a connection of its own. Lock order:
+     quiet_lock is never held together with db_lock (either way round); `lock` may be taken
+     after quiet_lock is released, never under it. */
+  plat_mutex quiet_lock;
+  int quiet_lock_ready;
+  store *quiet_db;
+  const plat_quiet_ops *quiet_ops;
+  quiet_machine quiet_machine; /* the last reading of Defender and Windows Update */
+  int quiet_cached;            /* quiet_machine is valid (cleared by every change) */
+  uint64_t quiet_cached_at;    /* plat_clock_ns of the reading */
 };
 
 /* One request being answered: the handler fills `out` (already an ok reply for the verb). */
@@ -132,6 +144,23 @@ void runner_resume_queued(server *svc);
 /* At the end of serving (after server_request_stop): waits for the runner, which checkpoints
    its run, and stops the client's load. */
 void runner_shutdown(server *svc);
+
+/* ---- quiet_guard.c: quiet mode in the service ---- */
+
+/* At start, right after the database opens and before anything listens: opens quiet mode's own
+   connection and restores an entry a crash or power cut left open. */
+int server_quiet_open(server *svc, ts_err *err);
+void server_quiet_close(server *svc);
+/* Restores an open entry left by the last stop (logged). */
+void server_quiet_recover(server *svc);
+/* The scheduler's part: restores the open entry once its deadline has come; returns the next
+   deadline to wake for, 0 when no entry is open (no timer when idle). */
+int64_t server_quiet_tick(server *svc, int64_t now);
+/* quiet-on (for `seconds`) and quiet-off; wakes the scheduler for the new deadline. */
+int server_quiet_change(server *svc, int on, int64_t seconds, const char *who, quiet_outcome *out,
+                        ts_err *err);
+/* quiet-status: the journal now, the machine as read at most QUIET_CACHE_NS ago. */
+int server_quiet_status(server *svc, quiet_state *out, ts_err *err);
 
 /* ---- handlers.c, scheduler.c ---- */
 

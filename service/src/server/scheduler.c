@@ -113,13 +113,18 @@ void server_scheduler_main(void *arg) {
     int64_t now = (int64_t)time(NULL);
     for (int i = 0; i < due.count; i++)
       fire_schedule(svc, &due.items[i], now);
+    /* Quiet mode's deadline counts only while an entry is open. */
+    int64_t quiet_due = server_quiet_tick(svc, (int64_t)time(NULL));
+    if (quiet_due && (due.earliest == 0 || quiet_due < due.earliest))
+      due.earliest = quiet_due;
     plat_mutex_lock(&svc->lock);
     if (svc->stopping) {
       plat_mutex_unlock(&svc->lock);
       break;
     }
-    /* Sleep until the next due time, or until something changes (a schedule added, a run or a
-       client's load ended): the only timer the idle service has. */
+    /* Sleep until the next due time (a schedule's, or quiet mode's deadline), or until something
+       changes (a schedule added, quiet mode turned on, a run or a client's load ended): the only
+       timer the idle service has. */
     uint64_t wait = UINT64_MAX;
     if (due.earliest)
       wait = due.earliest > now ? (uint64_t)(due.earliest - now) * TS_NS_PER_S : TS_NS_PER_S;

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "../quiet/quiet.h"
 #include "threadsoup/units.h"
 #include "threadsoup/version.h"
 
@@ -148,6 +147,10 @@ int server_create(server **out, const server_config *config, ts_err *err) {
   }
   if (rc == TS_OK)
     rc = store_open(&svc->db, svc->db_path, err);
+  /* Quiet mode left on by a crash or a power cut is restored before anything else, and before
+     the pipe or socket listens: whoever holds the address cannot keep it from happening. */
+  if (rc == TS_OK)
+    rc = server_quiet_open(svc, err);
   if (rc == TS_OK)
     rc = plat_interrupt_install(err);
   if (rc == TS_OK)
@@ -156,11 +159,6 @@ int server_create(server **out, const server_config *config, ts_err *err) {
   if (rc == TS_OK) {
     ts_err ignored;
     runner_queue_unfinished(svc);
-    /* Quiet mode left on by a crash or a power cut is restored before anything else runs. */
-    quiet_outcome outcome;
-    if (quiet_recover(svc->db, plat_quiet_system(), &outcome, &ignored) == TS_OK &&
-        (outcome.defender_changed || outcome.update_changed))
-      ts_log(TS_LOG_WARNING, "quiet mode was still on after the last stop: %s", outcome.text);
     store_schedules(svc->db, server_arm_boot_schedule, svc, &ignored);
   }
   if (rc != TS_OK) {
@@ -267,6 +265,7 @@ void server_destroy(server *svc) {
   if (svc->listener)
     plat_ipc_server_free(svc->listener);
   store_close(svc->db);
+  server_quiet_close(svc);
   for (int i = 0; i < svc->event_count; i++)
     free(svc->events[(svc->event_head + i) % SERVER_MAX_EVENTS]);
   plat_cond_destroy(&svc->changed);

@@ -10,8 +10,9 @@
 #include "threadsoup/plat.h"
 
 typedef struct server_config {
-  char address[PLAT_PATH_MAX]; /* control socket or pipe; "" = plat_ipc_default_address() */
-  char db_path[PLAT_PATH_MAX]; /* "" = the service data folder's threadsoup.db */
+  char address[PLAT_PATH_MAX];     /* control socket or pipe; "" = plat_ipc_default_address() */
+  char db_path[PLAT_PATH_MAX];     /* "" = the service data folder's threadsoup.db */
+  const plat_quiet_ops *quiet_ops; /* NULL = plat_quiet_system(); tests give a fake machine */
 } server_config;
 
 typedef struct server server;

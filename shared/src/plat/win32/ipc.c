@@ -258,10 +258,13 @@ static int read_server_token(HANDLE token, server_facts *f) {
         member = 1;
   free(groups);
   f->token_elevated_admin = member;
-  char who[64];
-  sid_to_name(user, who, sizeof who);
-  size_t used = strlen(f->server);
-  snprintf(f->server + used, sizeof f->server - used, ", user %s", who);
+  if (!f->token_system && !member) {
+    /* Named for the refusal only: the account lookup is slow. */
+    char who[64];
+    sid_to_name(user, who, sizeof who);
+    size_t used = strlen(f->server);
+    snprintf(f->server + used, sizeof f->server - used, ", user %s", who);
+  }
   return 1;
 }
 
