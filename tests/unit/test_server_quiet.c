@@ -24,7 +24,7 @@ static const char *address, *db_path;
 static struct fake_machine {
   volatile int defender_on;
   volatile int64_t paused_until;
-  volatile int get_delay_ms; /* each Defender reading takes this long */
+  volatile int get_delay_ms;     /* each Defender reading takes this long */
   volatile int probe_on_restore; /* turning Defender back on checks whether the address answers */
   volatile int listening_at_restore; /* 1: something answered on the address then */
   volatile int restores;
@@ -174,8 +174,7 @@ static void recovery_runs_before_listening(void) {
   CHECK_INT(fake.listening_at_restore, 0); /* nothing answered yet when Defender came back */
   CHECK_INT(fake.defender_on, 1);
   CHECK_INT(fake.paused_until, 0);
-  CHECK_INT(raw_query(db_path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"),
-            0);
+  CHECK_INT(raw_query(db_path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"), 0);
   server_destroy(svc);
   plat_interrupt_reset();
 }
@@ -194,8 +193,7 @@ static void recovery_runs_when_the_address_is_taken(void) {
   CHECK_STR_CONTAINS(err.text, "already listens");
   CHECK_INT(fake.defender_on, 1);
   CHECK_INT(fake.paused_until, 0);
-  CHECK_INT(raw_query(db_path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"),
-            0);
+  CHECK_INT(raw_query(db_path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"), 0);
   plat_ipc_server_close(squatter);
   plat_ipc_server_free(squatter);
   plat_interrupt_reset();
@@ -237,8 +235,7 @@ static void the_deadline_restores_defender(void) {
   CHECK_INT(fake.defender_on, 1);
   CHECK(waited >= 8.5);
   CHECK_INT(fake.paused_until, 0);
-  CHECK_INT(raw_query(db_path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"),
-            0);
+  CHECK_INT(raw_query(db_path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"), 0);
   free(x);
   service_stop(&r);
 }
