@@ -74,6 +74,9 @@ set(TS_CLI_SOURCES
   service/src/cli/service.c
   service/src/host/${TS_PLATFORM}/host.c
 )
+if(WIN32)
+  list(APPEND TS_CLI_SOURCES service/src/host/win32/pending.c)
+endif()
 
 set(TS_IDLE_SOURCES service/idle/${TS_PLATFORM}/idle.c)
 
