@@ -164,24 +164,41 @@ static void warn_if_refused(BOOL ok, warn_fn say, const char *what) {
   say(what, text);
 }
 
+/* The service's setting `level` as the SCM has it, in buf; NULL when the SCM cannot tell (Wine:
+   error 124 for some levels). */
+static const void *setting(SC_HANDLE service, DWORD level, BYTE *buf, DWORD len) {
+  DWORD needed = 0;
+  return QueryServiceConfig2W(service, level, buf, len, &needed) ? buf : NULL;
+}
+
 /* The settings MSI's ServiceInstall cannot make: description, delayed start, failure actions and
    the preshutdown timeout. `service install` applies them, and so does the service at every start
-   (an MSI install, or a service someone re-registered by hand, gets them that way). A start type
-   the user changed (manual, disabled) is kept: delayed start is only set on an automatic service.
-   Settings Wine does not keep (error 124, ERROR_INVALID_LEVEL) are warnings, not failures: the
-   service works without them. */
+   (an MSI install, or a service someone re-registered by hand, gets them that way). Only what
+   differs is written: rewriting the failure actions at every start could reset the SCM's count of
+   failures, and a crash loop would never reach the longer restart delays. A start type the user
+   changed (manual, disabled) is kept: delayed start is only set on an automatic service. Settings
+   Wine does not keep (error 124, ERROR_INVALID_LEVEL) are warnings, not failures: the service
+   works without them. */
 static void configure(SC_HANDLE service, warn_fn say) {
-  wchar_t description[] = L"" HOST_DESCRIPTION;
-  SERVICE_DESCRIPTIONW desc = {description};
-  warn_if_refused(ChangeServiceConfig2W(service, SERVICE_CONFIG_DESCRIPTION, &desc), say,
-                  "the service's description was not set");
-  /* Delayed: measuring idle cost is not urgent, and boot is busy enough. */
-  union {
+  /* One thread at a time configures (the CLI, or ServiceMain before the server exists). */
+  static union {
     QUERY_SERVICE_CONFIGW config;
+    SERVICE_FAILURE_ACTIONSW failure;
     BYTE bytes[8192];
   } q;
+  BYTE *buf = q.bytes;
+  wchar_t description[] = L"" HOST_DESCRIPTION;
+  const SERVICE_DESCRIPTIONW *d = setting(service, SERVICE_CONFIG_DESCRIPTION, buf, sizeof q);
+  SERVICE_DESCRIPTIONW desc = {description};
+  if (!d || !d->lpDescription || wcscmp(d->lpDescription, description) != 0)
+    warn_if_refused(ChangeServiceConfig2W(service, SERVICE_CONFIG_DESCRIPTION, &desc), say,
+                    "the service's description was not set");
+  /* Delayed: measuring idle cost is not urgent, and boot is busy enough. */
   DWORD needed = 0;
-  if (QueryServiceConfigW(service, &q.config, sizeof q, &needed) &&
+  const SERVICE_DELAYED_AUTO_START_INFO *dl =
+      setting(service, SERVICE_CONFIG_DELAYED_AUTO_START_INFO, buf, sizeof q);
+  if (!(dl && dl->fDelayedAutostart) &&
+      QueryServiceConfigW(service, &q.config, sizeof q, &needed) &&
       q.config.dwStartType == SERVICE_AUTO_START) {
     SERVICE_DELAYED_AUTO_START_INFO delayed = {TRUE};
     warn_if_refused(
@@ -191,15 +208,27 @@ static void configure(SC_HANDLE service, warn_fn say) {
   SC_ACTION actions[3] = {
       {SC_ACTION_RESTART, 5000}, {SC_ACTION_RESTART, 10000}, {SC_ACTION_RESTART, 60000}};
   SERVICE_FAILURE_ACTIONSW failure = {24 * 60 * 60, NULL, NULL, 3, actions};
-  warn_if_refused(ChangeServiceConfig2W(service, SERVICE_CONFIG_FAILURE_ACTIONS, &failure), say,
-                  "the service will not be restarted after a failure");
+  const SERVICE_FAILURE_ACTIONSW *f =
+      setting(service, SERVICE_CONFIG_FAILURE_ACTIONS, buf, sizeof q);
+  int same = f && f->dwResetPeriod == failure.dwResetPeriod && f->cActions == 3;
+  for (DWORD i = 0; same && i < 3; i++)
+    same = f->lpsaActions[i].Type == actions[i].Type && f->lpsaActions[i].Delay == actions[i].Delay;
+  if (!same)
+    warn_if_refused(ChangeServiceConfig2W(service, SERVICE_CONFIG_FAILURE_ACTIONS, &failure), say,
+                    "the service will not be restarted after a failure");
   /* Also restart after a stop with an error code, not only after a crash. */
+  const SERVICE_FAILURE_ACTIONS_FLAG *fl =
+      setting(service, SERVICE_CONFIG_FAILURE_ACTIONS_FLAG, buf, sizeof q);
   SERVICE_FAILURE_ACTIONS_FLAG flag = {TRUE};
-  warn_if_refused(ChangeServiceConfig2W(service, SERVICE_CONFIG_FAILURE_ACTIONS_FLAG, &flag), say,
-                  "the service is restarted after a crash, but not after a stop with an error");
+  if (!(fl && fl->fFailureActionsOnNonCrashFailures))
+    warn_if_refused(ChangeServiceConfig2W(service, SERVICE_CONFIG_FAILURE_ACTIONS_FLAG, &flag), say,
+                    "the service is restarted after a crash, but not after a stop with an error");
+  const SERVICE_PRESHUTDOWN_INFO *p =
+      setting(service, SERVICE_CONFIG_PRESHUTDOWN_INFO, buf, sizeof q);
   SERVICE_PRESHUTDOWN_INFO preshutdown = {HOST_PRESHUTDOWN_TIMEOUT_MS};
-  warn_if_refused(ChangeServiceConfig2W(service, SERVICE_CONFIG_PRESHUTDOWN_INFO, &preshutdown),
-                  say, "at shutdown Windows waits only its default time for the service to stop");
+  if (!(p && p->dwPreshutdownTimeout == HOST_PRESHUTDOWN_TIMEOUT_MS))
+    warn_if_refused(ChangeServiceConfig2W(service, SERVICE_CONFIG_PRESHUTDOWN_INFO, &preshutdown),
+                    say, "at shutdown Windows waits only its default time for the service to stop");
 }
 
 /* The service configures itself as it starts (it runs as LocalSystem, which may). */
