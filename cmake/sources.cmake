@@ -76,8 +76,14 @@ set(TS_CLI_SOURCES
   service/src/cli/service.c
   service/src/host/${TS_PLATFORM}/host.c
 )
+if(WIN32)
+  list(APPEND TS_CLI_SOURCES service/src/host/win32/pending.c service/res/threadsoup.rc)
+endif()
 
 set(TS_IDLE_SOURCES service/idle/${TS_PLATFORM}/idle.c)
+if(WIN32)
+  list(APPEND TS_IDLE_SOURCES service/res/idle.rc)
+endif()
 
 set(TS_TRAY_SOURCES
   tray/src/tray.c

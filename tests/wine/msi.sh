@@ -1,21 +1,34 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # msi.sh - installs threadsoup.msi with Wine's msiexec: the files land in Program Files, the
-# service is registered and started and answers through its pipe; then uninstalls it and checks
-# that the files and the service are gone. Usage: msi.sh WINE-RUN MSI WINEPREFIX
+# service is registered and started (and has configured itself: 60 s to stop at shutdown) and
+# answers through its pipe, the Start menu has the tray, every logon starts it (HKLM Run), a
+# silent install does not start it. An upgrade from an older MSI (built here with wixl from the
+# same .wxs, version 0.0.1) keeps the database and its schedules. Then uninstalls and checks that
+# the files and the service are gone. Usage: msi.sh WINE-RUN MSI WINEPREFIX [WXS WIXL | interactive]
 set -u
-wine_run=$1 msi=$2 prefix=$3
+wine_run=$1 msi=$2 prefix=$3 wxs=${4:-} wixl=${5:-}
 export WINEPREFIX="$prefix"
+# No Linux menu entries for the Start-menu shortcut (winemenubuilder would write to ~/.local).
+export WINEDLLOVERRIDES="mscoree,mshtml=;winemenubuilder.exe=d"
+older="$(dirname "$msi")/threadsoup-older.msi"
 folder="$prefix/drive_c/Program Files/ThreadSoup"
 exe='C:\Program Files\ThreadSoup\threadsoup.exe'
 keeper=
 cleanup() {
   "$wine_run" msiexec /x "$msi" /qn >/dev/null 2>&1
+  rm -f "$older"
   [ -n "$keeper" ] && kill "$keeper" 2>/dev/null
   wineserver -k 2>/dev/null
 }
 trap cleanup EXIT
 fail() { echo "msi: $*" >&2; exit 1; }
+# Processes matching PATTERN that run in this test's prefix (other tests run trays of their own).
+in_prefix() {
+  for p in $(pgrep -f "$1"); do
+    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "WINEPREFIX=$prefix" && echo "$p"
+  done
+}
 
 # Wine ends services.exe when the last ordinary process of the prefix exits: keep one alive.
 "$wine_run" "$(dirname "$msi")/threadsoup-idle.exe" >/dev/null 2>&1 &
@@ -30,6 +43,46 @@ for i in $(seq 1 100); do
   sleep 0.1
 done
 "$wine_run" msiexec /x "$msi" /qn >/dev/null 2>&1 # an earlier run's leftovers
+rm -rf "$prefix/drive_c/ProgramData/ThreadSoup"
+
+# `msi.sh WINE-RUN MSI WINEPREFIX interactive` (in a display): an install with reduced UI (/qr,
+# UILevel 4) starts the tray for the user who installed.
+if [ "$wxs" = interactive ]; then
+  "$wine_run" msiexec /i "$msi" /qr || fail "msiexec /i /qr failed with exit code $?"
+  tray=""
+  for _ in $(seq 50); do
+    tray=$(in_prefix 'ThreadSoup.threadsoup-tray\.exe')
+    [ -n "$tray" ] && break
+    sleep 0.2
+  done
+  [ -n "$tray" ] || fail "an interactive install did not start the tray"
+  echo "an interactive install (/qr) started the tray (process $tray)"
+  exit 0
+fi
+
+wait_answer() {
+  answered=""
+  for _ in $(seq 50); do
+    answered=$("$wine_run" "$exe" status 2>&1 | tr -d '\r' | grep "^server") && return 0
+    sleep 0.2
+  done
+  return 1
+}
+
+# --- an older version first, with a schedule in its database --------------------------------------
+if [ -n "$wxs" ] && [ -n "$wixl" ]; then
+  (cd "$(dirname "$msi")" && "$wixl" -a x64 -D BuildDir=. -D Version=0.0.1 -o "$older" "$wxs") ||
+    fail "wixl could not build the older MSI"
+  "$wine_run" msiexec /i "$older" /qn || fail "msiexec /i of the older MSI failed with exit code $?"
+  wait_answer || fail "the older version's service does not answer on its pipe"
+  "$wine_run" "$exe" schedule add daily 03:17 --plan quick >/dev/null 2>&1 ||
+    fail "schedule add failed: $("$wine_run" "$exe" schedule add daily 03:17 --plan quick 2>&1)"
+  "$wine_run" "$exe" schedule list 2>&1 | tr -d '\r' | grep -q "daily 03:17" ||
+    fail "schedule list does not show the new schedule"
+  db_before=$(ls -l "$prefix/drive_c/ProgramData/ThreadSoup/threadsoup.db" 2>/dev/null)
+  [ -n "$db_before" ] || fail "the older version made no database in ProgramData"
+  echo "older version 0.0.1 installed, a schedule added"
+fi
 
 "$wine_run" msiexec /i "$msi" /qn || fail "msiexec /i failed with exit code $?"
 for f in threadsoup.exe threadsoup-idle.exe threadsoup-tray.exe; do
@@ -39,23 +92,48 @@ version=$("$wine_run" "$exe" --version | tr -d '\r')
 case "$version" in "threadsoup "[0-9]*) ;; *) fail "installed threadsoup.exe printed '$version'" ;; esac
 "$wine_run" sc query ThreadSoup | tr -d '\r' | grep -q "RUNNING" ||
   fail "the installer did not start the service: $("$wine_run" sc query ThreadSoup | tr -d '\r')"
-answered=""
-for _ in $(seq 50); do
-  answered=$("$wine_run" "$exe" status 2>&1 | tr -d '\r' | grep "^server") && break
-  sleep 0.2
-done
-[ -n "$answered" ] || fail "the installed service does not answer on its pipe"
+wait_answer || fail "the installed service does not answer on its pipe"
 echo "installed: $version; service running and answering ($answered)"
+
+# The MSI sets no delayed start, failure actions or preshutdown timeout: the service does, at start.
+"$wine_run" "$exe" service status 2>&1 | tr -d '\r' | grep -q "60 s to stop at shutdown" ||
+  fail "the MSI-installed service did not configure itself: $("$wine_run" "$exe" service status 2>&1)"
+# Per machine (ALLUSERS=1), Windows puts it in the all-users Start menu; Wine's msi puts it in the
+# installing user's: either is the Start menu.
+lnk=$(find "$prefix/drive_c/ProgramData/Microsoft/Windows/Start Menu/Programs" \
+  "$prefix/drive_c/users"/*/AppData/Roaming/Microsoft/Windows/"Start Menu"/Programs \
+  -maxdepth 1 -name ThreadSoup.lnk 2>/dev/null | head -n 1)
+[ -n "$lnk" ] || fail "no Start-menu shortcut ThreadSoup.lnk"
+"$wine_run" reg query 'HKLM\Software\Microsoft\Windows\CurrentVersion\Run' /v 'ThreadSoup tray' 2>&1 |
+  tr -d '\r' | grep -q 'threadsoup-tray.exe' || fail "no logon entry (HKLM Run) for the tray"
+# A silent install (/qn) starts no tray: only an interactive one does (UILevel 4 or more).
+[ -z "$(in_prefix 'threadsoup-tray\.exe')" ] || fail "a silent install started the tray"
+echo "Start menu: ${lnk#"$prefix/drive_c/"}; HKLM Run: the tray; the service set its own settings"
+
+if [ -n "$wxs" ] && [ -n "$wixl" ]; then
+  "$wine_run" "$exe" schedule list 2>&1 | tr -d '\r' | grep -q "daily 03:17" ||
+    fail "the upgrade lost the schedule: $("$wine_run" "$exe" schedule list 2>&1)"
+  products=0
+  uninstall='HKLM\Software\Microsoft\Windows\CurrentVersion\Uninstall'
+  for key in $("$wine_run" reg query "$uninstall" 2>/dev/null | tr -d '\r' | grep -i '^HKEY.*Uninstall\\.'); do
+    "$wine_run" reg query "$key" /v DisplayName 2>/dev/null | tr -d '\r' | grep -q 'ThreadSoup' &&
+      products=$((products + 1))
+  done
+  [ "$products" = 1 ] || fail "after the upgrade $products ThreadSoup products are registered, not 1"
+  echo "upgraded from 0.0.1: the schedule and the database stayed, one product registered"
+fi
 
 "$wine_run" msiexec /x "$msi" /qn || fail "msiexec /x failed with exit code $?"
 # Wine's msiexec asks the service to stop but does not wait for it (ServiceControl Wait="yes"):
 # a service still exiting holds its threadsoup.exe, which then cannot be removed. Said if seen.
 still=""
-for p in $(pgrep -f 'ThreadSoup.threadsoup\.exe'); do
-  tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "WINEPREFIX=$prefix" &&
-    still=" (the service's process $p still ran when msiexec /x returned)"
+for p in $(in_prefix 'ThreadSoup.threadsoup\.exe'); do
+  still=" (the service's process $p still ran when msiexec /x returned)"
 done
 [ ! -e "$folder/threadsoup.exe" ] || fail "threadsoup.exe is still there after uninstall$still"
+[ ! -e "$lnk" ] || fail "the Start-menu shortcut is still there after uninstall"
+[ -f "$prefix/drive_c/ProgramData/ThreadSoup/threadsoup.db" ] ||
+  fail "uninstall removed the database, which holds the results"
 "$wine_run" sc query ThreadSoup 2>&1 | tr -d '\r' | grep -q "SERVICE_NAME: ThreadSoup" &&
   fail "the service is still registered after uninstall"
 echo "installed, started, answered and uninstalled"

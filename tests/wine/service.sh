@@ -70,6 +70,10 @@ ts start service start
 echo "service start took $(($(now_ms) - t0)) ms"
 ts query service status
 grep -q "running" "$out/query.txt" || fail "service status does not say running"
+# Windows waits 60 s at shutdown (PRESHUTDOWN) for the service, not its default 10 s. (Wine keeps
+# this setting; it neither keeps delayed start nor reports failure actions: error 124.)
+grep -q "60 s to stop at shutdown" "$out/query.txt" ||
+  fail "the preshutdown timeout is not 60 s: $(cat "$out/query.txt")"
 ts status status
 pid=$(field pid status)
 db=$(field db status)

@@ -142,6 +142,8 @@ typedef struct tray_ctx {
   HINSTANCE instance;
   HWND window;              /* set before the threads start, cleared after they are joined */
   HICON icon;               /* owned; destroyed after the window */
+  UINT icon_dpi;            /* the DPI the icon was loaded for... */
+  int icon_px;              /* ...and its width there */
   UINT taskbar_created_msg; /* registered "TaskbarCreated", broadcast when Explorer (re)starts */
   BOOL icon_shown;          /* the shell currently holds our icon */
   BOOL icon_version4;       /* NIM_SETVERSION succeeded: events come in the version-4 layout */
@@ -645,6 +647,67 @@ static void tray_tooltip(const tray_ctx *ctx, wchar_t *tip, size_t count) {
   tip[count - 1] = L'\0';
 }
 
+static BOOL tray_icon_show(tray_ctx *ctx);
+
+/* The DPI the tray's window runs at (per monitor: the manifest declares per-monitor v2), and
+   the notification icon's size for it. GetDpiForWindow and GetSystemMetricsForDpi came with
+   Windows 10 1607: looked up, so that the tray still starts on Windows 7 and 8 (system DPI). */
+static UINT tray_dpi(HWND window) {
+  typedef UINT(WINAPI * dpi_for_window_fn)(HWND);
+  HMODULE user32 = GetModuleHandleW(L"user32.dll");
+  dpi_for_window_fn dpi_for_window =
+      user32 ? (dpi_for_window_fn)(void (*)(void))GetProcAddress(user32, "GetDpiForWindow") : NULL;
+  UINT dpi = dpi_for_window && window ? dpi_for_window(window) : 0;
+  if (dpi == 0) {
+    HDC screen = GetDC(NULL);
+    dpi = screen ? (UINT)GetDeviceCaps(screen, LOGPIXELSY) : USER_DEFAULT_SCREEN_DPI;
+    if (screen)
+      ReleaseDC(NULL, screen);
+  }
+  return dpi ? dpi : USER_DEFAULT_SCREEN_DPI;
+}
+
+static int tray_metric(int index, UINT dpi) {
+  typedef int(WINAPI * metrics_for_dpi_fn)(int, UINT);
+  HMODULE user32 = GetModuleHandleW(L"user32.dll");
+  metrics_for_dpi_fn for_dpi =
+      user32 ? (metrics_for_dpi_fn)(void (*)(void))GetProcAddress(user32, "GetSystemMetricsForDpi")
+             : NULL;
+  return for_dpi ? for_dpi(index, dpi) : MulDiv(GetSystemMetrics(index), (int)dpi, 96);
+}
+
+/* Loads the icon at the small-icon size of the tray's DPI (16 px at 100 %, 24 at 150 %, 32 at
+   200 %): LoadIconWithScaleDown picks the nearest larger image of threadsoup.ico and scales it
+   down, never up. The old icon goes once the new one is in place. */
+static BOOL tray_icon_load(tray_ctx *ctx) {
+  UINT dpi = tray_dpi(ctx->window);
+  int cx = tray_metric(SM_CXSMICON, dpi), cy = tray_metric(SM_CYSMICON, dpi);
+  /* Common controls 6 (the manifest's), looked up: MinGW's import library lacks the function. */
+  typedef HRESULT(WINAPI * scale_down_fn)(HINSTANCE, PCWSTR, int, int, HICON *);
+  HMODULE comctl32 = LoadLibraryW(L"comctl32.dll");
+  scale_down_fn scale_down =
+      comctl32 ? (scale_down_fn)(void (*)(void))GetProcAddress(comctl32, "LoadIconWithScaleDown")
+               : NULL;
+  HICON icon = NULL;
+  if (!scale_down || FAILED(scale_down(ctx->instance, MAKEINTRESOURCEW(IDI_TRAY), cx, cy, &icon)))
+    icon =
+        LoadImageW(ctx->instance, MAKEINTRESOURCEW(IDI_TRAY), IMAGE_ICON, cx, cy, LR_DEFAULTCOLOR);
+  if (icon == NULL)
+    return ctx->icon != NULL;
+  HICON old = ctx->icon;
+  ctx->icon = icon;
+  ctx->icon_dpi = dpi;
+  ctx->icon_px = cx;
+  wchar_t note[96];
+  swprintf(note, ARRAYSIZE(note), L"threadsoup-tray: icon %d px for %u dpi\n", cx, dpi);
+  OutputDebugStringW(note);
+  if (old != NULL && ctx->icon_shown)
+    tray_icon_show(ctx); /* MODIFY: the taskbar copies the icon, ours may go */
+  if (old != NULL)
+    DestroyIcon(old);
+  return TRUE;
+}
+
 /* Puts the icon in the notification area. Failure is normal when no taskbar exists yet (the tray
    started before Explorer); TaskbarCreated calls this again, so the caller just carries on. */
 static BOOL tray_icon_show(tray_ctx *ctx) {
@@ -829,11 +892,16 @@ static LRESULT CALLBACK tray_wndproc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp) 
   /* A registered message, so it cannot be a case label. Explorer started or restarted and has
      forgotten every icon. */
   if (msg == ctx->taskbar_created_msg && msg != 0) {
+    tray_icon_load(ctx); /* the taskbar's DPI may have changed with it */
     tray_icon_show(ctx);
     return 0;
   }
 
   switch (msg) {
+  case WM_DPICHANGED:
+    tray_icon_load(ctx);
+    tray_icon_show(ctx);
+    return 0;
   case WM_TRAY_NOTIFY:
     tray_on_notify(ctx, wp, lp);
     return 0;
@@ -898,13 +966,11 @@ static BOOL tray_window_create(tray_ctx *ctx) {
 /* Runs the tray until its window is destroyed; returns the process exit code. */
 static int tray_run(tray_ctx *ctx) {
   int rc = TRAY_EXIT_FAILURE;
-  ctx->icon =
-      LoadImageW(ctx->instance, MAKEINTRESOURCEW(IDI_TRAY), IMAGE_ICON,
-                 GetSystemMetrics(SM_CXSMICON), GetSystemMetrics(SM_CYSMICON), LR_DEFAULTCOLOR);
+  tray_icon_load(ctx); /* at the system's DPI; again for the window's once it exists */
   ctx->taskbar_created_msg = RegisterWindowMessageW(L"TaskbarCreated");
   if (ctx->icon == NULL || ctx->taskbar_created_msg == 0)
     goto done;
-  if (!tray_window_create(ctx))
+  if (!tray_window_create(ctx) || !tray_icon_load(ctx))
     goto done;
   if (ctx->exit_after_ms != 0 &&
       !SetTimer(ctx->window, TRAY_TIMER_EXIT_AFTER, ctx->exit_after_ms, NULL)) {

@@ -68,7 +68,7 @@ static int service_main(int argc, char **argv) {
     if (rc == TS_OK)
       printf("service %s stopped\n", HOST_SERVICE_NAME);
   } else if (strcmp(verb, "status") == 0) {
-    char state[256];
+    char state[768];
     rc = host_query(state, sizeof state, &err);
     if (rc == TS_OK)
       printf("service %s: %s\n", HOST_SERVICE_NAME, state);
@@ -90,7 +90,8 @@ const cli_command cli_service_command = {
     .summary = "manage the ThreadSoup service, or run it",
     .help = "\nactions:\n"
             "  install     register the service (Windows: automatic delayed start, restart on\n"
-            "              failure; Linux: a systemd unit) - needs an administrator\n"
+            "              failure, 60 s to stop at shutdown; Linux: a systemd unit) - needs an\n"
+            "              administrator\n"
             "  uninstall   stop and remove it\n"
             "  start, stop, status   through the service manager\n"
             "  run         the service itself: started by the service manager; --console runs\n"

@@ -21,7 +21,8 @@ int host_install(const char *program, ts_err *err);
 int host_uninstall(ts_err *err);
 int host_start(ts_err *err);
 int host_stop(ts_err *err);
-/* "running", "stopped", "not installed", … */
+/* "running", "stopped", "not installed", …; on Windows followed by the settings Windows has:
+   "running; start automatic, delayed; restart on failure; 60 s to stop at shutdown". */
 int host_query(char *state, size_t len, ts_err *err);
 
 #endif
