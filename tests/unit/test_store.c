@@ -222,10 +222,14 @@ static void migrates_version_4_marking_runs_to_resume(void) {
     CHECK_INT(store_run_get(s, id, &row, &err), TS_OK);
     CHECK_INT(row.status, statuses[id - 1]);
     CHECK_INT(row.resume_at_start, expected[id - 1]);
+    /* Version 6: the runs the service checkpointed were its own; the others are taken for
+       foreground runs, and nobody's right to run programs is assumed. */
+    CHECK_INT(row.by_service, expected[id - 1]);
+    CHECK_INT(row.programs_allowed, 0);
   }
   CHECK_STR_CONTAINS(row.status_detail, "service stopped (SCM STOP)");
   store_close(s);
-  CHECK_INT(raw_query(path, "PRAGMA user_version"), 5);
+  CHECK_INT(raw_query(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
   CHECK_INT(raw_query(path, "SELECT sum(id) FROM run WHERE resume_at_start=1"), 6);
 }
 

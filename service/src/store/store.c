@@ -505,7 +505,8 @@ int store_run_metrics(store *s, int64_t run_id,
 #define RUN_COLUMNS                                                                                \
   "SELECT r.id, r.plan_name, r.plan_text, r.seed, r.status, r.status_detail, r.started_at, "       \
   "r.finished_at, r.host, r.os, r.cpu, count(t.id), coalesce(sum(t.status='done'),0), "            \
-  "coalesce(sum(t.status='failed'),0), r.resume_at_start FROM run r "                              \
+  "coalesce(sum(t.status='failed'),0), r.resume_at_start, r.runner='service', "                    \
+  "r.programs_allowed FROM run r "                                                                 \
   "LEFT JOIN trial t ON t.run_id=r.id"
 
 static int read_run_row(store *s, sqlite3_stmt *st, store_run_row *out, ts_err *err) {
@@ -532,6 +533,8 @@ static int read_run_row(store *s, sqlite3_stmt *st, store_run_row *out, ts_err *
   out->trials_done = sqlite3_column_int(st, 12);
   out->trials_failed = sqlite3_column_int(st, 13);
   out->resume_at_start = sqlite3_column_int(st, 14);
+  out->by_service = sqlite3_column_int(st, 15);
+  out->programs_allowed = sqlite3_column_int(st, 16);
   return TS_OK;
 }
 
@@ -706,7 +709,7 @@ int store_schedule_add(store *s, const store_schedule *sc, const char *created_a
   sqlite3_stmt *st;
   int rc = prepare(s,
                    "INSERT INTO schedule (spec, plan_text, require_ac, require_idle_s, grace_s, "
-                   "next_due, enabled, created_at) VALUES (?,?,?,?,?,?,?,?)",
+                   "next_due, enabled, created_at, programs_allowed) VALUES (?,?,?,?,?,?,?,?,?)",
                    &st, err);
   if (rc != TS_OK)
     return rc;
@@ -721,6 +724,7 @@ int store_schedule_add(store *s, const store_schedule *sc, const char *created_a
     sqlite3_bind_null(st, 6);
   sqlite3_bind_int(st, 7, sc->enabled);
   sqlite3_bind_text(st, 8, created_at, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int(st, 9, sc->programs_allowed != 0);
   rc = step_done(s, st, "cannot store the schedule", err);
   if (rc == TS_OK)
     *id = sqlite3_last_insert_rowid(s->db);
@@ -734,8 +738,8 @@ int store_schedules(store *s, int (*fn)(void *ctx, const store_schedule *sc), vo
                    "SELECT s.id, s.spec, s.plan_text, s.require_ac, s.require_idle_s, s.grace_s, "
                    "coalesce(s.next_due, 0), s.enabled, coalesce((SELECT e.what || ' ' || e.at || "
                    "coalesce(' run ' || e.run_id, '') || coalesce(': ' || e.detail, '') FROM "
-                   "schedule_event e WHERE e.schedule_id=s.id ORDER BY e.id DESC LIMIT 1), '') "
-                   "FROM schedule s ORDER BY s.id",
+                   "schedule_event e WHERE e.schedule_id=s.id ORDER BY e.id DESC LIMIT 1), ''), "
+                   "s.programs_allowed FROM schedule s ORDER BY s.id",
                    &st, err);
   if (rc != TS_OK)
     return rc;
@@ -755,6 +759,7 @@ int store_schedules(store *s, int (*fn)(void *ctx, const store_schedule *sc), vo
     sc->next_due = sqlite3_column_int64(st, 6);
     sc->enabled = sqlite3_column_int(st, 7);
     copy_column(st, 8, sc->last_event, sizeof sc->last_event);
+    sc->programs_allowed = sqlite3_column_int(st, 9);
     if (fn(ctx, sc) != 0) {
       rc = SQLITE_DONE;
       break;
@@ -825,6 +830,30 @@ int store_run_set_schedule(store *s, int64_t run_id, int64_t schedule_id, ts_err
   sqlite3_bind_int64(st, 1, schedule_id);
   sqlite3_bind_int64(st, 2, run_id);
   return step_done(s, st, "cannot link the run to its schedule", err);
+}
+
+int store_run_set_origin(store *s, int64_t run_id, int programs_allowed, ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s, "UPDATE run SET runner='service', programs_allowed=? WHERE id=?", &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_int(st, 1, programs_allowed != 0);
+  sqlite3_bind_int64(st, 2, run_id);
+  return step_done(s, st, "cannot record who started the run", err);
+}
+
+int store_run_refuse(store *s, int64_t run_id, const char *detail, const char *at, ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s,
+                   "UPDATE run SET status='failed', status_detail=?, finished_at=?, "
+                   "resume_at_start=0 WHERE id=?",
+                   &st, err);
+  if (rc != TS_OK)
+    return rc;
+  bind_text_or_null(st, 1, detail);
+  bind_text_or_null(st, 2, at);
+  sqlite3_bind_int64(st, 3, run_id);
+  return step_done(s, st, "cannot mark the run refused", err);
 }
 
 int store_unfinished_runs(store *s, int (*fn)(void *ctx, const store_run_row *row), void *ctx,

@@ -257,6 +257,9 @@ typedef struct plat_peer {
   int privileged; /* may change things: POSIX root or a member of group "threadsoup"; Windows a
                      member of Administrators (checked on the client's impersonated token) */
   char name[64];  /* user name, for logs and refusals */
+  long gid;       /* POSIX group id; -1 on Windows */
+  int may_run_programs; /* may make the service run programs (command benchmarks, tool paths):
+                           POSIX uid 0 only; Windows LocalSystem or an elevated administrator */
 } plat_peer;
 
 /* The address a service listens on by default: "/run/threadsoup/control.sock",
@@ -282,6 +285,9 @@ int plat_ipc_send(plat_ipc_conn *conn, const void *buf, size_t len, ts_err *err)
 int plat_ipc_recv(plat_ipc_conn *conn, void *buf, size_t capacity, size_t *got, ts_err *err);
 /* Identifies the client of a server-side connection. */
 int plat_ipc_peer(plat_ipc_conn *conn, plat_peer *out, ts_err *err);
+/* The one rule for "this peer may make the service run programs", from what plat_ipc_peer read:
+   POSIX uid 0; Windows LocalSystem or an elevated member of Administrators. */
+int plat_peer_may_run_programs(const plat_peer *peer);
 /* Ends the connection for both sides and wakes a plat_ipc_recv blocked in another thread. */
 void plat_ipc_shutdown(plat_ipc_conn *conn);
 void plat_ipc_close(plat_ipc_conn *conn);
