@@ -193,13 +193,34 @@ static int configure(store *s, ts_err *err) {
   return rc;
 }
 
+/* Whoever can write the database decides what the service runs: the folder, the file and its
+   sidecars must be ours or root's, not links, not writable by others (plat_check_own_file), at
+   every open. */
+static int check_files(const char *path, ts_err *err) {
+  char folder[PLAT_PATH_MAX], file[PLAT_PATH_MAX + 16];
+  plat_path_dirname(path, folder, sizeof folder);
+  int rc = plat_check_own_file(folder[0] ? folder : ".", err);
+  static const char *const suffixes[] = {"", "-wal", "-shm", "-journal"};
+  for (size_t i = 0; rc == TS_OK && i < sizeof suffixes / sizeof suffixes[0]; i++) {
+    snprintf(file, sizeof file, "%s%s", path, suffixes[i]);
+    rc = plat_check_own_file(file, err);
+  }
+  return rc;
+}
+
 int store_open(store **out, const char *path, ts_err *err) {
   *out = NULL;
   store *s = calloc(1, sizeof *s);
   if (!s)
     return ts_err_set(err, TS_ENOMEM, "no memory to open the database");
   snprintf(s->path, sizeof s->path, "%s", path);
-  int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+  int rc = check_files(path, err);
+  if (rc != TS_OK) {
+    free(s);
+    return rc;
+  }
+  rc = sqlite3_open_v2(path, &s->db,
+                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL);
   if (rc != SQLITE_OK) {
     ts_err_set(err, TS_ESTORE, "cannot open database %s: %s", path,
                s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));

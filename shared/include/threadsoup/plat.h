@@ -315,6 +315,16 @@ int plat_file_exists(const char *path);
    *reason says what is wrong when it is not. */
 int plat_folder_is_admin_only(const char *folder, int *admin_only, char *reason, size_t len,
                               ts_err *err);
+/* Whether `path` (a file or a folder; one that does not exist passes) may hold this program's
+   data: not a symbolic link or other reparse point, owned by root (Windows: SYSTEM or
+   Administrators) or by this process's own user, and on POSIX not writable by everyone nor by a
+   group other than ours (a sticky folder such as /tmp excepted). TS_EDENIED naming the file and
+   its owner otherwise. */
+int plat_check_own_file(const char *path, ts_err *err);
+/* Creates the service's data folder and its parents. Windows: with a protected access list
+   (SYSTEM and Administrators full control, Users read, nothing inherited from ProgramData); an
+   existing folder owned by SYSTEM or Administrators is given the same list. POSIX: mode 0755. */
+int plat_mkdir_service_data(const char *path, ts_err *err);
 /* The service's data folder: %ProgramData%\ThreadSoup, /var/lib/threadsoup. */
 int plat_service_data_dir(char *buf, size_t len, ts_err *err);
 /* Reads an environment variable (UTF-8); NULL when unset or empty. */
