@@ -258,8 +258,13 @@ int plat_check_own_file(const char *path, ts_err *err) {
   wchar_t wide[PLAT_PATH_MAX];
   if (!win32_to_wide(path, wide, sizeof wide / sizeof wide[0]))
     return ts_err_set(err, TS_EINVAL, "path too long or not UTF-8: %s", path);
-  DWORD attrs = GetFileAttributesW(wide);
-  if (attrs == INVALID_FILE_ATTRIBUTES) {
+  /* Opened as itself (not what a link points to), sharing everything: SQLite may be deleting a
+     journal in another connection at this moment. */
+  HANDLE h =
+      CreateFileW(wide, READ_CONTROL | FILE_READ_ATTRIBUTES,
+                  FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                  FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+  if (h == INVALID_HANDLE_VALUE) {
     DWORD code = GetLastError();
     if (code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND)
       return TS_OK;
@@ -267,15 +272,20 @@ int plat_check_own_file(const char *path, ts_err *err) {
     win32_error_text(code, text, sizeof text);
     return ts_err_set(err, TS_EOS, "cannot inspect %s: %s", path, text);
   }
-  if (attrs & FILE_ATTRIBUTE_REPARSE_POINT)
-    return ts_err_set(err, TS_EDENIED,
-                      "%s is a link (a reparse point): refused; the database, its folder and its "
-                      "-wal, -shm and -journal files must be plain files",
-                      path);
+  BY_HANDLE_FILE_INFORMATION info;
+  int rc = TS_OK;
+  if (GetFileInformationByHandle(h, &info) &&
+      (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT))
+    rc = ts_err_set(err, TS_EDENIED,
+                    "%s is a link (a reparse point): refused; the database, its folder and its "
+                    "-wal, -shm and -journal files must be plain files",
+                    path);
   PSID owner = NULL;
   PSECURITY_DESCRIPTOR sd = NULL;
-  DWORD code = GetNamedSecurityInfoW(wide, SE_FILE_OBJECT, OWNER_SECURITY_INFORMATION, &owner, NULL,
-                                     NULL, NULL, &sd);
+  DWORD code = rc == TS_OK ? GetSecurityInfo(h, SE_FILE_OBJECT, OWNER_SECURITY_INFORMATION, &owner,
+                                             NULL, NULL, NULL, &sd)
+                           : ERROR_SUCCESS;
+  CloseHandle(h);
   if (code != ERROR_SUCCESS) {
     char text[256];
     win32_error_text(code, text, sizeof text);
@@ -283,8 +293,7 @@ int plat_check_own_file(const char *path, ts_err *err) {
   }
   trusted_sids trusted;
   trusted_sids_init(&trusted);
-  int rc = TS_OK;
-  if (owner && !is_trusted(&trusted, owner)) {
+  if (rc == TS_OK && owner && !is_trusted(&trusted, owner)) {
     char who[200];
     describe_sid(owner, who, sizeof who);
     rc = ts_err_set(err, TS_EDENIED,
