@@ -439,19 +439,34 @@ int store_run_end(store *s, int64_t run_id, store_run_status status, const char 
   return step_done(s, st, "cannot store the run's end", err);
 }
 
-int store_run_checkpoint(store *s, int64_t run_id, const char *detail, const char *at,
-                         ts_err *err) {
+/* Ends a run as `status` (interrupted or failed) with its detail and end, and says whether the
+   service's next start resumes it. */
+static int run_stop(store *s, int64_t run_id, store_run_status status, int resume_at_start,
+                    const char *detail, const char *at, const char *doing, ts_err *err) {
   sqlite3_stmt *st;
   int rc = prepare(s,
-                   "UPDATE run SET status='interrupted', status_detail=?, finished_at=?, "
-                   "resume_at_start=1 WHERE id=?",
+                   "UPDATE run SET status=?, status_detail=?, finished_at=?, resume_at_start=? "
+                   "WHERE id=?",
                    &st, err);
   if (rc != TS_OK)
     return rc;
-  bind_text_or_null(st, 1, detail);
-  bind_text_or_null(st, 2, at);
-  sqlite3_bind_int64(st, 3, run_id);
-  return step_done(s, st, "cannot checkpoint the run", err);
+  sqlite3_bind_text(st, 1, status_text(run_status_names, NAME_COUNT(run_status_names), (int)status),
+                    -1, SQLITE_STATIC);
+  bind_text_or_null(st, 2, detail);
+  bind_text_or_null(st, 3, at);
+  sqlite3_bind_int(st, 4, resume_at_start);
+  sqlite3_bind_int64(st, 5, run_id);
+  return step_done(s, st, doing, err);
+}
+
+int store_run_checkpoint(store *s, int64_t run_id, const char *detail, const char *at,
+                         ts_err *err) {
+  return run_stop(s, run_id, STORE_RUN_INTERRUPTED, 1, detail, at, "cannot checkpoint the run",
+                  err);
+}
+
+int store_run_refuse(store *s, int64_t run_id, const char *detail, const char *at, ts_err *err) {
+  return run_stop(s, run_id, STORE_RUN_FAILED, 0, detail, at, "cannot mark the run refused", err);
 }
 
 /* ---- reading --------------------------------------------------------------------------------- */
@@ -870,20 +885,6 @@ int store_run_set_origin(store *s, int64_t run_id, int programs_allowed, ts_err 
   sqlite3_bind_int(st, 1, programs_allowed != 0);
   sqlite3_bind_int64(st, 2, run_id);
   return step_done(s, st, "cannot record who started the run", err);
-}
-
-int store_run_refuse(store *s, int64_t run_id, const char *detail, const char *at, ts_err *err) {
-  sqlite3_stmt *st;
-  int rc = prepare(s,
-                   "UPDATE run SET status='failed', status_detail=?, finished_at=?, "
-                   "resume_at_start=0 WHERE id=?",
-                   &st, err);
-  if (rc != TS_OK)
-    return rc;
-  bind_text_or_null(st, 1, detail);
-  bind_text_or_null(st, 2, at);
-  sqlite3_bind_int64(st, 3, run_id);
-  return step_done(s, st, "cannot mark the run refused", err);
 }
 
 int store_unfinished_runs(store *s, int (*fn)(void *ctx, const store_run_row *row), void *ctx,
