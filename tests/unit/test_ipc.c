@@ -57,8 +57,8 @@ static void echo_handler(void *p) {
       plat_peer peer;
       char reply[200];
       if (plat_ipc_peer(conn, &peer, &err) == TS_OK)
-        snprintf(reply, sizeof reply, "pid=%ld privileged=%d name=%s|", peer.pid, peer.privileged,
-                 peer.name);
+        snprintf(reply, sizeof reply, "pid=%ld privileged=%d programs=%d name=%s|", peer.pid,
+                 peer.privileged, plat_peer_may_run_programs(&peer), peer.name);
       else
         snprintf(reply, sizeof reply, "error=%s|", err.text);
       if (plat_ipc_send(conn, reply, strlen(reply), &err) != TS_OK)
@@ -464,6 +464,10 @@ static void peer_is_us(void) {
 #else
     if (geteuid() == 0)
       CHECK_STR_CONTAINS(reply, "privileged=1");
+    /* Programs: uid 0 only, whatever the groups. */
+    CHECK_STR_CONTAINS(reply, geteuid() == 0 ? "programs=1" : "programs=0");
+    plat_peer member = {.uid = 1000, .privileged = 1};
+    CHECK(!plat_peer_may_run_programs(&member));
 #endif
     CHECK(strstr(reply, "name=|") == NULL);
     plat_ipc_close(conn);

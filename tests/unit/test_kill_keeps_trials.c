@@ -121,6 +121,76 @@ static void killed_run_keeps_finished_trials_and_resumes(void) {
   store_close(s);
 }
 
+#ifdef __linux__
+/* 1 while `pid` lives (a zombie waiting for its reaper counts as dead). */
+static int alive(long pid) {
+  char path[64], stat[256] = "";
+  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return 0;
+  size_t n = fread(stat, 1, sizeof stat - 1, f);
+  fclose(f);
+  stat[n] = '\0';
+  const char *close_paren = strrchr(stat, ')');
+  return close_paren && close_paren[1] == ' ' && close_paren[2] != 'Z';
+}
+
+/* A command benchmark's program dies with the process that ran it: a killed run (or service)
+   leaves no program running on with its rights. */
+static void command_dies_with_its_runner(void) {
+  const char *path = "killed_command.db", *pid_file = "killed_command.pid";
+  remove_db(path);
+  remove(pid_file);
+  const char *argv[] = {threadsoup_exe,
+                        "run",
+                        "--conditions",
+                        "baseline",
+                        "--bench",
+                        "command",
+                        "--command",
+                        "sh -c \"echo $$ > killed_command.pid; exec sleep 300\"",
+                        "--reps",
+                        "1",
+                        "--warmup",
+                        "0",
+                        "--settle",
+                        "0s",
+                        "--quiet-cpu",
+                        "off",
+                        "--db",
+                        path,
+                        NULL};
+  plat_proc proc;
+  ts_err err;
+  CHECK_INT(plat_proc_spawn(&proc, argv, &err), TS_OK);
+  long child = 0;
+  for (int i = 0; i < 600 && child <= 0; i++) {
+    plat_sleep_ns(50 * TS_NS_PER_MS);
+    FILE *f = fopen(pid_file, "r");
+    if (f) {
+      if (fscanf(f, "%ld", &child) != 1)
+        child = 0;
+      fclose(f);
+    }
+  }
+  REQUIRE(child > 0);
+  CHECK(alive(child));
+  CHECK_INT(plat_proc_kill(&proc, &err), TS_OK);
+  int exit_code = 0;
+  CHECK_INT(plat_proc_wait(&proc, &exit_code, &err), TS_OK);
+  int gone = 0;
+  for (int i = 0; i < 100 && !gone; i++) {
+    gone = !alive(child);
+    if (!gone)
+      plat_sleep_ns(50 * TS_NS_PER_MS);
+  }
+  CHECK(gone);
+  remove(pid_file);
+  remove_db(path);
+}
+#endif
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: test_kill_keeps_trials PATH-TO-threadsoup\n");
@@ -128,5 +198,8 @@ int main(int argc, char **argv) {
   }
   threadsoup_exe = argv[1];
   RUN_CASE(killed_run_keeps_finished_trials_and_resumes);
+#ifdef __linux__
+  RUN_CASE(command_dies_with_its_runner);
+#endif
   return check_summary();
 }

@@ -2,6 +2,7 @@
 /* test_store.c - the database: created and migrated from nothing or from older versions, reopened,
    foreign or newer files refused and left untouched, each trial visible to other readers once it
    is finished, statuses read as enums (a text the store does not know is an error). */
+#define _DEFAULT_SOURCE /* symlink, chown */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,10 @@
 #include "store/schema.h"
 #include "store/store.h"
 #include "threadsoup/plat.h"
+#ifndef _WIN32
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 /* The whole file, to prove a refused file was not touched. */
 static char *slurp(const char *path, long *len) {
@@ -222,6 +227,10 @@ static void migrates_version_4_marking_runs_to_resume(void) {
     CHECK_INT(store_run_get(s, id, &row, &err), TS_OK);
     CHECK_INT(row.status, statuses[id - 1]);
     CHECK_INT(row.resume_at_start, expected[id - 1]);
+    /* Version 6: the runs the service checkpointed were its own; the others are taken for
+       foreground runs, and nobody's right to run programs is assumed. */
+    CHECK_INT(row.by_service, expected[id - 1]);
+    CHECK_INT(row.programs_allowed, 0);
   }
   CHECK_STR_CONTAINS(row.status_detail, "service stopped (SCM STOP)");
   store_close(s);
@@ -596,6 +605,66 @@ static void opened_by_many_at_once(void) {
   remove_db("at_once.db");
 }
 
+#ifndef _WIN32
+/* Whoever can write the database decides what the service runs: a database, folder or sidecar
+   that is someone else's, a link, or writable by everyone is refused at open, naming the file. */
+static void refuses_files_that_are_not_ours(void) {
+  const char *folder = "trust", *path = "trust/t.db";
+  char side[64];
+  store *s;
+  ts_err err;
+  mkdir(folder, 0700);
+  chmod(folder, 0700);
+  remove_db(path);
+  remove("trust/t.db-journal");
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
+  store_close(s);
+
+  /* A link where a sidecar goes. */
+  snprintf(side, sizeof side, "%s-journal", path);
+  CHECK_INT(symlink("/nonexistent-target", side), 0);
+  CHECK_INT(store_open(&s, path, &err), TS_EDENIED);
+  CHECK_STR_CONTAINS(err.text, "trust/t.db-journal is a symbolic link");
+  remove(side);
+
+  /* Writable by everyone. */
+  chmod(path, 0666);
+  CHECK_INT(store_open(&s, path, &err), TS_EDENIED);
+  CHECK_STR_CONTAINS(err.text, "trust/t.db (owned by");
+  CHECK_STR_CONTAINS(err.text, "writable by everyone (mode 666");
+  chmod(path, 0644);
+
+  if (geteuid() != 0) {
+    fprintf(stderr, "  note: not root, so files of another user cannot be made; that part is "
+                    "skipped\n");
+  } else {
+    /* A sidecar planted by another user (nobody, uid 65534) before the service opens. */
+    snprintf(side, sizeof side, "%s-wal", path);
+    FILE *f = fopen(side, "w");
+    REQUIRE(f);
+    fclose(f);
+    CHECK_INT(chown(side, 65534, 65534), 0);
+    CHECK_INT(store_open(&s, path, &err), TS_EDENIED);
+    CHECK_STR_CONTAINS(err.text, "trust/t.db-wal belongs to");
+    CHECK_STR_CONTAINS(err.text, "uid 65534");
+    remove(side);
+    /* The database itself, and its folder. */
+    CHECK_INT(chown(path, 65534, 65534), 0);
+    CHECK_INT(store_open(&s, path, &err), TS_EDENIED);
+    CHECK_STR_CONTAINS(err.text, "trust/t.db belongs to");
+    CHECK_INT(chown(path, 0, 0), 0);
+    CHECK_INT(chown(folder, 65534, 65534), 0);
+    CHECK_INT(store_open(&s, path, &err), TS_EDENIED);
+    CHECK_STR_CONTAINS(err.text, "trust belongs to");
+    CHECK_INT(chown(folder, 0, 0), 0);
+  }
+  CHECK_INT(store_open(&s, path, &err), TS_OK);
+  store_close(s);
+  remove_db(path);
+  rmdir(folder);
+}
+#endif
+
 int main(void) {
   RUN_CASE(migrations_match_the_version);
   RUN_CASE(creates_a_new_database);
@@ -613,5 +682,8 @@ int main(void) {
   RUN_CASE(refuses_another_programs_database);
   RUN_CASE(refuses_a_newer_database);
   RUN_CASE(opened_by_many_at_once);
+#ifndef _WIN32
+  RUN_CASE(refuses_files_that_are_not_ours);
+#endif
   return check_summary();
 }

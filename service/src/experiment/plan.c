@@ -602,6 +602,31 @@ const char *plan_tool_path(const plan *p, const char *bench_spec) {
   return path && *path ? path : NULL;
 }
 
+int plan_runs_programs(const plan *p, char *what, size_t len) {
+  if (what && len)
+    what[0] = '\0';
+  for (int i = 0; i < p->bench_count; i++)
+    if (strncmp(p->benches[i], "command", 7) == 0) {
+      if (what)
+        snprintf(what, len, "a command benchmark");
+      return 1;
+    }
+  /* Every text setting whose value is a program (PATH) or a command line (CMD). */
+  for (size_t i = 0; i < SETTING_COUNT; i++) {
+    const plan_setting *s = &plan_settings[i];
+    if (s->kind != KIND_TEXT || !s->value ||
+        (strcmp(s->value, "PATH") != 0 && strcmp(s->value, "CMD") != 0))
+      continue;
+    const char *v = CFIELD(p, s, char);
+    if (v[0]) {
+      if (what)
+        snprintf(what, len, "%s = %s", s->key, v);
+      return 1;
+    }
+  }
+  return 0;
+}
+
 int plan_check(const plan *p, ts_err *err) {
   for (int i = 0; i < p->bench_count; i++) {
     const char *arg;

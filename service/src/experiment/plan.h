@@ -80,6 +80,11 @@ int plan_check(const plan *p, ts_err *err);
 /* The path the plan gives for a benchmark's tool (7zip, cpuz), or NULL to search for it. */
 const char *plan_tool_path(const plan *p, const char *bench_spec);
 
+/* Whether the plan makes whoever runs it run programs: a `command` benchmark, or any setting
+   naming a program or a command line (7zip = PATH, cpuz = PATH, command = …). `what` (may be
+   NULL) gets the first such item for messages ("7zip = /opt/x"). */
+int plan_runs_programs(const plan *p, char *what, size_t len);
+
 /* Trials the plan starts with: warm-ups plus conditions x benchmarks x reps. */
 int plan_trial_count(const plan *p);
 /* The plan as plan-file text, every setting written out: stored with each run, and read back by

@@ -50,6 +50,9 @@ typedef struct runner_state {
   int joinable;
   int64_t resume_queue[SERVER_MAX_RESUMES]; /* runs an earlier stop left unfinished */
   int resume_count;
+  int run_programs_allowed; /* who asked for the active job may make the service run programs;
+                               -1: the run's stored right (a resume at the service's start) */
+  char run_asker[64];       /* who asked, for refusals */
 } runner_state;
 
 struct server {
@@ -112,11 +115,20 @@ void server_notifier_main(void *arg);
    Each takes server.lock itself; none is called with it held. Refusals are TS_EBUSY (something
    else runs; the message says what) or TS_EUSAGE (nothing to stop). */
 
+/* Who asks for a run: a client (plat_peer_may_run_programs) or a schedule (the right of the client
+   that added it). A plan that runs programs (plan_runs_programs) runs only for an asker allowed to
+   and from an admin-only data folder; otherwise the run is marked refused with the reason,
+   nothing of it runs, and the call fails with TS_EDENIED. */
+typedef struct runner_asker {
+  const char *name;
+  int programs_allowed;
+} runner_asker;
+
 /* Stores a new run of `p` (from schedule `schedule_id`, 0 = none) and starts it. */
 int runner_start_run(server *svc, const plan *p, uint64_t seed, int64_t schedule_id,
-                     int64_t *run_id, ts_err *err);
-/* Continues a stored run where it stopped. */
-int runner_resume_run(server *svc, int64_t run_id, ts_err *err);
+                     const runner_asker *asker, int64_t *run_id, ts_err *err);
+/* Continues a stored run where it stopped; the service runs it from then on. */
+int runner_resume_run(server *svc, int64_t run_id, const runner_asker *asker, ts_err *err);
 /* Asks the running experiment to stop at its next check (its finished trials are kept); *run_id
    gets its id. */
 int runner_stop_run(server *svc, int64_t *run_id, ts_err *err);
@@ -138,7 +150,8 @@ typedef struct runner_status {
 void runner_get_status(server *svc, runner_status *out);
 
 /* At start: queues the runs the service was running when it last stopped, crashed or lost
-   power (server_create), then starts the first of them (server_serve). */
+   power (server_create), then starts the first of them (server_serve). A foreground run that
+   died stays as it is until someone asks for it (run --resume). */
 void runner_queue_unfinished(server *svc);
 void runner_resume_queued(server *svc);
 /* At the end of serving (after server_request_stop): waits for the runner, which checkpoints

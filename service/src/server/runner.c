@@ -111,6 +111,54 @@ static void finish_run(server *svc, store *db, int64_t run_id, int rc, const ts_
   free(m);
 }
 
+/* ---- who may make the service run programs ---- */
+
+/* TS_OK when `p` may run for `asker`; else marks run `run_id` refused with the reason (nothing of
+   it runs) and returns TS_EDENIED saying why. Caller holds whatever guards `db`. */
+static int gate_programs(const server *svc, store *db, int64_t run_id, const plan *p,
+                         const runner_asker *asker, ts_err *err) {
+  char what[PLAN_TEXT_MAX + 32];
+  if (!plan_runs_programs(p, what, sizeof what))
+    return TS_OK;
+  if (asker->programs_allowed && svc->commands_allowed)
+    return TS_OK;
+  if (!svc->commands_allowed)
+    ts_err_set(err, TS_EDENIED, "refused: the plan runs programs (%s), refused here: %s", what,
+               svc->commands_reason);
+  else
+    ts_err_set(err, TS_EDENIED,
+               "refused: the plan runs programs (%s) and %s may not make the service run them "
+               "(only root may; on Windows LocalSystem or an elevated administrator)",
+               what, asker->name);
+  char at[32];
+  ts_err ignored;
+  plat_utc_timestamp(at, sizeof at);
+  store_run_refuse(db, run_id, err->text, at, &ignored);
+  ts_log(TS_LOG_WARNING, "run %lld %s", (long long)run_id, err->text);
+  return TS_EDENIED;
+}
+
+/* The gate for a resume, on the stored plan: for the client who asks, or (at the service's
+   start) for whoever started the run, as stored. A client's resume makes the run the service's,
+   with that client's right. */
+static int gate_resume(const server *svc, store *db, int64_t run_id, int programs_allowed,
+                       const char *asker_name, ts_err *err) {
+  store_run_row *row = malloc(sizeof *row);
+  plan *p = malloc(sizeof *p);
+  int rc = row && p ? store_run_get(db, run_id, row, err)
+                    : ts_err_set(err, TS_ENOMEM, "no memory to read run %lld", (long long)run_id);
+  if (rc == TS_OK && plan_parse(row->plan_text, "the stored plan", p, err) == TS_OK) {
+    runner_asker asker = {programs_allowed < 0 ? "whoever started it" : asker_name,
+                          programs_allowed < 0 ? row->programs_allowed : programs_allowed};
+    rc = gate_programs(svc, db, run_id, p, &asker, err);
+    if (rc == TS_OK && programs_allowed >= 0)
+      rc = store_run_set_origin(db, run_id, programs_allowed, err);
+  }
+  free(row);
+  free(p);
+  return rc; /* a plan that does not parse fails in experiment_resume, saying why */
+}
+
 /* Takes the next queued resume as the active run. Caller holds svc->lock. */
 static int pop_resume_locked(server *svc) {
   runner_state *st = &svc->runner;
@@ -118,6 +166,8 @@ static int pop_resume_locked(server *svc) {
     return 0;
   st->run_id = st->resume_queue[0];
   st->run_resume = 1;
+  st->run_programs_allowed = -1;
+  snprintf(st->run_asker, sizeof st->run_asker, "the service");
   st->run_done = st->run_total = 0;
   memmove(st->resume_queue, st->resume_queue + 1,
           (size_t)--st->resume_count * sizeof st->resume_queue[0]);
@@ -134,6 +184,8 @@ static void runner_main(void *arg) {
   for (;;) {
     /* The job's fields change only on this thread while run_active is set. */
     int64_t run_id = st->run_id;
+    if (rc == TS_OK && st->run_resume) /* the one gate every resume passes, where it runs */
+      rc = gate_resume(svc, db, run_id, st->run_programs_allowed, st->run_asker, &err);
     if (rc == TS_OK) {
       ts_log(TS_LOG_INFO, "run %lld %s", (long long)run_id, st->run_resume ? "resumes" : "starts");
       rc = st->run_resume
@@ -187,20 +239,26 @@ static int start_runner_locked(server *svc, ts_err *err) {
 /* ---- experiments ---- */
 
 int runner_start_run(server *svc, const plan *p, uint64_t seed, int64_t schedule_id,
-                     int64_t *run_id, ts_err *err) {
+                     const runner_asker *asker, int64_t *run_id, ts_err *err) {
   plat_mutex_lock(&svc->lock);
   int rc = check_free_locked(svc, err);
   if (rc == TS_OK) {
     plat_mutex_lock(&svc->db_lock);
     rc = experiment_start(svc->db, p, seed, run_id, err);
+    if (rc == TS_OK)
+      rc = store_run_set_origin(svc->db, *run_id, asker->programs_allowed, err);
     if (rc == TS_OK && schedule_id)
       rc = store_run_set_schedule(svc->db, *run_id, schedule_id, err);
+    if (rc == TS_OK)
+      rc = gate_programs(svc, svc->db, *run_id, p, asker, err);
     plat_mutex_unlock(&svc->db_lock);
   }
   if (rc == TS_OK) {
     runner_state *st = &svc->runner;
     st->run_id = *run_id;
     st->run_resume = 0;
+    st->run_programs_allowed = asker->programs_allowed;
+    snprintf(st->run_asker, sizeof st->run_asker, "%s", asker->name);
     st->run_plan = *p;
     st->run_seed = seed;
     rc = start_runner_locked(svc, err);
@@ -209,7 +267,7 @@ int runner_start_run(server *svc, const plan *p, uint64_t seed, int64_t schedule
   return rc;
 }
 
-int runner_resume_run(server *svc, int64_t run_id, ts_err *err) {
+int runner_resume_run(server *svc, int64_t run_id, const runner_asker *asker, ts_err *err) {
   store_run_row *row = malloc(sizeof *row);
   if (!row)
     return ts_err_set(err, TS_ENOMEM, "no memory to read run %lld", (long long)run_id);
@@ -222,8 +280,16 @@ int runner_resume_run(server *svc, int64_t run_id, ts_err *err) {
   plat_mutex_lock(&svc->lock);
   rc = check_free_locked(svc, err);
   if (rc == TS_OK) {
+    /* Refused here, to answer the client; the runner checks again where it runs. */
+    plat_mutex_lock(&svc->db_lock);
+    rc = gate_resume(svc, svc->db, run_id, asker->programs_allowed, asker->name, err);
+    plat_mutex_unlock(&svc->db_lock);
+  }
+  if (rc == TS_OK) {
     svc->runner.run_id = run_id;
     svc->runner.run_resume = 1;
+    svc->runner.run_programs_allowed = asker->programs_allowed;
+    snprintf(svc->runner.run_asker, sizeof svc->runner.run_asker, "%s", asker->name);
     rc = start_runner_locked(svc, err);
   }
   plat_mutex_unlock(&svc->lock);
@@ -247,8 +313,8 @@ int runner_stop_run(server *svc, int64_t *run_id, ts_err *err) {
 static int queue_unfinished(void *ctx, const store_run_row *row) {
   runner_state *st = ctx;
   /* A run the service was running when it stopped, crashed or lost power resumes; one a user
-     stopped does not. */
-  int resumable = row->status == STORE_RUN_RUNNING || row->resume_at_start;
+     stopped does not, nor a foreground run that died (it waits for run --resume). */
+  int resumable = row->by_service && (row->status == STORE_RUN_RUNNING || row->resume_at_start);
   if (resumable && st->resume_count < SERVER_MAX_RESUMES)
     st->resume_queue[st->resume_count++] = row->id;
   return 0;

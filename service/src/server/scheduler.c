@@ -82,8 +82,14 @@ static void fire_schedule(server *svc, store_schedule *sc, int64_t now) {
     if (what == STORE_SCHEDULE_STARTED) {
       plan *p = malloc(sizeof *p);
       int rc = p ? plan_parse(sc->plan_text, "schedule", p, &err) : TS_ENOMEM;
+      /* A plan that runs programs runs only with the right of the client that added it: a row
+         written into the database by anything else has none, and is refused here. */
+      char name[64];
+      snprintf(name, sizeof name, "schedule %lld", (long long)sc->id);
+      runner_asker asker = {name, sc->programs_allowed};
       if (rc == TS_OK)
-        rc = runner_start_run(svc, p, plat_clock_ns() ^ (uint64_t)sc->id, sc->id, &run_id, &err);
+        rc = runner_start_run(svc, p, plat_clock_ns() ^ (uint64_t)sc->id, sc->id, &asker, &run_id,
+                              &err);
       free(p);
       if (rc != TS_OK) {
         what = STORE_SCHEDULE_SKIPPED;

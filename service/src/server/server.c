@@ -128,7 +128,7 @@ int server_create(server **out, const server_config *config, ts_err *err) {
   } else {
     rc = plat_service_data_dir(folder, sizeof folder, err);
     if (rc == TS_OK)
-      rc = plat_mkdir_p(folder, err);
+      rc = plat_mkdir_service_data(folder, err);
     snprintf(svc->db_path, sizeof svc->db_path, "%s%cthreadsoup.db", folder, plat_path_separator());
   }
   /* A plan in the database can run a command as the service: only an admin-only data folder may

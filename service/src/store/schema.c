@@ -102,6 +102,15 @@ static const char *const migrations[] = {
     /* 6: the time (Unix s) by which the service restores an open quiet-mode entry by itself:
        Defender has no pause end of its own. NULL for entries from before version 6. */
     "ALTER TABLE quiet_journal ADD COLUMN restore_by INTEGER;\n",
+    /* 7: who started a run (the service, or a foreground `threadsoup run`) and whether whoever
+       asked may make the service run programs (command benchmarks, tool paths); the same right
+       for a schedule, from the client that added it. Older rows get neither right: a run the
+       service checkpointed (resume_at_start) or a schedule started was the service's. */
+    "ALTER TABLE run ADD COLUMN runner TEXT NOT NULL DEFAULT 'foreground'\n"
+    "  CHECK (runner IN ('service','foreground'));\n"
+    "ALTER TABLE run ADD COLUMN programs_allowed INTEGER NOT NULL DEFAULT 0;\n"
+    "ALTER TABLE schedule ADD COLUMN programs_allowed INTEGER NOT NULL DEFAULT 0;\n"
+    "UPDATE run SET runner='service' WHERE resume_at_start=1 OR schedule_id IS NOT NULL;\n",
 };
 
 int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }

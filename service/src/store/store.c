@@ -193,13 +193,43 @@ static int configure(store *s, ts_err *err) {
   return rc;
 }
 
+/* Whoever can write the database decides what the service runs: the folder, the file and its
+   sidecars must be ours or root's, not links, not writable by others (plat_check_own_file), at
+   every open. */
+static int check_files(const char *path, ts_err *err) {
+  char folder[PLAT_PATH_MAX], file[PLAT_PATH_MAX + 16];
+  plat_path_dirname(path, folder, sizeof folder);
+  int rc = plat_check_own_file(folder[0] ? folder : ".", err);
+  static const char *const suffixes[] = {"", "-wal", "-shm", "-journal"};
+  size_t count = sizeof suffixes / sizeof suffixes[0];
+#ifdef _WIN32
+  /* A handle on a journal that another connection is deleting keeps its name taken (delete
+     pending) and fails that connection: on Windows the sidecars are checked before the database
+     exists, against files planted ahead of the first start; after that the folder's own
+     protected access list keeps others from creating files in it. */
+  if (plat_file_exists(path))
+    count = 1;
+#endif
+  for (size_t i = 0; rc == TS_OK && i < count; i++) {
+    snprintf(file, sizeof file, "%s%s", path, suffixes[i]);
+    rc = plat_check_own_file(file, err);
+  }
+  return rc;
+}
+
 int store_open(store **out, const char *path, ts_err *err) {
   *out = NULL;
   store *s = calloc(1, sizeof *s);
   if (!s)
     return ts_err_set(err, TS_ENOMEM, "no memory to open the database");
   snprintf(s->path, sizeof s->path, "%s", path);
-  int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+  int rc = check_files(path, err);
+  if (rc != TS_OK) {
+    free(s);
+    return rc;
+  }
+  rc = sqlite3_open_v2(path, &s->db,
+                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL);
   if (rc != SQLITE_OK) {
     ts_err_set(err, TS_ESTORE, "cannot open database %s: %s", path,
                s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
@@ -409,19 +439,34 @@ int store_run_end(store *s, int64_t run_id, store_run_status status, const char 
   return step_done(s, st, "cannot store the run's end", err);
 }
 
-int store_run_checkpoint(store *s, int64_t run_id, const char *detail, const char *at,
-                         ts_err *err) {
+/* Ends a run as `status` (interrupted or failed) with its detail and end, and says whether the
+   service's next start resumes it. */
+static int run_stop(store *s, int64_t run_id, store_run_status status, int resume_at_start,
+                    const char *detail, const char *at, const char *doing, ts_err *err) {
   sqlite3_stmt *st;
   int rc = prepare(s,
-                   "UPDATE run SET status='interrupted', status_detail=?, finished_at=?, "
-                   "resume_at_start=1 WHERE id=?",
+                   "UPDATE run SET status=?, status_detail=?, finished_at=?, resume_at_start=? "
+                   "WHERE id=?",
                    &st, err);
   if (rc != TS_OK)
     return rc;
-  bind_text_or_null(st, 1, detail);
-  bind_text_or_null(st, 2, at);
-  sqlite3_bind_int64(st, 3, run_id);
-  return step_done(s, st, "cannot checkpoint the run", err);
+  sqlite3_bind_text(st, 1, status_text(run_status_names, NAME_COUNT(run_status_names), (int)status),
+                    -1, SQLITE_STATIC);
+  bind_text_or_null(st, 2, detail);
+  bind_text_or_null(st, 3, at);
+  sqlite3_bind_int(st, 4, resume_at_start);
+  sqlite3_bind_int64(st, 5, run_id);
+  return step_done(s, st, doing, err);
+}
+
+int store_run_checkpoint(store *s, int64_t run_id, const char *detail, const char *at,
+                         ts_err *err) {
+  return run_stop(s, run_id, STORE_RUN_INTERRUPTED, 1, detail, at, "cannot checkpoint the run",
+                  err);
+}
+
+int store_run_refuse(store *s, int64_t run_id, const char *detail, const char *at, ts_err *err) {
+  return run_stop(s, run_id, STORE_RUN_FAILED, 0, detail, at, "cannot mark the run refused", err);
 }
 
 /* ---- reading --------------------------------------------------------------------------------- */
@@ -505,7 +550,8 @@ int store_run_metrics(store *s, int64_t run_id,
 #define RUN_COLUMNS                                                                                \
   "SELECT r.id, r.plan_name, r.plan_text, r.seed, r.status, r.status_detail, r.started_at, "       \
   "r.finished_at, r.host, r.os, r.cpu, count(t.id), coalesce(sum(t.status='done'),0), "            \
-  "coalesce(sum(t.status='failed'),0), r.resume_at_start FROM run r "                              \
+  "coalesce(sum(t.status='failed'),0), r.resume_at_start, r.runner='service', "                    \
+  "r.programs_allowed FROM run r "                                                                 \
   "LEFT JOIN trial t ON t.run_id=r.id"
 
 static int read_run_row(store *s, sqlite3_stmt *st, store_run_row *out, ts_err *err) {
@@ -532,6 +578,8 @@ static int read_run_row(store *s, sqlite3_stmt *st, store_run_row *out, ts_err *
   out->trials_done = sqlite3_column_int(st, 12);
   out->trials_failed = sqlite3_column_int(st, 13);
   out->resume_at_start = sqlite3_column_int(st, 14);
+  out->by_service = sqlite3_column_int(st, 15);
+  out->programs_allowed = sqlite3_column_int(st, 16);
   return TS_OK;
 }
 
@@ -706,7 +754,7 @@ int store_schedule_add(store *s, const store_schedule *sc, const char *created_a
   sqlite3_stmt *st;
   int rc = prepare(s,
                    "INSERT INTO schedule (spec, plan_text, require_ac, require_idle_s, grace_s, "
-                   "next_due, enabled, created_at) VALUES (?,?,?,?,?,?,?,?)",
+                   "next_due, enabled, created_at, programs_allowed) VALUES (?,?,?,?,?,?,?,?,?)",
                    &st, err);
   if (rc != TS_OK)
     return rc;
@@ -721,6 +769,7 @@ int store_schedule_add(store *s, const store_schedule *sc, const char *created_a
     sqlite3_bind_null(st, 6);
   sqlite3_bind_int(st, 7, sc->enabled);
   sqlite3_bind_text(st, 8, created_at, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int(st, 9, sc->programs_allowed != 0);
   rc = step_done(s, st, "cannot store the schedule", err);
   if (rc == TS_OK)
     *id = sqlite3_last_insert_rowid(s->db);
@@ -734,8 +783,8 @@ int store_schedules(store *s, int (*fn)(void *ctx, const store_schedule *sc), vo
                    "SELECT s.id, s.spec, s.plan_text, s.require_ac, s.require_idle_s, s.grace_s, "
                    "coalesce(s.next_due, 0), s.enabled, coalesce((SELECT e.what || ' ' || e.at || "
                    "coalesce(' run ' || e.run_id, '') || coalesce(': ' || e.detail, '') FROM "
-                   "schedule_event e WHERE e.schedule_id=s.id ORDER BY e.id DESC LIMIT 1), '') "
-                   "FROM schedule s ORDER BY s.id",
+                   "schedule_event e WHERE e.schedule_id=s.id ORDER BY e.id DESC LIMIT 1), ''), "
+                   "s.programs_allowed FROM schedule s ORDER BY s.id",
                    &st, err);
   if (rc != TS_OK)
     return rc;
@@ -755,6 +804,7 @@ int store_schedules(store *s, int (*fn)(void *ctx, const store_schedule *sc), vo
     sc->next_due = sqlite3_column_int64(st, 6);
     sc->enabled = sqlite3_column_int(st, 7);
     copy_column(st, 8, sc->last_event, sizeof sc->last_event);
+    sc->programs_allowed = sqlite3_column_int(st, 9);
     if (fn(ctx, sc) != 0) {
       rc = SQLITE_DONE;
       break;
@@ -825,6 +875,16 @@ int store_run_set_schedule(store *s, int64_t run_id, int64_t schedule_id, ts_err
   sqlite3_bind_int64(st, 1, schedule_id);
   sqlite3_bind_int64(st, 2, run_id);
   return step_done(s, st, "cannot link the run to its schedule", err);
+}
+
+int store_run_set_origin(store *s, int64_t run_id, int programs_allowed, ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s, "UPDATE run SET runner='service', programs_allowed=? WHERE id=?", &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_int(st, 1, programs_allowed != 0);
+  sqlite3_bind_int64(st, 2, run_id);
+  return step_done(s, st, "cannot record who started the run", err);
 }
 
 int store_unfinished_runs(store *s, int (*fn)(void *ctx, const store_run_row *row), void *ctx,

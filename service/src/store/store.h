@@ -11,7 +11,7 @@
 typedef struct store store;
 
 /* The newest schema this build knows; `PRAGMA user_version` of a ThreadSoup database. */
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 /* `PRAGMA application_id` of every ThreadSoup database: "TSup". */
 #define STORE_APPLICATION_ID 0x54537570
 
@@ -167,7 +167,9 @@ typedef struct store_run_row {
   int trials_total;
   int trials_done;
   int trials_failed;
-  int resume_at_start; /* 1: checkpointed by the service's stop, resumes at its next start */
+  int resume_at_start;  /* 1: checkpointed by the service's stop, resumes at its next start */
+  int by_service;       /* 1: the service ran it; 0: a foreground `threadsoup run` */
+  int programs_allowed; /* 1: whoever asked may make the service run programs */
 } store_run_row;
 
 /* Every function that reads runs fails with TS_ESTORE when a run's status is not one this build
@@ -215,6 +217,7 @@ typedef struct store_schedule {
   int64_t next_due; /* Unix seconds; 0 = none (a boot schedule before the next start) */
   int enabled;
   char last_event[160]; /* "started run 7 at …", "missed …", or "" */
+  int programs_allowed; /* 1: added by a client that may make the service run programs */
 } store_schedule;
 
 int store_schedule_add(store *s, const store_schedule *schedule, const char *created_at,
@@ -230,6 +233,11 @@ int store_schedule_update(store *s, int64_t id, int64_t next_due, int enabled, t
 int store_schedule_event(store *s, int64_t id, store_schedule_outcome what, int64_t run_id,
                          const char *detail, const char *at, ts_err *err);
 int store_run_set_schedule(store *s, int64_t run_id, int64_t schedule_id, ts_err *err);
+/* Marks a run as the service's (it resumes at the service's next start when cut short) and
+   records whether whoever asked may make the service run programs. */
+int store_run_set_origin(store *s, int64_t run_id, int programs_allowed, ts_err *err);
+/* Ends a run that must not run: status failed with `detail` (the reason), resume_at_start off. */
+int store_run_refuse(store *s, int64_t run_id, const char *detail, const char *at, ts_err *err);
 /* Runs that did not finish (status running or interrupted), oldest first; resume_at_start tells
    which of the interrupted ones the service's stop checkpointed. */
 int store_unfinished_runs(store *s, int (*fn)(void *ctx, const store_run_row *row), void *ctx,

@@ -257,6 +257,9 @@ typedef struct plat_peer {
   int privileged; /* may change things: POSIX root or a member of group "threadsoup"; Windows a
                      member of Administrators (checked on the client's impersonated token) */
   char name[64];  /* user name, for logs and refusals */
+  long gid;       /* POSIX group id; -1 on Windows */
+  int may_run_programs; /* may make the service run programs (command benchmarks, tool paths):
+                           POSIX uid 0 only; Windows LocalSystem or an elevated administrator */
 } plat_peer;
 
 /* The address a service listens on by default: "/run/threadsoup/control.sock",
@@ -284,6 +287,9 @@ int plat_ipc_send(plat_ipc_conn *conn, const void *buf, size_t len, ts_err *err)
 int plat_ipc_recv(plat_ipc_conn *conn, void *buf, size_t capacity, size_t *got, ts_err *err);
 /* Identifies the client of a server-side connection. */
 int plat_ipc_peer(plat_ipc_conn *conn, plat_peer *out, ts_err *err);
+/* The one rule for "this peer may make the service run programs", from what plat_ipc_peer read:
+   POSIX uid 0; Windows LocalSystem or an elevated member of Administrators. */
+int plat_peer_may_run_programs(const plat_peer *peer);
 /* Ends the connection for both sides and wakes a plat_ipc_recv blocked in another thread. */
 void plat_ipc_shutdown(plat_ipc_conn *conn);
 void plat_ipc_close(plat_ipc_conn *conn);
@@ -311,6 +317,16 @@ int plat_file_exists(const char *path);
    *reason says what is wrong when it is not. */
 int plat_folder_is_admin_only(const char *folder, int *admin_only, char *reason, size_t len,
                               ts_err *err);
+/* Whether `path` (a file or a folder; one that does not exist passes) may hold this program's
+   data: not a symbolic link or other reparse point, owned by root (Windows: SYSTEM or
+   Administrators) or by this process's own user, and on POSIX not writable by everyone nor by a
+   group other than ours (a sticky folder such as /tmp excepted). TS_EDENIED naming the file and
+   its owner otherwise. */
+int plat_check_own_file(const char *path, ts_err *err);
+/* Creates the service's data folder and its parents. Windows: with a protected access list
+   (SYSTEM and Administrators full control, Users read, nothing inherited from ProgramData); an
+   existing folder owned by SYSTEM or Administrators is given the same list. POSIX: mode 0755. */
+int plat_mkdir_service_data(const char *path, ts_err *err);
 /* The service's data folder: %ProgramData%\ThreadSoup, /var/lib/threadsoup. */
 int plat_service_data_dir(char *buf, size_t len, ts_err *err);
 /* Reads an environment variable (UTF-8); NULL when unset or empty. */

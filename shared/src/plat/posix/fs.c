@@ -4,6 +4,7 @@
 #include "threadsoup/plat.h"
 
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,3 +102,45 @@ int plat_folder_is_admin_only(const char *folder, int *admin_only, char *reason,
     *admin_only = 1;
   return TS_OK;
 }
+
+/* "alice (uid 1000)", thread-safe. */
+static void describe_uid(uid_t uid, char *buf, size_t len) {
+  char lookup[4096];
+  struct passwd pwd, *pw = NULL;
+  if (getpwuid_r(uid, &pwd, lookup, sizeof lookup, &pw) == 0 && pw)
+    snprintf(buf, len, "%s (uid %ld)", pw->pw_name, (long)uid);
+  else
+    snprintf(buf, len, "uid %ld", (long)uid);
+}
+
+int plat_check_own_file(const char *path, ts_err *err) {
+  struct stat st;
+  if (lstat(path, &st) != 0)
+    return errno == ENOENT
+               ? TS_OK
+               : ts_err_set(err, TS_EOS, "cannot inspect %s: %s", path, strerror(errno));
+  char owner[96], me[96];
+  describe_uid(st.st_uid, owner, sizeof owner);
+  describe_uid(geteuid(), me, sizeof me);
+  if (S_ISLNK(st.st_mode))
+    return ts_err_set(err, TS_EDENIED,
+                      "%s is a symbolic link (owned by %s): refused; the database, its folder and "
+                      "its -wal, -shm and -journal files must be plain files",
+                      path, owner);
+  if (st.st_uid != 0 && st.st_uid != geteuid())
+    return ts_err_set(err, TS_EDENIED,
+                      "%s belongs to %s, not to %s or root: refused (someone else could change "
+                      "what this program reads and runs); remove it or give it to %s",
+                      path, owner, me, me);
+  int sticky_folder = S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX);
+  if (!sticky_folder && ((st.st_mode & S_IWOTH) ||
+                         ((st.st_mode & S_IWGRP) && st.st_gid != getegid() && st.st_gid != 0)))
+    return ts_err_set(err, TS_EDENIED,
+                      "%s (owned by %s) is writable by %s (mode %03o, group %ld): refused; "
+                      "chmod go-w it",
+                      path, owner, (st.st_mode & S_IWOTH) ? "everyone" : "its group",
+                      (unsigned)(st.st_mode & 0777), (long)st.st_gid);
+  return TS_OK;
+}
+
+int plat_mkdir_service_data(const char *path, ts_err *err) { return plat_mkdir_p(path, err); }

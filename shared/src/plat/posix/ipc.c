@@ -259,22 +259,30 @@ int plat_ipc_recv(plat_ipc_conn *c, void *buf, size_t capacity, size_t *got, ts_
   }
 }
 
-/* Whether uid is root or a member of group "threadsoup". */
+/* Whether uid is root or a member of group "threadsoup". The _r lookups: clients are identified
+   on their own threads at once. */
 static int uid_privileged(uid_t uid, const char *user) {
   if (uid == 0)
     return 1;
-  struct group *g = getgrnam("threadsoup");
-  if (!g)
+  enum { LOOKUP_BUF = 16384 };
+  char *buf = malloc(LOOKUP_BUF);
+  if (!buf)
     return 0;
-  struct passwd *pw = getpwuid(uid);
-  if (!pw)
-    return 0;
-  if (pw->pw_gid == g->gr_gid)
-    return 1;
-  for (char **m = g->gr_mem; *m; m++)
-    if (strcmp(*m, user) == 0)
-      return 1;
-  return 0;
+  struct group grp, *g = NULL;
+  struct passwd pwd, *pw = NULL;
+  int member = 0;
+  if (getgrnam_r("threadsoup", &grp, buf, LOOKUP_BUF / 2, &g) == 0 && g &&
+      getpwuid_r(uid, &pwd, buf + LOOKUP_BUF / 2, LOOKUP_BUF / 2, &pw) == 0 && pw) {
+    member = pw->pw_gid == g->gr_gid;
+    for (char **m = g->gr_mem; !member && *m; m++)
+      member = strcmp(*m, user) == 0;
+  }
+  free(buf);
+  return member;
+}
+
+int plat_peer_may_run_programs(const plat_peer *peer) {
+  return peer->uid == 0; /* members of group threadsoup control load and experiments only */
 }
 
 int plat_ipc_peer(plat_ipc_conn *c, plat_peer *out, ts_err *err) {
@@ -285,11 +293,15 @@ int plat_ipc_peer(plat_ipc_conn *c, plat_peer *out, ts_err *err) {
     return ts_err_set(err, TS_EOS, "cannot identify the client: %s", strerror(errno));
   out->pid = (long)cred.pid;
   out->uid = (long)cred.uid;
-  struct passwd *pw = getpwuid(cred.uid);
-  snprintf(out->name, sizeof out->name, "%s", pw ? pw->pw_name : "?");
-  if (!pw)
+  out->gid = (long)cred.gid;
+  char buf[4096];
+  struct passwd pwd, *pw = NULL;
+  if (getpwuid_r(cred.uid, &pwd, buf, sizeof buf, &pw) == 0 && pw)
+    snprintf(out->name, sizeof out->name, "%s", pw->pw_name);
+  else
     snprintf(out->name, sizeof out->name, "uid %ld", out->uid);
   out->privileged = uid_privileged(cred.uid, out->name);
+  out->may_run_programs = plat_peer_may_run_programs(out);
   return TS_OK;
 }
 

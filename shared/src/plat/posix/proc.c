@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -59,48 +60,91 @@ static int exit_status(int status) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* Prepares the child's plumbing: stdin from /dev/null, stdout and stderr into the pipe, every other
-   descriptor closed (so it cannot hold our database or the interrupt pipe open), default signal
-   handling and an empty mask even when started from a thread that blocks signals, and a process
-   group of its own so that a kill also reaches whatever it started. */
-static int prepare_spawn(posix_spawn_file_actions_t *actions, posix_spawnattr_t *attributes,
-                         int write_fd) {
-  int rc = posix_spawn_file_actions_init(actions);
+/* Where a program named without a folder is, from PATH (looked up before the fork: the child
+   does only what is safe between fork and exec). */
+static int resolve_program(const char *name, char *path, size_t len) {
+  if (strchr(name, '/')) {
+    snprintf(path, len, "%s", name);
+    return 0;
+  }
+  const char *dirs = getenv("PATH");
+  if (!dirs || !*dirs)
+    dirs = "/usr/local/bin:/usr/bin:/bin";
+  while (*dirs) {
+    size_t n = strcspn(dirs, ":");
+    snprintf(path, len, "%.*s/%s", n ? (int)n : 1, n ? dirs : ".", name);
+    struct stat st;
+    if (access(path, X_OK) == 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+      return 0;
+    dirs += n;
+    if (*dirs == ':')
+      dirs++;
+  }
+  return ENOENT;
+}
+
+/* Starts the child with its plumbing: stdin from /dev/null, stdout and stderr into the pipe, every
+   other descriptor closed (so it cannot hold our database or the interrupt pipe open), default
+   signal handling and an empty mask even when started from a thread that blocks signals, a
+   process group of its own so that a kill also reaches whatever it started, and (Linux) killed
+   when we die, so that a program never outlives the service that ran it. 0 or an errno. */
+static int spawn_bound(const char *const argv[], int write_fd, pid_t *out) {
+  char path[PLAT_PATH_MAX];
+  int rc = resolve_program(argv[0], path, sizeof path);
   if (rc != 0)
     return rc;
-  if ((rc = posix_spawnattr_init(attributes)) != 0) {
-    posix_spawn_file_actions_destroy(actions);
+  int report[2]; /* the child's exec error, if any; closed by a successful exec */
+  if (pipe2(report, O_CLOEXEC) != 0)
+    return errno;
+  sigset_t none;
+  sigemptyset(&none);
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid < 0) {
+    rc = errno;
+    close(report[0]);
+    close(report[1]);
     return rc;
   }
-  sigset_t none, defaults;
-  sigemptyset(&none);
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGTERM);
-  sigaddset(&defaults, SIGHUP);
-  sigaddset(&defaults, SIGPIPE);
-  if (!rc)
-    rc = posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0);
-  if (!rc)
-    rc = posix_spawn_file_actions_adddup2(actions, write_fd, 1);
-  if (!rc)
-    rc = posix_spawn_file_actions_adddup2(actions, write_fd, 2);
-  if (!rc)
-    rc = posix_spawn_file_actions_addclosefrom_np(actions, 3);
-  if (!rc)
-    rc = posix_spawnattr_setflags(attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
-                                                  POSIX_SPAWN_SETPGROUP);
-  if (!rc)
-    rc = posix_spawnattr_setsigmask(attributes, &none);
-  if (!rc)
-    rc = posix_spawnattr_setsigdefault(attributes, &defaults);
-  if (!rc)
-    rc = posix_spawnattr_setpgroup(attributes, 0);
-  if (rc != 0) {
-    posix_spawn_file_actions_destroy(actions);
-    posix_spawnattr_destroy(attributes);
+  if (pid == 0) {
+    /* Only async-signal-safe calls from here to exec. The death signal is bound to the forking
+       thread, which waits for the child; a parent gone before prctl is caught by getppid. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+      _exit(127);
+    setpgid(0, 0);
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    static const int defaults[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
+      sigaction(defaults[i], &dfl, NULL);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (null < 0 || dup2(null, 0) < 0 || dup2(write_fd, 1) < 0 || dup2(write_fd, 2) < 0)
+      goto failed;
+    close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+    execve(path, (char *const *)argv, environ);
+  failed:;
+    int e = errno;
+    ssize_t ignored = write(report[1], &e, sizeof e);
+    (void)ignored;
+    _exit(127);
   }
-  return rc;
+  setpgid(pid, pid); /* also here, so that a kill of the group cannot come before it exists */
+  close(report[1]);
+  int child_errno = 0;
+  ssize_t n;
+  while ((n = read(report[0], &child_errno, sizeof child_errno)) < 0 && errno == EINTR) {
+  }
+  close(report[0]);
+  if (n == (ssize_t)sizeof child_errno) {
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return child_errno ? child_errno : ENOEXEC;
+  }
+  *out = pid;
+  return 0;
 }
 
 /* Kills the child's whole process group, then reaps the child. */
@@ -123,15 +167,8 @@ int plat_proc_run(const char *const argv[], const plat_cancel *cancel, char *out
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0)
     return ts_err_set(err, TS_EOS, "cannot create a pipe for '%s': %s", argv[0], strerror(errno));
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attributes;
-  pid_t pid;
-  int rc = prepare_spawn(&actions, &attributes, fds[1]);
-  if (rc == 0) {
-    rc = posix_spawnp(&pid, argv[0], &actions, &attributes, (char *const *)argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
-  }
+  pid_t pid = 0;
+  int rc = spawn_bound(argv, fds[1], &pid);
   close(fds[1]); /* the child's copy is the only writer left, so its end is our end of file */
   if (rc != 0) {
     close(fds[0]);

@@ -253,3 +253,100 @@ int plat_folder_is_admin_only(const char *folder, int *admin_only, char *reason,
   LocalFree(sd);
   return TS_OK;
 }
+
+int plat_check_own_file(const char *path, ts_err *err) {
+  wchar_t wide[PLAT_PATH_MAX];
+  if (!win32_to_wide(path, wide, sizeof wide / sizeof wide[0]))
+    return ts_err_set(err, TS_EINVAL, "path too long or not UTF-8: %s", path);
+  /* Opened as itself (not what a link points to), sharing everything: SQLite may be deleting a
+     journal in another connection at this moment. */
+  HANDLE h =
+      CreateFileW(wide, READ_CONTROL | FILE_READ_ATTRIBUTES,
+                  FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                  FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+  if (h == INVALID_HANDLE_VALUE) {
+    DWORD code = GetLastError();
+    if (code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND)
+      return TS_OK;
+    char text[256];
+    win32_error_text(code, text, sizeof text);
+    return ts_err_set(err, TS_EOS, "cannot inspect %s: %s", path, text);
+  }
+  BY_HANDLE_FILE_INFORMATION info;
+  int rc = TS_OK;
+  if (GetFileInformationByHandle(h, &info) &&
+      (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT))
+    rc = ts_err_set(err, TS_EDENIED,
+                    "%s is a link (a reparse point): refused; the database, its folder and its "
+                    "-wal, -shm and -journal files must be plain files",
+                    path);
+  PSID owner = NULL;
+  PSECURITY_DESCRIPTOR sd = NULL;
+  DWORD code = rc == TS_OK ? GetSecurityInfo(h, SE_FILE_OBJECT, OWNER_SECURITY_INFORMATION, &owner,
+                                             NULL, NULL, NULL, &sd)
+                           : ERROR_SUCCESS;
+  CloseHandle(h);
+  if (code != ERROR_SUCCESS) {
+    char text[256];
+    win32_error_text(code, text, sizeof text);
+    return ts_err_set(err, TS_EOS, "cannot read who owns %s: %s", path, text);
+  }
+  trusted_sids trusted;
+  trusted_sids_init(&trusted);
+  if (rc == TS_OK && owner && !is_trusted(&trusted, owner)) {
+    char who[200];
+    describe_sid(owner, who, sizeof who);
+    rc = ts_err_set(err, TS_EDENIED,
+                    "%s is owned by %s, not by SYSTEM, Administrators or this program's user: "
+                    "refused (someone else could change what this program reads and runs); "
+                    "remove it",
+                    path, who);
+  }
+  LocalFree(sd);
+  return rc;
+}
+
+/* SYSTEM and Administrators full control, Users read, for the folder and all inside; protected:
+   nothing inherited from ProgramData (where Users may create files). */
+#define SERVICE_DATA_SDDL L"D:P(A;OICI;FA;;;SY)(A;OICI;FA;;;BA)(A;OICI;FR;;;BU)"
+
+int plat_mkdir_service_data(const char *path, ts_err *err) {
+  char parent[PLAT_PATH_MAX];
+  plat_path_dirname(path, parent, sizeof parent);
+  int rc = parent[0] ? plat_mkdir_p(parent, err) : TS_OK;
+  wchar_t wide[PLAT_PATH_MAX];
+  if (rc == TS_OK && !win32_to_wide(path, wide, sizeof wide / sizeof wide[0]))
+    rc = ts_err_set(err, TS_EINVAL, "path too long or not UTF-8: %s", path);
+  if (rc != TS_OK)
+    return rc;
+  PSECURITY_DESCRIPTOR sd = NULL;
+  if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(SERVICE_DATA_SDDL, SDDL_REVISION_1, &sd,
+                                                            NULL))
+    return ts_err_set(err, TS_EOS, "cannot build the data folder's access list");
+  SECURITY_ATTRIBUTES sa = {sizeof sa, sd, FALSE};
+  if (!CreateDirectoryW(wide, &sa)) {
+    DWORD code = GetLastError();
+    if (code != ERROR_ALREADY_EXISTS) {
+      char text[256];
+      win32_error_text(code, text, sizeof text);
+      rc = ts_err_set(err, TS_EOS, "cannot create folder %s: %s", path, text);
+    } else if ((rc = plat_check_own_file(path, err)) == TS_OK) {
+      /* There already, and ours: the same protected list (a folder made by an older version
+         inherited ProgramData's). */
+      BOOL present = FALSE, defaulted = FALSE;
+      PACL dacl = NULL;
+      if (GetSecurityDescriptorDacl(sd, &present, &dacl, &defaulted) && present) {
+        code = SetNamedSecurityInfoW(
+            wide, SE_FILE_OBJECT, DACL_SECURITY_INFORMATION | PROTECTED_DACL_SECURITY_INFORMATION,
+            NULL, NULL, dacl, NULL);
+        if (code != ERROR_SUCCESS) {
+          char text[256];
+          win32_error_text(code, text, sizeof text);
+          rc = ts_err_set(err, TS_EOS, "cannot protect folder %s: %s", path, text);
+        }
+      }
+    }
+  }
+  LocalFree(sd);
+  return rc;
+}

@@ -476,16 +476,28 @@ static int read_client_token(plat_peer *out, BYTE *user_sid, DWORD sid_size, ts_
       !CheckTokenMembership(token, admins, &member))
     rc = os_error(err, GetLastError(), "cannot check the client's groups on", "the pipe");
   out->privileged = member ? 1 : 0;
+  /* Programs: LocalSystem, or an administrator whose token is elevated (the Administrators SID
+     enabled, which a filtered token never has, and elevation where the system reports it). */
+  TOKEN_ELEVATION elevation;
+  DWORD elevation_size;
+  int elevated = 1;
+  if (GetTokenInformation(token, TokenElevation, &elevation, sizeof elevation, &elevation_size))
+    elevated = elevation.TokenIsElevated != 0;
+  int is_system = 0;
   BYTE info[sizeof(TOKEN_USER) + SECURITY_MAX_SID_SIZE];
   DWORD info_size;
   if (rc == TS_OK && GetTokenInformation(token, TokenUser, info, sizeof info, &info_size)) {
     PSID sid = ((TOKEN_USER *)info)->User.Sid;
+    is_system = IsWellKnownSid(sid, WinLocalSystemSid) ? 1 : 0;
     if (!CopySid(sid_size, user_sid, sid))
       user_sid[0] = 0;
   }
+  out->may_run_programs = rc == TS_OK && (is_system || (member && elevated));
   CloseHandle(token);
   return rc;
 }
+
+int plat_peer_may_run_programs(const plat_peer *peer) { return peer->may_run_programs; }
 
 /* "DOMAIN\user" for a SID, or its S-1-5-… form when the name cannot be found. */
 static void sid_to_name(PSID sid, char *buf, size_t len) {
@@ -511,7 +523,9 @@ static void sid_to_name(PSID sid, char *buf, size_t len) {
 int plat_ipc_peer(plat_ipc_conn *conn, plat_peer *out, ts_err *err) {
   out->pid = -1;
   out->uid = -1;
+  out->gid = -1;
   out->privileged = 0;
+  out->may_run_programs = 0;
   out->name[0] = '\0';
   if (!conn->server_side)
     return ts_err_set(err, TS_EINVAL, "only the service's side of a connection has a client");
