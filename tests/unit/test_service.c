@@ -493,6 +493,25 @@ static void race_read(void *arg) {
   }
 }
 
+/* Shuts a connection down if it is still open after `seconds`: a read that would wait forever
+   ends, and the test says so instead of hanging. */
+typedef struct deadman {
+  plat_thread thread;
+  plat_ipc_conn *conn;
+  volatile int done, fired;
+  int seconds;
+} deadman;
+
+static void deadman_main(void *arg) {
+  deadman *d = arg;
+  for (int i = 0; i < d->seconds * 20 && !d->done; i++)
+    plat_sleep_ns(50 * TS_NS_PER_MS);
+  if (!d->done) {
+    d->fired = 1;
+    plat_ipc_shutdown(d->conn);
+  }
+}
+
 typedef struct churner {
   plat_thread thread;
   volatile int *stop;
@@ -577,6 +596,10 @@ static void notifier_race_keeps_serving(void) {
      never finished, reaches only a client that reads again within a second; the log has it). */
   long silent_events = 0;
   int dropped = 0;
+  static deadman guard;
+  guard.conn = silent.conn;
+  guard.seconds = 20;
+  REQUIRE(plat_thread_start(&guard.thread, 64 * 1024, deadman_main, &guard, &err) == TS_OK);
   while (read_one(&silent)) {
     if (silent.reply.kind == PROTO_EVENT && strcmp(silent.reply.verb, "dropped") == 0) {
       dropped = 1;
@@ -585,7 +608,10 @@ static void notifier_race_keeps_serving(void) {
       silent_events++;
     }
   }
+  guard.done = 1;
+  plat_thread_join(guard.thread);
   plat_ipc_close(silent.conn);
+  CHECK(!guard.fired); /* the service closed it: it was not still waiting to be read */
   fprintf(stderr,
           "  %d load cycles, %ld subscribers joined and left; the reader got %ld of %d events, "
           "the silent one %ld before it was dropped%s\n",
@@ -624,9 +650,9 @@ static void idle_wait(void *arg) {
          plat_ipc_recv(d->conn, buf + used, sizeof buf - 1 - used, &got, &err) == TS_OK && got)
     used += got;
   buf[used] = '\0';
-  d->ended_after = plat_clock_ns() - d->started;
   d->refused = strncmp(buf, "TS1 error busy", 14) == 0;
   snprintf(d->message, sizeof d->message, "%s", buf);
+  d->ended_after = plat_clock_ns() - d->started;
 }
 
 /* Opens `count` connections that send nothing, and checks that the first `accepted` are held
@@ -639,6 +665,7 @@ static int idle_flood(const char *where, int count, int accepted, long timeout_m
   if (count > 64)
     return 1;
   for (int i = 0; i < count; i++) {
+    memset(&idlers[i], 0, sizeof idlers[i]);
     idlers[i].started = plat_clock_ns();
     if (plat_ipc_connect(&idlers[i].conn, where, &err) != TS_OK)
       break;
@@ -648,6 +675,14 @@ static int idle_flood(const char *where, int count, int accepted, long timeout_m
     }
     opened++;
     plat_sleep_ns(5 * TS_NS_PER_MS); /* in order: the first ones are the ones held */
+  }
+  /* A connection the service never closes is shut down from here, and counted late. */
+  uint64_t give_up = plat_clock_ns() + (uint64_t)(timeout_ms + 8000) * TS_NS_PER_MS;
+  for (int i = 0; i < opened; i++) {
+    while (!idlers[i].ended_after && plat_clock_ns() < give_up)
+      plat_sleep_ns(20 * TS_NS_PER_MS);
+    if (!idlers[i].ended_after)
+      plat_ipc_shutdown(idlers[i].conn);
   }
   int held = 0, refused = 0, late = 0, early = 0;
   for (int i = 0; i < opened; i++) {

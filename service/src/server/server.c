@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* server.c - the service's core: one thread per client on the control connection, and the
-   lifecycle (create, serve, stop, destroy). The runner, the notifier and the scheduler are threads
-   of their own (runner.c, events.c, scheduler.c); requests are answered by handlers.c.
-   Idle, the service waits on its connection and its next due time only: no timer. */
+/* server.c - the service's core: one thread per client on the control connection (and, for a
+   subscriber, one that sends its events: events.c), the watcher that closes idle connections,
+   and the lifecycle (create, serve, stop, destroy). The runner and the scheduler are threads of
+   their own (runner.c, scheduler.c); requests are answered by handlers.c. With no client
+   connected, the service waits on its connection and its next due time only: no timer. */
 #include "internal.h"
 
 #include <stdio.h>
@@ -307,7 +308,8 @@ int server_serve(server *svc) {
     int rc = plat_ipc_accept(svc->listener, &conn, &err);
     plat_peer peer;
     if (rc == TS_OK && plat_ipc_peer(conn, &peer, &err) != TS_OK) {
-      peer.privileged = 0; /* an unknown client is an ordinary user, sharing one limit */
+      memset(&peer, 0, sizeof peer); /* an unknown client is an ordinary user, sharing one limit */
+      peer.pid = peer.uid = -1;
       snprintf(peer.name, sizeof peer.name, "unknown");
     }
     plat_mutex_lock(&svc->lock);
