@@ -207,19 +207,28 @@ static int add_decoded(proto_message *out, const char *key, size_t key_len, cons
 
 int proto_decode(const char *buf, size_t length, size_t *consumed, proto_message *out,
                  ts_err *err) {
+  size_t scanned = 0;
+  return proto_decode_resume(buf, length, &scanned, consumed, out, err);
+}
+
+int proto_decode_resume(const char *buf, size_t length, size_t *scanned, size_t *consumed,
+                        proto_message *out, ts_err *err) {
   *consumed = 0;
-  /* The end of a message is an empty line: "\n\n". */
+  /* The end of a message is an empty line: "\n\n". The bytes before *scanned were searched
+     already: only the last of them is looked at again (it may be the first '\n' of the pair). */
   const char *end = NULL;
-  for (size_t i = 1; i < length; i++)
-    if (buf[i] == '\n' && buf[i - 1] == '\n') {
-      end = buf + i;
+  for (size_t at = *scanned > 1 ? *scanned : 1; at < length; at++)
+    if (buf[at] == '\n' && buf[at - 1] == '\n') {
+      end = buf + at;
       break;
     }
   if (!end) {
+    *scanned = length;
     if (length >= PROTO_MAX_MESSAGE)
       return ts_err_set(err, TS_EINVAL, "no end of message within %d bytes", PROTO_MAX_MESSAGE);
     return TS_OK; /* incomplete */
   }
+  *scanned = 0; /* the next message is searched from its own start */
   if ((size_t)(end - buf) + 1 > PROTO_MAX_MESSAGE)
     return ts_err_set(err, TS_EINVAL, "message larger than %d bytes", PROTO_MAX_MESSAGE);
   if (memchr(buf, '\0', (size_t)(end - buf)))

@@ -2,8 +2,12 @@
 /* test_service.c - the service end to end, as a separate process on a real socket or pipe: it
    answers, runs load counted by the OS in its own process, survives thousands of random and
    malformed messages and 50 clients at once, and after a kill -9 mid-run leaves no load behind,
-   keeps an intact database and resumes the run when it starts again.
-   Usage: test_service THREADSOUP ADDRESS DATABASE */
+   keeps an intact database and resumes the run when it starts again. Clients cannot crash or
+   stall it: subscribers joining and leaving beside one that never reads, a flood of idle
+   connections (and, natively, one from another user over the per-user limit), a half-closed
+   partial message.
+   Usage: test_service THREADSOUP ADDRESS DATABASE
+          test_service --flood ADDRESS COUNT ACCEPTED TIMEOUT_MS (the flood, run as another user) */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +19,15 @@
 #include "threadsoup/rng.h"
 #include "threadsoup/units.h"
 
-static const char *exe, *address, *db_path;
+#ifndef _WIN32
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+#endif
+
+static const char *exe, *address, *db_path, *self;
 static plat_proc daemon_proc;
 
 /* ---- a minimal client: the test speaks the protocol itself ---- */
@@ -35,13 +47,10 @@ static int converse_open(conversation *c) {
   return plat_ipc_connect(&c->conn, address, &err) == TS_OK;
 }
 
-/* Sends c->request and reads one reply into c->reply; 0 when the connection failed. */
-static int converse(conversation *c) {
+/* Reads one message from c->conn into c->reply (a reply or an event, whichever comes); 0 at the
+   end of the connection or on malformed bytes. */
+static int read_one(conversation *c) {
   ts_err err;
-  size_t n = 0;
-  if (proto_encode(&c->request, c->out, sizeof c->out, &n, &err) != TS_OK ||
-      plat_ipc_send(c->conn, c->out, n, &err) != TS_OK)
-    return 0;
   for (;;) {
     size_t consumed = 0, got = 0;
     if (proto_decode(c->in, c->used, &consumed, &c->reply, &err) != TS_OK)
@@ -58,6 +67,16 @@ static int converse(conversation *c) {
   }
 }
 
+/* Sends c->request and reads one reply into c->reply; 0 when the connection failed. */
+static int converse(conversation *c) {
+  ts_err err;
+  size_t n = 0;
+  if (proto_encode(&c->request, c->out, sizeof c->out, &n, &err) != TS_OK ||
+      plat_ipc_send(c->conn, c->out, n, &err) != TS_OK)
+    return 0;
+  return read_one(c);
+}
+
 /* One request on a fresh connection. */
 static int ask(conversation *c, const char *verb, const char *key, const char *value) {
   ts_err err;
@@ -71,11 +90,17 @@ static int ask(conversation *c, const char *verb, const char *key, const char *v
   return ok;
 }
 
+static void wait_ready(void);
+
 static void start_daemon(void) {
   const char *argv[] = {exe,     "service", "run",   "--console", "--socket",
                         address, "--db",    db_path, NULL};
   ts_err err;
   CHECK_INT(plat_proc_spawn(&daemon_proc, argv, &err), TS_OK);
+  wait_ready();
+}
+
+static void wait_ready(void) {
   /* Ready when it answers. */
   conversation *c = malloc(sizeof *c);
   int ready = 0;
@@ -428,6 +453,370 @@ static void killed_mid_run_resumes(void) {
           done_before, row.trials_done);
 }
 
+/* ---- clients cannot crash or stall the service ---- */
+
+static int send_request(conversation *c, const char *verb) {
+  ts_err err;
+  size_t n = 0;
+  proto_init(&c->request, PROTO_REQUEST, verb);
+  return proto_encode(&c->request, c->out, sizeof c->out, &n, &err) == TS_OK &&
+         plat_ipc_send(c->conn, c->out, n, &err) == TS_OK;
+}
+
+typedef struct race_reader {
+  plat_thread thread;
+  conversation conv;
+  volatile long events;
+  volatile int other; /* anything but an event after the subscribe reply */
+} race_reader;
+
+static void race_read(void *arg) {
+  race_reader *r = arg;
+  while (read_one(&r->conv)) {
+    if (r->conv.reply.kind == PROTO_EVENT && strcmp(r->conv.reply.verb, "dropped") != 0)
+      r->events++;
+    else
+      r->other++;
+  }
+}
+
+/* Shuts a connection down if it is still open after `seconds`: a read that would wait forever
+   ends, and the test says so instead of hanging. */
+typedef struct deadman {
+  plat_thread thread;
+  plat_ipc_conn *conn;
+  volatile int done, fired;
+  int seconds;
+} deadman;
+
+static void deadman_main(void *arg) {
+  deadman *d = arg;
+  for (int i = 0; i < d->seconds * 20 && !d->done; i++)
+    plat_sleep_ns(50 * TS_NS_PER_MS);
+  if (!d->done) {
+    d->fired = 1;
+    plat_ipc_shutdown(d->conn);
+  }
+}
+
+typedef struct churner {
+  plat_thread thread;
+  volatile int *stop;
+  long joined;
+  uint64_t seed;
+} churner;
+
+/* Subscribes, sometimes reads what events come before the answer to a status, and leaves,
+   again and again. */
+static void churn(void *arg) {
+  churner *ch = arg;
+  conversation *c = malloc(sizeof *c);
+  while (c && !*ch->stop) {
+    if (!converse_open(c))
+      continue;
+    if (send_request(c, "subscribe") && read_one(c) && ts_splitmix64(&ch->seed) % 2 &&
+        send_request(c, "status"))
+      while (read_one(c) && c->reply.kind == PROTO_EVENT)
+        ;
+    plat_ipc_close(c->conn);
+    ch->joined++;
+  }
+  free(c);
+}
+
+/* The attack on the notifier: subscribers join and leave by the hundred while one subscriber
+   never reads and events keep coming. The service stays up, the reading subscriber gets every
+   event, a client that never subscribed gets only its replies, and the one that does not read is
+   dropped. */
+static void notifier_race_keeps_serving(void) {
+#ifdef _WIN32
+  /* A load cycle takes about a second under Wine: fewer, too few to fill the silent client's
+     pipe, so its drop is tried natively only. */
+  enum { CHURNERS = 8, CYCLES = 40, DROP = 0 };
+#else
+  enum { CHURNERS = 8, CYCLES = 400, DROP = 1 };
+#endif
+  static conversation silent, bystander;
+  static race_reader reader;
+  static churner churners[CHURNERS];
+  static volatile int stop;
+  ts_err err;
+  REQUIRE(converse_open(&silent));
+  proto_init(&silent.request, PROTO_REQUEST, "subscribe");
+  REQUIRE(converse(&silent) && silent.reply.kind == PROTO_OK);
+  REQUIRE(converse_open(&reader.conv));
+  proto_init(&reader.conv.request, PROTO_REQUEST, "subscribe");
+  REQUIRE(converse(&reader.conv) && reader.conv.reply.kind == PROTO_OK);
+  REQUIRE(plat_thread_start(&reader.thread, 256 * 1024, race_read, &reader, &err) == TS_OK);
+  REQUIRE(converse_open(&bystander));
+  for (int i = 0; i < CHURNERS; i++) {
+    churners[i].stop = &stop;
+    churners[i].seed = (uint64_t)i + 1;
+    CHECK_INT(plat_thread_start(&churners[i].thread, 256 * 1024, churn, &churners[i], &err), TS_OK);
+  }
+  /* Each cycle is two events of about 140 bytes: 400 cycles overflow the silent subscriber's
+     socket or pipe buffer and then its queue. */
+  const char *spec = "sleep:1@10ms+sleep:1@11ms+sleep:1@12ms+sleep:1@13ms+sleep:1@14ms+"
+                     "sleep:1@15ms+sleep:1@16ms+sleep:1@17ms";
+  int cycles = 0, bystander_ok = 1;
+  conversation *c = malloc(sizeof *c);
+  for (int i = 0; i < CYCLES; i++) {
+    if (!ask(c, "load-start", "spec", spec) || c->reply.kind != PROTO_OK)
+      break;
+    if (!ask(c, "load-stop", NULL, NULL) || c->reply.kind != PROTO_OK)
+      break;
+    cycles++;
+    if (i % 25 == 0) { /* the bystander only ever gets its own replies */
+      proto_init(&bystander.request, PROTO_REQUEST, "status");
+      bystander_ok &= converse(&bystander) && bystander.reply.kind == PROTO_OK &&
+                      strcmp(bystander.reply.verb, "status") == 0;
+    }
+  }
+  stop = 1;
+  long joined = 0;
+  for (int i = 0; i < CHURNERS; i++) {
+    plat_thread_join(churners[i].thread);
+    joined += churners[i].joined;
+  }
+  /* The reader gets every event of the cycles (load-started and load-stopped each). */
+  for (int i = 0; i < 200 && reader.events < 2L * cycles; i++)
+    plat_sleep_ns(50 * TS_NS_PER_MS);
+  long got = reader.events;
+  plat_ipc_shutdown(reader.conv.conn);
+  plat_thread_join(reader.thread);
+  plat_ipc_close(reader.conv.conn);
+  /* The silent one: what its buffer held, then the end (the reason, queued behind a send that
+     never finished, reaches only a client that reads again within a second; the log has it). */
+  long silent_events = 0;
+  int dropped = 0;
+  static deadman guard;
+  guard.conn = silent.conn;
+  guard.seconds = DROP ? 20 : 0;
+  REQUIRE(plat_thread_start(&guard.thread, 64 * 1024, deadman_main, &guard, &err) == TS_OK);
+  while (read_one(&silent)) {
+    if (silent.reply.kind == PROTO_EVENT && strcmp(silent.reply.verb, "dropped") == 0) {
+      dropped = 1;
+      CHECK_STR_CONTAINS(proto_get(&silent.reply, "message"), "fell 64 events");
+    } else {
+      silent_events++;
+    }
+  }
+  guard.done = 1;
+  plat_thread_join(guard.thread);
+  plat_ipc_close(silent.conn);
+  CHECK(!DROP || !guard.fired); /* the service closed it: it was not still waiting to be read */
+  fprintf(stderr,
+          "  %d load cycles, %ld subscribers joined and left; the reader got %ld of %d events, "
+          "the silent one %ld before it was dropped%s\n",
+          cycles, joined, got, 2 * cycles, silent_events, dropped ? " (and the reason)" : "");
+  CHECK_INT(cycles, CYCLES);
+  CHECK(joined >= 100);
+  CHECK_INT(got, 2L * cycles);
+  CHECK_INT(reader.other, 0);
+  CHECK(!DROP || silent_events < 2L * cycles); /* and its connection ended */
+  proto_init(&bystander.request, PROTO_REQUEST, "status");
+  bystander_ok &= converse(&bystander) && bystander.reply.kind == PROTO_OK &&
+                  strcmp(bystander.reply.verb, "status") == 0;
+  CHECK(bystander_ok);
+  plat_ipc_close(bystander.conn);
+  CHECK(ask(c, "status", NULL, NULL) && c->reply.kind == PROTO_OK);
+  free(c);
+}
+
+/* ---- an idle flood: connections that send nothing ---- */
+
+typedef struct idler {
+  plat_thread thread;
+  plat_ipc_conn *conn;
+  uint64_t started;
+  volatile uint64_t ended_after; /* ns from `started` to the first reply or the end */
+  volatile int refused;          /* got "TS1 error busy" */
+  char message[200];
+} idler;
+
+static void idle_wait(void *arg) {
+  idler *d = arg;
+  char buf[512];
+  size_t got = 0, used = 0;
+  ts_err err;
+  while (used < sizeof buf - 1 &&
+         plat_ipc_recv(d->conn, buf + used, sizeof buf - 1 - used, &got, &err) == TS_OK && got)
+    used += got;
+  buf[used] = '\0';
+  d->refused = strncmp(buf, "TS1 error busy", 14) == 0;
+  snprintf(d->message, sizeof d->message, "%s", buf);
+  d->ended_after = plat_clock_ns() - d->started;
+}
+
+/* Opens `count` connections that send nothing, and checks that the first `accepted` are held
+   until the idle timeout closes them and the rest are refused at once with the per-user limit
+   named. Returns the number of failed checks. */
+static int idle_flood(const char *where, int count, int accepted, long timeout_ms) {
+  static idler idlers[64];
+  ts_err err;
+  int failures = 0, opened = 0;
+  if (count > 64)
+    return 1;
+  for (int i = 0; i < count; i++) {
+    memset(&idlers[i], 0, sizeof idlers[i]);
+    idlers[i].started = plat_clock_ns();
+    if (plat_ipc_connect(&idlers[i].conn, where, &err) != TS_OK)
+      break;
+    if (plat_thread_start(&idlers[i].thread, 64 * 1024, idle_wait, &idlers[i], &err) != TS_OK) {
+      plat_ipc_close(idlers[i].conn);
+      break;
+    }
+    opened++;
+    plat_sleep_ns(5 * TS_NS_PER_MS); /* in order: the first ones are the ones held */
+  }
+  /* A connection the service never closes is shut down from here, and counted late. */
+  uint64_t give_up = plat_clock_ns() + (uint64_t)(timeout_ms + 8000) * TS_NS_PER_MS;
+  for (int i = 0; i < opened; i++) {
+    while (!idlers[i].ended_after && plat_clock_ns() < give_up)
+      plat_sleep_ns(20 * TS_NS_PER_MS);
+    if (!idlers[i].ended_after)
+      plat_ipc_shutdown(idlers[i].conn);
+  }
+  int held = 0, refused = 0, late = 0, early = 0;
+  for (int i = 0; i < opened; i++) {
+    plat_thread_join(idlers[i].thread);
+    plat_ipc_close(idlers[i].conn);
+    double s = (double)idlers[i].ended_after / TS_NS_PER_S;
+    if (idlers[i].refused) {
+      refused++;
+      if (!strstr(idlers[i].message, "per user who is not an administrator"))
+        failures++;
+      late += s > 1.0;
+    } else {
+      held++;
+      early += s < 0.9 * (double)timeout_ms / 1000;
+      late += s > (double)timeout_ms / 1000 + 5;
+    }
+  }
+  fprintf(stderr, "  %d idle connections: %d held until the timeout closed them, %d refused%s%s\n",
+          opened, held, refused, refused ? ": " : "", refused ? idlers[count - 1].message : "");
+  failures += opened != count;
+  failures += held != accepted;
+  failures += refused != count - accepted;
+  failures += early + late;
+  if (early + late)
+    fprintf(stderr, "  %d ended before the timeout, %d later than it (or refused late)\n", early,
+            late);
+  return failures;
+}
+
+typedef struct flood_arg {
+  plat_thread thread;
+  const char *where;
+  int count, accepted;
+  long timeout_ms;
+  volatile int failures;
+} flood_arg;
+
+static void flood_thread(void *arg) {
+  flood_arg *f = arg;
+  f->failures = idle_flood(f->where, f->count, f->accepted, f->timeout_ms);
+}
+
+/* A second service with a short idle timeout and a small per-user limit. */
+static const char *idle_address;
+static plat_proc idle_proc;
+
+static int answered_within(const char *where, uint64_t limit_ns, double *seconds) {
+  const char *keep = address;
+  address = where;
+  conversation *c = malloc(sizeof *c);
+  uint64_t t0 = plat_clock_ns();
+  int ok = c && ask(c, "status", NULL, NULL) && c->reply.kind == PROTO_OK;
+  *seconds = (double)(plat_clock_ns() - t0) / TS_NS_PER_S;
+  free(c);
+  address = keep;
+  return ok && *seconds * TS_NS_PER_S < (double)limit_ns;
+}
+
+/* Idle connections fill no slot for long: while 40 of them are held, status is answered at
+   once, and the idle timeout closes them all. Natively, a flood from another user (nobody) is
+   also held to its per-user limit: the connections past it are refused at once, saying why. */
+static void idle_flood_locks_no_one_out(void) {
+  enum { TIMEOUT_MS = 2000, PER_USER = 4 };
+  ts_err err;
+  const char *argv[] = {
+      exe,       "service",        "run", "--console",          "--socket", NULL, "--db",
+      "idle.db", "--idle-timeout", "2s",  "--clients-per-user", "4",        NULL};
+  argv[5] = idle_address;
+  remove("idle.db");
+  REQUIRE(plat_proc_spawn(&idle_proc, argv, &err) == TS_OK);
+  const char *keep = address;
+  address = idle_address;
+  wait_ready();
+  address = keep;
+
+  static flood_arg flood;
+  flood.where = idle_address;
+  flood.count = 40;
+  flood.accepted = 40; /* this test runs as an administrator: no per-user limit */
+  flood.timeout_ms = TIMEOUT_MS;
+  REQUIRE(plat_thread_start(&flood.thread, 256 * 1024, flood_thread, &flood, &err) == TS_OK);
+  plat_sleep_ns(700 * TS_NS_PER_MS); /* the flood is in */
+  double seconds = 0;
+  CHECK(answered_within(idle_address, 1 * TS_NS_PER_S, &seconds));
+  fprintf(stderr, "  status answered in %.3f s beside the idle flood\n", seconds);
+  plat_thread_join(flood.thread);
+  CHECK_INT(flood.failures, 0);
+
+#ifndef _WIN32
+  /* Another user's flood, past the per-user limit (the socket opened to everyone for it). */
+  chmod(idle_address, 0666);
+  char count[16], accepted[16], timeout[16];
+  snprintf(count, sizeof count, "%d", 12);
+  snprintf(accepted, sizeof accepted, "%d", PER_USER);
+  snprintf(timeout, sizeof timeout, "%d", TIMEOUT_MS);
+  const char *as_nobody[] = {"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", self,
+                             "--flood", idle_address,    count,           accepted,         timeout,
+                             NULL};
+  plat_proc flooder;
+  REQUIRE(plat_proc_spawn(&flooder, as_nobody, &err) == TS_OK);
+  plat_sleep_ns(500 * TS_NS_PER_MS);
+  CHECK(answered_within(idle_address, 1 * TS_NS_PER_S, &seconds));
+  fprintf(stderr, "  status answered in %.3f s beside nobody's flood\n", seconds);
+  int code = -1;
+  plat_proc_wait(&flooder, &code, &err);
+  CHECK_INT(code, 0);
+#else
+  (void)PER_USER;
+#endif
+  int code2 = 0;
+  plat_proc_kill(&idle_proc, &err);
+  plat_proc_wait(&idle_proc, &code2, &err);
+}
+
+/* A client that half-closes after part of a message: the service ends that connection at once
+   (it used to stay open until the next client came). Sockets only: a pipe cannot half-close. */
+static void half_close_closes_at_once(void) {
+#ifndef _WIN32
+  int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  struct sockaddr_un sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sun_family = AF_UNIX;
+  snprintf(sa.sun_path, sizeof sa.sun_path, "%s", address);
+  REQUIRE(fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0);
+  static const char partial[] = "TS1 request sta";
+  CHECK(send(fd, partial, sizeof partial - 1, 0) == (ssize_t)(sizeof partial - 1));
+  uint64_t t0 = plat_clock_ns();
+  CHECK(shutdown(fd, SHUT_WR) == 0);
+  struct pollfd p = {fd, POLLIN, 0};
+  char buf[64];
+  int ready = poll(&p, 1, 5000);
+  long got = ready > 0 ? (long)recv(fd, buf, sizeof buf, 0) : -1;
+  double seconds = (double)(plat_clock_ns() - t0) / TS_NS_PER_S;
+  fprintf(stderr, "  closed by the service %.3f s after the half-close\n", seconds);
+  CHECK(ready == 1);
+  CHECK_INT(got, 0);
+  CHECK(seconds < 2);
+  close(fd);
+#endif
+}
+
 static void database_stays_intact(void) {
   kill_daemon();
   store *s;
@@ -438,18 +827,29 @@ static void database_stays_intact(void) {
 }
 
 int main(int argc, char **argv) {
+  if (argc == 6 && strcmp(argv[1], "--flood") == 0) {
+    int failures = idle_flood(argv[2], atoi(argv[3]), atoi(argv[4]), atol(argv[5]));
+    return failures ? 1 : 0;
+  }
   if (argc != 4) {
     fprintf(stderr, "usage: test_service THREADSOUP ADDRESS DATABASE\n");
     return 2;
   }
+  self = argv[0];
   exe = argv[1];
   address = argv[2];
   db_path = argv[3];
   remove(db_path);
+  static char idle_where[1100];
+  snprintf(idle_where, sizeof idle_where, "%s-idle", address);
+  idle_address = idle_where;
   start_daemon();
   RUN_CASE(answers_and_runs_load_in_its_own_process);
   RUN_CASE(bad_requests_get_reasons);
   RUN_CASE(survives_fuzzing);
+  RUN_CASE(notifier_race_keeps_serving);
+  RUN_CASE(idle_flood_locks_no_one_out);
+  RUN_CASE(half_close_closes_at_once);
   RUN_CASE(fifty_clients_during_a_run);
   RUN_CASE(full_house_turns_one_away);
   RUN_CASE(reports_through_the_service);

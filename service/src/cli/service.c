@@ -6,7 +6,9 @@
 
 #include "../host/host.h"
 #include "cli.h"
+#include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/units.h"
 
 static int service_main(int argc, char **argv) {
   const cli_command *cmd = &cli_service_command;
@@ -18,7 +20,8 @@ static int service_main(int argc, char **argv) {
   int console = 0;
   server_config config;
   memset(&config, 0, sizeof config);
-  const char *address = NULL, *db = NULL;
+  const char *address = NULL, *db = NULL, *value = NULL;
+  long per_user = 0;
   cli_args_init(&a, argc - 1, argv + 1, "service");
   int is_run = strcmp(verb, "run") == 0;
   while (cli_args_next(&a)) {
@@ -29,7 +32,17 @@ static int service_main(int argc, char **argv) {
       rc = cli_args_value(&a, "a socket path or pipe name", &address, &err);
     else if (is_run && cli_args_is(&a, "--db"))
       rc = cli_args_value(&a, "a database file path", &db, &err);
-    else
+    else if (is_run && cli_args_is(&a, "--idle-timeout")) {
+      rc = cli_args_value(&a, "a duration such as 30s", &value, &err);
+      if (rc == TS_OK)
+        rc = parse_duration(value, 100 * TS_NS_PER_MS, 3600 * TS_NS_PER_S, "--idle-timeout",
+                            &config.idle_timeout_ns, &err);
+    } else if (is_run && cli_args_is(&a, "--clients-per-user")) {
+      rc = cli_args_value(&a, "a whole number", &value, &err);
+      if (rc == TS_OK)
+        rc = parse_long(value, 1, 64, "--clients-per-user", &per_user, &err);
+      config.clients_per_user = (int)per_user;
+    } else
       rc = ts_err_set(&err, TS_EUSAGE, "service %s: unexpected '%s'", verb,
                       a.name ? a.name : a.word);
     if (rc != TS_OK)
@@ -86,7 +99,8 @@ static int service_main(int argc, char **argv) {
 const cli_command cli_service_command = {
     .name = "service",
     .synopsis = "service install|uninstall|start|stop|status | service run [--console] "
-                "[--socket ADDRESS] [--db PATH]",
+                "[--socket ADDRESS] [--db PATH] [--idle-timeout DURATION] "
+                "[--clients-per-user N]",
     .summary = "manage the ThreadSoup service, or run it",
     .help = "\nactions:\n"
             "  install     register the service (Windows: automatic delayed start, restart on\n"
@@ -100,6 +114,11 @@ const cli_command cli_service_command = {
             "  --socket ADDRESS  listen here (default /run/threadsoup/control.sock,\n"
             "                    \\\\.\\pipe\\threadsoup)\n"
             "  --db PATH         the database (default /var/lib/threadsoup/threadsoup.db,\n"
-            "                    %ProgramData%\\ThreadSoup\\threadsoup.db)\n",
+            "                    %ProgramData%\\ThreadSoup\\threadsoup.db)\n"
+            "  --idle-timeout DURATION  close a connection that sends no complete message for\n"
+            "                    this long (100ms to 1h; default 30s; a subscriber that only\n"
+            "                    listens is never idle)\n"
+            "  --clients-per-user N  connections one user who is not an administrator may\n"
+            "                    hold at once (1 to 64; default 16)\n",
     .main = service_main,
 };

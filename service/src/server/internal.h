@@ -16,20 +16,41 @@
 #include "threadsoup/proto.h"
 
 #define SERVER_MAX_CLIENTS 128
-#define SERVER_MAX_EVENTS 256
+/* Each subscriber's own queue of events not yet sent: one that falls this far behind is dropped
+   with a reason (events.c). */
+#define SERVER_CLIENT_EVENTS 64
+#define SERVER_CLIENT_EVENT_BYTES (256 * 1024)
+/* How long a dropped subscriber has to read the reason before its connection is closed. */
+#define SERVER_DROP_GRACE_NS (1000 * 1000 * 1000ull)
+/* Defaults of server_config: a connection that sends no complete message for this long is
+   closed (a subscriber that only listens is not idle), and how many connections one user who is
+   not an administrator may hold at once. */
+#define SERVER_IDLE_TIMEOUT_NS (30 * 1000 * 1000 * 1000ull)
+#define SERVER_CLIENTS_PER_USER 16
 #define SERVER_THREAD_STACK (512 * 1024)
 #define RUNNER_THREAD_STACK (2 * 1024 * 1024)
 #define SERVER_MAX_RESUMES 16
 
 typedef struct client {
   struct server *svc;
-  plat_ipc_conn *conn;
+  plat_ipc_conn *conn; /* closed by the client's own thread as it ends */
   plat_thread thread;
   plat_peer peer;
-  plat_mutex send_lock; /* the client's thread and the notifier both send */
+  plat_mutex send_lock; /* the client's thread and its event sender both send */
   int in_use;
-  int finished; /* its thread has returned: the slot can be reaped */
+  int finished; /* its thread has ended (connection closed): the slot can be reaped */
   int subscribed;
+
+  /* Under server.lock: */
+  uint64_t close_at_ns; /* the watcher shuts the connection down then (plat_clock_ns); 0: never */
+  char *queue[SERVER_CLIENT_EVENTS]; /* encoded events for this subscriber, oldest first */
+  int queue_head, queue_count;
+  size_t queue_bytes;
+  int dropped;     /* fell behind: the queue holds only the reason, then the connection ends */
+  int sender_stop; /* the client's thread is ending: its sender stops */
+  plat_cond queue_changed;
+  plat_thread sender; /* a subscriber's thread that sends its queued events */
+  int has_sender;
 } client;
 
 /* What runs, changed only by runner.c (under server.lock). At most one of a client's load and
@@ -72,9 +93,8 @@ struct server {
 
   client clients[SERVER_MAX_CLIENTS];
 
-  char *events[SERVER_MAX_EVENTS]; /* encoded, waiting for the notifier */
-  int event_head, event_count;
-  plat_thread notifier, scheduler;
+  plat_thread watcher, scheduler;
+  uint64_t refusal_logged_at; /* connections refused for their user are logged once a second */
 
   long idle_report_s; /* last user-idle report from a tray; -1 = none */
   int64_t idle_report_at;
@@ -104,12 +124,17 @@ typedef struct request {
 
 /* ---- events.c ---- */
 
-/* Queues an event of one field for subscribed clients (the notifier thread sends it). */
+/* Queues an event of one field in each subscribed client's own queue (never blocks: its sender
+   thread sends it). */
 void server_emit(server *svc, const char *name, const char *key, const char *fmt, ...)
     TS_PRINTF(4, 5);
 /* Queues an event built by the caller (kind PROTO_EVENT). */
 void server_emit_message(server *svc, const proto_message *m);
-void server_notifier_main(void *arg);
+/* A subscriber's sender thread (arg: its client), started by the client's thread after
+   `subscribe`; ends when client.sender_stop is set, or its connection fails or is dropped. */
+void server_sender_main(void *arg);
+/* Empties a client's queue. Caller holds svc->lock. */
+void server_clear_queue_locked(client *c);
 
 /* ---- runner.c: every change of what runs --------------------------------------------------------
    Each takes server.lock itself; none is called with it held. Refusals are TS_EBUSY (something

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* server.c - the service's core: one thread per client on the control connection, and the
-   lifecycle (create, serve, stop, destroy). The runner, the notifier and the scheduler are threads
-   of their own (runner.c, events.c, scheduler.c); requests are answered by handlers.c.
-   Idle, the service waits on its connection and its next due time only: no timer. */
+/* server.c - the service's core: one thread per client on the control connection (and, for a
+   subscriber, one that sends its events: events.c), the watcher that closes idle connections,
+   and the lifecycle (create, serve, stop, destroy). The runner and the scheduler are threads of
+   their own (runner.c, scheduler.c); requests are answered by handlers.c. With no client
+   connected, the service waits on its connection and its next due time only: no timer. */
 #include "internal.h"
 
 #include <stdio.h>
@@ -38,16 +39,36 @@ static int send_reply(client *c, client_buffers *b) {
   return rc == TS_OK;
 }
 
+static uint64_t idle_timeout_ns(const server *svc) {
+  return svc->config.idle_timeout_ns ? svc->config.idle_timeout_ns : SERVER_IDLE_TIMEOUT_NS;
+}
+
+/* When the watcher is to close this connection; 0: never. A dropped subscriber keeps its own. */
+static void set_close_at(client *c, uint64_t at) {
+  server *svc = c->svc;
+  plat_mutex_lock(&svc->lock);
+  if (!c->dropped) {
+    c->close_at_ns = at;
+    plat_cond_broadcast(&svc->changed);
+  }
+  plat_mutex_unlock(&svc->lock);
+}
+
+/* After `subscribe`: the events go out through a thread of the client's own. */
+static void start_sender(client *c) {
+  ts_err err;
+  if (plat_thread_start(&c->sender, SERVER_THREAD_STACK, server_sender_main, c, &err) == TS_OK)
+    c->has_sender = 1;
+  else
+    ts_log(TS_LOG_WARNING, "cannot send events to %s: %s", c->peer.name, err.text);
+}
+
 static void client_main(void *arg) {
   client *c = arg;
   server *svc = c->svc;
   client_buffers *b = malloc(sizeof *b);
   ts_err err;
-  size_t used = 0;
-  if (b && plat_ipc_peer(c->conn, &c->peer, &err) != TS_OK) {
-    c->peer.privileged = 0;
-    snprintf(c->peer.name, sizeof c->peer.name, "unknown");
-  }
+  size_t used = 0, scanned = 0;
   while (b) {
     size_t got = 0;
     if (used == sizeof b->in)
@@ -55,9 +76,13 @@ static void client_main(void *arg) {
     if (plat_ipc_recv(c->conn, b->in + used, sizeof b->in - used, &got, &err) != TS_OK || got == 0)
       break;
     used += got;
+    size_t start = 0; /* the messages before it are answered */
     for (;;) {
       size_t consumed = 0;
-      int rc = proto_decode(b->in, used, &consumed, &b->request, &err);
+      /* Searched from where the last read's search stopped: a sender dribbling one byte at a
+         time costs one look at each byte, not the whole buffer again each time. */
+      int rc =
+          proto_decode_resume(b->in + start, used - start, &scanned, &consumed, &b->request, &err);
       if (rc != TS_OK) {
         /* Framing is lost: say why, then end this connection only. */
         ts_err ignored;
@@ -68,19 +93,64 @@ static void client_main(void *arg) {
       }
       if (consumed == 0)
         break;
+      set_close_at(c, 0); /* a request being answered is not idle, however long it takes */
       request r = {svc, c, &b->request, &b->reply, {0, ""}};
       server_dispatch(&r);
       if (!send_reply(c, b))
         goto done;
-      memmove(b->in, b->in + consumed, used - consumed);
-      used -= consumed;
+      if (c->subscribed && !c->has_sender)
+        start_sender(c);
+      /* A subscriber that only listens is not idle; anyone else has until the next message. */
+      set_close_at(c, c->subscribed ? 0 : plat_clock_ns() + idle_timeout_ns(svc));
+      start += consumed;
     }
+    memmove(b->in, b->in + start, used - start);
+    used -= start;
   }
 done:
   free(b);
+  /* The connection is closed here, as the client's thread ends, not when the next client
+     comes: first no one may use it (finished), then the sender is woken and joined. */
   plat_mutex_lock(&svc->lock);
   c->finished = 1;
+  c->sender_stop = 1;
+  plat_cond_broadcast(&c->queue_changed);
+  plat_mutex_unlock(&svc->lock);
+  if (c->has_sender) {
+    plat_ipc_shutdown(c->conn); /* wakes a send blocked on a client that does not read */
+    plat_thread_join(c->sender);
+  }
+  plat_ipc_close(c->conn);
+  plat_mutex_lock(&svc->lock);
+  c->conn = NULL;
+  server_clear_queue_locked(c);
   plat_cond_broadcast(&svc->changed);
+  plat_mutex_unlock(&svc->lock);
+}
+
+/* The watcher: shuts down connections whose time is up (idle ones, dropped subscribers), until
+   the service stops. */
+static void watcher_main(void *arg) {
+  server *svc = arg;
+  plat_mutex_lock(&svc->lock);
+  while (!svc->stopping) {
+    uint64_t now = plat_clock_ns(), next = UINT64_MAX;
+    for (int i = 0; i < SERVER_MAX_CLIENTS; i++) {
+      client *c = &svc->clients[i];
+      if (!c->in_use || c->finished || !c->close_at_ns)
+        continue;
+      if (c->close_at_ns > now) {
+        next = c->close_at_ns < next ? c->close_at_ns : next;
+        continue;
+      }
+      if (!c->dropped)
+        ts_log(TS_LOG_INFO, "closing the connection of %s (pid %ld): no complete message in %.0f s",
+               c->peer.name, c->peer.pid, (double)idle_timeout_ns(svc) / TS_NS_PER_S);
+      c->close_at_ns = 0;
+      plat_ipc_shutdown(c->conn); /* its thread's read ends, and the thread closes it */
+    }
+    plat_cond_wait(&svc->changed, &svc->lock, next == UINT64_MAX ? UINT64_MAX : next - now);
+  }
   plat_mutex_unlock(&svc->lock);
 }
 
@@ -92,6 +162,42 @@ static client *free_client_locked(server *svc) {
   return NULL;
 }
 
+static int same_user(const plat_peer *a, const plat_peer *b) {
+  if (a->uid >= 0 || b->uid >= 0)
+    return a->uid == b->uid;            /* POSIX */
+  return strcmp(a->name, b->name) == 0; /* Windows: the account's name, looked up from its SID */
+}
+
+/* A user who is not an administrator may hold at most config.clients_per_user connections, so
+   no one user can take every slot; the next is told so at once. 1 when `conn` may be served,
+   0 when it was refused (and closed). Caller holds svc->lock. */
+static int refuse_for_user_locked(server *svc, plat_ipc_conn *conn, const plat_peer *peer) {
+  int cap = svc->config.clients_per_user ? svc->config.clients_per_user : SERVER_CLIENTS_PER_USER;
+  if (peer->privileged)
+    return 1;
+  int held = 0;
+  for (int i = 0; i < SERVER_MAX_CLIENTS; i++)
+    held += svc->clients[i].in_use && !svc->clients[i].finished &&
+            same_user(&svc->clients[i].peer, peer);
+  if (held < cap)
+    return 1;
+  char refusal[256];
+  int n = snprintf(refusal, sizeof refusal,
+                   "TS1 error busy\nmessage: %s already holds %d connections to the service (at "
+                   "most %d per user who is not an administrator); close one and try again\n\n",
+                   peer->name, held, cap);
+  uint64_t now = plat_clock_ns();
+  if (now - svc->refusal_logged_at >= TS_NS_PER_S || !svc->refusal_logged_at) {
+    svc->refusal_logged_at = now;
+    ts_log(TS_LOG_WARNING, "refused a connection of %s (pid %ld): %d held, at most %d per user",
+           peer->name, peer->pid, held, cap);
+  }
+  ts_err err;
+  plat_ipc_send(conn, refusal, (size_t)n, &err); /* a fresh connection: its buffer is empty */
+  plat_ipc_close(conn);
+  return 0;
+}
+
 /* Joins the threads of clients that have gone. Caller holds svc->lock. */
 static void reap_clients_locked(server *svc) {
   for (int i = 0; i < SERVER_MAX_CLIENTS; i++) {
@@ -101,8 +207,8 @@ static void reap_clients_locked(server *svc) {
     plat_mutex_unlock(&svc->lock);
     plat_thread_join(c->thread);
     plat_mutex_lock(&svc->lock);
-    plat_ipc_close(c->conn);
     plat_mutex_destroy(&c->send_lock);
+    plat_cond_destroy(&c->queue_changed);
     memset(c, 0, sizeof *c);
   }
 }
@@ -190,14 +296,20 @@ int server_serve(server *svc) {
   ts_log(TS_LOG_INFO, "ThreadSoup %s serving on %s, database %s", TS_VERSION, address,
          svc->db_path);
   runner_resume_queued(svc);
-  int have_notifier = plat_thread_start(&svc->notifier, SERVER_THREAD_STACK, server_notifier_main,
-                                        svc, &err) == TS_OK;
+  int have_watcher =
+      plat_thread_start(&svc->watcher, SERVER_THREAD_STACK, watcher_main, svc, &err) == TS_OK;
   int have_scheduler = plat_thread_start(&svc->scheduler, SERVER_THREAD_STACK,
                                          server_scheduler_main, svc, &err) == TS_OK;
 
   for (;;) {
     plat_ipc_conn *conn = NULL;
     int rc = plat_ipc_accept(svc->listener, &conn, &err);
+    plat_peer peer;
+    if (rc == TS_OK && plat_ipc_peer(conn, &peer, &err) != TS_OK) {
+      memset(&peer, 0, sizeof peer); /* an unknown client is an ordinary user, sharing one limit */
+      peer.pid = peer.uid = -1;
+      snprintf(peer.name, sizeof peer.name, "unknown");
+    }
     plat_mutex_lock(&svc->lock);
     reap_clients_locked(svc);
     if (rc != TS_OK || svc->stopping) {
@@ -206,6 +318,10 @@ int server_serve(server *svc) {
       if (rc != TS_OK && rc != TS_EINTERRUPTED)
         ts_log(TS_LOG_ERROR, "%s", err.text);
       break;
+    }
+    if (!refuse_for_user_locked(svc, conn, &peer)) {
+      plat_mutex_unlock(&svc->lock);
+      continue;
     }
     /* In a burst of short connections, slots of clients that have gone free only when their
        threads notice: wait up to a second for one before turning a client away. */
@@ -226,10 +342,16 @@ int server_serve(server *svc) {
     memset(c, 0, sizeof *c);
     c->svc = svc;
     c->conn = conn;
+    c->peer = peer;
     c->in_use = 1;
+    c->close_at_ns = plat_clock_ns() + idle_timeout_ns(svc);
     plat_mutex_init(&c->send_lock);
+    plat_cond_init(&c->queue_changed);
+    plat_cond_broadcast(&svc->changed); /* the watcher learns the new deadline */
     if (plat_thread_start(&c->thread, SERVER_THREAD_STACK, client_main, c, &err) != TS_OK) {
       plat_ipc_close(conn);
+      plat_mutex_destroy(&c->send_lock);
+      plat_cond_destroy(&c->queue_changed);
       memset(c, 0, sizeof *c);
       ts_log(TS_LOG_WARNING, "cannot serve a client: %s", err.text);
     }
@@ -251,8 +373,8 @@ int server_serve(server *svc) {
   reap_clients_locked(svc);
   plat_cond_broadcast(&svc->changed);
   plat_mutex_unlock(&svc->lock);
-  if (have_notifier)
-    plat_thread_join(svc->notifier);
+  if (have_watcher)
+    plat_thread_join(svc->watcher);
   if (have_scheduler)
     plat_thread_join(svc->scheduler);
   ts_log(TS_LOG_INFO, "stopped (%s)", svc->stop_reason);
@@ -266,8 +388,6 @@ void server_destroy(server *svc) {
     plat_ipc_server_free(svc->listener);
   store_close(svc->db);
   server_quiet_close(svc);
-  for (int i = 0; i < svc->event_count; i++)
-    free(svc->events[(svc->event_head + i) % SERVER_MAX_EVENTS]);
   plat_cond_destroy(&svc->changed);
   plat_mutex_destroy(&svc->lock);
   plat_mutex_destroy(&svc->db_lock);

@@ -53,6 +53,12 @@ int proto_encode(const proto_message *m, char *buf, size_t capacity, size_t *len
    line without ": ", bad escapes or names, invalid UTF-8, too many fields, more than
    PROTO_MAX_MESSAGE bytes without an end) is TS_EINVAL naming the line and what is accepted. */
 int proto_decode(const char *buf, size_t length, size_t *consumed, proto_message *out, ts_err *err);
+/* proto_decode for a stream read piece by piece: *scanned (0 for a new message) is how far an
+   earlier call searched buf for the message's end, and the search goes on from there, so each
+   byte is looked at once however small the pieces. Set back to 0 once a message is decoded (and
+   on any error, the connection being lost anyway, it says how far the search got). */
+int proto_decode_resume(const char *buf, size_t length, size_t *scanned, size_t *consumed,
+                        proto_message *out, ts_err *err);
 
 const char *proto_kind_name(proto_kind kind);
 
