@@ -11,6 +11,7 @@
 #include "../../service/src/report/data.h"
 #include "../../service/src/report/report.h"
 #include "check.h"
+#include "threadsoup/utf8.h"
 
 #define NASTY "sleep:5<&\"x\">,y"
 
@@ -238,6 +239,38 @@ static void precision_check_measures_the_reported_intervals(void) {
   CHECK(isinf(widest)); /* no scores at all: nothing is precise yet */
 }
 
+/* A database may hold names stored before every path checked them (a bench "\xff\x80\x80", a
+   unit with a line break and a terminal escape): every report stays valid UTF-8 regardless. */
+static void bad_stored_names_stay_out_of_reports(void) {
+  ts_err err;
+  int64_t trial = 0;
+  CHECK_INT(store_trial_record(db, run_id, "baseline", "\xff\x80\x80", 100, "pts\n\x1b[2J\x7f",
+                               "2026-01-01T00:03:00.000Z", &trial, &err),
+            TS_OK);
+  char *json = render(REPORT_FORMAT_JSON);
+  char *html = render(REPORT_FORMAT_HTML);
+  REQUIRE(json != NULL && html != NULL);
+  CHECK(ts_utf8_valid_str(json));
+  CHECK(ts_utf8_valid_str(html));
+  CHECK_STR_CONTAINS(json, "\"bench\":\"\\ufffd\\ufffd\\ufffd\"");
+  CHECK_STR_CONTAINS(json, "\"unit\":\"pts\\n\\u001b[2J\\u007f\"");
+  CHECK_STR_CONTAINS(html, "&#xFFFD;&#xFFFD;&#xFFFD;");
+  CHECK(strchr(html, '\x1b') == NULL);
+  /* The text report escapes what a terminal would act on: only its own line breaks remain. */
+  char *text = render(REPORT_FORMAT_TEXT);
+  REQUIRE(text != NULL);
+  CHECK(ts_utf8_valid_str(text));
+  CHECK_STR_CONTAINS(text, "\\xFF\\x80\\x80 (pts\\x0A\\x1B[2J\\x7F, higher is faster)");
+  for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+    if ((*p < 0x20 && *p != '\n') || *p == 0x7f) {
+      CHECK(!"a control character in the text report");
+      break;
+    }
+  free(text);
+  free(json);
+  free(html);
+}
+
 int main(void) {
   make_run();
   RUN_CASE(test_format_names);
@@ -246,6 +279,7 @@ int main(void) {
   RUN_CASE(test_html);
   RUN_CASE(test_text_unchanged_shape);
   RUN_CASE(precision_check_measures_the_reported_intervals);
+  RUN_CASE(bad_stored_names_stay_out_of_reports); /* last: it adds a trial to the run */
   store_close(db);
   return check_summary();
 }
