@@ -50,7 +50,8 @@ char *ts_utf8_printable(const char *text, char *out, size_t size) {
   for (size_t i = 0; i < n;) {
     size_t len = ts_utf8_char(s + i, n - i);
     /* C0 controls and DEL; C1 controls are U+0080-U+009F, encoded C2 80 to C2 9F. */
-    int control = len == 1 ? s[i] < 0x20 || s[i] == 0x7F : len == 2 && s[i] == 0xC2 && s[i + 1] < 0xA0;
+    int control =
+        len == 1 ? s[i] < 0x20 || s[i] == 0x7F : len == 2 && s[i] == 0xC2 && s[i + 1] < 0xA0;
     if (len == 0 || control) {
       size_t bytes = len == 0 ? 1 : len;
       if (o + 4 * bytes >= size)

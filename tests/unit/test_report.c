@@ -271,6 +271,33 @@ static void bad_stored_names_stay_out_of_reports(void) {
   free(html);
 }
 
+/* Cells a spreadsheet would run as formulas get a leading apostrophe; plain numbers stay numbers
+   (names stored through the store directly, as an old database may hold them). */
+static void csv_formula_cells_neutralised(void) {
+  ts_err err;
+  int64_t trial = 0;
+  static const char *const rows[][2] = {
+      {"=1+2", "@SUM(A1)"},
+      {"+cmd|' /C calc'!A0", "-2+3"},
+      {"-4.8", "\tx"},
+      {"=HYPERLINK(\"http://x\",\"y\")", "+1e3"},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+    CHECK_INT(store_trial_record(db, run_id, "baseline", rows[i][0], 1, rows[i][1],
+                                 "2026-01-01T00:04:00.000Z", &trial, &err),
+              TS_OK);
+  char *csv = render(REPORT_FORMAT_CSV);
+  REQUIRE(csv != NULL);
+  CHECK_STR_CONTAINS(csv, ",baseline,'=1+2,done,1,'@SUM(A1),");
+  CHECK_STR_CONTAINS(csv, ",baseline,'+cmd|' /C calc'!A0,done,1,'-2+3,");
+  CHECK_STR_CONTAINS(csv, ",baseline,-4.8,done,1,'\tx,");
+  CHECK_STR_CONTAINS(csv, ",baseline,\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",done,1,+1e3,");
+  /* No cell of any row starts with = or @ (+ and - start plain numbers only, checked above). */
+  for (const char *p = csv; (p = strpbrk(p, ",\n")) != NULL; p++)
+    CHECK(p[1] != '=' && p[1] != '@');
+  free(csv);
+}
+
 int main(void) {
   make_run();
   RUN_CASE(test_format_names);
@@ -279,7 +306,8 @@ int main(void) {
   RUN_CASE(test_html);
   RUN_CASE(test_text_unchanged_shape);
   RUN_CASE(precision_check_measures_the_reported_intervals);
-  RUN_CASE(bad_stored_names_stay_out_of_reports); /* last: it adds a trial to the run */
+  RUN_CASE(bad_stored_names_stay_out_of_reports); /* these two add trials to the run */
+  RUN_CASE(csv_formula_cells_neutralised);
   store_close(db);
   return check_summary();
 }

@@ -24,7 +24,9 @@ static const struct {
     {"\xef\xbf\xbf", 1, "U+FFFF"},
     {"\xf0\x90\x80\x80", 1, "U+10000, the first four-byte character"},
     {"\xf4\x8f\xbf\xbf", 1, "U+10FFFF, the last code point"},
-    {"Pr\xc3\xbc" "fstand-\xce\xa9-\xe6\xb5\x8b", 1, "mixed scripts"},
+    {"Pr\xc3\xbc"
+     "fstand-\xce\xa9-\xe6\xb5\x8b",
+     1, "mixed scripts"},
     {"\x80", 0, "a lone continuation byte"},
     {"\xbf", 0, "another lone continuation byte"},
     {"\xc0\x80", 0, "lead C0 (overlong NUL)"},
@@ -75,9 +77,16 @@ static void printable_escapes_controls(void) {
   char out[64];
   CHECK(strcmp(ts_utf8_printable("cpuz-single", out, sizeof out), "cpuz-single") == 0);
   CHECK(strcmp(ts_utf8_printable("a\nb\rc\x1b[2J", out, sizeof out), "a\\x0Ab\\x0Dc\\x1B[2J") == 0);
-  CHECK(strcmp(ts_utf8_printable("x\xc2\x9b" "31m", out, sizeof out), "x\\xC2\\x9B31m") == 0);
+  CHECK(strcmp(ts_utf8_printable("x\xc2\x9b"
+                                 "31m",
+                                 out, sizeof out),
+               "x\\xC2\\x9B31m") == 0);
   CHECK(strcmp(ts_utf8_printable("\xff\x80\x80", out, sizeof out), "\\xFF\\x80\\x80") == 0);
-  CHECK(strcmp(ts_utf8_printable("Pr\xc3\xbc" "f", out, sizeof out), "Pr\xc3\xbc" "f") == 0);
+  CHECK(strcmp(ts_utf8_printable("Pr\xc3\xbc"
+                                 "f",
+                                 out, sizeof out),
+               "Pr\xc3\xbc"
+               "f") == 0);
   CHECK(strcmp(ts_utf8_printable("a\x7f", out, sizeof out), "a\\x7F") == 0);
   /* A cut keeps whole characters and whole escapes. */
   char small[6];

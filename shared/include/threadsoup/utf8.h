@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* utf8.h - the one UTF-8 check of the program (strict: no overlong forms, surrogates, code points
-   past U+10FFFF, lead bytes C0, C1 or F5-FF, or cut sequences), and text made safe for a terminal. */
+   past U+10FFFF, lead bytes C0, C1 or F5-FF, or cut sequences), and text made safe for a terminal.
+ */
 #ifndef THREADSOUP_UTF8_H
 #define THREADSOUP_UTF8_H
 
