@@ -82,6 +82,10 @@ void plat_sleep_ns(uint64_t ns);
 void plat_sleep_until_ns(uint64_t deadline_ns);
 /* Current UTC time as "YYYY-MM-DDTHH:MM:SS.mmmZ" into buf (at least 32 bytes). */
 void plat_utc_timestamp(char *buf, size_t len);
+/* The local calendar time of `t` (seconds since 1970) into *out, safe on any thread (localtime_r,
+   localtime_s: no static buffer shared by the scheduler and connection threads); 0 on failure. */
+struct tm;
+int plat_local_time(int64_t t, struct tm *out);
 /* CPU time (user + kernel) consumed so far by this whole process. */
 uint64_t plat_process_cpu_ns(void);
 /* CPU time consumed so far by the calling thread: what the census itself costs. */

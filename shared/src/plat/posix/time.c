@@ -30,6 +30,11 @@ void plat_sleep_until_ns(uint64_t deadline_ns) {
   }
 }
 
+int plat_local_time(int64_t t, struct tm *out) {
+  time_t tt = (time_t)t;
+  return localtime_r(&tt, out) != NULL;
+}
+
 void plat_utc_timestamp(char *buf, size_t len) {
   struct timespec ts;
   struct tm tm;

@@ -3,6 +3,7 @@
 #include "threadsoup/plat.h"
 
 #include <stdio.h>
+#include <time.h>
 
 #include "win32.h"
 #include "threadsoup/units.h"
@@ -30,6 +31,11 @@ void plat_sleep_until_ns(uint64_t deadline_ns) {
   uint64_t now = plat_clock_ns();
   if (deadline_ns > now)
     plat_sleep_ns(deadline_ns - now);
+}
+
+int plat_local_time(int64_t t, struct tm *out) {
+  time_t tt = (time_t)t;
+  return localtime_s(out, &tt) == 0;
 }
 
 void plat_utc_timestamp(char *buf, size_t len) {
