@@ -95,8 +95,22 @@ static void printable_escapes_controls(void) {
   CHECK(ts_utf8_valid_str(small));
 }
 
+/* Messages for stderr keep their line breaks and escape the rest. */
+static void messages_keep_line_breaks(void) {
+  FILE *f = tmpfile();
+  REQUIRE(f != NULL);
+  ts_utf8_fputs_printable("line 1\nname 'a\x1b]0;x\x07\xff'\tend", f);
+  char got[128] = "";
+  rewind(f);
+  size_t n = fread(got, 1, sizeof got - 1, f);
+  got[n] = '\0';
+  fclose(f);
+  CHECK(strcmp(got, "line 1\nname 'a\\x1B]0;x\\x07\\xFF'\\x09end") == 0);
+}
+
 int main(void) {
   RUN_CASE(table_of_sequences);
   RUN_CASE(printable_escapes_controls);
+  RUN_CASE(messages_keep_line_breaks);
   return check_summary();
 }

@@ -6,6 +6,7 @@
 #define THREADSOUP_UTF8_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Length (1 to 4) of the valid UTF-8 character at s, which has n bytes left; 0 when the bytes there
    are not one (n == 0 included). */
@@ -18,5 +19,8 @@ int ts_utf8_valid_str(const char *text);
    characters (C0, DEL, C1) and bytes that are not UTF-8 become \xNN, backslashes stay as they are.
    A cut never splits a character or an escape. Returns out. */
 char *ts_utf8_printable(const char *text, char *out, size_t size);
+/* Writes text to out escaped the same way, but for line breaks, which stay: for messages that
+   quote names and values sent by anyone. */
+void ts_utf8_fputs_printable(const char *text, FILE *out);
 
 #endif
