@@ -25,6 +25,7 @@ set(TS_SHARED_SOURCES
   shared/src/plat/${TS_PLATFORM}/time.c
   shared/src/plat/${TS_PLATFORM}/wait.c
   shared/src/regex.c
+  shared/src/utf8.c
 )
 if(WIN32)
   list(APPEND TS_SHARED_SOURCES shared/src/plat/win32/win32.c)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "threadsoup/units.h"
+#include "threadsoup/utf8.h"
 
 int parse_long(const char *text, long min, long max, const char *what, long *out, ts_err *err) {
   if (!text || !*text)
@@ -110,24 +111,29 @@ void format_duration(uint64_t ns, char *buf, int len) {
     snprintf(buf, (size_t)len, "%gms", (double)ns / TS_NS_PER_MS);
 }
 
-int parse_is_utf8(const char *text) {
+int parse_is_utf8(const char *text) { return ts_utf8_valid_str(text); }
+
+int parse_name(const char *text, const char *what, ts_err *err) {
+  static const char rule[] = "1 to 63 bytes of UTF-8 text without spaces, commas or control "
+                             "characters";
+  size_t n = strlen(text);
+  if (n == 0 || n > PARSE_NAME_MAX)
+    return ts_err_set(err, TS_EINVAL, "%s: %zu bytes long (accepted: %s)", what, n, rule);
+  if (!ts_utf8_valid(text, n))
+    return ts_err_set(err, TS_EINVAL, "%s: not UTF-8 text (accepted: %s)", what, rule);
   const unsigned char *s = (const unsigned char *)text;
-  while (*s) {
-    size_t len = s[0] < 0x80                    ? 1
-                 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2
-                 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
-                 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4
-                                                : 0;
-    if (len == 0)
-      return 0;
-    for (size_t i = 1; i < len; i++)
-      if ((s[i] & 0xC0) != 0x80)
-        return 0;
-    /* Overlong three- and four-byte forms, surrogates, and past U+10FFFF are not UTF-8. */
-    if ((len == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0))) ||
-        (len == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))))
-      return 0;
-    s += len;
+  for (size_t i = 0; i < n; i++) {
+    /* C1 controls are U+0080 to U+009F: C2 80 to C2 9F. */
+    int c1 = s[i] == 0xC2 && s[i + 1] >= 0x80 && s[i + 1] < 0xA0;
+    if (s[i] <= ' ' || s[i] == ',' || s[i] == 0x7F || c1) {
+      char shown[96];
+      return ts_err_set(err, TS_EINVAL, "%s '%s': %s at byte %zu (accepted: %s)", what,
+                        ts_utf8_printable(text, shown, sizeof shown),
+                        s[i] == ' '   ? "a space"
+                        : s[i] == ',' ? "a comma"
+                                      : "a control character",
+                        i + 1, rule);
+    }
   }
-  return 1;
+  return TS_OK;
 }

@@ -2,6 +2,7 @@
 /* proto.c - encodes and decodes control-protocol messages: a first line "TS1 KIND VERB", then
    "key: value" lines with \\, \n, \r and \t escaped in values, then an empty line. */
 #include "threadsoup/proto.h"
+#include "threadsoup/utf8.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,27 +21,6 @@ static int valid_name(const char *s, size_t n) {
     if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '-'))
       return 0;
   return 1;
-}
-
-/* Length of a valid UTF-8 sequence at s (at most n bytes), or 0 when it is not one. */
-static size_t utf8_sequence(const unsigned char *s, size_t n) {
-  if (s[0] < 0x80)
-    return 1;
-  size_t len = s[0] >= 0xF0 && s[0] <= 0xF4  ? 4
-               : s[0] >= 0xE0                ? 3
-               : s[0] >= 0xC2 && s[0] < 0xE0 ? 2
-                                             : 0;
-  if (len == 0 || len > n)
-    return 0;
-  for (size_t i = 1; i < len; i++)
-    if ((s[i] & 0xC0) != 0x80)
-      return 0;
-  /* Overlong forms, surrogates and code points past U+10FFFF are not UTF-8. */
-  if (len == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0)))
-    return 0;
-  if (len == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90)))
-    return 0;
-  return len;
 }
 
 static int check_value(const char *key, const char *value, size_t value_len, ts_err *err);
@@ -146,9 +126,10 @@ int proto_encode(const proto_message *m, char *buf, size_t capacity, size_t *len
 static int check_value(const char *key, const char *value, size_t value_len, ts_err *err) {
   for (size_t i = 0; i < value_len;) {
     unsigned char c = (unsigned char)value[i];
-    size_t n = utf8_sequence((const unsigned char *)value + i, value_len - i);
+    size_t n = ts_utf8_char((const unsigned char *)value + i, value_len - i);
     if (n == 0)
-      return ts_err_set(err, TS_EINVAL, "field '%s': the value is not UTF-8", key);
+      return ts_err_set(err, TS_EINVAL, "field '%s': the value is not UTF-8 text (byte %zu)", key,
+                        i + 1);
     if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
       return ts_err_set(err, TS_EINVAL, "field '%s': control character %u in the value", key, c);
     i += n;

@@ -2,6 +2,9 @@
 /* test_ipc.c - the control connection of plat.h (Unix socket or named pipe): echo through a real
    server, many clients at once, waking blocked calls from another thread, refusals and the peer's
    identity. Usage: test_ipc ADDRESS (a socket path, or \\.\pipe\NAME on Windows). */
+#ifndef _WIN32
+#define _DEFAULT_SOURCE /* lstat, symlink, S_ISSOCK */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +14,9 @@
 #include "threadsoup/units.h"
 
 #ifndef _WIN32
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h> /* geteuid: only root is known to be privileged on POSIX */
 #endif
 
@@ -475,6 +481,98 @@ static void peer_is_us(void) {
   echo_stop(&s);
 }
 
+#ifndef _WIN32
+static void write_file(const char *path, const char *text, mode_t mode) {
+  FILE *f = fopen(path, "w");
+  REQUIRE(f != NULL);
+  fputs(text, f);
+  fclose(f);
+  chmod(path, mode);
+}
+
+static int file_holds(const char *path, const char *text) {
+  char got[64] = "";
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return 0;
+  size_t n = fread(got, 1, sizeof got - 1, f);
+  got[n] = '\0';
+  fclose(f);
+  return strcmp(got, text) == 0;
+}
+
+/* --socket PATH naming a regular file, a folder or a symbolic link: refused, and whatever is there
+   is left exactly as it was (neither removed, nor chmod'ed or chown'ed through the link). */
+static void listen_refuses_what_is_not_a_stale_socket(void) {
+  char file[300], dir[300], target[300], link[300];
+  snprintf(file, sizeof file, "%s-file", address);
+  snprintf(dir, sizeof dir, "%s-dir", address);
+  snprintf(target, sizeof target, "%s-target", address);
+  snprintf(link, sizeof link, "%s-link", address);
+  remove(file);
+  rmdir(dir);
+  remove(target);
+  remove(link);
+  ts_err err;
+  plat_ipc_server *server = NULL;
+
+  write_file(file, "keep me", 0644);
+  CHECK_INT(plat_ipc_listen(&server, file, &err), TS_EINVAL);
+  CHECK(server == NULL);
+  CHECK_STR_CONTAINS(err.text, "exists and is not a socket (a regular file): refusing to replace");
+  CHECK(file_holds(file, "keep me"));
+
+  REQUIRE(mkdir(dir, 0755) == 0);
+  CHECK_INT(plat_ipc_listen(&server, dir, &err), TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "(a folder)");
+  struct stat st;
+  CHECK(stat(dir, &st) == 0 && S_ISDIR(st.st_mode));
+
+  write_file(target, "secret", 0600);
+  struct stat before, after;
+  REQUIRE(stat(target, &before) == 0);
+  REQUIRE(symlink(target, link) == 0);
+  CHECK_INT(plat_ipc_listen(&server, link, &err), TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "(a symbolic link)");
+  REQUIRE(stat(target, &after) == 0);
+  CHECK_INT((long)(after.st_mode & 07777), 0600);
+  CHECK_INT((long)after.st_gid, (long)before.st_gid);
+  CHECK_INT((long)after.st_uid, (long)before.st_uid);
+  CHECK(file_holds(target, "secret"));
+  CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+
+  remove(file);
+  rmdir(dir);
+  remove(link);
+  remove(target);
+}
+
+/* A socket left by a killed service (nothing listens) is replaced; the new one is mode 0660, and
+   at the end the server removes only the socket it made, not a file put in its place. */
+static void stale_socket_replaced_and_only_ours_removed(void) {
+  char path[300];
+  snprintf(path, sizeof path, "%s-stale", address);
+  remove(path);
+  struct sockaddr_un sa = {.sun_family = AF_UNIX};
+  snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
+  int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  REQUIRE(fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0);
+  close(fd); /* the file stays, with no server behind it */
+  ts_err err;
+  plat_ipc_server *server = NULL;
+  CHECK_INT(plat_ipc_listen(&server, path, &err), TS_OK);
+  struct stat st;
+  CHECK(lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) && (st.st_mode & 0777) == 0660);
+  /* Someone removes the socket and puts a file there: the server's end leaves it alone. */
+  remove(path);
+  write_file(path, "not yours", 0644);
+  plat_ipc_server_close(server);
+  plat_ipc_server_free(server);
+  CHECK(file_holds(path, "not yours"));
+  remove(path);
+}
+#endif
+
 int main(int argc, char **argv) {
   if (argc < 2 || !argv[1][0]) {
     fprintf(stderr, "usage: test_ipc ADDRESS\n");
@@ -490,5 +588,9 @@ int main(int argc, char **argv) {
   RUN_CASE(server_close_wakes_accept);
   RUN_CASE(second_listener_refused);
   RUN_CASE(peer_is_us);
+#ifndef _WIN32
+  RUN_CASE(listen_refuses_what_is_not_a_stale_socket);
+  RUN_CASE(stale_socket_replaced_and_only_ours_removed);
+#endif
   return check_summary();
 }

@@ -72,6 +72,42 @@ static void utf8_names(void) {
   CHECK(!parse_is_utf8("\xc0\xaf"));         /* overlong '/' */
   CHECK(!parse_is_utf8("\xed\xa0\x80"));     /* a surrogate */
   CHECK(!parse_is_utf8("\xf4\x90\x80\x80")); /* past U+10FFFF */
+  CHECK(!parse_is_utf8("\xff\x80\x80"));     /* lead byte FF */
+}
+
+/* One rule for names stored with a score, whoever sends them. */
+static void record_names(void) {
+  ts_err err;
+  CHECK_INT(parse_name("cpuz-single", "--bench", &err), TS_OK);
+  CHECK_INT(parse_name("Pr\xc3\xbc"
+                       "fstand",
+                       "--bench", &err),
+            TS_OK);
+  char longest[64];
+  memset(longest, 'x', 63);
+  longest[63] = '\0';
+  CHECK_INT(parse_name(longest, "--bench", &err), TS_OK);
+  static const struct {
+    const char *name, *says;
+  } bad[] = {
+      {"", "--bench: 0 bytes long (accepted: 1 to 63 bytes of UTF-8 text without spaces, commas"},
+      {"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "64 bytes long"},
+      {"\xff\x80\x80", "--bench: not UTF-8 text"},
+      {"a\nb", "--bench 'a\\x0Ab': a control character at byte 2"},
+      {"a\rb", "a control character at byte 2"},
+      {"a\x1b[2J", "'a\\x1B[2J': a control character"},
+      {"a\x7f", "a control character"},
+      {"a\xc2\x9b"
+       "1m",
+       "a control character at byte 2"},
+      {"a b", "a space at byte 2"},
+      {"a,b", "a comma at byte 2"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    err.text[0] = '\0';
+    CHECK_INT(parse_name(bad[i].name, "--bench", &err), TS_EINVAL);
+    CHECK_STR_CONTAINS(err.text, bad[i].says);
+  }
 }
 
 static void lists_join_and_cut_safely(void) {
@@ -131,6 +167,7 @@ int main(void) {
   RUN_CASE(whole_numbers);
   RUN_CASE(durations_format_round_trip);
   RUN_CASE(utf8_names);
+  RUN_CASE(record_names);
   RUN_CASE(lists_join_and_cut_safely);
   return check_summary();
 }

@@ -67,6 +67,10 @@ static void malformed_refused(void) {
       {"TS1 request status\nk: bad \\q escape\n\n", "unknown escape"},
       {"TS1 request status\nk: ends \\\n\n", "lone backslash"},
       {"TS1 request status\nk: \xff\xfe\n\n", "not UTF-8"},
+      /* Lead bytes F5-FF start no character, even with continuation bytes after them. */
+      {"TS1 request record\nbench: \xff\x80\x80\n\n", "field 'bench': the value is not UTF-8"},
+      {"TS1 request record\nbench: a\xf5\x80\x80\x80\n\n", "not UTF-8 text (byte 2)"},
+      {"TS1 request status\nk: \xf8\x88\x80\x80\x80\n\n", "not UTF-8"},
       {"TS1 request status\nk: \x01\n\n", "control character"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -11,6 +11,7 @@
 #include "../../service/src/report/data.h"
 #include "../../service/src/report/report.h"
 #include "check.h"
+#include "threadsoup/utf8.h"
 
 #define NASTY "sleep:5<&\"x\">,y"
 
@@ -238,6 +239,65 @@ static void precision_check_measures_the_reported_intervals(void) {
   CHECK(isinf(widest)); /* no scores at all: nothing is precise yet */
 }
 
+/* A database may hold names stored before every path checked them (a bench "\xff\x80\x80", a
+   unit with a line break and a terminal escape): every report stays valid UTF-8 regardless. */
+static void bad_stored_names_stay_out_of_reports(void) {
+  ts_err err;
+  int64_t trial = 0;
+  CHECK_INT(store_trial_record(db, run_id, "baseline", "\xff\x80\x80", 100, "pts\n\x1b[2J\x7f",
+                               "2026-01-01T00:03:00.000Z", &trial, &err),
+            TS_OK);
+  char *json = render(REPORT_FORMAT_JSON);
+  char *html = render(REPORT_FORMAT_HTML);
+  REQUIRE(json != NULL && html != NULL);
+  CHECK(ts_utf8_valid_str(json));
+  CHECK(ts_utf8_valid_str(html));
+  CHECK_STR_CONTAINS(json, "\"bench\":\"\\ufffd\\ufffd\\ufffd\"");
+  CHECK_STR_CONTAINS(json, "\"unit\":\"pts\\n\\u001b[2J\\u007f\"");
+  CHECK_STR_CONTAINS(html, "&#xFFFD;&#xFFFD;&#xFFFD;");
+  CHECK(strchr(html, '\x1b') == NULL);
+  /* The text report escapes what a terminal would act on: only its own line breaks remain. */
+  char *text = render(REPORT_FORMAT_TEXT);
+  REQUIRE(text != NULL);
+  CHECK(ts_utf8_valid_str(text));
+  CHECK_STR_CONTAINS(text, "\\xFF\\x80\\x80 (pts\\x0A\\x1B[2J\\x7F, higher is faster)");
+  for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+    if ((*p < 0x20 && *p != '\n') || *p == 0x7f) {
+      CHECK(!"a control character in the text report");
+      break;
+    }
+  free(text);
+  free(json);
+  free(html);
+}
+
+/* Cells a spreadsheet would run as formulas get a leading apostrophe; plain numbers stay numbers
+   (names stored through the store directly, as an old database may hold them). */
+static void csv_formula_cells_neutralised(void) {
+  ts_err err;
+  int64_t trial = 0;
+  static const char *const rows[][2] = {
+      {"=1+2", "@SUM(A1)"},
+      {"+cmd|' /C calc'!A0", "-2+3"},
+      {"-4.8", "\tx"},
+      {"=HYPERLINK(\"http://x\",\"y\")", "+1e3"},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+    CHECK_INT(store_trial_record(db, run_id, "baseline", rows[i][0], 1, rows[i][1],
+                                 "2026-01-01T00:04:00.000Z", &trial, &err),
+              TS_OK);
+  char *csv = render(REPORT_FORMAT_CSV);
+  REQUIRE(csv != NULL);
+  CHECK_STR_CONTAINS(csv, ",baseline,'=1+2,done,1,'@SUM(A1),");
+  CHECK_STR_CONTAINS(csv, ",baseline,'+cmd|' /C calc'!A0,done,1,'-2+3,");
+  CHECK_STR_CONTAINS(csv, ",baseline,-4.8,done,1,'\tx,");
+  CHECK_STR_CONTAINS(csv, ",baseline,\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",done,1,+1e3,");
+  /* No cell of any row starts with = or @ (+ and - start plain numbers only, checked above). */
+  for (const char *p = csv; (p = strpbrk(p, ",\n")) != NULL; p++)
+    CHECK(p[1] != '=' && p[1] != '@');
+  free(csv);
+}
+
 int main(void) {
   make_run();
   RUN_CASE(test_format_names);
@@ -246,6 +306,8 @@ int main(void) {
   RUN_CASE(test_html);
   RUN_CASE(test_text_unchanged_shape);
   RUN_CASE(precision_check_measures_the_reported_intervals);
+  RUN_CASE(bad_stored_names_stay_out_of_reports); /* these two add trials to the run */
+  RUN_CASE(csv_formula_cells_neutralised);
   store_close(db);
   return check_summary();
 }

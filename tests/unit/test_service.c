@@ -77,6 +77,30 @@ static int converse(conversation *c) {
   return read_one(c);
 }
 
+/* Sends raw bytes (what proto_add would refuse to build) on a fresh connection and reads the one
+   reply into c->reply; 0 when the connection failed. */
+static int ask_raw(conversation *c, const char *text) {
+  ts_err err;
+  if (!converse_open(c))
+    return 0;
+  int ok = plat_ipc_send(c->conn, text, strlen(text), &err) == TS_OK;
+  while (ok) {
+    size_t consumed = 0, got = 0;
+    if (proto_decode(c->in, c->used, &consumed, &c->reply, &err) != TS_OK) {
+      ok = 0;
+      break;
+    }
+    if (consumed)
+      break;
+    if (plat_ipc_recv(c->conn, c->in + c->used, sizeof c->in - c->used, &got, &err) != TS_OK ||
+        got == 0)
+      ok = 0;
+    c->used += got;
+  }
+  plat_ipc_close(c->conn);
+  return ok;
+}
+
 /* One request on a fresh connection. */
 static int ask(conversation *c, const char *verb, const char *key, const char *value) {
   ts_err err;
@@ -175,6 +199,48 @@ static void bad_requests_get_reasons(void) {
   CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "not a schedule");
   CHECK(ask(&conv, "run-start", "plan", "conditions = baseline\nreps = -1\n"));
   CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "plan:2: reps");
+}
+
+/* `record` names get the command line's rules: a bench that is not UTF-8 (lead byte FF), one of
+   60,000 bytes, one with a line break or a carriage return are all refused, saying why. */
+static void record_checks_names_as_the_command_line_does(void) {
+  CHECK(ask_raw(&conv, "TS1 request record\nrun: 1\nbench: \xff\x80\x80\ncondition: baseline\n"
+                       "score: 1\n\n"));
+  CHECK_INT(conv.reply.kind, PROTO_ERROR);
+  CHECK_STR_CONTAINS(conv.reply.verb, "malformed");
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "field 'bench': the value is not UTF-8");
+  /* Sent raw: proto_add itself keeps a value to half a message. */
+  static char huge[60200];
+  int at = snprintf(huge, sizeof huge, "TS1 request record\nrun: 1\ncondition: baseline\nbench: ");
+  memset(huge + at, 'x', 60000);
+  snprintf(huge + at + 60000, sizeof huge - (size_t)at - 60000, "\nscore: 1\n\n");
+  CHECK(ask_raw(&conv, huge));
+  CHECK_INT(conv.reply.kind, PROTO_ERROR);
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"),
+                     "bench: 60000 bytes long (accepted: 1 to 63 bytes of UTF-8 text");
+  static const struct {
+    const char *bench, *unit, *says;
+  } bad[] = {
+      {"cpuz\nsingle", NULL, "bench 'cpuz\\x0Asingle': a control character at byte 5"},
+      {"cpuz\rsingle", NULL, "a control character at byte 5"},
+      {"cpuz-single", "points\t2", "unit 'points\\x092': a control character at byte 7"},
+      {"cpuz,single", NULL, "a comma at byte 5"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    ts_err err;
+    CHECK(converse_open(&conv));
+    proto_init(&conv.request, PROTO_REQUEST, "record");
+    proto_add(&conv.request, "run", "1", &err);
+    CHECK_INT(proto_add(&conv.request, "bench", bad[i].bench, &err), TS_OK);
+    proto_add(&conv.request, "condition", "baseline", &err);
+    proto_add(&conv.request, "score", "1", &err);
+    if (bad[i].unit)
+      proto_add(&conv.request, "unit", bad[i].unit, &err);
+    CHECK(converse(&conv));
+    plat_ipc_close(conv.conn);
+    CHECK_INT(conv.reply.kind, PROTO_ERROR);
+    CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), bad[i].says);
+  }
 }
 
 /* Thousands of random and mutated messages; the service must keep answering. */
@@ -846,6 +912,7 @@ int main(int argc, char **argv) {
   start_daemon();
   RUN_CASE(answers_and_runs_load_in_its_own_process);
   RUN_CASE(bad_requests_get_reasons);
+  RUN_CASE(record_checks_names_as_the_command_line_does);
   RUN_CASE(survives_fuzzing);
   RUN_CASE(notifier_race_keeps_serving);
   RUN_CASE(idle_flood_locks_no_one_out);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "threadsoup/utf8.h"
 
 void cli_args_init(cli_args *a, int argc, char **argv, const char *command) {
   memset(a, 0, sizeof *a);
@@ -60,7 +61,9 @@ void cli_print_command_help(const cli_command *cmd) {
 }
 
 int cli_usage_error(const cli_command *cmd, const char *message) {
-  fprintf(stderr, "threadsoup: %s\n", message);
+  fputs("threadsoup: ", stderr);
+  ts_utf8_fputs_printable(message, stderr); /* it may quote what was typed or stored */
+  fputc('\n', stderr);
   if (cmd)
     fprintf(stderr, "usage: threadsoup %s (see threadsoup %s --help)\n", cmd->synopsis, cmd->name);
   else
@@ -69,6 +72,8 @@ int cli_usage_error(const cli_command *cmd, const char *message) {
 }
 
 int cli_fail(const ts_err *err) {
-  fprintf(stderr, "threadsoup: %s\n", err->text);
+  fputs("threadsoup: ", stderr);
+  ts_utf8_fputs_printable(err->text, stderr);
+  fputc('\n', stderr);
   return err->code == TS_EUSAGE ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
 }

@@ -14,6 +14,7 @@
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/proto.h"
+#include "threadsoup/utf8.h"
 
 typedef struct call_buffers {
   proto_message hello, hello_reply;
@@ -78,8 +79,10 @@ int cli_call_service(const char *address, const proto_message *request, proto_me
 
 int cli_service_refused(const proto_message *reply) {
   const char *message = proto_get(reply, "message");
-  fprintf(stderr, "threadsoup: the service refused (%s): %s\n", reply->verb,
-          message ? message : "no reason given");
+  fprintf(stderr, "threadsoup: the service refused (%s): ", reply->verb);
+  /* The message may quote a name or value sent by anyone: control characters escaped. */
+  ts_utf8_fputs_printable(message ? message : "no reason given", stderr);
+  fputc('\n', stderr);
   return ts_code_from_wire_name(reply->verb) == TS_EUSAGE ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
 }
 

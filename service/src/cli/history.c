@@ -9,11 +9,17 @@
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/proto.h"
+#include "threadsoup/utf8.h"
 
+/* Plan names and details may hold any bytes (stored before every path checked them): printed
+   with control characters escaped, so none reaches the terminal. */
 static int print_run(void *ctx, const store_run_row *r) {
   (void)ctx;
-  printf("%6lld  %-24s %-12s %-11s %5d/%-5d %s\n", (long long)r->id, r->started_at, r->plan_name,
-         store_run_status_name(r->status), r->trials_done, r->trials_total, r->status_detail);
+  char name[256], detail[2560];
+  printf("%6lld  %-24s %-12s %-11s %5d/%-5d %s\n", (long long)r->id, r->started_at,
+         ts_utf8_printable(r->plan_name, name, sizeof name), store_run_status_name(r->status),
+         r->trials_done, r->trials_total,
+         ts_utf8_printable(r->status_detail, detail, sizeof detail));
   return 0;
 }
 
@@ -55,11 +61,14 @@ static int history_main(int argc, char **argv) {
            "done/trials", "detail");
     for (int i = 0; i < reply.field_count; i++) {
       char id[16], at[40], name[64], status[16], counts[32], detail[600];
+      char shown_name[256], shown_detail[2560];
       if (sscanf(proto_value(&reply, i), "%15[^|]|%39[^|]|%63[^|]|%15[^|]|%31[^|]|%599[^\n]", id,
                  at, name, status, counts, detail) < 5)
         continue;
-      printf("%6s  %-24s %-12s %-11s %11s %s\n", id, at, name, status, counts,
-             strchr(proto_value(&reply, i), '|') ? strrchr(proto_value(&reply, i), '|') + 1 : "");
+      const char *last = strrchr(proto_value(&reply, i), '|');
+      printf("%6s  %-24s %-12s %-11s %11s %s\n", id, at,
+             ts_utf8_printable(name, shown_name, sizeof shown_name), status, counts,
+             ts_utf8_printable(last ? last + 1 : "", shown_detail, sizeof shown_detail));
     }
     return CLI_EXIT_OK;
   }

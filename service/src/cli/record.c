@@ -57,20 +57,6 @@ static int read_options(int argc, char **argv, record_options *o, ts_err *err) {
   return TS_OK;
 }
 
-/* A benchmark name typed by hand: short, printable, no separators the plan syntax uses. */
-static int check_name(const char *what, const char *v, ts_err *err) {
-  size_t n = strlen(v);
-  if (n == 0 || n > 63)
-    return ts_err_set(err, TS_EUSAGE, "%s: 1 to 63 characters", what);
-  for (const char *c = v; *c; c++)
-    if ((unsigned char)*c <= ' ' || *c == ',')
-      return ts_err_set(err, TS_EUSAGE, "%s '%s': no spaces, commas or control characters", what,
-                        v);
-  if (!parse_is_utf8(v))
-    return ts_err_set(err, TS_EUSAGE, "%s: not UTF-8 text", what);
-  return TS_OK;
-}
-
 static int record_main(int argc, char **argv) {
   record_options o;
   ts_err err;
@@ -81,8 +67,8 @@ static int record_main(int argc, char **argv) {
   if (read_options(argc, argv, &o, &err) != TS_OK ||
       (strcmp(o.run, "new") != 0 &&
        parse_long(o.run, 1, 2147483647L, "--run", &run_number, &err) != TS_OK) ||
-      check_name("--bench", o.bench, &err) != TS_OK ||
-      (o.unit && check_name("--unit", o.unit, &err) != TS_OK) ||
+      parse_name(o.bench, "--bench", &err) != TS_OK ||
+      (o.unit && parse_name(o.unit, "--unit", &err) != TS_OK) ||
       load_spec_parse(o.condition, &condition, &err) != TS_OK ||
       parse_double(o.score, 0, 1e15, "--score", &score, &err) != TS_OK)
     return cli_usage_error(&cli_record_command, err.text);

@@ -3,17 +3,34 @@
    in the run, quoted as RFC 4180 says (rows end with "\n": the C library writes CRLF where the
    platform's text files want it). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "data.h"
 
-/* A field is quoted only when it must be: a comma, a quote or a line break inside. */
+/* Whether text is a plain number ("-4.8", "+1e3"): a spreadsheet reads it as one, no formula. */
+static int plain_number(const char *text) {
+  char *end;
+  if (strspn(text, "+-.0123456789eE") != strlen(text))
+    return 0;
+  strtod(text, &end);
+  return end != text && *end == '\0';
+}
+
+/* A field is quoted only when it must be: a comma, a quote or a line break inside. Text that a
+   spreadsheet would run as a formula (starting with = + - @, or a tab or carriage return before
+   one) gets a leading apostrophe, which spreadsheets show as text; plain numbers stay numbers. */
 static void csv_field(FILE *out, const char *text) {
+  int formula = strchr("=+-@\t\r", text[0]) != NULL && text[0] != '\0' && !plain_number(text);
   if (strpbrk(text, ",\"\r\n") == NULL) {
+    if (formula)
+      fputc('\'', out);
     fputs(text, out);
     return;
   }
   fputc('"', out);
+  if (formula)
+    fputc('\'', out);
   for (const char *p = text; *p; p++) {
     if (*p == '"')
       fputc('"', out);

@@ -7,29 +7,35 @@
 #include <string.h>
 
 #include "data.h"
+#include "threadsoup/utf8.h"
 
 /* Condition names, plan names and host names come from users: every text is escaped. */
 static void esc(FILE *out, const char *text) {
-  for (const char *p = text; *p; p++) {
-    switch (*p) {
-    case '&':
+  const unsigned char *p = (const unsigned char *)text;
+  size_t left = strlen(text);
+  while (left > 0) {
+    size_t len = ts_utf8_char(p, left);
+    if (len == 0)
+      fputs("&#xFFFD;", out); /* a byte that is not UTF-8, stored before names were checked */
+    else if (len > 1)
+      fwrite(p, 1, len, out);
+    else if (*p == '&')
       fputs("&amp;", out);
-      break;
-    case '<':
+    else if (*p == '<')
       fputs("&lt;", out);
-      break;
-    case '>':
+    else if (*p == '>')
       fputs("&gt;", out);
-      break;
-    case '"':
+    else if (*p == '"')
       fputs("&quot;", out);
-      break;
-    case '\'':
+    else if (*p == '\'')
       fputs("&#39;", out);
-      break;
-    default:
+    else if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7f)
+      fputs("&#xFFFD;", out); /* not allowed in HTML text */
+    else
       fputc(*p, out);
-    }
+    len = len ? len : 1;
+    p += len;
+    left -= len;
   }
 }
 

@@ -5,12 +5,21 @@
 #include <string.h>
 
 #include "data.h"
+#include "threadsoup/utf8.h"
 
-/* A JSON string: quotes, backslashes and control characters escaped; UTF-8 passes through. */
+/* A JSON string: quotes, backslashes and control characters escaped; UTF-8 passes through, and a
+   byte that is not UTF-8 (a name stored before names were checked) becomes U+FFFD. */
 static void json_string(FILE *out, const char *text) {
   fputc('"', out);
-  for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-    if (*p == '"' || *p == '\\')
+  const unsigned char *p = (const unsigned char *)text;
+  size_t left = strlen(text);
+  while (left > 0) {
+    size_t len = ts_utf8_char(p, left);
+    if (len == 0)
+      fputs("\\ufffd", out);
+    else if (len > 1)
+      fwrite(p, 1, len, out);
+    else if (*p == '"' || *p == '\\')
       fprintf(out, "\\%c", *p);
     else if (*p == '\n')
       fputs("\\n", out);
@@ -20,6 +29,9 @@ static void json_string(FILE *out, const char *text) {
       fprintf(out, "\\u%04x", *p);
     else
       fputc(*p, out);
+    len = len ? len : 1;
+    p += len;
+    left -= len;
   }
   fputc('"', out);
 }

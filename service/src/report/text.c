@@ -8,22 +8,30 @@
 
 #include "data.h"
 #include "report.h"
+#include "threadsoup/utf8.h"
+
+/* Names come from the database, which may hold any bytes (stored before every path checked
+   them): printed with control characters and stray bytes escaped, so none reaches a terminal. */
+#define SHOWN(text, buf) ts_utf8_printable((text), (buf), sizeof(buf))
 
 void report_write_text_header(const report_data *r, FILE *out) {
   const store_run_row *row = &r->run;
+  char plan_name[256], host[512], os[512], cpu[512], detail[2560];
   fprintf(out, "run %lld: plan %s, %s; started %s%s%s; %d of %d trials done\n", (long long)row->id,
-          row->plan_name, store_run_status_name(row->status), row->started_at,
+          SHOWN(row->plan_name, plan_name), store_run_status_name(row->status), row->started_at,
           row->finished_at[0] ? ", ended " : "", row->finished_at, row->trials_done,
           row->trials_total);
-  fprintf(out, "machine: %s, %s, %s\n", row->host, row->os, row->cpu);
+  fprintf(out, "machine: %s, %s, %s\n", SHOWN(row->host, host), SHOWN(row->os, os),
+          SHOWN(row->cpu, cpu));
   if (row->status_detail[0])
-    fprintf(out, "detail: %s\n", row->status_detail);
+    fprintf(out, "detail: %s\n", SHOWN(row->status_detail, detail));
 }
 
 void report_write_text_body(const report_data *r, FILE *out) {
+  char bench[256], unit[128], cond[512], verdict[1024];
   for (int b = 0; b < r->bench_count; b++) {
-    fprintf(out, "\n%s (%s, higher is faster)\n", r->benches[b],
-            r->units[b][0] ? r->units[b] : "score");
+    fprintf(out, "\n%s (%s, higher is faster)\n", SHOWN(r->benches[b], bench),
+            r->units[b][0] ? SHOWN(r->units[b], unit) : "score");
     fprintf(out, "  %-30s %4s %10s %10s %6s %11s %9s %19s %8s %8s\n", "condition", "n", "mean",
             "median", "cv", "switches/s", "vs base", "95% CI", "p Welch", "p MW");
     for (int c = 0; c < r->condition_count; c++) {
@@ -32,8 +40,8 @@ void report_write_text_body(const report_data *r, FILE *out) {
       char wake_text[16] = "-";
       if (!isnan(r->switches_per_s[c]))
         snprintf(wake_text, sizeof wake_text, "%.0f", r->switches_per_s[c]);
-      fprintf(out, "  %-30s %4zu %10.2f %10.2f %5.1f%% %11s", r->conditions[c], d->n, d->mean,
-              d->median, isnan(d->cv) ? 0 : d->cv * 100, wake_text);
+      fprintf(out, "  %-30s %4zu %10.2f %10.2f %5.1f%% %11s", SHOWN(r->conditions[c], cond), d->n,
+              d->mean, d->median, isnan(d->cv) ? 0 : d->cv * 100, wake_text);
       if (!cell->compared) {
         fprintf(out, " %9s\n", d->n == 0 ? "no data" : "reference");
         continue;
@@ -50,7 +58,8 @@ void report_write_text_body(const report_data *r, FILE *out) {
     }
     for (int c = 0; c < r->condition_count; c++)
       if (r->cells[b][c].verdict[0])
-        fprintf(out, "  %s: %s\n", r->conditions[c], r->cells[b][c].verdict);
+        fprintf(out, "  %s: %s\n", SHOWN(r->conditions[c], cond),
+                SHOWN(r->cells[b][c].verdict, verdict));
     double drift = r->drift[b];
     if (!isnan(drift)) {
       double margin = r->margin_pct > 0 ? r->margin_pct : 1.0;

@@ -344,6 +344,11 @@ static int handle_record(request *r) {
     rc = parse_double(score_text, 0, 1e15, "score", &score, &err);
   if (rc == TS_OK)
     rc = load_spec_parse(condition, &spec, &err);
+  /* The names the command line checks, checked the same way here. */
+  if (rc == TS_OK)
+    rc = parse_name(bench, "bench", &err);
+  if (rc == TS_OK && proto_get(r->in, "unit"))
+    rc = parse_name(proto_get(r->in, "unit"), "unit", &err);
   char at[32];
   int64_t trial_id = 0;
   plat_utc_timestamp(at, sizeof at);

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "threadsoup/parse.h"
+#include "threadsoup/plat.h"
 #include "threadsoup/units.h"
 
 static const char *const weekdays[] = {"sun", "mon", "tue", "wed", "thu", "fri", "sat"};
@@ -118,8 +119,9 @@ int64_t schedule_next(const schedule_when *w, int64_t after, int64_t service_sta
     int64_t due = local_time(w->year, w->month, w->day, w->hour, w->minute);
     return due > after ? due : 0;
   }
-  time_t t = (time_t)after;
-  struct tm now = *localtime(&t);
+  struct tm now;
+  if (!plat_local_time(after, &now))
+    return 0;
   /* Walk forward day by day (at most 8): simple, and right across DST changes. */
   for (int add = 0; add <= 8; add++) {
     int64_t due =
@@ -127,8 +129,8 @@ int64_t schedule_next(const schedule_when *w, int64_t after, int64_t service_sta
     if (due <= after)
       continue;
     if (w->kind == SCHEDULE_WEEKLY) {
-      time_t d = (time_t)due;
-      if (localtime(&d)->tm_wday != w->weekday)
+      struct tm day;
+      if (!plat_local_time(due, &day) || day.tm_wday != w->weekday)
         continue;
     }
     return due;
@@ -137,11 +139,10 @@ int64_t schedule_next(const schedule_when *w, int64_t after, int64_t service_sta
 }
 
 void schedule_format_local(int64_t when, char *buf, int len) {
-  time_t t = (time_t)when;
-  struct tm *tm = localtime(&t);
-  if (!tm || when == 0) {
+  struct tm tm;
+  if (when == 0 || !plat_local_time(when, &tm)) {
     snprintf(buf, (size_t)len, "-");
     return;
   }
-  strftime(buf, (size_t)len, "%Y-%m-%d %H:%M:%S", tm);
+  strftime(buf, (size_t)len, "%Y-%m-%d %H:%M:%S", &tm);
 }

@@ -21,6 +21,11 @@ int parse_percent(const char *text, double min, double max, const char *what, do
                   ts_err *err);
 /* Whether text is valid UTF-8 (names typed by users end up in JSON and HTML reports). */
 int parse_is_utf8(const char *text);
+/* The one rule for a name stored with a score (a benchmark or unit of `threadsoup record`, by the
+   command line and by the protocol alike): 1 to 63 bytes of UTF-8 without spaces, commas or
+   control characters (C0, DEL, C1). The error names `what` and never echoes the raw text. */
+#define PARSE_NAME_MAX 63
+int parse_name(const char *text, const char *what, ts_err *err);
 /* Writes a duration the way parse_duration reads it back ("500ms", "2s", "1.5s"). */
 void format_duration(uint64_t ns, char *buf, int len);
 

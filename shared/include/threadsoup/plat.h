@@ -80,8 +80,22 @@ void plat_sleep_ns(uint64_t ns);
 /* Sleeps until plat_clock_ns() reaches `deadline_ns`: clock_nanosleep(TIMER_ABSTIME) on POSIX;
    Sleep of the time left on Windows, which keeps the thread in Wait:DelayExecution. */
 void plat_sleep_until_ns(uint64_t deadline_ns);
+/* The same two sleeps in the same OS wait (nanosleep and clock_nanosleep; SleepEx, alertable,
+   still Wait:DelayExecution), but plat_thread_wake ends them early: they return 1 when woken,
+   0 after the whole sleep. plat_sleep_wakeable_enable, once on the sleeping thread, lets the wake
+   in (POSIX: unblocks SIGURG, whose handler does nothing). */
+void plat_sleep_wakeable_enable(void);
+int plat_sleep_ns_wakeable(uint64_t ns);
+int plat_sleep_until_ns_wakeable(uint64_t deadline_ns);
+/* Wakes `thread` from a wakeable sleep: a signal on POSIX, an APC on Windows. On POSIX a thread
+   not asleep at that moment is not woken: call again until the thread has seen its stop flag. */
+void plat_thread_wake(const plat_thread *thread);
 /* Current UTC time as "YYYY-MM-DDTHH:MM:SS.mmmZ" into buf (at least 32 bytes). */
 void plat_utc_timestamp(char *buf, size_t len);
+/* The local calendar time of `t` (seconds since 1970) into *out, safe on any thread (localtime_r,
+   localtime_s: no static buffer shared by the scheduler and connection threads); 0 on failure. */
+struct tm;
+int plat_local_time(int64_t t, struct tm *out);
 /* CPU time (user + kernel) consumed so far by this whole process. */
 uint64_t plat_process_cpu_ns(void);
 /* CPU time consumed so far by the calling thread: what the census itself costs. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* sleep.c - the sleep scenario: N threads that each sleep an interval in a loop with the OS's plain
-   sleep, the experiment's mode 3 (Windows: Wait:DelayExecution; Linux: hrtimer_nanosleep). */
+   sleep, the experiment's mode 3 (Windows: Wait:DelayExecution; Linux: hrtimer_nanosleep); a
+   stop wakes them at once rather than after an interval. */
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -13,6 +14,7 @@ typedef struct sleep_group sleep_group;
 typedef struct sleep_slot {
   plat_thread thread;
   sleep_group *group;
+  atomic_int done; /* set by the thread as it ends: no more wakes needed */
 } sleep_slot;
 
 struct sleep_group {
@@ -28,6 +30,7 @@ static void sleep_thread(void *arg) {
   sleep_group *group = slot->group;
   const load_part *part = &group->part;
   load_thread_begin(part);
+  plat_sleep_wakeable_enable();
   uint64_t interval = part->interval_ns;
   /* spread: thread i first wakes i/N into the interval, so N sleepers wake at an even pace and
      the cost cannot be mistaken for a burst. sync: all wake together, the worst case. */
@@ -37,17 +40,18 @@ static void sleep_thread(void *arg) {
     /* Deadlines from a shared epoch: no drift, and phases stay where they were put. */
     uint64_t deadline = group->epoch_ns + offset + interval;
     while (!atomic_load_explicit(&group->stop, memory_order_relaxed)) {
-      plat_sleep_until_ns(deadline);
+      plat_sleep_until_ns_wakeable(deadline);
       deadline += interval;
     }
   } else {
     /* Relative, as the original: sleep(interval), so each period also holds the time it took to
        wake up and loop. */
     if (offset > 0)
-      plat_sleep_ns(offset);
+      plat_sleep_ns_wakeable(offset);
     while (!atomic_load_explicit(&group->stop, memory_order_relaxed))
-      plat_sleep_ns(interval);
+      plat_sleep_ns_wakeable(interval);
   }
+  atomic_store(&slot->done, 1);
 }
 
 static void sleep_stop(void *instance) {
@@ -55,7 +59,21 @@ static void sleep_stop(void *instance) {
   if (!group)
     return;
   atomic_store(&group->stop, 1);
-  /* Each thread sees the flag at its next wake-up: joining takes at most one interval. */
+  /* Each sleeper is woken (a signal on POSIX, an APC on Windows) instead of waiting out its
+     interval. One woken between its look at the flag and its sleep (POSIX: the signal is then
+     lost) is woken again, until every thread has ended: at first each millisecond, then less
+     often. */
+  for (int round = 0;; round++) {
+    long left = 0;
+    for (long i = 0; i < group->started; i++)
+      if (!atomic_load(&group->slots[i].done)) {
+        plat_thread_wake(&group->slots[i].thread);
+        left++;
+      }
+    if (left == 0)
+      break;
+    plat_sleep_ns((round < 20 ? 1 : 20) * TS_NS_PER_MS);
+  }
   for (long i = 0; i < group->started; i++)
     plat_thread_join(group->slots[i].thread);
   free(group);
@@ -70,8 +88,10 @@ static int sleep_start(const load_part *part, const plat_cancel *cancel, void **
   atomic_init(&group->stop, 0);
   group->part = *part;
   group->epoch_ns = plat_clock_ns();
-  for (long i = 0; i < part->count; i++)
+  for (long i = 0; i < part->count; i++) {
     group->slots[i].group = group;
+    atomic_init(&group->slots[i].done, 0);
+  }
   int rc = load_start_threads(part, cancel, group->slots, sizeof(sleep_slot), sleep_thread,
                               &group->started, err);
   if (rc != TS_OK) {

@@ -23,6 +23,8 @@ struct plat_ipc_server {
   int fd;
   int wake[2]; /* closing the server writes here to end a blocked accept */
   char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+  dev_t dev; /* the socket file this server made: removed at the end only if still the same */
+  ino_t ino;
 };
 
 struct plat_ipc_conn {
@@ -41,21 +43,89 @@ static int socket_address(const char *path, struct sockaddr_un *sa, ts_err *err)
   return TS_OK;
 }
 
+/* The group "threadsoup"'s id into *gid, and whether uid (named user) is in it, with the re-entrant
+   lookups: connection threads ask at the same time. 0 when there is no such group. */
+static int threadsoup_group(gid_t *gid, uid_t uid, const char *user, int *member) {
+  size_t size = 4096;
+  char *buf = NULL;
+  struct group g, *found = NULL;
+  int rc;
+  /* A group with many members needs a larger buffer: grow until it fits (up to 1 MiB). */
+  do {
+    free(buf);
+    buf = malloc(size);
+    if (!buf)
+      return 0;
+    rc = getgrnam_r("threadsoup", &g, buf, size, &found);
+    size *= 2;
+  } while (rc == ERANGE && size <= (1u << 20));
+  if (rc != 0 || !found) {
+    free(buf);
+    return 0;
+  }
+  *gid = g.gr_gid;
+  if (member) {
+    *member = 0;
+    for (char **m = g.gr_mem; *m && user; m++)
+      if (strcmp(*m, user) == 0)
+        *member = 1;
+    struct passwd pw, *pw_found = NULL;
+    char pw_buf[4096];
+    if (!*member && getpwuid_r(uid, &pw, pw_buf, sizeof pw_buf, &pw_found) == 0 && pw_found &&
+        pw.pw_gid == g.gr_gid)
+      *member = 1;
+  }
+  free(buf);
+  return 1;
+}
+
+/* What stands at path before the service listens there: nothing, or a socket no server answers
+   on (left by a killed service, removed here). Anything else is refused and left as it is: a
+   regular file, a folder, a symbolic link, or a socket some server still answers on. */
+static int clear_stale_socket(const char *path, const struct sockaddr_un *sa, ts_err *err) {
+  struct stat st;
+  if (lstat(path, &st) != 0) {
+    if (errno == ENOENT)
+      return TS_OK;
+    return ts_err_set(err, TS_EOS, "cannot inspect %s: %s", path, strerror(errno));
+  }
+  if (!S_ISSOCK(st.st_mode))
+    return ts_err_set(err, TS_EINVAL,
+                      "%s exists and is not a socket (%s): refusing to replace it; remove it "
+                      "yourself or give another path (--socket PATH names the socket to create)",
+                      path,
+                      S_ISREG(st.st_mode)   ? "a regular file"
+                      : S_ISDIR(st.st_mode) ? "a folder"
+                      : S_ISLNK(st.st_mode) ? "a symbolic link"
+                                            : "not a socket");
+  int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (probe < 0)
+    return ts_err_set(err, TS_EOS, "cannot create a socket: %s", strerror(errno));
+  int connected = connect(probe, (const struct sockaddr *)sa, sizeof *sa);
+  int e = errno;
+  close(probe);
+  if (connected == 0)
+    return ts_err_set(err, TS_EINVAL, "another ThreadSoup service already listens on %s", path);
+  if (e != ECONNREFUSED)
+    return ts_err_set(err, TS_EOS,
+                      "%s is a socket, but whether a server still uses it is unknown (%s): "
+                      "refusing to replace it",
+                      path, strerror(e));
+  /* Stale: nothing listens. unlink does not follow a link, and the path was a socket. */
+  if (unlink(path) != 0 && errno != ENOENT)
+    return ts_err_set(err, TS_EOS, "cannot remove the stale socket %s: %s", path, strerror(errno));
+  return TS_OK;
+}
+
 int plat_ipc_listen(plat_ipc_server **out, const char *address, ts_err *err) {
   *out = NULL;
   struct sockaddr_un sa;
   int rc = socket_address(address, &sa, err);
   if (rc != TS_OK)
     return rc;
-  /* A socket file left by a killed service is replaced; one with a live server is refused. */
-  int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (probe >= 0 && connect(probe, (struct sockaddr *)&sa, sizeof sa) == 0) {
-    close(probe);
-    return ts_err_set(err, TS_EINVAL, "another ThreadSoup service already listens on %s", address);
-  }
-  if (probe >= 0)
-    close(probe);
-  unlink(address);
+  rc = clear_stale_socket(address, &sa, err);
+  if (rc != TS_OK)
+    return rc;
 
   plat_ipc_server *s = calloc(1, sizeof *s);
   if (!s)
@@ -69,21 +139,28 @@ int plat_ipc_listen(plat_ipc_server **out, const char *address, ts_err *err) {
     free(s);
     return ts_err_set(err, TS_EOS, "cannot create the control socket: %s", strerror(e));
   }
-  /* Created with no permissions for others, then opened to the group: never a moment where any
-     local user could connect. */
+  /* Created mode 0660 by the umask: no permissions for others at any moment, and no chmod by
+     path afterwards (which would follow a link put in the socket's place). */
   mode_t old = umask(0117);
   int bound = bind(s->fd, (struct sockaddr *)&sa, sizeof sa);
   umask(old);
   if (bound != 0 || listen(s->fd, 64) != 0) {
     int e = errno;
+    s->path[0] = '\0'; /* not ours to remove */
     plat_ipc_server_free(s);
     return ts_err_set(err, TS_EOS, "cannot listen on %s: %s", address, strerror(e));
   }
-  struct group *g = getgrnam("threadsoup");
-  if (g && chown(address, (uid_t)-1, g->gr_gid) != 0) {
+  struct stat st;
+  if (lstat(address, &st) == 0) {
+    s->dev = st.st_dev;
+    s->ino = st.st_ino;
+  }
+  gid_t gid;
+  /* Opened to the group; AT_SYMLINK_NOFOLLOW: a link put in the socket's place is not followed. */
+  if (threadsoup_group(&gid, 0, NULL, NULL) &&
+      fchownat(AT_FDCWD, address, (uid_t)-1, gid, AT_SYMLINK_NOFOLLOW) != 0) {
     /* not fatal: the socket stays root-only */
   }
-  chmod(address, 0660);
   *out = s;
   return TS_OK;
 }
@@ -130,7 +207,10 @@ void plat_ipc_server_free(plat_ipc_server *s) {
   close(s->fd);
   close(s->wake[0]);
   close(s->wake[1]);
-  unlink(s->path);
+  struct stat st;
+  if (s->path[0] && lstat(s->path, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_dev == s->dev &&
+      st.st_ino == s->ino)
+    unlink(s->path);
   free(s);
 }
 
@@ -264,21 +344,9 @@ int plat_ipc_recv(plat_ipc_conn *c, void *buf, size_t capacity, size_t *got, ts_
 static int uid_privileged(uid_t uid, const char *user) {
   if (uid == 0)
     return 1;
-  enum { LOOKUP_BUF = 16384 };
-  char *buf = malloc(LOOKUP_BUF);
-  if (!buf)
-    return 0;
-  struct group grp, *g = NULL;
-  struct passwd pwd, *pw = NULL;
+  gid_t gid;
   int member = 0;
-  if (getgrnam_r("threadsoup", &grp, buf, LOOKUP_BUF / 2, &g) == 0 && g &&
-      getpwuid_r(uid, &pwd, buf + LOOKUP_BUF / 2, LOOKUP_BUF / 2, &pw) == 0 && pw) {
-    member = pw->pw_gid == g->gr_gid;
-    for (char **m = g->gr_mem; !member && *m; m++)
-      member = strcmp(*m, user) == 0;
-  }
-  free(buf);
-  return member;
+  return threadsoup_group(&gid, uid, user, &member) && member;
 }
 
 int plat_peer_may_run_programs(const plat_peer *peer) {

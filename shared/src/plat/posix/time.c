@@ -4,7 +4,10 @@
 #include "threadsoup/plat.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "threadsoup/units.h"
@@ -28,6 +31,53 @@ void plat_sleep_until_ns(uint64_t deadline_ns) {
   /* Absolute: a signal or a late wake-up does not shift the next deadline (no drift). */
   while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &when, NULL) == EINTR) {
   }
+}
+
+int plat_local_time(int64_t t, struct tm *out) {
+  time_t tt = (time_t)t;
+  return localtime_r(&tt, out) != NULL;
+}
+
+/* The signal plat_thread_wake sends: SIGURG, as Go's runtime does for the same purpose. It is
+   ignored by default (a stray one harms no thread) and, unlike a realtime signal, does not queue:
+   wakes repeated while a thread blocks it leave one pending signal, not one each. */
+#define WAKE_SIGNAL SIGURG
+
+static void wake_signal_handler(int signo) { (void)signo; /* only to end the sleep: EINTR */ }
+
+static pthread_once_t wake_handler_once = PTHREAD_ONCE_INIT;
+
+/* Installs the empty handler once: an ignored signal would not end a sleep. No SA_RESTART: an
+   interrupted sleep returns EINTR (nanosleep does either way). */
+static void install_wake_handler(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = wake_signal_handler;
+  sigemptyset(&sa.sa_mask);
+  sigaction(WAKE_SIGNAL, &sa, NULL);
+}
+
+void plat_sleep_wakeable_enable(void) {
+  pthread_once(&wake_handler_once, install_wake_handler);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, WAKE_SIGNAL);
+  pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+int plat_sleep_ns_wakeable(uint64_t ns) {
+  struct timespec want = {(time_t)(ns / TS_NS_PER_S), (long)(ns % TS_NS_PER_S)};
+  return nanosleep(&want, NULL) != 0 && errno == EINTR;
+}
+
+int plat_sleep_until_ns_wakeable(uint64_t deadline_ns) {
+  struct timespec when = {(time_t)(deadline_ns / TS_NS_PER_S), (long)(deadline_ns % TS_NS_PER_S)};
+  return clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &when, NULL) == EINTR;
+}
+
+void plat_thread_wake(const plat_thread *thread) {
+  pthread_once(&wake_handler_once, install_wake_handler);
+  pthread_kill((pthread_t)thread->handle, WAKE_SIGNAL);
 }
 
 void plat_utc_timestamp(char *buf, size_t len) {

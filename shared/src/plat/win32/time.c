@@ -3,6 +3,7 @@
 #include "threadsoup/plat.h"
 
 #include <stdio.h>
+#include <time.h>
 
 #include "win32.h"
 #include "threadsoup/units.h"
@@ -30,6 +31,36 @@ void plat_sleep_until_ns(uint64_t deadline_ns) {
   uint64_t now = plat_clock_ns();
   if (deadline_ns > now)
     plat_sleep_ns(deadline_ns - now);
+}
+
+void plat_sleep_wakeable_enable(void) { /* an APC needs nothing on the sleeping thread */
+}
+
+static DWORD sleep_ms(uint64_t ns) {
+  uint64_t ms = (ns + TS_NS_PER_MS - 1) / TS_NS_PER_MS;
+  return ms > 0xFFFFFFFEu ? 0xFFFFFFFEu : (DWORD)ms;
+}
+
+int plat_sleep_ns_wakeable(uint64_t ns) {
+  /* SleepEx is Sleep's own call (NtDelayExecution, Wait:DelayExecution), only alertable: a queued
+     APC ends it early with WAIT_IO_COMPLETION. */
+  return SleepEx(sleep_ms(ns), TRUE) == WAIT_IO_COMPLETION;
+}
+
+int plat_sleep_until_ns_wakeable(uint64_t deadline_ns) {
+  uint64_t now = plat_clock_ns();
+  return deadline_ns > now ? plat_sleep_ns_wakeable(deadline_ns - now) : 0;
+}
+
+static void CALLBACK wake_apc(ULONG_PTR unused) { (void)unused; /* only to end the SleepEx */ }
+
+void plat_thread_wake(const plat_thread *thread) {
+  QueueUserAPC(wake_apc, (HANDLE)thread->handle, 0);
+}
+
+int plat_local_time(int64_t t, struct tm *out) {
+  time_t tt = (time_t)t;
+  return localtime_s(out, &tt) == 0;
 }
 
 void plat_utc_timestamp(char *buf, size_t len) {
