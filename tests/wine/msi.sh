@@ -17,6 +17,7 @@ exe='C:\Program Files\ThreadSoup\threadsoup.exe'
 keeper=
 cleanup() {
   "$wine_run" msiexec /x "$msi" /qn >/dev/null 2>&1
+  [ -f "$older" ] && "$wine_run" msiexec /x "$older" /qn >/dev/null 2>&1
   rm -f "$older"
   [ -n "$keeper" ] && kill "$keeper" 2>/dev/null
   wineserver -k 2>/dev/null
@@ -29,6 +30,11 @@ in_prefix() {
     tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "WINEPREFIX=$prefix" && echo "$p"
   done
 }
+
+# A fresh prefix (wine-run copies it from the build's template): a run killed before its cleanup
+# may have left products installed whose codes this build's MSIs do not know (Id="*").
+WINEPREFIX="$prefix" wineserver -k 2>/dev/null
+rm -rf "$prefix"
 
 # Wine ends services.exe when the last ordinary process of the prefix exits: keep one alive.
 "$wine_run" "$(dirname "$msi")/threadsoup-idle.exe" >/dev/null 2>&1 &
