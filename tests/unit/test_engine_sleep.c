@@ -40,6 +40,7 @@ static void starts_and_stops_exactly_n(void) {
   uint64_t t0 = plat_clock_ns();
   load_stop(l);
   uint64_t stop_ns = plat_clock_ns() - t0;
+  fprintf(stderr, "  %d sleepers: stopped in %.1f ms\n", SLEEPERS, (double)stop_ns / TS_NS_PER_MS);
   CHECK_INT(os_threads_settled(before), before);
   /* Every thread notices the stop at its next wake-up: well within a few intervals. */
   CHECK(stop_ns < 5 * TS_NS_PER_S);

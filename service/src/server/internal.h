@@ -40,6 +40,7 @@ typedef struct client {
   int in_use;
   int finished; /* its thread has ended (connection closed): the slot can be reaped */
   int subscribed;
+  int admitted; /* counted against its user's limit of connections */
 
   /* Under server.lock: */
   uint64_t close_at_ns; /* the watcher shuts the connection down then (plat_clock_ns); 0: never */

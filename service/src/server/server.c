@@ -63,12 +63,60 @@ static void start_sender(client *c) {
     ts_log(TS_LOG_WARNING, "cannot send events to %s: %s", c->peer.name, err.text);
 }
 
+static int same_user(const plat_peer *a, const plat_peer *b) {
+  if (a->uid >= 0 || b->uid >= 0)
+    return a->uid == b->uid;            /* POSIX */
+  return strcmp(a->name, b->name) == 0; /* Windows: the account's name, looked up from its SID */
+}
+
+/* A user who is not an administrator may hold at most config.clients_per_user connections, so
+   no one user can take every slot; the next is told so at once. 0 when `c` is admitted; 1 when
+   it is over its user's limit, with the refusal in `refusal`. Caller holds svc->lock. */
+static int over_user_limit_locked(server *svc, client *c, char *refusal, size_t len) {
+  int cap = svc->config.clients_per_user ? svc->config.clients_per_user : SERVER_CLIENTS_PER_USER;
+  int held = 0;
+  for (int i = 0; i < SERVER_MAX_CLIENTS; i++) {
+    const client *o = &svc->clients[i];
+    held += o != c && o->in_use && !o->finished && o->admitted && same_user(&o->peer, &c->peer);
+  }
+  if (c->peer.privileged || held < cap) {
+    c->admitted = 1;
+    return 0;
+  }
+  snprintf(refusal, len,
+           "TS1 error busy\nmessage: %s already holds %d connections to the service (at most %d "
+           "per user who is not an administrator); close one and try again\n\n",
+           c->peer.name, held, cap);
+  uint64_t now = plat_clock_ns();
+  if (now - svc->refusal_logged_at >= TS_NS_PER_S || !svc->refusal_logged_at) {
+    svc->refusal_logged_at = now;
+    ts_log(TS_LOG_WARNING, "refused a connection of %s (pid %ld): %d held, at most %d per user",
+           c->peer.name, c->peer.pid, held, cap);
+  }
+  return 1;
+}
+
 static void client_main(void *arg) {
   client *c = arg;
   server *svc = c->svc;
   client_buffers *b = malloc(sizeof *b);
   ts_err err;
   size_t used = 0, scanned = 0;
+  if (b && plat_ipc_peer(c->conn, &c->peer, &err) != TS_OK) {
+    memset(&c->peer, 0, sizeof c->peer); /* unknown: an ordinary user, sharing one limit */
+    c->peer.pid = c->peer.uid = -1;
+    snprintf(c->peer.name, sizeof c->peer.name, "unknown");
+  }
+  if (b) {
+    char refusal[256];
+    plat_mutex_lock(&svc->lock);
+    int over = over_user_limit_locked(svc, c, refusal, sizeof refusal);
+    plat_mutex_unlock(&svc->lock);
+    if (over) {
+      plat_ipc_send(c->conn, refusal, strlen(refusal), &err); /* a fresh connection: no wait */
+      goto done;
+    }
+  }
   while (b) {
     size_t got = 0;
     if (used == sizeof b->in)
@@ -160,42 +208,6 @@ static client *free_client_locked(server *svc) {
     if (!svc->clients[i].in_use)
       return &svc->clients[i];
   return NULL;
-}
-
-static int same_user(const plat_peer *a, const plat_peer *b) {
-  if (a->uid >= 0 || b->uid >= 0)
-    return a->uid == b->uid;            /* POSIX */
-  return strcmp(a->name, b->name) == 0; /* Windows: the account's name, looked up from its SID */
-}
-
-/* A user who is not an administrator may hold at most config.clients_per_user connections, so
-   no one user can take every slot; the next is told so at once. 1 when `conn` may be served,
-   0 when it was refused (and closed). Caller holds svc->lock. */
-static int refuse_for_user_locked(server *svc, plat_ipc_conn *conn, const plat_peer *peer) {
-  int cap = svc->config.clients_per_user ? svc->config.clients_per_user : SERVER_CLIENTS_PER_USER;
-  if (peer->privileged)
-    return 1;
-  int held = 0;
-  for (int i = 0; i < SERVER_MAX_CLIENTS; i++)
-    held += svc->clients[i].in_use && !svc->clients[i].finished &&
-            same_user(&svc->clients[i].peer, peer);
-  if (held < cap)
-    return 1;
-  char refusal[256];
-  int n = snprintf(refusal, sizeof refusal,
-                   "TS1 error busy\nmessage: %s already holds %d connections to the service (at "
-                   "most %d per user who is not an administrator); close one and try again\n\n",
-                   peer->name, held, cap);
-  uint64_t now = plat_clock_ns();
-  if (now - svc->refusal_logged_at >= TS_NS_PER_S || !svc->refusal_logged_at) {
-    svc->refusal_logged_at = now;
-    ts_log(TS_LOG_WARNING, "refused a connection of %s (pid %ld): %d held, at most %d per user",
-           peer->name, peer->pid, held, cap);
-  }
-  ts_err err;
-  plat_ipc_send(conn, refusal, (size_t)n, &err); /* a fresh connection: its buffer is empty */
-  plat_ipc_close(conn);
-  return 0;
 }
 
 /* Joins the threads of clients that have gone. Caller holds svc->lock. */
@@ -304,12 +316,6 @@ int server_serve(server *svc) {
   for (;;) {
     plat_ipc_conn *conn = NULL;
     int rc = plat_ipc_accept(svc->listener, &conn, &err);
-    plat_peer peer;
-    if (rc == TS_OK && plat_ipc_peer(conn, &peer, &err) != TS_OK) {
-      memset(&peer, 0, sizeof peer); /* an unknown client is an ordinary user, sharing one limit */
-      peer.pid = peer.uid = -1;
-      snprintf(peer.name, sizeof peer.name, "unknown");
-    }
     plat_mutex_lock(&svc->lock);
     reap_clients_locked(svc);
     if (rc != TS_OK || svc->stopping) {
@@ -318,10 +324,6 @@ int server_serve(server *svc) {
       if (rc != TS_OK && rc != TS_EINTERRUPTED)
         ts_log(TS_LOG_ERROR, "%s", err.text);
       break;
-    }
-    if (!refuse_for_user_locked(svc, conn, &peer)) {
-      plat_mutex_unlock(&svc->lock);
-      continue;
     }
     /* In a burst of short connections, slots of clients that have gone free only when their
        threads notice: wait up to a second for one before turning a client away. */
@@ -342,7 +344,6 @@ int server_serve(server *svc) {
     memset(c, 0, sizeof *c);
     c->svc = svc;
     c->conn = conn;
-    c->peer = peer;
     c->in_use = 1;
     c->close_at_ns = plat_clock_ns() + idle_timeout_ns(svc);
     plat_mutex_init(&c->send_lock);

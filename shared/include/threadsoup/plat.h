@@ -87,9 +87,10 @@ void plat_sleep_until_ns(uint64_t deadline_ns);
 void plat_sleep_wakeable_enable(void);
 int plat_sleep_ns_wakeable(uint64_t ns);
 int plat_sleep_until_ns_wakeable(uint64_t deadline_ns);
-/* Wakes `thread` from a wakeable sleep: a signal on POSIX, an APC on Windows. On POSIX a thread
-   not asleep at that moment is not woken: call again until the thread has seen its stop flag. */
-void plat_thread_wake(const plat_thread *thread);
+/* Wakes `thread` from a wakeable sleep: a signal on POSIX, an APC on Windows. Returns 1 when the
+   wake is kept until the thread's next wakeable sleep (Windows: a queued APC), 0 when a thread not
+   asleep at that moment misses it (POSIX): then call again until the thread has seen its flag. */
+int plat_thread_wake(const plat_thread *thread);
 /* Current UTC time as "YYYY-MM-DDTHH:MM:SS.mmmZ" into buf (at least 32 bytes). */
 void plat_utc_timestamp(char *buf, size_t len);
 /* The local calendar time of `t` (seconds since 1970) into *out, safe on any thread (localtime_r,

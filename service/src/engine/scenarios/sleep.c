@@ -60,16 +60,13 @@ static void sleep_stop(void *instance) {
     return;
   atomic_store(&group->stop, 1);
   /* Each sleeper is woken (a signal on POSIX, an APC on Windows) instead of waiting out its
-     interval. One woken between its look at the flag and its sleep (POSIX: the signal is then
-     lost) is woken again, until every thread has ended: at first each millisecond, then less
-     often. */
+     interval. A signal that lands between a thread's look at the flag and its sleep is lost: such
+     a thread is woken again, until every thread has ended (an APC is never lost: one round). */
   for (int round = 0;; round++) {
     long left = 0;
     for (long i = 0; i < group->started; i++)
-      if (!atomic_load(&group->slots[i].done)) {
-        plat_thread_wake(&group->slots[i].thread);
+      if (!atomic_load(&group->slots[i].done) && !plat_thread_wake(&group->slots[i].thread))
         left++;
-      }
     if (left == 0)
       break;
     plat_sleep_ns((round < 20 ? 1 : 20) * TS_NS_PER_MS);

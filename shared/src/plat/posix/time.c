@@ -75,9 +75,10 @@ int plat_sleep_until_ns_wakeable(uint64_t deadline_ns) {
   return clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &when, NULL) == EINTR;
 }
 
-void plat_thread_wake(const plat_thread *thread) {
+int plat_thread_wake(const plat_thread *thread) {
   pthread_once(&wake_handler_once, install_wake_handler);
   pthread_kill((pthread_t)thread->handle, WAKE_SIGNAL);
+  return 0; /* a signal that lands before the sleep begins is spent on nothing */
 }
 
 void plat_utc_timestamp(char *buf, size_t len) {

@@ -54,8 +54,9 @@ int plat_sleep_until_ns_wakeable(uint64_t deadline_ns) {
 
 static void CALLBACK wake_apc(ULONG_PTR unused) { (void)unused; /* only to end the SleepEx */ }
 
-void plat_thread_wake(const plat_thread *thread) {
-  QueueUserAPC(wake_apc, (HANDLE)thread->handle, 0);
+int plat_thread_wake(const plat_thread *thread) {
+  /* An APC stays queued until the thread's next alertable wait, which then returns at once. */
+  return QueueUserAPC(wake_apc, (HANDLE)thread->handle, 0) != 0;
 }
 
 int plat_local_time(int64_t t, struct tm *out) {
