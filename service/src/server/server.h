@@ -13,10 +13,10 @@ typedef struct server_config {
   char address[PLAT_PATH_MAX];     /* control socket or pipe; "" = plat_ipc_default_address() */
   char db_path[PLAT_PATH_MAX];     /* "" = the service data folder's threadsoup.db */
   const plat_quiet_ops *quiet_ops; /* NULL = plat_quiet_system(); tests give a fake machine */
-  uint64_t idle_timeout_ns;    /* a connection without a complete message this long is closed;
-                                  0 = 30 s */
-  int clients_per_user;        /* connections one user who is not an administrator may hold;
-                                  0 = 16 */
+  uint64_t idle_timeout_ns;        /* a connection without a complete message this long is closed;
+                                      0 = 30 s */
+  int clients_per_user;            /* connections one user who is not an administrator may hold;
+                                      0 = 16 */
 } server_config;
 
 typedef struct server server;
