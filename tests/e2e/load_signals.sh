@@ -16,7 +16,12 @@ for sig in TERM INT; do
     sleep 0.1
   done
   [ "$(echo $children | wc -w)" -eq 50 ] || fail "SIG$sig: expected 50 children, saw: $children"
-  threads=$(awk '/^Threads:/ {print $2}' /proc/$owner/status)
+  # The sleepers start after the children: wait for them too (a busy machine is slow at it).
+  for _ in $(seq 100); do
+    threads=$(awk '/^Threads:/ {print $2}' /proc/$owner/status)
+    [ "$threads" -ge 501 ] && break
+    sleep 0.1
+  done
   [ "$threads" -eq 501 ] || fail "SIG$sig: expected 501 threads, saw $threads"
   kill -s "$sig" "$owner"
   wait "$owner"
