@@ -40,6 +40,10 @@ exec_start=$(sed -n 's/^ExecStart=//p' "$unit")
 [ "$exec_start" = "/usr/bin/threadsoup service run" ] ||
   fail "the unit's ExecStart is '$exec_start', expected '/usr/bin/threadsoup service run'"
 
+# The unit lets the service make its load: no task limit (systemd's default is 15 % of pid_max,
+# 4,915 tasks where pid_max is 32,768: 15,000 sleepers would fail).
+grep -qx 'TasksMax=infinity' "$unit" || fail "the unit does not lift TasksMax (systemd's default caps the load)"
+
 # The page renders, without a single warning, and holds every command's section.
 rendered=$stage/page.txt
 if command -v man >/dev/null 2>&1; then

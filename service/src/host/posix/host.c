@@ -104,6 +104,7 @@ int host_install(const char *program, ts_err *err) {
           "[Unit]\nDescription=%s\nAfter=local-fs.target\n\n"
           "[Service]\nType=simple\nExecStart=%s service run\nRestart=on-failure\nRestartSec=5\n"
           "RuntimeDirectory=threadsoup\nStateDirectory=threadsoup\nStateDirectoryMode=0755\n"
+          "TasksMax=infinity\n"
           "KillMode=mixed\nTimeoutStopSec=60\n\n[Install]\nWantedBy=multi-user.target\n",
           HOST_DESCRIPTION, program);
   fclose(f);
