@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h> /* geteuid: only root is known to be privileged on POSIX */
+#else
+#include <windows.h> /* ProcessIdToSessionId: the session the client's token should name */
 #endif
 
 #define MAX_CONNS 64
@@ -63,8 +65,9 @@ static void echo_handler(void *p) {
       plat_peer peer;
       char reply[200];
       if (plat_ipc_peer(conn, &peer, &err) == TS_OK)
-        snprintf(reply, sizeof reply, "pid=%ld privileged=%d programs=%d name=%s|", peer.pid,
-                 peer.privileged, plat_peer_may_run_programs(&peer), peer.name);
+        snprintf(reply, sizeof reply, "pid=%ld privileged=%d programs=%d session=%ld name=%s|",
+                 peer.pid, peer.privileged, plat_peer_may_run_programs(&peer), peer.session,
+                 peer.name);
       else
         snprintf(reply, sizeof reply, "error=%s|", err.text);
       if (plat_ipc_send(conn, reply, strlen(reply), &err) != TS_OK)
@@ -467,7 +470,17 @@ static void peer_is_us(void) {
     /* Wine counts every process as an administrator; on POSIX only root is sure to be. */
 #ifdef _WIN32
     CHECK_STR_CONTAINS(reply, "privileged=1");
+    /* The client is this process, in the console's session: the session the service compares a
+       tray's idle answer against (WTSGetActiveConsoleSessionId) is the one the token names. */
+    DWORD own_session = 0;
+    CHECK(ProcessIdToSessionId(GetCurrentProcessId(), &own_session));
+    snprintf(want, sizeof want, "session=%lu ", (unsigned long)own_session);
+    CHECK_STR_CONTAINS(reply, want);
+    fprintf(stderr, "  console session %ld, this process's %lu\n", plat_console_session(),
+            (unsigned long)own_session);
 #else
+    CHECK_STR_CONTAINS(reply, "session=-1 ");
+    CHECK_INT(plat_console_session(), -1);
     if (geteuid() == 0)
       CHECK_STR_CONTAINS(reply, "privileged=1");
     /* Programs: uid 0 only, whatever the groups. */

@@ -55,8 +55,21 @@ static void next_due_times(void) {
   CHECK_INT(schedule_next(&w, now + 100, now), 0);
 }
 
+/* The tray in the console's session answers; a tray in another session (a remote desktop, a
+   second signed-in user) is ignored; unknown sessions (POSIX, a token that does not say) count. */
+static void only_the_console_answers_the_idle_question(void) {
+  CHECK(schedule_idle_answer_counts(1, 1));
+  CHECK(!schedule_idle_answer_counts(2, 1)); /* a remote desktop session */
+  CHECK(!schedule_idle_answer_counts(0, 1)); /* session 0: services, never a user */
+  CHECK(!schedule_idle_answer_counts(1, 3)); /* the console moved to another user's session */
+  CHECK(schedule_idle_answer_counts(-1, 1)); /* the answer's session is unknown */
+  CHECK(schedule_idle_answer_counts(2, -1)); /* no console session attached (POSIX, or none) */
+  CHECK(schedule_idle_answer_counts(-1, -1));
+}
+
 int main(void) {
   RUN_CASE(parses_and_refuses);
+  RUN_CASE(only_the_console_answers_the_idle_question);
   RUN_CASE(next_due_times);
   return check_summary();
 }

@@ -200,6 +200,17 @@ static void answers_and_runs_load_in_its_own_process(void) {
   CHECK_INT(settled_threads(before), before);
 }
 
+/* A tray's answer to the idle question counts when it comes from the console's session: this
+   client is in it (under Wine, session 1 is the console's; POSIX has no sessions). */
+static void idle_answer_counts_from_the_console(void) {
+  CHECK(ask(&conv, "user-idle", "seconds", "120"));
+  CHECK_INT(conv.reply.kind, PROTO_OK);
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "counted"), "yes");
+  CHECK(ask(&conv, "user-idle", "seconds", "-5"));
+  CHECK_INT(conv.reply.kind, PROTO_ERROR);
+  CHECK_STR_CONTAINS(conv.reply.verb, "usage");
+}
+
 static void bad_requests_get_reasons(void) {
   CHECK(ask(&conv, "teleport", NULL, NULL));
   CHECK_INT(conv.reply.kind, PROTO_ERROR);
@@ -936,6 +947,7 @@ int main(int argc, char **argv) {
   start_daemon();
   RUN_CASE(answers_and_runs_load_in_its_own_process);
   RUN_CASE(bad_requests_get_reasons);
+  RUN_CASE(idle_answer_counts_from_the_console);
   RUN_CASE(record_checks_names_as_the_command_line_does);
   RUN_CASE(survives_fuzzing);
   RUN_CASE(notifier_race_keeps_serving);

@@ -245,6 +245,15 @@ static int handle_user_idle(request *r) {
   ts_err err;
   if (long_field(r, "seconds", 0, 31L * 86400, &seconds, &err) != TS_OK)
     return reply_err(r, &err);
+  long console = plat_console_session();
+  if (!schedule_idle_answer_counts(r->from->peer.session, console)) {
+    proto_add(r->out, "counted", "no", &r->err);
+    proto_addf(r->out, &r->err, "reason",
+               "the answer came from session %ld; only the console's session (%ld) is asked",
+               r->from->peer.session, console);
+    return TS_OK;
+  }
+  proto_add(r->out, "counted", "yes", &r->err);
   plat_mutex_lock(&r->svc->lock);
   r->svc->idle_report_s = seconds;
   r->svc->idle_report_at = (int64_t)time(NULL);

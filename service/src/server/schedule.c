@@ -146,3 +146,7 @@ void schedule_format_local(int64_t when, char *buf, int len) {
   }
   strftime(buf, (size_t)len, "%Y-%m-%d %H:%M:%S", &tm);
 }
+
+int schedule_idle_answer_counts(long answer_session, long console_session) {
+  return answer_session < 0 || console_session < 0 || answer_session == console_session;
+}

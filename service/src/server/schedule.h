@@ -41,6 +41,12 @@ typedef struct schedule_conditions {
 int schedule_parse_conditions(const char *require, const char *grace, schedule_conditions *out,
                               ts_err *err);
 
+/* Whether a tray's answer to the idle question counts: only the user at the console can say how
+   long the console has been idle, so an answer from another session (a remote desktop, a second
+   signed-in user) is ignored. Where sessions are unknown (-1: POSIX, or a token that does not
+   say) every answer counts. */
+int schedule_idle_answer_counts(long answer_session, long console_session);
+
 /* Unix seconds as local "YYYY-MM-DD HH:MM:SS". */
 void schedule_format_local(int64_t when, char *buf, int len);
 

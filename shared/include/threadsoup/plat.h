@@ -275,7 +275,13 @@ typedef struct plat_peer {
   long gid;       /* POSIX group id; -1 on Windows */
   int may_run_programs; /* may make the service run programs (command benchmarks, tool paths):
                            POSIX uid 0 only; Windows LocalSystem or an elevated administrator */
+  long session;         /* Windows: the client's session (its token's TokenSessionId); -1 when
+                           unknown, and on POSIX, which has no such sessions */
 } plat_peer;
+
+/* Windows: the session attached to the physical console, the one a user sits at
+   (WTSGetActiveConsoleSessionId); -1 when none is attached, and on POSIX. */
+long plat_console_session(void);
 
 /* The address a service listens on by default: "/run/threadsoup/control.sock",
    "\\.\pipe\threadsoup". */

@@ -349,6 +349,8 @@ static int uid_privileged(uid_t uid, const char *user) {
   return threadsoup_group(&gid, uid, user, &member) && member;
 }
 
+long plat_console_session(void) { return -1; }
+
 int plat_peer_may_run_programs(const plat_peer *peer) {
   return peer->uid == 0; /* members of group threadsoup control load and experiments only */
 }
@@ -362,6 +364,7 @@ int plat_ipc_peer(plat_ipc_conn *c, plat_peer *out, ts_err *err) {
   out->pid = (long)cred.pid;
   out->uid = (long)cred.uid;
   out->gid = (long)cred.gid;
+  out->session = -1;
   char buf[4096];
   struct passwd pwd, *pw = NULL;
   if (getpwuid_r(cred.uid, &pwd, buf, sizeof buf, &pw) == 0 && pw)

@@ -493,11 +493,19 @@ static int read_client_token(plat_peer *out, BYTE *user_sid, DWORD sid_size, ts_
       user_sid[0] = 0;
   }
   out->may_run_programs = rc == TS_OK && (is_system || (member && elevated));
+  DWORD session, session_size;
+  if (GetTokenInformation(token, TokenSessionId, &session, sizeof session, &session_size))
+    out->session = (long)session;
   CloseHandle(token);
   return rc;
 }
 
 int plat_peer_may_run_programs(const plat_peer *peer) { return peer->may_run_programs; }
+
+long plat_console_session(void) {
+  DWORD session = WTSGetActiveConsoleSessionId();
+  return session == 0xFFFFFFFF ? -1 : (long)session;
+}
 
 /* "DOMAIN\user" for a SID, or its S-1-5-… form when the name cannot be found. */
 static void sid_to_name(PSID sid, char *buf, size_t len) {
@@ -526,6 +534,7 @@ int plat_ipc_peer(plat_ipc_conn *conn, plat_peer *out, ts_err *err) {
   out->gid = -1;
   out->privileged = 0;
   out->may_run_programs = 0;
+  out->session = -1;
   out->name[0] = '\0';
   if (!conn->server_side)
     return ts_err_set(err, TS_EINVAL, "only the service's side of a connection has a client");
