@@ -39,12 +39,16 @@ typedef struct conversation {
   char out[PROTO_MAX_MESSAGE];
   proto_message request;
   proto_message reply;
+  char why[200]; /* why the last connection failed, for the report of a failure */
 } conversation;
 
 static int converse_open(conversation *c) {
   ts_err err;
   c->used = 0;
-  return plat_ipc_connect(&c->conn, address, &err) == TS_OK;
+  if (plat_ipc_connect(&c->conn, address, &err) == TS_OK)
+    return 1;
+  snprintf(c->why, sizeof c->why, "cannot connect: %s", err.text);
+  return 0;
 }
 
 /* Reads one message from c->conn into c->reply (a reply or an event, whichever comes); 0 at the
@@ -60,9 +64,14 @@ static int read_one(conversation *c) {
       c->used -= consumed;
       return 1;
     }
-    if (plat_ipc_recv(c->conn, c->in + c->used, sizeof c->in - c->used, &got, &err) != TS_OK ||
-        got == 0)
+    if (plat_ipc_recv(c->conn, c->in + c->used, sizeof c->in - c->used, &got, &err) != TS_OK) {
+      snprintf(c->why, sizeof c->why, "cannot read: %s", err.text);
       return 0;
+    }
+    if (got == 0) {
+      snprintf(c->why, sizeof c->why, "the service closed the connection");
+      return 0;
+    }
     c->used += got;
   }
 }
@@ -72,8 +81,10 @@ static int converse(conversation *c) {
   ts_err err;
   size_t n = 0;
   if (proto_encode(&c->request, c->out, sizeof c->out, &n, &err) != TS_OK ||
-      plat_ipc_send(c->conn, c->out, n, &err) != TS_OK)
+      plat_ipc_send(c->conn, c->out, n, &err) != TS_OK) {
+    snprintf(c->why, sizeof c->why, "cannot send: %s", err.text);
     return 0;
+  }
   return read_one(c);
 }
 
@@ -345,7 +356,7 @@ static void poll_status(void *arg) {
     }
     if (p->failed++ == 0)
       snprintf(p->first_failure, sizeof p->first_failure, "%s",
-               !asked                            ? "no answer (connection failed or closed)"
+               !asked                            ? c->why
                : proto_get(&c->reply, "message") ? proto_get(&c->reply, "message")
                                                  : c->reply.verb);
   }
