@@ -760,9 +760,13 @@ static void idle_wait(void *arg) {
   d->ended_after = plat_clock_ns() - d->started;
 }
 
+/* The flood's exit code when its user cannot reach the socket at all. */
+enum { FLOOD_UNREACHABLE = 3 };
+
 /* Opens `count` connections that send nothing, and checks that the first `accepted` are held
    until the idle timeout closes them and the rest are refused at once with the per-user limit
-   named. Returns the number of failed checks. */
+   named. Returns the number of failed checks, or -1 when not one connection could be opened. */
+
 static int idle_flood(const char *where, int count, int accepted, long timeout_ms) {
   static idler idlers[64];
   ts_err err;
@@ -772,8 +776,13 @@ static int idle_flood(const char *where, int count, int accepted, long timeout_m
   for (int i = 0; i < count; i++) {
     memset(&idlers[i], 0, sizeof idlers[i]);
     idlers[i].started = plat_clock_ns();
-    if (plat_ipc_connect(&idlers[i].conn, where, &err) != TS_OK)
+    if (plat_ipc_connect(&idlers[i].conn, where, &err) != TS_OK) {
+      if (i == 0) { /* not one: this user cannot reach the socket (a folder it may not enter) */
+        fprintf(stderr, "  %s\n", err.text);
+        return -1;
+      }
       break;
+    }
     if (plat_thread_start(&idlers[i].thread, 64 * 1024, idle_wait, &idlers[i], &err) != TS_OK) {
       plat_ipc_close(idlers[i].conn);
       break;
@@ -893,8 +902,8 @@ static void idle_flood_locks_no_one_out(void) {
   fprintf(stderr, "  status answered in %.3f s beside nobody's flood\n", seconds);
   int code = -1;
   plat_proc_wait(&flooder, &code, &err);
-  if (code == 126 || code == 127) /* setpriv could not run this program as nobody */
-    fprintf(stderr, "  skipped: nobody cannot run %s (a folder nobody may not enter)\n", self);
+  if (code == 126 || code == 127 || code == FLOOD_UNREACHABLE) /* a folder nobody may not enter */
+    fprintf(stderr, "  skipped: nobody cannot run %s or reach %s\n", self, idle_address);
   else
     CHECK_INT(code, 0);
 #else
@@ -944,7 +953,7 @@ static void database_stays_intact(void) {
 int main(int argc, char **argv) {
   if (argc == 6 && strcmp(argv[1], "--flood") == 0) {
     int failures = idle_flood(argv[2], atoi(argv[3]), atoi(argv[4]), atol(argv[5]));
-    return failures ? 1 : 0;
+    return failures < 0 ? FLOOD_UNREACHABLE : failures ? 1 : 0;
   }
   if (argc != 4) {
     fprintf(stderr, "usage: test_service THREADSOUP ADDRESS DATABASE\n");
