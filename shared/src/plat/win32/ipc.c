@@ -27,12 +27,27 @@
 /* What a client opens the pipe with: exactly what interactive users are granted. */
 #define IPC_CLIENT_ACCESS (FILE_GENERIC_READ | FILE_WRITE_DATA)
 
+/* How many instances of the pipe wait for clients at once. With one, a burst of clients (the tray,
+   a CLI loop and a subscriber at once; or a busy machine where the accepting thread is slow to
+   come back) queues behind each single hand-over, and a client can wait its whole
+   IPC_BUSY_WAIT_MS. Several listening instances let the system connect that many clients while
+   the service is still handing over the previous one. */
+#define IPC_LISTENERS 8
+
+/* One listening instance: its pipe and the overlapped ConnectNamedPipe pending on it. */
+typedef struct {
+  HANDLE pipe;      /* NULL when creating it failed (tried again at the next accept) */
+  HANDLE connected; /* manual-reset event of ov */
+  OVERLAPPED ov;    /* lives here, not on a stack: the connect stays pending between accepts */
+  int ready;        /* 1: a client is already connected (the connect completed at once) */
+  int pending;      /* 1: ov is in flight and must be finished before the pipe is closed */
+} listener;
+
 struct plat_ipc_server {
   wchar_t name[PLAT_PATH_MAX];
   char address[PLAT_PATH_MAX];
-  HANDLE pipe;      /* the instance waiting for the next client; NULL when none */
-  HANDLE connected; /* manual-reset event of the overlapped ConnectNamedPipe */
-  HANDLE stop;      /* manual-reset event set by plat_ipc_server_close */
+  listener listeners[IPC_LISTENERS];
+  HANDLE stop; /* manual-reset event set by plat_ipc_server_close */
   PSECURITY_DESCRIPTOR sd;
 };
 
@@ -95,6 +110,8 @@ static int new_conn(plat_ipc_conn **out, HANDLE pipe, int server_side, ts_err *e
   return TS_OK;
 }
 
+static int arm(plat_ipc_server *server, listener *l, ts_err *err);
+
 int plat_ipc_listen(plat_ipc_server **out, const char *address, ts_err *err) {
   plat_ipc_server *server = calloc(1, sizeof *server);
   if (!server)
@@ -110,9 +127,13 @@ int plat_ipc_listen(plat_ipc_server **out, const char *address, ts_err *err) {
     rc = os_error(err, GetLastError(), "cannot build the security descriptor of", address);
     goto fail;
   }
-  server->connected = CreateEventW(NULL, TRUE, FALSE, NULL);
   server->stop = CreateEventW(NULL, TRUE, FALSE, NULL);
-  if (!server->connected || !server->stop) {
+  int have_events = server->stop != NULL;
+  for (int i = 0; i < IPC_LISTENERS && have_events; i++) {
+    server->listeners[i].connected = CreateEventW(NULL, TRUE, FALSE, NULL);
+    have_events = server->listeners[i].connected != NULL;
+  }
+  if (!have_events) {
     rc = os_error(err, GetLastError(), "cannot create the events of", address);
     goto fail;
   }
@@ -125,8 +146,8 @@ int plat_ipc_listen(plat_ipc_server **out, const char *address, ts_err *err) {
                     address);
     goto fail;
   }
-  server->pipe = create_instance(server, 1);
-  if (!server->pipe) {
+  HANDLE first = create_instance(server, 1);
+  if (!first) {
     DWORD code = GetLastError();
     if (code == ERROR_ACCESS_DENIED || code == ERROR_PIPE_BUSY)
       rc = ts_err_set(err, TS_EOS,
@@ -137,6 +158,12 @@ int plat_ipc_listen(plat_ipc_server **out, const char *address, ts_err *err) {
       rc = os_error(err, code, "cannot create the pipe", address);
     goto fail;
   }
+  for (int i = 0; i < IPC_LISTENERS; i++) {
+    server->listeners[i].pipe = i == 0 ? first : create_instance(server, 0);
+    rc = arm(server, &server->listeners[i], err);
+    if (rc != TS_OK)
+      goto fail;
+  }
   *out = server;
   return TS_OK;
 fail:
@@ -144,70 +171,99 @@ fail:
   return rc;
 }
 
-/* Waits for a client on server->pipe. 1 when one is connected, 0 when the client left before we
-   saw it (try again), or an error code (TS_EINTERRUPTED after plat_ipc_server_close). */
-static int wait_for_client(plat_ipc_server *server, ts_err *err) {
-  OVERLAPPED ov;
-  memset(&ov, 0, sizeof ov);
-  ov.hEvent = server->connected;
-  ResetEvent(server->connected);
-  if (ConnectNamedPipe(server->pipe, &ov))
-    return 1;
-  DWORD code = GetLastError();
-  if (code == ERROR_PIPE_CONNECTED)
-    return 1; /* the client came between CreateNamedPipe and ConnectNamedPipe */
-  if (code == ERROR_NO_DATA) {
-    DisconnectNamedPipe(server->pipe); /* came and went already: reuse the instance */
-    return 0;
+/* Starts the overlapped connect on l's instance (creating the instance first if an earlier try
+   failed). A client that came already marks it ready; one that came and went is dropped and the
+   instance listens again. */
+static int arm(plat_ipc_server *server, listener *l, ts_err *err) {
+  for (;;) {
+    if (!l->pipe)
+      l->pipe = create_instance(server, 0);
+    if (!l->pipe)
+      return os_error(err, GetLastError(), "cannot create a pipe instance of", server->address);
+    memset(&l->ov, 0, sizeof l->ov);
+    l->ov.hEvent = l->connected;
+    ResetEvent(l->connected);
+    l->ready = 0;
+    l->pending = 0;
+    if (ConnectNamedPipe(l->pipe, &l->ov)) {
+      l->ready = 1;
+      SetEvent(l->connected);
+      return TS_OK;
+    }
+    DWORD code = GetLastError();
+    if (code == ERROR_IO_PENDING) {
+      l->pending = 1;
+      return TS_OK;
+    }
+    if (code == ERROR_PIPE_CONNECTED) { /* came between CreateNamedPipe and ConnectNamedPipe */
+      l->ready = 1;
+      SetEvent(l->connected);
+      return TS_OK;
+    }
+    if (code != ERROR_NO_DATA)
+      return os_error(err, code, "cannot wait for clients on", server->address);
+    DisconnectNamedPipe(l->pipe); /* came and went already: listen again */
   }
-  if (code != ERROR_IO_PENDING)
-    return os_error(err, code, "cannot wait for clients on", server->address);
-  HANDLE events[2] = {server->connected, server->stop};
-  DWORD woke = WaitForMultipleObjects(2, events, FALSE, INFINITE);
+}
+
+/* Ends l's pending connect (its OVERLAPPED must not be in flight when the pipe closes). */
+static void disarm(listener *l) {
   DWORD ignored;
-  if (woke != WAIT_OBJECT_0) {
-    /* The OVERLAPPED lives on this stack: the cancelled connect must be finished before we
-       return, hence the waiting GetOverlappedResult. */
-    CancelIoEx(server->pipe, &ov);
-    if (GetOverlappedResult(server->pipe, &ov, &ignored, TRUE))
-      DisconnectNamedPipe(server->pipe); /* a client won the race with close: drop it */
-    return ts_err_set(err, TS_EINTERRUPTED, "stopped listening on %s", server->address);
+  if (l->pipe && l->pending) {
+    CancelIoEx(l->pipe, &l->ov);
+    GetOverlappedResult(l->pipe, &l->ov, &ignored, TRUE);
   }
-  if (GetOverlappedResult(server->pipe, &ov, &ignored, FALSE))
-    return 1;
-  code = GetLastError();
-  if (code == ERROR_NO_DATA || code == ERROR_BROKEN_PIPE || code == ERROR_PIPE_NOT_CONNECTED) {
-    DisconnectNamedPipe(server->pipe);
-    return 0;
-  }
-  return os_error(err, code, "cannot accept a client on", server->address);
+  l->pending = 0;
 }
 
 int plat_ipc_accept(plat_ipc_server *server, plat_ipc_conn **out, ts_err *err) {
+  *out = NULL;
   for (;;) {
-    if (WaitForSingleObject(server->stop, 0) == WAIT_OBJECT_0)
+    /* An instance whose creation failed earlier (out of resources?) is tried again now. */
+    for (int i = 0; i < IPC_LISTENERS; i++)
+      if (!server->listeners[i].pipe) {
+        int rc = arm(server, &server->listeners[i], err);
+        if (rc != TS_OK)
+          return rc;
+      }
+    HANDLE events[IPC_LISTENERS + 1];
+    events[0] = server->stop;
+    for (int i = 0; i < IPC_LISTENERS; i++)
+      events[i + 1] = server->listeners[i].connected;
+    DWORD woke = WaitForMultipleObjects(IPC_LISTENERS + 1, events, FALSE, INFINITE);
+    if (woke == WAIT_OBJECT_0)
       return ts_err_set(err, TS_EINTERRUPTED, "stopped listening on %s", server->address);
-    if (!server->pipe) {
-      /* Creating the previous next-instance failed (out of resources?): try again now. */
-      server->pipe = create_instance(server, 0);
-      if (!server->pipe)
-        return os_error(err, GetLastError(), "cannot create a pipe instance of", server->address);
+    if (woke < WAIT_OBJECT_0 + 1 || woke > WAIT_OBJECT_0 + IPC_LISTENERS)
+      return os_error(err, GetLastError(), "cannot wait for clients on", server->address);
+    listener *l = &server->listeners[woke - WAIT_OBJECT_0 - 1];
+    int connected = l->ready;
+    if (!connected) {
+      DWORD ignored;
+      connected = GetOverlappedResult(l->pipe, &l->ov, &ignored, FALSE) ? 1 : 0;
+      l->pending = 0;
+      if (!connected) {
+        DisconnectNamedPipe(l->pipe); /* the client left before we saw it: listen again */
+        int rc = arm(server, l, err);
+        if (rc != TS_OK)
+          return rc;
+        continue;
+      }
     }
-    int got = wait_for_client(server, err);
-    if (got < 0)
-      return got;
-    if (got == 0)
-      continue;
-    HANDLE client = server->pipe;
+    HANDLE client = l->pipe;
+    l->pipe = NULL;
+    l->ready = 0;
+    ResetEvent(l->connected);
     int rc = new_conn(out, client, 1, err);
     if (rc != TS_OK) {
       DisconnectNamedPipe(client);
-      return rc;
+      CloseHandle(client);
     }
-    /* The next instance exists before this one is handed over: meanwhile a new client finds the
-       pipe busy (and waits) rather than missing (and concluding the service is not running). */
-    server->pipe = create_instance(server, 0);
-    return TS_OK;
+    /* A fresh instance takes the handed-over one's place at once, so the pipe never runs out of
+       listening instances while the service serves this client. Failing that, the next accept
+       tries again. */
+    ts_err ignored;
+    arm(server, l, &ignored);
+    return rc;
   }
 }
 
@@ -219,10 +275,14 @@ void plat_ipc_server_close(plat_ipc_server *server) {
 void plat_ipc_server_free(plat_ipc_server *server) {
   if (!server)
     return;
-  if (server->pipe)
-    CloseHandle(server->pipe);
-  if (server->connected)
-    CloseHandle(server->connected);
+  for (int i = 0; i < IPC_LISTENERS; i++) {
+    listener *l = &server->listeners[i];
+    disarm(l);
+    if (l->pipe)
+      CloseHandle(l->pipe);
+    if (l->connected)
+      CloseHandle(l->connected);
+  }
   if (server->stop)
     CloseHandle(server->stop);
   if (server->sd)
