@@ -517,10 +517,11 @@ static void killed_mid_run_resumes(void) {
     plat_sleep_ns(20 * TS_NS_PER_MS);
     children = count_children(daemon_proc.pid);
     if (children == 30) {
-      /* Let the 30th CreateProcess return: the kill must land in the trial, not inside process
-         creation, since under Wine a process whose creator dies there hangs in its start-up
-         forever (Windows creates it whole or not at all). */
-      plat_sleep_ns(100 * TS_NS_PER_MS);
+      /* Let the 30th child finish starting: the kill must land in the trial, not inside process
+         creation, since under Wine a process whose creator dies while it still starts up hangs
+         there forever (Windows creates it whole or not at all); on a busy machine a Wine
+         start-up takes a few hundred milliseconds. */
+      plat_sleep_ns(400 * TS_NS_PER_MS);
       children = count_children(daemon_proc.pid);
     }
     if (children < 30 && store_open(&s, db_path, &err) == TS_OK) {
