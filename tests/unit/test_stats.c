@@ -581,6 +581,55 @@ static void precision_grows_with_trials(void) {
   CHECK(worst == 0);
 }
 
+/* The detectable effect and the trials a target needs, against SciPy 1.10.1 (scipy.stats.t.ppf
+   for the formula, scipy.stats.nct for the exact power at the effect found: 0.8002 for the first
+   pair, 0.8000 for the second; 0.791 at 3 scores a group, 0.800 from 10). */
+static void sensitivity_against_scipy(void) {
+  stats_sensitivity s;
+  CHECK_INT(stats_sensitivity_of(wiki_a, 15, wiki_b, 15, &s), 0);
+  CHECK_REL(s.detectable_percent, 12.358306394578243, 1e-9);
+  CHECK_REL(s.se_percent, 4.238350192189027, 1e-12);
+  CHECK_REL(s.df, 24.988529290231416, 1e-12);
+  CHECK_INT(stats_sensitivity_of(zip_base, 8, zip_load, 10, &s), 0);
+  CHECK_REL(s.detectable_percent, 1.3949617992734353, 1e-9);
+  CHECK_REL(s.se_percent, 0.46689398986191155, 1e-12);
+
+  /* Scores per group for a target, with per-score deviations in % (found by counting up). */
+  CHECK_INT(stats_trials_for_detectable(1.0, 1.0, 1.0), 17);
+  CHECK_INT(stats_trials_for_detectable(1.0, 1.5, 1.0), 27);
+  CHECK_INT(stats_trials_for_detectable(0.5, 0.5, 3.0), 3);
+  CHECK_INT(stats_trials_for_detectable(2.0, 2.0, 0.5), 253);
+  CHECK_INT(stats_trials_for_detectable(1.2, 0.8, 0.25), 263);
+  CHECK_INT(stats_trials_for_detectable(0, 0, 1.0), STATS_MIN_TRIALS);
+  CHECK_INT(stats_trials_for_detectable(50, 50, 0.001), STATS_TRIALS_NEEDED_MAX + 1);
+  CHECK_INT(stats_trials_for_detectable(1, 1, 0), 0);
+  CHECK_INT(stats_trials_for_detectable(-1, 1, 1), 0);
+  CHECK_INT(stats_trials_for_detectable(NAN, 1, 1), 0);
+
+  /* What cannot be computed says so; constant groups detect any effect. */
+  double one[] = {5.0}, c1[] = {5, 5, 5}, c2[] = {6, 6, 6}, zero[] = {0, 0, 0};
+  CHECK_INT(stats_sensitivity_of(one, 1, c1, 3, &s), -1);
+  CHECK(isnan(s.detectable_percent));
+  CHECK_INT(stats_sensitivity_of(zero, 3, c1, 3, &s), -1);
+  CHECK_INT(stats_sensitivity_of(c1, 3, c2, 3, &s), 0);
+  CHECK(s.detectable_percent == 0);
+}
+
+/* The more scores, the smaller the effect a run can detect: about 1/sqrt(n). */
+static void sensitivity_shrinks_with_trials(void) {
+  gen g = {42};
+  static double base[400], cond[400];
+  gen_scores(&g, base, 400, 1000, 0.02);
+  gen_scores(&g, cond, 400, 1000, 0.02);
+  stats_sensitivity few, many;
+  CHECK_INT(stats_sensitivity_of(base, 25, cond, 25, &few), 0);
+  CHECK_INT(stats_sensitivity_of(base, 400, cond, 400, &many), 0);
+  CHECK(many.detectable_percent < few.detectable_percent / 3);
+  CHECK(many.detectable_percent > few.detectable_percent / 5);
+  /* 2 % noise a score: 25 a group detect about 1.6 %, as (1.96 + 0.84) * 2 * sqrt(2 / 25). */
+  CHECK(few.detectable_percent > 1.2 && few.detectable_percent < 2.2);
+}
+
 int main(void) {
   RUN_CASE(summary_of_known_values);
   RUN_CASE(large_scores_keep_their_variance);
@@ -600,5 +649,7 @@ int main(void) {
   RUN_CASE(a_tiny_real_effect_is_reported_with_the_margin);
   RUN_CASE(format_reports_the_length_like_snprintf);
   RUN_CASE(precision_grows_with_trials);
+  RUN_CASE(sensitivity_against_scipy);
+  RUN_CASE(sensitivity_shrinks_with_trials);
   return check_summary();
 }

@@ -578,6 +578,62 @@ int stats_format_verdict(const stats_comparison *c, char *buf, size_t size) {
 }
 
 /* ---------------------------------------------------------------------------------------------
+   Sensitivity */
+
+/* (t(0.975, df) + t(0.80, df)): the detectable effect in standard errors. */
+static double detectable_in_se(double df) {
+  return stats_t_quantile(0.975, df) + stats_t_quantile(STATS_POWER, df);
+}
+
+int stats_sensitivity_of(const double *baseline, size_t nb, const double *condition, size_t nc,
+                         stats_sensitivity *out) {
+  out->detectable_percent = out->se_percent = out->df = NAN;
+  stats_welch_result w;
+  if (stats_welch(condition, nc, baseline, nb, &w) != 0)
+    return -1;
+  double mb, vb;
+  mean_var(baseline, nb, &mb, &vb);
+  if (!(mb > 0) || !isfinite(w.se))
+    return -1;
+  out->df = w.df;
+  out->se_percent = 100 * w.se / mb;
+  out->detectable_percent = w.se == 0 ? 0 : detectable_in_se(w.df) * out->se_percent;
+  return 0;
+}
+
+/* The detectable effect with n scores in each group, standard deviations sb and sc (in %). */
+static double detectable_with(long n, double sb, double sc) {
+  double ab = sb * sb / (double)n, ac = sc * sc / (double)n, se2 = ab + ac;
+  if (se2 == 0)
+    return 0;
+  double df = se2 * se2 / ((ab * ab + ac * ac) / (double)(n - 1));
+  return detectable_in_se(df) * sqrt(se2);
+}
+
+long stats_trials_for_detectable(double sd_baseline_percent, double sd_condition_percent,
+                                 double target_percent) {
+  double sb = sd_baseline_percent, sc = sd_condition_percent;
+  if (!(target_percent > 0) || !isfinite(target_percent) || !(sb >= 0) || !isfinite(sb) ||
+      !(sc >= 0) || !isfinite(sc))
+    return 0;
+  long low = STATS_MIN_TRIALS;
+  if (detectable_with(low, sb, sc) <= target_percent)
+    return low;
+  if (detectable_with(STATS_TRIALS_NEEDED_MAX, sb, sc) > target_percent)
+    return STATS_TRIALS_NEEDED_MAX + 1;
+  /* The detectable effect shrinks as n grows: bisect for the first n that reaches the target. */
+  long high = STATS_TRIALS_NEEDED_MAX;
+  while (high - low > 1) {
+    long mid = low + (high - low) / 2;
+    if (detectable_with(mid, sb, sc) <= target_percent)
+      high = mid;
+    else
+      low = mid;
+  }
+  return high;
+}
+
+/* ---------------------------------------------------------------------------------------------
    Adaptive repetition */
 
 int stats_precision_reached(const double *baseline, size_t nb, const double *const *conditions,

@@ -164,6 +164,38 @@ const char *stats_verdict_name(stats_verdict v);
    The "±" is UTF-8. */
 int stats_format_verdict(const stats_comparison *c, char *buf, size_t size);
 
+/* --- sensitivity ----------------------------------------------------------------------------
+   What a comparison could have found: the smallest effect Welch's test (two-sided, 5 %) detects
+   with 80 % power, given the spread and the counts the run had. With it "no measurable effect"
+   and "inconclusive" come with a size: effects at least this large would most likely have been
+   seen. The power uses the usual normal-theory approximation with t quantiles,
+       detectable = (t(0.975, df) + t(0.80, df)) * se,
+   se and df as Welch's; the exact power at that effect (noncentral t) is 0.78 to 0.80 for the
+   df a run has (checked against SciPy in test_stats). Effects are in % of the baseline mean. */
+#define STATS_POWER 0.80
+#define STATS_TRIALS_NEEDED_MAX 100000L
+
+typedef struct stats_sensitivity {
+  double detectable_percent; /* smallest effect found with 80 % power; NaN when a group has fewer
+                                than 2 scores or the baseline mean is not above 0; 0 when both
+                                groups are constant */
+  double se_percent;         /* Welch's standard error of the difference, % of the baseline */
+  double df;                 /* Welch-Satterthwaite degrees of freedom */
+} stats_sensitivity;
+
+/* The sensitivity of comparing condition with baseline. Returns 0, or -1 (fields NaN) when it
+   cannot be computed (see detectable_percent). */
+int stats_sensitivity_of(const double *baseline, size_t nb, const double *condition, size_t nc,
+                         stats_sensitivity *out);
+
+/* How many scores each group needs (the same number in both, at least STATS_MIN_TRIALS) for the
+   detectable effect to be at most target_percent, when one score's standard deviation is
+   sd_baseline_percent and sd_condition_percent (each in % of the baseline mean). Returns that
+   number; STATS_TRIALS_NEEDED_MAX + 1 when even that many are not enough; 0 when an argument is
+   not a finite number above 0 (a standard deviation may be 0). */
+long stats_trials_for_detectable(double sd_baseline_percent, double sd_condition_percent,
+                                 double target_percent);
+
 /* --- adaptive repetition -------------------------------------------------------------------- */
 /* Whether every comparison is precise enough to stop adding trials: for each of the k conditions
    (conditions[i], counts[i]) against the baseline, both groups have at least STATS_MIN_TRIALS
