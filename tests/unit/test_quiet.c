@@ -8,10 +8,15 @@
 #include <string.h>
 #include <time.h>
 
+#ifdef _WIN32
+#include <windows.h>
+#endif
+
 #include "check.h"
 #include "testdb.h"
 #include "quiet/quiet.h"
 #include "store/store.h"
+#include "threadsoup/civil.h"
 #include "threadsoup/plat.h"
 
 /* 2026-12-07T10:00:00Z, as the Settings app writes a pause end; 2023-11-14T22:13:20Z, a pause
@@ -567,6 +572,119 @@ static void the_registry_pause_round_trips(void) {
   plat_quiet_set_update_key(NULL);
 }
 
+#ifdef _WIN32
+/* The real registry code under Wine: quiet.c writes the Settings values to a test key and reads
+   the update stack's signal and the policy from a test root, where this test plays the update
+   service (and Group Policy) by writing the values they write on Windows 10 22H2 / 11 23H2. */
+#define TEST_ROOT "SOFTWARE\\ThreadSoupTests\\WindowsUpdateSignal"
+#define TEST_ROOT_W L"SOFTWARE\\ThreadSoupTests\\WindowsUpdateSignal"
+
+static void reg_set(const wchar_t *sub, const wchar_t *name, DWORD type, const void *data,
+                    DWORD size) {
+  wchar_t path[256];
+  HKEY key;
+  _snwprintf(path, 256, L"%ls\\%ls", TEST_ROOT_W, sub);
+  path[255] = L'\0';
+  CHECK_INT(RegCreateKeyExW(HKEY_LOCAL_MACHINE, path, 0, NULL, 0, KEY_SET_VALUE, NULL, &key, NULL),
+            ERROR_SUCCESS);
+  CHECK_INT(RegSetValueExW(key, name, 0, type, (const BYTE *)data, size), ERROR_SUCCESS);
+  RegCloseKey(key);
+}
+
+static void reg_dword(const wchar_t *sub, const wchar_t *name, DWORD value) {
+  reg_set(sub, name, REG_DWORD, &value, sizeof value);
+}
+
+static void reg_time(const wchar_t *sub, const wchar_t *name, int64_t t) {
+  wchar_t text[40];
+  int64_t days = t / 86400, y;
+  int m, d;
+  civil_from_days(days, &y, &m, &d);
+  _snwprintf(text, 40, L"%04d-%02d-%02dT%02d:%02d:%02dZ", (int)y, m, d, (int)(t % 86400 / 3600),
+             (int)(t % 3600 / 60), (int)(t % 60));
+  text[39] = L'\0';
+  reg_set(sub, name, REG_SZ, text, (DWORD)((wcslen(text) + 1) * sizeof(wchar_t)));
+}
+
+static void reg_clear(void) { RegDeleteTreeW(HKEY_LOCAL_MACHINE, TEST_ROOT_W); }
+
+static void the_real_registry_confirms_blocks_or_only_writes(void) {
+  const plat_quiet_ops *sys = plat_quiet_system();
+  ts_err err;
+  reg_clear();
+  plat_quiet_set_update_key(TEST_ROOT "\\UX\\Settings");
+  plat_quiet_set_signal_root(TEST_ROOT);
+  plat_update_signal sig;
+  int rc = sys->update_signal(&sig, &err);
+  if (rc != TS_OK) { /* a Windows where HKLM is not writable by this test: nothing to show */
+    plat_quiet_set_update_key(NULL);
+    plat_quiet_set_signal_root(NULL);
+    return;
+  }
+  CHECK_INT(sig.quality_status, -1);
+  CHECK_INT(sig.quality_paused, -1);
+  CHECK_INT(sig.pause_ux_disabled, 0);
+  const char *path = "quiet_registry.db";
+
+  /* 1. Nothing from the update service: written, not confirmed (our values read back). */
+  store *s = fresh_store(path);
+  REQUIRE(s != NULL);
+  quiet_outcome out;
+  CHECK_INT(quiet_enter(s, sys, 3600, "run 21", &out, &err), TS_OK);
+  if (out.update_state == QUIET_UPDATE_NOT_ASKED)
+    fprintf(stderr, "  (%s / %s)\n", out.text, err.text);
+  CHECK_INT(out.update_state, QUIET_UPDATE_WRITTEN);
+  CHECK_STR_CONTAINS(out.text, "written, not confirmed: the update service has not taken");
+  int64_t asked = out.update_asked_until;
+  CHECK_INT(quiet_leave(s, sys, &out, &err), TS_OK);
+  store_close(s);
+
+  /* 2. The update service's values as Windows 11 23H2 leaves them after a Settings pause:
+     confirmed, read through the same registry code. */
+  reg_dword(L"UpdatePolicy\\Settings", L"PausedQualityStatus", 1);
+  reg_dword(L"UpdatePolicy\\Settings", L"PausedFeatureStatus", 1);
+  reg_dword(L"UpdatePolicy\\PolicyState", L"QualityUpdatesPaused", 1);
+  reg_dword(L"UpdatePolicy\\PolicyState", L"FeatureUpdatesPaused", 1);
+  reg_time(L"UpdatePolicy\\PolicyState", L"PauseQualityUpdatesEndTime", asked + 86400);
+  reg_time(L"UpdatePolicy\\PolicyState", L"PauseFeatureUpdatesEndTime", asked + 86400);
+  CHECK_INT(sys->update_signal(&sig, &err), TS_OK);
+  CHECK_INT(sig.quality_status, 1);
+  CHECK_INT(sig.feature_paused, 1);
+  CHECK_INT(sig.quality_end, asked + 86400);
+  s = fresh_store(path);
+  REQUIRE(s != NULL);
+  CHECK_INT(quiet_enter(s, sys, 3600, "run 22", &out, &err), TS_OK);
+  CHECK_INT(out.update_state, QUIET_UPDATE_CONFIRMED);
+  CHECK_STR_CONTAINS(out.text, "confirmed by the update service: PausedQualityStatus=1, "
+                               "PolicyState PauseQualityUpdatesEndTime");
+  CHECK_INT(raw_query(path, "SELECT update_state='confirmed' FROM quiet_journal"), 1);
+  fprintf(stderr, "  (Wine's registry: %s)\n", out.text);
+  quiet_update_check check;
+  quiet_check_update(sys, &check);
+  CHECK_INT(check.ok, 1);
+  CHECK_STR_CONTAINS(check.text, "confirmed by the update service");
+  CHECK_INT(quiet_leave(s, sys, &out, &err), TS_OK);
+  store_close(s);
+
+  /* 3. Group Policy removes the pause from users: nothing written, blocked. */
+  reg_dword(L"Policies\\WindowsUpdate", L"SetDisablePauseUXAccess", 1);
+  s = fresh_store(path);
+  REQUIRE(s != NULL);
+  CHECK_INT(quiet_enter(s, sys, 3600, "run 23", &out, &err), TS_OK);
+  CHECK_INT(out.update_state, QUIET_UPDATE_BLOCKED);
+  CHECK_STR_CONTAINS(out.text, "SetDisablePauseUXAccess=1");
+  int64_t until = -1;
+  CHECK_INT(sys->update_get(&until, &err), TS_OK);
+  CHECK_INT(until, 0); /* not written */
+  quiet_leave(s, sys, &out, &err);
+  store_close(s);
+
+  reg_clear();
+  plat_quiet_set_update_key(NULL);
+  plat_quiet_set_signal_root(NULL);
+}
+#endif
+
 /* ---- asked versus confirmed ----------------------------------------------------------------- */
 
 /* Windows 10 22H2 / 11 23H2 taking the pause a moment after the Settings values are written:
@@ -721,5 +839,8 @@ int main(void) {
   RUN_CASE(a_pause_only_read_back_is_written_not_confirmed);
   RUN_CASE(a_pause_policy_takes_away_is_not_written);
   RUN_CASE(a_run_keeps_what_was_asked_and_confirmed);
+#ifdef _WIN32
+  RUN_CASE(the_real_registry_confirms_blocks_or_only_writes);
+#endif
   return check_summary();
 }
