@@ -373,27 +373,30 @@ static int update_signal(plat_update_signal *out, ts_err *err) {
   out->feature_paused = read_dword(keys[SIG_STATE], L"FeatureUpdatesPaused");
   out->quality_end = read_time(keys[SIG_STATE], L"PauseQualityUpdatesEndTime");
   out->feature_end = read_time(keys[SIG_STATE], L"PauseFeatureUpdatesEndTime");
-  if (read_dword(keys[SIG_GP], L"SetDisablePauseUXAccess") == 1) {
-    out->pause_ux_disabled = 1;
-    note_policy(out, "Group Policy (HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate)");
-  }
-  if (read_dword(keys[SIG_MDM], L"SetDisablePauseUXAccess") == 1) {
-    out->pause_ux_disabled = 1;
-    note_policy(out, "MDM (HKLM\\SOFTWARE\\Microsoft\\PolicyManager\\current\\device\\Update)");
-  }
-  if (read_dword(keys[SIG_GP], L"SetDisableUXWUAccess") == 1) {
-    out->wu_ux_disabled = 1;
-    note_policy(out, "Group Policy (HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate)");
-  }
-  if (read_dword(keys[SIG_MDM], L"SetDisableUXWUAccess") == 1) {
-    out->wu_ux_disabled = 1;
-    note_policy(out, "MDM (HKLM\\SOFTWARE\\Microsoft\\PolicyManager\\current\\device\\Update)");
-  }
-  if (read_dword(keys[SIG_GP_AU], L"UseWUServer") == 1) {
-    out->wsus = 1;
-    note_policy(out,
-                "Group Policy (HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate\\AU)");
-  }
+  /* Policy over the pause, first found named in policy_where. */
+  static const char gp[] =
+      "Group Policy (HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate)";
+  static const char mdm[] =
+      "MDM (HKLM\\SOFTWARE\\Microsoft\\PolicyManager\\current\\device\\Update)";
+  static const char gp_au[] =
+      "Group Policy (HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate\\AU)";
+  const struct {
+    int key;
+    const wchar_t *name;
+    int *flag;
+    const char *where;
+  } policies[] = {
+      {SIG_GP, L"SetDisablePauseUXAccess", &out->pause_ux_disabled, gp},
+      {SIG_MDM, L"SetDisablePauseUXAccess", &out->pause_ux_disabled, mdm},
+      {SIG_GP, L"SetDisableUXWUAccess", &out->wu_ux_disabled, gp},
+      {SIG_MDM, L"SetDisableUXWUAccess", &out->wu_ux_disabled, mdm},
+      {SIG_GP_AU, L"UseWUServer", &out->wsus, gp_au},
+  };
+  for (size_t i = 0; i < COUNT(policies); i++)
+    if (read_dword(keys[policies[i].key], policies[i].name) == 1) {
+      *policies[i].flag = 1;
+      note_policy(out, policies[i].where);
+    }
   for (int i = 0; i < SIG_COUNT; i++)
     if (keys[i])
       RegCloseKey(keys[i]);
