@@ -8,10 +8,15 @@
 #include <string.h>
 #include <time.h>
 
+#ifdef _WIN32
+#include <windows.h>
+#endif
+
 #include "check.h"
 #include "testdb.h"
 #include "quiet/quiet.h"
 #include "store/store.h"
+#include "threadsoup/civil.h"
 #include "threadsoup/plat.h"
 
 /* 2026-12-07T10:00:00Z, as the Settings app writes a pause end; 2023-11-14T22:13:20Z, a pause
@@ -32,11 +37,24 @@ static struct fake_machine {
   int defender_sets, update_sets;
   store *journal; /* when set: every change checks that it is journaled first */
   int unjournaled_changes;
+  /* The update stack's signal: what it says about the pause (sig), and whether it takes a new
+     pause in (after signal_delay reads it writes status 1 and PolicyState's end, as the update
+     service does when it takes a pause). */
+  plat_update_signal sig;
+  int signal_takes_pause, signal_delay, signal_reads;
 } fake;
+
+/* Nothing written by the update stack yet: every value absent. */
+static void signal_absent(plat_update_signal *sig) {
+  memset(sig, 0, sizeof *sig);
+  sig->quality_status = sig->feature_status = -1;
+  sig->quality_paused = sig->feature_paused = -1;
+}
 
 static void fake_reset(void) {
   memset(&fake, 0, sizeof fake);
   fake.defender_on = 1; /* a normal Windows 10/11 machine */
+  signal_absent(&fake.sig);
 }
 
 /* The open journal entry must already say that this part is being changed. */
@@ -94,8 +112,22 @@ static int fake_update_set(int64_t until, ts_err *err) {
 
 static const char *fake_unavailable(void) { return NULL; }
 
+static int fake_update_signal(plat_update_signal *out, ts_err *err) {
+  if (fake.update_missing)
+    return ts_err_set(err, TS_EUNSUPPORTED, "Windows Update is not there");
+  fake.signal_reads++;
+  if (fake.signal_takes_pause && fake.signal_reads > fake.signal_delay && fake.paused_until) {
+    /* As read on Windows 10 22H2 / 11 23H2 after a pause from Settings. */
+    fake.sig.quality_status = fake.sig.feature_status = 1;
+    fake.sig.quality_paused = fake.sig.feature_paused = 1;
+    fake.sig.quality_end = fake.sig.feature_end = fake.paused_until;
+  }
+  *out = fake.sig;
+  return TS_OK;
+}
+
 static const plat_quiet_ops fake_ops = {fake_defender_get, fake_defender_set, fake_update_get,
-                                        fake_update_set, fake_unavailable};
+                                        fake_update_set,   fake_unavailable,  fake_update_signal};
 
 /* ---- helpers --------------------------------------------------------------------------------- */
 
@@ -540,7 +572,257 @@ static void the_registry_pause_round_trips(void) {
   plat_quiet_set_update_key(NULL);
 }
 
+#ifdef _WIN32
+/* The real registry code under Wine: quiet.c writes the Settings values to a test key and reads
+   the update stack's signal and the policy from a test root, where this test plays the update
+   service (and Group Policy) by writing the values they write on Windows 10 22H2 / 11 23H2. */
+#define TEST_ROOT "SOFTWARE\\ThreadSoupTests\\WindowsUpdateSignal"
+#define TEST_ROOT_W L"SOFTWARE\\ThreadSoupTests\\WindowsUpdateSignal"
+
+static void reg_set(const wchar_t *sub, const wchar_t *name, DWORD type, const void *data,
+                    DWORD size) {
+  wchar_t path[256];
+  HKEY key;
+  _snwprintf(path, 256, L"%ls\\%ls", TEST_ROOT_W, sub);
+  path[255] = L'\0';
+  CHECK_INT(RegCreateKeyExW(HKEY_LOCAL_MACHINE, path, 0, NULL, 0, KEY_SET_VALUE, NULL, &key, NULL),
+            ERROR_SUCCESS);
+  CHECK_INT(RegSetValueExW(key, name, 0, type, (const BYTE *)data, size), ERROR_SUCCESS);
+  RegCloseKey(key);
+}
+
+static void reg_dword(const wchar_t *sub, const wchar_t *name, DWORD value) {
+  reg_set(sub, name, REG_DWORD, &value, sizeof value);
+}
+
+static void reg_time(const wchar_t *sub, const wchar_t *name, int64_t t) {
+  wchar_t text[40];
+  int64_t days = t / 86400, y;
+  int m, d;
+  civil_from_days(days, &y, &m, &d);
+  _snwprintf(text, 40, L"%04d-%02d-%02dT%02d:%02d:%02dZ", (int)y, m, d, (int)(t % 86400 / 3600),
+             (int)(t % 3600 / 60), (int)(t % 60));
+  text[39] = L'\0';
+  reg_set(sub, name, REG_SZ, text, (DWORD)((wcslen(text) + 1) * sizeof(wchar_t)));
+}
+
+static void reg_clear(void) { RegDeleteTreeW(HKEY_LOCAL_MACHINE, TEST_ROOT_W); }
+
+static void the_real_registry_confirms_blocks_or_only_writes(void) {
+  const plat_quiet_ops *sys = plat_quiet_system();
+  ts_err err;
+  reg_clear();
+  plat_quiet_set_update_key(TEST_ROOT "\\UX\\Settings");
+  plat_quiet_set_signal_root(TEST_ROOT);
+  plat_update_signal sig;
+  int rc = sys->update_signal(&sig, &err);
+  if (rc != TS_OK) { /* a Windows where HKLM is not writable by this test: nothing to show */
+    plat_quiet_set_update_key(NULL);
+    plat_quiet_set_signal_root(NULL);
+    return;
+  }
+  CHECK_INT(sig.quality_status, -1);
+  CHECK_INT(sig.quality_paused, -1);
+  CHECK_INT(sig.pause_ux_disabled, 0);
+  const char *path = "quiet_registry.db";
+
+  /* 1. Nothing from the update service: written, not confirmed (our values read back). */
+  store *s = fresh_store(path);
+  REQUIRE(s != NULL);
+  quiet_outcome out;
+  CHECK_INT(quiet_enter(s, sys, 3600, "run 21", &out, &err), TS_OK);
+  if (out.update_state == QUIET_UPDATE_NOT_ASKED)
+    fprintf(stderr, "  (%s / %s)\n", out.text, err.text);
+  CHECK_INT(out.update_state, QUIET_UPDATE_WRITTEN);
+  CHECK_STR_CONTAINS(out.text, "written, not confirmed: the update service has not taken");
+  int64_t asked = out.update_asked_until;
+  CHECK_INT(quiet_leave(s, sys, &out, &err), TS_OK);
+  store_close(s);
+
+  /* 2. The update service's values as Windows 11 23H2 leaves them after a Settings pause:
+     confirmed, read through the same registry code. */
+  reg_dword(L"UpdatePolicy\\Settings", L"PausedQualityStatus", 1);
+  reg_dword(L"UpdatePolicy\\Settings", L"PausedFeatureStatus", 1);
+  reg_dword(L"UpdatePolicy\\PolicyState", L"QualityUpdatesPaused", 1);
+  reg_dword(L"UpdatePolicy\\PolicyState", L"FeatureUpdatesPaused", 1);
+  reg_time(L"UpdatePolicy\\PolicyState", L"PauseQualityUpdatesEndTime", asked + 86400);
+  reg_time(L"UpdatePolicy\\PolicyState", L"PauseFeatureUpdatesEndTime", asked + 86400);
+  CHECK_INT(sys->update_signal(&sig, &err), TS_OK);
+  CHECK_INT(sig.quality_status, 1);
+  CHECK_INT(sig.feature_paused, 1);
+  CHECK_INT(sig.quality_end, asked + 86400);
+  s = fresh_store(path);
+  REQUIRE(s != NULL);
+  CHECK_INT(quiet_enter(s, sys, 3600, "run 22", &out, &err), TS_OK);
+  CHECK_INT(out.update_state, QUIET_UPDATE_CONFIRMED);
+  CHECK_STR_CONTAINS(out.text, "confirmed by the update service: PausedQualityStatus=1, "
+                               "PolicyState PauseQualityUpdatesEndTime");
+  CHECK_INT(raw_query(path, "SELECT update_state='confirmed' FROM quiet_journal"), 1);
+  fprintf(stderr, "  (Wine's registry: %s)\n", out.text);
+  quiet_update_check check;
+  quiet_check_update(sys, &check);
+  CHECK_INT(check.ok, 1);
+  CHECK_STR_CONTAINS(check.text, "confirmed by the update service");
+  CHECK_INT(quiet_leave(s, sys, &out, &err), TS_OK);
+  store_close(s);
+
+  /* 3. Group Policy removes the pause from users: nothing written, blocked. */
+  reg_dword(L"Policies\\WindowsUpdate", L"SetDisablePauseUXAccess", 1);
+  s = fresh_store(path);
+  REQUIRE(s != NULL);
+  CHECK_INT(quiet_enter(s, sys, 3600, "run 23", &out, &err), TS_OK);
+  CHECK_INT(out.update_state, QUIET_UPDATE_BLOCKED);
+  CHECK_STR_CONTAINS(out.text, "SetDisablePauseUXAccess=1");
+  int64_t until = -1;
+  CHECK_INT(sys->update_get(&until, &err), TS_OK);
+  CHECK_INT(until, 0); /* not written */
+  quiet_leave(s, sys, &out, &err);
+  store_close(s);
+
+  reg_clear();
+  plat_quiet_set_update_key(NULL);
+  plat_quiet_set_signal_root(NULL);
+}
+#endif
+
+/* ---- asked versus confirmed ----------------------------------------------------------------- */
+
+/* Windows 10 22H2 / 11 23H2 taking the pause a moment after the Settings values are written:
+   confirmed by the update service's own values, and the journal keeps asked and confirmed. */
+static void a_pause_the_update_service_takes_is_confirmed(void) {
+  const char *path = "quiet_confirmed.db";
+  store *s = fresh_store(path);
+  REQUIRE(s != NULL);
+  fake.signal_takes_pause = 1;
+  fake.signal_delay = 2; /* written asynchronously: the third read sees it */
+  quiet_set_confirm_wait_ms(2000);
+  quiet_outcome out;
+  ts_err err;
+  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 3", &out, &err), TS_OK);
+  CHECK_INT(out.update_state, QUIET_UPDATE_CONFIRMED);
+  CHECK_INT(fake.signal_reads, 3); /* the policy read before writing, then two polls */
+  CHECK_INT(out.update_asked_until, fake.paused_until);
+  CHECK_STR_CONTAINS(out.text, "confirmed by the update service: PausedQualityStatus=1");
+  CHECK_INT(raw_query(path, "SELECT update_asked_until FROM quiet_journal"), fake.paused_until);
+  CHECK_INT(raw_query(path, "SELECT update_state='confirmed' FROM quiet_journal"), 1);
+  CHECK_INT(raw_query(path, "SELECT defender_asked*10 + defender_confirmed FROM quiet_journal"),
+            11);
+  quiet_state st;
+  CHECK_INT(quiet_status(s, &fake_ops, &st, &err), TS_OK);
+  CHECK_STR_CONTAINS(st.text, "asked and confirmed: Defender real-time off asked, confirmed off "
+                              "(read back); Windows Update pause asked until");
+  CHECK_STR_CONTAINS(st.text, "confirmed by the update service: PausedQualityStatus=1, "
+                              "PolicyState PauseQualityUpdatesEndTime");
+  quiet_update_check check;
+  quiet_check_update(&fake_ops, &check);
+  CHECK_INT(check.ok, 1);
+  CHECK_INT(check.state, QUIET_UPDATE_CONFIRMED);
+  CHECK_STR_CONTAINS(check.text, "confirmed by the update service");
+  quiet_set_confirm_wait_ms(0);
+  store_close(s);
+}
+
+/* Our values read back, but the update stack writes nothing within the bound (a registry write
+   the update service has not scanned yet): "written, not confirmed", and quiet mode stays on. */
+static void a_pause_only_read_back_is_written_not_confirmed(void) {
+  const char *path = "quiet_written.db";
+  store *s = fresh_store(path);
+  REQUIRE(s != NULL);
+  quiet_set_confirm_wait_ms(500);
+  quiet_outcome out;
+  ts_err err;
+  uint64_t t0 = plat_clock_ns();
+  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 4", &out, &err), TS_OK);
+  uint64_t took = plat_clock_ns() - t0;
+  CHECK(took >= 450000000u && took < 3000000000u); /* the bound, not more */
+  CHECK_INT(out.update_state, QUIET_UPDATE_WRITTEN);
+  CHECK_INT(out.update_changed, 1);
+  CHECK_STR_CONTAINS(out.text, "written, not confirmed: the update service has not taken the "
+                               "pause into its state");
+  CHECK_STR_CONTAINS(out.text, "(after 0.5 s)");
+  CHECK_INT(raw_query(path, "SELECT update_state='written' FROM quiet_journal"), 1);
+  /* A pause Windows says has ended (status 2, as after an expired pause), or an end earlier than
+     asked, contradicts the write. */
+  plat_update_signal sig;
+  char how[300];
+  signal_absent(&sig);
+  sig.quality_status = sig.feature_status = 2;
+  CHECK_INT(quiet_update_classify(&sig, DEC_2026, how, sizeof how), QUIET_UPDATE_WRITTEN);
+  CHECK_STR_CONTAINS(how, "PausedQualityStatus=2: the update service says the pause ended");
+  signal_absent(&sig);
+  sig.quality_status = 1;
+  sig.quality_paused = 1;
+  sig.quality_end = NOV_2023;
+  CHECK_INT(quiet_update_classify(&sig, DEC_2026, how, sizeof how), QUIET_UPDATE_WRITTEN);
+  CHECK_STR_CONTAINS(how, "PauseQualityUpdatesEndTime is 2023-11-14 22:13 UTC, before the "
+                          "2026-12-07 10:00 UTC asked");
+  quiet_set_confirm_wait_ms(0);
+  store_close(s);
+}
+
+/* Group Policy's "Remove access to Pause updates" (SetDisablePauseUXAccess=1): nothing is written,
+   the run says who blocks it, and the doctor's check fails with the same reason. */
+static void a_pause_policy_takes_away_is_not_written(void) {
+  const char *path = "quiet_blocked.db";
+  store *s = fresh_store(path);
+  REQUIRE(s != NULL);
+  fake.sig.pause_ux_disabled = 1;
+  snprintf(fake.sig.policy_where, sizeof fake.sig.policy_where,
+           "Group Policy (HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate)");
+  quiet_outcome out;
+  ts_err err;
+  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 5", &out, &err), TS_OK);
+  CHECK_INT(fake.update_sets, 0);
+  CHECK_INT(out.update_changed, 0);
+  CHECK_INT(out.update_state, QUIET_UPDATE_BLOCKED);
+  CHECK_STR_CONTAINS(out.text, "Windows Update: not paused: Group Policy (HKLM\\SOFTWARE\\Policies"
+                               "\\Microsoft\\Windows\\WindowsUpdate) sets "
+                               "SetDisablePauseUXAccess=1");
+  CHECK_INT(
+      raw_query(path, "SELECT update_state='blocked' AND update_changed=0 FROM quiet_journal"), 1);
+  quiet_update_check check;
+  quiet_check_update(&fake_ops, &check);
+  CHECK_INT(check.ok, 0);
+  CHECK_INT(check.state, QUIET_UPDATE_BLOCKED);
+  CHECK_STR_CONTAINS(check.text, "blocked: Group Policy");
+  /* WSUS only: the pause is written, with a note. */
+  fake.sig.pause_ux_disabled = 0;
+  fake.sig.wsus = 1;
+  char policy[400];
+  CHECK_INT(quiet_update_policy(&fake.sig, policy, sizeof policy), 0);
+  CHECK_STR_CONTAINS(policy, "an update server (WSUS, UseWUServer=1");
+  store_close(s);
+}
+
+/* A run's entry is found by its run id and described as the report shows it. */
+static void a_run_keeps_what_was_asked_and_confirmed(void) {
+  const char *path = "quiet_run.db";
+  store *s = fresh_store(path);
+  REQUIRE(s != NULL);
+  quiet_set_confirm_wait_ms(0);
+  quiet_outcome out;
+  ts_err err;
+  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 9", &out, &err), TS_OK);
+  CHECK_INT(store_quiet_set_run(s, out.entry_id, 9, &err), TS_OK);
+  store_quiet_entry e;
+  int found = 0;
+  CHECK_INT(store_quiet_run_entry(s, 9, &e, &found, &err), TS_OK);
+  CHECK_INT(found, 1);
+  CHECK_INT(store_quiet_run_entry(s, 8, &e, &found, &err), TS_OK);
+  CHECK_INT(found, 0);
+  CHECK_INT(store_quiet_run_entry(s, 9, &e, &found, &err), TS_OK);
+  char line[700];
+  quiet_describe_entry(&e, line, sizeof line);
+  CHECK_STR_CONTAINS(line, "Defender real-time off asked, confirmed off (read back); Windows "
+                           "Update pause asked until ");
+  CHECK_STR_CONTAINS(line, "written, not confirmed: the update service has not taken");
+  quiet_set_confirm_wait_ms(0);
+  store_close(s);
+}
+
 int main(void) {
+  /* The fake update stack never confirms unless a case says so: no case waits for it. */
+  quiet_set_confirm_wait_ms(0);
   RUN_CASE(enter_journals_first_then_changes);
   RUN_CASE(leave_restores_exactly);
   RUN_CASE(a_longer_pause_is_left_alone);
@@ -553,5 +835,12 @@ int main(void) {
   RUN_CASE(the_deadline_restores_defender);
   RUN_CASE(the_system_says_why_it_cannot);
   RUN_CASE(the_registry_pause_round_trips);
+  RUN_CASE(a_pause_the_update_service_takes_is_confirmed);
+  RUN_CASE(a_pause_only_read_back_is_written_not_confirmed);
+  RUN_CASE(a_pause_policy_takes_away_is_not_written);
+  RUN_CASE(a_run_keeps_what_was_asked_and_confirmed);
+#ifdef _WIN32
+  RUN_CASE(the_real_registry_confirms_blocks_or_only_writes);
+#endif
   return check_summary();
 }

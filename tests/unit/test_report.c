@@ -298,6 +298,51 @@ static void csv_formula_cells_neutralised(void) {
   free(csv);
 }
 
+/* A run entered quiet mode: the report says what was asked and what was confirmed, in every
+   format, from the journal entry tied to the run (as quiet_enter and the experiment store it). */
+static void the_report_shows_quiet_mode_asked_and_confirmed(void) {
+  ts_err err;
+  char *text = render(REPORT_FORMAT_TEXT);
+  REQUIRE(text != NULL);
+  CHECK(strstr(text, "Quiet mode:") == NULL); /* no quiet mode yet */
+  free(text);
+  store_quiet_entry e;
+  memset(&e, 0, sizeof e);
+  snprintf(e.started_at, sizeof e.started_at, "2026-01-01T00:00:00.000Z");
+  snprintf(e.reason, sizeof e.reason, "run %lld", (long long)run_id);
+  e.defender_was = 1;
+  e.update_paused_until_was = 0;
+  e.restore_by = INT64_C(1796637600) - 3600;
+  int64_t id = 0;
+  CHECK_INT(store_quiet_begin(db, &e, &id, &err), TS_OK);
+  e.defender_asked = 1;
+  e.defender_confirmed = 1;
+  e.update_asked_until = INT64_C(1796637600); /* 2026-12-07T10:00:00Z */
+  snprintf(e.update_state, sizeof e.update_state, "written");
+  snprintf(e.update_how, sizeof e.update_how,
+           "the update service has not taken the pause into its state (no PausedQualityStatus or "
+           "PolicyState pause; no PausedFeatureStatus or PolicyState pause) (after 5.0 s)");
+  CHECK_INT(store_quiet_set_confirmed(db, id, &e, &err), TS_OK);
+  CHECK_INT(store_quiet_set_run(db, id, run_id, &err), TS_OK);
+  CHECK_INT(store_quiet_end(db, id, "2026-01-01T00:02:00.000Z", NULL, &err), TS_OK);
+  text = render(REPORT_FORMAT_TEXT);
+  REQUIRE(text != NULL);
+  CHECK_STR_CONTAINS(text, "Quiet mode: Defender real-time off asked, confirmed off (read back); "
+                           "Windows Update pause asked until 2026-12-07 10:00 UTC, written, not "
+                           "confirmed: the update service has not taken the pause");
+  free(text);
+  char *json = render(REPORT_FORMAT_JSON);
+  REQUIRE(json != NULL);
+  CHECK_STR_CONTAINS(json, "\"quiet\":{\"defender_asked_off\":true,\"defender_confirmed\":\"off "
+                           "(read back)\",\"update_asked_until\":1796637600,\"update_state\":"
+                           "\"written\",\"update_how\":\"the update service has not");
+  free(json);
+  char *html = render(REPORT_FORMAT_HTML);
+  REQUIRE(html != NULL);
+  CHECK_STR_CONTAINS(html, "<dt>quiet mode</dt><dd>Defender real-time off asked, confirmed off");
+  free(html);
+}
+
 int main(void) {
   make_run();
   RUN_CASE(test_format_names);
@@ -308,6 +353,7 @@ int main(void) {
   RUN_CASE(precision_check_measures_the_reported_intervals);
   RUN_CASE(bad_stored_names_stay_out_of_reports); /* these two add trials to the run */
   RUN_CASE(csv_formula_cells_neutralised);
+  RUN_CASE(the_report_shows_quiet_mode_asked_and_confirmed);
   store_close(db);
   return check_summary();
 }

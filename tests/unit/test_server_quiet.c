@@ -67,7 +67,7 @@ static int fake_update_set(int64_t until, ts_err *err) {
 static const char *fake_unavailable(void) { return NULL; }
 
 static const plat_quiet_ops fake_ops = {fake_defender_get, fake_defender_set, fake_update_get,
-                                        fake_update_set, fake_unavailable};
+                                        fake_update_set,   fake_unavailable,  NULL};
 
 static void fake_reset(void) {
   memset((void *)&fake, 0, sizeof fake);

@@ -63,6 +63,136 @@ static void describe_pause(int64_t until, int64_t now, char *buf, size_t len) {
 
 static int64_t now_unix(void) { return (int64_t)time(NULL); }
 
+/* ---- the update stack's confirmation --------------------------------------------------------- */
+
+static const char *const state_texts[] = {"not asked", "confirmed", "written, not confirmed",
+                                          "failed", "blocked by policy"};
+static const char *const state_tokens[] = {"not-asked", "confirmed", "written", "failed",
+                                           "blocked"};
+
+const char *quiet_update_state_text(quiet_update_state st) {
+  return (unsigned)st < 5 ? state_texts[st] : "unknown";
+}
+
+const char *quiet_update_state_token(quiet_update_state st) {
+  return (unsigned)st < 5 ? state_tokens[st] : "not-asked";
+}
+
+quiet_update_state quiet_update_state_parse(const char *token) {
+  for (int i = 0; i < 5; i++)
+    if (token && strcmp(token, state_tokens[i]) == 0)
+      return (quiet_update_state)i;
+  return QUIET_UPDATE_NOT_ASKED;
+}
+
+static int confirm_wait_ms = QUIET_CONFIRM_WAIT_MS;
+
+void quiet_set_confirm_wait_ms(int ms) { confirm_wait_ms = ms < 0 ? QUIET_CONFIRM_WAIT_MS : ms; }
+
+int quiet_update_policy(const plat_update_signal *sig, char *buf, size_t len) {
+  buf[0] = '\0';
+  if (sig->pause_ux_disabled || sig->wu_ux_disabled) {
+    snprintf(buf, len,
+             "%s sets %s=1: users may not pause Windows Update here, and the update service "
+             "does not take a pause from the Settings values; ask the administrator",
+             sig->policy_where[0] ? sig->policy_where : "policy",
+             sig->pause_ux_disabled ? "SetDisablePauseUXAccess" : "SetDisableUXWUAccess");
+    return 1;
+  }
+  if (sig->wsus)
+    snprintf(buf, len,
+             "an update server (WSUS, UseWUServer=1 from %s) manages this machine: its approvals "
+             "and deadlines may install updates during a pause",
+             sig->policy_where[0] ? sig->policy_where : "policy");
+  return 0;
+}
+
+/* One kind of update (quality or feature): 1 confirms, 0 says nothing, -1 contradicts; why says
+   which value, in words. */
+static int judge_kind(const char *kind, int status, int paused, int64_t end, int64_t asked,
+                      char *why, size_t len) {
+  char when[40], asked_text[40];
+  format_time(end, when, sizeof when);
+  format_time(asked, asked_text, sizeof asked_text);
+  if (status == 2) {
+    snprintf(why, len, "Paused%sStatus=2: the update service says the pause ended", kind);
+    return -1;
+  }
+  if (end > 0 && end < asked) {
+    snprintf(why, len, "PolicyState Pause%sUpdatesEndTime is %s, before the %s asked", kind, when,
+             asked_text);
+    return -1;
+  }
+  if (paused == 0 && end == 0 && status != 1) {
+    snprintf(why, len, "PolicyState %sUpdatesPaused=0", kind);
+    return -1;
+  }
+  if (status == 1 && end >= asked) {
+    snprintf(why, len, "Paused%sStatus=1, PolicyState Pause%sUpdatesEndTime %s", kind, kind, when);
+    return 1;
+  }
+  if (status == 1) {
+    snprintf(why, len, "Paused%sStatus=1 (no end stated)", kind);
+    return 1;
+  }
+  if (paused == 1 && end >= asked) {
+    snprintf(why, len, "PolicyState %sUpdatesPaused=1 until %s", kind, when);
+    return 1;
+  }
+  snprintf(why, len, "no Paused%sStatus or PolicyState pause", kind);
+  return 0;
+}
+
+quiet_update_state quiet_update_classify(const plat_update_signal *sig, int64_t asked_until,
+                                         char *how, size_t len) {
+  char quality[200], feature[200];
+  int q = judge_kind("Quality", sig->quality_status, sig->quality_paused, sig->quality_end,
+                     asked_until, quality, sizeof quality);
+  int f = judge_kind("Feature", sig->feature_status, sig->feature_paused, sig->feature_end,
+                     asked_until, feature, sizeof feature);
+  if (q > 0 && f >= 0) {
+    snprintf(how, len, "the update service: %s%s%s", quality, f > 0 ? "; " : "",
+             f > 0 ? feature : "");
+    return QUIET_UPDATE_CONFIRMED;
+  }
+  if (q < 0 || f < 0)
+    snprintf(how, len, "%s", q < 0 ? quality : feature);
+  else
+    snprintf(how, len,
+             "the update service has not taken the pause into its state (%s; %s); it reads the "
+             "Settings values at its next scan",
+             quality, feature);
+  return QUIET_UPDATE_WRITTEN;
+}
+
+/* Reads the signal until it confirms `until` or confirm_wait_ms has passed. */
+static quiet_update_state wait_for_confirmation(const plat_quiet_ops *ops, int64_t until, char *how,
+                                                size_t len) {
+  if (!ops->update_signal) {
+    snprintf(how, len, "this machine offers no second signal");
+    return QUIET_UPDATE_WRITTEN;
+  }
+  int waited = 0;
+  for (;;) {
+    plat_update_signal sig;
+    ts_err e;
+    if (ops->update_signal(&sig, &e) != TS_OK) {
+      snprintf(how, len, "the update service's signal cannot be read: %s", e.text);
+      return QUIET_UPDATE_WRITTEN;
+    }
+    quiet_update_state st = quiet_update_classify(&sig, until, how, len);
+    if (st == QUIET_UPDATE_CONFIRMED || waited >= confirm_wait_ms) {
+      if (st != QUIET_UPDATE_CONFIRMED && waited > 0) {
+        size_t used = strlen(how);
+        snprintf(how + used, len - used, " (after %.1f s)", waited / 1000.0);
+      }
+      return st;
+    }
+    plat_sleep_ns((uint64_t)QUIET_CONFIRM_POLL_MS * 1000000u);
+    waited += QUIET_CONFIRM_POLL_MS;
+  }
+}
+
 /* ---- entering -------------------------------------------------------------------------------- */
 
 /* Turns real-time protection off and reads it back: Tamper Protection accepts the request and
@@ -75,6 +205,8 @@ static void defender_quiet(const plat_quiet_ops *ops, quiet_outcome *out) {
   int set_rc = ops->defender_set(0, &set_err);
   int on = 1;
   int get_rc = ops->defender_get(&on, &get_err);
+  out->defender_asked = 1;
+  out->defender_confirmed = get_rc != TS_OK ? -1 : !on;
   if (get_rc != TS_OK) {
     problem(out, "Defender: cannot tell whether real-time protection is off: %s%s%s", get_err.text,
             set_rc != TS_OK ? "; turning it off said: " : "", set_rc != TS_OK ? set_err.text : "");
@@ -102,17 +234,27 @@ static void update_quiet(const plat_quiet_ops *ops, int64_t until, int64_t was,
   char when[40];
   format_time(until, when, sizeof when);
   if (get_rc != TS_OK) {
+    out->update_asked_until = until;
+    out->update_state = QUIET_UPDATE_FAILED;
+    snprintf(out->update_how, sizeof out->update_how, "cannot be read back: %s", get_err.text);
     problem(out, "Windows Update: cannot tell whether it is paused: %s%s%s", get_err.text,
             set_rc != TS_OK ? "; pausing it said: " : "", set_rc != TS_OK ? set_err.text : "");
     return;
   }
+  out->update_asked_until = until;
+  out->update_state = QUIET_UPDATE_FAILED;
   if (now_until == until) {
     char before[64];
     describe_pause(was, now_unix(), before, sizeof before);
     out->update_changed = 1;
-    say(out->text, sizeof out->text, "Windows Update: paused until %s (was %s)", when, before);
+    out->update_state = wait_for_confirmation(ops, until, out->update_how, sizeof out->update_how);
+    say(out->text, sizeof out->text, "Windows Update: paused until %s (was %s); %s%s%s", when,
+        before, quiet_update_state_text(out->update_state),
+        out->update_state == QUIET_UPDATE_CONFIRMED ? " by " : ": ", out->update_how);
     return;
   }
+  snprintf(out->update_how, sizeof out->update_how, "%s",
+           set_rc != TS_OK ? set_err.text : "the pause does not read back as written");
   if (now_until != was)
     problem(out, "Windows Update: asked to pause until %s, the pause now says otherwise%s%s", when,
             set_rc != TS_OK ? ": " : "", set_rc != TS_OK ? set_err.text : "");
@@ -123,6 +265,45 @@ static void update_quiet(const plat_quiet_ops *ops, int64_t until, int64_t was,
 
 static int restore_entry(store *s, const plat_quiet_ops *ops, const store_quiet_entry *entry,
                          quiet_outcome *out, ts_err *err);
+
+/* Keeps what was asked and confirmed in the journal entry; a failure to write it is a line in
+   the outcome, not a reason to undo quiet mode. */
+static void record_confirmation(store *s, int64_t id, quiet_outcome *out) {
+  store_quiet_entry e;
+  memset(&e, 0, sizeof e);
+  e.defender_asked = out->defender_asked;
+  e.defender_confirmed = out->defender_asked ? out->defender_confirmed : -1;
+  e.update_asked_until = out->update_asked_until;
+  snprintf(e.update_state, sizeof e.update_state, "%s",
+           quiet_update_state_token(out->update_state));
+  snprintf(e.update_how, sizeof e.update_how, "%s", out->update_how);
+  ts_err err;
+  if (store_quiet_set_confirmed(s, id, &e, &err) != TS_OK)
+    say(out->text, sizeof out->text, "note: what was confirmed is not in the journal: %s",
+        err.text);
+}
+
+void quiet_describe_entry(const store_quiet_entry *e, char *buf, size_t len) {
+  char defender[160], update[500];
+  if (!e->defender_asked)
+    snprintf(defender, sizeof defender, "Defender real-time off not asked");
+  else
+    snprintf(defender, sizeof defender, "Defender real-time off asked, %s",
+             e->defender_confirmed == 1   ? "confirmed off (read back)"
+             : e->defender_confirmed == 0 ? "still on when read back (Tamper Protection?)"
+                                          : "not confirmed (could not be read back)");
+  quiet_update_state st = quiet_update_state_parse(e->update_state);
+  if (st == QUIET_UPDATE_NOT_ASKED) {
+    snprintf(update, sizeof update, "Windows Update pause not asked");
+  } else {
+    char when[40];
+    format_time(e->update_asked_until, when, sizeof when);
+    snprintf(update, sizeof update, "Windows Update pause asked until %s, %s%s%s", when,
+             st == QUIET_UPDATE_CONFIRMED ? "confirmed by " : quiet_update_state_text(st),
+             st == QUIET_UPDATE_CONFIRMED ? "" : ": ", e->update_how);
+  }
+  snprintf(buf, len, "%s; %s", defender, update);
+}
 
 /* quiet-on failed part-way: restores what the journal says was being changed, closes the entry
    with the failure, and returns the failure (TS_EOS) with both stories. */
@@ -191,6 +372,14 @@ int quiet_enter(store *s, const plat_quiet_ops *ops, int64_t duration_s, const c
     return ts_err_set(err, update_rc, "quiet mode changed nothing: %s", update_err.text);
   int64_t now = now_unix();
   int64_t until = now + duration_s + QUIET_MARGIN_S;
+  /* Policy that takes the pause away from users: the Settings values would be written and then
+     ignored, so the part is left out and the run says why. */
+  char policy[400] = "";
+  int blocked = 0;
+  plat_update_signal sig;
+  ts_err sig_err;
+  if (update_rc == TS_OK && ops->update_signal && ops->update_signal(&sig, &sig_err) == TS_OK)
+    blocked = quiet_update_policy(&sig, policy, sizeof policy);
 
   store_quiet_entry entry;
   memset(&entry, 0, sizeof entry);
@@ -208,7 +397,7 @@ int quiet_enter(store *s, const plat_quiet_ops *ops, int64_t duration_s, const c
   /* What will change is journaled before it changes: a crash right after a change still finds
      it in the journal. Restoring a part that did not change in the end is harmless. */
   int change_defender = defender_rc == TS_OK && defender_on;
-  int change_update = update_rc == TS_OK && paused_until < until;
+  int change_update = update_rc == TS_OK && paused_until < until && !blocked;
   rc = store_quiet_set_changed(s, id, change_defender, change_update, change_update ? until : 0,
                                err);
   if (rc != TS_OK) {
@@ -232,13 +421,22 @@ int quiet_enter(store *s, const plat_quiet_ops *ops, int64_t duration_s, const c
   } else if (update_rc != TS_OK) {
     say(out->text, sizeof out->text, "Windows Update: not on this machine (%s); left out",
         update_err.text);
+  } else if (blocked) {
+    out->update_asked_until = until;
+    out->update_state = QUIET_UPDATE_BLOCKED;
+    snprintf(out->update_how, sizeof out->update_how, "%s", policy);
+    say(out->text, sizeof out->text, "Windows Update: not paused: %s; left out", policy);
   } else if (!change_update) {
     char pause[64];
     describe_pause(paused_until, now, pause, sizeof pause);
     say(out->text, sizeof out->text, "Windows Update: already %s; left as is", pause);
   } else {
     update_quiet(ops, until, paused_until, out);
+    if (policy[0])
+      say(out->text, sizeof out->text, "Windows Update: note: %s", policy);
   }
+  out->entry_id = id;
+  record_confirmation(s, id, out);
   if (out->problems)
     return undo_enter(s, ops, id, out, err);
   char deadline[40];
@@ -462,6 +660,11 @@ int quiet_describe(store *s, const quiet_machine *m, quiet_state *out, ts_err *e
         out->entry.restored_at);
   else
     say(out->text, sizeof out->text, "quiet mode: off (never used)");
+  if (found && (out->entry.defender_asked || out->entry.update_state[0])) {
+    char asked[700];
+    quiet_describe_entry(&out->entry, asked, sizeof asked);
+    say(out->text, sizeof out->text, "asked and confirmed: %s", asked);
+  }
   say(out->text, sizeof out->text, "Defender real-time protection: %s", defender);
   say(out->text, sizeof out->text, "Windows Update: %s", update);
   if (m->unavailable[0])
@@ -473,4 +676,46 @@ int quiet_status(store *s, const plat_quiet_ops *ops, quiet_state *out, ts_err *
   quiet_machine m;
   quiet_read_machine(ops, &m);
   return quiet_describe(s, &m, out, err);
+}
+
+/* ---- the doctor's check ---------------------------------------------------------------------- */
+
+void quiet_check_update(const plat_quiet_ops *ops, quiet_update_check *out) {
+  memset(out, 0, sizeof *out);
+  ts_err e;
+  if (ops->update_get(&out->paused_until, &e) != TS_OK) {
+    snprintf(out->text, sizeof out->text, "Windows Update pause: not available: %s", e.text);
+    return;
+  }
+  out->available = 1;
+  plat_update_signal sig;
+  if (!ops->update_signal || ops->update_signal(&sig, &e) != TS_OK) {
+    if (!ops->update_signal)
+      snprintf(e.text, sizeof e.text, "this machine offers no second signal");
+    out->ok = 0;
+    snprintf(out->text, sizeof out->text,
+             "Windows Update pause: can be written, but cannot be confirmed: %s", e.text);
+    return;
+  }
+  char policy[400], how[300];
+  if (quiet_update_policy(&sig, policy, sizeof policy)) {
+    snprintf(out->text, sizeof out->text, "Windows Update pause: blocked: %s", policy);
+    out->state = QUIET_UPDATE_BLOCKED;
+    return;
+  }
+  int64_t now = now_unix();
+  if (out->paused_until <= now) {
+    out->ok = 1;
+    snprintf(out->text, sizeof out->text,
+             "Windows Update pause: available (no pause now; no policy takes it away)%s%s",
+             policy[0] ? "; note: " : "", policy);
+    return;
+  }
+  out->state = quiet_update_classify(&sig, out->paused_until, how, sizeof how);
+  out->ok = out->state == QUIET_UPDATE_CONFIRMED;
+  char pause[64];
+  describe_pause(out->paused_until, now, pause, sizeof pause);
+  snprintf(out->text, sizeof out->text, "Windows Update pause: %s, %s%s%s%s%s", pause,
+           out->ok ? "confirmed by " : quiet_update_state_text(out->state), out->ok ? "" : ": ",
+           how, policy[0] ? "; note: " : "", policy);
 }

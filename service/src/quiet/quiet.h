@@ -19,13 +19,73 @@
 /* The longest quiet mode asked for by hand (quiet on --hours), in whole hours. */
 #define QUIET_MAX_HOURS (QUIET_MAX_S / 3600)
 
+/* After writing the pause, quiet_enter waits at most this long for the update service's own
+   signal (plat_update_signal), looking every QUIET_CONFIRM_POLL_MS. Nothing here measured how
+   long the update service takes (no Windows on this machine); a pause written straight to the
+   registry may never be picked up before the next scan, and then the run says "written, not
+   confirmed" rather than waiting longer. Only quiet mode's own lock waits meanwhile. */
+#define QUIET_CONFIRM_WAIT_MS 5000
+#define QUIET_CONFIRM_POLL_MS 250
+
+/* What became of the Windows Update pause quiet mode asked for. */
+typedef enum quiet_update_state {
+  QUIET_UPDATE_NOT_ASKED = 0, /* no pause asked (left out, or already paused long enough) */
+  QUIET_UPDATE_CONFIRMED,     /* written, and the update stack says paused until >= asked */
+  QUIET_UPDATE_WRITTEN,       /* written and read back; the update stack does not (yet) agree */
+  QUIET_UPDATE_FAILED,        /* could not be written or did not read back */
+  QUIET_UPDATE_BLOCKED        /* not written: policy takes the pause away from users */
+} quiet_update_state;
+
+/* "not asked", "confirmed", "written, not confirmed", "failed", "blocked by policy". */
+const char *quiet_update_state_text(quiet_update_state s);
+/* The journal's words: "not-asked", "confirmed", "written", "failed", "blocked". */
+const char *quiet_update_state_token(quiet_update_state s);
+quiet_update_state quiet_update_state_parse(const char *token);
+
 /* What one call did, in words for the user (one line per part) and in numbers for callers. */
 typedef struct quiet_outcome {
   int defender_changed; /* enter: turned off; leave/recover: turned back on */
   int update_changed;   /* enter: paused; leave/recover: pause put back as it was */
   int problems;         /* parts that did not work (each has a line in text) */
+  /* quiet_enter only: what was asked and what was confirmed (also kept in the journal). */
+  int64_t entry_id;           /* the journal entry, 0 when none was opened */
+  int defender_asked;         /* 1: asked Defender's real-time protection off */
+  int defender_confirmed;     /* 1 read back off, 0 read back on, -1 could not be read */
+  int64_t update_asked_until; /* the pause end asked for (Unix s), 0 none */
+  quiet_update_state update_state;
+  char update_how[300]; /* which signal confirmed it, or why it is not confirmed */
   char text[1024];
 } quiet_outcome;
+
+/* Tests only: how long quiet_enter waits for the update stack's signal (ms; < 0 restores
+   QUIET_CONFIRM_WAIT_MS). */
+void quiet_set_confirm_wait_ms(int ms);
+
+/* The update stack's view of a pause asked until `asked_until`: CONFIRMED when it says paused
+   (status 1 or PolicyState paused) and any end it states is >= asked_until; WRITTEN otherwise.
+   `how` says which values decided, in words. */
+quiet_update_state quiet_update_classify(const plat_update_signal *sig, int64_t asked_until,
+                                         char *how, size_t len);
+/* A sentence when policy takes the pause away from users (returns 1), or notes a WSUS-managed
+   machine (returns 0 with the note in buf); "" and 0 when no policy is in the way. */
+int quiet_update_policy(const plat_update_signal *sig, char *buf, size_t len);
+
+/* For `threadsoup doctor`: is the Windows Update pause available and effective here? Reads the
+   pause, the update stack's signal and the policy; never changes anything. ok = 1 when a pause can
+   be asked for (no blocking policy) and, where a pause is stored, the update stack confirms it. */
+typedef struct quiet_update_check {
+  int ok;
+  int available;            /* Windows Update is there and readable */
+  int64_t paused_until;     /* the stored pause (0 none) */
+  quiet_update_state state; /* of the stored pause: CONFIRMED/WRITTEN, or NOT_ASKED (none) */
+  char text[700];           /* what was read and what it means */
+} quiet_update_check;
+void quiet_check_update(const plat_quiet_ops *ops, quiet_update_check *out);
+
+/* One line on what an entry asked for and confirmed, for reports and `quiet status`:
+   "Defender real-time off asked, confirmed off (read back); Windows Update pause asked until
+   2026-12-07 10:00 UTC, confirmed by the update service: …" (or "written, not confirmed: why"). */
+void quiet_describe_entry(const store_quiet_entry *e, char *buf, size_t len);
 
 /* Quiet mode now: the journal's view and the machine's. */
 typedef struct quiet_state {

@@ -3,6 +3,8 @@
    format shows (report/data.h). */
 #include "data.h"
 
+#include "../quiet/quiet.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +191,13 @@ static int read_run(store *s, report_data *r, const plan **p, plan **own, ts_err
   if (rc != TS_OK)
     return rc;
   r->have_run = 1;
+  int found = 0;
+  rc = store_quiet_run_entry(s, r->run_id, &r->quiet, &found, err);
+  if (rc != TS_OK)
+    return rc;
+  r->have_quiet = found;
+  if (found)
+    quiet_describe_entry(&r->quiet, r->quiet_line, sizeof r->quiet_line);
   if (*p)
     return TS_OK;
   *own = malloc(sizeof **own);

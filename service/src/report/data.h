@@ -79,6 +79,10 @@ typedef struct report_data {
   char (*metric_names)[REPORT_METRIC_NAME_MAX];
   size_t metric_name_count;
   int out_of_memory;
+  /* REPORT_WITH_RUN: quiet mode entered for this run, what it asked for and confirmed */
+  int have_quiet;
+  store_quiet_entry quiet;
+  char quiet_line[800]; /* quiet_describe_entry's words */
 } report_data;
 
 /* Reads (and with REPORT_WITH_STATS computes) what the flags ask for. p may be NULL: with

@@ -119,6 +119,11 @@ static void write_header(const report_data *r, FILE *out) {
     esc(out, row->status_detail);
     fputs("</dd>\n", out);
   }
+  if (r->have_quiet) {
+    fputs("<dt>quiet mode</dt><dd>", out);
+    esc(out, r->quiet_line);
+    fputs("</dd>\n", out);
+  }
   fputs("<dt>started</dt><dd>", out);
   esc(out, row->started_at);
   fputs("</dd>\n<dt>ended</dt><dd>", out);

@@ -69,7 +69,29 @@ static void write_run(const report_data *r, FILE *out) {
   }
   fprintf(out, "\"trials_total\":%d,\"trials_done\":%d,\"trials_failed\":%d,", row->trials_total,
           row->trials_done, row->trials_failed);
-  fprintf(out, "\"trials_pending\":%d,\"trials_with_warnings\":%d}", r->pending, r->warnings);
+  fprintf(out, "\"trials_pending\":%d,\"trials_with_warnings\":%d", r->pending, r->warnings);
+  if (r->have_quiet) {
+    const store_quiet_entry *q = &r->quiet;
+    fprintf(out, ",\"quiet\":{\"defender_asked_off\":%s,\"defender_confirmed\":",
+            q->defender_asked ? "true" : "false");
+    json_string(out, !q->defender_asked           ? "not asked"
+                     : q->defender_confirmed == 1 ? "off (read back)"
+                     : q->defender_confirmed == 0 ? "still on"
+                                                  : "unknown");
+    fputs(",\"update_asked_until\":", out);
+    if (q->update_asked_until)
+      fprintf(out, "%lld", (long long)q->update_asked_until);
+    else
+      fputs("null", out);
+    fputs(",\"update_state\":", out);
+    json_string(out, q->update_state[0] ? q->update_state : "not-asked");
+    fputs(",\"update_how\":", out);
+    json_string(out, q->update_how);
+    fputs(",\"text\":", out);
+    json_string(out, r->quiet_line);
+    fputc('}', out);
+  }
+  fputc('}', out);
 }
 
 static void write_condition(const report_data *r, int b, int c, FILE *out) {

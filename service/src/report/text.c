@@ -25,6 +25,8 @@ void report_write_text_header(const report_data *r, FILE *out) {
           SHOWN(row->cpu, cpu));
   if (row->status_detail[0])
     fprintf(out, "detail: %s\n", SHOWN(row->status_detail, detail));
+  if (r->have_quiet)
+    fprintf(out, "Quiet mode: %s\n", SHOWN(r->quiet_line, detail));
 }
 
 void report_write_text_body(const report_data *r, FILE *out) {

@@ -111,6 +111,19 @@ static const char *const migrations[] = {
     "ALTER TABLE run ADD COLUMN programs_allowed INTEGER NOT NULL DEFAULT 0;\n"
     "ALTER TABLE schedule ADD COLUMN programs_allowed INTEGER NOT NULL DEFAULT 0;\n"
     "UPDATE run SET runner='service' WHERE resume_at_start=1 OR schedule_id IS NOT NULL;\n",
+    /* 8: what quiet mode asked for and what it could confirm, per entry and so per run (run_id):
+       Defender asked off and read back; the Windows Update pause asked until when, and whether
+       the update stack's own signal confirmed it (update_state, update_how say which signal, or
+       why not). A pause read back from our own write alone is 'written', not 'confirmed'. */
+    "ALTER TABLE quiet_journal ADD COLUMN run_id INTEGER;\n"
+    "ALTER TABLE quiet_journal ADD COLUMN defender_asked INTEGER NOT NULL DEFAULT 0;\n"
+    "ALTER TABLE quiet_journal ADD COLUMN defender_confirmed INTEGER\n"
+    "  CHECK (defender_confirmed IN (0,1));\n"
+    "ALTER TABLE quiet_journal ADD COLUMN update_asked_until INTEGER;\n"
+    "ALTER TABLE quiet_journal ADD COLUMN update_state TEXT\n"
+    "  CHECK (update_state IN ('not-asked','confirmed','written','failed','blocked'));\n"
+    "ALTER TABLE quiet_journal ADD COLUMN update_how TEXT;\n"
+    "CREATE INDEX quiet_journal_run ON quiet_journal(run_id) WHERE run_id IS NOT NULL;\n",
 };
 
 int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }

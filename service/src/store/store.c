@@ -962,21 +962,52 @@ int store_quiet_end(store *s, int64_t id, const char *restored_at, const char *r
   return step_done(s, st, "cannot write quiet mode's journal", err);
 }
 
+int store_quiet_set_confirmed(store *s, int64_t id, const store_quiet_entry *e, ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s,
+                   "UPDATE quiet_journal SET defender_asked=?, defender_confirmed=?, "
+                   "update_asked_until=?, update_state=?, update_how=? WHERE id=?",
+                   &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_int(st, 1, e->defender_asked);
+  bind_int64_or_null(st, 2, e->defender_confirmed, -1);
+  bind_int64_or_null(st, 3, e->update_asked_until, 0);
+  bind_text_or_null(st, 4, e->update_state[0] ? e->update_state : NULL);
+  bind_text_or_null(st, 5, e->update_how[0] ? e->update_how : NULL);
+  sqlite3_bind_int64(st, 6, id);
+  return step_done(s, st, "cannot write quiet mode's journal", err);
+}
+
+int store_quiet_set_run(store *s, int64_t id, int64_t run_id, ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s, "UPDATE quiet_journal SET run_id=? WHERE id=?", &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_int64(st, 1, run_id);
+  sqlite3_bind_int64(st, 2, id);
+  return step_done(s, st, "cannot write quiet mode's journal", err);
+}
+
 /* Reads the one entry a query selects, with the columns in this order. */
-static int quiet_entry_query(store *s, const char *where, store_quiet_entry *out, int *found,
-                             ts_err *err) {
-  char sql[512];
+static int quiet_entry_query(store *s, const char *where, int64_t arg, store_quiet_entry *out,
+                             int *found, ts_err *err) {
+  char sql[768];
   snprintf(sql, sizeof sql,
            "SELECT id, started_at, reason, coalesce(defender_was,-1), "
            "coalesce(update_paused_until_was,-1), defender_changed, update_changed, "
            "coalesce(update_paused_until_set,0), restored_at, restore_error, "
-           "coalesce(restore_by,0) FROM quiet_journal "
+           "coalesce(restore_by,0), coalesce(run_id,0), coalesce(defender_asked,0), "
+           "coalesce(defender_confirmed,-1), coalesce(update_asked_until,0), update_state, "
+           "update_how FROM quiet_journal "
            "%s ORDER BY id DESC LIMIT 1",
            where);
   sqlite3_stmt *st;
   int rc = prepare(s, sql, &st, err);
   if (rc != TS_OK)
     return rc;
+  if (strchr(where, '?'))
+    sqlite3_bind_int64(st, 1, arg);
   memset(out, 0, sizeof *out);
   *found = 0;
   rc = sqlite3_step(st);
@@ -993,6 +1024,12 @@ static int quiet_entry_query(store *s, const char *where, store_quiet_entry *out
     copy_column(st, 8, out->restored_at, sizeof out->restored_at);
     copy_column(st, 9, out->restore_error, sizeof out->restore_error);
     out->restore_by = sqlite3_column_int64(st, 10);
+    out->run_id = sqlite3_column_int64(st, 11);
+    out->defender_asked = sqlite3_column_int(st, 12);
+    out->defender_confirmed = sqlite3_column_int(st, 13);
+    out->update_asked_until = sqlite3_column_int64(st, 14);
+    copy_column(st, 15, out->update_state, sizeof out->update_state);
+    copy_column(st, 16, out->update_how, sizeof out->update_how);
     rc = TS_OK;
   } else {
     rc = rc == SQLITE_DONE ? TS_OK : store_fail(s, err, "cannot read quiet mode's journal");
@@ -1002,9 +1039,14 @@ static int quiet_entry_query(store *s, const char *where, store_quiet_entry *out
 }
 
 int store_quiet_open_entry(store *s, store_quiet_entry *out, int *found, ts_err *err) {
-  return quiet_entry_query(s, "WHERE restored_at IS NULL", out, found, err);
+  return quiet_entry_query(s, "WHERE restored_at IS NULL", 0, out, found, err);
 }
 
 int store_quiet_last_entry(store *s, store_quiet_entry *out, int *found, ts_err *err) {
-  return quiet_entry_query(s, "", out, found, err);
+  return quiet_entry_query(s, "", 0, out, found, err);
+}
+
+int store_quiet_run_entry(store *s, int64_t run_id, store_quiet_entry *out, int *found,
+                          ts_err *err) {
+  return quiet_entry_query(s, "WHERE run_id=?", run_id, out, found, err);
 }

@@ -11,7 +11,7 @@
 typedef struct store store;
 
 /* The newest schema this build knows; `PRAGMA user_version` of a ThreadSoup database. */
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 /* `PRAGMA application_id` of every ThreadSoup database: "TSup". */
 #define STORE_APPLICATION_ID 0x54537570
 
@@ -258,6 +258,13 @@ typedef struct store_quiet_entry {
   char restored_at[32];            /* "" while quiet mode is on */
   char restore_error[512];         /* what went wrong restoring, or "" */
   int64_t restore_by; /* Unix s by which the service restores it; 0 none (older entries) */
+  /* What quiet mode asked for and what it could confirm (schema 8; older entries: 0, -1, ""). */
+  int64_t run_id;             /* the run it was entered for, 0 by hand */
+  int defender_asked;         /* 1: real-time protection asked off */
+  int defender_confirmed;     /* 1 read back off, 0 read back on, -1 not read back */
+  int64_t update_asked_until; /* the pause end asked for (Unix s), 0 none */
+  char update_state[16];      /* "confirmed", "written", "failed", "blocked", "not-asked", "" */
+  char update_how[300];       /* the signal that confirmed it, or why not */
 } store_quiet_entry;
 
 /* Opens a journal entry with the state before quiet mode (started_at, reason, defender_was,
@@ -271,6 +278,13 @@ int store_quiet_set_changed(store *s, int64_t id, int defender_changed, int upda
    failed so far and leaves it open for another try. restore_error may be NULL. */
 int store_quiet_end(store *s, int64_t id, const char *restored_at, const char *restore_error,
                     ts_err *err);
+/* Records what quiet mode asked for and confirmed (the fields from defender_asked on). */
+int store_quiet_set_confirmed(store *s, int64_t id, const store_quiet_entry *e, ts_err *err);
+/* Ties the entry to the run it was entered for. */
+int store_quiet_set_run(store *s, int64_t id, int64_t run_id, ts_err *err);
+/* The newest entry entered for a run: *found = 0 when the run asked for no quiet mode. */
+int store_quiet_run_entry(store *s, int64_t run_id, store_quiet_entry *out, int *found,
+                          ts_err *err);
 /* The open entry: *found = 0 when quiet mode is off. */
 int store_quiet_open_entry(store *s, store_quiet_entry *out, int *found, ts_err *err);
 /* The newest entry, open or not: *found = 0 when quiet mode was never used. */

@@ -368,6 +368,27 @@ int plat_power_on_ac(void);
 
 /* ---- quiet mode (quiet.c): Defender real-time protection and the Windows Update pause ------- */
 
+/* What the update stack itself says about the pause, apart from the values quiet mode writes
+   (docs/user-guide.md, "How a pause is confirmed"). Every field is -1 (or 0 for times) where the
+   value is absent: the update service writes them on its own schedule, or not at all. */
+typedef struct plat_update_signal {
+  /* HKLM\SOFTWARE\Microsoft\WindowsUpdate\UpdatePolicy\Settings Paused{Quality,Feature}Status,
+     REG_DWORD written by the update service: 0 not paused, 1 paused, 2 resumed by itself. */
+  int quality_status, feature_status;
+  /* ...\UpdatePolicy\PolicyState {Quality,Feature}UpdatesPaused (REG_DWORD) and
+     Pause{Quality,Feature}UpdatesEndTime (REG_SZ, Unix s here; 0 absent): the pause the update
+     stack took into its effective policy. */
+  int quality_paused, feature_paused;
+  int64_t quality_end, feature_end;
+  /* Policy that overrides a user's pause, from Group Policy
+     (HKLM\SOFTWARE\Policies\Microsoft\Windows\WindowsUpdate) or MDM
+     (HKLM\SOFTWARE\Microsoft\PolicyManager\current\device\Update): 1 set, 0 not. */
+  int pause_ux_disabled;  /* SetDisablePauseUXAccess = 1: users may not pause */
+  int wu_ux_disabled;     /* SetDisableUXWUAccess = 1: no Windows Update features for users */
+  int wsus;               /* AU\UseWUServer = 1: an update server (WSUS) manages this machine */
+  char policy_where[160]; /* where the first of those was found, e.g. "Group Policy" */
+} plat_update_signal;
+
 /* What quiet mode changes, behind a table of functions so that its logic (service/src/quiet) is
    tested with a fake machine: Wine has neither Defender nor Windows Update. Each function returns
    TS_OK or a code with a sentence in err; TS_EUNSUPPORTED where the part does not exist. */
@@ -385,6 +406,9 @@ typedef struct plat_quiet_ops {
   int (*update_set)(int64_t paused_until_unix, ts_err *err);
   /* NULL when both parts are there; otherwise a sentence saying what is missing and why. */
   const char *(*unavailable_reason)(void);
+  /* The update stack's own view of the pause and the policy over it (may be NULL: no second
+     signal on this machine). Reads only; absent values are -1/0 in out, not errors. */
+  int (*update_signal)(plat_update_signal *out, ts_err *err);
 } plat_quiet_ops;
 
 /* The real machine's functions: PowerShell's Defender cmdlets and the registry values of the
@@ -395,5 +419,9 @@ const plat_quiet_ops *plat_quiet_system(void);
    SOFTWARE\Microsoft\WindowsUpdate\UX\Settings, so the registry code runs under Wine without
    touching the real values; NULL goes back to the real key. Ignored on POSIX. */
 void plat_quiet_set_update_key(const char *subkey);
+/* Tests only: read the update stack's signal and the policy under this HKLM subkey (its
+   UpdatePolicy\Settings, UpdatePolicy\PolicyState, Policies\WindowsUpdate(\AU) and
+   PolicyManager\Update) instead of the real places; NULL goes back. Ignored on POSIX. */
+void plat_quiet_set_signal_root(const char *subkey);
 
 #endif

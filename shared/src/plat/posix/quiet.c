@@ -32,9 +32,16 @@ static int update_set(int64_t paused_until_unix, ts_err *err) {
 
 static const char *unavailable_reason(void) { return quiet_reason; }
 
-static const plat_quiet_ops posix_quiet_ops = {defender_get, defender_set, update_get, update_set,
-                                               unavailable_reason};
+static int update_signal(plat_update_signal *out, ts_err *err) {
+  (void)out;
+  return quiet_unsupported(err);
+}
+
+static const plat_quiet_ops posix_quiet_ops = {defender_get, defender_set,       update_get,
+                                               update_set,   unavailable_reason, update_signal};
 
 const plat_quiet_ops *plat_quiet_system(void) { return &posix_quiet_ops; }
 
 void plat_quiet_set_update_key(const char *subkey) { (void)subkey; }
+
+void plat_quiet_set_signal_root(const char *subkey) { (void)subkey; }

@@ -292,6 +292,117 @@ static int update_set(int64_t paused_until_unix, ts_err *err) {
   return rc;
 }
 
+/* ---- the update stack's own signal and the policy over the pause ---------------------------- */
+
+/* Where the update stack and policy keep what they say about the pause. The Settings app's values
+   above are what quiet mode writes; these are written by others: PausedQualityStatus and
+   PausedFeatureStatus by the update service when it takes or ends a pause (documented by
+   Microsoft for the policy pause: 0 not paused, 1 paused, 2 resumed after the pause; seen after a
+   Settings pause on Windows 10 22H2 and Windows 11), PolicyState by the update stack as its
+   effective policy (undocumented; seen on Windows 10 and 11). Sources: docs/user-guide.md. */
+enum { SIG_SETTINGS, SIG_STATE, SIG_GP, SIG_GP_AU, SIG_MDM, SIG_COUNT };
+static const wchar_t *const signal_keys[SIG_COUNT] = {
+    L"SOFTWARE\\Microsoft\\WindowsUpdate\\UpdatePolicy\\Settings",
+    L"SOFTWARE\\Microsoft\\WindowsUpdate\\UpdatePolicy\\PolicyState",
+    L"SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate",
+    L"SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate\\AU",
+    L"SOFTWARE\\Microsoft\\PolicyManager\\current\\device\\Update"};
+/* The same under a test root (plat_quiet_set_signal_root). */
+static const wchar_t *const signal_test_keys[SIG_COUNT] = {
+    L"UpdatePolicy\\Settings", L"UpdatePolicy\\PolicyState", L"Policies\\WindowsUpdate",
+    L"Policies\\WindowsUpdate\\AU", L"PolicyManager\\Update"};
+
+static wchar_t signal_root_override[200];
+
+void plat_quiet_set_signal_root(const char *subkey) {
+  if (!subkey || !win32_to_wide(subkey, signal_root_override, COUNT(signal_root_override)))
+    signal_root_override[0] = L'\0';
+}
+
+/* Opens one of the keys for reading; NULL when it is not there (or cannot be read). */
+static HKEY open_signal_key(int which) {
+  wchar_t path[400];
+  if (signal_root_override[0])
+    _snwprintf(path, COUNT(path), L"%ls\\%ls", signal_root_override, signal_test_keys[which]);
+  else
+    _snwprintf(path, COUNT(path), L"%ls", signal_keys[which]);
+  path[COUNT(path) - 1] = L'\0';
+  HKEY key;
+  if (RegOpenKeyExW(HKEY_LOCAL_MACHINE, path, 0, KEY_QUERY_VALUE | KEY_WOW64_64KEY, &key) !=
+      ERROR_SUCCESS)
+    return NULL;
+  return key;
+}
+
+/* A REG_DWORD, or -1 when absent or of another type. */
+static int read_dword(HKEY key, const wchar_t *name) {
+  DWORD value = 0, type = 0, size = sizeof value;
+  if (!key || RegQueryValueExW(key, name, NULL, &type, (BYTE *)&value, &size) != ERROR_SUCCESS ||
+      type != REG_DWORD)
+    return -1;
+  return (int)value;
+}
+
+/* A REG_SZ time, or 0 when absent or not a time. */
+static int64_t read_time(HKEY key, const wchar_t *name) {
+  int64_t t = 0;
+  int present = 0;
+  ts_err ignored;
+  if (!key || read_time_value(key, name, &t, &present, &ignored) != TS_OK || !present)
+    return 0;
+  return t;
+}
+
+static void note_policy(plat_update_signal *out, const char *where) {
+  if (!out->policy_where[0])
+    snprintf(out->policy_where, sizeof out->policy_where, "%s", where);
+}
+
+static int update_signal(plat_update_signal *out, ts_err *err) {
+  memset(out, 0, sizeof *out);
+  if (!signal_root_override[0] && !key_exists(WINDOWS_UPDATE_KEY))
+    return ts_err_set(err, TS_EUNSUPPORTED,
+                      "Windows Update is not there (no HKLM\\SOFTWARE\\Microsoft\\WindowsUpdate "
+                      "key)");
+  HKEY keys[SIG_COUNT];
+  for (int i = 0; i < SIG_COUNT; i++)
+    keys[i] = open_signal_key(i);
+  out->quality_status = read_dword(keys[SIG_SETTINGS], L"PausedQualityStatus");
+  out->feature_status = read_dword(keys[SIG_SETTINGS], L"PausedFeatureStatus");
+  out->quality_paused = read_dword(keys[SIG_STATE], L"QualityUpdatesPaused");
+  out->feature_paused = read_dword(keys[SIG_STATE], L"FeatureUpdatesPaused");
+  out->quality_end = read_time(keys[SIG_STATE], L"PauseQualityUpdatesEndTime");
+  out->feature_end = read_time(keys[SIG_STATE], L"PauseFeatureUpdatesEndTime");
+  /* Policy over the pause, first found named in policy_where. */
+  static const char gp[] =
+      "Group Policy (HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate)";
+  static const char mdm[] =
+      "MDM (HKLM\\SOFTWARE\\Microsoft\\PolicyManager\\current\\device\\Update)";
+  static const char gp_au[] =
+      "Group Policy (HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate\\AU)";
+  const struct {
+    int key;
+    const wchar_t *name;
+    int *flag;
+    const char *where;
+  } policies[] = {
+      {SIG_GP, L"SetDisablePauseUXAccess", &out->pause_ux_disabled, gp},
+      {SIG_MDM, L"SetDisablePauseUXAccess", &out->pause_ux_disabled, mdm},
+      {SIG_GP, L"SetDisableUXWUAccess", &out->wu_ux_disabled, gp},
+      {SIG_MDM, L"SetDisableUXWUAccess", &out->wu_ux_disabled, mdm},
+      {SIG_GP_AU, L"UseWUServer", &out->wsus, gp_au},
+  };
+  for (size_t i = 0; i < COUNT(policies); i++)
+    if (read_dword(keys[policies[i].key], policies[i].name) == 1) {
+      *policies[i].flag = 1;
+      note_policy(out, policies[i].where);
+    }
+  for (int i = 0; i < SIG_COUNT; i++)
+    if (keys[i])
+      RegCloseKey(keys[i]);
+  return TS_OK;
+}
+
 /* ---- the table ------------------------------------------------------------------------------ */
 
 static const char *unavailable_reason(void) {
@@ -308,7 +419,7 @@ static const char *unavailable_reason(void) {
          "mode can only turn Defender's real-time protection off";
 }
 
-static const plat_quiet_ops win32_quiet_ops = {defender_get, defender_set, update_get, update_set,
-                                               unavailable_reason};
+static const plat_quiet_ops win32_quiet_ops = {defender_get, defender_set,       update_get,
+                                               update_set,   unavailable_reason, update_signal};
 
 const plat_quiet_ops *plat_quiet_system(void) { return &win32_quiet_ops; }
