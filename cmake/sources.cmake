@@ -10,6 +10,7 @@ set(TS_SHARED_SOURCES
   shared/src/ntprocinfo.c
   shared/src/parse.c
   shared/src/plat/fault.c
+  shared/src/plat/peer_rights.c
   shared/src/plat/run_deadline.c
   shared/src/plat/server_check.c
   shared/src/proto.c

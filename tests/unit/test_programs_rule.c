@@ -107,7 +107,7 @@ static void start_refused(const char *text, const char *what) {
   ts_err err;
   REQUIRE(plan_parse(text, "test", &p, &err) == TS_OK);
   CHECK(plan_runs_programs(&p, NULL, 0));
-  runner_asker mallory = {"mallory", 0};
+  runner_asker mallory = {"mallory", 0, 0};
   int64_t run_id = 0;
   CHECK_INT(runner_start_run(svc, &p, 1, 0, &mallory, &run_id, &err), TS_EDENIED);
   CHECK_STR_CONTAINS(err.text, "mallory may not make the service run them");
@@ -163,7 +163,7 @@ static void start_for_root_runs_the_command(void) {
   plan p;
   ts_err err;
   REQUIRE(plan_parse(command_plan, "test", &p, &err) == TS_OK);
-  runner_asker root = {"root", 1};
+  runner_asker root = {"root", 1, 0};
   int64_t run_id = 0;
   CHECK_INT(runner_start_run(svc, &p, 1, 0, &root, &run_id, &err), TS_OK);
   wait_idle(svc);
@@ -230,7 +230,7 @@ static void resume_request_without_the_right_is_refused(void) {
   REQUIRE(run_id);
   server *svc = open_service();
   REQUIRE(svc);
-  runner_asker mallory = {"mallory", 0};
+  runner_asker mallory = {"mallory", 0, 0};
   ts_err err;
   CHECK_INT(runner_resume_run(svc, run_id, &mallory, &err), TS_EDENIED);
   CHECK_STR_CONTAINS(err.text, "mallory");
