@@ -80,6 +80,7 @@ set(TS_CLI_SOURCES
 )
 if(WIN32)
   list(APPEND TS_CLI_SOURCES service/src/host/win32/pending.c service/res/threadsoup.rc)
+  list(APPEND TS_CLI_SOURCES service/src/host/win32/group.c)
 endif()
 
 set(TS_IDLE_SOURCES service/idle/${TS_PLATFORM}/idle.c)

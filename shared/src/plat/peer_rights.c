@@ -19,8 +19,7 @@ void peer_rights_decide(const peer_facts *f, peer_rights *out) {
   int not_elevated = 0;
   if (f->windows) {
     admin = f->is_system || f->admin_enabled;
-    not_elevated =
-        !admin && (f->admin_deny_only || f->elevation_type == PEER_ELEVATION_LIMITED);
+    not_elevated = !admin && (f->admin_deny_only || f->elevation_type == PEER_ELEVATION_LIMITED);
   } else {
     admin = f->is_root;
   }
@@ -48,10 +47,11 @@ void peer_refusal_text(peer_refusal why, int windows, int programs, const char *
                "may (members of " PEER_GROUP_WINDOWS " may not): %s is neither",
                verb, who);
     else
-      snprintf(buf, len,
-               "%s runs programs as the service, which only root may (members of group " PEER_GROUP_POSIX
-               " may not): %s is not root",
-               verb, who);
+      snprintf(
+          buf, len,
+          "%s runs programs as the service, which only root may (members of group " PEER_GROUP_POSIX
+          " may not): %s is not root",
+          verb, who);
   } else if (why == PEER_REFUSAL_NOT_ELEVATED) {
     snprintf(buf, len,
              "%s needs an administrator (elevated), SYSTEM or a member of " PEER_GROUP_WINDOWS
@@ -60,8 +60,8 @@ void peer_refusal_text(peer_refusal why, int windows, int programs, const char *
              verb);
   } else if (windows) {
     snprintf(buf, len,
-             "%s needs an administrator: %s is not an administrator, SYSTEM or a member of "
-             PEER_GROUP_WINDOWS,
+             "%s needs an administrator: %s is not an administrator, SYSTEM or a member "
+             "of " PEER_GROUP_WINDOWS,
              verb, who);
   } else {
     snprintf(buf, len, "%s needs an administrator: %s is not root or in group " PEER_GROUP_POSIX,

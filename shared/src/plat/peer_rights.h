@@ -12,8 +12,12 @@
 
 /* TOKEN_ELEVATION_TYPE's values (winnt.h), and 0 where the system does not say (POSIX, or
    GetTokenInformation refused). */
-enum { PEER_ELEVATION_UNKNOWN = 0, PEER_ELEVATION_DEFAULT = 1, PEER_ELEVATION_FULL = 2,
-       PEER_ELEVATION_LIMITED = 3 };
+enum {
+  PEER_ELEVATION_UNKNOWN = 0,
+  PEER_ELEVATION_DEFAULT = 1,
+  PEER_ELEVATION_FULL = 2,
+  PEER_ELEVATION_LIMITED = 3
+};
 
 /* What the OS says about a client. */
 typedef struct peer_facts {
@@ -64,6 +68,10 @@ void peer_refusal_text(peer_refusal why, int windows, int programs, const char *
    Users' SID; NULL when the group does not exist). 0 with GetLastError set when the token cannot
    be read. In shared/src/plat/win32/ipc.c. */
 int peer_facts_from_token(void *token, const void *group_sid, peer_facts *f);
+/* ThreadSoup Users' SID (looked up as COMPUTER\ThreadSoup Users: the local accounts only, never a
+   domain controller) in `sid`; 0 when the group does not exist. Not while impersonating at the
+   identification level (the LSA refuses such a caller). */
+int peer_users_group_sid(void *sid, unsigned long sid_size);
 #endif
 
 #endif

@@ -461,14 +461,12 @@ void plat_ipc_close(plat_ipc_conn *conn) {
 
 /* ---- who is on the other end ----------------------------------------------------------------- */
 
-/* Reads the impersonated client's administrator membership and account SID. Runs while this
-   thread impersonates the client; must not return without reverting (the caller reverts). */
 /* The SID of the local group ThreadSoup Users in `sid`; 0 when there is none (never created, or
    a system that keeps no local groups: Wine answers ERROR_NONE_MAPPED). The name is qualified
    with this computer's name so that the lookup stays in the local account database and never
    asks a domain controller for a name it does not have. Called as ourselves: an
    identification-level token cannot ask the LSA. */
-static int users_group_sid(BYTE *sid, DWORD sid_size) {
+int peer_users_group_sid(void *sid, unsigned long sid_size) {
   wchar_t computer[MAX_COMPUTERNAME_LENGTH + 1], name[MAX_COMPUTERNAME_LENGTH + 64];
   DWORD computer_count = sizeof computer / sizeof computer[0];
   if (GetComputerNameW(computer, &computer_count))
@@ -478,7 +476,8 @@ static int users_group_sid(BYTE *sid, DWORD sid_size) {
   wchar_t domain[256];
   DWORD domain_count = sizeof domain / sizeof domain[0];
   SID_NAME_USE use;
-  return LookupAccountNameW(NULL, name, sid, &sid_size, domain, &domain_count, &use) &&
+  DWORD size = (DWORD)sid_size;
+  return LookupAccountNameW(NULL, name, sid, &size, domain, &domain_count, &use) &&
          (use == SidTypeAlias || use == SidTypeGroup || use == SidTypeWellKnownGroup);
 }
 
@@ -523,6 +522,8 @@ int peer_facts_from_token(void *token_handle, const void *group_sid, peer_facts 
   return 1;
 }
 
+/* Reads the impersonated client's rights (peer_rights_decide) and account SID. Runs while this
+   thread impersonates the client; must not return without reverting (the caller reverts). */
 static int read_client_token(plat_peer *out, const BYTE *group_sid, BYTE *user_sid, DWORD sid_size,
                              ts_err *err) {
   HANDLE token;
@@ -603,7 +604,7 @@ int plat_ipc_peer(plat_ipc_conn *conn, plat_peer *out, ts_err *err) {
     out->pid = (long)pid;
   /* ThreadSoup Users' SID, looked up before impersonating (as ourselves). */
   BYTE group_sid[SECURITY_MAX_SID_SIZE];
-  int has_group = users_group_sid(group_sid, sizeof group_sid);
+  int has_group = peer_users_group_sid(group_sid, sizeof group_sid);
   /* The rights are read from the client's own token, not from its process: a filtered
      (non-elevated) administrator is no administrator until it elevates. */
   if (!ImpersonateNamedPipeClient(conn->pipe)) {
