@@ -142,7 +142,7 @@ const cli_command cli_service_command = {
             "  --idle-timeout DURATION  close a connection that sends no complete message for\n"
             "                    this long (100ms to 1h; default 30s; a subscriber that only\n"
             "                    listens is never idle)\n"
-            "  --clients-per-user N  connections one user who is not an administrator may\n"
+            "  --clients-per-user N  connections one user without control rights may\n"
             "                    hold at once (1 to 64; default 16)\n",
     .main = service_main,
 };
