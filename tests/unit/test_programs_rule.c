@@ -122,6 +122,25 @@ static void start_refused(const char *text, const char *what) {
 
 static void start_of_a_command_is_refused(void) { start_refused(command_plan, "command"); }
 
+/* An administrator whose token is not elevated (the tray under UAC, a member of ThreadSoup
+   Users) is told to elevate, not that it may not. */
+static void start_by_an_unelevated_administrator_says_so(void) {
+  fresh();
+  server *svc = open_service();
+  REQUIRE(svc);
+  plan p;
+  ts_err err;
+  REQUIRE(plan_parse(command_plan, "test", &p, &err) == TS_OK);
+  runner_asker ann = {"PC\\ann", 0, 1};
+  int64_t run_id = 0;
+  CHECK_INT(runner_start_run(svc, &p, 1, 0, &ann, &run_id, &err), TS_EDENIED);
+  CHECK_STR_CONTAINS(err.text, "only elevated administrators and SYSTEM");
+  CHECK_STR_CONTAINS(err.text, "the administrator rights of PC\\ann are not elevated");
+  close_service(svc);
+  REQUIRE(run_id > 0);
+  check_refused(run_id, "command");
+}
+
 static void start_naming_a_tool_path_is_refused(void) {
   FILE *f = fopen(SCRIPT, "w");
   REQUIRE(f);
@@ -323,6 +342,7 @@ static void data_folder_access_list_is_protected(void) {
 int main(void) {
   RUN_CASE(plan_without_programs_is_not_refused);
   RUN_CASE(start_of_a_command_is_refused);
+  RUN_CASE(start_by_an_unelevated_administrator_says_so);
   RUN_CASE(start_naming_a_tool_path_is_refused);
 #ifndef _WIN32
   RUN_CASE(start_for_root_runs_the_command);

@@ -531,7 +531,7 @@ void server_dispatch(request *r) {
       char why[400];
       peer_refusal_text(r->from->peer.admin_not_elevated ? PEER_REFUSAL_NOT_ELEVATED
                                                          : PEER_REFUSAL_NOT_ALLOWED,
-                        r->from->peer.uid < 0, 0, r->in->verb, r->from->peer.name, why, sizeof why);
+                        r->from->peer.uid < 0, r->in->verb, r->from->peer.name, why, sizeof why);
       ts_err_set(&err, TS_EDENIED, "%s", why);
       reply_err(r, &err);
       return;

@@ -30,28 +30,11 @@ void peer_rights_decide(const peer_facts *f, peer_rights *out) {
   out->control_refusal = out->privileged ? PEER_REFUSAL_NONE : why;
 }
 
-void peer_refusal_text(peer_refusal why, int windows, int programs, const char *verb,
-                       const char *name, char *buf, size_t len) {
+void peer_refusal_text(peer_refusal why, int windows, const char *verb, const char *name, char *buf,
+                       size_t len) {
   const char *who = name && name[0] ? name : "this user";
   if (why == PEER_REFUSAL_NONE) {
     snprintf(buf, len, "%s is allowed", who);
-  } else if (programs) {
-    if (why == PEER_REFUSAL_NOT_ELEVATED)
-      snprintf(buf, len,
-               "%s runs programs as the service, which only elevated administrators and SYSTEM "
-               "may: your administrator rights are not elevated: run it elevated",
-               verb);
-    else if (windows)
-      snprintf(buf, len,
-               "%s runs programs as the service, which only elevated administrators and SYSTEM "
-               "may (members of " PEER_GROUP_WINDOWS " may not): %s is neither",
-               verb, who);
-    else
-      snprintf(
-          buf, len,
-          "%s runs programs as the service, which only root may (members of group " PEER_GROUP_POSIX
-          " may not): %s is not root",
-          verb, who);
   } else if (why == PEER_REFUSAL_NOT_ELEVATED) {
     snprintf(buf, len,
              "%s needs an administrator (elevated), SYSTEM or a member of " PEER_GROUP_WINDOWS

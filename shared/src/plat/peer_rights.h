@@ -57,10 +57,10 @@ typedef struct peer_rights {
    "not elevated" (whatever it may still do as a group member). */
 void peer_rights_decide(const peer_facts *f, peer_rights *out);
 
-/* The refusal's sentence for `verb` asked by `name`: what it needs, and what to do. `programs`
-   selects the programs right (a plan with a command benchmark or a tool path). */
-void peer_refusal_text(peer_refusal why, int windows, int programs, const char *verb,
-                       const char *name, char *buf, size_t len);
+/* The sentence refusing control (`verb` asked by `name`): what it needs, which case it is, and
+   what to do. Refusals of programs are worded where a plan is refused (runner.c, handlers.c). */
+void peer_refusal_text(peer_refusal why, int windows, const char *verb, const char *name, char *buf,
+                       size_t len);
 
 #ifdef _WIN32
 /* Reads the facts from a token (a HANDLE with TOKEN_QUERY; an impersonation token when
