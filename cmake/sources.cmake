@@ -10,6 +10,7 @@ set(TS_SHARED_SOURCES
   shared/src/ntprocinfo.c
   shared/src/parse.c
   shared/src/plat/fault.c
+  shared/src/plat/peer_rights.c
   shared/src/plat/run_deadline.c
   shared/src/plat/server_check.c
   shared/src/proto.c
@@ -79,6 +80,7 @@ set(TS_CLI_SOURCES
 )
 if(WIN32)
   list(APPEND TS_CLI_SOURCES service/src/host/win32/pending.c service/res/threadsoup.rc)
+  list(APPEND TS_CLI_SOURCES service/src/host/win32/group.c)
 endif()
 
 set(TS_IDLE_SOURCES service/idle/${TS_PLATFORM}/idle.c)

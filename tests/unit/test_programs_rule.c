@@ -99,7 +99,9 @@ static void check_refused(int64_t run_id, const char *what) {
   CHECK(!plat_file_exists(MARKER));
 }
 
-static void start_refused(const char *text, const char *what) {
+/* A start of `text` by `asker` is refused, saying `why`, and nothing of it runs. */
+static void start_refused_for(const runner_asker *asker, const char *text, const char *what,
+                              const char *why) {
   fresh();
   server *svc = open_service();
   REQUIRE(svc);
@@ -107,10 +109,9 @@ static void start_refused(const char *text, const char *what) {
   ts_err err;
   REQUIRE(plan_parse(text, "test", &p, &err) == TS_OK);
   CHECK(plan_runs_programs(&p, NULL, 0));
-  runner_asker mallory = {"mallory", 0};
   int64_t run_id = 0;
-  CHECK_INT(runner_start_run(svc, &p, 1, 0, &mallory, &run_id, &err), TS_EDENIED);
-  CHECK_STR_CONTAINS(err.text, "mallory may not make the service run them");
+  CHECK_INT(runner_start_run(svc, &p, 1, 0, asker, &run_id, &err), TS_EDENIED);
+  CHECK_STR_CONTAINS(err.text, why);
   CHECK_STR_CONTAINS(err.text, what);
   runner_status st;
   runner_get_status(svc, &st);
@@ -120,7 +121,20 @@ static void start_refused(const char *text, const char *what) {
   check_refused(run_id, what);
 }
 
+static void start_refused(const char *text, const char *what) {
+  runner_asker mallory = {"mallory", 0, 0};
+  start_refused_for(&mallory, text, what, "mallory may not make the service run them");
+}
+
 static void start_of_a_command_is_refused(void) { start_refused(command_plan, "command"); }
+
+/* An administrator whose token is not elevated (the tray under UAC, a member of ThreadSoup
+   Users) is told to elevate, not that it may not. */
+static void start_by_an_unelevated_administrator_says_so(void) {
+  runner_asker ann = {"PC\\ann", 0, 1};
+  start_refused_for(&ann, command_plan, "command",
+                    "the administrator rights of PC\\ann are not elevated");
+}
 
 static void start_naming_a_tool_path_is_refused(void) {
   FILE *f = fopen(SCRIPT, "w");
@@ -163,7 +177,7 @@ static void start_for_root_runs_the_command(void) {
   plan p;
   ts_err err;
   REQUIRE(plan_parse(command_plan, "test", &p, &err) == TS_OK);
-  runner_asker root = {"root", 1};
+  runner_asker root = {"root", 1, 0};
   int64_t run_id = 0;
   CHECK_INT(runner_start_run(svc, &p, 1, 0, &root, &run_id, &err), TS_OK);
   wait_idle(svc);
@@ -230,7 +244,7 @@ static void resume_request_without_the_right_is_refused(void) {
   REQUIRE(run_id);
   server *svc = open_service();
   REQUIRE(svc);
-  runner_asker mallory = {"mallory", 0};
+  runner_asker mallory = {"mallory", 0, 0};
   ts_err err;
   CHECK_INT(runner_resume_run(svc, run_id, &mallory, &err), TS_EDENIED);
   CHECK_STR_CONTAINS(err.text, "mallory");
@@ -323,6 +337,7 @@ static void data_folder_access_list_is_protected(void) {
 int main(void) {
   RUN_CASE(plan_without_programs_is_not_refused);
   RUN_CASE(start_of_a_command_is_refused);
+  RUN_CASE(start_by_an_unelevated_administrator_says_so);
   RUN_CASE(start_naming_a_tool_path_is_refused);
 #ifndef _WIN32
   RUN_CASE(start_for_root_runs_the_command);

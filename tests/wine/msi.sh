@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # msi.sh - installs threadsoup.msi with Wine's msiexec: the files land in Program Files, the
 # service is registered and started (and has configured itself: 60 s to stop at shutdown) and
-# answers through its pipe, the Start menu has the tray, every logon starts it (HKLM Run), a
-# silent install does not start it. An upgrade from an older MSI (built here with wixl from the
+# answers through its pipe, the step for the group ThreadSoup Users ran, the Start menu has the
+# tray, every logon starts it (HKLM Run), a silent install does not start it. An upgrade from an older MSI (built here with wixl from the
 # same .wxs, version 0.0.1) keeps the database and its schedules. Then uninstalls and checks that
 # the files and the service are gone. Usage: msi.sh WINE-RUN MSI WINEPREFIX [WXS WIXL | interactive]
 set -u
@@ -90,7 +90,13 @@ if [ -n "$wxs" ] && [ -n "$wixl" ]; then
   echo "older version 0.0.1 installed, a schedule added"
 fi
 
-"$wine_run" msiexec /i "$msi" /qn || fail "msiexec /i failed with exit code $?"
+"$wine_run" msiexec /i "$msi" /qn /l*v 'C:\threadsoup-install.log' ||
+  fail "msiexec /i failed with exit code $?"
+# The step that puts the installing user in ThreadSoup Users ran (as LocalSystem on Windows; Wine
+# keeps no local groups, so there it can only run, and its failure fails no install).
+install_log="$prefix/drive_c/threadsoup-install.log"
+grep -a -q "Action ended.*AddInstallerToUsersGroup" "$install_log" ||
+  fail "the installer did not run its step for the group ThreadSoup Users"
 for f in threadsoup.exe threadsoup-idle.exe threadsoup-tray.exe; do
   [ -f "$folder/$f" ] || fail "$f was not installed in $folder"
 done

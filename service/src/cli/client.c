@@ -356,7 +356,7 @@ const cli_command cli_quiet_command = {
             "restores exactly that when turned off, when a run with 'quiet = on' ends, when its\n"
             "time is up (the service does it), or at the service's next start after a crash.\n"
             "All or nothing: when a part refuses (Tamper Protection), the other is undone.\n"
-            "Windows only; needs an administrator.\n"
+            "Windows only; needs an elevated administrator or a member of ThreadSoup Users.\n"
             "\noptions:\n"
             "  --hours N         on: quiet mode lasts this long at most (1 to 839; default 4)\n"
             "  --seconds N       on: the same in seconds (10 to 3020400)\n"

@@ -13,20 +13,23 @@
 static int service_main(int argc, char **argv) {
   const cli_command *cmd = &cli_service_command;
   if (argc < 1)
-    return cli_usage_error(cmd, "service needs install, uninstall, start, stop, status or run");
+    return cli_usage_error(cmd,
+                           "service needs install, uninstall, start, stop, status, group or run");
   const char *verb = argv[0];
   cli_args a;
   ts_err err;
   int console = 0;
   server_config config;
   memset(&config, 0, sizeof config);
-  const char *address = NULL, *db = NULL, *value = NULL;
+  const char *address = NULL, *db = NULL, *value = NULL, *add = NULL;
   long per_user = 0;
   cli_args_init(&a, argc - 1, argv + 1, "service");
-  int is_run = strcmp(verb, "run") == 0;
+  int is_run = strcmp(verb, "run") == 0, is_group = strcmp(verb, "group") == 0;
   while (cli_args_next(&a)) {
     int rc = TS_OK;
-    if (is_run && cli_args_is(&a, "--console"))
+    if (is_group && cli_args_is(&a, "--add"))
+      rc = cli_args_value(&a, "a user name, DOMAIN\\user or SID", &add, &err);
+    else if (is_run && cli_args_is(&a, "--console"))
       console = 1;
     else if (is_run && cli_args_is(&a, "--socket"))
       rc = cli_args_value(&a, "a socket path or pipe name", &address, &err);
@@ -65,9 +68,22 @@ static int service_main(int argc, char **argv) {
     snprintf(program, sizeof program, "%s%c%s", dir, plat_path_separator(), name);
     if (rc == TS_OK)
       rc = host_install(program, &err);
-    if (rc == TS_OK)
+    if (rc == TS_OK) {
       printf("service %s installed (%s); start it with threadsoup service start\n",
              HOST_SERVICE_NAME, program);
+      /* The group is a convenience: without it elevated administrators still control. */
+      char said[600];
+      ts_err group_err;
+      if (host_users_group("", said, sizeof said, &group_err) == TS_OK)
+        printf("%s\n", said);
+      else
+        fprintf(stderr, "threadsoup: warning: %s\n", group_err.text);
+    }
+  } else if (is_group) {
+    char said[600];
+    rc = host_users_group(add ? add : NULL, said, sizeof said, &err);
+    if (rc == TS_OK)
+      printf("%s\n", said);
   } else if (strcmp(verb, "uninstall") == 0) {
     rc = host_uninstall(&err);
     if (rc == TS_OK)
@@ -89,7 +105,7 @@ static int service_main(int argc, char **argv) {
     char message[200];
     snprintf(message, sizeof message,
              "service: unknown action '%.100s' (accepted: install, uninstall, start, stop, "
-             "status, run)",
+             "status, group, run)",
              verb);
     return cli_usage_error(cmd, message);
   }
@@ -98,15 +114,23 @@ static int service_main(int argc, char **argv) {
 
 const cli_command cli_service_command = {
     .name = "service",
-    .synopsis = "service install|uninstall|start|stop|status | service run [--console] "
+    .synopsis = "service install|uninstall|start|stop|status | service group [--add USER] | "
+                "service run [--console] "
                 "[--socket ADDRESS] [--db PATH] [--idle-timeout DURATION] "
                 "[--clients-per-user N]",
     .summary = "manage the ThreadSoup service, or run it",
     .help = "\nactions:\n"
             "  install     register the service (Windows: automatic delayed start, restart on\n"
             "              failure, 60 s to stop at shutdown; Linux: a systemd unit) - needs an\n"
-            "              administrator\n"
-            "  uninstall   stop and remove it\n"
+            "              administrator. Also creates the group whose members control the\n"
+            "              service without elevating (Windows: ThreadSoup Users, and adds you;\n"
+            "              Linux: threadsoup, and adds the user who ran sudo)\n"
+            "  uninstall   stop and remove it (the group stays, with its members)\n"
+            "  group [--add USER]  create that group if missing, and add USER (a name,\n"
+            "              DOMAIN\\user or SID) - needs an administrator; a new member counts\n"
+            "              from their next sign-in. Members may start and stop load and\n"
+            "              experiments, record scores, manage schedules and quiet mode; plans\n"
+            "              that run programs stay with elevated administrators (Linux: root)\n"
             "  start, stop, status   through the service manager\n"
             "  run         the service itself: started by the service manager; --console runs\n"
             "              it in the foreground (Ctrl+C stops it)\n"
@@ -118,7 +142,7 @@ const cli_command cli_service_command = {
             "  --idle-timeout DURATION  close a connection that sends no complete message for\n"
             "                    this long (100ms to 1h; default 30s; a subscriber that only\n"
             "                    listens is never idle)\n"
-            "  --clients-per-user N  connections one user who is not an administrator may\n"
+            "  --clients-per-user N  connections one user without control rights may\n"
             "                    hold at once (1 to 64; default 16)\n",
     .main = service_main,
 };

@@ -19,6 +19,12 @@ int host_run(const server_config *config, int console, ts_err *err);
    display name and description; `program` is the full path of threadsoup. */
 int host_install(const char *program, ts_err *err);
 int host_uninstall(ts_err *err);
+/* The local group whose members control the service without being administrators (Windows
+   "ThreadSoup Users", POSIX "threadsoup"): created when missing; `member` added when not NULL (a
+   user name, DOMAIN\user or on Windows a SID "S-1-5-21-…"; "" = the caller, on Windows when it is
+   an elevated administrator, on POSIX the user who ran sudo). `said` gets what was done, in
+   words. TS_EUNSUPPORTED where the system keeps no such groups (Wine). */
+int host_users_group(const char *member, char *said, size_t len, ts_err *err);
 int host_start(ts_err *err);
 int host_stop(ts_err *err);
 /* "running", "stopped", "not installed", …; on Windows followed by the settings Windows has:

@@ -12,6 +12,7 @@
 #include "../quiet/quiet.h"
 #include "../report/report.h"
 #include "schedule.h"
+#include "../../../shared/src/plat/peer_rights.h"
 #include "threadsoup/buf.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/version.h"
@@ -303,7 +304,8 @@ static int handle_run_start(request *r) {
   const char *seed_text = proto_get(r->in, "seed");
   if (rc == TS_OK && seed_text)
     seed = strtoull(seed_text, NULL, 10);
-  runner_asker asker = {r->from->peer.name, plat_peer_may_run_programs(&r->from->peer)};
+  runner_asker asker = {r->from->peer.name, plat_peer_may_run_programs(&r->from->peer),
+                        r->from->peer.admin_not_elevated};
   if (rc == TS_OK)
     rc = runner_start_run(r->svc, p, seed, 0, &asker, &run_id, &err);
   free(p);
@@ -327,7 +329,8 @@ static int handle_run_resume(request *r) {
   long run_id;
   ts_err err;
   int rc = long_field(r, "run", 1, ID_MAX, &run_id, &err);
-  runner_asker asker = {r->from->peer.name, plat_peer_may_run_programs(&r->from->peer)};
+  runner_asker asker = {r->from->peer.name, plat_peer_may_run_programs(&r->from->peer),
+                        r->from->peer.admin_not_elevated};
   if (rc == TS_OK)
     rc = runner_resume_run(r->svc, run_id, &asker, &err);
   if (rc != TS_OK)
@@ -399,9 +402,12 @@ static int handle_schedule_add(request *r) {
       !plat_peer_may_run_programs(&r->from->peer))
     /* It would be refused at every due time (scheduler.c); say so now. */
     rc = ts_err_set(&err, TS_EDENIED,
-                    "the plan runs programs (%s): only root (on Windows LocalSystem or an "
-                    "elevated administrator) may schedule it",
-                    what);
+                    "the plan runs programs (%s): only root (on Windows SYSTEM or an elevated "
+                    "administrator, not members of ThreadSoup Users) may schedule it%s",
+                    what,
+                    r->from->peer.admin_not_elevated
+                        ? "; your administrator rights are not elevated: run it elevated"
+                        : "");
   if (rc == TS_OK)
     rc = schedule_parse_conditions(proto_get(r->in, "require"), proto_get(r->in, "grace"),
                                    &conditions, &err);
@@ -481,7 +487,8 @@ static int handle_quiet_off(request *r) { return handle_quiet_change(r, 0); }
 
 typedef struct handler_def {
   const char *verb;
-  int privileged; /* needs an administrator (root or group threadsoup) */
+  int privileged; /* needs control rights (peer_rights.h: root or group threadsoup; SYSTEM, an
+                     elevated administrator or a member of ThreadSoup Users) */
   handler_fn fn;
 } handler_def;
 
@@ -521,10 +528,11 @@ void server_dispatch(request *r) {
     if (strcmp(handlers[i].verb, r->in->verb) != 0)
       continue;
     if (handlers[i].privileged && !r->from->peer.privileged) {
-      ts_err_set(&err, TS_EDENIED, "%s needs an administrator: %s is not %s", r->in->verb,
-                 r->from->peer.name,
-                 r->from->peer.uid >= 0 ? "root or in group threadsoup"
-                                        : "a member of Administrators");
+      char why[400];
+      peer_refusal_text(r->from->peer.admin_not_elevated ? PEER_REFUSAL_NOT_ELEVATED
+                                                         : PEER_REFUSAL_NOT_ALLOWED,
+                        r->from->peer.uid < 0, r->in->verb, r->from->peer.name, why, sizeof why);
+      ts_err_set(&err, TS_EDENIED, "%s", why);
       reply_err(r, &err);
       return;
     }

@@ -148,6 +148,7 @@ void server_clear_queue_locked(client *c);
 typedef struct runner_asker {
   const char *name;
   int programs_allowed;
+  int not_elevated; /* Windows: an administrator whose token is not elevated (refusals say so) */
 } runner_asker;
 
 /* Stores a new run of `p` (from schedule `schedule_id`, 0 = none) and starts it. */

@@ -125,10 +125,17 @@ static int gate_programs(const server *svc, store *db, int64_t run_id, const pla
   if (!svc->commands_allowed)
     ts_err_set(err, TS_EDENIED, "refused: the plan runs programs (%s), refused here: %s", what,
                svc->commands_reason);
+  else if (asker->not_elevated)
+    ts_err_set(err, TS_EDENIED,
+               "refused: the plan runs programs (%s), which only elevated administrators and "
+               "SYSTEM may make the service run: the administrator rights of %s are not "
+               "elevated: run it elevated",
+               what, asker->name);
   else
     ts_err_set(err, TS_EDENIED,
                "refused: the plan runs programs (%s) and %s may not make the service run them "
-               "(only root may; on Windows LocalSystem or an elevated administrator)",
+               "(only root may; on Windows SYSTEM or an elevated administrator, not members of "
+               "ThreadSoup Users)",
                what, asker->name);
   char at[32];
   ts_err ignored;
@@ -142,14 +149,15 @@ static int gate_programs(const server *svc, store *db, int64_t run_id, const pla
    start) for whoever started the run, as stored. A client's resume makes the run the service's,
    with that client's right. */
 static int gate_resume(const server *svc, store *db, int64_t run_id, int programs_allowed,
-                       const char *asker_name, ts_err *err) {
+                       const char *asker_name, int not_elevated, ts_err *err) {
   store_run_row *row = malloc(sizeof *row);
   plan *p = malloc(sizeof *p);
   int rc = row && p ? store_run_get(db, run_id, row, err)
                     : ts_err_set(err, TS_ENOMEM, "no memory to read run %lld", (long long)run_id);
   if (rc == TS_OK && plan_parse(row->plan_text, "the stored plan", p, err) == TS_OK) {
     runner_asker asker = {programs_allowed < 0 ? "whoever started it" : asker_name,
-                          programs_allowed < 0 ? row->programs_allowed : programs_allowed};
+                          programs_allowed < 0 ? row->programs_allowed : programs_allowed,
+                          programs_allowed < 0 ? 0 : not_elevated};
     rc = gate_programs(svc, db, run_id, p, &asker, err);
     if (rc == TS_OK && programs_allowed >= 0)
       rc = store_run_set_origin(db, run_id, programs_allowed, err);
@@ -185,7 +193,7 @@ static void runner_main(void *arg) {
     /* The job's fields change only on this thread while run_active is set. */
     int64_t run_id = st->run_id;
     if (rc == TS_OK && st->run_resume) /* the one gate every resume passes, where it runs */
-      rc = gate_resume(svc, db, run_id, st->run_programs_allowed, st->run_asker, &err);
+      rc = gate_resume(svc, db, run_id, st->run_programs_allowed, st->run_asker, 0, &err);
     if (rc == TS_OK) {
       ts_log(TS_LOG_INFO, "run %lld %s", (long long)run_id, st->run_resume ? "resumes" : "starts");
       rc = st->run_resume
@@ -282,7 +290,8 @@ int runner_resume_run(server *svc, int64_t run_id, const runner_asker *asker, ts
   if (rc == TS_OK) {
     /* Refused here, to answer the client; the runner checks again where it runs. */
     plat_mutex_lock(&svc->db_lock);
-    rc = gate_resume(svc, svc->db, run_id, asker->programs_allowed, asker->name, err);
+    rc = gate_resume(svc, svc->db, run_id, asker->programs_allowed, asker->name,
+                     asker->not_elevated, err);
     plat_mutex_unlock(&svc->db_lock);
   }
   if (rc == TS_OK) {

@@ -267,16 +267,19 @@ typedef struct plat_ipc_conn plat_ipc_conn;
 
 /* Who is on the other end, as the OS says. */
 typedef struct plat_peer {
-  long pid;       /* -1 when unknown */
-  long uid;       /* POSIX user id; -1 on Windows */
-  int privileged; /* may change things: POSIX root or a member of group "threadsoup"; Windows a
-                     member of Administrators (checked on the client's impersonated token) */
-  char name[64];  /* user name, for logs and refusals */
-  long gid;       /* POSIX group id; -1 on Windows */
+  long pid;             /* -1 when unknown */
+  long uid;             /* POSIX user id; -1 on Windows */
+  int privileged;       /* may change things: POSIX root or a member of group "threadsoup"; Windows
+                           SYSTEM, an elevated administrator or a member of "ThreadSoup Users" (read
+                           from the client's impersonated token; peer_rights.h decides) */
+  char name[64];        /* user name, for logs and refusals */
+  long gid;             /* POSIX group id; -1 on Windows */
   int may_run_programs; /* may make the service run programs (command benchmarks, tool paths):
                            POSIX uid 0 only; Windows LocalSystem or an elevated administrator */
   long session;         /* Windows: the client's session (its token's TokenSessionId); -1 when
                            unknown, and on POSIX, which has no such sessions */
+  int admin_not_elevated; /* Windows: an administrator whose token is not elevated (UAC's
+                             filtered token): refusals say so; 0 on POSIX */
 } plat_peer;
 
 /* Windows: the session attached to the physical console, the one a user sits at

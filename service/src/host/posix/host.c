@@ -6,10 +6,12 @@
 #include "../host.h"
 
 #include <errno.h>
+#include <grp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "threadsoup/units.h"
@@ -114,6 +116,58 @@ int host_install(const char *program, ts_err *err) {
   int code;
   plat_proc_run(reload, NULL, output, sizeof output, &length, TS_NS_PER_MIN, &code, err);
   return systemctl("enable", err);
+}
+
+/* Runs argv (groupadd, usermod) and says what failed. */
+static int run_tool(const char *const *argv, const char *what, ts_err *err) {
+  char output[1024];
+  size_t length = 0;
+  int code = 0;
+  int rc = plat_proc_run(argv, NULL, output, sizeof output, &length, TS_NS_PER_MIN, &code, err);
+  if (rc == TS_OK && code != 0)
+    rc = ts_err_set(err, TS_EOS, "%s: %s failed (exit %d): %s", what, argv[0], code, output);
+  return rc;
+}
+
+static void add_said(char *said, size_t len, const char *text) {
+  size_t used = strlen(said);
+  if (used < len)
+    snprintf(said + used, len - used, "%s%s", used ? "; " : "", text);
+}
+
+int host_users_group(const char *member, char *said, size_t len, ts_err *err) {
+  said[0] = '\0';
+  int rc = TS_OK;
+  if (getgrnam("threadsoup")) {
+    add_said(said, len, "group threadsoup exists");
+  } else {
+    const char *argv[] = {"groupadd", "--system", "threadsoup", NULL};
+    rc = run_tool(argv, "cannot create group threadsoup", err);
+    if (rc != TS_OK)
+      return rc;
+    add_said(said, len, "created group threadsoup");
+  }
+  if (!member)
+    return TS_OK;
+  const char *user = member;
+  if (!user[0]) {
+    /* `sudo threadsoup service install`: the user who asked. */
+    user = getenv("SUDO_USER");
+    if (!user || !user[0] || strcmp(user, "root") == 0) {
+      add_said(said, len, "no user added (not run through sudo)");
+      return TS_OK;
+    }
+  }
+  const char *argv[] = {"usermod", "-a", "-G", "threadsoup", user, NULL};
+  char what[200];
+  snprintf(what, sizeof what, "cannot add %s to group threadsoup", user);
+  rc = run_tool(argv, what, err);
+  if (rc == TS_OK) {
+    snprintf(what, sizeof what,
+             "added %s to group threadsoup (it counts from that user's next login)", user);
+    add_said(said, len, what);
+  }
+  return rc;
 }
 
 int host_uninstall(ts_err *err) {

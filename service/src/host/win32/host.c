@@ -349,6 +349,14 @@ static void WINAPI service_main(DWORD argc, LPWSTR *argv) {
   host_pending_begin(&host.pending, SERVICE_START_PENDING);
   host.event_source = RegisterEventSourceW(NULL, HOST_SERVICE_NAME_W);
   configure_self();
+  /* ThreadSoup Users exists whichever way the service was installed (the MSI, `service install`,
+     sc.exe): LocalSystem may create it. Its members are added by those who install. */
+  char said[300];
+  ts_err group_err;
+  if (host_users_group(NULL, said, sizeof said, &group_err) == TS_OK)
+    ts_log(TS_LOG_INFO, "%s", said);
+  else
+    ts_log(TS_LOG_WARNING, "%s", group_err.text);
   server *svc = NULL;
   int rc = create_server(&svc, &host.err);
   if (rc != TS_OK) {

@@ -17,6 +17,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "../peer_rights.h"
 #include "../server_check.h"
 
 struct plat_ipc_server {
@@ -339,11 +340,9 @@ int plat_ipc_recv(plat_ipc_conn *c, void *buf, size_t capacity, size_t *got, ts_
   }
 }
 
-/* Whether uid is root or a member of group "threadsoup". The _r lookups: clients are identified
-   on their own threads at once. */
-static int uid_privileged(uid_t uid, const char *user) {
-  if (uid == 0)
-    return 1;
+/* Whether uid is a member of group "threadsoup" (peer_rights.h decides what that allows). The _r
+   lookups: clients are identified on their own threads at once. */
+static int uid_in_group(uid_t uid, const char *user) {
   gid_t gid;
   int member = 0;
   return threadsoup_group(&gid, uid, user, &member) && member;
@@ -371,8 +370,13 @@ int plat_ipc_peer(plat_ipc_conn *c, plat_peer *out, ts_err *err) {
     snprintf(out->name, sizeof out->name, "%s", pw->pw_name);
   else
     snprintf(out->name, sizeof out->name, "uid %ld", out->uid);
-  out->privileged = uid_privileged(cred.uid, out->name);
-  out->may_run_programs = plat_peer_may_run_programs(out);
+  peer_facts facts = {0};
+  facts.is_root = cred.uid == 0;
+  facts.group_member = uid_in_group(cred.uid, out->name);
+  peer_rights rights;
+  peer_rights_decide(&facts, &rights);
+  out->privileged = rights.privileged;
+  out->may_run_programs = rights.may_run_programs;
   return TS_OK;
 }
 

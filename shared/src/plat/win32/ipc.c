@@ -13,6 +13,7 @@
 #include <aclapi.h> /* after windows.h, which they need */
 #include <sddl.h>
 
+#include "../peer_rights.h"
 #include "../server_check.h"
 
 #define IPC_BUFFER_BYTES (64 * 1024)
@@ -520,39 +521,92 @@ void plat_ipc_close(plat_ipc_conn *conn) {
 
 /* ---- who is on the other end ----------------------------------------------------------------- */
 
-/* Reads the impersonated client's administrator membership and account SID. Runs while this
+/* The SID of the local group ThreadSoup Users in `sid`; 0 when there is none (never created, or
+   a system that keeps no local groups: Wine answers ERROR_NONE_MAPPED). The name is qualified
+   with this computer's name so that the lookup stays in the local account database and never
+   asks a domain controller for a name it does not have. Called as ourselves: an
+   identification-level token cannot ask the LSA. */
+int peer_users_group_sid(void *sid, unsigned long sid_size) {
+  wchar_t computer[MAX_COMPUTERNAME_LENGTH + 1], name[MAX_COMPUTERNAME_LENGTH + 64];
+  DWORD computer_count = sizeof computer / sizeof computer[0];
+  if (GetComputerNameW(computer, &computer_count))
+    swprintf(name, sizeof name / sizeof name[0], L"%ls\\%ls", computer, L"" PEER_GROUP_WINDOWS);
+  else
+    swprintf(name, sizeof name / sizeof name[0], L"%ls", L"" PEER_GROUP_WINDOWS);
+  wchar_t domain[256];
+  DWORD domain_count = sizeof domain / sizeof domain[0];
+  SID_NAME_USE use;
+  DWORD size = (DWORD)sid_size;
+  return LookupAccountNameW(NULL, name, sid, &size, domain, &domain_count, &use) &&
+         (use == SidTypeAlias || use == SidTypeGroup || use == SidTypeWellKnownGroup);
+}
+
+int peer_facts_from_token(void *token_handle, const void *group_sid, peer_facts *f) {
+  HANDLE token = token_handle;
+  memset(f, 0, sizeof *f);
+  f->windows = 1;
+  BYTE info[sizeof(TOKEN_USER) + SECURITY_MAX_SID_SIZE];
+  DWORD size;
+  if (!GetTokenInformation(token, TokenUser, info, sizeof info, &size))
+    return 0;
+  f->is_system = IsWellKnownSid(((TOKEN_USER *)info)->User.Sid, WinLocalSystemSid) ? 1 : 0;
+  /* Administrators as the token holds it: enabled (elevated, or UAC off) or deny-only (the
+     filtered token UAC gives an administrator's programs). CheckTokenMembership would say "no"
+     to both the deny-only administrator and a standard user, and the refusal must tell them
+     apart. */
+  DWORD groups_size = 0;
+  GetTokenInformation(token, TokenGroups, NULL, 0, &groups_size);
+  TOKEN_GROUPS *groups = groups_size ? malloc(groups_size) : NULL;
+  if (!groups || !GetTokenInformation(token, TokenGroups, groups, groups_size, &groups_size)) {
+    free(groups);
+    return 0;
+  }
+  for (DWORD i = 0; i < groups->GroupCount; i++) {
+    if (!IsWellKnownSid(groups->Groups[i].Sid, WinBuiltinAdministratorsSid))
+      continue;
+    DWORD attributes = groups->Groups[i].Attributes;
+    if (attributes & SE_GROUP_USE_FOR_DENY_ONLY)
+      f->admin_deny_only = 1;
+    else if (attributes & SE_GROUP_ENABLED)
+      f->admin_enabled = 1;
+  }
+  free(groups);
+  TOKEN_ELEVATION_TYPE type;
+  if (GetTokenInformation(token, TokenElevationType, &type, sizeof type, &size))
+    f->elevation_type = (int)type;
+  /* The group's membership as access checks see it: present and enabled. */
+  BOOL member = FALSE;
+  if (group_sid && !CheckTokenMembership(token, (PSID)group_sid, &member))
+    return 0;
+  f->group_member = member ? 1 : 0;
+  return 1;
+}
+
+/* Reads the impersonated client's rights (peer_rights_decide) and account SID. Runs while this
    thread impersonates the client; must not return without reverting (the caller reverts). */
-static int read_client_token(plat_peer *out, BYTE *user_sid, DWORD sid_size, ts_err *err) {
+static int read_client_token(plat_peer *out, const BYTE *group_sid, BYTE *user_sid, DWORD sid_size,
+                             ts_err *err) {
   HANDLE token;
   /* OpenAsSelf: the client grants identification only, so the token is opened with our own
      rights, not the client's. */
   if (!OpenThreadToken(GetCurrentThread(), TOKEN_QUERY, TRUE, &token))
     return os_error(err, GetLastError(), "cannot read the client's token on", "the pipe");
-  BYTE admins[SECURITY_MAX_SID_SIZE];
-  DWORD admins_size = sizeof admins;
-  BOOL member = FALSE;
+  peer_facts facts;
   int rc = TS_OK;
-  if (!CreateWellKnownSid(WinBuiltinAdministratorsSid, NULL, admins, &admins_size) ||
-      !CheckTokenMembership(token, admins, &member))
+  if (!peer_facts_from_token(token, group_sid, &facts))
     rc = os_error(err, GetLastError(), "cannot check the client's groups on", "the pipe");
-  out->privileged = member ? 1 : 0;
-  /* Programs: LocalSystem, or an administrator whose token is elevated (the Administrators SID
-     enabled, which a filtered token never has, and elevation where the system reports it). */
-  TOKEN_ELEVATION elevation;
-  DWORD elevation_size;
-  int elevated = 1;
-  if (GetTokenInformation(token, TokenElevation, &elevation, sizeof elevation, &elevation_size))
-    elevated = elevation.TokenIsElevated != 0;
-  int is_system = 0;
+  peer_rights rights = {0, 0, PEER_REFUSAL_NOT_ALLOWED, PEER_REFUSAL_NOT_ALLOWED};
+  if (rc == TS_OK)
+    peer_rights_decide(&facts, &rights);
+  out->privileged = rights.privileged;
+  out->may_run_programs = rights.may_run_programs;
+  out->admin_not_elevated = rights.programs_refusal == PEER_REFUSAL_NOT_ELEVATED;
   BYTE info[sizeof(TOKEN_USER) + SECURITY_MAX_SID_SIZE];
   DWORD info_size;
   if (rc == TS_OK && GetTokenInformation(token, TokenUser, info, sizeof info, &info_size)) {
-    PSID sid = ((TOKEN_USER *)info)->User.Sid;
-    is_system = IsWellKnownSid(sid, WinLocalSystemSid) ? 1 : 0;
-    if (!CopySid(sid_size, user_sid, sid))
+    if (!CopySid(sid_size, user_sid, ((TOKEN_USER *)info)->User.Sid))
       user_sid[0] = 0;
   }
-  out->may_run_programs = rc == TS_OK && (is_system || (member && elevated));
   DWORD session, session_size;
   if (GetTokenInformation(token, TokenSessionId, &session, sizeof session, &session_size))
     out->session = (long)session;
@@ -594,6 +648,7 @@ int plat_ipc_peer(plat_ipc_conn *conn, plat_peer *out, ts_err *err) {
   out->gid = -1;
   out->privileged = 0;
   out->may_run_programs = 0;
+  out->admin_not_elevated = 0;
   out->session = -1;
   out->name[0] = '\0';
   if (!conn->server_side)
@@ -607,15 +662,18 @@ int plat_ipc_peer(plat_ipc_conn *conn, plat_peer *out, ts_err *err) {
   ULONG pid;
   if (GetNamedPipeClientProcessId(conn->pipe, &pid))
     out->pid = (long)pid;
-  /* The membership is checked on the client's own token, not on its process: a filtered
-     (non-elevated) administrator is not privileged. */
+  /* ThreadSoup Users' SID, looked up before impersonating (as ourselves). */
+  BYTE group_sid[SECURITY_MAX_SID_SIZE];
+  int has_group = peer_users_group_sid(group_sid, sizeof group_sid);
+  /* The rights are read from the client's own token, not from its process: a filtered
+     (non-elevated) administrator is no administrator until it elevates. */
   if (!ImpersonateNamedPipeClient(conn->pipe)) {
     rc = os_error(err, GetLastError(), "cannot identify the client of", "the pipe");
     goto done;
   }
   BYTE sid[SECURITY_MAX_SID_SIZE];
   sid[0] = 0;
-  rc = read_client_token(out, sid, sizeof sid, err);
+  rc = read_client_token(out, has_group ? group_sid : NULL, sid, sizeof sid, err);
   if (!RevertToSelf()) {
     /* Going on under someone else's identity would be worse than stopping. */
     FatalAppExitW(0, L"ThreadSoup: RevertToSelf failed after identifying a client");
