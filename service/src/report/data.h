@@ -97,5 +97,8 @@ void report_write_text_body(const report_data *r, FILE *out);
 void report_write_csv(const report_data *r, FILE *out);
 void report_write_json(const report_data *r, FILE *out);
 void report_write_html(const report_data *r, FILE *out);
+/* A JSON string (escaped, UTF-8 checked) and a number (null for NaN), for other JSON writers. */
+void report_json_string(FILE *out, const char *text);
+void report_json_number(FILE *out, double value);
 
 #endif

@@ -177,3 +177,7 @@ void report_write_json(const report_data *r, FILE *out) {
   }
   fputs("]}\n", out);
 }
+
+void report_json_string(FILE *out, const char *text) { json_string(out, text); }
+
+void report_json_number(FILE *out, double value) { json_number(out, value); }
