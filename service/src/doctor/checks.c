@@ -66,8 +66,8 @@ static void check_timer(const doctor_context *ctx, doctor_finding *out) {
   }
   plat_thread_join(t);
   qsort(p->took_ns, TIMER_SLEEPS, sizeof p->took_ns[0], by_value);
-  doctor_judge_timer(p->took_ns[TIMER_SLEEPS / 2], p->took_ns[TIMER_SLEEPS * 9 / 10],
-                     TIMER_SLEEPS, out);
+  doctor_judge_timer(p->took_ns[TIMER_SLEEPS / 2], p->took_ns[TIMER_SLEEPS * 9 / 10], TIMER_SLEEPS,
+                     out);
   free(p);
 }
 
@@ -76,7 +76,7 @@ static void check_timer(const doctor_context *ctx, doctor_finding *out) {
 void doctor_judge_children(long started, long ours, long hosts, long others, doctor_finding *out) {
   int holds = ours == started && hosts == 0;
   doctor_set(out, holds ? DOCTOR_OK : DOCTOR_FAIL, (double)ours,
-             holds ? ""
+             holds   ? ""
              : hosts ? "each idle child got a console host: procs loads and their census count "
                        "twice the processes; use a build that starts children without a console"
                      : "the OS did not show one new process per idle child: the procs "
@@ -157,12 +157,15 @@ static void check_children(const doctor_context *ctx, doctor_finding *out) {
 void doctor_judge_rights(const plat_rights *r, doctor_finding *out) {
   if (!r->windows) {
     if (r->root)
-      doctor_set(out, DOCTOR_OK, 2, "", "%s is root: may control load, experiments, schedules "
-                                       "and quiet mode, and run command benchmarks", r->user);
+      doctor_set(out, DOCTOR_OK, 2, "",
+                 "%s is root: may control load, experiments, schedules "
+                 "and quiet mode, and run command benchmarks",
+                 r->user);
     else if (r->group_member)
       doctor_set(out, DOCTOR_OK, 1, "",
                  "%s is in group threadsoup: may start and stop load and experiments of presets "
-                 "and stored plans (command benchmarks stay with root)", r->user);
+                 "and stored plans (command benchmarks stay with root)",
+                 r->user);
     else
       doctor_set(out, DOCTOR_WARN, 0,
                  r->group_exists ? "join the group (sudo usermod -aG threadsoup USER, then log in "
@@ -170,7 +173,8 @@ void doctor_judge_rights(const plat_rights *r, doctor_finding *out) {
                                  : "group threadsoup does not exist: `sudo threadsoup service "
                                    "install` creates it; or run as root",
                  "%s is neither root nor in group threadsoup: the service answers status and "
-                 "reports only", r->user);
+                 "reports only",
+                 r->user);
     return;
   }
   if (r->system == 1 || (r->admin_enabled == 1 && r->elevated != 0))
@@ -181,17 +185,18 @@ void doctor_judge_rights(const plat_rights *r, doctor_finding *out) {
   else if (r->users_group_member == 1)
     doctor_set(out, DOCTOR_OK, 1, "",
                "%s is in ThreadSoup Users: may start and stop load and experiments of presets and "
-               "stored plans (command benchmarks stay with elevated administrators)", r->user);
+               "stored plans (command benchmarks stay with elevated administrators)",
+               r->user);
   else if (r->admin_filtered == 1)
-    doctor_set(out, DOCTOR_WARN, 0,
-               "join ThreadSoup Users or run elevated (Run as administrator)",
+    doctor_set(out, DOCTOR_WARN, 0, "join ThreadSoup Users or run elevated (Run as administrator)",
                "%s is an administrator whose rights are not elevated (UAC): the service refuses "
-               "control to this token", r->user);
+               "control to this token",
+               r->user);
   else
-    doctor_set(out, DOCTOR_WARN, 0,
-               "join ThreadSoup Users, or run elevated as an administrator",
+    doctor_set(out, DOCTOR_WARN, 0, "join ThreadSoup Users, or run elevated as an administrator",
                "%s is neither an elevated administrator nor in ThreadSoup Users: the service "
-               "answers status and reports only", r->user);
+               "answers status and reports only",
+               r->user);
 }
 
 static void check_rights(const doctor_context *ctx, doctor_finding *out) {
@@ -254,8 +259,8 @@ static void check_data(const doctor_context *ctx, doctor_finding *out) {
                "%s does not exist", folder);
     return;
   }
-  static const char *const files[] = {"", "threadsoup.db", "threadsoup.db-wal",
-                                      "threadsoup.db-shm", "threadsoup.db-journal"};
+  static const char *const files[] = {"", "threadsoup.db", "threadsoup.db-wal", "threadsoup.db-shm",
+                                      "threadsoup.db-journal"};
   int checked = 0;
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
     snprintf(path, sizeof path, "%s%s%s", folder, i ? (char[]){plat_path_separator(), 0} : "",
@@ -325,7 +330,10 @@ static void check_quiet(const doctor_context *ctx, doctor_finding *out) {
              "Update pause %s",
              m.defender_known ? (m.defender_on ? "on" : "off") : "unknown",
              m.defender_known ? "" : ": ", m.defender_known ? "" : m.defender_error,
-             tamper == 1 ? "on" : tamper == 0 ? "off" : "unknown", pause);
+             tamper == 1   ? "on"
+             : tamper == 0 ? "off"
+                           : "unknown",
+             pause);
 }
 
 /* ---- Linux task and file limits -------------------------------------------------------------- */
@@ -348,8 +356,8 @@ long doctor_preset_tasks(void) {
 }
 
 /* The limits, or a skip saying why there are none; 0 when out was filled. */
-static int limits_of(const doctor_context *ctx, plat_task_limits *own,
-                     const plat_task_limits **l, doctor_finding *out) {
+static int limits_of(const doctor_context *ctx, plat_task_limits *own, const plat_task_limits **l,
+                     doctor_finding *out) {
   ts_err err;
   *l = ctx->limits;
   if (*l)
@@ -373,8 +381,7 @@ static long machine_tasks(const doctor_context *ctx) {
 static void judge_machine_limit(const char *what, long limit, long need, long running,
                                 const char *raise, doctor_finding *out) {
   if (limit == PLAT_LIMIT_UNKNOWN) {
-    doctor_set(out, DOCTOR_SKIP, NAN, "/proc/sys/kernel is not readable here", "%s unknown",
-               what);
+    doctor_set(out, DOCTOR_SKIP, NAN, "/proc/sys/kernel is not readable here", "%s unknown", what);
     return;
   }
   long want = need + running;
@@ -388,8 +395,7 @@ static void judge_machine_limit(const char *what, long limit, long need, long ru
                limit, need, running, want);
 }
 
-void doctor_judge_pid_max(const plat_task_limits *l, long need, long running,
-                          doctor_finding *out) {
+void doctor_judge_pid_max(const plat_task_limits *l, long need, long running, doctor_finding *out) {
   judge_machine_limit("kernel.pid_max", l->pid_max, need, running,
                       "raise it: sudo sysctl -w kernel.pid_max=4194304, and keep it in "
                       "/etc/sysctl.d/90-threadsoup.conf",
@@ -409,8 +415,8 @@ void doctor_judge_pids_max(const plat_task_limits *l, long need, doctor_finding 
     doctor_set(out, DOCTOR_OK, NAN, "", "no cgroup task limit (pids.max) over %s", l->whose);
   else if (l->pids_max >= need)
     doctor_set(out, DOCTOR_OK, (double)l->pids_max, "",
-               "pids.max %ld at %s, over %s: room for the largest preset's %ld tasks",
-               l->pids_max, l->pids_max_at, l->whose, need);
+               "pids.max %ld at %s, over %s: room for the largest preset's %ld tasks", l->pids_max,
+               l->pids_max_at, l->whose, need);
   else
     doctor_set(out, DOCTOR_FAIL, (double)l->pids_max,
                strstr(l->whose, "unit")
@@ -449,8 +455,8 @@ void doctor_judge_user_tasks(const plat_task_limits *l, long need, doctor_findin
                "per-user task limit of %s unknown", l->whose);
   else if (l->nproc_soft == PLAT_LIMIT_NONE || l->nproc_soft >= need)
     doctor_set(out, DOCTOR_OK, (double)l->nproc_soft, "",
-               "per-user task limit of %s (uid %ld): %ld; the largest preset needs %ld",
-               l->whose, l->uid, l->nproc_soft, need);
+               "per-user task limit of %s (uid %ld): %ld; the largest preset needs %ld", l->whose,
+               l->uid, l->nproc_soft, need);
   else
     doctor_set(out, DOCTOR_FAIL, (double)l->nproc_soft,
                "run as root (the service does), or raise it: ulimit -u / LimitNPROC=",
@@ -509,8 +515,8 @@ static const doctor_check checks[] = {
     {"children", "each idle child is one process, without a console host", DOCTOR_SLOW,
      check_children},
     {"rights", "this user may control the service", DOCTOR_CHEAP | DOCTOR_CLIENT, check_rights},
-    {"server", "the control address is served by ThreadSoup's service", DOCTOR_CHEAP | DOCTOR_CLIENT,
-     check_server},
+    {"server", "the control address is served by ThreadSoup's service",
+     DOCTOR_CHEAP | DOCTOR_CLIENT, check_server},
     {"data", "the data folder and database are writable only by administrators and the service",
      DOCTOR_CHEAP | DOCTOR_CLIENT, check_data},
     {"quiet", "quiet mode can read back and change Defender and the Windows Update pause",

@@ -12,9 +12,7 @@
 
 static const char *const status_names[] = {"ok", "warn", "fail", "skip"};
 
-const char *doctor_status_name(doctor_status s) {
-  return (unsigned)s < 4 ? status_names[s] : "?";
-}
+const char *doctor_status_name(doctor_status s) { return (unsigned)s < 4 ? status_names[s] : "?"; }
 
 int doctor_status_parse(const char *name) {
   for (int i = 0; i < 4; i++)
@@ -75,8 +73,7 @@ void doctor_write_text(const doctor_report *r, FILE *out) {
     const doctor_finding *f = &r->findings[i];
     fprintf(out, "%-4s  %-13s %s\n", doctor_status_name(f->status), f->check, f->measured);
     if (f->advice[0])
-      fprintf(out, "      %-13s %s %s\n", "", f->status == DOCTOR_SKIP ? "why:" : "do:",
-              f->advice);
+      fprintf(out, "      %-13s %s %s\n", "", f->status == DOCTOR_SKIP ? "why:" : "do:", f->advice);
   }
   char summary[256];
   doctor_summary(r, summary, sizeof summary);
@@ -85,7 +82,7 @@ void doctor_write_text(const doctor_report *r, FILE *out) {
 }
 
 void doctor_write_json(const doctor_report *r, FILE *out) {
-  fprintf(out, "{\"verdict\":\"%s\",\"exit_code\":%d,\"elapsed_ms\":%.1f,", 
+  fprintf(out, "{\"verdict\":\"%s\",\"exit_code\":%d,\"elapsed_ms\":%.1f,",
           doctor_holds(r) ? "hold" : "fail", doctor_holds(r) ? 0 : 1,
           (double)r->elapsed_ns / TS_NS_PER_MS);
   fprintf(out, "\"ok\":%d,\"warn\":%d,\"fail\":%d,\"skip\":%d,\"checks\":[", r->ok, r->warned,
@@ -116,7 +113,8 @@ void doctor_summary(const doctor_report *r, char *buf, size_t len) {
                                r->findings[i].check);
   if (used)
     snprintf(failed + used, sizeof failed - used, ")");
-  snprintf(buf, len, "machine checks: %d hold (%d with a warning), %d fail%s%s, %d skipped; %.0f ms",
+  snprintf(buf, len,
+           "machine checks: %d hold (%d with a warning), %d fail%s%s, %d skipped; %.0f ms",
            r->ok + r->warned, r->warned, r->failed, r->failed == 1 ? "s" : "", failed, r->skipped,
            (double)r->elapsed_ns / TS_NS_PER_MS);
 }

@@ -31,15 +31,15 @@ typedef struct doctor_finding {
 
 /* Where the checks look and what they are given instead of the OS (tests). */
 typedef struct doctor_context {
-  const char *address;  /* the service's socket or pipe; NULL: the default */
-  const char *data_dir; /* the service's data folder; NULL: the platform's default */
-  const char *root;     /* Linux limits are read under this folder; NULL: the real / */
-  const plat_quiet_ops *quiet_ops;     /* NULL: plat_quiet_system() */
-  const plat_rights *rights;           /* NULL: read this process's */
-  const plat_task_limits *limits;      /* NULL: read them (plat_task_limits_read under root) */
-  int in_run;                          /* inside a run: the limits are this process's own */
-  long machine_tasks;                  /* tasks running now; -1: count them */
-  const char *wine;                    /* NULL: plat_wine_version() (tests set "" for none) */
+  const char *address;             /* the service's socket or pipe; NULL: the default */
+  const char *data_dir;            /* the service's data folder; NULL: the platform's default */
+  const char *root;                /* Linux limits are read under this folder; NULL: the real / */
+  const plat_quiet_ops *quiet_ops; /* NULL: plat_quiet_system() */
+  const plat_rights *rights;       /* NULL: read this process's */
+  const plat_task_limits *limits;  /* NULL: read them (plat_task_limits_read under root) */
+  int in_run;                      /* inside a run: the limits are this process's own */
+  long machine_tasks;              /* tasks running now; -1: count them */
+  const char *wine;                /* NULL: plat_wine_version() (tests set "" for none) */
   /* Connects to the service at `address`, says hello and asks `status`; TS_OK when the verified
      service answered. Errors as plat_ipc_connect's (TS_EUNSUPPORTED: nothing listens, TS_EDENIED:
      not the service). NULL: the server check is skipped (a run inside the service itself). */

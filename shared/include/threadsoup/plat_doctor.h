@@ -16,24 +16,23 @@
 /* Linux's limits on tasks (threads and processes) and open files, as read from /proc and
    /sys/fs/cgroup under `root`. Each is PLAT_LIMIT_UNKNOWN when it could not be read. */
 typedef struct plat_task_limits {
-  long pid_max;     /* /proc/sys/kernel/pid_max: the highest pid + 1, machine-wide */
-  long threads_max; /* /proc/sys/kernel/threads-max: tasks machine-wide */
-  long pids_max;    /* the smallest pids.max of the cgroup and its parents */
-  char pids_max_at[256];  /* the cgroup that sets it ("/system.slice/threadsoup.service") */
-  char whose[96];         /* whose cgroup and limits: "the threadsoup.service unit (pid 42)" */
-  long pid;               /* the process whose limits were read: the service's, or this one */
-  long nofile_soft;       /* RLIMIT_NOFILE of that process (from /proc/PID/limits) */
+  long pid_max;          /* /proc/sys/kernel/pid_max: the highest pid + 1, machine-wide */
+  long threads_max;      /* /proc/sys/kernel/threads-max: tasks machine-wide */
+  long pids_max;         /* the smallest pids.max of the cgroup and its parents */
+  char pids_max_at[256]; /* the cgroup that sets it ("/system.slice/threadsoup.service") */
+  char whose[96];        /* whose cgroup and limits: "the threadsoup.service unit (pid 42)" */
+  long pid;              /* the process whose limits were read: the service's, or this one */
+  long nofile_soft;      /* RLIMIT_NOFILE of that process (from /proc/PID/limits) */
   long nofile_hard;
-  long nproc_soft;        /* RLIMIT_NPROC: the tasks its user may have */
-  long uid;               /* that process's real uid (RLIMIT_NPROC does not bind root) */
+  long nproc_soft; /* RLIMIT_NPROC: the tasks its user may have */
+  long uid;        /* that process's real uid (RLIMIT_NPROC does not bind root) */
 } plat_task_limits;
 
 /* Reads the limits under `root` ("" or NULL: the real root; tests pass a folder laid out like
    /proc and /sys/fs/cgroup). The service's unit cgroup (system.slice/threadsoup.service) and its
    first process are used when `prefer_service` and it exists, else this process's own cgroup
    (/proc/self/cgroup, cgroup v2 or v1's pids controller). TS_EUNSUPPORTED on Windows. */
-int plat_task_limits_read(const char *root, int prefer_service, plat_task_limits *out,
-                          ts_err *err);
+int plat_task_limits_read(const char *root, int prefer_service, plat_task_limits *out, ts_err *err);
 
 /* The calling process's rights, as the service would weigh them. -1 where unknown. */
 typedef struct plat_rights {

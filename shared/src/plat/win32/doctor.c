@@ -48,10 +48,9 @@ int plat_rights_read(plat_rights *out, ts_err *err) {
                       ? elevation.TokenIsElevated != 0
                       : -1;
   /* Limited: an administrator's filtered token (its linked token is the elevated one). */
-  out->admin_filtered =
-      GetTokenInformation(token, TokenElevationType, &type, sizeof type, &got)
-          ? type == TokenElevationTypeLimited
-          : -1;
+  out->admin_filtered = GetTokenInformation(token, TokenElevationType, &type, sizeof type, &got)
+                            ? type == TokenElevationTypeLimited
+                            : -1;
   BYTE info[sizeof(TOKEN_USER) + SECURITY_MAX_SID_SIZE];
   out->system = GetTokenInformation(token, TokenUser, info, sizeof info, &got)
                     ? IsWellKnownSid(((TOKEN_USER *)info)->User.Sid, WinLocalSystemSid) != 0
