@@ -9,6 +9,9 @@
 
 #include "check.h"
 #include "doctor/doctor.h"
+#include "report/report.h"
+#include "store/store.h"
+#include "testdb.h"
 #include "threadsoup/plat.h"
 
 static const char *unit_file; /* installer/threadsoup.service */
@@ -352,6 +355,58 @@ static void unit_file_lifts_tasks_max(void) {
   CHECK(tasks_max_infinity);
 }
 
+static int count_row(void *ctx, const store_doctor_row *row) {
+  (void)row;
+  (*(int *)ctx)++;
+  return 0;
+}
+
+/* A run's machine checks are stored with it (a later sitting's replace them) and its reports show
+   them: text, JSON and HTML. */
+static void run_stores_checks_and_report_shows_them(void) {
+  const char *path = "doctor_store.db";
+  remove_db(path);
+  store *s;
+  ts_err err;
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
+  store_run_info info = {
+      "custom", "conditions = baseline\n", 1, "2026-12-01T00:00:00.000Z", "host", "os", "cpu", 2,
+      "test"};
+  int64_t run_id = 0;
+  REQUIRE(store_run_create_manual(s, &info, &run_id, &err) == TS_OK);
+  char note[4096];
+  REQUIRE(doctor_check_run(s, run_id, note, sizeof note, &err) == TS_OK);
+  CHECK_STR_CONTAINS(note, "machine checks: ");
+  int rows = 0;
+  REQUIRE(store_doctor_findings(s, run_id, count_row, &rows, &err) == TS_OK);
+  CHECK(rows >= 2); /* the timer and, natively, the limits */
+  /* A resumed run's sitting replaces the stored checks. */
+  REQUIRE(doctor_check_run(s, run_id, note, sizeof note, &err) == TS_OK);
+  int again = 0;
+  REQUIRE(store_doctor_findings(s, run_id, count_row, &again, &err) == TS_OK);
+  CHECK_INT(again, rows);
+  static const report_format formats[] = {REPORT_FORMAT_TEXT, REPORT_FORMAT_JSON,
+                                          REPORT_FORMAT_HTML};
+  static const char *const expected[] = {
+      "Machine checks (threadsoup doctor's quick checks",
+      "\"machine_checks\":[\n {\"check\":\"timer\",\"status\":", "<h2>Machine checks</h2>"};
+  for (int i = 0; i < 3; i++) {
+    FILE *f = fopen("doctor_report.txt", "w+");
+    REQUIRE(f);
+    CHECK(report_run_format(s, run_id, formats[i], f, &err) == TS_OK);
+    rewind(f);
+    static char text[65536];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    CHECK_STR_CONTAINS(text, expected[i]);
+    CHECK_STR_CONTAINS(text, "a 1 ms sleep took");
+  }
+  store_close(s);
+  CHECK(raw_query(path, "SELECT count(*) FROM run_doctor WHERE check_name='timer' AND status IN "
+                        "('ok','warn') AND value > 0") == 1);
+}
+
 static void status_names(void) {
   for (int s = DOCTOR_OK; s <= DOCTOR_SKIP; s++)
     CHECK_INT(doctor_status_parse(doctor_status_name((doctor_status)s)), s);
@@ -371,6 +426,7 @@ int main(int argc, char **argv) {
   RUN_CASE(client_checks_and_json);
   RUN_CASE(data_folder);
   RUN_CASE(unit_file_lifts_tasks_max);
+  RUN_CASE(run_stores_checks_and_report_shows_them);
   RUN_CASE(status_names);
   return check_summary();
 }

@@ -5,9 +5,12 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/data.h"
+#include "store/store.h"
+#include "threadsoup/buf.h"
 #include "threadsoup/units.h"
 
 static const char *const status_names[] = {"ok", "warn", "fail", "skip"};
@@ -117,4 +120,41 @@ void doctor_summary(const doctor_report *r, char *buf, size_t len) {
            "machine checks: %d hold (%d with a warning), %d fail%s%s, %d skipped; %.0f ms",
            r->ok + r->warned, r->warned, r->failed, r->failed == 1 ? "s" : "", failed, r->skipped,
            (double)r->elapsed_ns / TS_NS_PER_MS);
+}
+
+int doctor_check_run(store *s, int64_t run_id, char *note, size_t len, ts_err *err) {
+  doctor_report *r = malloc(sizeof *r);
+  store_doctor_row *rows = calloc(DOCTOR_MAX_FINDINGS, sizeof *rows);
+  if (!r || !rows) {
+    free(r);
+    free(rows);
+    return ts_err_set(err, TS_ENOMEM, "no memory for the machine checks");
+  }
+  doctor_context ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.in_run = 1;
+  ctx.machine_tasks = -1;
+  doctor_run(&ctx, DOCTOR_CHEAP, DOCTOR_CLIENT, r);
+  char at[32];
+  plat_utc_timestamp(at, sizeof at);
+  ts_buf text = ts_buf_on(note, len);
+  char summary[256];
+  doctor_summary(r, summary, sizeof summary);
+  ts_buf_addf(&text, "%s", summary);
+  for (int i = 0; i < r->count; i++) {
+    const doctor_finding *f = &r->findings[i];
+    snprintf(rows[i].check, sizeof rows[i].check, "%s", f->check);
+    snprintf(rows[i].status, sizeof rows[i].status, "%s", doctor_status_name(f->status));
+    snprintf(rows[i].measured, sizeof rows[i].measured, "%s", f->measured);
+    snprintf(rows[i].advice, sizeof rows[i].advice, "%s", f->advice);
+    snprintf(rows[i].checked_at, sizeof rows[i].checked_at, "%s", at);
+    rows[i].value = f->value;
+    if (f->status == DOCTOR_WARN || f->status == DOCTOR_FAIL)
+      ts_buf_addf(&text, "\n  %s %s: %s; do: %s", doctor_status_name(f->status), f->check,
+                  f->measured, f->advice);
+  }
+  int rc = store_doctor_save(s, run_id, rows, r->count, err);
+  free(r);
+  free(rows);
+  return rc;
 }

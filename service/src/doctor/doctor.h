@@ -88,6 +88,13 @@ void doctor_write_json(const doctor_report *r, FILE *out);
 /* One line: "machine checks: 9 hold (2 with a warning), 1 fails (pids-max), 2 skipped; 140 ms". */
 void doctor_summary(const doctor_report *r, char *buf, size_t len);
 
+/* Before a run's first trial: runs the quick checks as the running process sees them (its own
+   limits; no client checks), stores the findings with the run (replacing an earlier sitting's)
+   and writes a note for the run's output: the summary line and one line per check that warns or
+   fails. TS_OK unless storing failed; the checks never stop a run. */
+struct store;
+int doctor_check_run(struct store *s, int64_t run_id, char *note, size_t len, ts_err *err);
+
 /* ---- the judgements, on measured numbers (checks.c), for tests ----------------------------- */
 
 /* A 1 ms sleep's median and 90th percentile, in ns. */

@@ -79,6 +79,9 @@ typedef struct report_data {
   char (*metric_names)[REPORT_METRIC_NAME_MAX];
   size_t metric_name_count;
   int out_of_memory;
+  /* REPORT_WITH_RUN: the machine checks stored with the run, in order ("Machine checks") */
+  store_doctor_row *checks;
+  int check_count;
 } report_data;
 
 /* Reads (and with REPORT_WITH_STATS computes) what the flags ask for. p may be NULL: with

@@ -170,6 +170,23 @@ void report_write_json(const report_data *r, FILE *out) {
     }
     fputs("]}", out);
   }
+  fputs("],\n\"machine_checks\":[", out);
+  for (int i = 0; i < r->check_count; i++) {
+    const store_doctor_row *c = &r->checks[i];
+    fputs(i ? ",\n {\"check\":" : "\n {\"check\":", out);
+    json_string(out, c->check);
+    fputs(",\"status\":", out);
+    json_string(out, c->status);
+    fputs(",\"measured\":", out);
+    json_string(out, c->measured);
+    fputs(",\"value\":", out);
+    json_number(out, c->value);
+    fputs(",\"advice\":", out);
+    json_string(out, c->advice);
+    fputs(",\"checked_at\":", out);
+    json_string(out, c->checked_at);
+    fputc('}', out);
+  }
   fputs("],\n\"trials\":[", out);
   for (size_t i = 0; i < r->trial_count; i++) {
     fputs(i ? ",\n " : "\n ", out);

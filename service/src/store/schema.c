@@ -111,6 +111,20 @@ static const char *const migrations[] = {
     "ALTER TABLE run ADD COLUMN programs_allowed INTEGER NOT NULL DEFAULT 0;\n"
     "ALTER TABLE schedule ADD COLUMN programs_allowed INTEGER NOT NULL DEFAULT 0;\n"
     "UPDATE run SET runner='service' WHERE resume_at_start=1 OR schedule_id IS NOT NULL;\n",
+    /* 8 (doctor): the machine checks (`threadsoup doctor`'s quick checks) run before a run's
+       first trial: what each measured, whether it held, what to do. One row per check and run,
+       in the order they ran; a resumed run's checks replace the earlier sitting's. */
+    "CREATE TABLE run_doctor (\n"
+    "  run_id INTEGER NOT NULL,\n"
+    "  position INTEGER NOT NULL,\n"
+    "  check_name TEXT NOT NULL,\n"
+    "  status TEXT NOT NULL CHECK (status IN ('ok','warn','fail','skip')),\n"
+    "  measured TEXT NOT NULL,\n"
+    "  value REAL,\n"
+    "  advice TEXT NOT NULL DEFAULT '',\n"
+    "  checked_at TEXT NOT NULL,\n"
+    "  PRIMARY KEY (run_id, position)\n"
+    ");\n",
 };
 
 int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }
