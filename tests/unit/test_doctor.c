@@ -16,6 +16,7 @@
 
 static const char *unit_file; /* installer/threadsoup.service */
 
+#ifndef _WIN32
 static void write_file(const char *root, const char *relative, const char *text) {
   char path[PLAT_PATH_MAX], folder[PLAT_PATH_MAX];
   ts_err err;
@@ -53,7 +54,6 @@ static void default_systemd_machine(const char *root) {
   write_file(root, "/proc/4242/status", "Name:\tthreadsoup\nUid:\t0\t0\t0\t0\n");
 }
 
-#ifndef _WIN32
 static void default_systemd_unit_fails_the_largest_preset(void) {
   const char *root = "doctor-root-default";
   default_systemd_machine(root);

@@ -17,6 +17,18 @@
 #define TIMER_SLEEPS 100
 #define CHILDREN 10
 
+/* The Wine version when under Wine, else NULL (tests set ctx->wine; "" means not Wine). */
+static const char *wine_of(const doctor_context *ctx) {
+  const char *wine = ctx->wine ? ctx->wine : plat_wine_version();
+  return wine && *wine ? wine : NULL;
+}
+
+/* Appends a sentence to a finding's measured text. */
+static void add_measured(doctor_finding *out, const char *sentence) {
+  size_t n = strlen(out->measured);
+  snprintf(out->measured + n, sizeof out->measured - n, "%s", sentence);
+}
+
 /* ---- timer resolution: 100 sleeps of 1 ms on a plain thread -------------------------------- */
 
 typedef struct timer_probe {
@@ -54,7 +66,6 @@ void doctor_judge_timer(double median_ns, double p90_ns, int sleeps, doctor_find
 }
 
 static void check_timer(const doctor_context *ctx, doctor_finding *out) {
-  (void)ctx;
   timer_probe *p = calloc(1, sizeof *p);
   plat_thread t;
   ts_err err;
@@ -69,6 +80,9 @@ static void check_timer(const doctor_context *ctx, doctor_finding *out) {
   doctor_judge_timer(p->took_ns[TIMER_SLEEPS / 2], p->took_ns[TIMER_SLEEPS * 9 / 10], TIMER_SLEEPS,
                      out);
   free(p);
+  if (wine_of(ctx))
+    add_measured(out, "; Wine sleeps on the host's timers, not on Windows' 15.6 ms tick: a "
+                      "Windows PC may show 15.6 ms");
 }
 
 /* ---- idle children: 10 started as `load procs` starts them, every new process counted ------ */
@@ -212,6 +226,9 @@ static void check_rights(const doctor_context *ctx, doctor_finding *out) {
     r = &own;
   }
   doctor_judge_rights(r, out);
+  if (r->windows && wine_of(ctx))
+    add_measured(out, "; Wine has no UAC: its user is always an elevated administrator, so the "
+                      "case of a default Windows install (rights not elevated) shows only there");
 }
 
 /* ---- the service at the control address ------------------------------------------------------ */
@@ -293,10 +310,10 @@ static void check_data(const doctor_context *ctx, doctor_finding *out) {
 
 static void check_quiet(const doctor_context *ctx, doctor_finding *out) {
   const plat_quiet_ops *ops = ctx->quiet_ops ? ctx->quiet_ops : plat_quiet_system();
-  const char *wine = ctx->wine ? ctx->wine : plat_wine_version();
+  const char *wine = wine_of(ctx);
   const char *missing = ops->unavailable_reason ? ops->unavailable_reason() : NULL;
   if (missing) {
-    if (wine && *wine)
+    if (wine)
       doctor_set(out, DOCTOR_SKIP, NAN, missing,
                  "not available here: Wine %s has no Defender and no Windows Update", wine);
     else
@@ -358,12 +375,21 @@ long doctor_preset_tasks(void) {
 /* The limits, or a skip saying why there are none; 0 when out was filled. */
 static int limits_of(const doctor_context *ctx, plat_task_limits *own, const plat_task_limits **l,
                      doctor_finding *out) {
+  static const char *const names[][2] = {{"pid-max", "kernel.pid_max"},
+                                         {"threads-max", "kernel.threads-max"},
+                                         {"pids-max", "a cgroup's pids.max (TasksMax)"},
+                                         {"open-files", "RLIMIT_NOFILE"},
+                                         {"user-tasks", "RLIMIT_NPROC"}};
+  const char *what = out->check;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp(out->check, names[i][0]) == 0)
+      what = names[i][1];
   ts_err err;
   *l = ctx->limits;
   if (*l)
     return 1;
   if (plat_task_limits_read(ctx->root, !ctx->in_run, own, &err) != TS_OK) {
-    doctor_set(out, DOCTOR_SKIP, NAN, err.text, "no such limit on this OS");
+    doctor_set(out, DOCTOR_SKIP, NAN, err.text, "%s: Linux only", what);
     return 0;
   }
   *l = own;
