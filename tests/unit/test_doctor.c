@@ -16,6 +16,26 @@
 
 static const char *unit_file; /* installer/threadsoup.service */
 
+/* The finding of the check called `name`; NULL when it did not run. */
+static doctor_finding *finding(doctor_report *r, const char *name) {
+  for (int i = 0; i < r->count; i++)
+    if (strcmp(r->findings[i].check, name) == 0)
+      return &r->findings[i];
+  return NULL;
+}
+
+/* The cheap checks that are not a client's, on the machine under `root`, 300 tasks running. */
+static doctor_report *run_cheap(const char *root) {
+  doctor_context ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.root = root;
+  ctx.machine_tasks = 300;
+  doctor_report *r = malloc(sizeof *r);
+  if (r)
+    doctor_run(&ctx, DOCTOR_CHEAP, DOCTOR_CLIENT, r);
+  return r;
+}
+
 #ifndef _WIN32
 static void write_file(const char *root, const char *relative, const char *text) {
   char path[PLAT_PATH_MAX], folder[PLAT_PATH_MAX];
@@ -95,19 +115,11 @@ static void default_systemd_unit_fails_the_largest_preset(void) {
   CHECK(f.value == 1024);
 
   /* The same facts through the runner: the verdict does not hold. */
-  doctor_context ctx;
-  memset(&ctx, 0, sizeof ctx);
-  ctx.root = root;
-  ctx.machine_tasks = 300;
-  doctor_report *r = malloc(sizeof *r);
+  doctor_report *r = run_cheap(root);
   REQUIRE(r);
-  doctor_run(&ctx, DOCTOR_CHEAP, DOCTOR_CLIENT, r);
-  int pids = -1;
-  for (int i = 0; i < r->count; i++)
-    if (strcmp(r->findings[i].check, "pids-max") == 0)
-      pids = i;
-  REQUIRE(pids >= 0);
-  CHECK_INT(r->findings[pids].status, DOCTOR_FAIL);
+  const doctor_finding *pids = finding(r, "pids-max");
+  REQUIRE(pids);
+  CHECK_INT(pids->status, DOCTOR_FAIL);
   CHECK(!doctor_holds(r));
   CHECK(r->failed >= 1);
   char summary[256];
@@ -125,13 +137,8 @@ static void raised_limits_hold(void) {
   write_file(root, "/sys/fs/cgroup/system.slice/threadsoup.service/pids.max", "max\n");
   limits_file(limits, sizeof limits, "unlimited", "65536");
   write_file(root, "/proc/4242/limits", limits);
-  doctor_context ctx;
-  memset(&ctx, 0, sizeof ctx);
-  ctx.root = root;
-  ctx.machine_tasks = 300;
-  doctor_report *r = malloc(sizeof *r);
+  doctor_report *r = run_cheap(root);
   REQUIRE(r);
-  doctor_run(&ctx, DOCTOR_CHEAP, DOCTOR_CLIENT, r);
   for (int i = 0; i < r->count; i++) {
     const doctor_finding *f = &r->findings[i];
     if (strcmp(f->check, "timer") == 0)
@@ -281,15 +288,8 @@ static void client_checks_and_json(void) {
   doctor_report *rep = malloc(sizeof *rep);
   REQUIRE(rep);
   doctor_run(&ctx, DOCTOR_CLIENT | DOCTOR_SLOW, 0, rep);
-  const doctor_finding *server = NULL, *quiet = NULL, *data = NULL;
-  for (int i = 0; i < rep->count; i++) {
-    if (strcmp(rep->findings[i].check, "server") == 0)
-      server = &rep->findings[i];
-    if (strcmp(rep->findings[i].check, "quiet") == 0)
-      quiet = &rep->findings[i];
-    if (strcmp(rep->findings[i].check, "data") == 0)
-      data = &rep->findings[i];
-  }
+  const doctor_finding *server = finding(rep, "server"), *quiet = finding(rep, "quiet"),
+                       *data = finding(rep, "data");
   REQUIRE(server && quiet && data);
   CHECK_INT(server->status, DOCTOR_FAIL);
   CHECK_STR_CONTAINS(server->measured, "mallory");
@@ -325,10 +325,7 @@ static void data_folder(void) {
   REQUIRE(rep);
   REQUIRE(system("chmod 0777 doctor-data-open && chmod 0644 doctor-data-open/threadsoup.db") == 0);
   doctor_run(&ctx, DOCTOR_CLIENT, 0, rep);
-  const doctor_finding *data = NULL;
-  for (int i = 0; i < rep->count; i++)
-    if (strcmp(rep->findings[i].check, "data") == 0)
-      data = &rep->findings[i];
+  const doctor_finding *data = finding(rep, "data");
   REQUIRE(data);
   CHECK_INT(data->status, DOCTOR_FAIL);
   CHECK_STR_CONTAINS(data->measured, "writable by everyone");

@@ -172,7 +172,7 @@ void doctor_judge_rights(const plat_rights *r, doctor_finding *out) {
   if (!r->windows) {
     if (r->root)
       doctor_set(out, DOCTOR_OK, 2, "",
-                 "%s is root: may control load, experiments, schedules "
+                 "%s runs as root: may control load, experiments, schedules "
                  "and quiet mode, and run command benchmarks",
                  r->user);
     else if (r->group_member)

@@ -92,17 +92,10 @@ void doctor_write_json(const doctor_report *r, FILE *out) {
           r->failed, r->skipped);
   for (int i = 0; i < r->count; i++) {
     const doctor_finding *f = &r->findings[i];
-    fputs(i ? ",{\"check\":" : "{\"check\":", out);
-    report_json_string(out, f->check);
-    fputs(",\"status\":", out);
-    report_json_string(out, doctor_status_name(f->status));
-    fputs(",\"measured\":", out);
-    report_json_string(out, f->measured);
-    fputs(",\"value\":", out);
-    report_json_number(out, f->value);
-    fputs(",\"advice\":", out);
-    report_json_string(out, f->advice);
-    fputc('}', out);
+    if (i)
+      fputc(',', out);
+    report_json_check(out, f->check, doctor_status_name(f->status), f->measured, f->value,
+                      f->advice, NULL);
   }
   fputs("]}\n", out);
 }

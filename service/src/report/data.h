@@ -100,8 +100,9 @@ void report_write_text_body(const report_data *r, FILE *out);
 void report_write_csv(const report_data *r, FILE *out);
 void report_write_json(const report_data *r, FILE *out);
 void report_write_html(const report_data *r, FILE *out);
-/* A JSON string (escaped, UTF-8 checked) and a number (null for NaN), for other JSON writers. */
-void report_json_string(FILE *out, const char *text);
-void report_json_number(FILE *out, double value);
+/* One machine check as a JSON object (check, status, measured, value, advice, and checked_at
+   unless NULL): the reports' "machine_checks" and `threadsoup doctor --json` alike. */
+void report_json_check(FILE *out, const char *check, const char *status, const char *measured,
+                       double value, const char *advice, const char *checked_at);
 
 #endif
