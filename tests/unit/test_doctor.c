@@ -24,6 +24,7 @@ static doctor_finding *finding(doctor_report *r, const char *name) {
   return NULL;
 }
 
+#ifndef _WIN32
 /* The cheap checks that are not a client's, on the machine under `root`, 300 tasks running. */
 static doctor_report *run_cheap(const char *root) {
   doctor_context ctx;
@@ -36,7 +37,6 @@ static doctor_report *run_cheap(const char *root) {
   return r;
 }
 
-#ifndef _WIN32
 static void write_file(const char *root, const char *relative, const char *text) {
   char path[PLAT_PATH_MAX], folder[PLAT_PATH_MAX];
   ts_err err;
