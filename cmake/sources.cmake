@@ -16,6 +16,7 @@ set(TS_SHARED_SOURCES
   shared/src/proto.c
   shared/src/plat/${TS_PLATFORM}/census.c
   shared/src/plat/${TS_PLATFORM}/child.c
+  shared/src/plat/${TS_PLATFORM}/doctor.c
   shared/src/plat/${TS_PLATFORM}/fs.c
   shared/src/plat/${TS_PLATFORM}/interrupt.c
   shared/src/plat/${TS_PLATFORM}/ipc.c
@@ -38,6 +39,8 @@ set(TS_CORE_SOURCES
   service/src/bench/command.c
   service/src/bench/cpuz.c
   service/src/bench/sevenzip.c
+  service/src/doctor/checks.c
+  service/src/doctor/doctor.c
   service/src/engine/engine.c
   service/src/engine/scenarios.c
   service/src/engine/scenarios/procs.c
@@ -70,6 +73,7 @@ set(TS_CLI_SOURCES
   service/src/cli/args.c
   service/src/cli/census.c
   service/src/cli/client.c
+  service/src/cli/doctor.c
   service/src/cli/history.c
   service/src/cli/load.c
   service/src/cli/record.c

@@ -59,6 +59,13 @@ if [ "$(id -u)" -eq 0 ] || id -nG | tr ' ' '\n' | grep -qx threadsoup; then admi
 me=$(id -un 2>/dev/null || id -u)
 start_daemon
 
+# The doctor's server check: the address is served by the verified service, and it says so.
+if [ "$part" = basics ]; then
+  out=$("$exe" doctor --quick --socket "$sock")
+  echo "$out" | grep -q "^ok  *server  *$sock is served by ThreadSoup's service (verified)" ||
+    fail "doctor does not find the service at $sock: $out"
+fi
+
 if [ "$part" = schedule ]; then
   if [ $admin -eq 0 ]; then
     echo "schedule: skipped: adding a schedule needs root or group threadsoup, and $me is neither"

@@ -85,6 +85,18 @@ pid=$(field pid status)
 db=$(field db status)
 [ -n "$pid" ] && [ -n "$db" ] || fail "status did not answer with the service's pid and database"
 grep -q "^load  *none" "$out/status.txt" || fail "a fresh service runs load already"
+# The doctor finds the installed service behind its pipe (verified) and checks its data folder;
+# its exit code agrees with its verdict.
+"$wine_run" "$exe" doctor --quick >"$out/doctor.raw" 2>&1
+rc=$?
+tr -d '\r' <"$out/doctor.raw" >"$out/doctor.txt"
+cat "$out/doctor.txt"
+grep -q '^ok  *server  *\\\\\.\\pipe\\threadsoup is served by ThreadSoup.s service (verified)' \
+  "$out/doctor.txt" || fail "doctor does not find the installed service behind its pipe"
+grep -q '^[a-z]*  *data  *C:.ProgramData.ThreadSoup' "$out/doctor.txt" ||
+  fail "doctor does not check the service's data folder"
+if grep -q "^verdict: all hold (exit 0)" "$out/doctor.txt"; then [ $rc -eq 0 ]; else [ $rc -eq 1 ]; fi ||
+  fail "doctor's exit code $rc disagrees with its verdict"
 
 # --- load run by the service, counted by the OS in the service process ---------------------------
 ts load_start start sleep --count 500

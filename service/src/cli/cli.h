@@ -32,6 +32,7 @@ extern const cli_command cli_stop_command;
 extern const cli_command cli_schedule_command;
 extern const cli_command cli_service_command;
 extern const cli_command cli_quiet_command;
+extern const cli_command cli_doctor_command;
 
 /* ---- talking to the service (client.c) ---------------------------------------------------- */
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../bench/bench.h"
+#include "../doctor/doctor.h"
 #include "../quiet/quiet.h"
 #include "precision.h"
 #include "threadsoup/plat.h"
@@ -351,10 +352,21 @@ static void leave_quiet(store *s, const experiment_observer *o) {
   note(o, text);
 }
 
+/* The machine checks (`threadsoup doctor`'s quick ones) before the first trial of each sitting:
+   stored with the run for its report, and a note; a check that fails does not stop the run. */
+static void check_machine(store *s, int64_t run_id, const experiment_observer *o) {
+  char text[4096];
+  ts_err err;
+  if (doctor_check_run(s, run_id, text, sizeof text, &err) != TS_OK)
+    snprintf(text, sizeof text, "machine checks not stored: %s", err.text);
+  note(o, text);
+}
+
 int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
                         const experiment_observer *observer, const plat_cancel *cancel,
                         ts_err *err) {
   pending_list l = {NULL, 0, 0, 0, 0, 0};
+  check_machine(s, run_id, observer);
   int quiet = enter_quiet(s, run_id, p, observer);
   int rc = store_run_trials(s, run_id, collect_pending, &l, err);
   if (rc == TS_OK && l.failed)

@@ -67,6 +67,8 @@ int plan_is_preset(const char *name) {
   return 0;
 }
 
+const char *plan_preset_name(size_t i) { return i < PRESET_COUNT ? plan_presets[i].name : NULL; }
+
 void plan_preset_help(char *buf, size_t len) {
   ts_buf help = ts_buf_on(buf, len);
   for (size_t i = 0; i < PRESET_COUNT; i++)

@@ -49,6 +49,8 @@ int plan_preset(const char *name, plan *out, ts_err *err);
 /* "  name  help" lines for --help. */
 void plan_preset_help(char *buf, size_t len);
 const char *plan_default_preset(void);
+/* The name of preset number i (from 0); NULL past the last. */
+const char *plan_preset_name(size_t i);
 int plan_is_preset(const char *name);
 
 /* Reads a plan file; errors name the file, the line and what is accepted. */

@@ -183,7 +183,21 @@ void report_data_free(report_data *r) {
   free(r->trials);
   free(r->metrics);
   free(r->metric_names);
+  free(r->checks);
   free(r);
+}
+
+/* Appends one stored machine check. */
+static int collect_check(void *ctx, const store_doctor_row *row) {
+  report_data *r = ctx;
+  store_doctor_row *more = realloc(r->checks, (size_t)(r->check_count + 1) * sizeof *more);
+  if (!more) {
+    r->out_of_memory = 1;
+    return 1;
+  }
+  r->checks = more;
+  r->checks[r->check_count++] = *row;
+  return 0;
 }
 
 static int read_run(store *s, report_data *r, const plan **p, plan **own, ts_err *err) {
@@ -198,6 +212,9 @@ static int read_run(store *s, report_data *r, const plan **p, plan **own, ts_err
   r->have_quiet = found;
   if (found)
     quiet_describe_entry(&r->quiet, r->quiet_line, sizeof r->quiet_line);
+  rc = store_doctor_findings(s, r->run_id, collect_check, r, err);
+  if (rc != TS_OK)
+    return rc;
   if (*p)
     return TS_OK;
   *own = malloc(sizeof **own);

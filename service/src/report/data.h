@@ -83,6 +83,9 @@ typedef struct report_data {
   int have_quiet;
   store_quiet_entry quiet;
   char quiet_line[800]; /* quiet_describe_entry's words */
+  /* REPORT_WITH_RUN: the machine checks stored with the run, in order ("Machine checks") */
+  store_doctor_row *checks;
+  int check_count;
 } report_data;
 
 /* Reads (and with REPORT_WITH_STATS computes) what the flags ask for. p may be NULL: with
@@ -101,5 +104,9 @@ void report_write_text_body(const report_data *r, FILE *out);
 void report_write_csv(const report_data *r, FILE *out);
 void report_write_json(const report_data *r, FILE *out);
 void report_write_html(const report_data *r, FILE *out);
+/* One machine check as a JSON object (check, status, measured, value, advice, and checked_at
+   unless NULL): the reports' "machine_checks" and `threadsoup doctor --json` alike. */
+void report_json_check(FILE *out, const char *check, const char *status, const char *measured,
+                       double value, const char *advice, const char *checked_at);
 
 #endif

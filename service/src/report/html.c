@@ -420,6 +420,29 @@ void report_write_html(const report_data *r, FILE *out) {
     write_trial_chart(r, b, out);
     fputs("</section>\n", out);
   }
+  if (r->check_count > 0) {
+    fputs("<section class=\"checks\">\n<h2>Machine checks</h2>\n<p class=\"note\">"
+          "<code>threadsoup doctor</code>'s quick checks before the first trial, ",
+          out);
+    esc(out, r->checks[0].checked_at);
+    fputs(".</p>\n<table>\n<tr><th>check</th><th>status</th><th>measured</th><th>what to "
+          "do</th></tr>\n",
+          out);
+    for (int i = 0; i < r->check_count; i++) {
+      const store_doctor_row *c = &r->checks[i];
+      fputs("<tr><td>", out);
+      esc(out, c->check);
+      fprintf(out, "</td><td class=\"%s\">",
+              strcmp(c->status, "fail") == 0 || strcmp(c->status, "warn") == 0 ? "warn" : "ok");
+      esc(out, c->status);
+      fputs("</td><td>", out);
+      esc(out, c->measured);
+      fputs("</td><td>", out);
+      esc(out, c->advice);
+      fputs("</td></tr>\n", out);
+    }
+    fputs("</table>\n</section>\n", out);
+  }
   fputs("<h2>Plan</h2>\n<pre>", out);
   esc(out, r->run.plan_text);
   fputs("</pre>\n<p class=\"note\">Written by <code>threadsoup report --format html</code> from "

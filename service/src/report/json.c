@@ -192,10 +192,38 @@ void report_write_json(const report_data *r, FILE *out) {
     }
     fputs("]}", out);
   }
+  fputs("],\n\"machine_checks\":[", out);
+  for (int i = 0; i < r->check_count; i++) {
+    const store_doctor_row *c = &r->checks[i];
+    fputs(i ? ",\n " : "\n ", out);
+    report_json_check(out, c->check, c->status, c->measured, c->value, c->advice, c->checked_at);
+  }
   fputs("],\n\"trials\":[", out);
   for (size_t i = 0; i < r->trial_count; i++) {
     fputs(i ? ",\n " : "\n ", out);
     write_trial(r, &r->trials[i], out);
   }
   fputs("]}\n", out);
+}
+
+void report_json_check(FILE *out, const char *check, const char *status, const char *measured,
+                       double value, const char *advice, const char *checked_at) {
+  const char *keys[] = {"check", "status", "measured"}, *values[] = {check, status, measured};
+  fputc('{', out);
+  for (int i = 0; i < 3; i++) {
+    json_key(out, keys[i]);
+    json_string(out, values[i]);
+    fputc(',', out);
+  }
+  json_key(out, "value");
+  json_number(out, value);
+  fputc(',', out);
+  json_key(out, "advice");
+  json_string(out, advice);
+  if (checked_at) {
+    fputc(',', out);
+    json_key(out, "checked_at");
+    json_string(out, checked_at);
+  }
+  fputc('}', out);
 }

@@ -75,6 +75,19 @@ void report_write_text_body(const report_data *r, FILE *out) {
   if (r->pending || r->failed || r->warnings)
     fprintf(out, "\n%d trial(s) pending, %d failed, %d with warnings (a skipped quiet gate).\n",
             r->pending, r->failed, r->warnings);
+  if (r->check_count > 0) {
+    char at[64], check[64], measured[1600], advice[1600];
+    fprintf(out, "\nMachine checks (threadsoup doctor's quick checks, %s):\n",
+            SHOWN(r->checks[0].checked_at, at));
+    for (int i = 0; i < r->check_count; i++) {
+      const store_doctor_row *c = &r->checks[i];
+      fprintf(out, "  %-4s  %-12s %s\n", c->status, SHOWN(c->check, check),
+              SHOWN(c->measured, measured));
+      if (c->advice[0])
+        fprintf(out, "  %-4s  %-12s %s %s\n", "", "",
+                strcmp(c->status, "skip") ? "do:" : "why:", SHOWN(c->advice, advice));
+    }
+  }
 }
 
 int report_text(store *s, int64_t run_id, const plan *p, FILE *out, ts_err *err) {

@@ -124,6 +124,20 @@ static const char *const migrations[] = {
     "  CHECK (update_state IN ('not-asked','confirmed','written','failed','blocked'));\n"
     "ALTER TABLE quiet_journal ADD COLUMN update_how TEXT;\n"
     "CREATE INDEX quiet_journal_run ON quiet_journal(run_id) WHERE run_id IS NOT NULL;\n",
+    /* 9: the machine checks (`threadsoup doctor`'s quick checks) run before a run's
+       first trial: what each measured, whether it held, what to do. One row per check and run,
+       in the order they ran; a resumed run's checks replace the earlier sitting's. */
+    "CREATE TABLE run_doctor (\n"
+    "  run_id INTEGER NOT NULL,\n"
+    "  position INTEGER NOT NULL,\n"
+    "  check_name TEXT NOT NULL,\n"
+    "  status TEXT NOT NULL CHECK (status IN ('ok','warn','fail','skip')),\n"
+    "  measured TEXT NOT NULL,\n"
+    "  value REAL,\n"
+    "  advice TEXT NOT NULL DEFAULT '',\n"
+    "  checked_at TEXT NOT NULL,\n"
+    "  PRIMARY KEY (run_id, position)\n"
+    ");\n",
 };
 
 int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }

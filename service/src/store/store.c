@@ -1050,3 +1050,71 @@ int store_quiet_run_entry(store *s, int64_t run_id, store_quiet_entry *out, int 
                           ts_err *err) {
   return quiet_entry_query(s, "WHERE run_id=?", run_id, out, found, err);
 }
+
+/* ---- machine checks stored with a run ---------------------------------------------------------
+ */
+
+int store_doctor_save(store *s, int64_t run_id, const store_doctor_row *rows, int count,
+                      ts_err *err) {
+  int rc = exec_sql(s, "BEGIN IMMEDIATE", "cannot start a transaction", err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_stmt *st;
+  rc = prepare(s, "DELETE FROM run_doctor WHERE run_id=?", &st, err);
+  if (rc == TS_OK) {
+    sqlite3_bind_int64(st, 1, run_id);
+    rc = step_done(s, st, "cannot replace the machine checks", err);
+  }
+  for (int i = 0; rc == TS_OK && i < count; i++) {
+    rc = prepare(s,
+                 "INSERT INTO run_doctor(run_id, position, check_name, status, measured, value, "
+                 "advice, checked_at) VALUES (?,?,?,?,?,?,?,?)",
+                 &st, err);
+    if (rc != TS_OK)
+      break;
+    sqlite3_bind_int64(st, 1, run_id);
+    sqlite3_bind_int(st, 2, i + 1);
+    sqlite3_bind_text(st, 3, rows[i].check, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, rows[i].status, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 5, rows[i].measured, -1, SQLITE_TRANSIENT);
+    if (isnan(rows[i].value))
+      sqlite3_bind_null(st, 6);
+    else
+      sqlite3_bind_double(st, 6, rows[i].value);
+    sqlite3_bind_text(st, 7, rows[i].advice, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 8, rows[i].checked_at, -1, SQLITE_TRANSIENT);
+    rc = step_done(s, st, "cannot store a machine check", err);
+  }
+  if (rc == TS_OK)
+    rc = exec_sql(s, "COMMIT", "cannot store the machine checks", err);
+  return rc == TS_OK ? TS_OK : rollback_with(s, rc);
+}
+
+int store_doctor_findings(store *s, int64_t run_id,
+                          int (*fn)(void *ctx, const store_doctor_row *row), void *ctx,
+                          ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s,
+                   "SELECT check_name, status, measured, value, advice, checked_at FROM run_doctor "
+                   "WHERE run_id=? ORDER BY position",
+                   &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_int64(st, 1, run_id);
+  store_doctor_row row;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    copy_column(st, 0, row.check, sizeof row.check);
+    copy_column(st, 1, row.status, sizeof row.status);
+    copy_column(st, 2, row.measured, sizeof row.measured);
+    row.value = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 3);
+    copy_column(st, 4, row.advice, sizeof row.advice);
+    copy_column(st, 5, row.checked_at, sizeof row.checked_at);
+    if (fn(ctx, &row) != 0) {
+      rc = SQLITE_DONE;
+      break;
+    }
+  }
+  int result = rc == SQLITE_DONE ? TS_OK : store_fail(s, err, "cannot read the machine checks");
+  sqlite3_finalize(st);
+  return result;
+}

@@ -11,7 +11,7 @@
 typedef struct store store;
 
 /* The newest schema this build knows; `PRAGMA user_version` of a ThreadSoup database. */
-#define STORE_SCHEMA_VERSION 8
+#define STORE_SCHEMA_VERSION 9
 /* `PRAGMA application_id` of every ThreadSoup database: "TSup". */
 #define STORE_APPLICATION_ID 0x54537570
 
@@ -292,5 +292,24 @@ int store_quiet_last_entry(store *s, store_quiet_entry *out, int *found, ts_err 
 
 /* Runs SQLite's integrity check; TS_ESTORE with its first complaint when the file is damaged. */
 int store_integrity_check(store *s, ts_err *err);
+
+/* ---- machine checks stored with a run (`threadsoup doctor`'s quick checks) ----------------- */
+
+typedef struct store_doctor_row {
+  char check[32];
+  char status[8]; /* ok, warn, fail, skip */
+  char measured[384];
+  double value; /* NaN: none */
+  char advice[384];
+  char checked_at[32];
+} store_doctor_row;
+
+/* Replaces the run's stored checks with `rows` (in their order), in one transaction. */
+int store_doctor_save(store *s, int64_t run_id, const store_doctor_row *rows, int count,
+                      ts_err *err);
+/* The run's checks in order; fn returning non-zero stops early. */
+int store_doctor_findings(store *s, int64_t run_id,
+                          int (*fn)(void *ctx, const store_doctor_row *row), void *ctx,
+                          ts_err *err);
 
 #endif

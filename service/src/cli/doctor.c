@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
+/* doctor.c - `threadsoup doctor`: runs the machine checks (service/src/doctor) and prints each with
+   what it measured and whether it holds; exits 0 when all hold, 1 otherwise. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../doctor/doctor.h"
+#include "cli.h"
+#include "threadsoup/proto.h"
+
+/* The server check's question: `status` through the normal client, which verifies the server
+   before it sends anything (plat_ipc_connect). */
+static int ask_status(const char *address, char *answer, size_t len, ts_err *err) {
+  proto_message request, *reply = malloc(sizeof *reply);
+  if (!reply)
+    return ts_err_set(err, TS_ENOMEM, "no memory for a reply");
+  proto_init(&request, PROTO_REQUEST, "status");
+  int rc = cli_call_service(address, &request, reply, err);
+  if (rc == TS_OK && reply->kind == PROTO_ERROR) {
+    const char *message = proto_get(reply, "message");
+    rc = ts_err_set(err, TS_EOS, "the service refused status: %s", message ? message : "?");
+  }
+  if (rc == TS_OK) {
+    const char *server = proto_get(reply, "server"), *pid = proto_get(reply, "pid");
+    snprintf(answer, len, "%s, pid %s", server ? server : "?", pid ? pid : "?");
+  }
+  free(reply);
+  return rc;
+}
+
+static int doctor_main(int argc, char **argv) {
+  cli_args a;
+  ts_err err;
+  int json = 0, quick = 0;
+  doctor_context ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.machine_tasks = -1;
+  ctx.ask_status = ask_status;
+  cli_args_init(&a, argc, argv, "doctor");
+  while (cli_args_next(&a)) {
+    if (a.word) {
+      char message[300];
+      snprintf(message, sizeof message, "doctor: unexpected argument '%.200s'", a.word);
+      return cli_usage_error(&cli_doctor_command, message);
+    }
+    if (cli_args_is(&a, "--json"))
+      json = 1;
+    else if (cli_args_is(&a, "--quick"))
+      quick = 1;
+    else if (cli_args_is(&a, "--socket")) {
+      if (cli_args_value(&a, "the service's socket or pipe", &ctx.address, &err) != TS_OK)
+        return cli_usage_error(&cli_doctor_command, err.text);
+    } else if (cli_args_is(&a, "--data")) {
+      if (cli_args_value(&a, "the service's data folder", &ctx.data_dir, &err) != TS_OK)
+        return cli_usage_error(&cli_doctor_command, err.text);
+    } else {
+      char message[300];
+      snprintf(message, sizeof message, "doctor: unknown option '%.200s'", a.name);
+      return cli_usage_error(&cli_doctor_command, message);
+    }
+  }
+  doctor_report *r = malloc(sizeof *r);
+  if (!r)
+    return CLI_EXIT_FAILURE;
+  doctor_run(&ctx, quick ? DOCTOR_CHEAP : DOCTOR_CHEAP | DOCTOR_SLOW, 0, r);
+  if (json)
+    doctor_write_json(r, stdout);
+  else
+    doctor_write_text(r, stdout);
+  int holds = doctor_holds(r);
+  free(r);
+  return holds ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
+}
+
+const cli_command cli_doctor_command = {
+    .name = "doctor",
+    .synopsis = "doctor [--quick] [--json] [--socket ADDR] [--data DIR]",
+    .summary = "check this machine: timer, idle children, rights, service, data, quiet mode, "
+               "limits",
+    .help = "\nChecks, on this machine, each assumption a result rests on; prints each check as\n"
+            "ok, warn, fail or skip with what it measured and what to do. Exit code 0 when all\n"
+            "hold (ok, warn or skip), 1 when any fails.\n"
+            "\noptions:\n"
+            "  --quick        leave out the checks that start programs (10 idle children;\n"
+            "                 Defender's PowerShell cmdlets on Windows)\n"
+            "  --json         the findings as one JSON object\n"
+            "  --socket ADDR  the service's socket or pipe (default: the service's own)\n"
+            "  --data DIR     the service's data folder (default /var/lib/threadsoup,\n"
+            "                 %ProgramData%\\ThreadSoup)\n",
+    .main = doctor_main,
+};

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
+/* plat_doctor.h - the facts `threadsoup doctor` reads from the OS (implemented twice, as
+   plat/posix/doctor.c and plat/win32/doctor.c), as plain structs so tests can hand in their own. */
+#ifndef THREADSOUP_PLAT_DOCTOR_H
+#define THREADSOUP_PLAT_DOCTOR_H
+
+#include <stddef.h>
+
+#include "threadsoup/err.h"
+
+/* A limit the OS does not set ("max", "unlimited"). */
+#define PLAT_LIMIT_NONE (-2L)
+/* A limit that could not be read. */
+#define PLAT_LIMIT_UNKNOWN (-1L)
+
+/* Linux's limits on tasks (threads and processes) and open files, as read from /proc and
+   /sys/fs/cgroup under `root`. Each is PLAT_LIMIT_UNKNOWN when it could not be read. */
+typedef struct plat_task_limits {
+  long pid_max;          /* /proc/sys/kernel/pid_max: the highest pid + 1, machine-wide */
+  long threads_max;      /* /proc/sys/kernel/threads-max: tasks machine-wide */
+  long pids_max;         /* the smallest pids.max of the cgroup and its parents */
+  char pids_max_at[256]; /* the cgroup that sets it ("/system.slice/threadsoup.service") */
+  char whose[96];        /* whose cgroup and limits: "the threadsoup.service unit (pid 42)" */
+  long pid;              /* the process whose limits were read: the service's, or this one */
+  long nofile_soft;      /* RLIMIT_NOFILE of that process (from /proc/PID/limits) */
+  long nofile_hard;
+  long nproc_soft; /* RLIMIT_NPROC: the tasks its user may have */
+  long uid;        /* that process's real uid (RLIMIT_NPROC does not bind root) */
+} plat_task_limits;
+
+/* Reads the limits under `root` ("" or NULL: the real root; tests pass a folder laid out like
+   /proc and /sys/fs/cgroup). The service's unit cgroup (system.slice/threadsoup.service) and its
+   first process are used when `prefer_service` and it exists, else this process's own cgroup
+   (/proc/self/cgroup, cgroup v2 or v1's pids controller). TS_EUNSUPPORTED on Windows. */
+int plat_task_limits_read(const char *root, int prefer_service, plat_task_limits *out, ts_err *err);
+
+/* The calling process's rights, as the service would weigh them. -1 where unknown. */
+typedef struct plat_rights {
+  int windows;
+  char user[64];
+  /* POSIX */
+  int root;         /* effective uid 0 */
+  int group_exists; /* group "threadsoup" exists */
+  int group_member; /* this process is in it (primary or supplementary groups) */
+  /* Windows */
+  int system;         /* LocalSystem */
+  int admin_enabled;  /* Administrators enabled in the token (elevated, or UAC off) */
+  int admin_filtered; /* an administrator whose token is UAC-filtered (not elevated) */
+  int elevated;       /* TokenElevation */
+  /* HOOK(rights, issue 10 #1): membership of the local group "ThreadSoup Users"; -1 until the
+     group exists in the product (read it here, with CheckTokenMembership on its SID). */
+  int users_group_member;
+} plat_rights;
+
+int plat_rights_read(plat_rights *out, ts_err *err);
+
+/* Windows Defender's Tamper Protection: 1 on, 0 off, -1 unknown (no Defender, Wine, Linux). */
+int plat_tamper_protection(void);
+
+/* The Wine version when this program runs under Wine ("9.0"), else NULL. */
+const char *plat_wine_version(void);
+
+#endif

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
+/* doctor.c (Windows) - the facts `threadsoup doctor` checks: the caller's token (elevated,
+   an administrator filtered by UAC, LocalSystem), Tamper Protection, and whether this is Wine. */
+#include "threadsoup/plat_doctor.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "win32.h"
+
+int plat_task_limits_read(const char *root, int prefer_service, plat_task_limits *out,
+                          ts_err *err) {
+  (void)root;
+  (void)prefer_service;
+  memset(out, 0, sizeof *out);
+  return ts_err_set(err, TS_EUNSUPPORTED,
+                    "Windows has no pid_max, threads-max or cgroup task limit: processes and "
+                    "threads are bounded by memory alone");
+}
+
+int plat_rights_read(plat_rights *out, ts_err *err) {
+  memset(out, 0, sizeof *out);
+  out->windows = 1;
+  out->root = out->group_exists = out->group_member = -1;
+  /* HOOK(rights, issue 10 #1): read membership of "ThreadSoup Users" here. */
+  out->users_group_member = -1;
+  wchar_t name[128];
+  DWORD count = sizeof name / sizeof name[0];
+  if (!GetUserNameW(name, &count) || !win32_from_wide(name, out->user, sizeof out->user))
+    snprintf(out->user, sizeof out->user, "%s", "?");
+  HANDLE token;
+  if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token))
+    return ts_err_set(err, TS_EOS, "cannot read this process's token (error %lu)",
+                      (unsigned long)GetLastError());
+  /* Administrators as the service checks it: enabled in the token, which a UAC-filtered token
+     holds as deny-only. */
+  BYTE admins[SECURITY_MAX_SID_SIZE];
+  DWORD size = sizeof admins;
+  BOOL member = FALSE;
+  out->admin_enabled = CreateWellKnownSid(WinBuiltinAdministratorsSid, NULL, admins, &size) &&
+                               CheckTokenMembership(NULL, admins, &member)
+                           ? (member != 0)
+                           : -1;
+  TOKEN_ELEVATION elevation;
+  TOKEN_ELEVATION_TYPE type;
+  DWORD got;
+  out->elevated = GetTokenInformation(token, TokenElevation, &elevation, sizeof elevation, &got)
+                      ? elevation.TokenIsElevated != 0
+                      : -1;
+  /* Limited: an administrator's filtered token (its linked token is the elevated one). */
+  out->admin_filtered = GetTokenInformation(token, TokenElevationType, &type, sizeof type, &got)
+                            ? type == TokenElevationTypeLimited
+                            : -1;
+  BYTE info[sizeof(TOKEN_USER) + SECURITY_MAX_SID_SIZE];
+  out->system = GetTokenInformation(token, TokenUser, info, sizeof info, &got)
+                    ? IsWellKnownSid(((TOKEN_USER *)info)->User.Sid, WinLocalSystemSid) != 0
+                    : -1;
+  CloseHandle(token);
+  return TS_OK;
+}
+
+int plat_tamper_protection(void) {
+  /* Windows Security keeps its state here: 5 on, 4 (or 0) off; no key where there is no
+     Defender. Read only: Tamper Protection cannot be changed by programs, by design. */
+  DWORD value = 0, size = sizeof value;
+  LSTATUS rc = RegGetValueW(HKEY_LOCAL_MACHINE, L"SOFTWARE\\Microsoft\\Windows Defender\\Features",
+                            L"TamperProtection", RRF_RT_REG_DWORD | RRF_SUBKEY_WOW6464KEY, NULL,
+                            &value, &size);
+  if (rc != ERROR_SUCCESS)
+    return -1;
+  return (value & 1) ? 1 : 0;
+}
+
+const char *plat_wine_version(void) {
+  HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
+  if (!ntdll)
+    return NULL;
+  typedef const char *(CDECL * wine_version_fn)(void);
+  wine_version_fn fn = (wine_version_fn)(void (*)(void))GetProcAddress(ntdll, "wine_get_version");
+  return fn ? fn() : NULL;
+}

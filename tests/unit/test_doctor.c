@@ -1,0 +1,429 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
+/* test_doctor.c - `threadsoup doctor`'s checks on injected facts: a fake /proc and cgroup tree
+   (pid_max 32,768 and systemd's default TasksMax of 4,915 fail the largest preset; raised limits
+   pass), recorded tokens, a fake Defender, a server that is not the service; and the verdict. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "doctor/doctor.h"
+#include "report/report.h"
+#include "store/store.h"
+#include "testdb.h"
+#include "threadsoup/plat.h"
+
+static const char *unit_file; /* installer/threadsoup.service */
+
+/* The finding of the check called `name`; NULL when it did not run. */
+static doctor_finding *finding(doctor_report *r, const char *name) {
+  for (int i = 0; i < r->count; i++)
+    if (strcmp(r->findings[i].check, name) == 0)
+      return &r->findings[i];
+  return NULL;
+}
+
+#ifndef _WIN32
+/* The cheap checks that are not a client's, on the machine under `root`, 300 tasks running. */
+static doctor_report *run_cheap(const char *root) {
+  doctor_context ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.root = root;
+  ctx.machine_tasks = 300;
+  doctor_report *r = malloc(sizeof *r);
+  if (r)
+    doctor_run(&ctx, DOCTOR_CHEAP, DOCTOR_CLIENT, r);
+  return r;
+}
+
+static void write_file(const char *root, const char *relative, const char *text) {
+  char path[PLAT_PATH_MAX], folder[PLAT_PATH_MAX];
+  ts_err err;
+  snprintf(path, sizeof path, "%s%s", root, relative);
+  plat_path_dirname(path, folder, sizeof folder);
+  plat_mkdir_p(folder, &err);
+  FILE *f = fopen(path, "w");
+  if (f) {
+    fputs(text, f);
+    fclose(f);
+  }
+}
+
+/* /proc/PID/limits as the kernel writes it. */
+static void limits_file(char *buf, size_t len, const char *nproc, const char *nofile) {
+  snprintf(buf, len,
+           "Limit                     Soft Limit           Hard Limit           Units     \n"
+           "Max cpu time              unlimited            unlimited            seconds   \n"
+           "Max processes             %-20s %-20s processes \n"
+           "Max open files            %-20s 524288               files     \n",
+           nproc, nproc, nofile);
+}
+
+/* A machine as a fresh Debian with systemd leaves it: pid_max 32,768, the service's unit at
+   systemd's default TasksMax (15 % of pid_max), and root's limits. */
+static void default_systemd_machine(const char *root) {
+  char limits[1024];
+  write_file(root, "/proc/sys/kernel/pid_max", "32768\n");
+  write_file(root, "/proc/sys/kernel/threads-max", "126000\n");
+  write_file(root, "/sys/fs/cgroup/system.slice/threadsoup.service/cgroup.procs", "4242\n4250\n");
+  write_file(root, "/sys/fs/cgroup/system.slice/threadsoup.service/pids.max", "4915\n");
+  write_file(root, "/sys/fs/cgroup/system.slice/pids.max", "max\n");
+  limits_file(limits, sizeof limits, "63000", "1024");
+  write_file(root, "/proc/4242/limits", limits);
+  write_file(root, "/proc/4242/status", "Name:\tthreadsoup\nUid:\t0\t0\t0\t0\n");
+}
+
+static void default_systemd_unit_fails_the_largest_preset(void) {
+  const char *root = "doctor-root-default";
+  default_systemd_machine(root);
+  plat_task_limits l;
+  ts_err err;
+  REQUIRE(plat_task_limits_read(root, 1, &l, &err) == TS_OK);
+  CHECK_INT(l.pid_max, 32768);
+  CHECK_INT(l.threads_max, 126000);
+  CHECK_INT(l.pids_max, 4915);
+  CHECK_INT(l.pid, 4242);
+  CHECK_INT(l.uid, 0);
+  CHECK_INT(l.nofile_soft, 1024);
+  CHECK_INT(l.nofile_hard, 524288);
+  CHECK_INT(l.nproc_soft, 63000);
+  CHECK_STR_CONTAINS(l.pids_max_at, "/system.slice/threadsoup.service");
+  CHECK_STR_CONTAINS(l.whose, "threadsoup.service unit (pid 4242)");
+
+  long need = doctor_preset_tasks() + 64;
+  CHECK(doctor_preset_tasks() >= 15000);
+  doctor_finding f;
+  memset(&f, 0, sizeof f);
+  doctor_judge_pids_max(&l, need, &f);
+  CHECK_INT(f.status, DOCTOR_FAIL);
+  CHECK(f.value == 4915);
+  CHECK_STR_CONTAINS(f.measured, "pids.max 4915");
+  CHECK_STR_CONTAINS(f.advice, "TasksMax=infinity");
+  /* 30,000 sleepers and 300 tasks running do not fit under pid_max 32,768 either... */
+  doctor_judge_pid_max(&l, 32500, 300, &f);
+  CHECK_INT(f.status, DOCTOR_FAIL);
+  CHECK_STR_CONTAINS(f.advice, "kernel.pid_max");
+  /* ...while 15,000 sleepers do. */
+  doctor_judge_pid_max(&l, 15064, 300, &f);
+  CHECK_INT(f.status, DOCTOR_OK);
+  doctor_judge_user_tasks(&l, need, &f);
+  CHECK_INT(f.status, DOCTOR_OK); /* root */
+  CHECK_STR_CONTAINS(f.measured, "root");
+  doctor_judge_open_files(&l, &f);
+  CHECK_INT(f.status, DOCTOR_OK);
+  CHECK(f.value == 1024);
+
+  /* The same facts through the runner: the verdict does not hold. */
+  doctor_report *r = run_cheap(root);
+  REQUIRE(r);
+  const doctor_finding *pids = finding(r, "pids-max");
+  REQUIRE(pids);
+  CHECK_INT(pids->status, DOCTOR_FAIL);
+  CHECK(!doctor_holds(r));
+  CHECK(r->failed >= 1);
+  char summary[256];
+  doctor_summary(r, summary, sizeof summary);
+  CHECK_STR_CONTAINS(summary, "pids-max");
+  free(r);
+}
+
+/* The same machine with what installer/threadsoup.service and a sysctl raise. */
+static void raised_limits_hold(void) {
+  const char *root = "doctor-root-raised";
+  char limits[1024];
+  default_systemd_machine(root);
+  write_file(root, "/proc/sys/kernel/pid_max", "4194304\n");
+  write_file(root, "/sys/fs/cgroup/system.slice/threadsoup.service/pids.max", "max\n");
+  limits_file(limits, sizeof limits, "unlimited", "65536");
+  write_file(root, "/proc/4242/limits", limits);
+  doctor_report *r = run_cheap(root);
+  REQUIRE(r);
+  for (int i = 0; i < r->count; i++) {
+    const doctor_finding *f = &r->findings[i];
+    if (strcmp(f->check, "timer") == 0)
+      continue; /* this machine's own timer */
+    if (f->status != DOCTOR_OK)
+      fprintf(stderr, "  %s: %s\n", f->check, f->measured);
+    CHECK_INT(f->status, DOCTOR_OK);
+  }
+  CHECK(r->count >= 6);
+  free(r);
+}
+
+/* No service unit: this process's own cgroup, v1's pids hierarchy, a parent tighter than the
+   leaf; a user limited by RLIMIT_NPROC. */
+static void own_cgroup_v1_and_user_limit(void) {
+  const char *root = "doctor-root-v1";
+  char limits[1024];
+  write_file(root, "/proc/sys/kernel/pid_max", "4194304\n");
+  write_file(root, "/proc/self/cgroup",
+             "12:memory:/user.slice\n5:pids:/user.slice/user-1000.slice/session-3.scope\n"
+             "0::/user.slice/user-1000.slice/session-3.scope\n");
+  write_file(root, "/sys/fs/cgroup/pids/user.slice/user-1000.slice/session-3.scope/pids.max",
+             "max\n");
+  write_file(root, "/sys/fs/cgroup/pids/user.slice/user-1000.slice/pids.max", "10813\n");
+  write_file(root, "/sys/fs/cgroup/pids/user.slice/pids.max", "max\n");
+  limits_file(limits, sizeof limits, "4096", "1024");
+  write_file(root, "/proc/self/limits", limits);
+  write_file(root, "/proc/self/status", "Uid:\t1000\t1000\t1000\t1000\n");
+  plat_task_limits l;
+  ts_err err;
+  REQUIRE(plat_task_limits_read(root, 1, &l, &err) == TS_OK);
+  CHECK_INT(l.pids_max, 10813);
+  CHECK_STR_CONTAINS(l.pids_max_at, "/user.slice/user-1000.slice");
+  CHECK_STR_CONTAINS(l.whose, "this process");
+  CHECK_INT(l.threads_max, PLAT_LIMIT_UNKNOWN);
+  CHECK_INT(l.uid, 1000);
+  doctor_finding f;
+  doctor_judge_pids_max(&l, 15064, &f);
+  CHECK_INT(f.status, DOCTOR_FAIL);
+  CHECK_STR_CONTAINS(f.advice, "user slice");
+  doctor_judge_user_tasks(&l, 15064, &f);
+  CHECK_INT(f.status, DOCTOR_FAIL);
+  CHECK_STR_CONTAINS(f.measured, "4096");
+  doctor_judge_threads_max(&l, 15064, 10, &f);
+  CHECK_INT(f.status, DOCTOR_SKIP);
+}
+#endif
+
+static void timer_rule(void) {
+  doctor_finding f;
+  doctor_judge_timer(1.06e6, 1.2e6, 100, &f);
+  CHECK_INT(f.status, DOCTOR_OK);
+  CHECK_STR_CONTAINS(f.measured, "1.06 ms (median)");
+  doctor_judge_timer(15.6e6, 15.9e6, 100, &f); /* Windows' default tick */
+  CHECK_INT(f.status, DOCTOR_WARN);
+  CHECK_STR_CONTAINS(f.advice, "timer");
+  CHECK(fabs(f.value - 15.6) < 1e-9);
+}
+
+static void children_rule(void) {
+  doctor_finding f;
+  doctor_judge_children(10, 10, 0, 3, &f);
+  CHECK_INT(f.status, DOCTOR_OK);
+  CHECK_STR_CONTAINS(f.measured, "3 other new processes");
+  doctor_judge_children(10, 10, 10, 0, &f); /* one conhost.exe per child */
+  CHECK_INT(f.status, DOCTOR_FAIL);
+  CHECK_STR_CONTAINS(f.advice, "console host");
+  doctor_judge_children(10, 7, 0, 0, &f);
+  CHECK_INT(f.status, DOCTOR_FAIL);
+}
+
+static void rights_rule(void) {
+  doctor_finding f;
+  plat_rights r;
+  memset(&r, 0, sizeof r);
+  snprintf(r.user, sizeof r.user, "alice");
+  doctor_judge_rights(&r, &f); /* POSIX, neither */
+  CHECK_INT(f.status, DOCTOR_WARN);
+  CHECK_STR_CONTAINS(f.advice, "does not exist");
+  r.group_exists = 1;
+  doctor_judge_rights(&r, &f);
+  CHECK_STR_CONTAINS(f.advice, "usermod -aG threadsoup");
+  r.group_member = 1;
+  doctor_judge_rights(&r, &f);
+  CHECK_INT(f.status, DOCTOR_OK);
+  CHECK_STR_CONTAINS(f.measured, "in group threadsoup");
+  /* Windows: an administrator at a default install, never elevated (the tray). */
+  memset(&r, 0, sizeof r);
+  r.windows = 1;
+  r.admin_filtered = 1;
+  r.users_group_member = -1;
+  r.system = -1;
+  snprintf(r.user, sizeof r.user, "bob");
+  doctor_judge_rights(&r, &f);
+  CHECK_INT(f.status, DOCTOR_WARN);
+  CHECK_STR_CONTAINS(f.measured, "not elevated");
+  CHECK_STR_CONTAINS(f.advice, "ThreadSoup Users");
+  r.admin_filtered = 0;
+  r.admin_enabled = 1;
+  r.elevated = 1;
+  doctor_judge_rights(&r, &f);
+  CHECK_INT(f.status, DOCTOR_OK);
+  CHECK_STR_CONTAINS(f.measured, "elevated administrator");
+}
+
+static const char *wine_lacks(void) { return "no Defender here"; }
+static int no_defender_get(int *on, ts_err *err) {
+  (void)on;
+  return ts_err_set(err, TS_EUNSUPPORTED, "none");
+}
+static int no_defender_set(int on, ts_err *err) {
+  (void)on;
+  return ts_err_set(err, TS_EUNSUPPORTED, "none");
+}
+static int no_update_get(int64_t *until, ts_err *err) {
+  (void)until;
+  return ts_err_set(err, TS_EUNSUPPORTED, "none");
+}
+static int no_update_set(int64_t until, ts_err *err) {
+  (void)until;
+  return ts_err_set(err, TS_EUNSUPPORTED, "none");
+}
+static const plat_quiet_ops wine_ops = {no_defender_get, no_defender_set, no_update_get,
+                                        no_update_set, wine_lacks, NULL};
+
+static int impostor(const char *address, char *answer, size_t len, ts_err *err) {
+  (void)answer;
+  (void)len;
+  return ts_err_set(err, TS_EDENIED, "%s is served by pid 99, user mallory", address);
+}
+
+/* Client checks on injected facts: Wine's missing Defender is a skip that says so; a server that
+   is not the service fails the verdict; the JSON carries the same. */
+static void client_checks_and_json(void) {
+  plat_rights r;
+  memset(&r, 0, sizeof r);
+  r.root = 1;
+  snprintf(r.user, sizeof r.user, "root");
+  doctor_context ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.address = "test-address";
+  ctx.data_dir = "doctor-no-such-folder";
+  ctx.quiet_ops = &wine_ops;
+  ctx.wine = "9.0";
+  ctx.rights = &r;
+  ctx.ask_status = impostor;
+  doctor_report *rep = malloc(sizeof *rep);
+  REQUIRE(rep);
+  doctor_run(&ctx, DOCTOR_CLIENT | DOCTOR_SLOW, 0, rep);
+  const doctor_finding *server = finding(rep, "server"), *quiet = finding(rep, "quiet"),
+                       *data = finding(rep, "data");
+  REQUIRE(server && quiet && data);
+  CHECK_INT(server->status, DOCTOR_FAIL);
+  CHECK_STR_CONTAINS(server->measured, "mallory");
+  CHECK_STR_CONTAINS(server->advice, "something else holds");
+  CHECK_INT(quiet->status, DOCTOR_SKIP);
+  CHECK_STR_CONTAINS(quiet->measured, "Wine 9.0 has no Defender");
+  CHECK_INT(data->status, DOCTOR_SKIP);
+  CHECK(!doctor_holds(rep));
+  FILE *f = fopen("doctor.json", "w+");
+  REQUIRE(f);
+  doctor_write_json(rep, f);
+  rewind(f);
+  char json[8192];
+  size_t n = fread(json, 1, sizeof json - 1, f);
+  json[n] = '\0';
+  fclose(f);
+  CHECK_STR_CONTAINS(json, "\"verdict\":\"fail\",\"exit_code\":1");
+  CHECK_STR_CONTAINS(json, "\"check\":\"server\",\"status\":\"fail\"");
+  CHECK_STR_CONTAINS(json, "\"check\":\"quiet\",\"status\":\"skip\"");
+  free(rep);
+}
+
+/* A data folder anyone may write to fails; one only its owner writes passes. */
+static void data_folder(void) {
+#ifndef _WIN32
+  ts_err err;
+  REQUIRE(plat_mkdir_p("doctor-data-open", &err) == TS_OK);
+  write_file("doctor-data-open", "/threadsoup.db", "x");
+  doctor_context ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.data_dir = "doctor-data-open";
+  doctor_report *rep = malloc(sizeof *rep);
+  REQUIRE(rep);
+  REQUIRE(system("chmod 0777 doctor-data-open && chmod 0644 doctor-data-open/threadsoup.db") == 0);
+  doctor_run(&ctx, DOCTOR_CLIENT, 0, rep);
+  const doctor_finding *data = finding(rep, "data");
+  REQUIRE(data);
+  CHECK_INT(data->status, DOCTOR_FAIL);
+  CHECK_STR_CONTAINS(data->measured, "writable by everyone");
+  REQUIRE(system("chmod 0755 doctor-data-open") == 0);
+  doctor_run(&ctx, DOCTOR_CLIENT, 0, rep);
+  CHECK_INT(data->status, DOCTOR_OK);
+  CHECK_STR_CONTAINS(data->measured, "1 database file");
+  free(rep);
+#endif
+}
+
+/* The unit the installer ships raises what the load needs: no TasksMax limit. */
+static void unit_file_lifts_tasks_max(void) {
+  if (!unit_file)
+    return;
+  FILE *f = fopen(unit_file, "r");
+  REQUIRE(f);
+  char line[512];
+  int tasks_max_infinity = 0;
+  while (fgets(line, sizeof line, f))
+    if (strncmp(line, "TasksMax=infinity", 17) == 0)
+      tasks_max_infinity = 1;
+  fclose(f);
+  CHECK(tasks_max_infinity);
+}
+
+static int count_row(void *ctx, const store_doctor_row *row) {
+  (void)row;
+  (*(int *)ctx)++;
+  return 0;
+}
+
+/* A run's machine checks are stored with it (a later sitting's replace them) and its reports show
+   them: text, JSON and HTML. */
+static void run_stores_checks_and_report_shows_them(void) {
+  const char *path = "doctor_store.db";
+  remove_db(path);
+  store *s;
+  ts_err err;
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
+  store_run_info info = {
+      "custom", "conditions = baseline\n", 1, "2026-12-01T00:00:00.000Z", "host", "os", "cpu", 2,
+      "test"};
+  int64_t run_id = 0;
+  REQUIRE(store_run_create_manual(s, &info, &run_id, &err) == TS_OK);
+  char note[4096];
+  REQUIRE(doctor_check_run(s, run_id, note, sizeof note, &err) == TS_OK);
+  CHECK_STR_CONTAINS(note, "machine checks: ");
+  int rows = 0;
+  REQUIRE(store_doctor_findings(s, run_id, count_row, &rows, &err) == TS_OK);
+  CHECK(rows >= 2); /* the timer and, natively, the limits */
+  /* A resumed run's sitting replaces the stored checks. */
+  REQUIRE(doctor_check_run(s, run_id, note, sizeof note, &err) == TS_OK);
+  int again = 0;
+  REQUIRE(store_doctor_findings(s, run_id, count_row, &again, &err) == TS_OK);
+  CHECK_INT(again, rows);
+  static const report_format formats[] = {REPORT_FORMAT_TEXT, REPORT_FORMAT_JSON,
+                                          REPORT_FORMAT_HTML};
+  static const char *const expected[] = {
+      "Machine checks (threadsoup doctor's quick checks",
+      "\"machine_checks\":[\n {\"check\":\"timer\",\"status\":", "<h2>Machine checks</h2>"};
+  for (int i = 0; i < 3; i++) {
+    FILE *f = fopen("doctor_report.txt", "w+");
+    REQUIRE(f);
+    CHECK(report_run_format(s, run_id, formats[i], f, &err) == TS_OK);
+    rewind(f);
+    static char text[65536];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    CHECK_STR_CONTAINS(text, expected[i]);
+    CHECK_STR_CONTAINS(text, "a 1 ms sleep took");
+  }
+  store_close(s);
+  CHECK(raw_query(path, "SELECT count(*) FROM run_doctor WHERE check_name='timer' AND status IN "
+                        "('ok','warn') AND value > 0") == 1);
+}
+
+static void status_names(void) {
+  for (int s = DOCTOR_OK; s <= DOCTOR_SKIP; s++)
+    CHECK_INT(doctor_status_parse(doctor_status_name((doctor_status)s)), s);
+  CHECK_INT(doctor_status_parse("fine"), -1);
+}
+
+int main(int argc, char **argv) {
+  unit_file = argc > 1 ? argv[1] : NULL;
+#ifndef _WIN32
+  RUN_CASE(default_systemd_unit_fails_the_largest_preset);
+  RUN_CASE(raised_limits_hold);
+  RUN_CASE(own_cgroup_v1_and_user_limit);
+#endif
+  RUN_CASE(timer_rule);
+  RUN_CASE(children_rule);
+  RUN_CASE(rights_rule);
+  RUN_CASE(client_checks_and_json);
+  RUN_CASE(data_folder);
+  RUN_CASE(unit_file_lifts_tasks_max);
+  RUN_CASE(run_stores_checks_and_report_shows_them);
+  RUN_CASE(status_names);
+  return check_summary();
+}
