@@ -68,6 +68,13 @@ typedef struct report_data {
   double switches_per_s[REPORT_MAX_CONDITIONS]; /* the load's wake-ups; NaN when not measured */
   report_cell cells[REPORT_MAX_BENCHES][REPORT_MAX_CONDITIONS];
   double drift[REPORT_MAX_BENCHES]; /* baseline's later half against its earlier half, %; NaN */
+  /* Each condition's timers (its done, non-warm-up trials): resolution asked and obtained
+     ("default", "high", "default,high" when trials differ, "" when not recorded), the OS's timer
+     resolution observed and the median lateness of a 1 ms sleep, in us (NaN: not known). */
+  char resolution_asked[REPORT_MAX_CONDITIONS][16];
+  char resolution_obtained[REPORT_MAX_CONDITIONS][16];
+  double timer_resolution_us[REPORT_MAX_CONDITIONS];
+  double timer_overshoot_us[REPORT_MAX_CONDITIONS];
   int warnings;
   int pending;
   int failed;

@@ -111,6 +111,17 @@ static const char *const migrations[] = {
     "ALTER TABLE run ADD COLUMN programs_allowed INTEGER NOT NULL DEFAULT 0;\n"
     "ALTER TABLE schedule ADD COLUMN programs_allowed INTEGER NOT NULL DEFAULT 0;\n"
     "UPDATE run SET runner='service' WHERE resume_at_start=1 OR schedule_id IS NOT NULL;\n",
+    /* 8: the timer resolution of a trial's sleepers: what its condition asked for
+       (/resolution=default|high), what the sleepers got (high can fall back to default where the
+       OS has no high-resolution timers), and the OS's timer resolution observed, in us. Measured
+       trials from before version 8 all slept the default way (observed: not known). */
+    "ALTER TABLE trial ADD COLUMN resolution_asked TEXT\n"
+    "  CHECK (resolution_asked IN ('default','high'));\n"
+    "ALTER TABLE trial ADD COLUMN resolution_obtained TEXT\n"
+    "  CHECK (resolution_obtained IN ('default','high'));\n"
+    "ALTER TABLE trial ADD COLUMN timer_resolution_us REAL;\n"
+    "UPDATE trial SET resolution_asked='default', resolution_obtained='default'\n"
+    "  WHERE status='done' AND source='measured';\n",
 };
 
 int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }
