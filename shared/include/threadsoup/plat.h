@@ -210,6 +210,9 @@ typedef enum plat_fault_site {
   PLAT_FAULT_CHILD_SPAWN,  /* plat_child_group_spawn */
   PLAT_FAULT_CHILD_LOST,   /* plat_child_group_spawn on Windows: the child starts, yet its
                               creation reports a refusal (Wine does this under load) */
+  PLAT_FAULT_HIRES_TIMER,  /* a high-resolution sleeper: Windows plat_sleeper_init is refused the
+                              flag as before Windows 10 1803 (ERROR_INVALID_PARAMETER); POSIX
+                              plat_sleeper_enter is refused the timer slack */
   PLAT_FAULT_SITES
 } plat_fault_site;
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* time.c (POSIX) - clocks, timestamps and the plain sleep the sleep scenario is made of. */
+/* time.c (POSIX) - clocks, timestamps, the sleeps the sleep scenario is made of (plain, or with a
+   1 ns timer slack for high resolution) and the timer resolution the kernel gives a thread. */
 #define _GNU_SOURCE
 #include "threadsoup/plat.h"
 
@@ -127,6 +128,9 @@ int plat_sleeper_enter(plat_sleeper *s, ts_err *err) {
 #ifdef PR_SET_TIMERSLACK
   /* The kernel lets a sleep end up to the timer slack late, to batch wake-ups (50 us unless
      inherited otherwise); 1 ns is the least it takes (0 means "back to the default"). */
+  if (plat_fault_due(PLAT_FAULT_HIRES_TIMER))
+    return ts_err_set(err, TS_EOS, "cannot set the sleeper's timer slack to 1 ns: %s",
+                      strerror(EPERM));
   if (prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL) != 0)
     return ts_err_set(err, TS_EOS, "cannot set the sleeper's timer slack to 1 ns: %s",
                       strerror(errno));

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* time.c (Windows) - clocks, timestamps and the plain Sleep the sleep scenario is made of. */
+/* time.c (Windows) - clocks, timestamps, the sleeps the sleep scenario is made of (plain SleepEx,
+   or high-resolution waitable timers) and the system timer resolution (NtQueryTimerResolution). */
 #include "threadsoup/plat.h"
 
 #include <stdint.h>
@@ -108,13 +109,15 @@ int plat_sleeper_init(plat_sleeper *s, plat_resolution want, ts_err *err) {
   s->timer = NULL;
   if (want != PLAT_RESOLUTION_HIGH)
     return TS_OK; /* default: SleepEx, Sleep's own call, at the system tick */
-  /* A high-resolution timer expires when due rather than at the next tick of the system's timer
-     resolution, and it does not raise that resolution for anyone else (unlike timeBeginPeriod,
-     which before Windows 10 2004 changed it for every process). */
-  HANDLE timer =
-      CreateWaitableTimerExW(NULL, NULL, CREATE_WAITABLE_TIMER_HIGH_RESOLUTION, TIMER_ALL_ACCESS);
+  /* Microsoft documents the flag for time-critical waits "when short expiry delays of a few
+     milliseconds are unacceptable", supported from Windows 10 1803; unlike timeBeginPeriod it
+     asks nothing of the system's timer resolution. */
+  int refused = plat_fault_due(PLAT_FAULT_HIRES_TIMER);
+  HANDLE timer = refused ? NULL
+                         : CreateWaitableTimerExW(NULL, NULL, CREATE_WAITABLE_TIMER_HIGH_RESOLUTION,
+                                                  TIMER_ALL_ACCESS);
   if (!timer) {
-    DWORD code = GetLastError();
+    DWORD code = refused ? ERROR_INVALID_PARAMETER : GetLastError();
     if (code == ERROR_INVALID_PARAMETER)
       return ts_err_set(err, TS_EUNSUPPORTED,
                         "this Windows has no high-resolution waitable timers (Windows 10 1803 or "
