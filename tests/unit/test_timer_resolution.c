@@ -295,24 +295,35 @@ static int count_trial(void *ctx, const store_trial_row *row) {
   return 0;
 }
 
+/* Runs `reps` blocks of baseline and sleep:20@100ms/resolution=high with a short built-in
+   benchmark into a new database at `path`; the store stays open in *out. */
+static int run_small_plan(const char *path, int reps, store **out, int64_t *run_id) {
+  char text[256];
+  ts_err err;
+  remove_db(path);
+  snprintf(text, sizeof text,
+           "conditions = baseline, sleep:20@100ms/resolution=high\nbench = builtin-st\n"
+           "reps = %d\nwarmup = 0\nsettle = 200ms\nwork-scale = 0.02\n",
+           reps);
+  plan p;
+  if (store_open(out, path, &err) != TS_OK || plan_parse(text, "test", &p, &err) != TS_OK) {
+    fprintf(stderr, "  setup: %s\n", err.text);
+    return TS_EINVAL;
+  }
+  int rc = experiment_run(*out, &p, 7, NULL, NULL, run_id, &err);
+  if (rc != TS_OK)
+    fprintf(stderr, "  run: %s\n", err.text);
+  return rc;
+}
+
 /* A real run in a real SQLite file: each trial row holds what its condition asked for, what its
    sleepers obtained, and the resolution observed; the reports show them. */
 static void trials_store_asked_and_observed(void) {
   const char *path = "timer_resolution.db";
-  remove_db(path);
-  store *s;
+  store *s = NULL;
   ts_err err;
-  REQUIRE(store_open(&s, path, &err) == TS_OK);
-  plan p;
-  REQUIRE(plan_parse("conditions = baseline, sleep:20@100ms/resolution=high\n"
-                     "bench = builtin-st\nreps = 2\nwarmup = 0\nsettle = 200ms\n"
-                     "work-scale = 0.02\n",
-                     "test", &p, &err) == TS_OK);
   int64_t run_id = 0;
-  int rc = experiment_run(s, &p, 7, NULL, NULL, &run_id, &err);
-  if (rc != TS_OK)
-    fprintf(stderr, "  run: %s\n", err.text);
-  REQUIRE(rc == TS_OK);
+  REQUIRE(run_small_plan(path, 2, &s, &run_id) == TS_OK);
   trial_timer t = {0};
   CHECK_INT(store_run_trials(s, run_id, count_trial, &t, &err), TS_OK);
   CHECK_INT(t.rows, 4);
@@ -401,19 +412,10 @@ static void refused_high_resolution_is_stored_not_hidden(void) {
   CHECK(plat_clock_ns() - t0 < 5 * TS_NS_PER_S);
 
   const char *path = "timer_resolution_refused.db";
-  remove_db(path);
-  store *s;
-  REQUIRE(store_open(&s, path, &err) == TS_OK);
-  plan p;
-  REQUIRE(plan_parse("conditions = baseline, sleep:20@100ms/resolution=high\n"
-                     "bench = builtin-st\nreps = 1\nwarmup = 0\nsettle = 200ms\n"
-                     "work-scale = 0.02\n",
-                     "test", &p, &err) == TS_OK);
+  store *s = NULL;
   int64_t run_id = 0;
-  rc = experiment_run(s, &p, 3, NULL, NULL, &run_id, &err);
+  rc = run_small_plan(path, 1, &s, &run_id);
   plat_fault_inject(PLAT_FAULT_HIRES_TIMER, -1, -1);
-  if (rc != TS_OK)
-    fprintf(stderr, "  run: %s\n", err.text);
   REQUIRE(rc == TS_OK);
   CHECK_INT(raw_query(path, "SELECT count(*) FROM trial WHERE resolution_asked='high' AND "
                             "resolution_obtained='default' AND warnings LIKE "

@@ -258,6 +258,13 @@ double report_trial_metric(const report_data *r, const report_trial *t, const ch
   return NAN;
 }
 
+int report_has_timers(const report_data *r) {
+  for (int c = 0; c < r->condition_count; c++)
+    if (r->resolution_asked[c][0])
+      return 1;
+  return 0;
+}
+
 int report_condition_index(const report_data *r, const char *name) {
   for (int c = 0; c < r->condition_count; c++)
     if (strcmp(r->conditions[c], name) == 0)

@@ -95,6 +95,8 @@ int report_data_load(store *s, int64_t run_id, const plan *p, int flags, report_
 void report_data_free(report_data *r);
 /* A trial's metric by name; NaN when it has none. */
 double report_trial_metric(const report_data *r, const report_trial *t, const char *name);
+/* 1 when any condition recorded its timers (runs from schema version 8 on). */
+int report_has_timers(const report_data *r);
 /* The condition index of a name; -1 when it is not one of the report's. */
 int report_condition_index(const report_data *r, const char *name);
 

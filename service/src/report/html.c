@@ -403,10 +403,7 @@ static void write_trial_chart(const report_data *r, int b, FILE *out) {
 
 /* Per condition, its sleepers' timers: only for runs that recorded them. */
 static void write_timers(const report_data *r, FILE *out) {
-  int any = 0;
-  for (int c = 0; c < r->condition_count; c++)
-    any |= r->resolution_asked[c][0] != '\0';
-  if (!any)
+  if (!report_has_timers(r))
     return;
   fputs("<h2>Timers</h2>\n<div class=\"wrap\"><table>\n<thead><tr><th class=\"cond\">condition"
         "</th><th>asked</th><th>obtained</th><th>timer resolution</th><th>1&nbsp;ms sleep late "

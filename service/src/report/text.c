@@ -30,10 +30,7 @@ void report_write_text_header(const report_data *r, FILE *out) {
 
 /* Per condition, what its sleepers' timers asked for and got: only for runs that recorded it. */
 static void write_timers(const report_data *r, FILE *out) {
-  int any = 0;
-  for (int c = 0; c < r->condition_count; c++)
-    any |= r->resolution_asked[c][0] != '\0';
-  if (!any)
+  if (!report_has_timers(r))
     return;
   char cond[512];
   fprintf(out, "\ntimers: resolution asked and obtained, the OS's timer resolution, how late 1 ms "
