@@ -111,6 +111,15 @@ void format_duration(uint64_t ns, char *buf, int len) {
     snprintf(buf, (size_t)len, "%gms", (double)ns / TS_NS_PER_MS);
 }
 
+void format_microseconds(double us, char *buf, int len) {
+  if (!(us >= 0)) /* NaN too */
+    snprintf(buf, (size_t)len, "-");
+  else if (us >= 1000)
+    snprintf(buf, (size_t)len, "%.3f ms", us / 1000);
+  else
+    snprintf(buf, (size_t)len, "%.3g us", us);
+}
+
 int parse_is_utf8(const char *text) { return ts_utf8_valid_str(text); }
 
 int parse_name(const char *text, const char *what, ts_err *err) {

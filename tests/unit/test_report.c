@@ -112,14 +112,15 @@ static void test_csv(void) {
   char *csv = render(REPORT_FORMAT_CSV);
   REQUIRE(csv != NULL);
   CHECK_STR_CONTAINS(csv, "run,seq,block,condition,bench,status,score,unit,seconds,started_at,"
-                          "finished_at,process_threads,warnings,");
+                          "finished_at,process_threads,warnings,resolution_asked,"
+                          "resolution_obtained,timer_resolution_us,");
   /* metric columns, sorted, quoted only when needed (none here needs it) */
   CHECK_STR_CONTAINS(csv, ",integer,load.switches_per_s,state.S (sleeping)\n");
   CHECK_INT(count(csv, "\n"), 1 + 26);                    /* header and one row per trial */
   CHECK_STR_CONTAINS(csv, ",\"sleep:5<&\"\"x\"\">,y\","); /* RFC 4180: quotes doubled */
   CHECK_STR_CONTAINS(csv, ",\"quiet gate skipped, \"\"busy\"\"\"");
   CHECK_STR_CONTAINS(csv, "\n1,6,1,sleep:200@500ms,builtin-mt,failed,,,,,"
-                          "2026-01-01T00:01:00.000Z,,,,,\n");
+                          "2026-01-01T00:01:00.000Z,,,,,,,,\n");
   CHECK_STR_CONTAINS(csv, "\n1,1,0,baseline,builtin-st,done,100,Mwork/s,0.5,");
   free(csv);
 }

@@ -22,9 +22,10 @@ typedef struct load_options {
 static const struct {
   const char *flag;
   const char *key;
-} part_flags[] = {{"--count", "count"}, {"--interval", "interval"}, {"--kind", "kind"},
-                  {"--stack", "stack"}, {"--priority", "priority"}, {"--ramp", "ramp"},
-                  {"--phase", "phase"}, {"--timer", "timer"},       {"--check", "check"}};
+} part_flags[] = {{"--count", "count"},          {"--interval", "interval"}, {"--kind", "kind"},
+                  {"--stack", "stack"},          {"--priority", "priority"}, {"--ramp", "ramp"},
+                  {"--phase", "phase"},          {"--timer", "timer"},       {"--check", "check"},
+                  {"--resolution", "resolution"}};
 
 static int read_options(int argc, char **argv, load_options *o, ts_err *err) {
   return cli_parse_load(argc, argv, "load", &o->spec, &o->for_ns, &o->quiet, NULL, err);
@@ -129,10 +130,15 @@ static void print_scenarios(void) {
     static const struct {
       unsigned flag;
       const char *name;
-    } names[] = {{LOAD_OPT_INTERVAL, "--interval"}, {LOAD_OPT_KIND, "--kind"},
-                 {LOAD_OPT_STACK, "--stack"},       {LOAD_OPT_PRIORITY, "--priority"},
-                 {LOAD_OPT_RAMP, "--ramp"},         {LOAD_OPT_PHASE, "--phase"},
-                 {LOAD_OPT_TIMER, "--timer"},       {LOAD_OPT_CHECK, "--check"}};
+    } names[] = {{LOAD_OPT_INTERVAL, "--interval"},
+                 {LOAD_OPT_KIND, "--kind"},
+                 {LOAD_OPT_STACK, "--stack"},
+                 {LOAD_OPT_PRIORITY, "--priority"},
+                 {LOAD_OPT_RAMP, "--ramp"},
+                 {LOAD_OPT_PHASE, "--phase"},
+                 {LOAD_OPT_TIMER, "--timer"},
+                 {LOAD_OPT_CHECK, "--check"},
+                 {LOAD_OPT_RESOLUTION, "--resolution"}};
     for (size_t j = 0; j < sizeof names / sizeof names[0]; j++)
       if (sc->options & names[j].flag)
         printf(" %s", names[j].name);
@@ -191,6 +197,40 @@ static void print_census(const load_options *o, census_sample *prev, uint64_t st
   prev->cpu_ns = plat_process_cpu_ns();
 }
 
+/* For sleepers: the resolution asked for and obtained, the OS's timer resolution and how late a
+   1 ms sleep of that resolution ends, measured once (a few ms; 0.1 s on a default Windows). */
+static void print_timers(const load_spec *spec, const load *l) {
+  int sleepers = 0;
+  for (int i = 0; i < spec->part_count; i++)
+    sleepers |= (spec->parts[i].scenario->options & LOAD_OPT_RESOLUTION) != 0;
+  if (!sleepers)
+    return;
+  plat_resolution asked = load_spec_resolution(spec), ignored, obtained;
+  char note[160] = "";
+  load_timer_state(l, &ignored, &obtained, note, sizeof note);
+  load_timer_probe probe;
+  ts_err err;
+  if (load_timer_probe_run(load_spec_resolution(spec), 7, &probe, &err) != TS_OK) {
+    printf("timers: asked %s; the timer probe failed: %s\n", plat_resolution_name(asked), err.text);
+    return;
+  }
+  /* The sleepers of a POSIX load set their slack as they start: the probe's thread, made the
+     same way, says what they get. */
+  obtained = note[0] ? PLAT_RESOLUTION_DEFAULT : probe.obtained;
+  printf("timers: asked %s, obtained %s", plat_resolution_name(asked),
+         plat_resolution_name(obtained));
+  char resolution[24], late[24];
+  format_microseconds(probe.info.current_us, resolution, sizeof resolution);
+  format_microseconds(probe.overshoot_us, late, sizeof late);
+  if (probe.info.current_us >= 0)
+    printf("; timer resolution %s (%s)", resolution, probe.info.source);
+  if (probe.overshoot_us >= 0)
+    printf("; 1 ms sleeps end %s late (median of 7)", late);
+  if (note[0] || probe.note[0])
+    printf("; %s%s%s", note, note[0] && probe.note[0] ? ": " : "", probe.note);
+  printf("\n");
+}
+
 static int load_main(int argc, char **argv) {
   if (argc >= 1 && strcmp(argv[0], "list") == 0) {
     if (argc > 1)
@@ -217,6 +257,7 @@ static int load_main(int argc, char **argv) {
   printf("load %s: %ld threads and %ld processes created in %.2f s; stop with Ctrl+C%s\n",
          o.spec.text, load_spec_threads(&o.spec), load_spec_processes(&o.spec),
          (double)(started - t0) / TS_NS_PER_S, o.for_ns ? " or after --for" : "");
+  print_timers(&o.spec, l);
   fflush(stdout);
 
   census_sample prev = {started, 0, plat_process_cpu_ns()};
@@ -270,6 +311,9 @@ const cli_command cli_load_command = {
             "  --phase spread|sync  sleep: first wake-ups spread over an interval, or together\n"
             "  --timer relative|absolute  sleep: sleep the interval, or to deadlines\n"
             "  --check              yield: check the stop flag in the loop (mode 1)\n"
+            "  --resolution default|high  sleep: the OS's plain sleep (default; Windows ticks\n"
+            "                       at 15.6 ms) or high-resolution timers (Windows: waitable\n"
+            "                       timers; Linux: timer slack 1 ns instead of 50 us)\n"
             "\noptions of the command:\n"
             "  --for DURATION       stop after this time, e.g. 30s, 5m\n"
             "  --quiet              no census lines (the controller then never wakes up)\n",

@@ -26,6 +26,7 @@ static const char load_syntax[] =
 static const char *const priority_names[] = {"idle", "low", "normal", "high", NULL};
 static const char *const phase_names[] = {"spread", "sync", NULL};
 static const char *const timer_names[] = {"relative", "absolute", NULL};
+static const char *const resolution_names[] = {"default", "high", NULL};
 
 static int name_index(const char *const *names, const char *value) {
   for (int i = 0; names[i]; i++)
@@ -109,6 +110,14 @@ static int set_timer(load_part *p, const char *v, ts_err *err) {
   return rc;
 }
 
+static int set_resolution(load_part *p, const char *v, ts_err *err) {
+  int i;
+  int rc = set_choice(p, "resolution", resolution_names, v, &i, err);
+  if (rc == TS_OK)
+    p->resolution = (plat_resolution)i;
+  return rc;
+}
+
 static int set_check(load_part *p, const char *v, ts_err *err) {
   static const char *const yes_no[] = {"no", "yes", NULL};
   if (!v) {
@@ -140,6 +149,9 @@ static const option_def option_table[] = {
      set_timer},
     {"check", LOAD_OPT_CHECK, "the loop checks the stop flag (mode 1); without it, mode 2",
      set_check},
+    {"resolution", LOAD_OPT_RESOLUTION,
+     "default (the OS's plain sleep, as the original) or high (high-resolution timers)",
+     set_resolution},
 };
 
 void load_options_help(char *buf, size_t len) {
@@ -176,7 +188,7 @@ int load_part_set(load_part *part, const char *key, const char *value, ts_err *e
   }
   return ts_err_set(err, TS_EUSAGE,
                     "unknown option '%s' for '%s' (known: count, interval, kind, stack, "
-                    "priority, ramp, phase, timer, check)",
+                    "priority, ramp, phase, timer, check, resolution)",
                     key, part->scenario->name);
 }
 
@@ -207,6 +219,8 @@ int load_part_finish(const load_part *p, char *text, size_t len, ts_err *err) {
     ts_buf_addf(&b, "/timer=%s", timer_names[p->timer]);
   if (p->check)
     ts_buf_add(&b, "/check");
+  if (p->resolution != PLAT_RESOLUTION_DEFAULT)
+    ts_buf_addf(&b, "/resolution=%s", resolution_names[p->resolution]);
   if (b.cut)
     return ts_err_set(err, TS_EUSAGE, "load '%s:%ld…' is too long", p->scenario->name, p->count);
   return TS_OK;
@@ -334,6 +348,13 @@ long load_spec_processes(const load_spec *spec) {
   return n;
 }
 
+plat_resolution load_spec_resolution(const load_spec *spec) {
+  for (int i = 0; i < spec->part_count; i++)
+    if (spec->parts[i].resolution == PLAT_RESOLUTION_HIGH)
+      return PLAT_RESOLUTION_HIGH;
+  return PLAT_RESOLUTION_DEFAULT;
+}
+
 /* ---- running ---- */
 
 int load_ramp_pause(const load_part *part, const plat_cancel *cancel, uint64_t started_ns,
@@ -434,6 +455,29 @@ void load_stop(load *l) {
   for (int i = l->part_count - 1; i >= 0; i--)
     l->scenarios[i]->stop(l->instances[i]);
   free(l);
+}
+
+void load_timer_state(const load *l, plat_resolution *asked, plat_resolution *obtained, char *note,
+                      size_t len) {
+  long asked_high = 0, obtained_high = 0;
+  for (int i = 0; l && i < l->part_count; i++)
+    if (l->scenarios[i]->timers) {
+      long a = 0, o = 0;
+      l->scenarios[i]->timers(l->instances[i], &a, &o);
+      asked_high += a;
+      obtained_high += o;
+    }
+  *asked = asked_high > 0 ? PLAT_RESOLUTION_HIGH : PLAT_RESOLUTION_DEFAULT;
+  *obtained = asked_high > 0 && obtained_high == asked_high ? PLAT_RESOLUTION_HIGH
+                                                            : PLAT_RESOLUTION_DEFAULT;
+  if (note && len > 0) {
+    note[0] = '\0';
+    if (obtained_high < asked_high)
+      snprintf(note, len,
+               "high timer resolution: %ld of %ld sleepers got it, the rest sleep at the "
+               "system's resolution",
+               obtained_high, asked_high);
+  }
 }
 
 long load_count_children(void) { return load_count_children_of(plat_self_pid(), NULL); }

@@ -18,14 +18,15 @@ typedef struct scenario_def scenario_def;
 
 /* Options a scenario may take; each scenario lists the ones it accepts. */
 enum load_option {
-  LOAD_OPT_INTERVAL = 1 << 0, /* sleep: time between wake-ups */
-  LOAD_OPT_KIND = 1 << 1,     /* wait: what the threads wait on */
-  LOAD_OPT_STACK = 1 << 2,    /* thread stack size */
-  LOAD_OPT_PRIORITY = 1 << 3, /* thread priority */
-  LOAD_OPT_RAMP = 1 << 4,     /* create gradually over a duration */
-  LOAD_OPT_PHASE = 1 << 5,    /* sleep: first wake-ups spread or together */
-  LOAD_OPT_TIMER = 1 << 6,    /* sleep: relative or absolute deadlines */
-  LOAD_OPT_CHECK = 1 << 7,    /* yield: check the stop flag in the loop */
+  LOAD_OPT_INTERVAL = 1 << 0,   /* sleep: time between wake-ups */
+  LOAD_OPT_KIND = 1 << 1,       /* wait: what the threads wait on */
+  LOAD_OPT_STACK = 1 << 2,      /* thread stack size */
+  LOAD_OPT_PRIORITY = 1 << 3,   /* thread priority */
+  LOAD_OPT_RAMP = 1 << 4,       /* create gradually over a duration */
+  LOAD_OPT_PHASE = 1 << 5,      /* sleep: first wake-ups spread or together */
+  LOAD_OPT_TIMER = 1 << 6,      /* sleep: relative or absolute deadlines */
+  LOAD_OPT_CHECK = 1 << 7,      /* yield: check the stop flag in the loop */
+  LOAD_OPT_RESOLUTION = 1 << 8, /* sleep: the OS's plain sleep or high-resolution timers */
 };
 #define LOAD_THREAD_OPTIONS (LOAD_OPT_STACK | LOAD_OPT_PRIORITY | LOAD_OPT_RAMP)
 
@@ -36,14 +37,15 @@ typedef enum load_timer { LOAD_TIMER_RELATIVE, LOAD_TIMER_ABSOLUTE } load_timer;
 typedef struct load_part {
   const scenario_def *scenario;
   long count;
-  uint64_t interval_ns;   /* sleep */
-  int kind;               /* wait: index into scenario->kinds */
-  size_t stack_bytes;     /* 0 = the platform's smallest safe stack */
-  plat_priority priority; /* PLAT_PRIORITY_NORMAL = unchanged */
-  uint64_t ramp_ns;       /* 0 = as fast as possible */
-  load_phase phase;       /* sleep */
-  load_timer timer;       /* sleep */
-  int check;              /* yield: 1 = the loop checks the stop flag (mode 1) */
+  uint64_t interval_ns;       /* sleep */
+  int kind;                   /* wait: index into scenario->kinds */
+  size_t stack_bytes;         /* 0 = the platform's smallest safe stack */
+  plat_priority priority;     /* PLAT_PRIORITY_NORMAL = unchanged */
+  uint64_t ramp_ns;           /* 0 = as fast as possible */
+  load_phase phase;           /* sleep */
+  load_timer timer;           /* sleep */
+  int check;                  /* yield: 1 = the loop checks the stop flag (mode 1) */
+  plat_resolution resolution; /* sleep: default (plain sleep) or high */
 } load_part;
 
 /* A condition of an experiment: no parts ("baseline") or parts joined with '+'. */
@@ -59,7 +61,7 @@ int load_spec_parse(const char *text, load_spec *out, ts_err *err);
 /* Starts a part of the scenario called `name` with its defaults, for options to follow. */
 int load_part_init(load_part *part, const char *name, ts_err *err);
 /* Sets one option by name ("count", "interval", "kind", "stack", "priority", "ramp", "phase",
-   "timer", "check") from its text; refuses options the scenario does not take. */
+   "timer", "check", "resolution") from its text; refuses options the scenario does not take. */
 int load_part_set(load_part *part, const char *key, const char *value, ts_err *err);
 /* Checks a part is complete (a count was given) and writes its canonical text. */
 int load_part_finish(const load_part *part, char *text, size_t len, ts_err *err);
@@ -71,6 +73,9 @@ long load_spec_processes(const load_spec *spec);
 /* "key: accepted values" lines describing the options, for help texts. */
 void load_options_help(char *buf, size_t len);
 
+/* The timer resolution the spec's sleepers ask for: high when any part asks for it. */
+plat_resolution load_spec_resolution(const load_spec *spec);
+
 /* A running load. */
 typedef struct load load;
 
@@ -79,6 +84,25 @@ typedef struct load load;
 int load_start(const load_spec *spec, const plat_cancel *cancel, load **out, ts_err *err);
 /* Stops and reaps everything the load created; returns when nothing of it runs any more. */
 void load_stop(load *l);
+
+/* What a running load's sleepers asked for and got: *asked is high when any sleeper asked for
+   high resolution, *obtained high when every one of them got it; note (may be NULL) then says
+   how many did not, or "". */
+void load_timer_state(const load *l, plat_resolution *asked, plat_resolution *obtained, char *note,
+                      size_t len);
+
+/* What a sleeper of a given resolution gets on this machine, measured on a thread of its own
+   made like the load's sleepers: the OS's timer resolution as that thread sees it, and how late
+   1 ms sleeps end (the median of `samples`). */
+typedef struct load_timer_probe {
+  plat_resolution obtained;
+  plat_timer_info info; /* info.current_us is -1 when the OS does not say */
+  double overshoot_us;  /* median lateness of a 1 ms sleep; -1 when not measured */
+  uint64_t cost_ns;     /* wall time the probe took */
+  char note[160];       /* why high was not obtained, or why the OS said nothing; "" */
+} load_timer_probe;
+int load_timer_probe_run(plat_resolution resolution, int samples, load_timer_probe *out,
+                         ts_err *err);
 
 /* Live child processes of this process, as the OS process list shows them (what procs really
    runs); -1 when the list cannot be read. */
@@ -114,6 +138,8 @@ struct scenario_def {
      it has already torn down what it created, and err says how many it had made. */
   int (*start)(const load_part *part, const plat_cancel *cancel, void **instance, ts_err *err);
   void (*stop)(void *instance);
+  /* NULL, or how many of the instance's threads asked for and got high timer resolution. */
+  void (*timers)(void *instance, long *asked_high, long *obtained_high);
 };
 
 extern const scenario_def *const scenario_table[];

@@ -30,7 +30,8 @@ static const plan_preset_def plan_presets[] = {
      "bench = builtin-st\nreps = 5\nwarmup = 1\nsettle = 1s\nquiet-cpu = 25%\n"
      "quiet-timeout = 5s\n"},
     {"seed",
-     "the original experiment: baseline and 1,500 / 5,000 / 15,000 sleepers at 0.5 s; "
+     "the original experiment: baseline and 1,500 / 5,000 / 15,000 sleepers at 0.5 s (plain "
+     "sleep: default timer resolution); "
      "builtin-st, builtin-mt and 7-Zip with 4 threads; 10 blocks",
      "conditions = baseline, sleep:1500@500ms, sleep:5000@500ms, sleep:15000@500ms\n"
      "bench = builtin-st, builtin-mt, 7zip:4\nreps = 10\nwarmup = 1\nsettle = 2s\n"

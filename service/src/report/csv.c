@@ -46,9 +46,22 @@ static void csv_number(FILE *out, double value) {
 }
 
 void report_write_csv(const report_data *r, FILE *out) {
-  static const char *const columns[] = {
-      "run",  "seq",     "block",      "condition",   "bench",           "status",  "score",
-      "unit", "seconds", "started_at", "finished_at", "process_threads", "warnings"};
+  static const char *const columns[] = {"run",
+                                        "seq",
+                                        "block",
+                                        "condition",
+                                        "bench",
+                                        "status",
+                                        "score",
+                                        "unit",
+                                        "seconds",
+                                        "started_at",
+                                        "finished_at",
+                                        "process_threads",
+                                        "warnings",
+                                        "resolution_asked",
+                                        "resolution_obtained",
+                                        "timer_resolution_us"};
   for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
     fprintf(out, "%s%s", i ? "," : "", columns[i]);
   for (size_t k = 0; k < r->metric_name_count; k++) {
@@ -81,6 +94,12 @@ void report_write_csv(const report_data *r, FILE *out) {
       fprintf(out, "%ld", row->process_threads);
     fputc(',', out);
     csv_field(out, row->warnings);
+    fputc(',', out);
+    csv_field(out, row->resolution_asked);
+    fputc(',', out);
+    csv_field(out, row->resolution_obtained);
+    fputc(',', out);
+    csv_number(out, row->timer_resolution_us);
     for (size_t k = 0; k < r->metric_name_count; k++) {
       fputc(',', out);
       csv_number(out, report_trial_metric(r, t, r->metric_names[k]));

@@ -150,9 +150,18 @@ static double baseline_drift(const report_score_list *l) {
 static int compute_stats(store *s, report_data *r, ts_err *err) {
   /* The options the precision check uses, so adaptive repetitions stop on the intervals shown. */
   stats_options options = precision_stats_options(r->run_id, r->margin_pct);
-  for (int c = 0; c < r->condition_count; c++)
+  for (int c = 0; c < r->condition_count; c++) {
     r->switches_per_s[c] =
         store_condition_metric_mean(s, r->run_id, r->conditions[c], "load.switches_per_s");
+    r->timer_overshoot_us[c] =
+        store_condition_metric_mean(s, r->run_id, r->conditions[c], "timer.overshoot_us");
+    int rc =
+        store_condition_timer(s, r->run_id, r->conditions[c], r->resolution_asked[c],
+                              sizeof r->resolution_asked[c], r->resolution_obtained[c],
+                              sizeof r->resolution_obtained[c], &r->timer_resolution_us[c], err);
+    if (rc != TS_OK)
+      return rc;
+  }
   for (int b = 0; b < r->bench_count; b++) {
     const report_score_list *bl = &r->lists[b][r->baseline];
     for (int c = 0; c < r->condition_count; c++) {
@@ -273,6 +282,13 @@ double report_trial_metric(const report_data *r, const report_trial *t, const ch
     if (strcmp(r->metrics[i].name, name) == 0)
       return r->metrics[i].value;
   return NAN;
+}
+
+int report_has_timers(const report_data *r) {
+  for (int c = 0; c < r->condition_count; c++)
+    if (r->resolution_asked[c][0])
+      return 1;
+  return 0;
 }
 
 int report_condition_index(const report_data *r, const char *name) {

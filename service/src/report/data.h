@@ -68,6 +68,13 @@ typedef struct report_data {
   double switches_per_s[REPORT_MAX_CONDITIONS]; /* the load's wake-ups; NaN when not measured */
   report_cell cells[REPORT_MAX_BENCHES][REPORT_MAX_CONDITIONS];
   double drift[REPORT_MAX_BENCHES]; /* baseline's later half against its earlier half, %; NaN */
+  /* Each condition's timers (its done, non-warm-up trials): resolution asked and obtained
+     ("default", "high", "default,high" when trials differ, "" when not recorded), the OS's timer
+     resolution observed and the median lateness of a 1 ms sleep, in us (NaN: not known). */
+  char resolution_asked[REPORT_MAX_CONDITIONS][16];
+  char resolution_obtained[REPORT_MAX_CONDITIONS][16];
+  double timer_resolution_us[REPORT_MAX_CONDITIONS];
+  double timer_overshoot_us[REPORT_MAX_CONDITIONS];
   int warnings;
   int pending;
   int failed;
@@ -95,6 +102,8 @@ int report_data_load(store *s, int64_t run_id, const plan *p, int flags, report_
 void report_data_free(report_data *r);
 /* A trial's metric by name; NaN when it has none. */
 double report_trial_metric(const report_data *r, const report_trial *t, const char *name);
+/* 1 when any condition recorded its timers (runs from schema version 10 on). */
+int report_has_timers(const report_data *r);
 /* The condition index of a name; -1 when it is not one of the report's. */
 int report_condition_index(const report_data *r, const char *name);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "data.h"
+#include "threadsoup/parse.h"
 #include "threadsoup/utf8.h"
 
 /* Condition names, plan names and host names come from users: every text is escaped. */
@@ -405,6 +406,29 @@ static void write_trial_chart(const report_data *r, int b, FILE *out) {
   fputs("</ul>\n</figure>\n", out);
 }
 
+/* Per condition, its sleepers' timers: only for runs that recorded them. */
+static void write_timers(const report_data *r, FILE *out) {
+  if (!report_has_timers(r))
+    return;
+  fputs("<h2>Timers</h2>\n<div class=\"wrap\"><table>\n<thead><tr><th class=\"cond\">condition"
+        "</th><th>asked</th><th>obtained</th><th>timer resolution</th><th>1&nbsp;ms sleep late "
+        "(median)</th></tr></thead>\n<tbody>\n",
+        out);
+  for (int c = 0; c < r->condition_count; c++) {
+    char resolution[24], late[24];
+    format_microseconds(r->timer_resolution_us[c], resolution, sizeof resolution);
+    format_microseconds(r->timer_overshoot_us[c], late, sizeof late);
+    fputs("<tr><td class=\"cond\">", out);
+    esc(out, r->conditions[c]);
+    fputs("</td><td>", out);
+    esc(out, r->resolution_asked[c][0] ? r->resolution_asked[c] : "-");
+    fputs("</td><td>", out);
+    esc(out, r->resolution_obtained[c][0] ? r->resolution_obtained[c] : "-");
+    fprintf(out, "</td><td>%s</td><td>%s</td></tr>\n", resolution, late);
+  }
+  fputs("</tbody></table></div>\n", out);
+}
+
 void report_write_html(const report_data *r, FILE *out) {
   write_header(r, out);
   if (r->bench_count == 0)
@@ -443,6 +467,7 @@ void report_write_html(const report_data *r, FILE *out) {
     }
     fputs("</table>\n</section>\n", out);
   }
+  write_timers(r, out);
   fputs("<h2>Plan</h2>\n<pre>", out);
   esc(out, r->run.plan_text);
   fputs("</pre>\n<p class=\"note\">Written by <code>threadsoup report --format html</code> from "

@@ -112,6 +112,14 @@ static void write_condition(const report_data *r, int b, int c, FILE *out) {
   json_number(out, has ? cell->d.cv : NAN);
   fputs(",\"switches_per_s\":", out);
   json_number(out, r->switches_per_s[c]);
+  fputs(",\"resolution_asked\":", out);
+  json_string(out, r->resolution_asked[c]);
+  fputs(",\"resolution_obtained\":", out);
+  json_string(out, r->resolution_obtained[c]);
+  fputs(",\"timer_resolution_us\":", out);
+  json_number(out, r->timer_resolution_us[c]);
+  fputs(",\"timer_overshoot_us\":", out);
+  json_number(out, r->timer_overshoot_us[c]);
   const stats_comparison *cmp = &cell->cmp;
   fputs(",\"percent\":", out);
   json_number(out, cell->compared ? cmp->percent : (c == r->baseline && has ? 0 : NAN));
@@ -161,6 +169,12 @@ static void write_trial(const report_data *r, const report_trial *t, FILE *out) 
   json_number(out, row->process_threads >= 0 ? (double)row->process_threads : NAN);
   fputs(",\"warnings\":", out);
   json_string(out, row->warnings);
+  fputs(",\"resolution_asked\":", out);
+  json_string(out, row->resolution_asked);
+  fputs(",\"resolution_obtained\":", out);
+  json_string(out, row->resolution_obtained);
+  fputs(",\"timer_resolution_us\":", out);
+  json_number(out, row->timer_resolution_us);
   fputs(",\"metrics\":{", out);
   for (size_t i = 0; i < t->metric_count; i++) {
     const report_metric *m = &r->metrics[t->metric_first + i];

@@ -8,6 +8,7 @@
 
 #include "data.h"
 #include "report.h"
+#include "threadsoup/parse.h"
 #include "threadsoup/utf8.h"
 
 /* Names come from the database, which may hold any bytes (stored before every path checked
@@ -27,6 +28,25 @@ void report_write_text_header(const report_data *r, FILE *out) {
     fprintf(out, "detail: %s\n", SHOWN(row->status_detail, detail));
   if (r->have_quiet)
     fprintf(out, "Quiet mode: %s\n", SHOWN(r->quiet_line, detail));
+}
+
+/* Per condition, what its sleepers' timers asked for and got: only for runs that recorded it. */
+static void write_timers(const report_data *r, FILE *out) {
+  if (!report_has_timers(r))
+    return;
+  char cond[512];
+  fprintf(out, "\ntimers: resolution asked and obtained, the OS's timer resolution, how late 1 ms "
+               "sleeps end (median)\n");
+  fprintf(out, "  %-30s %-13s %-13s %12s %12s\n", "condition", "asked", "obtained", "resolution",
+          "1ms late");
+  for (int c = 0; c < r->condition_count; c++) {
+    char resolution[24], late[24];
+    format_microseconds(r->timer_resolution_us[c], resolution, sizeof resolution);
+    format_microseconds(r->timer_overshoot_us[c], late, sizeof late);
+    fprintf(out, "  %-30s %-13s %-13s %12s %12s\n", SHOWN(r->conditions[c], cond),
+            r->resolution_asked[c][0] ? r->resolution_asked[c] : "-",
+            r->resolution_obtained[c][0] ? r->resolution_obtained[c] : "-", resolution, late);
+  }
 }
 
 void report_write_text_body(const report_data *r, FILE *out) {
@@ -72,6 +92,7 @@ void report_write_text_body(const report_data *r, FILE *out) {
                                    : "");
     }
   }
+  write_timers(r, out);
   if (r->pending || r->failed || r->warnings)
     fprintf(out, "\n%d trial(s) pending, %d failed, %d with warnings (a skipped quiet gate).\n",
             r->pending, r->failed, r->warnings);

@@ -138,6 +138,17 @@ static const char *const migrations[] = {
     "  checked_at TEXT NOT NULL,\n"
     "  PRIMARY KEY (run_id, position)\n"
     ");\n",
+    /* 10: the timer resolution of a trial's sleepers: what its condition asked for
+       (/resolution=default|high), what the sleepers got (high can fall back to default where the
+       OS has no high-resolution timers), and the OS's timer resolution observed, in us. Measured
+       trials from before version 10 all slept the default way (observed: not known). */
+    "ALTER TABLE trial ADD COLUMN resolution_asked TEXT\n"
+    "  CHECK (resolution_asked IN ('default','high'));\n"
+    "ALTER TABLE trial ADD COLUMN resolution_obtained TEXT\n"
+    "  CHECK (resolution_obtained IN ('default','high'));\n"
+    "ALTER TABLE trial ADD COLUMN timer_resolution_us REAL;\n"
+    "UPDATE trial SET resolution_asked='default', resolution_obtained='default'\n"
+    "  WHERE status='done' AND source='measured';\n",
 };
 
 int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }

@@ -408,6 +408,40 @@ int store_trial_finish(store *s, int64_t trial_id, const store_trial_result *r, 
   return rc == TS_OK ? TS_OK : rollback_with(s, rc);
 }
 
+int store_trial_timer(store *s, int64_t trial_id, const char *asked, const char *obtained,
+                      double observed_us, ts_err *err) {
+  static const char *const names[] = {"default", "high"};
+  int asked_ok = 0, obtained_ok = 0;
+  for (int i = 0; i < NAME_COUNT(names); i++) {
+    asked_ok |= asked && strcmp(asked, names[i]) == 0;
+    obtained_ok |= obtained && strcmp(obtained, names[i]) == 0;
+  }
+  if (!asked_ok || !obtained_ok)
+    return ts_err_set(
+        err, TS_EINVAL,
+        "trial %lld: timer resolution '%s' obtained as '%s' (accepted: default, high)",
+        (long long)trial_id, asked ? asked : "", obtained ? obtained : "");
+  sqlite3_stmt *st;
+  int rc = prepare(s,
+                   "UPDATE trial SET resolution_asked=?, resolution_obtained=?, "
+                   "timer_resolution_us=? WHERE id=?",
+                   &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_text(st, 1, asked, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 2, obtained, -1, SQLITE_TRANSIENT);
+  if (isfinite(observed_us) && observed_us >= 0)
+    sqlite3_bind_double(st, 3, observed_us);
+  else
+    sqlite3_bind_null(st, 3);
+  sqlite3_bind_int64(st, 4, trial_id);
+  rc = step_done(s, st, "cannot store the trial's timer resolution", err);
+  if (rc == TS_OK && sqlite3_changes(s->db) != 1)
+    rc = ts_err_set(err, TS_ESTORE, "trial %lld is not a trial of the database %s",
+                    (long long)trial_id, s->path);
+  return rc;
+}
+
 int store_trial_fail(store *s, int64_t trial_id, const char *finished_at, const char *reason,
                      ts_err *err) {
   sqlite3_stmt *st;
@@ -482,7 +516,8 @@ int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_
   int rc = prepare(s,
                    "SELECT seq, block, condition, bench, status, score, unit, id, "
                    "warnings IS NOT NULL, finished_at, started_at, seconds, process_threads, "
-                   "warnings FROM trial WHERE run_id=? ORDER BY seq",
+                   "warnings, resolution_asked, resolution_obtained, timer_resolution_us "
+                   "FROM trial WHERE run_id=? ORDER BY seq",
                    &st, err);
   if (rc != TS_OK)
     return rc;
@@ -513,6 +548,10 @@ int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_
     row.process_threads =
         sqlite3_column_type(st, 12) == SQLITE_NULL ? -1 : (long)sqlite3_column_int64(st, 12);
     copy_column(st, 13, row.warnings, sizeof row.warnings);
+    copy_column(st, 14, row.resolution_asked, sizeof row.resolution_asked);
+    copy_column(st, 15, row.resolution_obtained, sizeof row.resolution_obtained);
+    row.timer_resolution_us =
+        sqlite3_column_type(st, 16) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 16);
     if (fn(ctx, &row) != 0) {
       rc = SQLITE_DONE;
       break;
@@ -745,6 +784,38 @@ double store_condition_metric_mean(store *s, int64_t run_id, const char *conditi
     mean = sqlite3_column_double(st, 0);
   sqlite3_finalize(st);
   return mean;
+}
+
+int store_condition_timer(store *s, int64_t run_id, const char *condition, char *asked,
+                          size_t asked_len, char *obtained, size_t obtained_len,
+                          double *observed_us, ts_err *err) {
+  sqlite3_stmt *st;
+  *observed_us = NAN;
+  asked[0] = obtained[0] = '\0';
+  /* Sorted first, so that mixed trials read the same "default,high" whatever their order. */
+  int rc = prepare(s,
+                   "SELECT (SELECT group_concat(v) FROM (SELECT DISTINCT resolution_asked v FROM "
+                   "trial WHERE run_id=?1 AND condition=?2 AND block>0 AND status='done' ORDER BY "
+                   "v)), (SELECT group_concat(v) FROM (SELECT DISTINCT resolution_obtained v FROM "
+                   "trial WHERE run_id=?1 AND condition=?2 AND block>0 AND status='done' ORDER BY "
+                   "v)), (SELECT avg(timer_resolution_us) FROM trial WHERE run_id=?1 AND "
+                   "condition=?2 AND block>0 AND status='done')",
+                   &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_int64(st, 1, run_id);
+  sqlite3_bind_text(st, 2, condition, -1, SQLITE_TRANSIENT);
+  if (sqlite3_step(st) != SQLITE_ROW) {
+    rc = store_fail(s, err, "cannot read a condition's timer resolution");
+    sqlite3_finalize(st);
+    return rc;
+  }
+  copy_column(st, 0, asked, asked_len);
+  copy_column(st, 1, obtained, obtained_len);
+  if (sqlite3_column_type(st, 2) != SQLITE_NULL)
+    *observed_us = sqlite3_column_double(st, 2);
+  sqlite3_finalize(st);
+  return TS_OK;
 }
 
 /* ---- schedules ------------------------------------------------------------------------------- */

@@ -4,6 +4,7 @@
 #ifndef THREADSOUP_STORE_H
 #define THREADSOUP_STORE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "threadsoup/err.h"
@@ -11,7 +12,7 @@
 typedef struct store store;
 
 /* The newest schema this build knows; `PRAGMA user_version` of a ThreadSoup database. */
-#define STORE_SCHEMA_VERSION 9
+#define STORE_SCHEMA_VERSION 10
 /* `PRAGMA application_id` of every ThreadSoup database: "TSup". */
 #define STORE_APPLICATION_ID 0x54537570
 
@@ -118,6 +119,11 @@ typedef struct store_trial_result {
 
 /* Marks one trial done with its result, committed before this returns. */
 int store_trial_finish(store *s, int64_t trial_id, const store_trial_result *result, ts_err *err);
+/* Records a trial's timer resolution: what its condition asked for and what its sleepers
+   obtained ("default" or "high"; TS_EINVAL for anything else), and the OS's timer resolution
+   observed in us (negative or NaN: not known, stored as NULL). */
+int store_trial_timer(store *s, int64_t trial_id, const char *asked, const char *obtained,
+                      double observed_us, ts_err *err);
 /* Marks one trial failed with the reason. */
 int store_trial_fail(store *s, int64_t trial_id, const char *finished_at, const char *reason,
                      ts_err *err);
@@ -142,9 +148,12 @@ typedef struct store_trial_row {
   int has_warnings;
   char finished_at[32];
   char started_at[32];
-  double seconds;       /* NAN when not measured */
-  long process_threads; /* -1 when not counted */
-  char warnings[256];   /* "" when none */
+  double seconds;               /* NAN when not measured */
+  long process_threads;         /* -1 when not counted */
+  char warnings[256];           /* "" when none */
+  char resolution_asked[16];    /* "default", "high", or "" when not recorded */
+  char resolution_obtained[16]; /* the same */
+  double timer_resolution_us;   /* the OS's timer resolution observed; NAN when not known */
 } store_trial_row;
 
 /* Calls fn for each trial of the run in sequence order; stops early when fn returns non-zero.
@@ -204,6 +213,13 @@ int store_run_metrics(store *s, int64_t run_id,
    condition of a run (warm-ups left out); NAN when there is none. */
 double store_condition_metric_mean(store *s, int64_t run_id, const char *condition,
                                    const char *metric);
+
+/* The timer resolution of one condition's done trials (warm-ups left out): the texts asked and
+   obtained ("high", "default", "default,high" when trials differ, "" when none recorded) and the
+   mean observed resolution in us (NAN when not known). */
+int store_condition_timer(store *s, int64_t run_id, const char *condition, char *asked,
+                          size_t asked_len, char *obtained, size_t obtained_len,
+                          double *observed_us, ts_err *err);
 
 /* ---- schedules ---------------------------------------------------------------------------- */
 

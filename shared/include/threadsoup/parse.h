@@ -28,5 +28,8 @@ int parse_is_utf8(const char *text);
 int parse_name(const char *text, const char *what, ts_err *err);
 /* Writes a duration the way parse_duration reads it back ("500ms", "2s", "1.5s"). */
 void format_duration(uint64_t ns, char *buf, int len);
+/* Writes a short time measured in microseconds for people: "0.001 us", "62.5 us", "15.625 ms";
+   "-" when negative or not a number (not known). */
+void format_microseconds(double us, char *buf, int len);
 
 #endif

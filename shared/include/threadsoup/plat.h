@@ -210,6 +210,9 @@ typedef enum plat_fault_site {
   PLAT_FAULT_CHILD_SPAWN,  /* plat_child_group_spawn */
   PLAT_FAULT_CHILD_LOST,   /* plat_child_group_spawn on Windows: the child starts, yet its
                               creation reports a refusal (Wine does this under load) */
+  PLAT_FAULT_HIRES_TIMER,  /* a high-resolution sleeper: Windows plat_sleeper_init is refused the
+                              flag as before Windows 10 1803 (ERROR_INVALID_PARAMETER); POSIX
+                              plat_sleeper_enter is refused the timer slack */
   PLAT_FAULT_SITES
 } plat_fault_site;
 
@@ -426,5 +429,60 @@ void plat_quiet_set_update_key(const char *subkey);
    UpdatePolicy\Settings, UpdatePolicy\PolicyState, Policies\WindowsUpdate(\AU) and
    PolicyManager\Update) instead of the real places; NULL goes back. Ignored on POSIX. */
 void plat_quiet_set_signal_root(const char *subkey);
+
+/* ---- timer resolution (time.c) ------------------------------------------------------------- */
+
+/* How precisely a sleeper's timer is asked to fire.
+   default: the OS's plain sleep as it comes. Windows SleepEx, which since Windows 10 2004 ticks at
+     the default system resolution (15.625 ms) unless this process itself asks for more; Linux
+     nanosleep with the thread's timer slack as inherited (the kernel's default: 50 us).
+   high: as modern runtimes sleep. Windows: a waitable timer made with
+     CREATE_WAITABLE_TIMER_HIGH_RESOLUTION (Windows 10 1803 and later), waited on alertably;
+     Linux: the same nanosleep with the sleeping thread's timer slack set to 1 ns. */
+typedef enum plat_resolution { PLAT_RESOLUTION_DEFAULT, PLAT_RESOLUTION_HIGH } plat_resolution;
+
+/* "default" or "high". */
+const char *plat_resolution_name(plat_resolution r);
+
+/* One sleeping thread's timer. */
+typedef struct plat_sleeper {
+  plat_resolution asked;
+  plat_resolution obtained; /* high only once the OS gave it (init, and enter on POSIX) */
+  void *timer;              /* Windows: the high-resolution waitable timer; NULL otherwise */
+} plat_sleeper;
+
+/* Prepares a sleeper, on any thread. When `want` is high and the OS has no high-resolution timer
+   (Windows before 10 1803 refuses the flag with ERROR_INVALID_PARAMETER), the sleeper stays a
+   default one (obtained says so) and TS_EUNSUPPORTED says why; other failures (no handles left)
+   are TS_EOS and leave nothing to free. */
+int plat_sleeper_init(plat_sleeper *s, plat_resolution want, ts_err *err);
+/* Once on the sleeping thread, before its first sleep; includes plat_sleep_wakeable_enable.
+   POSIX high: sets the thread's timer slack to 1 ns (TS_EOS, and obtained default, if refused). */
+int plat_sleeper_enter(plat_sleeper *s, ts_err *err);
+/* Wakeable sleeps through the sleeper's timer, as plat_sleep_ns_wakeable and
+   plat_sleep_until_ns_wakeable: 1 when plat_thread_wake ended them, 0 after the whole sleep. */
+int plat_sleeper_sleep_ns(plat_sleeper *s, uint64_t ns);
+int plat_sleeper_sleep_until_ns(plat_sleeper *s, uint64_t deadline_ns);
+void plat_sleeper_free(plat_sleeper *s);
+
+/* The OS's timer resolution, as the calling thread sees it. Values not known are -1. */
+typedef struct plat_timer_info {
+  /* The one number to record: Windows, the system's current timer resolution
+     (NtQueryTimerResolution; since Windows 10 2004 a process that did not ask for more is not
+     promised better than the default); Linux, the larger of clock_getres(CLOCK_MONOTONIC) and
+     the calling thread's timer slack (how late the kernel may let a timer fire on purpose). */
+  double current_us;
+  double finest_us;   /* Windows: the finest the machine allows; Linux: clock_getres */
+  double coarsest_us; /* Windows: the coarsest (the default tick); Linux: -1 */
+  double slack_us;    /* Linux: the calling thread's timer slack; Windows: -1 */
+  char source[96];    /* where the numbers come from */
+} plat_timer_info;
+
+/* Fills *out; TS_EUNSUPPORTED (and current_us -1) when the OS does not say. */
+int plat_timer_resolution(plat_timer_info *out, ts_err *err);
+/* Tests only: plat_timer_resolution on Windows answers these NtQueryTimerResolution values
+   (coarsest, finest, current, in 100 ns) instead of asking ntdll; NULL asks ntdll again. Ignored
+   on POSIX. */
+void plat_timer_resolution_inject(const unsigned long *values);
 
 #endif

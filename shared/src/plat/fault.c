@@ -18,6 +18,7 @@ static fault_window windows[PLAT_FAULT_SITES] = {
     [PLAT_FAULT_THREAD_START] = {0, -1, -1},
     [PLAT_FAULT_CHILD_SPAWN] = {0, -1, -1},
     [PLAT_FAULT_CHILD_LOST] = {0, -1, -1},
+    [PLAT_FAULT_HIRES_TIMER] = {0, -1, -1},
 };
 
 void plat_fault_inject(plat_fault_site site, long successes, long refusals) {
