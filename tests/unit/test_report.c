@@ -68,7 +68,10 @@ static void make_run(void) {
                                  900,
                                  i % 2 ? 3 : 1,
                                  metrics,
-                                 i == 7 ? "quiet gate skipped, \"busy\"" : NULL};
+                                 i == 7 ? "quiet gate skipped, \"busy\"" : NULL,
+                                 "ac",
+                                 "off",
+                                 i == 3 ? "class1:3,class0:1" : "uniform"};
     CHECK_INT(store_trial_finish(db, trials[i].id, &result, &err), TS_OK);
   }
   CHECK_INT(store_run_end(db, run_id, STORE_RUN_FINISHED, NULL, "2026-01-01T00:02:00.000Z", &err),

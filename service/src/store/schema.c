@@ -111,6 +111,15 @@ static const char *const migrations[] = {
     "ALTER TABLE run ADD COLUMN programs_allowed INTEGER NOT NULL DEFAULT 0;\n"
     "ALTER TABLE schedule ADD COLUMN programs_allowed INTEGER NOT NULL DEFAULT 0;\n"
     "UPDATE run SET runner='service' WHERE resume_at_start=1 OR schedule_id IS NOT NULL;\n",
+    /* Where a trial's benchmark ran: the power source ('ac', 'battery', 'ac (no battery)',
+       'unknown', or 'before->after' when it changed during the benchmark), what became of its
+       power-throttling opt-out ('off', 'unsupported', 'n/a' or why not) and the core classes its
+       threads ran on ('uniform', 'class1:4,class0:0', 'unknown'). NULL for older trials and for
+       scores typed in by hand. Windows 11 runs a service's threads under EcoQoS on hybrid CPUs,
+       so a score means little without them. */
+    "ALTER TABLE trial ADD COLUMN power_source TEXT;\n"
+    "ALTER TABLE trial ADD COLUMN power_throttling TEXT;\n"
+    "ALTER TABLE trial ADD COLUMN core_classes TEXT;\n",
 };
 
 int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }

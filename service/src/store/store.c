@@ -364,7 +364,8 @@ int store_trial_finish(store *s, int64_t trial_id, const store_trial_result *r, 
   rc = prepare(s,
                "UPDATE trial SET status='done', started_at=?, finished_at=?, score=?, unit=?, "
                "seconds=?, process_threads=?, machine_processes=?, machine_threads=?, error=NULL, "
-               "warnings=? WHERE id=? AND status='pending'",
+               "warnings=?, power_source=?, power_throttling=?, core_classes=? "
+               "WHERE id=? AND status='pending'",
                &st, err);
   if (rc != TS_OK)
     return rollback_with(s, rc);
@@ -377,7 +378,10 @@ int store_trial_finish(store *s, int64_t trial_id, const store_trial_result *r, 
   sqlite3_bind_int64(st, 7, r->machine_processes);
   sqlite3_bind_int64(st, 8, r->machine_threads);
   bind_text_or_null(st, 9, r->warnings);
-  sqlite3_bind_int64(st, 10, trial_id);
+  bind_text_or_null(st, 10, r->power_source);
+  bind_text_or_null(st, 11, r->power_throttling);
+  bind_text_or_null(st, 12, r->core_classes);
+  sqlite3_bind_int64(st, 13, trial_id);
   rc = step_done(s, st, "cannot store the trial's result", err);
   if (rc != TS_OK)
     return rollback_with(s, rc);
@@ -482,7 +486,8 @@ int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_
   int rc = prepare(s,
                    "SELECT seq, block, condition, bench, status, score, unit, id, "
                    "warnings IS NOT NULL, finished_at, started_at, seconds, process_threads, "
-                   "warnings FROM trial WHERE run_id=? ORDER BY seq",
+                   "warnings, power_source, power_throttling, core_classes "
+                   "FROM trial WHERE run_id=? ORDER BY seq",
                    &st, err);
   if (rc != TS_OK)
     return rc;
@@ -513,6 +518,9 @@ int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_
     row.process_threads =
         sqlite3_column_type(st, 12) == SQLITE_NULL ? -1 : (long)sqlite3_column_int64(st, 12);
     copy_column(st, 13, row.warnings, sizeof row.warnings);
+    copy_column(st, 14, row.power_source, sizeof row.power_source);
+    copy_column(st, 15, row.power_throttling, sizeof row.power_throttling);
+    copy_column(st, 16, row.core_classes, sizeof row.core_classes);
     if (fn(ctx, &row) != 0) {
       rc = SQLITE_DONE;
       break;

@@ -11,7 +11,7 @@
 typedef struct store store;
 
 /* The newest schema this build knows; `PRAGMA user_version` of a ThreadSoup database. */
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 /* `PRAGMA application_id` of every ThreadSoup database: "TSup". */
 #define STORE_APPLICATION_ID 0x54537570
 
@@ -114,6 +114,10 @@ typedef struct store_trial_result {
   int metric_count; /* sub-scores and other named numbers */
   const store_metric *metrics;
   const char *warnings; /* NULL, or what went wrong without spoiling the score */
+  /* Where the benchmark ran (NULL: not known): see the trial table in docs/schema.md. */
+  const char *power_source;
+  const char *power_throttling;
+  const char *core_classes;
 } store_trial_result;
 
 /* Marks one trial done with its result, committed before this returns. */
@@ -142,9 +146,12 @@ typedef struct store_trial_row {
   int has_warnings;
   char finished_at[32];
   char started_at[32];
-  double seconds;       /* NAN when not measured */
-  long process_threads; /* -1 when not counted */
-  char warnings[256];   /* "" when none */
+  double seconds;        /* NAN when not measured */
+  long process_threads;  /* -1 when not counted */
+  char warnings[256];    /* "" when none */
+  char power_source[32]; /* "" when not recorded (older trials, scores typed in) */
+  char power_throttling[128];
+  char core_classes[128];
 } store_trial_row;
 
 /* Calls fn for each trial of the run in sequence order; stops early when fn returns non-zero.
