@@ -190,8 +190,9 @@ int plat_power_throttling_opt_out_self_test(char *why, size_t len) {
      failure to set the priority is appended to either, so only the bare word passes. */
   int ok = strcmp(t.state, "off") == 0 || strcmp(t.state, "n/a") == 0;
   if (strcmp(t.state, "n/a") == 0)
-    snprintf(why, len, "n/a: Linux has no per-thread power throttling; benchmark threads run at "
-                       "nice 0 under SCHED_OTHER");
+    snprintf(why, len,
+             "n/a: Linux has no per-thread power throttling; benchmark threads run at "
+             "nice 0 under SCHED_OTHER");
   else if (ok)
     snprintf(why, len, "off: a benchmark thread is out of power throttling, at normal priority");
   else

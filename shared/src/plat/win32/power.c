@@ -68,8 +68,7 @@ void plat_bench_thread_begin(char *state, size_t len) {
     if (set_info(GetCurrentThread(), TS_THREAD_POWER_THROTTLING_CLASS, &s, sizeof s))
       snprintf(state, len, "off");
     else
-      error_state("SetThreadInformation(ThreadPowerThrottling) failed", GetLastError(), state,
-                  len);
+      error_state("SetThreadInformation(ThreadPowerThrottling) failed", GetLastError(), state, len);
   }
   if (!SetThreadPriority(GetCurrentThread(), THREAD_PRIORITY_NORMAL)) {
     size_t used = strlen(state);
@@ -98,8 +97,7 @@ void win32_process_opt_out(HANDLE process, char *state, size_t len) {
   if (set_info(process, TS_PROCESS_POWER_THROTTLING_CLASS, &s, sizeof s))
     snprintf(state, len, "off");
   else
-    error_state("SetProcessInformation(ProcessPowerThrottling) failed", GetLastError(), state,
-                len);
+    error_state("SetProcessInformation(ProcessPowerThrottling) failed", GetLastError(), state, len);
 }
 
 /* Active logical CPUs per processor group; the number of groups. */
@@ -153,8 +151,9 @@ void plat_core_layout_read(plat_core_layout *out) {
   get_system_cpu_set_information_fn get_sets;
   memcpy(&get_sets, &proc, sizeof get_sets);
   ULONG length = 0;
-  if (!get_sets || (get_sets(NULL, 0, &length, GetCurrentProcess(), 0) == 0 &&
-                    GetLastError() != ERROR_INSUFFICIENT_BUFFER) ||
+  if (!get_sets ||
+      (get_sets(NULL, 0, &length, GetCurrentProcess(), 0) == 0 &&
+       GetLastError() != ERROR_INSUFFICIENT_BUFFER) ||
       length == 0)
     return;
   void *buffer = HeapAlloc(GetProcessHeap(), 0, length);
