@@ -2,7 +2,8 @@
 /* test_bench_placement.c - where a benchmark runs: processor-group arithmetic and CPU-set records
    of recorded layouts (hybrid 8P+8E, uniform, two groups of 80 CPUs), fake sysfs trees (battery,
    mains, cpu_core/cpu_atom, big.LITTLE capacities), and on this machine the opt-out of a thread
-   and the priority a benchmark program really gets (it reports its own, as a child of this test). */
+   and the priority a benchmark program really gets (it reports its own, as a child of this test).
+ */
 #ifndef _WIN32
 #define _GNU_SOURCE /* syscall */
 #endif
@@ -49,9 +50,9 @@ static size_t put_record(unsigned char *at, unsigned size, unsigned type, unsign
 
 /* The first record of a hybrid Intel machine, byte for byte as Windows writes it: CPU set 256
    (Ids start at 0x100), group 0, processor 0, core 0, cache 0, node 0, class 1, no flags. */
-static const unsigned char recorded_p_core_record[32] = {
-    0x20, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x01, 0, 0, 0, 0, 0, 0,
-    0,    0, 1, 0, 0, 0, 0, 0, 0,    0,    0, 0, 0, 0, 0, 0};
+static const unsigned char recorded_p_core_record[32] = {0x20, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x01, 0,
+                                                         0,    0, 0, 0, 0, 0, 0, 1, 0,    0,    0,
+                                                         0,    0, 0, 0, 0, 0, 0, 0, 0,    0};
 
 static void cpu_sets_of_a_hybrid_8p_8e_machine(void) {
   /* 8 performance cores with two threads each (CPUs 0-15, class 1), then 8 efficiency cores of
@@ -433,8 +434,8 @@ static void benchmark_program_runs_at_normal_priority(void) {
   SetPriorityClass(GetCurrentProcess(), NORMAL_PRIORITY_CLASS);
 #endif
   fprintf(stderr, "  measured: plain child '%s'; benchmark child '%s', opt-out '%s'\n",
-          strtok(plain.output, "\r\n") ? plain.output : "", strtok(bench.output, "\r\n") ? bench.output : "",
-          bench.state);
+          strtok(plain.output, "\r\n") ? plain.output : "",
+          strtok(bench.output, "\r\n") ? bench.output : "", bench.state);
   CHECK_INT(bench.rc, TS_OK);
   CHECK_INT(plain.rc, TS_OK);
 #ifdef _WIN32

@@ -46,9 +46,12 @@ static void csv_number(FILE *out, double value) {
 }
 
 void report_write_csv(const report_data *r, FILE *out) {
-  static const char *const columns[] = {
-      "run",  "seq",     "block",      "condition",   "bench",           "status",  "score",
-      "unit", "seconds", "started_at", "finished_at", "process_threads", "warnings"};
+  static const char *const columns[] = {"run",         "seq",          "block",
+                                        "condition",   "bench",        "status",
+                                        "score",       "unit",         "seconds",
+                                        "started_at",  "finished_at",  "process_threads",
+                                        "warnings",    "power_source", "power_throttling",
+                                        "core_classes"};
   for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
     fprintf(out, "%s%s", i ? "," : "", columns[i]);
   for (size_t k = 0; k < r->metric_name_count; k++) {
@@ -81,6 +84,12 @@ void report_write_csv(const report_data *r, FILE *out) {
       fprintf(out, "%ld", row->process_threads);
     fputc(',', out);
     csv_field(out, row->warnings);
+    fputc(',', out);
+    csv_field(out, row->power_source);
+    fputc(',', out);
+    csv_field(out, row->power_throttling);
+    fputc(',', out);
+    csv_field(out, row->core_classes);
     for (size_t k = 0; k < r->metric_name_count; k++) {
       fputc(',', out);
       csv_number(out, report_trial_metric(r, t, r->metric_names[k]));

@@ -532,6 +532,30 @@ int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_
   return result;
 }
 
+int store_run_placement(store *s, int64_t run_id,
+                        int (*fn)(void *ctx, const char *power_source, const char *power_throttling,
+                                  const char *core_classes, int trials),
+                        void *ctx, ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s,
+                   "SELECT coalesce(power_source,''), coalesce(power_throttling,''), "
+                   "coalesce(core_classes,''), count(*) FROM trial "
+                   "WHERE run_id=? AND status='done' GROUP BY 1, 2, 3 ORDER BY 4 DESC, 1, 2, 3",
+                   &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_int64(st, 1, run_id);
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+    if (fn(ctx, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1),
+           (const char *)sqlite3_column_text(st, 2), sqlite3_column_int(st, 3)) != 0) {
+      rc = SQLITE_DONE;
+      break;
+    }
+  int result = rc == SQLITE_DONE ? TS_OK : store_fail(s, err, "cannot read where the trials ran");
+  sqlite3_finalize(st);
+  return result;
+}
+
 int store_run_metrics(store *s, int64_t run_id,
                       int (*fn)(void *ctx, int64_t trial_id, const char *name, double value),
                       void *ctx, ts_err *err) {

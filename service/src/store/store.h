@@ -154,6 +154,14 @@ typedef struct store_trial_row {
   char core_classes[128];
 } store_trial_row;
 
+/* Calls fn for each distinct (power source, power throttling, core classes) of the run's done
+   trials, most frequent first, with the number of trials; NULL columns come as "" (older trials,
+   scores typed in). */
+int store_run_placement(store *s, int64_t run_id,
+                        int (*fn)(void *ctx, const char *power_source, const char *power_throttling,
+                                  const char *core_classes, int trials),
+                        void *ctx, ts_err *err);
+
 /* Calls fn for each trial of the run in sequence order; stops early when fn returns non-zero.
    TS_ESTORE when a trial's status is not one this build knows. */
 int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_trial_row *row),
