@@ -262,7 +262,10 @@ static void core_layout_from_fake_sysfs(void) {
   put_file(root, "devices/system/cpu/online", "0-3,6-7\n");
   plat_core_layout_read_at(root, &layout);
   plat_core_layout_summary(&layout, text, sizeof text);
-  CHECK(strcmp(text, "uniform, 8 CPUs") == 0); /* numbered to 7; 4 and 5 are offline */
+  CHECK(strcmp(text, "uniform, 6 CPUs") == 0); /* numbered to 7; 4 and 5 are offline */
+  int offline[1] = {4};
+  plat_core_classes_of(&layout, offline, 1, text, sizeof text);
+  CHECK(strcmp(text, "unknown") == 0);
 
   fresh_root(root, sizeof root, "empty");
   plat_core_layout_read_at(root, &layout);

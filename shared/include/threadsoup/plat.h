@@ -436,11 +436,12 @@ int plat_current_cpu(void);
 
 /* The efficiency class of each logical CPU. Higher is faster: Windows' EfficiencyClass (0 on
    machines whose cores are all alike); Linux: cpu_atom 0, cpu_core 1, or capacities ranked. */
+#define PLAT_CPU_ABSENT 255 /* cpu_class of a number no CPU has (offline, not in any group) */
 typedef struct plat_core_layout {
-  int cpus;      /* logical CPUs described; 0 when the OS tells nothing */
+  int cpus;      /* CPUs are numbered below this; 0 when the OS tells nothing */
   int max_class; /* the highest class present; 0 on a uniform machine */
   int groups;    /* processor groups (Windows); 1 elsewhere */
-  unsigned char cpu_class[PLAT_MAX_CPUS];
+  unsigned char cpu_class[PLAT_MAX_CPUS]; /* PLAT_CPU_ABSENT for a number without a CPU */
 } plat_core_layout;
 
 /* Reads this machine's layout (Windows: GetSystemCpuSetInformation; Linux: sysfs). */

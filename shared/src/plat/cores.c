@@ -56,10 +56,8 @@ static unsigned read_le(const unsigned char *p, int bytes) {
   return v;
 }
 
-int plat_core_layout_from_cpu_sets(const void *buffer, size_t length, plat_core_layout *out,
-                                   ts_err *err) {
-  memset(out, 0, sizeof *out);
-  const unsigned char *bytes = buffer;
+static int parse_cpu_sets(const unsigned char *bytes, size_t length, plat_core_layout *out,
+                          ts_err *err) {
   int group_size[CPU_SET_MAX_GROUPS] = {0};
   /* Two passes: the first finds each group's size, so the second can number CPUs across groups
      as plat_current_cpu does (group g's CPUs follow those of the groups before it). */
@@ -109,14 +107,29 @@ int plat_core_layout_from_cpu_sets(const void *buffer, size_t length, plat_core_
   return TS_OK;
 }
 
+int plat_core_layout_from_cpu_sets(const void *buffer, size_t length, plat_core_layout *out,
+                                   ts_err *err) {
+  memset(out, 0, sizeof *out);
+  memset(out->cpu_class, PLAT_CPU_ABSENT, sizeof out->cpu_class);
+  int rc = parse_cpu_sets(buffer, length, out, err);
+  if (rc != TS_OK) { /* nothing half-read */
+    memset(out, 0, sizeof *out);
+    memset(out->cpu_class, PLAT_CPU_ABSENT, sizeof out->cpu_class);
+  }
+  return rc;
+}
+
 /* Logical CPUs per class, fastest first. */
 void plat_core_layout_summary(const plat_core_layout *layout, char *buf, size_t len) {
   if (layout->cpus <= 0) {
     snprintf(buf, len, "unknown");
     return;
   }
+  int present = 0;
+  for (int i = 0; i < layout->cpus; i++)
+    present += layout->cpu_class[i] != PLAT_CPU_ABSENT;
   if (layout->max_class == 0) {
-    snprintf(buf, len, "uniform, %d CPUs", layout->cpus);
+    snprintf(buf, len, "uniform, %d CPUs", present);
     return;
   }
   ts_buf b = ts_buf_on(buf, len);
@@ -135,7 +148,7 @@ void plat_core_classes_of(const plat_core_layout *layout, const int *cpus, int c
   int threads[256] = {0};
   int known = 0;
   for (int i = 0; i < count; i++) {
-    if (cpus[i] < 0 || cpus[i] >= layout->cpus)
+    if (cpus[i] < 0 || cpus[i] >= layout->cpus || layout->cpu_class[cpus[i]] == PLAT_CPU_ABSENT)
       continue;
     threads[layout->cpu_class[cpus[i]]]++;
     known++;

@@ -105,6 +105,7 @@ static int mark_cpulist(const char *list, unsigned char cls, plat_core_layout *o
    online CPUs are one class. */
 void plat_core_layout_read_at(const char *sysfs_root, plat_core_layout *out) {
   memset(out, 0, sizeof *out);
+  memset(out->cpu_class, PLAT_CPU_ABSENT, sizeof out->cpu_class);
   out->groups = 1;
   char list[4096];
   if (read_value(sysfs_root, "devices/cpu_core/cpus", list, sizeof list) &&
@@ -118,11 +119,16 @@ void plat_core_layout_read_at(const char *sysfs_root, plat_core_layout *out) {
   if (!read_value(sysfs_root, "devices/system/cpu/online", list, sizeof list) ||
       !mark_cpulist(list, 0, out))
     return;
-  static long capacity[PLAT_MAX_CPUS];
+  long *capacity = malloc(sizeof *capacity * (size_t)out->cpus);
+  if (!capacity)
+    return; /* uniform, as far as this can tell */
   long distinct[256];
   int distinct_count = 0;
   for (int c = 0; c < out->cpus; c++) {
     char rel[96], value[32];
+    capacity[c] = -1;
+    if (out->cpu_class[c] == PLAT_CPU_ABSENT)
+      continue;
     snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/cpu_capacity", c);
     capacity[c] = read_value(sysfs_root, rel, value, sizeof value) ? strtol(value, NULL, 10) : -1;
     int seen = 0;
@@ -131,9 +137,13 @@ void plat_core_layout_read_at(const char *sysfs_root, plat_core_layout *out) {
     if (!seen && capacity[c] >= 0 && distinct_count < 256)
       distinct[distinct_count++] = capacity[c];
   }
-  if (distinct_count < 2)
+  if (distinct_count < 2) {
+    free(capacity);
     return; /* no capacities, or all alike: uniform */
+  }
   for (int c = 0; c < out->cpus; c++) {
+    if (out->cpu_class[c] == PLAT_CPU_ABSENT)
+      continue;
     int rank = 0;
     for (int k = 0; k < distinct_count; k++)
       rank += distinct[k] < capacity[c];
@@ -141,6 +151,7 @@ void plat_core_layout_read_at(const char *sysfs_root, plat_core_layout *out) {
     if (out->cpu_class[c] > out->max_class)
       out->max_class = out->cpu_class[c];
   }
+  free(capacity);
 }
 
 void plat_core_layout_read(plat_core_layout *out) { plat_core_layout_read_at("/sys", out); }

@@ -147,6 +147,7 @@ int plat_current_cpu(void) {
 
 void plat_core_layout_read(plat_core_layout *out) {
   memset(out, 0, sizeof *out);
+  memset(out->cpu_class, PLAT_CPU_ABSENT, sizeof out->cpu_class);
   FARPROC proc = kernel32_proc("GetSystemCpuSetInformation");
   get_system_cpu_set_information_fn get_sets;
   memcpy(&get_sets, &proc, sizeof get_sets);
