@@ -201,21 +201,24 @@ static void fresh_root(char *root, size_t len, const char *name) {
   mkdir(root, 0755);
 }
 
-static void power_source_from_fake_sysfs(void) {
-  char root[1024];
-  fresh_root(root, sizeof root, "laptop-on-ac");
+/* A laptop's tree: a mains entry AC (online "1" or "0") and a battery BAT0 with its status. */
+static const char *laptop(const char *name, const char *online, const char *battery_status) {
+  static char root[1024];
+  fresh_root(root, sizeof root, name);
   put_file(root, "class/power_supply/AC/type", "Mains\n");
-  put_file(root, "class/power_supply/AC/online", "1\n");
+  put_file(root, "class/power_supply/AC/online", online);
   put_file(root, "class/power_supply/BAT0/type", "Battery\n");
-  put_file(root, "class/power_supply/BAT0/status", "Charging\n");
-  CHECK(strcmp(plat_power_source_at(root), "ac") == 0);
+  put_file(root, "class/power_supply/BAT0/status", battery_status);
+  return plat_power_source_at(root);
+}
 
-  fresh_root(root, sizeof root, "laptop-on-battery");
-  put_file(root, "class/power_supply/AC/type", "Mains\n");
-  put_file(root, "class/power_supply/AC/online", "0\n");
-  put_file(root, "class/power_supply/BAT0/type", "Battery\n");
-  put_file(root, "class/power_supply/BAT0/status", "Discharging\n");
-  CHECK(strcmp(plat_power_source_at(root), "battery") == 0);
+static void power_source_from_fake_sysfs(void) {
+  CHECK(strcmp(laptop("laptop-on-ac", "1\n", "Charging\n"), "ac") == 0);
+  CHECK(strcmp(laptop("laptop-on-battery", "0\n", "Discharging\n"), "battery") == 0);
+  /* Mains offline, the battery's status not given: the mains entry says enough. */
+  CHECK(strcmp(laptop("laptop-unplugged", "0\n", "Unknown\n"), "battery") == 0);
+
+  char root[1024];
 
   /* A laptop that lists no mains entry: a full battery is on mains power. */
   fresh_root(root, sizeof root, "battery-only-full");
