@@ -9,6 +9,7 @@ set(TS_SHARED_SOURCES
   shared/src/log.c
   shared/src/ntprocinfo.c
   shared/src/parse.c
+  shared/src/plat/cores.c
   shared/src/plat/fault.c
   shared/src/plat/peer_rights.c
   shared/src/plat/run_deadline.c
@@ -20,6 +21,7 @@ set(TS_SHARED_SOURCES
   shared/src/plat/${TS_PLATFORM}/fs.c
   shared/src/plat/${TS_PLATFORM}/interrupt.c
   shared/src/plat/${TS_PLATFORM}/ipc.c
+  shared/src/plat/${TS_PLATFORM}/power.c
   shared/src/plat/${TS_PLATFORM}/proc.c
   shared/src/plat/${TS_PLATFORM}/quiet.c
   shared/src/plat/${TS_PLATFORM}/sysinfo.c

@@ -262,7 +262,7 @@ static int no_update_set(int64_t until, ts_err *err) {
   return ts_err_set(err, TS_EUNSUPPORTED, "none");
 }
 static const plat_quiet_ops wine_ops = {no_defender_get, no_defender_set, no_update_get,
-                                        no_update_set, wine_lacks, NULL};
+                                        no_update_set,   wine_lacks,      NULL};
 
 static int impostor(const char *address, char *answer, size_t len, ts_err *err) {
   (void)answer;

@@ -68,7 +68,10 @@ static void make_run(void) {
                                  900,
                                  i % 2 ? 3 : 1,
                                  metrics,
-                                 i == 7 ? "quiet gate skipped, \"busy\"" : NULL};
+                                 i == 7 ? "quiet gate skipped, \"busy\"" : NULL,
+                                 "ac",
+                                 "off",
+                                 i == 3 ? "class1:3,class0:1" : "uniform"};
     CHECK_INT(store_trial_finish(db, trials[i].id, &result, &err), TS_OK);
   }
   CHECK_INT(store_run_end(db, run_id, STORE_RUN_FINISHED, NULL, "2026-01-01T00:02:00.000Z", &err),
@@ -113,14 +116,16 @@ static void test_csv(void) {
   REQUIRE(csv != NULL);
   CHECK_STR_CONTAINS(csv, "run,seq,block,condition,bench,status,score,unit,seconds,started_at,"
                           "finished_at,process_threads,warnings,resolution_asked,"
-                          "resolution_obtained,timer_resolution_us,");
+                          "resolution_obtained,timer_resolution_us,power_source,power_throttling,"
+                          "core_classes,");
   /* metric columns, sorted, quoted only when needed (none here needs it) */
   CHECK_STR_CONTAINS(csv, ",integer,load.switches_per_s,state.S (sleeping)\n");
   CHECK_INT(count(csv, "\n"), 1 + 26);                    /* header and one row per trial */
   CHECK_STR_CONTAINS(csv, ",\"sleep:5<&\"\"x\"\">,y\","); /* RFC 4180: quotes doubled */
   CHECK_STR_CONTAINS(csv, ",\"quiet gate skipped, \"\"busy\"\"\"");
   CHECK_STR_CONTAINS(csv, "\n1,6,1,sleep:200@500ms,builtin-mt,failed,,,,,"
-                          "2026-01-01T00:01:00.000Z,,,,,,,,\n");
+                          "2026-01-01T00:01:00.000Z,,,,,,,,,,,\n");
+  CHECK_STR_CONTAINS(csv, ",ac,off,\"class1:3,class0:1\","); /* trial 4: a list, quoted */
   CHECK_STR_CONTAINS(csv, "\n1,1,0,baseline,builtin-st,done,100,Mwork/s,0.5,");
   free(csv);
 }
@@ -140,6 +145,8 @@ static void test_json(void) {
   CHECK_STR_CONTAINS(json, "\"verdict_text\":\"slower by");
   CHECK_INT(count(json, "{\"seq\":"), 26);
   CHECK_STR_CONTAINS(json, "\"status\":\"failed\",\"score\":null");
+  CHECK_STR_CONTAINS(json, "\"power_source\":\"ac\",\"power_throttling\":\"off\","
+                           "\"core_classes\":\"class1:3,class0:1\"");
   CHECK_STR_CONTAINS(json, "\"metrics\":{\"integer\":200.2,\"load.switches_per_s\":0,");
   CHECK(strstr(json, "nan") == NULL && strstr(json, "inf") == NULL);
   size_t len = strlen(json);
@@ -174,6 +181,10 @@ static void test_text_unchanged_shape(void) {
   CHECK_STR_CONTAINS(text, "builtin-st (Mwork/s, higher is faster)");
   CHECK_STR_CONTAINS(text, "sleep:200@500ms: slower by");
   CHECK_STR_CONTAINS(text, "1 failed");
+  CHECK_STR_CONTAINS(text, "\nwhere the benchmarks ran:\n");
+  CHECK_STR_CONTAINS(text, " trial(s): power ac, power throttling off, cores uniform\n");
+  CHECK_STR_CONTAINS(text,
+                     "  1 trial(s): power ac, power throttling off, cores class1:3,class0:1\n");
   free(text);
 }
 

@@ -51,6 +51,12 @@ static int collect_status(void *ctx, const store_trial_row *row) {
   return 0;
 }
 
+/* Keeps the first trial (ctx: store_trial_row) and stops. */
+static int keep_first_trial(void *ctx, const store_trial_row *row) {
+  *(store_trial_row *)ctx = *row;
+  return 1;
+}
+
 static void migrations_match_the_version(void) {
   CHECK_INT(schema_migration_count(), STORE_SCHEMA_VERSION);
   CHECK(schema_migration(0) == NULL);
@@ -137,7 +143,10 @@ static void finished_trial_is_visible_at_once(void) {
                           2500,
                           2,
                           metrics,
-                          "quiet gate timed out"};
+                          "quiet gate timed out",
+                          "battery",
+                          "off",
+                          "class1:4,class0:0"};
   CHECK_INT(store_trial_finish(s, trials[0].id, &r, &err), TS_OK);
   /* Another connection sees it while this one is still open: it is committed. */
   CHECK_INT(raw_query(path, "SELECT count(*) FROM trial WHERE status='done' AND score=123.5"), 1);
@@ -154,6 +163,16 @@ static void finished_trial_is_visible_at_once(void) {
   CHECK_INT(row.status, STORE_RUN_FAILED);
   CHECK_INT(raw_query(path, "SELECT count(*) FROM run WHERE status='failed'"), 1);
   CHECK_INT(raw_query(path, "SELECT count(*) FROM trial WHERE warnings LIKE 'quiet gate%'"), 1);
+  /* Where the benchmark ran is stored with the trial and read back with it. */
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM trial WHERE power_source='battery' AND "
+                            "power_throttling='off' AND core_classes='class1:4,class0:0'"),
+            1);
+  store_trial_row first;
+  memset(&first, 0, sizeof first);
+  CHECK_INT(store_run_trials(s, run_id, keep_first_trial, &first, &err), TS_OK);
+  CHECK(strcmp(first.power_source, "battery") == 0);
+  CHECK(strcmp(first.power_throttling, "off") == 0);
+  CHECK(strcmp(first.core_classes, "class1:4,class0:0") == 0);
   CHECK_INT(store_trial_finish(s, 99999, &r, &err), TS_ESTORE);
   CHECK_STR_CONTAINS(err.text, "trial 99999 is not a pending trial");
   /* A finished trial is never overwritten. */
@@ -383,8 +402,20 @@ static void statuses_round_trip(void) {
   CHECK_STR_CONTAINS(err.text, "not a run status");
   CHECK_INT(raw_query(path, "SELECT count(*) FROM run WHERE status='failed'"), 1);
 
-  store_trial_result r = {
-      "2026-01-01T00:00:01.000Z", "2026-01-01T00:00:02.000Z", 1.5, "x", 1, 1, 1, 1, 0, NULL, NULL};
+  store_trial_result r = {"2026-01-01T00:00:01.000Z",
+                          "2026-01-01T00:00:02.000Z",
+                          1.5,
+                          "x",
+                          1,
+                          1,
+                          1,
+                          1,
+                          0,
+                          NULL,
+                          NULL,
+                          NULL,
+                          NULL,
+                          NULL};
   CHECK_INT(store_trial_finish(s, trials[0].id, &r, &err), TS_OK);
   CHECK_INT(store_trial_fail(s, trials[1].id, "2026-01-01T00:00:03.000Z", "no", &err), TS_OK);
   store_trial_status seen[3] = {STORE_TRIAL_FAILED, STORE_TRIAL_FAILED, STORE_TRIAL_FAILED};

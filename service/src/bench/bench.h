@@ -23,6 +23,12 @@ typedef struct bench_result {
   double seconds;   /* wall time of the measured part */
   int subscore_count;
   bench_subscore subscores[BENCH_MAX_SUBSCORES];
+  /* Where it ran: what became of the power-throttling opt-out of its threads or its program
+     ("off", "unsupported", "n/a" or why not; "" when the benchmark did not say, and then the
+     calling thread's answer is stored), and the core classes its threads ran on (see
+     plat_core_classes_of; "" for a program, whose threads we cannot follow). */
+  char power_throttling[PLAT_BENCH_TEXT_MAX];
+  char core_classes[PLAT_BENCH_TEXT_MAX];
 } bench_result;
 
 /* What a run is asked for. `arg` is the text after the name's colon ("builtin-mt:4" gives "4"),

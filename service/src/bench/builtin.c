@@ -18,6 +18,7 @@
    round of each kernel is checked against a checksum hard-coded here, which catches a miscompiled
    build or a faulty CPU instead of reporting its speed. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -355,6 +356,19 @@ static void timed_rounds(const builtin_buffers *buffers, uint64_t rounds, uint32
   kernels[KERNEL_MEMORY] = memory;
 }
 
+/* The core classes of the CPUs the threads ran on at the end of their work (plat_current_cpu),
+   from this machine's layout, into out->core_classes. */
+static void note_core_classes(const int *cpus, int count, bench_result *out) {
+  plat_core_layout *layout = malloc(sizeof *layout);
+  if (!layout) {
+    snprintf(out->core_classes, sizeof out->core_classes, "unknown");
+    return;
+  }
+  plat_core_layout_read(layout);
+  plat_core_classes_of(layout, cpus, count, out->core_classes, sizeof out->core_classes);
+  free(layout);
+}
+
 /* The round count for a work scale, or an error for a scale out of range. */
 static int rounds_for(const char *name, double work_scale, uint64_t *rounds, ts_err *err) {
   /* Written so that NaN fails too. */
@@ -374,6 +388,9 @@ static int builtin_run(const bench_args *args, bench_result *out, ts_err *err) {
   if (rounds_for(builtin_name, args->work_scale, &rounds, err))
     return err->code;
 
+  /* Normal priority, out of power throttling (EcoQoS): this thread is the benchmark. */
+  char throttling[PLAT_BENCH_TEXT_MAX];
+  plat_bench_thread_begin(throttling, sizeof throttling);
   builtin_buffers buffers = {0};
   int rc = builtin_allocate(&buffers, err);
   if (!rc)
@@ -385,6 +402,7 @@ static int builtin_run(const bench_args *args, bench_result *out, ts_err *err) {
 
   kernel_totals kernels[KERNEL_COUNT];
   timed_rounds(&buffers, rounds, 0, kernels);
+  int cpu = plat_current_cpu(); /* where the work ended: a sample, not a history */
   builtin_free(&buffers);
 
   kernel_totals all = {0, 0};
@@ -399,6 +417,8 @@ static int builtin_run(const bench_args *args, bench_result *out, ts_err *err) {
   out->subscore_count = KERNEL_COUNT;
   for (int k = 0; k < KERNEL_COUNT; k++)
     out->subscores[k] = (bench_subscore){kernel_names[k], per_second_in_millions(&kernels[k])};
+  snprintf(out->power_throttling, sizeof out->power_throttling, "%s", throttling);
+  note_core_classes(&cpu, 1, out);
   return 0;
 }
 
@@ -437,16 +457,23 @@ typedef struct mt_worker {
   const volatile int *abandoned; /* set when not every thread could start */
   kernel_totals kernels[KERNEL_COUNT];
   uint64_t done_ns;
+  int cpu;                              /* where its work ended, or -1 */
+  char throttling[PLAT_BENCH_TEXT_MAX]; /* what became of its power-throttling opt-out */
 } mt_worker;
 
 static void mt_worker_main(void *arg) {
   mt_worker *w = arg;
+  /* Each thread is a benchmark thread of its own (priority and power throttling are per thread),
+     placed in its processor group where there is more than one. */
+  plat_bench_thread_spread(w->index);
+  plat_bench_thread_begin(w->throttling, sizeof w->throttling);
   /* All threads wait here until every one has started, so that they run side by side. */
   plat_waitpoint_wait(w->start_line, w->index);
   if (*w->abandoned)
     return;
   timed_rounds(&w->buffers, w->rounds, w->memory_slot, w->kernels);
   w->done_ns = plat_clock_ns();
+  w->cpu = plat_current_cpu();
 }
 
 static int builtin_mt_check_arg(const char *arg, ts_err *err) {
@@ -472,6 +499,32 @@ static void mt_free(mt_worker *workers, long count) {
     free(workers[i].buffers.compress_prev);
   }
   free(workers);
+}
+
+/* The threads' answers in one: the common one, or the first that differs with how many gave
+   it; and the core classes over all threads. */
+static void mt_where_it_ran(const mt_worker *workers, long threads, bench_result *out) {
+  long differing = 0, first = -1;
+  for (long i = 1; i < threads; i++)
+    if (strcmp(workers[i].throttling, workers[0].throttling) != 0) {
+      differing++;
+      if (first < 0)
+        first = i;
+    }
+  if (differing == 0)
+    snprintf(out->power_throttling, sizeof out->power_throttling, "%s", workers[0].throttling);
+  else
+    snprintf(out->power_throttling, sizeof out->power_throttling, "mixed: %s (%ld of %ld)",
+             workers[first].throttling, differing, threads);
+  int *cpus = malloc(sizeof *cpus * (size_t)threads);
+  if (!cpus) {
+    snprintf(out->core_classes, sizeof out->core_classes, "unknown");
+    return;
+  }
+  for (long i = 0; i < threads; i++)
+    cpus[i] = workers[i].cpu;
+  note_core_classes(cpus, (int)threads, out);
+  free(cpus);
 }
 
 static int builtin_mt_run(const bench_args *args, bench_result *out, ts_err *err) {
@@ -559,6 +612,7 @@ static int builtin_mt_run(const bench_args *args, bench_result *out, ts_err *err
     out->subscore_count = KERNEL_COUNT;
     for (int k = 0; k < KERNEL_COUNT; k++)
       out->subscores[k] = (bench_subscore){kernel_names[k], kernel_rates[k]};
+    mt_where_it_ran(workers, threads, out);
   }
   mt_free(workers, threads);
   builtin_free(&shared);

@@ -124,11 +124,12 @@ static int command_run(const bench_args *args, bench_result *out, ts_err *err) {
   if (rc == TS_OK)
     rc = split_command_line(args->command_line, words, argv, COMMAND_MAX_ARGS, err);
   int exit_code = 0;
+  char throttling[PLAT_BENCH_TEXT_MAX] = "";
   uint64_t started = plat_clock_ns(), elapsed = 0;
   if (rc == TS_OK) {
     uint64_t timeout = args->timeout_ns ? args->timeout_ns : COMMAND_DEFAULT_TIMEOUT_NS;
-    rc = plat_proc_run(argv, args->cancel, output, COMMAND_OUTPUT_MAX, NULL, timeout, &exit_code,
-                       err);
+    rc = plat_proc_run_as_benchmark(argv, args->cancel, output, COMMAND_OUTPUT_MAX, NULL, timeout,
+                                    &exit_code, throttling, sizeof throttling, err);
     elapsed = plat_clock_ns() - started;
     if (rc != TS_OK)
       rc = ts_err_prefix(err, "command");
@@ -156,6 +157,7 @@ static int command_run(const bench_args *args, bench_result *out, ts_err *err) {
   out->score = score;
   out->unit = regex ? "score" : "1/s";
   out->seconds = (double)elapsed / TS_NS_PER_S;
+  snprintf(out->power_throttling, sizeof out->power_throttling, "%s", throttling);
   return TS_OK;
 }
 

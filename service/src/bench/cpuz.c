@@ -170,9 +170,11 @@ static int cpuz_run(const bench_args *args, bench_result *out, ts_err *err) {
   const char *const argv[] = {program, "-bench", NULL};
   char output[4096]; /* CPU-Z prints nothing; this only catches surprises */
   int exit_code = 0;
+  char throttling[PLAT_BENCH_TEXT_MAX] = "";
   uint64_t timeout = args->timeout_ns ? args->timeout_ns : CPUZ_DEFAULT_TIMEOUT_NS;
   uint64_t started = plat_clock_ns();
-  int rc = plat_proc_run(argv, args->cancel, output, sizeof output, NULL, timeout, &exit_code, err);
+  int rc = plat_proc_run_as_benchmark(argv, args->cancel, output, sizeof output, NULL, timeout,
+                                      &exit_code, throttling, sizeof throttling, err);
   uint64_t elapsed = plat_clock_ns() - started;
   if (rc != TS_OK)
     return ts_err_prefix(err, "cpuz");
@@ -189,6 +191,7 @@ static int cpuz_run(const bench_args *args, bench_result *out, ts_err *err) {
   if (rc != TS_OK)
     return ts_err_prefix(err, "cpuz");
   out->seconds = (double)elapsed / TS_NS_PER_S;
+  snprintf(out->power_throttling, sizeof out->power_throttling, "%s", throttling);
   return TS_OK;
 }
 

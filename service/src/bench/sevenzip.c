@@ -179,10 +179,11 @@ static int sevenzip_run(const bench_args *args, bench_result *out, ts_err *err) 
   if (!output)
     return ts_err_set(err, TS_ENOMEM, "7zip: no memory for its output");
   int exit_code = 0;
+  char throttling[PLAT_BENCH_TEXT_MAX] = "";
   uint64_t timeout = args->timeout_ns ? args->timeout_ns : SEVENZIP_DEFAULT_TIMEOUT_NS;
   uint64_t started = plat_clock_ns();
-  int rc = plat_proc_run(argv, args->cancel, output, SEVENZIP_OUTPUT_MAX, NULL, timeout, &exit_code,
-                         err);
+  int rc = plat_proc_run_as_benchmark(argv, args->cancel, output, SEVENZIP_OUTPUT_MAX, NULL,
+                                      timeout, &exit_code, throttling, sizeof throttling, err);
   uint64_t elapsed = plat_clock_ns() - started;
   if (rc != TS_OK) {
     free(output);
@@ -195,6 +196,7 @@ static int sevenzip_run(const bench_args *args, bench_result *out, ts_err *err) 
   if (rc != TS_OK)
     return ts_err_prefix(err, "7zip: %s b %s -md22 exited with code %d", path, mmt, exit_code);
   out->seconds = (double)elapsed / TS_NS_PER_S;
+  snprintf(out->power_throttling, sizeof out->power_throttling, "%s", throttling);
   return TS_OK;
 }
 

@@ -252,9 +252,19 @@ static int run_trial(const trial_context *t, experiment_progress *progress, ts_e
                      t->p->score_regex[0] ? t->p->score_regex : NULL,
                      t->p->bench_timeout_ns,
                      t->cancel};
+  /* This thread runs the benchmark (or starts its program): normal priority, out of power
+     throttling; the power source is read on both sides of it. */
+  char thread_throttling[PLAT_BENCH_TEXT_MAX], power_source[64];
+  plat_bench_thread_begin(thread_throttling, sizeof thread_throttling);
+  const char *power_before = plat_power_source();
   bench_result result;
   memset(&result, 0, sizeof result);
   rc = bench->run(&args, &result, err);
+  const char *power_after = plat_power_source();
+  if (strcmp(power_before, power_after) == 0)
+    snprintf(power_source, sizeof power_source, "%s", power_before);
+  else
+    snprintf(power_source, sizeof power_source, "%s->%s", power_before, power_after);
   load_stop(l);
   plat_utc_timestamp(finished_at, sizeof finished_at);
   if (rc != TS_OK)
@@ -274,6 +284,9 @@ static int run_trial(const trial_context *t, experiment_progress *progress, ts_e
       .metric_count = m,
       .metrics = metrics,
       .warnings = warning[0] ? warning : NULL,
+      .power_source = power_source,
+      .power_throttling = result.power_throttling[0] ? result.power_throttling : thread_throttling,
+      .core_classes = result.core_classes[0] ? result.core_classes : "unknown",
   };
   rc = store_trial_finish(t->s, t->trial_id, &r, err);
   if (rc != TS_OK)

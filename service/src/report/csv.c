@@ -61,7 +61,10 @@ void report_write_csv(const report_data *r, FILE *out) {
                                         "warnings",
                                         "resolution_asked",
                                         "resolution_obtained",
-                                        "timer_resolution_us"};
+                                        "timer_resolution_us",
+                                        "power_source",
+                                        "power_throttling",
+                                        "core_classes"};
   for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
     fprintf(out, "%s%s", i ? "," : "", columns[i]);
   for (size_t k = 0; k < r->metric_name_count; k++) {
@@ -100,6 +103,12 @@ void report_write_csv(const report_data *r, FILE *out) {
     csv_field(out, row->resolution_obtained);
     fputc(',', out);
     csv_number(out, row->timer_resolution_us);
+    fputc(',', out);
+    csv_field(out, row->power_source);
+    fputc(',', out);
+    csv_field(out, row->power_throttling);
+    fputc(',', out);
+    csv_field(out, row->core_classes);
     for (size_t k = 0; k < r->metric_name_count; k++) {
       fputc(',', out);
       csv_number(out, report_trial_metric(r, t, r->metric_names[k]));

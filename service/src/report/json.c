@@ -175,6 +175,12 @@ static void write_trial(const report_data *r, const report_trial *t, FILE *out) 
   json_string(out, row->resolution_obtained);
   fputs(",\"timer_resolution_us\":", out);
   json_number(out, row->timer_resolution_us);
+  fputs(",\"power_source\":", out);
+  json_string(out, row->power_source);
+  fputs(",\"power_throttling\":", out);
+  json_string(out, row->power_throttling);
+  fputs(",\"core_classes\":", out);
+  json_string(out, row->core_classes);
   fputs(",\"metrics\":{", out);
   for (size_t i = 0; i < t->metric_count; i++) {
     const report_metric *m = &r->metrics[t->metric_first + i];

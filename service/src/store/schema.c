@@ -149,6 +149,15 @@ static const char *const migrations[] = {
     "ALTER TABLE trial ADD COLUMN timer_resolution_us REAL;\n"
     "UPDATE trial SET resolution_asked='default', resolution_obtained='default'\n"
     "  WHERE status='done' AND source='measured';\n",
+    /* 11: where a trial's benchmark ran: the power source ('ac', 'battery', 'ac (no battery)',
+       'unknown', or 'before->after' when it changed during the benchmark), what became of its
+       power-throttling opt-out ('off', 'unsupported', 'n/a' or why not) and the core classes its
+       threads ran on ('uniform', 'class1:4,class0:0', 'unknown'). NULL for older trials and for
+       scores typed in by hand. Windows 11 runs a service's threads under EcoQoS on hybrid CPUs,
+       so a score means little without them. */
+    "ALTER TABLE trial ADD COLUMN power_source TEXT;\n"
+    "ALTER TABLE trial ADD COLUMN power_throttling TEXT;\n"
+    "ALTER TABLE trial ADD COLUMN core_classes TEXT;\n",
 };
 
 int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }

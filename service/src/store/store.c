@@ -364,7 +364,8 @@ int store_trial_finish(store *s, int64_t trial_id, const store_trial_result *r, 
   rc = prepare(s,
                "UPDATE trial SET status='done', started_at=?, finished_at=?, score=?, unit=?, "
                "seconds=?, process_threads=?, machine_processes=?, machine_threads=?, error=NULL, "
-               "warnings=? WHERE id=? AND status='pending'",
+               "warnings=?, power_source=?, power_throttling=?, core_classes=? "
+               "WHERE id=? AND status='pending'",
                &st, err);
   if (rc != TS_OK)
     return rollback_with(s, rc);
@@ -377,7 +378,10 @@ int store_trial_finish(store *s, int64_t trial_id, const store_trial_result *r, 
   sqlite3_bind_int64(st, 7, r->machine_processes);
   sqlite3_bind_int64(st, 8, r->machine_threads);
   bind_text_or_null(st, 9, r->warnings);
-  sqlite3_bind_int64(st, 10, trial_id);
+  bind_text_or_null(st, 10, r->power_source);
+  bind_text_or_null(st, 11, r->power_throttling);
+  bind_text_or_null(st, 12, r->core_classes);
+  sqlite3_bind_int64(st, 13, trial_id);
   rc = step_done(s, st, "cannot store the trial's result", err);
   if (rc != TS_OK)
     return rollback_with(s, rc);
@@ -516,7 +520,8 @@ int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_
   int rc = prepare(s,
                    "SELECT seq, block, condition, bench, status, score, unit, id, "
                    "warnings IS NOT NULL, finished_at, started_at, seconds, process_threads, "
-                   "warnings, resolution_asked, resolution_obtained, timer_resolution_us "
+                   "warnings, resolution_asked, resolution_obtained, timer_resolution_us, "
+                   "power_source, power_throttling, core_classes "
                    "FROM trial WHERE run_id=? ORDER BY seq",
                    &st, err);
   if (rc != TS_OK)
@@ -552,6 +557,9 @@ int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_
     copy_column(st, 15, row.resolution_obtained, sizeof row.resolution_obtained);
     row.timer_resolution_us =
         sqlite3_column_type(st, 16) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 16);
+    copy_column(st, 17, row.power_source, sizeof row.power_source);
+    copy_column(st, 18, row.power_throttling, sizeof row.power_throttling);
+    copy_column(st, 19, row.core_classes, sizeof row.core_classes);
     if (fn(ctx, &row) != 0) {
       rc = SQLITE_DONE;
       break;
@@ -559,6 +567,30 @@ int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_
   }
   if (result == TS_OK && rc != SQLITE_DONE)
     result = store_fail(s, err, "cannot read the trials");
+  sqlite3_finalize(st);
+  return result;
+}
+
+int store_run_placement(store *s, int64_t run_id,
+                        int (*fn)(void *ctx, const char *power_source, const char *power_throttling,
+                                  const char *core_classes, int trials),
+                        void *ctx, ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s,
+                   "SELECT coalesce(power_source,''), coalesce(power_throttling,''), "
+                   "coalesce(core_classes,''), count(*) FROM trial "
+                   "WHERE run_id=? AND status='done' GROUP BY 1, 2, 3 ORDER BY 4 DESC, 1, 2, 3",
+                   &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_int64(st, 1, run_id);
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+    if (fn(ctx, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1),
+           (const char *)sqlite3_column_text(st, 2), sqlite3_column_int(st, 3)) != 0) {
+      rc = SQLITE_DONE;
+      break;
+    }
+  int result = rc == SQLITE_DONE ? TS_OK : store_fail(s, err, "cannot read where the trials ran");
   sqlite3_finalize(st);
   return result;
 }

@@ -12,7 +12,7 @@
 typedef struct store store;
 
 /* The newest schema this build knows; `PRAGMA user_version` of a ThreadSoup database. */
-#define STORE_SCHEMA_VERSION 10
+#define STORE_SCHEMA_VERSION 11
 /* `PRAGMA application_id` of every ThreadSoup database: "TSup". */
 #define STORE_APPLICATION_ID 0x54537570
 
@@ -115,6 +115,10 @@ typedef struct store_trial_result {
   int metric_count; /* sub-scores and other named numbers */
   const store_metric *metrics;
   const char *warnings; /* NULL, or what went wrong without spoiling the score */
+  /* Where the benchmark ran (NULL: not known): see the trial table in docs/schema.md. */
+  const char *power_source;
+  const char *power_throttling;
+  const char *core_classes;
 } store_trial_result;
 
 /* Marks one trial done with its result, committed before this returns. */
@@ -154,7 +158,18 @@ typedef struct store_trial_row {
   char resolution_asked[16];    /* "default", "high", or "" when not recorded */
   char resolution_obtained[16]; /* the same */
   double timer_resolution_us;   /* the OS's timer resolution observed; NAN when not known */
+  char power_source[32];        /* "" when not recorded (older trials, scores typed in) */
+  char power_throttling[128];
+  char core_classes[128];
 } store_trial_row;
+
+/* Calls fn for each distinct (power source, power throttling, core classes) of the run's done
+   trials, most frequent first, with the number of trials; NULL columns come as "" (older trials,
+   scores typed in). */
+int store_run_placement(store *s, int64_t run_id,
+                        int (*fn)(void *ctx, const char *power_source, const char *power_throttling,
+                                  const char *core_classes, int trials),
+                        void *ctx, ts_err *err);
 
 /* Calls fn for each trial of the run in sequence order; stops early when fn returns non-zero.
    TS_ESTORE when a trial's status is not one this build knows. */

@@ -259,6 +259,14 @@ int plat_proc_wait(plat_proc *proc, int *exit_code, ts_err *err);
 int plat_proc_run(const char *const argv[], const plat_cancel *cancel, char *output,
                   size_t capacity, size_t *output_length, uint64_t timeout_ns, int *exit_code,
                   ts_err *err);
+/* plat_proc_run for a benchmark program: normal priority and out of power throttling. Windows:
+   created suspended with NORMAL_PRIORITY_CLASS, opted out (SetProcessInformation,
+   ProcessPowerThrottling) before it runs; Linux: started from this thread made a benchmark
+   thread (plat_bench_thread_begin), whose nice 0 and SCHED_OTHER it inherits. `state` gets what
+   became of the opt-out, as plat_bench_thread_begin says it. */
+int plat_proc_run_as_benchmark(const char *const argv[], const plat_cancel *cancel, char *output,
+                               size_t capacity, size_t *output_length, uint64_t timeout_ns,
+                               int *exit_code, char *state, size_t state_len, ts_err *err);
 /* Finds a program by name in PATH (Windows: also with .exe); fills `path` and returns TS_OK, or
    TS_EINVAL when there is none. A name with a folder in it is only checked for existence. */
 int plat_find_program(const char *name, char *path, size_t len, ts_err *err);
@@ -484,5 +492,72 @@ int plat_timer_resolution(plat_timer_info *out, ts_err *err);
    (coarsest, finest, current, in 100 ns) instead of asking ntdll; NULL asks ntdll again. Ignored
    on POSIX. */
 void plat_timer_resolution_inject(const unsigned long *values);
+
+/* ---- benchmark placement: power throttling, priority, power source, core classes ----------
+   Windows 11 runs a background service's threads under EcoQoS (power throttling) on hybrid CPUs,
+   which can put a benchmark on efficiency cores at low clocks. Benchmark threads and commands opt
+   out, and each trial records what the OS said (shared/src/plat/cores.c holds the pure parts). */
+#define PLAT_BENCH_TEXT_MAX 128
+#define PLAT_MAX_CPUS 2048 /* Windows' limit of logical processors (32 groups of 64) */
+
+/* The power source now: "ac", "battery", "ac (no battery)" (mains, and the OS knows of no
+   battery: a desktop, a server, a VM) or "unknown". A static string; never fails. */
+const char *plat_power_source(void);
+/* Windows' SYSTEM_POWER_STATUS fields (ACLineStatus 0 offline, 1 online, 255 unknown;
+   BatteryFlag 128 no system battery) as plat_power_source names them. */
+const char *plat_power_source_from_status(int ac_line_status, int battery_flag);
+
+/* Makes the calling thread a benchmark thread: normal priority (Linux: nice 0, SCHED_OTHER) and,
+   on Windows, out of power throttling (ThreadPowerThrottling, EXECUTION_SPEED control, state 0).
+   `state` gets what became of the opt-out: "off" (throttling turned off), "unsupported" (this
+   Windows has no SetThreadInformation), "n/a" (Linux has no such per-thread switch), or why it
+   failed; a priority that could not be set is appended ("; ..."). */
+void plat_bench_thread_begin(char *state, size_t len);
+/* Spreads benchmark thread `index` over the processor groups (Windows with more than 64 logical
+   CPUs: thread i goes to the group holding logical CPU i mod total); nothing elsewhere. */
+void plat_bench_thread_spread(long index);
+/* The group that holds logical CPU (index mod the total) when group g has group_sizes[g]
+   CPUs; -1 for an empty layout. Pure: the arithmetic of plat_bench_thread_spread. */
+int plat_group_for_thread(const int *group_sizes, int groups, long index);
+/* The logical CPU the calling thread runs on now, numbered across all processor groups
+   (group g's CPUs follow those of groups 0..g-1), or -1 when the OS does not say. */
+int plat_current_cpu(void);
+
+/* The efficiency class of each logical CPU. Higher is faster: Windows' EfficiencyClass (0 on
+   machines whose cores are all alike); Linux: cpu_atom 0, cpu_core 1, or capacities ranked. */
+#define PLAT_CPU_ABSENT 255 /* cpu_class of a number no CPU has (offline, not in any group) */
+typedef struct plat_core_layout {
+  int cpus;      /* CPUs are numbered below this; 0 when the OS tells nothing */
+  int max_class; /* the highest class present; 0 on a uniform machine */
+  int groups;    /* processor groups (Windows); 1 elsewhere */
+  unsigned char cpu_class[PLAT_MAX_CPUS]; /* PLAT_CPU_ABSENT for a number without a CPU */
+} plat_core_layout;
+
+/* Reads this machine's layout (Windows: GetSystemCpuSetInformation; Linux: sysfs). */
+void plat_core_layout_read(plat_core_layout *out);
+/* Parses GetSystemCpuSetInformation's buffer (variable-size SYSTEM_CPU_SET_INFORMATION records,
+   read by byte offsets so the recorded layouts test on both halves). TS_EINVAL on a malformed
+   buffer. */
+int plat_core_layout_from_cpu_sets(const void *buffer, size_t length, plat_core_layout *out,
+                                   ts_err *err);
+/* The machine in a few words: "uniform, 16 CPUs", "hybrid, class1 8 CPUs, class0 8 CPUs", or
+   "unknown" when the OS tells nothing. */
+void plat_core_layout_summary(const plat_core_layout *layout, char *buf, size_t len);
+/* Where benchmark threads ran (`cpus`, from plat_current_cpu; -1 entries are unknown):
+   "uniform" on a uniform machine, "class1:4,class0:0" (threads per class, fastest first) on a
+   hybrid one, "unknown" when the layout or every CPU is unknown. */
+void plat_core_classes_of(const plat_core_layout *layout, const int *cpus, int count, char *buf,
+                          size_t len);
+/* Whether this process can opt a thread out of power throttling: 1 yes, 0 no; `why` says what
+   the OS answered. Runs the opt-out on a short-lived thread of its own. For `threadsoup doctor`. */
+int plat_power_throttling_opt_out_self_test(char *why, size_t len);
+
+#ifndef _WIN32
+/* The same, from a sysfs tree at `sysfs_root` ("/sys" on a real machine; a fake tree in tests):
+   power_supply entries under class/power_supply, cpu_core/cpu_atom under devices, and
+   devices/system/cpu/cpuN/cpu_capacity. */
+const char *plat_power_source_at(const char *sysfs_root);
+void plat_core_layout_read_at(const char *sysfs_root, plat_core_layout *out);
+#endif
 
 #endif

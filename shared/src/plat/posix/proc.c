@@ -244,6 +244,15 @@ int plat_proc_run(const char *const argv[], const plat_cancel *cancel, char *out
   return TS_OK;
 }
 
+int plat_proc_run_as_benchmark(const char *const argv[], const plat_cancel *cancel, char *output,
+                               size_t capacity, size_t *output_length, uint64_t timeout_ns,
+                               int *exit_code, char *state, size_t state_len, ts_err *err) {
+  /* A child inherits the nice value and policy of the thread that starts it (Linux: a thread's
+     own): making this thread a benchmark thread makes the child one. */
+  plat_bench_thread_begin(state, state_len);
+  return plat_proc_run(argv, cancel, output, capacity, output_length, timeout_ns, exit_code, err);
+}
+
 /* ---- finding programs ---------------------------------------------------------------------- */
 
 static int is_executable_file(const char *path) {

@@ -198,7 +198,9 @@ static int is_linux_program(const wchar_t *path) {
   return read_ok && got == sizeof magic && memcmp(magic, "\177ELF", 4) == 0;
 }
 
-static int run_start(run_handles *h, const char *const argv[], ts_err *err) {
+/* `bench_state` non-NULL: the program is a benchmark (see plat_proc_run_as_benchmark). */
+static int run_start(run_handles *h, const char *const argv[], char *bench_state,
+                     size_t bench_state_len, ts_err *err) {
   enum { COMMAND_MAX = 32768 }; /* CreateProcessW's limit */
   h->command = malloc(COMMAND_MAX * sizeof(wchar_t));
   wchar_t *arg = malloc(COMMAND_MAX * sizeof(wchar_t));
@@ -239,9 +241,12 @@ static int run_start(run_handles *h, const char *const argv[], ts_err *err) {
   si.lpAttributeList = h->attributes;
   PROCESS_INFORMATION pi;
   ZeroMemory(&pi, sizeof pi);
-  /* Without the job in the attribute list: suspended until it is in the job. */
-  DWORD flags =
-      CREATE_NO_WINDOW | EXTENDED_STARTUPINFO_PRESENT | (h->job_at_creation ? 0 : CREATE_SUSPENDED);
+  /* Without the job in the attribute list: suspended until it is in the job. A benchmark starts
+     suspended in any case, at normal priority (a child inherits a below-normal or idle class of
+     ours otherwise), and runs only once it is out of power throttling. */
+  int suspended = !h->job_at_creation || bench_state != NULL;
+  DWORD flags = CREATE_NO_WINDOW | EXTENDED_STARTUPINFO_PRESENT |
+                (suspended ? CREATE_SUSPENDED : 0) | (bench_state ? NORMAL_PRIORITY_CLASS : 0);
   BOOL started = CreateProcessW(has_folder ? arg : NULL, h->command, NULL, NULL, TRUE, flags, NULL,
                                 NULL, &si.StartupInfo, &pi);
   free(arg);
@@ -265,7 +270,9 @@ static int run_start(run_handles *h, const char *const argv[], ts_err *err) {
     CloseHandle(pi.hThread);
     return rc;
   }
-  if (!h->job_at_creation)
+  if (bench_state)
+    win32_process_opt_out(pi.hProcess, bench_state, bench_state_len);
+  if (suspended)
     ResumeThread(pi.hThread);
   CloseHandle(pi.hThread);
   /* Our copy of the write end must go, or the pipe would never report its end. */
@@ -297,9 +304,9 @@ static int run_read_available(HANDLE pipe, char *output, size_t capacity, size_t
   return 1;
 }
 
-int plat_proc_run(const char *const argv[], const plat_cancel *cancel, char *output,
-                  size_t capacity, size_t *output_length, uint64_t timeout_ns, int *exit_code,
-                  ts_err *err) {
+static int run_program(const char *const argv[], const plat_cancel *cancel, char *output,
+                       size_t capacity, size_t *output_length, uint64_t timeout_ns, int *exit_code,
+                       char *bench_state, size_t bench_state_len, ts_err *err) {
   size_t kept = 0;
   if (capacity > 0)
     output[0] = '\0';
@@ -309,7 +316,7 @@ int plat_proc_run(const char *const argv[], const plat_cancel *cancel, char *out
   ZeroMemory(&h, sizeof h);
   int rc = run_prepare(&h, argv[0], err);
   if (rc == TS_OK)
-    rc = run_start(&h, argv, err);
+    rc = run_start(&h, argv, bench_state, bench_state_len, err);
   if (rc != TS_OK) {
     run_release(&h);
     return rc;
@@ -362,6 +369,21 @@ int plat_proc_run(const char *const argv[], const plat_cancel *cancel, char *out
   if (exit_code)
     *exit_code = (int)code;
   return TS_OK;
+}
+
+int plat_proc_run(const char *const argv[], const plat_cancel *cancel, char *output,
+                  size_t capacity, size_t *output_length, uint64_t timeout_ns, int *exit_code,
+                  ts_err *err) {
+  return run_program(argv, cancel, output, capacity, output_length, timeout_ns, exit_code, NULL, 0,
+                     err);
+}
+
+int plat_proc_run_as_benchmark(const char *const argv[], const plat_cancel *cancel, char *output,
+                               size_t capacity, size_t *output_length, uint64_t timeout_ns,
+                               int *exit_code, char *state, size_t state_len, ts_err *err) {
+  snprintf(state, state_len, "not started");
+  return run_program(argv, cancel, output, capacity, output_length, timeout_ns, exit_code, state,
+                     state_len, err);
 }
 
 /* ---- finding programs ---------------------------------------------------------------------- */

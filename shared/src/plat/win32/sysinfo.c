@@ -42,14 +42,13 @@ void plat_sysinfo_read(plat_sysinfo *out) {
     snprintf(out->host, sizeof out->host, "unknown");
   read_os(out->os, sizeof out->os);
   read_cpu(out->cpu, sizeof out->cpu);
-  SYSTEM_INFO si;
-  GetSystemInfo(&si);
-  out->logical_cpus = si.dwNumberOfProcessors > 0 ? (int)si.dwNumberOfProcessors : 1;
-}
-
-int plat_power_on_ac(void) {
-  SYSTEM_POWER_STATUS status;
-  if (!GetSystemPowerStatus(&status) || status.ACLineStatus == 255)
-    return -1;
-  return status.ACLineStatus == 1;
+  /* GetSystemInfo counts only the calling thread's processor group (at most 64 CPUs); the active
+     processors of all groups are GetActiveProcessorCount(ALL_PROCESSOR_GROUPS). */
+  DWORD all = GetActiveProcessorCount(ALL_PROCESSOR_GROUPS);
+  if (all == 0) {
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    all = si.dwNumberOfProcessors;
+  }
+  out->logical_cpus = all > 0 ? (int)all : 1;
 }

@@ -10,4 +10,8 @@
    dies); NULL with GetLastError() set when the OS refuses. */
 HANDLE win32_kill_on_close_job(void);
 
+/* Opts a benchmark's process (created suspended) out of power throttling, as
+   plat_bench_thread_begin does for a thread; `state` gets "off", "unsupported" or why not. */
+void win32_process_opt_out(HANDLE process, char *state, size_t len);
+
 #endif
