@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "doctor/doctor.h"
@@ -242,6 +243,50 @@ static void rights_rule(void) {
   doctor_judge_rights(&r, &f);
   CHECK_INT(f.status, DOCTOR_OK);
   CHECK_STR_CONTAINS(f.measured, "elevated administrator");
+  /* The same unelevated administrator once in ThreadSoup Users: the tray may control. */
+  r.admin_filtered = 1;
+  r.admin_enabled = 0;
+  r.elevated = 0;
+  r.users_group_member = 1;
+  doctor_judge_rights(&r, &f);
+  CHECK_INT(f.status, DOCTOR_OK);
+  CHECK_STR_CONTAINS(f.measured, "in ThreadSoup Users");
+  CHECK_STR_CONTAINS(f.measured, "command benchmarks stay with elevated administrators");
+}
+
+/* Where benchmarks run: the opt-out refused, or a laptop on battery, is a warning that says
+   what to do; AC power with the opt-out taken holds. Words as the OS halves give them. */
+static void power_rule(void) {
+  doctor_finding f;
+  doctor_judge_power(1, "off (ThreadPowerThrottling taken)", "ac",
+                     "hybrid, class1 8 CPUs, "
+                     "class0 8 CPUs",
+                     &f);
+  CHECK_INT(f.status, DOCTOR_OK);
+  CHECK_STR_CONTAINS(f.measured, "hybrid, class1 8 CPUs");
+  doctor_judge_power(1, "off", "battery", "uniform, 8 CPUs", &f);
+  CHECK_INT(f.status, DOCTOR_WARN);
+  CHECK_STR_CONTAINS(f.advice, "plug the machine in");
+  doctor_judge_power(1, "off", "battery->ac", "uniform, 8 CPUs", &f);
+  CHECK_INT(f.status, DOCTOR_WARN);
+  doctor_judge_power(1, "off", "ac (no battery)", "uniform, 2 CPUs", &f);
+  CHECK_INT(f.status, DOCTOR_OK);
+  doctor_judge_power(0, "SetThreadInformation failed: Invalid function", "ac", "unknown", &f);
+  CHECK_INT(f.status, DOCTOR_WARN);
+  CHECK_STR_CONTAINS(f.advice, "EcoQoS");
+  CHECK_STR_CONTAINS(f.measured, "Invalid function");
+  /* The real machine's answer is one of these, never a failure. */
+  doctor_context ctx;
+  memset(&ctx, 0, sizeof ctx);
+  doctor_report *rep = malloc(sizeof *rep);
+  REQUIRE(rep);
+  doctor_run(&ctx, DOCTOR_CHEAP, 0, rep);
+  const doctor_finding *power = finding(rep, "power");
+  REQUIRE(power);
+  CHECK(power->status == DOCTOR_OK || power->status == DOCTOR_WARN);
+  CHECK_STR_CONTAINS(power->measured, "power source ");
+  fprintf(stderr, "  power here: %s\n", power->measured);
+  free(rep);
 }
 
 static const char *wine_lacks(void) { return "no Defender here"; }
@@ -309,6 +354,73 @@ static void client_checks_and_json(void) {
   CHECK_STR_CONTAINS(json, "\"verdict\":\"fail\",\"exit_code\":1");
   CHECK_STR_CONTAINS(json, "\"check\":\"server\",\"status\":\"fail\"");
   CHECK_STR_CONTAINS(json, "\"check\":\"quiet\",\"status\":\"skip\"");
+  free(rep);
+}
+
+/* A machine where quiet mode works (Defender read back off), with the update stack's own values
+   as Windows 11 23H2 leaves them after a pause, as it leaves them before it has taken one, and
+   with Group Policy keeping users from pausing. */
+static plat_update_signal fake_signal;
+static int64_t fake_pause_end;
+static int off_defender_get(int *on, ts_err *err) {
+  (void)err;
+  *on = 0;
+  return TS_OK;
+}
+static int fake_update_get(int64_t *until, ts_err *err) {
+  (void)err;
+  *until = fake_pause_end;
+  return TS_OK;
+}
+static int fake_update_signal(plat_update_signal *out, ts_err *err) {
+  (void)err;
+  *out = fake_signal;
+  return TS_OK;
+}
+static const char *nothing_missing(void) { return NULL; }
+static const plat_quiet_ops paused_ops = {off_defender_get, no_defender_set, fake_update_get,
+                                          no_update_set,    nothing_missing, fake_update_signal};
+
+static const doctor_finding *quiet_finding(doctor_report *rep) {
+  doctor_context ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.quiet_ops = &paused_ops;
+  ctx.wine = "";
+  ctx.data_dir = "doctor-no-such-folder";
+  doctor_run(&ctx, DOCTOR_SLOW, 0, rep);
+  return finding(rep, "quiet");
+}
+
+static void quiet_pause_confirmed_by_the_update_stack(void) {
+  doctor_report *rep = malloc(sizeof *rep);
+  REQUIRE(rep);
+  int64_t now = (int64_t)time(NULL);
+  fake_pause_end = now + 3600;
+  memset(&fake_signal, 0, sizeof fake_signal);
+  fake_signal.quality_status = fake_signal.feature_status = 1;
+  fake_signal.quality_paused = fake_signal.feature_paused = 1;
+  fake_signal.quality_end = fake_signal.feature_end = now + 3600;
+  const doctor_finding *q = quiet_finding(rep);
+  REQUIRE(q);
+  CHECK_INT(q->status, DOCTOR_OK);
+  CHECK_STR_CONTAINS(q->measured, "Defender real-time protection off (read back)");
+  CHECK_STR_CONTAINS(q->measured, "confirmed by");
+
+  /* Our values are there, the update service says nothing (yet). */
+  memset(&fake_signal, 0, sizeof fake_signal);
+  q = quiet_finding(rep);
+  REQUIRE(q);
+  CHECK_INT(q->status, DOCTOR_WARN);
+  CHECK_STR_CONTAINS(q->advice, "does not confirm a pause");
+
+  /* Group Policy takes the pause away from users. */
+  fake_signal.pause_ux_disabled = 1;
+  snprintf(fake_signal.policy_where, sizeof fake_signal.policy_where, "Group Policy");
+  q = quiet_finding(rep);
+  REQUIRE(q);
+  CHECK_INT(q->status, DOCTOR_WARN);
+  CHECK_STR_CONTAINS(q->advice, "policy");
+  CHECK_STR_CONTAINS(q->measured, "blocked");
   free(rep);
 }
 
@@ -420,6 +532,8 @@ int main(int argc, char **argv) {
   RUN_CASE(timer_rule);
   RUN_CASE(children_rule);
   RUN_CASE(rights_rule);
+  RUN_CASE(power_rule);
+  RUN_CASE(quiet_pause_confirmed_by_the_update_stack);
   RUN_CASE(client_checks_and_json);
   RUN_CASE(data_folder);
   RUN_CASE(unit_file_lifts_tasks_max);

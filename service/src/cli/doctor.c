@@ -77,7 +77,7 @@ const cli_command cli_doctor_command = {
     .name = "doctor",
     .synopsis = "doctor [--quick] [--json] [--socket ADDR] [--data DIR]",
     .summary = "check this machine: timer, idle children, rights, service, data, quiet mode, "
-               "limits",
+               "power, limits",
     .help = "\nChecks, on this machine, each assumption a result rests on; prints each check as\n"
             "ok, warn, fail or skip with what it measured and what to do. Exit code 0 when all\n"
             "hold (ok, warn or skip), 1 when any fails.\n"

@@ -56,10 +56,11 @@ void doctor_judge_timer(double median_ns, double p90_ns, int sleeps, doctor_find
   doctor_set(out, median <= 2.0 ? DOCTOR_OK : DOCTOR_WARN, median,
              median <= 2.0
                  ? ""
-                 /* HOOK(resolution, issue 10 #4): name `--resolution high` here once it exists. */
                  : "sleepers wake on the system timer's ticks: intervals run long and phases "
                    "spread over an interval fall into interval/tick slots. Results hold for this "
-                   "resolution (stored with the run); compare runs only at the same resolution",
+                   "resolution (stored with each trial); compare runs only at the same "
+                   "resolution, or give sleep conditions /resolution=high (--resolution high) "
+                   "to sleep as modern runtimes do",
              "a 1 ms sleep took %.2f ms (median), %.2f ms (90th percentile) over %d sleeps of a "
              "plain thread",
              median, p90, sleeps);
@@ -195,7 +196,6 @@ void doctor_judge_rights(const plat_rights *r, doctor_finding *out) {
     doctor_set(out, DOCTOR_OK, 2, "",
                "%s is %s: may control everything, command benchmarks included", r->user,
                r->system == 1 ? "LocalSystem" : "an elevated administrator");
-  /* HOOK(rights, issue 10 #1): users_group_member == 1 is the "ThreadSoup Users" case. */
   else if (r->users_group_member == 1)
     doctor_set(out, DOCTOR_OK, 1, "",
                "%s is in ThreadSoup Users: may start and stop load and experiments of presets and "
@@ -323,11 +323,9 @@ static void check_quiet(const doctor_context *ctx, doctor_finding *out) {
   quiet_machine m;
   quiet_read_machine(ops, &m);
   int tamper = plat_tamper_protection();
-  char pause[64] = "none";
-  if (!m.update_known)
-    snprintf(pause, sizeof pause, "unknown");
-  else if (m.update_paused_until)
-    snprintf(pause, sizeof pause, "until %lld (Unix s)", (long long)m.update_paused_until);
+  /* The pause as the update stack itself reports it, not only our own values read back. */
+  quiet_update_check update;
+  quiet_check_update(ops, &update);
   const char *advice = "";
   doctor_status status = DOCTOR_OK;
   if (!m.defender_known || !m.update_known) {
@@ -339,18 +337,57 @@ static void check_quiet(const doctor_context *ctx, doctor_finding *out) {
     advice = "Tamper Protection keeps Defender on: turn it off in Windows Security (Virus & "
              "threat protection settings) for quiet runs, or accept runs with Defender on (the "
              "report says so)";
+  } else if (update.state == QUIET_UPDATE_BLOCKED) {
+    status = DOCTOR_WARN;
+    advice = "policy (Group Policy or MDM) keeps users from pausing Windows Update: quiet runs "
+             "leave updates on (the report says so), or ask the machine's administrator";
+  } else if (!update.ok) {
+    status = DOCTOR_WARN;
+    advice = "Windows Update does not confirm a pause here: quiet runs will say \"written, not "
+             "confirmed\"; pause updates in Settings once and run the doctor again";
   }
-  /* HOOK(update-pause, issue 10 #9): the second, independent confirmation of the pause goes
-     here (measured text and, where it disagrees, a warning). */
   doctor_set(out, status, m.defender_known ? m.defender_on : NAN, advice,
-             "Defender real-time protection %s (read back)%s%s; Tamper Protection %s; Windows "
-             "Update pause %s",
+             "Defender real-time protection %s (read back)%s%s; Tamper Protection %s; %s",
              m.defender_known ? (m.defender_on ? "on" : "off") : "unknown",
              m.defender_known ? "" : ": ", m.defender_known ? "" : m.defender_error,
              tamper == 1   ? "on"
              : tamper == 0 ? "off"
                            : "unknown",
-             pause);
+             update.text);
+}
+
+/* ---- where benchmarks run: power throttling, power source, core classes -------------------- */
+
+void doctor_judge_power(int opt_out_works, const char *opt_out_why, const char *source,
+                        const char *cores, doctor_finding *out) {
+  int battery = strstr(source, "battery") == source;
+  doctor_status status = !opt_out_works ? DOCTOR_WARN : battery ? DOCTOR_WARN : DOCTOR_OK;
+  doctor_set(out, status, opt_out_works ? 1 : 0,
+             !opt_out_works
+                 ? "benchmarks may run throttled (EcoQoS) on this machine: compare runs only on "
+                   "this machine, on AC power, and read each trial's power_throttling column"
+             : battery ? "plug the machine in: on battery the OS lowers clock speeds and the "
+                         "scores move with the battery, not with the load"
+                       : "",
+             "power-throttling opt-out for benchmark threads: %s; power source %s; cores %s",
+             opt_out_why, source, cores);
+}
+
+static void check_power(const doctor_context *ctx, doctor_finding *out) {
+  (void)ctx;
+  char why[200];
+  int works = plat_power_throttling_opt_out_self_test(why, sizeof why);
+  plat_core_layout *layout = malloc(sizeof *layout);
+  char cores[160] = "unknown";
+  if (layout) {
+    plat_core_layout_read(layout);
+    plat_core_layout_summary(layout, cores, sizeof cores);
+    free(layout);
+  }
+  doctor_judge_power(works, why, plat_power_source(), cores, out);
+  if (wine_of(ctx))
+    add_measured(out, "; Wine has no EcoQoS and no hybrid scheduling: only a Windows 11 PC with "
+                      "efficiency cores shows whether the opt-out keeps benchmarks off them");
 }
 
 /* ---- Linux task and file limits -------------------------------------------------------------- */
@@ -529,12 +566,7 @@ static void check_user_tasks(const doctor_context *ctx, doctor_finding *out) {
 
 /* ---- the table ------------------------------------------------------------------------------- */
 
-/* One line per check, in the order they run and print. Checks to come plug in here:
-   HOOK(rights, issue 10 #1): no new line: check_rights reads plat_rights.users_group_member.
-   HOOK(resolution, issue 10 #4): check_timer's advice; the resolution asked for is per trial.
-   HOOK(power, issue 10 #5): {"power", ..., DOCTOR_CHEAP, check_power} for power throttling,
-   the power source (plat_power_on_ac) and core classes.
-   HOOK(update-pause, issue 10 #9): inside check_quiet, or {"update-pause", …, DOCTOR_SLOW, …}. */
+/* One line per check, in the order they run and print. */
 static const doctor_check checks[] = {
     {"timer", "a 1 ms sleep wakes within 2 ms (the timer resolution sleepers get)", DOCTOR_CHEAP,
      check_timer},
@@ -547,6 +579,8 @@ static const doctor_check checks[] = {
      DOCTOR_CHEAP | DOCTOR_CLIENT, check_data},
     {"quiet", "quiet mode can read back and change Defender and the Windows Update pause",
      DOCTOR_SLOW, check_quiet},
+    {"power", "benchmarks run out of power throttling, on AC power (and where they ran is stored)",
+     DOCTOR_CHEAP, check_power},
     {"pid-max", "kernel.pid_max leaves room for the largest load", DOCTOR_CHEAP, check_pid_max},
     {"threads-max", "kernel.threads-max leaves room for the largest load", DOCTOR_CHEAP,
      check_threads_max},

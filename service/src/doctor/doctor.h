@@ -102,6 +102,10 @@ void doctor_judge_timer(double median_ns, double p90_ns, int sleeps, doctor_find
 /* The idle children: started, new processes of ours, console hosts, other new processes. */
 void doctor_judge_children(long started, long ours, long hosts, long others, doctor_finding *out);
 void doctor_judge_rights(const plat_rights *r, doctor_finding *out);
+/* Where benchmarks run: whether a thread's power-throttling opt-out took (and the OS's answer),
+   the power source (plat_power_source's words) and the core layout in words. */
+void doctor_judge_power(int opt_out_works, const char *opt_out_why, const char *source,
+                        const char *cores, doctor_finding *out);
 /* The largest load of any preset: threads + processes of its largest condition. */
 long doctor_preset_tasks(void);
 /* The task limits against `need` tasks of the load, with `machine_tasks` running already. */

@@ -47,8 +47,8 @@ typedef struct plat_rights {
   int admin_enabled;  /* Administrators enabled in the token (elevated, or UAC off) */
   int admin_filtered; /* an administrator whose token is UAC-filtered (not elevated) */
   int elevated;       /* TokenElevation */
-  /* HOOK(rights, issue 10 #1): membership of the local group "ThreadSoup Users"; -1 until the
-     group exists in the product (read it here, with CheckTokenMembership on its SID). */
+  /* Windows: membership of the local group "ThreadSoup Users" as the service checks it (enabled
+     in the token; 0 when the group does not exist); -1 when it cannot be read. */
   int users_group_member;
 } plat_rights;
 

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* doctor.c (Windows) - the facts `threadsoup doctor` checks: the caller's token (elevated,
-   an administrator filtered by UAC, LocalSystem), Tamper Protection, and whether this is Wine. */
+   an administrator filtered by UAC, LocalSystem, a member of ThreadSoup Users), Tamper Protection,
+   and whether this is Wine. */
 #include "threadsoup/plat_doctor.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "../peer_rights.h"
 #include "win32.h"
 
 int plat_task_limits_read(const char *root, int prefer_service, plat_task_limits *out,
@@ -22,8 +24,15 @@ int plat_rights_read(plat_rights *out, ts_err *err) {
   memset(out, 0, sizeof *out);
   out->windows = 1;
   out->root = out->group_exists = out->group_member = -1;
-  /* HOOK(rights, issue 10 #1): read membership of "ThreadSoup Users" here. */
-  out->users_group_member = -1;
+  /* ThreadSoup Users as the service checks it: present and enabled in the token. A group that
+     does not exist (never installed; Wine keeps no local groups) is no membership. NULL token:
+     CheckTokenMembership makes an impersonation token of this thread's primary one. */
+  BYTE group[SECURITY_MAX_SID_SIZE];
+  BOOL in_group = FALSE;
+  if (!peer_users_group_sid(group, sizeof group))
+    out->users_group_member = 0;
+  else
+    out->users_group_member = CheckTokenMembership(NULL, group, &in_group) ? in_group != 0 : -1;
   wchar_t name[128];
   DWORD count = sizeof name / sizeof name[0];
   if (!GetUserNameW(name, &count) || !win32_from_wide(name, out->user, sizeof out->user))
