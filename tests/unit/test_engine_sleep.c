@@ -42,8 +42,11 @@ static void starts_and_stops_exactly_n(void) {
   uint64_t stop_ns = plat_clock_ns() - t0;
   fprintf(stderr, "  %d sleepers: stopped in %.1f ms\n", SLEEPERS, (double)stop_ns / TS_NS_PER_MS);
   CHECK_INT(os_threads_settled(before), before);
-  /* Every thread notices the stop at its next wake-up: well within a few intervals. */
-  CHECK(stop_ns < 5 * TS_NS_PER_S);
+  /* Stopping ends, and within a bound that only a hang exceeds: stopping 1,000 sleepers takes
+     0.05 s natively and 0.7 s under Wine, but 6 s under Wine beside a busy test suite (load
+     average 126). That the stop wakes sleepers instead of waiting out their interval is
+     stop_wakes_sleepers_at_once's question, asked with a 20 s interval. */
+  CHECK(stop_ns < 30 * TS_NS_PER_S);
 }
 
 static void two_parts_add_up(void) {

@@ -165,9 +165,13 @@ static void test_html(void) {
   CHECK(strstr(html, "<b>mine") == NULL);
   CHECK(strstr(html, "5<&") == NULL && strstr(html, "\"x\"") == NULL);
   CHECK(strstr(html, "cpu \"fast\"") == NULL);
-  CHECK_INT(count(html, "<svg "), 4); /* two charts per benchmark */
-  CHECK_INT(count(html, "<table>"), 2);
+  CHECK_INT(count(html, "<svg "), 4);   /* two charts per benchmark */
+  CHECK_INT(count(html, "<table>"), 3); /* two benchmarks, where they ran */
   CHECK_STR_CONTAINS(html, "slower by");
+  /* Where the benchmarks ran: one row per combination, with its trials. */
+  CHECK_STR_CONTAINS(html, "<h2>Where the benchmarks ran</h2>");
+  CHECK_STR_CONTAINS(html, "<tr><td>1</td><td>ac</td><td>off</td><td>class1:3,class0:1</td></tr>");
+  CHECK_STR_CONTAINS(html, "</td><td>ac</td><td>off</td><td>uniform</td></tr>");
   CHECK_STR_CONTAINS(html, "reference");
   CHECK(strstr(html, "<script") == NULL && strstr(html, "src=") == NULL &&
         strstr(html, "href=") == NULL);

@@ -17,8 +17,12 @@
 #include "../server_check.h"
 
 #define IPC_BUFFER_BYTES (64 * 1024)
-/* How long a client waits for a free pipe instance when every instance is taken. */
-#define IPC_BUSY_WAIT_MS 10000
+/* How long a client waits for a free pipe instance when every instance is taken. Waiting clients
+   are not served in order (each wait ends when some instance listens, and whoever opens it first
+   has it), so on a machine where the service is slow to hand over (50 clients polling beside a
+   run under Wine at a load average above 100: 2 of about 700 connections waited past 10 s) one
+   client can lose several rounds; 30 s before saying the service is busy. */
+#define IPC_BUSY_WAIT_MS 30000
 /* SYSTEM and Administrators full access; interactive users 0x12008b = FILE_GENERIC_READ
    (0x120089) | FILE_WRITE_DATA (0x2): they read and write the stream but lack
    FILE_CREATE_PIPE_INSTANCE (0x4, the bit of FILE_APPEND_DATA that GENERIC_WRITE carries), so they
