@@ -860,11 +860,13 @@ static int answered_within(const char *where, uint64_t limit_ns, double *seconds
    once, and the idle timeout closes them all. Natively, a flood from another user (nobody) is
    also held to its per-user limit: the connections past it are refused at once, saying why. */
 static void idle_flood_locks_no_one_out(void) {
-  enum { TIMEOUT_MS = 2000, PER_USER = 4 };
+  /* The idle timeout leaves status 3 s to be answered while the flood is still held: under a
+     loaded Wine, accepting 40 connections (a thread each) has taken almost 2 s. */
+  enum { TIMEOUT_MS = 5000, PER_USER = 4 };
   ts_err err;
   const char *argv[] = {
       exe,       "service",        "run", "--console",          "--socket", NULL, "--db",
-      "idle.db", "--idle-timeout", "2s",  "--clients-per-user", "4",        NULL};
+      "idle.db", "--idle-timeout", "5s",  "--clients-per-user", "4",        NULL};
   argv[5] = idle_address;
   remove("idle.db");
   REQUIRE(plat_proc_spawn(&idle_proc, argv, &err) == TS_OK);
@@ -881,7 +883,7 @@ static void idle_flood_locks_no_one_out(void) {
   REQUIRE(plat_thread_start(&flood.thread, 256 * 1024, flood_thread, &flood, &err) == TS_OK);
   plat_sleep_ns(700 * TS_NS_PER_MS); /* the flood is in */
   double seconds = 0;
-  CHECK(answered_within(idle_address, 1 * TS_NS_PER_S, &seconds));
+  CHECK(answered_within(idle_address, 3 * TS_NS_PER_S, &seconds));
   fprintf(stderr, "  status answered in %.3f s beside the idle flood\n", seconds);
   plat_thread_join(flood.thread);
   CHECK_INT(flood.failures, 0);
@@ -899,7 +901,7 @@ static void idle_flood_locks_no_one_out(void) {
   plat_proc flooder;
   REQUIRE(plat_proc_spawn(&flooder, as_nobody, &err) == TS_OK);
   plat_sleep_ns(500 * TS_NS_PER_MS);
-  CHECK(answered_within(idle_address, 1 * TS_NS_PER_S, &seconds));
+  CHECK(answered_within(idle_address, 3 * TS_NS_PER_S, &seconds));
   fprintf(stderr, "  status answered in %.3f s beside nobody's flood\n", seconds);
   int code = -1;
   plat_proc_wait(&flooder, &code, &err);
