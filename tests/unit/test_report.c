@@ -148,6 +148,8 @@ static void test_json(void) {
   CHECK_STR_CONTAINS(json, "\"power_source\":\"ac\",\"power_throttling\":\"off\","
                            "\"core_classes\":\"class1:3,class0:1\"");
   CHECK_STR_CONTAINS(json, "\"metrics\":{\"integer\":200.2,\"load.switches_per_s\":0,");
+  CHECK_STR_CONTAINS(json, ",\"detectable_percent\":");
+  CHECK_STR_CONTAINS(json, ",\"more_blocks_for_margin\":");
   CHECK(strstr(json, "nan") == NULL && strstr(json, "inf") == NULL);
   size_t len = strlen(json);
   CHECK(len > 2 && strcmp(json + len - 3, "]}\n") == 0);
@@ -168,6 +170,7 @@ static void test_html(void) {
   CHECK_INT(count(html, "<svg "), 4);   /* two charts per benchmark */
   CHECK_INT(count(html, "<table>"), 3); /* two benchmarks, where they ran */
   CHECK_STR_CONTAINS(html, "slower by");
+  CHECK_STR_CONTAINS(html, "<br><span class=\"note\">could detect ±");
   /* Where the benchmarks ran: one row per combination, with its trials. */
   CHECK_STR_CONTAINS(html, "<h2>Where the benchmarks ran</h2>");
   CHECK_STR_CONTAINS(html, "<tr><td>1</td><td>ac</td><td>off</td><td>class1:3,class0:1</td></tr>");
@@ -185,6 +188,9 @@ static void test_text_unchanged_shape(void) {
   CHECK_STR_CONTAINS(text, "builtin-st (Mwork/s, higher is faster)");
   CHECK_STR_CONTAINS(text, "sleep:200@500ms: slower by");
   CHECK_STR_CONTAINS(text, "1 failed");
+  /* Each verdict comes with the smallest effect its comparison could detect. */
+  CHECK_STR_CONTAINS(text, "could detect ±");
+  CHECK_STR_CONTAINS(text, " % (95 % confidence, 80 % power)\n");
   CHECK_STR_CONTAINS(text, "\nwhere the benchmarks ran:\n");
   CHECK_STR_CONTAINS(text, " trial(s): power ac, power throttling off, cores uniform\n");
   CHECK_STR_CONTAINS(text,
@@ -217,6 +223,36 @@ static double widest_in_report(const report_data *r) {
 /* Adaptive repetitions stop on exactly the intervals the report shows: same groups (the third
    condition is not in the plan, one trial failed, warm-ups left out), same bootstrap seed, same
    margin. */
+/* The sensitivity a report states is the statistics module's, on the same scores; an open verdict
+   says how many more blocks the margin needs, from the groups' own spread. */
+static void sensitivity_is_the_scores_own(void) {
+  ts_err err;
+  report_data *r = NULL;
+  CHECK_INT(report_data_load(db, run_id, NULL, REPORT_WITH_STATS, &r, &err), TS_OK);
+  if (!r)
+    return;
+  int checked = 0;
+  for (int b = 0; b < r->bench_count; b++)
+    for (int c = 0; c < r->condition_count; c++) {
+      const report_cell *cell = &r->cells[b][c];
+      if (!cell->compared)
+        continue;
+      const report_score_list *bl = &r->lists[b][r->baseline], *l = &r->lists[b][c];
+      stats_sensitivity s;
+      CHECK_INT(stats_sensitivity_of(bl->values, bl->n, l->values, l->n, &s), 0);
+      CHECK(s.detectable_percent == cell->sens.detectable_percent);
+      CHECK(s.detectable_percent > 0 && s.detectable_percent < 5);
+      double mb = cell->cmp.baseline.mean;
+      long need = stats_trials_for_detectable(100 * cell->cmp.baseline.sd / mb,
+                                              100 * cell->cmp.condition.sd / mb, 1.0);
+      long have = (long)(bl->n < l->n ? bl->n : l->n);
+      CHECK_INT(cell->more_blocks_for_margin, need > have ? need - have : 0);
+      checked++;
+    }
+  CHECK(checked >= 2);
+  report_data_free(r);
+}
+
 static void precision_check_measures_the_reported_intervals(void) {
   ts_err err;
   plan p;
@@ -366,6 +402,7 @@ int main(void) {
   RUN_CASE(test_json);
   RUN_CASE(test_html);
   RUN_CASE(test_text_unchanged_shape);
+  RUN_CASE(sensitivity_is_the_scores_own);
   RUN_CASE(precision_check_measures_the_reported_intervals);
   RUN_CASE(bad_stored_names_stay_out_of_reports); /* these two add trials to the run */
   RUN_CASE(csv_formula_cells_neutralised);

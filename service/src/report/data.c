@@ -147,6 +147,23 @@ static double baseline_drift(const report_score_list *l) {
   return early > 0 ? (late / early - 1) * 100 : NAN;
 }
 
+/* Blocks (one more score in each group each) until the detectable effect is the margin, from the
+   groups' own spread; -1 when the spread is not known. */
+static long more_blocks_for_margin(const report_data *r, const report_cell *cell, size_t nb,
+                                   size_t nc) {
+  double mb = cell->cmp.baseline.mean, margin = r->margin_pct > 0 ? r->margin_pct : 1.0;
+  if (!(mb > 0) || nb < 2 || nc < 2)
+    return -1;
+  double sb = 100 * cell->cmp.baseline.sd / mb, sc = 100 * cell->cmp.condition.sd / mb;
+  long need = stats_trials_for_detectable(sb, sc, margin);
+  if (need <= 0)
+    return -1;
+  if (need > STATS_TRIALS_NEEDED_MAX)
+    return need;
+  long have = (long)(nb < nc ? nb : nc);
+  return need > have ? need - have : 0;
+}
+
 static int compute_stats(store *s, report_data *r, ts_err *err) {
   /* The options the precision check uses, so adaptive repetitions stop on the intervals shown. */
   stats_options options = precision_stats_options(r->run_id, r->margin_pct);
@@ -175,10 +192,30 @@ static int compute_stats(store *s, report_data *r, ts_err *err) {
         return ts_err_set(err, TS_ENOMEM, "no memory for the statistics");
       cell->compared = 1;
       stats_format_verdict(&cell->cmp, cell->verdict, sizeof cell->verdict);
+      stats_sensitivity_of(bl->values, bl->n, l->values, l->n, &cell->sens);
+      cell->more_blocks_for_margin = more_blocks_for_margin(r, cell, bl->n, l->n);
     }
     r->drift[b] = baseline_drift(bl);
   }
   return TS_OK;
+}
+
+int report_sensitivity_text(const report_data *r, const report_cell *cell, char *buf, size_t len) {
+  buf[0] = '\0';
+  if (!cell->compared || isnan(cell->sens.detectable_percent))
+    return 0;
+  double margin = r->margin_pct > 0 ? r->margin_pct : 1.0;
+  int n = snprintf(buf, len, "could detect ±%.2f %% (95 %% confidence, 80 %% power)",
+                   cell->sens.detectable_percent);
+  long more = cell->more_blocks_for_margin;
+  size_t used = n < 0 ? 0 : ((size_t)n < len ? (size_t)n : len - 1);
+  if (cell->cmp.verdict == STATS_INCONCLUSIVE && more > STATS_TRIALS_NEEDED_MAX)
+    snprintf(buf + used, len - used, "; ±%.1f %% would take more than %ld blocks", margin,
+             STATS_TRIALS_NEEDED_MAX);
+  else if (cell->cmp.verdict == STATS_INCONCLUSIVE && more > 0)
+    snprintf(buf + used, len - used, "; about %ld more block%s would detect ±%.1f %%", more,
+             more == 1 ? "" : "s", margin);
+  return 1;
 }
 
 void report_data_free(report_data *r) {

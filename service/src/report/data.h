@@ -36,6 +36,11 @@ typedef struct report_cell {
   int compared;         /* cmp is a comparison with the baseline (not the baseline, has data) */
   stats_comparison cmp; /* percent is valid when compared; the CI and p-values may be NaN */
   char verdict[256];    /* stats_format_verdict's line; "" when not compared */
+  /* When compared: the smallest effect this comparison could detect (95 %, 80 % power; NaN when
+     it cannot be computed), and how many more blocks would bring that down to the margin (0:
+     already there; -1: not known; STATS_TRIALS_NEEDED_MAX + 1: more than that). */
+  stats_sensitivity sens;
+  long more_blocks_for_margin;
 } report_cell;
 
 typedef struct report_metric {
@@ -94,6 +99,11 @@ typedef struct report_data {
   store_doctor_row *checks;
   int check_count;
 } report_data;
+
+/* The sentence under a verdict: "could detect ±0.27 % (95 % confidence, 80 % power)", and for an
+   inconclusive one "; about 12 more blocks would detect ±1.0 %". 0 (and "") when the comparison
+   has no sensitivity. */
+int report_sensitivity_text(const report_data *r, const report_cell *cell, char *buf, size_t len);
 
 /* Reads (and with REPORT_WITH_STATS computes) what the flags ask for. p may be NULL: with
    REPORT_WITH_RUN the stored plan then orders the conditions, else they come as they occur. */

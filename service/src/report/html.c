@@ -199,7 +199,14 @@ static void write_table(const report_data *r, int b, FILE *out) {
     esc(out, r->conditions[c]);
     fprintf(out, "</b>: <span class=\"verdict %s\">", verdict_class(cell));
     esc(out, cell->verdict);
-    fputs("</span></li>\n", out);
+    fputs("</span>", out);
+    char sensitivity[200];
+    if (report_sensitivity_text(r, cell, sensitivity, sizeof sensitivity)) {
+      fputs("<br><span class=\"note\">", out);
+      esc(out, sensitivity);
+      fputs("</span>", out);
+    }
+    fputs("</li>\n", out);
   }
   fputs("</ul>\n", out);
   if (isfinite(r->drift[b])) {

@@ -144,6 +144,12 @@ static void write_condition(const report_data *r, int b, int c, FILE *out) {
     json_string(out, has ? "reference" : "no data");
   fputs(",\"verdict_text\":", out);
   json_string(out, cell->verdict);
+  fputs(",\"detectable_percent\":", out);
+  json_number(out, cell->compared ? cell->sens.detectable_percent : NAN);
+  fputs(",\"more_blocks_for_margin\":", out);
+  json_number(out, cell->compared && cell->more_blocks_for_margin >= 0
+                       ? (double)cell->more_blocks_for_margin
+                       : NAN);
   fputs("}", out);
 }
 

@@ -78,10 +78,15 @@ void report_write_text_body(const report_data *r, FILE *out) {
         snprintf(mw, sizeof mw, "%.3g", cmp->mann_whitney.p);
       fprintf(out, " %+8.2f%% %19s %8s %8s\n", cmp->percent, ci, welch, mw);
     }
-    for (int c = 0; c < r->condition_count; c++)
-      if (r->cells[b][c].verdict[0])
-        fprintf(out, "  %s: %s\n", SHOWN(r->conditions[c], cond),
-                SHOWN(r->cells[b][c].verdict, verdict));
+    for (int c = 0; c < r->condition_count; c++) {
+      const report_cell *cell = &r->cells[b][c];
+      if (!cell->verdict[0])
+        continue;
+      fprintf(out, "  %s: %s\n", SHOWN(r->conditions[c], cond), SHOWN(cell->verdict, verdict));
+      char sensitivity[200];
+      if (report_sensitivity_text(r, cell, sensitivity, sizeof sensitivity))
+        fprintf(out, "    %s\n", sensitivity);
+    }
     double drift = r->drift[b];
     if (!isnan(drift)) {
       double margin = r->margin_pct > 0 ? r->margin_pct : 1.0;
