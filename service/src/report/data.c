@@ -230,10 +230,28 @@ void report_data_free(report_data *r) {
   free(r->metrics);
   free(r->metric_names);
   free(r->checks);
+  free(r->placements);
   free(r);
 }
 
 /* Appends one stored machine check. */
+static int collect_placement(void *ctx, const char *power_source, const char *power_throttling,
+                             const char *core_classes, int trials) {
+  report_data *r = ctx;
+  report_placement *more = realloc(r->placements, (size_t)(r->placement_count + 1) * sizeof *more);
+  if (!more) {
+    r->out_of_memory = 1;
+    return 1;
+  }
+  r->placements = more;
+  report_placement *p = &r->placements[r->placement_count++];
+  snprintf(p->power_source, sizeof p->power_source, "%s", power_source);
+  snprintf(p->power_throttling, sizeof p->power_throttling, "%s", power_throttling);
+  snprintf(p->core_classes, sizeof p->core_classes, "%s", core_classes);
+  p->trials = trials;
+  return 0;
+}
+
 static int collect_check(void *ctx, const store_doctor_row *row) {
   report_data *r = ctx;
   store_doctor_row *more = realloc(r->checks, (size_t)(r->check_count + 1) * sizeof *more);
@@ -291,6 +309,8 @@ int report_data_load(store *s, int64_t run_id, const plan *p, int flags, report_
     rc = store_run_trials(s, run_id, collect_row, &cx, err);
   }
   free(own);
+  if (rc == TS_OK)
+    rc = store_run_placement(s, run_id, collect_placement, r, err);
   if (rc == TS_OK && (flags & REPORT_WITH_TRIALS))
     rc = store_run_metrics(s, run_id, collect_metric, r, err);
   if (rc == TS_OK && (flags & REPORT_WITH_TRIALS) && index_metrics(r) != 0)

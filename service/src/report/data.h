@@ -49,6 +49,13 @@ typedef struct report_metric {
   double value;
 } report_metric;
 
+typedef struct report_placement {
+  char power_source[32];
+  char power_throttling[128];
+  char core_classes[128];
+  int trials;
+} report_placement;
+
 typedef struct report_trial {
   store_trial_row row;
   size_t metric_first; /* its metrics: metrics[metric_first .. metric_first + metric_count) */
@@ -98,6 +105,10 @@ typedef struct report_data {
   /* REPORT_WITH_RUN: the machine checks stored with the run, in order ("Machine checks") */
   store_doctor_row *checks;
   int check_count;
+  /* Where the done trials' benchmarks ran: each distinct power source, power throttling and core
+     classes with its trials, most frequent first ("" where not recorded). Always read. */
+  report_placement *placements;
+  int placement_count;
 } report_data;
 
 /* The sentence under a verdict: "could detect ±0.27 % (95 % confidence, 80 % power)", and for an

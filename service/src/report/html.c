@@ -436,41 +436,25 @@ static void write_timers(const report_data *r, FILE *out) {
   fputs("</tbody></table></div>\n", out);
 }
 
-/* Where the benchmarks ran: each distinct power source, power-throttling state and core classes
-   with its number of trials (the text report's "where the benchmarks ran", from the trials). */
+/* Where the benchmarks ran: each recorded combination of power source, power throttling and core
+   classes with its trials, as the text report lists them. */
 static void write_placement(const report_data *r, FILE *out) {
-  size_t shown = 0;
-  for (size_t i = 0; i < r->trial_count; i++) {
-    const store_trial_row *t = &r->trials[i].row;
-    if (!t->power_source[0] && !t->power_throttling[0] && !t->core_classes[0])
+  int shown = 0;
+  for (int i = 0; i < r->placement_count; i++) {
+    const report_placement *p = &r->placements[i];
+    if (!p->power_source[0] && !p->power_throttling[0] && !p->core_classes[0])
       continue;
-    int seen = 0; /* counted with an earlier trial of the same combination */
-    for (size_t j = 0; j < i && !seen; j++) {
-      const store_trial_row *u = &r->trials[j].row;
-      seen = strcmp(t->power_source, u->power_source) == 0 &&
-             strcmp(t->power_throttling, u->power_throttling) == 0 &&
-             strcmp(t->core_classes, u->core_classes) == 0;
-    }
-    if (seen)
-      continue;
-    int trials = 0;
-    for (size_t j = i; j < r->trial_count; j++) {
-      const store_trial_row *u = &r->trials[j].row;
-      trials += strcmp(t->power_source, u->power_source) == 0 &&
-                strcmp(t->power_throttling, u->power_throttling) == 0 &&
-                strcmp(t->core_classes, u->core_classes) == 0;
-    }
     if (shown++ == 0)
       fputs("<h2>Where the benchmarks ran</h2>\n<div class=\"wrap\"><table>\n<thead><tr>"
             "<th>trials</th><th>power source</th><th>power throttling</th><th>cores</th></tr>"
             "</thead>\n<tbody>\n",
             out);
-    fprintf(out, "<tr><td>%d</td><td>", trials);
-    esc(out, t->power_source);
+    fprintf(out, "<tr><td>%d</td><td>", p->trials);
+    esc(out, p->power_source);
     fputs("</td><td>", out);
-    esc(out, t->power_throttling);
+    esc(out, p->power_throttling);
     fputs("</td><td>", out);
-    esc(out, t->core_classes);
+    esc(out, p->core_classes);
     fputs("</td></tr>\n", out);
   }
   if (shown)

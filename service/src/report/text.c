@@ -116,25 +116,21 @@ void report_write_text_body(const report_data *r, FILE *out) {
   }
 }
 
-static int write_placement_line(void *ctx, const char *power_source, const char *power_throttling,
-                                const char *core_classes, int trials) {
-  FILE *out = ctx;
-  char source[96], throttling[300], cores[300];
-  if (!power_source[0] && !power_throttling[0] && !core_classes[0])
-    fprintf(out, "  %d trial(s): not recorded (stored before version 11, or typed in)\n", trials);
-  else
-    fprintf(out, "  %d trial(s): power %s, power throttling %s, cores %s\n", trials,
-            SHOWN(power_source, source), SHOWN(power_throttling, throttling),
-            SHOWN(core_classes, cores));
-  return 0;
-}
-
 /* Where the benchmarks ran: power source, power throttling (EcoQoS) and the core classes of the
    CPUs their threads ended on, one line per distinct combination. */
-static void write_placement(store *s, int64_t run_id, FILE *out) {
-  ts_err ignored;
+static void write_placement(const report_data *r, FILE *out) {
   fprintf(out, "\nwhere the benchmarks ran:\n");
-  store_run_placement(s, run_id, write_placement_line, out, &ignored);
+  for (int i = 0; i < r->placement_count; i++) {
+    const report_placement *p = &r->placements[i];
+    char source[96], throttling[300], cores[300];
+    if (!p->power_source[0] && !p->power_throttling[0] && !p->core_classes[0])
+      fprintf(out, "  %d trial(s): not recorded (stored before version 11, or typed in)\n",
+              p->trials);
+    else
+      fprintf(out, "  %d trial(s): power %s, power throttling %s, cores %s\n", p->trials,
+              SHOWN(p->power_source, source), SHOWN(p->power_throttling, throttling),
+              SHOWN(p->core_classes, cores));
+  }
 }
 
 int report_text(store *s, int64_t run_id, const plan *p, FILE *out, ts_err *err) {
@@ -143,8 +139,8 @@ int report_text(store *s, int64_t run_id, const plan *p, FILE *out, ts_err *err)
   if (rc != TS_OK)
     return rc;
   report_write_text_body(r, out);
+  write_placement(r, out);
   report_data_free(r);
-  write_placement(s, run_id, out);
   return TS_OK;
 }
 
@@ -176,7 +172,7 @@ int report_run_format(store *s, int64_t run_id, report_format format, FILE *out,
   case REPORT_FORMAT_TEXT:
     report_write_text_header(r, out);
     report_write_text_body(r, out);
-    write_placement(s, run_id, out);
+    write_placement(r, out);
     break;
   case REPORT_FORMAT_CSV:
     report_write_csv(r, out);
