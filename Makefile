@@ -37,7 +37,9 @@ run: linux
 	$(LINUX_BUILD)/threadsoup run $(ARGS)
 
 # Most tests wait (on Wine, on a clock) more than they compute: CTest runs more of them at once
-# than there are cores.
+# than there are cores. The test presets (CMakePresets.json) run a failed test once more before
+# calling it failed: tests share a busy 2-core machine with other work, and a second failure is
+# still a failure.
 TEST_JOBS ?= 4
 
 # Both halves side by side, each line marked with its half: the native tests start as soon as the
