@@ -120,7 +120,8 @@ static void test_csv(void) {
                           "core_classes,");
   /* metric columns, sorted, quoted only when needed (none here needs it) */
   CHECK_STR_CONTAINS(csv, ",integer,load.switches_per_s,state.S (sleeping)\n");
-  CHECK_INT(count(csv, "\n"), 1 + 26);                    /* header and one row per trial */
+  /* header and one row per trial; then a blank line, the census's header and a row per condition */
+  CHECK_INT(count(csv, "\n"), 1 + 26 + 1 + 1 + 3);
   CHECK_STR_CONTAINS(csv, ",\"sleep:5<&\"\"x\"\">,y\","); /* RFC 4180: quotes doubled */
   CHECK_STR_CONTAINS(csv, ",\"quiet gate skipped, \"\"busy\"\"\"");
   CHECK_STR_CONTAINS(csv, "\n1,6,1,sleep:200@500ms,builtin-mt,failed,,,,,"
@@ -167,8 +168,8 @@ static void test_html(void) {
   CHECK(strstr(html, "<b>mine") == NULL);
   CHECK(strstr(html, "5<&") == NULL && strstr(html, "\"x\"") == NULL);
   CHECK(strstr(html, "cpu \"fast\"") == NULL);
-  CHECK_INT(count(html, "<svg "), 4);   /* two charts per benchmark */
-  CHECK_INT(count(html, "<table>"), 3); /* two benchmarks, where they ran */
+  CHECK_INT(count(html, "<svg "), 5);   /* two charts per benchmark, the census's bars */
+  CHECK_INT(count(html, "<table>"), 4); /* two benchmarks, the census, where they ran */
   CHECK_STR_CONTAINS(html, "slower by");
   CHECK_STR_CONTAINS(html, "<br><span class=\"note\">could detect ±");
   /* Where the benchmarks ran: one row per combination, with its trials. */
