@@ -26,9 +26,14 @@ enum {
 };
 
 /* The metrics behind the values (NULL: from the trial's row). */
-static const char *const value_metrics[V_COUNT] = {
-    NULL, "load.child_processes", NULL, NULL, "load.switches_per_s", "load.cpu_percent",
-    "census.cpu_ms", NULL};
+static const char *const value_metrics[V_COUNT] = {NULL,
+                                                   "load.child_processes",
+                                                   NULL,
+                                                   NULL,
+                                                   "load.switches_per_s",
+                                                   "load.cpu_percent",
+                                                   "census.cpu_ms",
+                                                   NULL};
 
 typedef struct census_trial {
   int64_t id;
@@ -138,8 +143,7 @@ static int compare_doubles(const void *a, const void *b) {
 
 /* The median of the condition's finite values: a trial's value (state >= 0: that state's
    threads, 0 where its census lacked the state); NaN when there is none. */
-static double condition_median(const census_ctx *cx, double *scratch, int c, int value,
-                               int state) {
+static double condition_median(const census_ctx *cx, double *scratch, int c, int value, int state) {
   size_t n = 0;
   for (size_t i = 0; i < cx->count; i++) {
     const census_trial *t = &cx->trials[i];
@@ -316,25 +320,34 @@ void report_write_census_text(const report_data *r, FILE *out) {
   }
 }
 
+/* The states that occur in any condition, in order of first appearance (each condition's most
+   loaded first, the baseline's last), each with its colour. */
+static int census_state_names(const report_data *r, char (*names)[REPORT_METRIC_NAME_MAX]) {
+  int count = 0;
+  for (int i = 0; i < r->condition_count; i++) {
+    int c = i < r->condition_count - 1 ? (i < r->baseline ? i : i + 1) : r->baseline;
+    for (int s = 0; s < r->census[c].state_count; s++) {
+      int k = 0;
+      while (k < count && strcmp(names[k], r->census[c].states[s].name) != 0)
+        k++;
+      if (k == count && count < REPORT_CENSUS_MAX_STATES)
+        memcpy(names[count++], r->census[c].states[s].name, REPORT_METRIC_NAME_MAX);
+    }
+  }
+  return count;
+}
+
 /* ---- csv --------------------------------------------------------------------------------- */
 
 void report_write_census_csv(const report_data *r, FILE *out) {
   static const char *const columns[] = {
-      "census_condition", "trials",           "recorded",         "process_threads",
-      "load_threads",     "child_processes",  "machine_processes", "machine_threads",
-      "switches_per_s",   "sleepers",         "sleeper_interval_s", "per_sleeper_interval",
-      "load_cpu_percent", "census_cpu_ms",    "census_percent"};
+      "census_condition", "trials",          "recorded",           "process_threads",
+      "load_threads",     "child_processes", "machine_processes",  "machine_threads",
+      "switches_per_s",   "sleepers",        "sleeper_interval_s", "per_sleeper_interval",
+      "load_cpu_percent", "census_cpu_ms",   "census_percent"};
   /* The states that occur in any condition, each a column of the load's threads. */
   char names[REPORT_CENSUS_MAX_STATES][REPORT_METRIC_NAME_MAX];
-  int name_count = 0;
-  for (int c = 0; c < r->condition_count; c++)
-    for (int s = 0; s < r->census[c].state_count; s++) {
-      int k = 0;
-      while (k < name_count && strcmp(names[k], r->census[c].states[s].name) != 0)
-        k++;
-      if (k == name_count && name_count < REPORT_CENSUS_MAX_STATES)
-        memcpy(names[name_count++], r->census[c].states[s].name, REPORT_METRIC_NAME_MAX);
-    }
+  int name_count = census_state_names(r, names);
   fputc('\n', out);
   for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
     fprintf(out, "%s%s", i ? "," : "", columns[i]);
@@ -349,10 +362,18 @@ void report_write_census_csv(const report_data *r, FILE *out) {
     const report_census *k = &r->census[c];
     report_csv_field(out, r->conditions[c]);
     fprintf(out, ",%d,%d", k->trials, k->recorded);
-    double values[] = {k->process_threads, k->load_threads, k->child_processes,
-                       k->machine_processes, k->machine_threads, k->switches_per_s,
-                       k->sleepers > 0 ? (double)k->sleepers : NAN, k->sleeper_interval_s,
-                       k->per_sleeper_interval, k->cpu_percent, k->census_ms, k->census_percent};
+    double values[] = {k->process_threads,
+                       k->load_threads,
+                       k->child_processes,
+                       k->machine_processes,
+                       k->machine_threads,
+                       k->switches_per_s,
+                       k->sleepers > 0 ? (double)k->sleepers : NAN,
+                       k->sleeper_interval_s,
+                       k->per_sleeper_interval,
+                       k->cpu_percent,
+                       k->census_ms,
+                       k->census_percent};
     for (size_t v = 0; v < sizeof values / sizeof values[0]; v++) {
       fputc(',', out);
       report_csv_number(out, values[v]);
@@ -434,21 +455,6 @@ static void html_number(FILE *out, double value, int decimals, const char *suffi
     fputs("<td>-</td>", out);
 }
 
-/* The states that occur in any condition, in order of first appearance (the most loaded first),
-   each with its colour. */
-static int html_state_names(const report_data *r, char (*names)[REPORT_METRIC_NAME_MAX]) {
-  int count = 0;
-  for (int c = 0; c < r->condition_count; c++)
-    for (int s = 0; s < r->census[c].state_count; s++) {
-      int k = 0;
-      while (k < count && strcmp(names[k], r->census[c].states[s].name) != 0)
-        k++;
-      if (k == count && count < REPORT_CENSUS_MAX_STATES)
-        memcpy(names[count++], r->census[c].states[s].name, REPORT_METRIC_NAME_MAX);
-    }
-  return count;
-}
-
 static const char *state_color(char (*names)[REPORT_METRIC_NAME_MAX], int count, const char *name) {
   int k = 0;
   while (k < count && strcmp(names[k], name) != 0)
@@ -497,7 +503,7 @@ static void html_table(const report_data *r, FILE *out) {
    the baseline's adds nothing to the bar; the table and the segment's title say by how much). */
 static void html_bars(const report_data *r, FILE *out) {
   char names[REPORT_CENSUS_MAX_STATES][REPORT_METRIC_NAME_MAX];
-  int count = html_state_names(r, names);
+  int count = census_state_names(r, names);
   double most = 0;
   int rows = 0;
   for (int c = 0; c < r->condition_count; c++) {
@@ -555,8 +561,7 @@ static void html_bars(const report_data *r, FILE *out) {
       if (!(v > 0))
         continue;
       double w = v / most * (right - left);
-      fprintf(out,
-              "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>",
+      fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>",
               x, y + 4, w, row_h - 8, state_color(names, count, k->states[s].name));
       report_html_text(out, k->states[s].name);
       fprintf(out, ": %.0f</title></rect>\n", v);
