@@ -12,6 +12,7 @@
 #include "../../service/src/report/report.h"
 #include "check.h"
 #include "testdb.h"
+#include "testreport.h"
 
 #define DB_PATH "test_report_census.db"
 #define SLEEP "sleep:100@500ms"
@@ -65,8 +66,9 @@ static void make_runs(void) {
   remove_db(DB_PATH);
   ts_err err;
   CHECK_INT(store_open(&db, DB_PATH, &err), TS_OK);
-  store_run_info info = {"census", "name = census\n", 1, "2026-01-01T00:00:00.000Z", "host",
-                         "Windows", "cpu", 2, "1.0"};
+  store_run_info info = {"census", "name = census\n", 1,     "2026-01-01T00:00:00.000Z",
+                         "host",   "Windows",         "cpu", 2,
+                         "1.0"};
   const char *conds[3] = {"baseline", SLEEP, MIXED};
   store_trial_plan trials[1 + 3 * 3 + 1];
   int n = 0;
@@ -81,12 +83,20 @@ static void make_runs(void) {
   finish(trials[0].id, &warm, 1);
   for (int rep = 0; rep < 3; rep++) {
     /* baseline: its own threads, 3 to 5 (median 4), 3 of them waiting on a user request */
-    trial_numbers base = {3 + rep, 200 + 10 * rep, 2000 + 100 * rep, 10.0 * (rep + 1), 0.1,
-                          2.0 * (rep + 1), 0, NAN, 2.0 + rep, 1};
+    trial_numbers base = {3 + rep,
+                          200 + 10 * rep,
+                          2000 + 100 * rep,
+                          10.0 * (rep + 1),
+                          0.1,
+                          2.0 * (rep + 1),
+                          0,
+                          NAN,
+                          2.0 + rep,
+                          1};
     finish(trials[1 + rep * 3].id, &base, 1);
     /* 100 sleepers of 500 ms: 200 switches/s is one wake-up per sleeper per interval */
-    trial_numbers sleep = {104 + (rep == 1 ? -1 : rep), 201, 2101, 190.0 + 10 * rep, 0.5, 4,
-                           0, 100, 3, 1};
+    trial_numbers sleep = {
+        104 + (rep == 1 ? -1 : rep), 201, 2101, 190.0 + 10 * rep, 0.5, 4, 0, 100, 3, 1};
     finish(trials[2 + rep * 3].id, &sleep, 1);
     /* 40 sleepers of 100 ms and 60 of 500 ms: 520 wake-ups/s; Running missing in two */
     trial_numbers mixed = {104, 202, 2102, 520, 1.5, 4, 0, 100, 3, rep == 0 ? 1 : NAN};
@@ -94,9 +104,9 @@ static void make_runs(void) {
   }
   CHECK_INT(store_trial_fail(db, trials[n - 1].id, "2026-01-01T00:01:00.000Z", "boom", &err),
             TS_OK);
-  CHECK_INT(store_run_end(db, census_run, STORE_RUN_FINISHED, NULL, "2026-01-01T00:02:00.000Z",
-                          &err),
-            TS_OK);
+  CHECK_INT(
+      store_run_end(db, census_run, STORE_RUN_FINISHED, NULL, "2026-01-01T00:02:00.000Z", &err),
+      TS_OK);
 
   store_trial_plan old[2] = {{1, 1, "baseline", "builtin-st", 0}, {2, 1, SLEEP, "builtin-st", 0}};
   CHECK_INT(store_run_begin(db, &info, old, 2, &old_run, &err), TS_OK);
@@ -108,11 +118,20 @@ static void make_runs(void) {
             TS_OK);
 }
 
+static report_data *loaded; /* the census run's data, as the reports have it */
+
 static report_data *load_run(int64_t run) {
   report_data *r = NULL;
   ts_err err;
   CHECK_INT(report_data_load(db, run, NULL, REPORT_WITH_RUN | REPORT_WITH_STATS, &r, &err), TS_OK);
   return r;
+}
+
+/* A condition's census in the loaded run. */
+static const report_census *census_of(const char *condition) {
+  int c = report_condition_index(loaded, condition);
+  CHECK(c >= 0);
+  return &loaded->census[c < 0 ? 0 : c];
 }
 
 static const report_census_state *state_of(const report_census *k, const char *name) {
@@ -123,12 +142,9 @@ static const report_census_state *state_of(const report_census *k, const char *n
 }
 
 static void medians_leave_out_warm_ups_and_failures(void) {
-  report_data *r = load_run(census_run);
-  REQUIRE(r != NULL);
-  REQUIRE(r->condition_count == 3);
-  CHECK(r->have_census);
-  const report_census *base = &r->census[report_condition_index(r, "baseline")];
-  const report_census *sleep = &r->census[report_condition_index(r, SLEEP)];
+  REQUIRE(loaded->condition_count == 3);
+  CHECK(loaded->have_census);
+  const report_census *base = census_of("baseline"), *sleep = census_of(SLEEP);
   CHECK_INT(base->trials, 3);
   CHECK_INT(base->recorded, 3);
   CHECK_INT(sleep->trials, 3); /* not the warm-up, not the failed trial */
@@ -146,15 +162,11 @@ static void medians_leave_out_warm_ups_and_failures(void) {
   CHECK(CLOSE(sleep->process_threads, 104)); /* 104, 103, 106 */
   CHECK(CLOSE(sleep->load_threads, 100));
   CHECK(CLOSE(sleep->switches_per_s, 200));
-  report_data_free(r);
 }
 
 static void load_threads_by_state_are_the_baselines_taken_away(void) {
-  report_data *r = load_run(census_run);
-  REQUIRE(r != NULL);
-  const report_census *sleep = &r->census[report_condition_index(r, SLEEP)];
-  const report_census *mixed = &r->census[report_condition_index(r, MIXED)];
-  const report_census *base = &r->census[r->baseline];
+  const report_census *sleep = census_of(SLEEP), *mixed = census_of(MIXED);
+  const report_census *base = &loaded->census[loaded->baseline];
   REQUIRE(sleep->state_count == 3);
   /* most of the load's threads first, the OS's names unchanged */
   CHECK_STR_CONTAINS(sleep->states[0].name, "Wait:DelayExecution");
@@ -171,21 +183,16 @@ static void load_threads_by_state_are_the_baselines_taken_away(void) {
   CHECK(CLOSE(running->load, -1));
   /* The baseline had no thread in DelayExecution: its states leave it out. */
   CHECK(state_of(base, "Wait:DelayExecution") == NULL);
-  report_data_free(r);
 }
 
 static void switches_per_sleeper_per_interval(void) {
-  report_data *r = load_run(census_run);
-  REQUIRE(r != NULL);
-  const report_census *sleep = &r->census[report_condition_index(r, SLEEP)];
-  const report_census *mixed = &r->census[report_condition_index(r, MIXED)];
+  const report_census *sleep = census_of(SLEEP), *mixed = census_of(MIXED);
   CHECK_INT(sleep->sleepers, 100);
   CHECK(CLOSE(sleep->sleeper_interval_s, 0.5));
   CHECK(CLOSE(sleep->per_sleeper_interval, 1.0)); /* 200/s x 0.5 s / 100 */
   CHECK_INT(mixed->sleepers, 100);
   CHECK(CLOSE(mixed->sleeper_interval_s, 100.0 / 520)); /* 40/0.1 s + 60/0.5 s = 520/s */
   CHECK(CLOSE(mixed->per_sleeper_interval, 1.0));
-  report_data_free(r);
 }
 
 static void an_old_run_says_not_recorded(void) {
@@ -199,23 +206,6 @@ static void an_old_run_says_not_recorded(void) {
   CHECK(isnan(sleep->switches_per_s) && isnan(sleep->cpu_percent) && isnan(sleep->census_ms));
   CHECK(CLOSE(sleep->load_threads, 100)); /* the trial rows always counted the threads */
   report_data_free(r);
-}
-
-/* The whole report of a run in one format, as a string the caller frees. */
-static char *render(int64_t run, report_format format) {
-  FILE *f = tmpfile();
-  ts_err err;
-  CHECK(f != NULL);
-  if (!f)
-    return NULL;
-  CHECK_INT(report_run_format(db, run, format, f, &err), TS_OK);
-  long size = ftell(f);
-  rewind(f);
-  char *text = calloc(1, (size_t)size + 1);
-  if (text)
-    CHECK_INT(fread(text, 1, (size_t)size, f), size);
-  fclose(f);
-  return text;
 }
 
 /* 1 when the text is one JSON value with balanced brackets and closed strings, nothing after. */
@@ -247,7 +237,7 @@ static int json_balanced(const char *text) {
 }
 
 static void every_format_shows_the_census(void) {
-  char *text = render(census_run, REPORT_FORMAT_TEXT);
+  char *text = test_render_report(db, census_run, REPORT_FORMAT_TEXT);
   REQUIRE(text != NULL);
   CHECK_STR_CONTAINS(text, "\nCensus (taken before each benchmark");
   CHECK_STR_CONTAINS(text, "    " SLEEP ": Wait:DelayExecution 100, Wait:UserRequest 0, "
@@ -256,7 +246,7 @@ static void every_format_shows_the_census(void) {
   CHECK_STR_CONTAINS(text, " 4.0 ms (0.20%)\n"); /* 4 ms of a 2 s trial */
   free(text);
 
-  char *csv = render(census_run, REPORT_FORMAT_CSV);
+  char *csv = test_render_report(db, census_run, REPORT_FORMAT_CSV);
   REQUIRE(csv != NULL);
   /* the trial rows, a blank line, then the census table with its own header */
   CHECK_STR_CONTAINS(csv, "\n\ncensus_condition,trials,recorded,process_threads,load_threads,");
@@ -264,7 +254,7 @@ static void every_format_shows_the_census(void) {
   CHECK_STR_CONTAINS(csv, ",load_state.Wait:DelayExecution,");
   free(csv);
 
-  char *json = render(census_run, REPORT_FORMAT_JSON);
+  char *json = test_render_report(db, census_run, REPORT_FORMAT_JSON);
   REQUIRE(json != NULL);
   CHECK(json_balanced(json));
   CHECK_STR_CONTAINS(json, "\n\"census\":[\n {\"condition\":\"baseline\",\"baseline\":true,");
@@ -275,7 +265,7 @@ static void every_format_shows_the_census(void) {
   CHECK(strstr(json, "nan") == NULL && strstr(json, "inf") == NULL);
   free(json);
 
-  char *html = render(census_run, REPORT_FORMAT_HTML);
+  char *html = test_render_report(db, census_run, REPORT_FORMAT_HTML);
   REQUIRE(html != NULL);
   CHECK_STR_CONTAINS(html, "<h2>Census</h2>");
   CHECK_STR_CONTAINS(html, "aria-label=\"the load's threads by OS state per condition\"");
@@ -288,37 +278,41 @@ static void every_format_shows_the_census(void) {
 }
 
 static void an_old_runs_reports_say_not_recorded(void) {
-  char *text = render(old_run, REPORT_FORMAT_TEXT);
-  REQUIRE(text != NULL);
-  CHECK_STR_CONTAINS(text, "\nCensus (taken before each benchmark");
-  CHECK_STR_CONTAINS(text, "  not recorded (");
-  free(text);
-  char *json = render(old_run, REPORT_FORMAT_JSON);
-  REQUIRE(json != NULL);
-  CHECK(json_balanced(json));
-  CHECK_STR_CONTAINS(json, "\"recorded\":0,\"process_threads\":103,\"load_threads\":100,"
-                           "\"threads_by_state\":null,");
-  CHECK_STR_CONTAINS(json, "\"switches_per_s\":null");
-  free(json);
-  char *html = render(old_run, REPORT_FORMAT_HTML);
-  REQUIRE(html != NULL);
-  CHECK_STR_CONTAINS(html, "<h2>Census</h2>");
-  CHECK_STR_CONTAINS(html, "not recorded (");
-  free(html);
-  char *csv = render(old_run, REPORT_FORMAT_CSV);
-  REQUIRE(csv != NULL);
-  CHECK_STR_CONTAINS(csv, "\n" SLEEP ",1,0,103,100,,100,900,,100,0.5,,,,\n");
-  free(csv);
+  static const struct {
+    report_format format;
+    const char *needles[2];
+  } want[] = {
+      {REPORT_FORMAT_TEXT, {"\nCensus (taken before each benchmark", "\n  not recorded ("}},
+      {REPORT_FORMAT_JSON,
+       {"\"recorded\":0,\"process_threads\":103,\"load_threads\":100,\"threads_by_state\":null,",
+        "\"switches_per_s\":null"}},
+      {REPORT_FORMAT_HTML, {"<h2>Census</h2>", "not recorded ("}},
+      {REPORT_FORMAT_CSV,
+       {"\n\ncensus_condition,", "\n" SLEEP ",1,0,103,100,,100,900,,100,0.5,,,,\n"}},
+  };
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    char *report = test_render_report(db, old_run, want[i].format);
+    REQUIRE(report != NULL);
+    for (int k = 0; k < 2; k++)
+      CHECK_STR_CONTAINS(report, want[i].needles[k]);
+    if (want[i].format == REPORT_FORMAT_JSON)
+      CHECK(json_balanced(report));
+    free(report);
+  }
 }
 
 int main(void) {
   make_runs();
+  loaded = load_run(census_run);
+  if (!loaded)
+    return 1;
   RUN_CASE(medians_leave_out_warm_ups_and_failures);
   RUN_CASE(load_threads_by_state_are_the_baselines_taken_away);
   RUN_CASE(switches_per_sleeper_per_interval);
   RUN_CASE(an_old_run_says_not_recorded);
   RUN_CASE(every_format_shows_the_census);
   RUN_CASE(an_old_runs_reports_say_not_recorded);
+  report_data_free(loaded);
   store_close(db);
   remove_db(DB_PATH);
   return check_summary();
