@@ -251,7 +251,10 @@ static void every_format_shows_the_census(void) {
   /* the trial rows, a blank line, then the census table with its own header */
   CHECK_STR_CONTAINS(csv, "\n\ncensus_condition,trials,recorded,process_threads,load_threads,");
   CHECK_STR_CONTAINS(csv, "\n" SLEEP ",3,3,104,100,0,");
-  CHECK_STR_CONTAINS(csv, ",load_state.Wait:DelayExecution,");
+  CHECK_STR_CONTAINS(csv,
+                     ",census_percent,load_state.Wait:DelayExecution,load_state.Wait:UserRequest,"
+                     "load_state.Running\n");
+  CHECK_STR_CONTAINS(csv, "\nbaseline,3,3,4,0,0,210,2100,20,,,,0.1,4,0.2,0,0,0\n");
   free(csv);
 
   char *json = test_render_report(db, census_run, REPORT_FORMAT_JSON);

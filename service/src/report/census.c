@@ -379,10 +379,13 @@ void report_write_census_csv(const report_data *r, FILE *out) {
       report_csv_number(out, values[v]);
     }
     for (int n = 0; n < name_count; n++) {
-      fputc(',', out);
+      /* A recorded condition without the state had none of the load's threads in it. */
+      double threads = k->recorded ? 0 : NAN;
       for (int s = 0; s < k->state_count; s++)
         if (strcmp(k->states[s].name, names[n]) == 0)
-          report_csv_number(out, k->states[s].load);
+          threads = k->states[s].load;
+      fputc(',', out);
+      report_csv_number(out, threads);
     }
     fputc('\n', out);
   }
