@@ -305,6 +305,9 @@ void report_write_census_text(const report_data *r, FILE *out) {
             number_text(k->switches_per_s, 0, g, sizeof g),
             number_text(k->per_sleeper_interval, 2, h, sizeof h), cpu, cost);
   }
+  fprintf(out,
+          "  per sleeper/iv: switches/s x interval / sleepers (about 1: each sleeper woke once "
+          "per interval)\n");
   fprintf(out, "  threads by state (the load's; the baseline: the process's own):\n");
   for (int c = 0; c < r->condition_count; c++) {
     const report_census *k = &r->census[c];
@@ -499,7 +502,9 @@ static void html_table(const report_data *r, FILE *out) {
       fputs("<td>-</td>", out);
     fputs("</tr>\n", out);
   }
-  fputs("</tbody></table></div>\n", out);
+  fputs("</tbody></table></div>\n<p class=\"note\">Per sleeper per interval: switches/s &times; "
+        "interval &divide; sleepers; about 1 when each sleeper woke once per interval.</p>\n",
+        out);
 }
 
 /* One bar per condition: its load's threads, stacked by state (a state with fewer threads than
