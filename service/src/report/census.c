@@ -268,10 +268,28 @@ static const char *number_text(double value, int decimals, char *buf, size_t len
   return buf;
 }
 
+/* A recorded condition's threads by state, "S (sleeping) 197, R (running) 3": the load's, and the
+   baseline's own; 0 (and "") when the condition's census was not recorded. */
+static int states_text(const report_data *r, int c, char *buf, size_t len) {
+  const report_census *k = &r->census[c];
+  size_t used = 0;
+  buf[0] = '\0';
+  if (!k->recorded)
+    return 0;
+  for (int s = 0; s < k->state_count && used < len; s++) {
+    double v = c == r->baseline ? k->states[s].process : k->states[s].load;
+    int n = snprintf(buf + used, len - used, "%s%s %.0f", s ? ", " : "", k->states[s].name, v);
+    used += n > 0 ? (size_t)n : 0;
+  }
+  if (k->state_count == 0)
+    snprintf(buf, len, "none counted");
+  return 1;
+}
+
 #define NOT_RECORDED "not recorded (stored before reports had a census, or typed in)"
 
 void report_write_census_text(const report_data *r, FILE *out) {
-  char cond[512], name[256];
+  char cond[512];
   fprintf(out, "\nCensus (taken before each benchmark; medians of the done trials, warm-ups left "
                "out; load = the process's threads minus the baseline's)\n");
   if (!r->have_census) {
@@ -310,16 +328,11 @@ void report_write_census_text(const report_data *r, FILE *out) {
           "per interval)\n");
   fprintf(out, "  threads by state (the load's; the baseline: the process's own):\n");
   for (int c = 0; c < r->condition_count; c++) {
-    const report_census *k = &r->census[c];
-    if (!k->recorded)
+    char states[REPORT_CENSUS_MAX_STATES * (REPORT_METRIC_NAME_MAX + 16)], shown[sizeof states * 4];
+    if (!states_text(r, c, states, sizeof states))
       continue;
-    fprintf(out, "    %s:", ts_utf8_printable(r->conditions[c], cond, sizeof cond));
-    for (int s = 0; s < k->state_count; s++) {
-      double v = c == r->baseline ? k->states[s].process : k->states[s].load;
-      fprintf(out, "%s %s %.0f", s ? "," : "",
-              ts_utf8_printable(k->states[s].name, name, sizeof name), v);
-    }
-    fprintf(out, "%s\n", k->state_count ? "" : " none counted");
+    fprintf(out, "    %s: %s\n", ts_utf8_printable(r->conditions[c], cond, sizeof cond),
+            ts_utf8_printable(states, shown, sizeof shown));
   }
 }
 
@@ -470,10 +483,10 @@ static const char *state_color(char (*names)[REPORT_METRIC_NAME_MAX], int count,
 
 static void html_table(const report_data *r, FILE *out) {
   fputs("<div class=\"wrap\"><table>\n<thead><tr><th class=\"cond\">condition</th>"
-        "<th>threads</th><th>load's threads</th><th>child processes</th>"
-        "<th>machine processes</th><th>machine threads</th><th>switches/s</th>"
-        "<th>per sleeper per interval</th><th>load CPU</th><th>census cost</th></tr></thead>\n"
-        "<tbody>\n",
+        "<th>threads</th><th>load's<br>threads</th><th>child<br>processes</th>"
+        "<th>machine<br>processes</th><th>machine<br>threads</th><th>switches/s</th>"
+        "<th>per sleeper<br>per interval</th><th>load<br>CPU</th><th>census<br>cost</th></tr>"
+        "</thead>\n<tbody>\n",
         out);
   for (int c = 0; c < r->condition_count; c++) {
     const report_census *k = &r->census[c];
@@ -599,6 +612,20 @@ void report_write_census_html(const report_data *r, FILE *out) {
     fputs("<p class=\"note\">" NOT_RECORDED ".</p>\n", out);
   else {
     html_table(r, out);
+    fputs("<p class=\"note\">Threads by state (the load's; the baseline: the process's own):</p>\n"
+          "<ul class=\"verdicts\">\n",
+          out);
+    for (int c = 0; c < r->condition_count; c++) {
+      char states[REPORT_CENSUS_MAX_STATES * (REPORT_METRIC_NAME_MAX + 16)];
+      if (!states_text(r, c, states, sizeof states))
+        continue;
+      fputs("<li><b>", out);
+      report_html_text(out, r->conditions[c]);
+      fputs("</b>: ", out);
+      report_html_text(out, states);
+      fputs("</li>\n", out);
+    }
+    fputs("</ul>\n", out);
     html_bars(r, out);
   }
   fputs("</section>\n", out);
