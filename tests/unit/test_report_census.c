@@ -20,7 +20,7 @@
 #define CLOSE(a, b) (fabs((a) - (b)) < 1e-9)
 
 static store *db;
-static int64_t census_run, old_run;
+static int64_t census_run, old_run, partial_run;
 
 typedef struct trial_numbers {
   long threads, machine_processes, machine_threads;
@@ -116,6 +116,14 @@ static void make_runs(void) {
   finish(old[1].id, &plain, 0);
   CHECK_INT(store_run_end(db, old_run, STORE_RUN_FINISHED, NULL, "2026-01-01T00:02:00.000Z", &err),
             TS_OK);
+
+  /* A run whose baseline has no census, while the other condition has one. */
+  store_trial_plan partial[2] = {{1, 1, "baseline", "builtin-st", 0},
+                                 {2, 1, SLEEP, "builtin-st", 0}};
+  CHECK_INT(store_run_begin(db, &info, partial, 2, &partial_run, &err), TS_OK);
+  finish(partial[0].id, &plain, 0);
+  trial_numbers sleep = {104, 201, 2101, 200, 0.5, 4, 0, 100, 3, 1};
+  finish(partial[1].id, &sleep, 1);
 }
 
 static report_data *loaded; /* the census run's data, as the reports have it */
@@ -307,6 +315,23 @@ static void an_old_runs_reports_say_not_recorded(void) {
   }
 }
 
+static void without_the_baselines_census_the_loads_states_are_not_known(void) {
+  report_data *r = load_run(partial_run);
+  REQUIRE(r != NULL);
+  const report_census *sleep = &r->census[report_condition_index(r, SLEEP)];
+  CHECK(r->have_census);
+  CHECK_INT(sleep->recorded, 1);
+  const report_census_state *delay = state_of(sleep, "Wait:DelayExecution");
+  CHECK(delay != NULL && CLOSE(delay->process, 100) && isnan(delay->load));
+  report_data_free(r);
+  char *text = test_render_report(db, partial_run, REPORT_FORMAT_TEXT);
+  REQUIRE(text != NULL);
+  CHECK_STR_CONTAINS(text, "    " SLEEP ": Wait:DelayExecution -, ");
+  CHECK_STR_CONTAINS(text, "  baseline                       not recorded\n");
+  CHECK(strstr(text, "nan") == NULL);
+  free(text);
+}
+
 int main(void) {
   make_runs();
   loaded = load_run(census_run);
@@ -318,6 +343,7 @@ int main(void) {
   RUN_CASE(an_old_run_says_not_recorded);
   RUN_CASE(every_format_shows_the_census);
   RUN_CASE(an_old_runs_reports_say_not_recorded);
+  RUN_CASE(without_the_baselines_census_the_loads_states_are_not_known);
   report_data_free(loaded);
   store_close(db);
   remove_db(DB_PATH);

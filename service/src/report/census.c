@@ -278,7 +278,9 @@ static int states_text(const report_data *r, int c, char *buf, size_t len) {
     return 0;
   for (int s = 0; s < k->state_count && used < len; s++) {
     double v = c == r->baseline ? k->states[s].process : k->states[s].load;
-    int n = snprintf(buf + used, len - used, "%s%s %.0f", s ? ", " : "", k->states[s].name, v);
+    char count[32];
+    int n = snprintf(buf + used, len - used, "%s%s %s", s ? ", " : "", k->states[s].name,
+                     number_text(v, 0, count, sizeof count)); /* "-": the baseline's not known */
     used += n > 0 ? (size_t)n : 0;
   }
   if (k->state_count == 0)
@@ -557,14 +559,12 @@ static void html_bars(const report_data *r, FILE *out) {
       continue;
     double y = top + row * row_h;
     row++;
+    char states[REPORT_CENSUS_MAX_STATES * (REPORT_METRIC_NAME_MAX + 16)];
+    states_text(r, c, states, sizeof states);
     fputs("<g><title>", out);
     report_html_text(out, r->conditions[c]);
-    fputs(":", out);
-    for (int s = 0; s < k->state_count; s++) {
-      fprintf(out, "%s ", s ? "," : "");
-      report_html_text(out, k->states[s].name);
-      fprintf(out, " %+.0f", k->states[s].load);
-    }
+    fputs(": ", out);
+    report_html_text(out, states);
     fputs("</title>\n", out);
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" dominant-baseline=\"middle\">",
             left - 8, y + row_h / 2);
