@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # html_report.sh - a tiny real experiment, its report as CSV, JSON and HTML, and the HTML page
-# rendered by headless Chromium: the DOM must hold the tables, charts and verdicts, and a
+# rendered by headless Chromium: the DOM must hold the tables, charts, verdicts and census, and a
 # screenshot (1200x1600) is kept in the work folder for a person to look at.
 # usage: html_report.sh THREADSOUP WORKDIR
 set -eu
@@ -27,7 +27,11 @@ printed=$("$exe" report latest --format html --output "$work/report.html" --db "
 "$exe" report latest --format json --db "$db" >"$work/report.json"
 python3 -m json.tool "$work/report.json" >/dev/null || fail "the JSON report does not parse"
 "$exe" report latest --format csv --db "$db" >"$work/report.csv"
-[ "$(wc -l <"$work/report.csv")" -eq 7 ] || fail "the CSV report has not 1 + 6 lines"
+# The trial rows (a header and 6 trials), a blank line, then the census: a header and 2 conditions.
+[ "$(sed '/^$/q' "$work/report.csv" | grep -c .)" -eq 7 ] ||
+  fail "the CSV report's trial table has not 1 + 6 lines"
+[ "$(sed '1,/^$/d' "$work/report.csv" | grep -c '^sleep:200@500ms,3,3,')" -eq 1 ] ||
+  fail "the CSV report's census has no row of sleep:200@500ms's 3 trials"
 if "$exe" report latest --format pdf --db "$db" 2>"$work/bad.txt"; then
   fail "--format pdf taken"
 fi
@@ -42,7 +46,7 @@ url="file://$work/report.html"
 timeout 120 "$browser" $flags --user-data-dir="$work/profile-dom" --dump-dom "$url" \
   >"$work/dom.html" 2>"$work/chromium-dom.log" || fail "chromium --dump-dom failed"
 for want in "<table>" "<svg " "<circle " "baseline" "sleep:200@500ms" "reference" \
-  "Difference from the baseline" "run order"; do
+  "Difference from the baseline" "run order" "<h2>Census</h2>" "threads by OS state"; do
   grep -q "$want" "$work/dom.html" || fail "the rendered page lacks '$want'"
 done
 grep -Eq "(slower|faster|no measurable effect|inconclusive)" "$work/dom.html" ||

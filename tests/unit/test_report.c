@@ -11,6 +11,7 @@
 #include "../../service/src/report/data.h"
 #include "../../service/src/report/report.h"
 #include "check.h"
+#include "testreport.h"
 #include "threadsoup/utf8.h"
 
 #define NASTY "sleep:5<&\"x\">,y"
@@ -79,21 +80,7 @@ static void make_run(void) {
 }
 
 /* The whole report in one format, as a string the caller frees. */
-static char *render(report_format format) {
-  FILE *f = tmpfile();
-  ts_err err;
-  CHECK(f != NULL);
-  if (!f)
-    return NULL;
-  CHECK_INT(report_run_format(db, run_id, format, f, &err), TS_OK);
-  long size = ftell(f);
-  rewind(f);
-  char *text = calloc(1, (size_t)size + 1);
-  if (text)
-    CHECK_INT(fread(text, 1, (size_t)size, f), size);
-  fclose(f);
-  return text;
-}
+static char *render(report_format format) { return test_render_report(db, run_id, format); }
 
 static int count(const char *text, const char *needle) {
   int k = 0;
@@ -120,7 +107,8 @@ static void test_csv(void) {
                           "core_classes,");
   /* metric columns, sorted, quoted only when needed (none here needs it) */
   CHECK_STR_CONTAINS(csv, ",integer,load.switches_per_s,state.S (sleeping)\n");
-  CHECK_INT(count(csv, "\n"), 1 + 26);                    /* header and one row per trial */
+  /* header and one row per trial; then a blank line, the census's header and a row per condition */
+  CHECK_INT(count(csv, "\n"), 1 + 26 + 1 + 1 + 3);
   CHECK_STR_CONTAINS(csv, ",\"sleep:5<&\"\"x\"\">,y\","); /* RFC 4180: quotes doubled */
   CHECK_STR_CONTAINS(csv, ",\"quiet gate skipped, \"\"busy\"\"\"");
   CHECK_STR_CONTAINS(csv, "\n1,6,1,sleep:200@500ms,builtin-mt,failed,,,,,"
@@ -167,8 +155,8 @@ static void test_html(void) {
   CHECK(strstr(html, "<b>mine") == NULL);
   CHECK(strstr(html, "5<&") == NULL && strstr(html, "\"x\"") == NULL);
   CHECK(strstr(html, "cpu \"fast\"") == NULL);
-  CHECK_INT(count(html, "<svg "), 4);   /* two charts per benchmark */
-  CHECK_INT(count(html, "<table>"), 3); /* two benchmarks, where they ran */
+  CHECK_INT(count(html, "<svg "), 5);   /* two charts per benchmark, the census's bars */
+  CHECK_INT(count(html, "<table>"), 4); /* two benchmarks, the census, where they ran */
   CHECK_STR_CONTAINS(html, "slower by");
   CHECK_STR_CONTAINS(html, "<br><span class=\"note\">could detect ±");
   /* Where the benchmarks ran: one row per combination, with its trials. */

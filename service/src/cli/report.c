@@ -70,8 +70,10 @@ const cli_command cli_report_command = {
     .synopsis = "report RUN|latest [--format text|csv|json|html] [--output FILE] [--db PATH]",
     .summary = "print the statistics and verdicts of a stored run",
     .help = "\noptions:\n"
-            "  --format F     text (default), csv (one row per trial with its metrics),\n"
-            "                 json (statistics and trials) or html (one page with charts)\n"
+            "  --format F     text (default), csv (one row per trial with its metrics,\n"
+            "                 then the census per condition after an empty line),\n"
+            "                 json (statistics, census and trials) or html (one page with\n"
+            "                 charts); each shows the census of every condition\n"
             "  --output FILE  write the report to FILE and print its path (default: stdout)\n"
             "  --db PATH      database file (default as for run)\n",
     .main = report_main,

@@ -115,4 +115,9 @@ void report_write_csv(const report_data *r, FILE *out) {
     }
     fputc('\n', out);
   }
+  report_write_census_csv(r, out);
 }
+
+void report_csv_field(FILE *out, const char *text) { csv_field(out, text); }
+
+void report_csv_number(FILE *out, double value) { csv_number(out, value); }

@@ -62,6 +62,37 @@ typedef struct report_trial {
   size_t metric_count;
 } report_trial;
 
+/* census: one OS state of a condition's threads (medians over its trials; a trial whose census
+   lacks the state counts 0). */
+#define REPORT_CENSUS_MAX_STATES 32
+typedef struct report_census_state {
+  char name[REPORT_METRIC_NAME_MAX]; /* as the OS names it, e.g. "Wait:DelayExecution" */
+  double process;                    /* the process's threads in the state */
+  double load;                       /* the load's: the process's minus the baseline condition's */
+} report_census_state;
+
+/* census: what one condition's load was, as the census before each benchmark counted it: medians
+   over the condition's done, non-warm-up trials; NaN where not recorded (runs stored before the
+   census metrics, scores typed in). */
+typedef struct report_census {
+  int trials;             /* done, non-warm-up trials */
+  int recorded;           /* of those, trials whose census was stored (its state.* metrics) */
+  double process_threads; /* threads of the measuring process */
+  double load_threads;    /* process_threads minus the baseline condition's */
+  int state_count;        /* states by load, then process, most threads first */
+  report_census_state states[REPORT_CENSUS_MAX_STATES];
+  double child_processes; /* the load's child processes */
+  double machine_processes, machine_threads;
+  double switches_per_s;     /* the process's context switches per second over settle and gate */
+  long sleepers;             /* the condition's sleeping threads (its sleep parts); 0: none */
+  double sleeper_interval_s; /* their interval; with mixed intervals, sleepers / their wake-ups/s */
+  double per_sleeper_interval; /* switches_per_s x interval / sleepers; about 1 when each sleeper
+                                  wakes once per interval; NaN without sleepers */
+  double cpu_percent;          /* the load's CPU, % of one CPU */
+  double census_ms;            /* the census's own CPU per trial */
+  double census_percent;       /* that, as % of the trial's time (start to finish) */
+} report_census;
+
 typedef struct report_data {
   int64_t run_id;
   int have_run;
@@ -109,6 +140,9 @@ typedef struct report_data {
      classes with its trials, most frequent first ("" where not recorded). Always read. */
   report_placement *placements;
   int placement_count;
+  /* census: per condition, with REPORT_WITH_STATS (report/census.c) */
+  report_census census[REPORT_MAX_CONDITIONS];
+  int have_census; /* 1 when any condition's census was recorded */
 } report_data;
 
 /* The sentence under a verdict: "could detect ±0.27 % (95 % confidence, 80 % power)", and for an
@@ -138,5 +172,19 @@ void report_write_html(const report_data *r, FILE *out);
    unless NULL): the reports' "machine_checks" and `threadsoup doctor --json` alike. */
 void report_json_check(FILE *out, const char *check, const char *status, const char *measured,
                        double value, const char *advice, const char *checked_at);
+
+/* census (report/census.c): computes r->census from the database (REPORT_WITH_STATS), and writes
+   it in each format; a run that recorded none says "not recorded". */
+int report_census_load(store *s, report_data *r, ts_err *err);
+void report_write_census_text(const report_data *r, FILE *out);
+void report_write_census_csv(const report_data *r, FILE *out);
+void report_write_census_json(const report_data *r, FILE *out);
+void report_write_census_html(const report_data *r, FILE *out);
+/* The formats' escaping, shared with the census's writers. */
+void report_csv_field(FILE *out, const char *text);
+void report_csv_number(FILE *out, double value);
+void report_json_string(FILE *out, const char *text);
+void report_json_number(FILE *out, double value);
+void report_html_text(FILE *out, const char *text);
 
 #endif

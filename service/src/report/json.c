@@ -203,6 +203,7 @@ void report_write_json(const report_data *r, FILE *out) {
   write_run(r, out);
   fputs(",\n\"plan\":", out);
   json_string(out, r->run.plan_text);
+  report_write_census_json(r, out);
   fputs(",\n\"benchmarks\":[", out);
   for (int b = 0; b < r->bench_count; b++) {
     fprintf(out, "%s\n{\"name\":", b ? "," : "");
@@ -253,3 +254,7 @@ void report_json_check(FILE *out, const char *check, const char *status, const c
   }
   fputc('}', out);
 }
+
+void report_json_string(FILE *out, const char *text) { json_string(out, text); }
+
+void report_json_number(FILE *out, double value) { json_number(out, value); }

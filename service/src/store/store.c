@@ -517,13 +517,14 @@ static void copy_column(sqlite3_stmt *st, int col, char *buf, size_t len) {
 int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_trial_row *row),
                      void *ctx, ts_err *err) {
   sqlite3_stmt *st;
-  int rc = prepare(s,
-                   "SELECT seq, block, condition, bench, status, score, unit, id, "
-                   "warnings IS NOT NULL, finished_at, started_at, seconds, process_threads, "
-                   "warnings, resolution_asked, resolution_obtained, timer_resolution_us, "
-                   "power_source, power_throttling, core_classes "
-                   "FROM trial WHERE run_id=? ORDER BY seq",
-                   &st, err);
+  int rc =
+      prepare(s,
+              "SELECT seq, block, condition, bench, status, score, unit, id, "
+              "warnings IS NOT NULL, finished_at, started_at, seconds, process_threads, "
+              "warnings, resolution_asked, resolution_obtained, timer_resolution_us, "
+              "power_source, power_throttling, core_classes, machine_processes, machine_threads "
+              "FROM trial WHERE run_id=? ORDER BY seq",
+              &st, err);
   if (rc != TS_OK)
     return rc;
   sqlite3_bind_int64(st, 1, run_id);
@@ -560,6 +561,10 @@ int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_
     copy_column(st, 17, row.power_source, sizeof row.power_source);
     copy_column(st, 18, row.power_throttling, sizeof row.power_throttling);
     copy_column(st, 19, row.core_classes, sizeof row.core_classes);
+    row.machine_processes =
+        sqlite3_column_type(st, 20) == SQLITE_NULL ? -1 : (long)sqlite3_column_int64(st, 20);
+    row.machine_threads =
+        sqlite3_column_type(st, 21) == SQLITE_NULL ? -1 : (long)sqlite3_column_int64(st, 21);
     if (fn(ctx, &row) != 0) {
       rc = SQLITE_DONE;
       break;

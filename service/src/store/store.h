@@ -161,6 +161,8 @@ typedef struct store_trial_row {
   char power_source[32];        /* "" when not recorded (older trials, scores typed in) */
   char power_throttling[128];
   char core_classes[128];
+  long machine_processes; /* the machine's census during the trial; -1 when not counted */
+  long machine_threads;
 } store_trial_row;
 
 /* Calls fn for each distinct (power source, power throttling, core classes) of the run's done
