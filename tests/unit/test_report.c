@@ -11,6 +11,7 @@
 #include "../../service/src/report/data.h"
 #include "../../service/src/report/report.h"
 #include "check.h"
+#include "testreport.h"
 #include "threadsoup/utf8.h"
 
 #define NASTY "sleep:5<&\"x\">,y"
@@ -79,21 +80,7 @@ static void make_run(void) {
 }
 
 /* The whole report in one format, as a string the caller frees. */
-static char *render(report_format format) {
-  FILE *f = tmpfile();
-  ts_err err;
-  CHECK(f != NULL);
-  if (!f)
-    return NULL;
-  CHECK_INT(report_run_format(db, run_id, format, f, &err), TS_OK);
-  long size = ftell(f);
-  rewind(f);
-  char *text = calloc(1, (size_t)size + 1);
-  if (text)
-    CHECK_INT(fread(text, 1, (size_t)size, f), size);
-  fclose(f);
-  return text;
-}
+static char *render(report_format format) { return report_render(db, run_id, format); }
 
 static int count(const char *text, const char *needle) {
   int k = 0;

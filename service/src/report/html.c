@@ -476,6 +476,7 @@ void report_write_html(const report_data *r, FILE *out) {
     write_trial_chart(r, b, out);
     fputs("</section>\n", out);
   }
+  report_write_cost_html(r, out);
   if (r->check_count > 0) {
     fputs("<section class=\"checks\">\n<h2>Machine checks</h2>\n<p class=\"note\">"
           "<code>threadsoup doctor</code>'s quick checks before the first trial, ",
@@ -507,3 +508,6 @@ void report_write_html(const report_data *r, FILE *out) {
         "the database; scores are higher-is-faster.</p>\n</body>\n</html>\n",
         out);
 }
+
+void report_html_escape(FILE *out, const char *text) { esc(out, text); }
+double report_html_step(double span, int count) { return nice_step(span, count); }

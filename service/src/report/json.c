@@ -201,6 +201,7 @@ static void write_trial(const report_data *r, const report_trial *t, FILE *out) 
 void report_write_json(const report_data *r, FILE *out) {
   fputs("{\"run\":", out);
   write_run(r, out);
+  report_write_cost_json(r, out);
   fputs(",\n\"plan\":", out);
   json_string(out, r->run.plan_text);
   fputs(",\n\"benchmarks\":[", out);
@@ -253,3 +254,6 @@ void report_json_check(FILE *out, const char *check, const char *status, const c
   }
   fputc('}', out);
 }
+
+void report_json_string(FILE *out, const char *text) { json_string(out, text); }
+void report_json_number(FILE *out, double value) { json_number(out, value); }
