@@ -190,6 +190,11 @@ static void a_dose_run_gets_its_knee(void) {
   CHECK_STR_CONTAINS(json, "\"knee\":{\"benchmarks\":[\n {\"bench\":\"builtin-st\",\"knee\":true,"
                            "\"fitted\":true,\"threads\":5000,");
   free(json);
+  char *html = render(dose_run, REPORT_FORMAT_HTML);
+  REQUIRE(html != NULL);
+  CHECK_STR_CONTAINS(html, "dashed: the knee's hinge</figcaption>");
+  CHECK_STR_CONTAINS(html, "<title>the knee's hinge</title></polyline>");
+  free(html);
 }
 
 static void runs_without_a_model_have_no_section(void) {

@@ -558,6 +558,16 @@ static void write_cost_chart(const report_data *r, const report_cost *c, int b, 
     lo = fmin(lo, fmin(slope * xmax - t * se * xmax, slope * xmax + t * se * xmax));
     hi = fmax(hi, fmax(slope * xmax - t * se * xmax, slope * xmax + t * se * xmax));
   }
+  /* A dose series' knee: flat to the knot, then the hinge's slope (in the chart's x). */
+  const fit_hinge *h = &cb->knee;
+  double per = by_wakeups ? c->wakeups_per_thread : 1, knot_x = 0, knee_end = 0;
+  int knee = c->dose_like && h->knee && per > 0;
+  if (knee) {
+    knot_x = h->knot * 1000 * per;
+    knee_end = h->slope / 1000 / per * (xmax - knot_x);
+    lo = fmin(lo, knee_end);
+    hi = fmax(hi, knee_end);
+  }
   if (hi - lo < 0.1) {
     lo -= 0.05;
     hi += 0.05;
@@ -578,8 +588,10 @@ static void write_cost_chart(const report_data *r, const report_cost *c, int b, 
           "the line is the fitted cost per thread",
           out);
   fputs(cb->model.ok && by_wakeups ? " (threads at 0; a point's distance from it holds its "
-                                     "threads' share), with its 95&nbsp;% band</figcaption>\n"
-                                   : ", with its 95&nbsp;% band</figcaption>\n",
+                                     "threads' share), with its 95&nbsp;% band"
+                                   : ", with its 95&nbsp;% band",
+        out);
+  fputs(c->dose_like && h->knee ? "; dashed: the knee's hinge</figcaption>\n" : "</figcaption>\n",
         out);
   fprintf(out,
           "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"effect against %s\" "
@@ -619,6 +631,12 @@ static void write_cost_chart(const report_data *r, const report_cost *c, int b, 
             "stroke-width=\"2\"/>\n",
             X_OF(0), Y_OF(0), X_OF(xmax), Y_OF(slope * xmax));
   }
+  if (knee)
+    fprintf(out,
+            "<polyline points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"none\" stroke=\"#009e73\" "
+            "stroke-width=\"2\" stroke-dasharray=\"6 4\"><title>the knee's hinge</title>"
+            "</polyline>\n",
+            X_OF(0), Y_OF(0), X_OF(knot_x), Y_OF(0), X_OF(xmax), Y_OF(knee_end));
   for (int k = 0; k < cb->points; k++) {
     const report_cost_condition *u = &c->used[cb->used[k]];
     const stats_comparison *cmp = &r->cells[b][u->condition].cmp;
