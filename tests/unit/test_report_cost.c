@@ -18,24 +18,27 @@ static store *db;
 /* The same small spread in every condition, so each effect is exactly what the test sets. */
 static const double jitter[5] = {-0.3, 0.1, 0.25, -0.15, 0.1};
 
-/* Stores a finished run of `preset` (optionally with its conditions replaced) of builtin-st, 5
-   blocks, each condition scoring 100 * (1 + effect(condition) / 100) plus the jitter; the load's
-   switches are stored as 0.98 times the planned wake-ups. Returns the run's id. */
-static int64_t make_run(const char *preset, const char *conditions,
+/* Stores a finished run of `preset` (optionally with its conditions replaced) of builtin-st,
+   `blocks` blocks (at most 5), each condition scoring 100 * (1 + effect(condition) / 100) plus the
+   jitter; the load's switches are stored as 0.98 times the planned wake-ups. Returns the run's id.
+ */
+static int64_t make_run(const char *preset, const char *conditions, int blocks,
                         double (*effect)(const load_spec *spec)) {
   ts_err err;
   plan p;
   CHECK_INT(plan_preset(preset, &p, &err), TS_OK);
   if (conditions)
     CHECK_INT(plan_set(&p, "conditions", conditions, &err), TS_OK);
-  CHECK_INT(plan_set(&p, "reps", "5", &err), TS_OK);
+  char reps[8];
+  snprintf(reps, sizeof reps, "%d", blocks);
+  CHECK_INT(plan_set(&p, "reps", reps, &err), TS_OK);
   char text[PLAN_FORMAT_MAX];
   plan_format(&p, text, sizeof text);
   store_run_info info = {p.name, text, 3,    "2026-01-01T00:00:00.000Z", "host", "Linux",
                          "cpu",  2,    "1.0"};
   static store_trial_plan trials[PLAN_MAX_CONDITIONS * 5];
   int n = 0;
-  for (int rep = 1; rep <= 5; rep++)
+  for (int rep = 1; rep <= blocks; rep++)
     for (int c = 0; c < p.condition_count; c++)
       trials[n] = (store_trial_plan){n + 1, rep, p.conditions[c].text, "builtin-st", 0}, n++;
   int64_t run_id = 0;
@@ -88,7 +91,7 @@ static char *render(int64_t run_id, report_format format) {
   return report_render(db, run_id, format);
 }
 
-static int64_t cost_run, dose_run, quiet_run;
+static int64_t cost_run, dose_run, quiet_run, one_block_run;
 
 static void the_cost_preset_parses(void) {
   plan p;
@@ -212,6 +215,25 @@ static void runs_without_a_model_have_no_section(void) {
   free(html);
 }
 
+static void too_few_trials_say_why(void) {
+  char *text = render(one_block_run, REPORT_FORMAT_TEXT);
+  REQUIRE(text != NULL);
+  CHECK_STR_CONTAINS(text, "The model cannot be fitted: 0 conditions have an effect with a "
+                           "standard error (at least 2 trials in it and in the baseline), and it "
+                           "needs at least 3.");
+  free(text);
+  char *json = render(one_block_run, REPORT_FORMAT_JSON);
+  REQUIRE(json != NULL);
+  CHECK_STR_CONTAINS(json, "\"answer\":\"no fit\",\"fitted\":false");
+  CHECK_STR_CONTAINS(json, "\"per_1000_wakeups_per_s\":null");
+  free(json);
+  char *html = render(one_block_run, REPORT_FORMAT_HTML);
+  REQUIRE(html != NULL);
+  CHECK_STR_CONTAINS(html, "<h2>Cost model</h2>");
+  CHECK(strstr(html, "effect against wake-ups per second") == NULL); /* no points: no chart */
+  free(html);
+}
+
 int main(void) {
   remove_db("test_report_cost.db");
   ts_err err;
@@ -222,16 +244,19 @@ int main(void) {
   cost_run = make_run("cost",
                       "baseline, sleep:15000@5s, sleep:1500@500ms, sleep:150@50ms, "
                       "sleep:15000@500ms, wait:15000, sleep:1500@5s, procs:200",
-                      wakeups_cost);
-  dose_run = make_run("dose", NULL, knee_at_5000);
+                      5, wakeups_cost);
+  dose_run = make_run("dose", NULL, 5, knee_at_5000);
   /* two sleep conditions: too few for a model */
-  quiet_run = make_run("quick", "baseline, sleep:1500@500ms, sleep:5000@500ms", wakeups_cost);
+  quiet_run = make_run("quick", "baseline, sleep:1500@500ms, sleep:5000@500ms", 5, wakeups_cost);
+  /* one block: no condition has a standard error */
+  one_block_run = make_run("cost", NULL, 1, wakeups_cost);
   RUN_CASE(the_cost_preset_parses);
   RUN_CASE(the_model_finds_the_wakeups);
   RUN_CASE(text_and_json_show_the_cost_model);
   RUN_CASE(html_draws_the_dose_response_chart);
   RUN_CASE(a_dose_run_gets_its_knee);
   RUN_CASE(runs_without_a_model_have_no_section);
+  RUN_CASE(too_few_trials_say_why);
   store_close(db);
   return check_summary();
 }

@@ -233,7 +233,13 @@ static void answer_text(const report_cost *c, const report_cost_bench *cb, char 
              excludes_zero(t, 0) ? "a cost the data show" : "no cost these data can tell from 0");
     return;
   case REPORT_COST_NO_FIT:
-    snprintf(buf, len, "The model %s.", cb->model.why[0] ? cb->model.why : "cannot fit");
+    if (cb->points < 3)
+      snprintf(buf, len,
+               "The model cannot be fitted: %d condition%s an effect with a standard error (at "
+               "least 2 trials in it and in the baseline), and it needs at least 3.",
+               cb->points, cb->points == 1 ? " has" : "s have");
+    else
+      snprintf(buf, len, "The model %s.", cb->model.why[0] ? cb->model.why : "cannot fit");
     return;
   }
 }
