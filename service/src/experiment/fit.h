@@ -60,7 +60,7 @@ double fit_wls_predict(const fit_wls *f, const double *x, double *se);
 
 typedef struct fit_hinge {
   int ok;                     /* 1: both models fitted; 0: `why` says why not */
-  char why[FIT_WHY_MAX];      /* "no knee: ..." when not ok */
+  char why[FIT_WHY_MAX];      /* "no knee: ..." when not ok, or fitted without a knee */
   int n;                      /* points with a weight above 0 */
   int knee;                   /* 1: the hinge fits better than the line (p < 0.05) */
   double knot;                /* the best knot (an observed x) */
