@@ -50,11 +50,13 @@ set(TS_CORE_SOURCES
   service/src/engine/scenarios/wait.c
   service/src/engine/scenarios/yield.c
   service/src/experiment/experiment.c
+  service/src/experiment/fit.c
   service/src/experiment/plan.c
   service/src/experiment/precision.c
   service/src/experiment/stats.c
   service/src/quiet/quiet.c
   service/src/report/census.c
+  service/src/report/cost.c
   service/src/report/csv.c
   service/src/report/data.c
   service/src/report/html.c

@@ -4,6 +4,7 @@
 #ifndef THREADSOUP_CHECK_H
 #define THREADSOUP_CHECK_H
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,6 +47,21 @@ static int check_cases_failed;
     if (!check_h_ || !strstr(check_h_, (needle))) {                                                \
       fprintf(stderr, "  %s:%d: \"%s\" does not contain \"%s\"\n", __FILE__, __LINE__,             \
               check_h_ ? check_h_ : "(null)", (needle));                                           \
+      check_failures_in_case++;                                                                    \
+    }                                                                                              \
+  } while (0)
+
+/* |a - b| <= rel * |b| (or both exactly equal): numbers checked against reference values. */
+static inline int rel_close(double a, double b, double rel) {
+  return a == b || fabs(a - b) <= rel * fabs(b);
+}
+
+#define CHECK_REL(actual, expected, rel)                                                           \
+  do {                                                                                             \
+    double check_ra_ = (actual), check_re_ = (expected);                                           \
+    if (!rel_close(check_ra_, check_re_, (rel))) {                                                 \
+      fprintf(stderr, "  %s:%d: %s is %.17g, expected %.17g\n", __FILE__, __LINE__, #actual,       \
+              check_ra_, check_re_);                                                               \
       check_failures_in_case++;                                                                    \
     }                                                                                              \
   } while (0)

@@ -12,21 +12,6 @@
 
 static int close_to(double a, double b, double tolerance) { return fabs(a - b) <= tolerance; }
 
-/* |a - b| <= rel * |b| (or both exactly equal). */
-static int rel_close(double a, double b, double rel) {
-  return a == b || fabs(a - b) <= rel * fabs(b);
-}
-
-#define CHECK_REL(actual, expected, rel)                                                           \
-  do {                                                                                             \
-    double check_ra_ = (actual), check_re_ = (expected);                                           \
-    if (!rel_close(check_ra_, check_re_, (rel))) {                                                 \
-      fprintf(stderr, "  %s:%d: %s is %.17g, expected %.17g\n", __FILE__, __LINE__, #actual,       \
-              check_ra_, check_re_);                                                               \
-      check_failures_in_case++;                                                                    \
-    }                                                                                              \
-  } while (0)
-
 /* --- a seeded source of synthetic scores (splitmix64, Box-Muller) ------------------------- */
 typedef struct gen {
   uint64_t state;

@@ -75,6 +75,9 @@ const cli_command cli_report_command = {
             "                 json (statistics, census and trials) or html (one page with\n"
             "                 charts); each shows the census of every condition\n"
             "  --output FILE  write the report to FILE and print its path (default: stdout)\n"
-            "  --db PATH      database file (default as for run)\n",
+            "  --db PATH      database file (default as for run)\n"
+            "\nA run with 3 or more sleep/wait conditions of different thread counts or wake-up\n"
+            "rates also gets a cost model: the change per 1,000 wake-ups/s and per 1,000 idle\n"
+            "threads, which one matters, and for a dose series the knee (preset cost).\n",
     .main = report_main,
 };

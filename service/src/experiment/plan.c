@@ -56,6 +56,17 @@ static const plan_preset_def plan_presets[] = {
      "the difference is known to within 1.5 % (30 minutes at most)",
      "conditions = baseline, baseline-b\nbench = builtin-st\nreps = 10\nwarmup = 1\nsettle = 1s\n"
      "quiet-cpu = 10%\nquiet-timeout = 30s\nmargin = 2%\nprecision = 1.5%\nbudget = 30m\n"},
+    /* Thread count and wake-up rate varied apart, so the cost model (report/cost.c) can tell
+       which one costs: three conditions at 3,000 wake-ups/s with 150, 1,500 and 15,000 threads;
+       15,000 threads at 0, 3,000 and 30,000 wake-ups/s; 1,500 threads at 300 and 3,000. The
+       settle is one 5 s interval, so every sleeper has woken once before the benchmark. */
+    {"cost",
+     "idle threads: does their number cost, or their wake-ups? 150 to 15,000 threads at 0 to "
+     "30,000 wake-ups/s, varied apart; builtin-st; 10 blocks",
+     "conditions = baseline, sleep:15000@5s, sleep:1500@500ms, sleep:150@50ms, "
+     "sleep:15000@500ms, wait:15000, sleep:1500@5s\n"
+     "bench = builtin-st\nreps = 10\nwarmup = 1\nsettle = 5s\nquiet-cpu = 10%\n"
+     "quiet-timeout = 60s\n"},
 };
 #define PRESET_COUNT (sizeof plan_presets / sizeof plan_presets[0])
 

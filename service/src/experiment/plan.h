@@ -44,7 +44,7 @@ typedef struct plan {
   char score_regex[PLAN_TEXT_MAX];
 } plan;
 
-/* Fills *out from a preset ("quick", "seed", "waiters", "dose", "aa"). */
+/* Fills *out from a preset ("quick", "seed", "waiters", "dose", "aa", "cost"). */
 int plan_preset(const char *name, plan *out, ts_err *err);
 /* "  name  help" lines for --help. */
 void plan_preset_help(char *buf, size_t len);

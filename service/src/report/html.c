@@ -477,6 +477,7 @@ void report_write_html(const report_data *r, FILE *out) {
     fputs("</section>\n", out);
   }
   report_write_census_html(r, out);
+  report_write_cost_html(r, out);
   if (r->check_count > 0) {
     fputs("<section class=\"checks\">\n<h2>Machine checks</h2>\n<p class=\"note\">"
           "<code>threadsoup doctor</code>'s quick checks before the first trial, ",
@@ -510,3 +511,4 @@ void report_write_html(const report_data *r, FILE *out) {
 }
 
 void report_html_text(FILE *out, const char *text) { esc(out, text); }
+double report_html_step(double span, int count) { return nice_step(span, count); }

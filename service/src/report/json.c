@@ -201,6 +201,7 @@ static void write_trial(const report_data *r, const report_trial *t, FILE *out) 
 void report_write_json(const report_data *r, FILE *out) {
   fputs("{\"run\":", out);
   write_run(r, out);
+  report_write_cost_json(r, out);
   fputs(",\n\"plan\":", out);
   json_string(out, r->run.plan_text);
   report_write_census_json(r, out);

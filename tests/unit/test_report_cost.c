@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
+/* test_report_cost.c - the reports' cost model on stored runs made through the store API: a run of
+   the cost preset whose slowdown follows the wake-ups alone, a dose run with a knee, and runs the
+   section does not apply to; text, JSON and HTML checked for the section, its signs and words. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../service/src/report/data.h"
+#include "../../service/src/report/report.h"
+#include "check.h"
+#include "testreport.h"
+#include "testdb.h"
+
+static store *db;
+
+/* The same small spread in every condition, so each effect is exactly what the test sets. */
+static const double jitter[5] = {-0.3, 0.1, 0.25, -0.15, 0.1};
+
+/* Stores a finished run of `preset` (optionally with its conditions replaced) of builtin-st,
+   `blocks` blocks (at most 5), each condition scoring 100 * (1 + effect(condition) / 100) plus the
+   jitter; the load's switches are stored as 0.98 times the planned wake-ups. Returns the run's id.
+ */
+static int64_t make_run(const char *preset, const char *conditions, int blocks,
+                        double (*effect)(const load_spec *spec)) {
+  ts_err err;
+  plan p;
+  CHECK_INT(plan_preset(preset, &p, &err), TS_OK);
+  if (conditions)
+    CHECK_INT(plan_set(&p, "conditions", conditions, &err), TS_OK);
+  char reps[8];
+  snprintf(reps, sizeof reps, "%d", blocks);
+  CHECK_INT(plan_set(&p, "reps", reps, &err), TS_OK);
+  char text[PLAN_FORMAT_MAX];
+  plan_format(&p, text, sizeof text);
+  store_run_info info = {p.name, text, 3,    "2026-01-01T00:00:00.000Z", "host", "Linux",
+                         "cpu",  2,    "1.0"};
+  static store_trial_plan trials[PLAN_MAX_CONDITIONS * 5];
+  int n = 0;
+  for (int rep = 1; rep <= blocks; rep++)
+    for (int c = 0; c < p.condition_count; c++)
+      trials[n] = (store_trial_plan){n + 1, rep, p.conditions[c].text, "builtin-st", 0}, n++;
+  int64_t run_id = 0;
+  CHECK_INT(store_run_begin(db, &info, trials, n, &run_id, &err), TS_OK);
+  for (int i = 0; i < n; i++) {
+    const load_spec *spec = &p.conditions[plan_condition_index(&p, trials[i].condition)];
+    double wakeups = 0;
+    for (int k = 0; k < spec->part_count; k++)
+      if (strcmp(spec->parts[k].scenario->name, "sleep") == 0)
+        wakeups += (double)spec->parts[k].count * 1e9 / (double)spec->parts[k].interval_ns;
+    double score = 100 * (1 + effect(spec) / 100) + jitter[trials[i].block - 1];
+    store_metric metrics[1] = {{"load.switches_per_s", 0.98 * wakeups}};
+    store_trial_result result = {"2026-01-01T00:00:01.000Z",
+                                 "2026-01-01T00:00:02.000Z",
+                                 score,
+                                 "Mwork/s",
+                                 0.5,
+                                 3,
+                                 100,
+                                 900,
+                                 1,
+                                 metrics,
+                                 NULL,
+                                 "ac",
+                                 "off",
+                                 "uniform"};
+    CHECK_INT(store_trial_finish(db, trials[i].id, &result, &err), TS_OK);
+  }
+  CHECK_INT(store_run_end(db, run_id, STORE_RUN_FINISHED, NULL, "2026-01-01T00:02:00.000Z", &err),
+            TS_OK);
+  return run_id;
+}
+
+/* -0.4 % per 1,000 wake-ups per second, nothing per thread. */
+static double wakeups_cost(const load_spec *spec) {
+  double wakeups = 0;
+  for (int k = 0; k < spec->part_count; k++)
+    if (strcmp(spec->parts[k].scenario->name, "sleep") == 0)
+      wakeups += (double)spec->parts[k].count * 1e9 / (double)spec->parts[k].interval_ns;
+  return -0.4 * wakeups / 1000;
+}
+
+/* Nothing up to 5,000 threads, then -0.5 % per 1,000 more. */
+static double knee_at_5000(const load_spec *spec) {
+  double threads = (double)load_spec_threads(spec);
+  return threads > 5000 ? -0.5 * (threads - 5000) / 1000 : 0;
+}
+
+static char *render(int64_t run_id, report_format format) {
+  return test_render_report(db, run_id, format);
+}
+
+static int64_t cost_run, dose_run, quiet_run, one_block_run;
+
+static void the_cost_preset_parses(void) {
+  plan p;
+  ts_err err;
+  REQUIRE(plan_preset("cost", &p, &err) == TS_OK);
+  CHECK_INT(p.condition_count, 7);
+  CHECK_INT(plan_condition_index(&p, "wait:15000:event"), 5);
+  CHECK_INT(p.bench_count, 1);
+  CHECK_STR_CONTAINS(p.benches[0], "builtin-st");
+  char help[4096];
+  plan_preset_help(help, sizeof help);
+  CHECK_STR_CONTAINS(help, "  cost     idle threads: does their number cost, or their wake-ups?");
+}
+
+static void the_model_finds_the_wakeups(void) {
+  report_data *r;
+  ts_err err;
+  REQUIRE(report_data_load(db, cost_run, NULL, REPORT_WITH_RUN | REPORT_WITH_STATS, &r, &err) ==
+          TS_OK);
+  report_cost *c = report_cost_compute(r);
+  CHECK(c != NULL);
+  if (c) {
+    CHECK_INT(c->applies, 1);
+    CHECK_INT(c->dose_like, 0);
+    CHECK_INT(c->used_count, 6);
+    CHECK_INT(c->left_count, 1); /* procs:200 */
+    const report_cost_bench *cb = &c->bench[0];
+    CHECK_INT(cb->points, 6);
+    CHECK_INT(cb->model.ok, 1);
+    CHECK_INT(cb->answer, REPORT_COST_WAKEUPS);
+    /* every effect is exactly -0.4 % per 1,000 wake-ups/s (to the scores' rounding) */
+    CHECK(fabs(cb->model.coef[0] - -0.4) < 1e-6);
+    CHECK(cb->model.ci_high[0] < 0);
+    CHECK(cb->model.ci_low[1] <= 0 && cb->model.ci_high[1] >= 0);
+  }
+  free(c);
+  report_data_free(r);
+}
+
+static void text_and_json_show_the_cost_model(void) {
+  char *text = render(cost_run, REPORT_FORMAT_TEXT);
+  REQUIRE(text != NULL);
+  CHECK_STR_CONTAINS(text, "\nCost model: does the number of idle threads cost, or their "
+                           "wake-ups?\n");
+  CHECK_STR_CONTAINS(text, "cost per 1,000 wake-ups/s: \xe2\x88\x92"
+                           "0.40 % (95 % CI \xe2\x88\x92");
+  CHECK_STR_CONTAINS(text, "; per 1,000 idle threads: ");
+  CHECK_STR_CONTAINS(text, "What costs is the wake-ups, not the number of threads");
+  CHECK_STR_CONTAINS(text, "left out: procs:200 (processes, not threads: the model counts "
+                           "threads)");
+  CHECK_STR_CONTAINS(text, "measured context switches were 0.98 to 0.98 times the planned");
+  CHECK_STR_CONTAINS(text, "sleep:15000@500ms                 15000       30000       29400");
+  CHECK(strstr(text, "Knee") == NULL && strstr(text, "knee") == NULL);
+  free(text);
+  char *json = render(cost_run, REPORT_FORMAT_JSON);
+  REQUIRE(json != NULL);
+  CHECK_STR_CONTAINS(json, "\"cost_model\":{\"conditions\":[{\"condition\":\"sleep:15000@5s\","
+                           "\"threads\":15000,\"wakeups_per_s\":3000,\"switches_per_s\":2940}");
+  CHECK_STR_CONTAINS(json, "\"left_out\":[{\"condition\":\"procs:200\",\"why\":\"processes");
+  CHECK_STR_CONTAINS(json, "\"bench\":\"builtin-st\",\"conditions_fitted\":6,\"answer\":"
+                           "\"wake-ups\",\"fitted\":true,\"why\":\"\","
+                           "\"per_1000_wakeups_per_s\":{\"percent\":-0.4");
+  CHECK_STR_CONTAINS(json, "\"knee\":null");
+  free(json);
+}
+
+static void html_draws_the_dose_response_chart(void) {
+  char *html = render(cost_run, REPORT_FORMAT_HTML);
+  REQUIRE(html != NULL);
+  CHECK_STR_CONTAINS(html, "<h2>Cost model</h2>");
+  CHECK_STR_CONTAINS(html, "aria-label=\"effect against wake-ups per second\"");
+  CHECK_STR_CONTAINS(html, ">wake-ups per second (planned)</text>");
+  CHECK_STR_CONTAINS(html, "effect on the benchmark (%)</text>");
+  CHECK_STR_CONTAINS(html, "fill-opacity=\"0.15\"/>"); /* the band */
+  CHECK_STR_CONTAINS(html, "<title>wait:15000:event: ");
+  /* six points, each a circle in the cost chart's colour */
+  int points = 0;
+  const char *section = strstr(html, "<section class=\"cost\">");
+  REQUIRE(section != NULL);
+  for (const char *p = section; (p = strstr(p, "fill=\"#d55e00\"/>")) != NULL; p++)
+    points++;
+  CHECK_INT(points, 6);
+  free(html);
+}
+
+static void a_dose_run_gets_its_knee(void) {
+  char *text = render(dose_run, REPORT_FORMAT_TEXT);
+  REQUIRE(text != NULL);
+  CHECK_STR_CONTAINS(text, "The data cannot say which one costs: in this run the wake-ups rose "
+                           "with the number of threads (each thread woke every 500ms)");
+  CHECK_STR_CONTAINS(text, "Knee at about 5,000 threads (no other knot fits nearly as well)");
+  CHECK_STR_CONTAINS(text, "beyond it each 1,000 more threads: \xe2\x88\x92"
+                           "0.50 %");
+  free(text);
+  char *json = render(dose_run, REPORT_FORMAT_JSON);
+  REQUIRE(json != NULL);
+  CHECK_STR_CONTAINS(json, "\"answer\":\"together\",\"fitted\":false,\"why\":\"cannot fit: the "
+                           "predictors move together");
+  CHECK_STR_CONTAINS(json, "\"knee\":{\"benchmarks\":[\n {\"bench\":\"builtin-st\",\"knee\":true,"
+                           "\"fitted\":true,\"threads\":5000,");
+  free(json);
+  char *html = render(dose_run, REPORT_FORMAT_HTML);
+  REQUIRE(html != NULL);
+  CHECK_STR_CONTAINS(html, "dashed: the knee's hinge</figcaption>");
+  CHECK_STR_CONTAINS(html, "<title>the knee's hinge</title></polyline>");
+  free(html);
+}
+
+static void runs_without_a_model_have_no_section(void) {
+  char *text = render(quiet_run, REPORT_FORMAT_TEXT);
+  REQUIRE(text != NULL);
+  CHECK(strstr(text, "Cost model") == NULL);
+  free(text);
+  char *json = render(quiet_run, REPORT_FORMAT_JSON);
+  REQUIRE(json != NULL);
+  CHECK_STR_CONTAINS(json, "\"cost_model\":null,\"knee\":null");
+  free(json);
+  char *html = render(quiet_run, REPORT_FORMAT_HTML);
+  REQUIRE(html != NULL);
+  CHECK(strstr(html, "Cost model") == NULL);
+  free(html);
+}
+
+static void too_few_trials_say_why(void) {
+  char *text = render(one_block_run, REPORT_FORMAT_TEXT);
+  REQUIRE(text != NULL);
+  CHECK_STR_CONTAINS(text, "The model cannot be fitted: 0 conditions have an effect with a "
+                           "standard error (at least 2 trials in it and in the baseline), and it "
+                           "needs at least 3.");
+  free(text);
+  char *json = render(one_block_run, REPORT_FORMAT_JSON);
+  REQUIRE(json != NULL);
+  CHECK_STR_CONTAINS(json, "\"answer\":\"no fit\",\"fitted\":false");
+  CHECK_STR_CONTAINS(json, "\"per_1000_wakeups_per_s\":null");
+  free(json);
+  char *html = render(one_block_run, REPORT_FORMAT_HTML);
+  REQUIRE(html != NULL);
+  CHECK_STR_CONTAINS(html, "<h2>Cost model</h2>");
+  CHECK(strstr(html, "effect against wake-ups per second") == NULL); /* no points: no chart */
+  free(html);
+}
+
+int main(void) {
+  remove_db("test_report_cost.db");
+  ts_err err;
+  if (store_open(&db, "test_report_cost.db", &err) != TS_OK) {
+    fprintf(stderr, "cannot open the test database: %s\n", err.text);
+    return 1;
+  }
+  cost_run = make_run("cost",
+                      "baseline, sleep:15000@5s, sleep:1500@500ms, sleep:150@50ms, "
+                      "sleep:15000@500ms, wait:15000, sleep:1500@5s, procs:200",
+                      5, wakeups_cost);
+  dose_run = make_run("dose", NULL, 5, knee_at_5000);
+  /* two sleep conditions: too few for a model */
+  quiet_run = make_run("quick", "baseline, sleep:1500@500ms, sleep:5000@500ms", 5, wakeups_cost);
+  /* one block: no condition has a standard error */
+  one_block_run = make_run("cost", NULL, 1, wakeups_cost);
+  RUN_CASE(the_cost_preset_parses);
+  RUN_CASE(the_model_finds_the_wakeups);
+  RUN_CASE(text_and_json_show_the_cost_model);
+  RUN_CASE(html_draws_the_dose_response_chart);
+  RUN_CASE(a_dose_run_gets_its_knee);
+  RUN_CASE(runs_without_a_model_have_no_section);
+  RUN_CASE(too_few_trials_say_why);
+  store_close(db);
+  return check_summary();
+}
