@@ -231,14 +231,25 @@ int like_observe(const like_target *target, uint64_t window_ns, like_result *out
   int rc = plat_census_threads(target->pid, &census, &before, &before_count, err);
   if (rc != TS_OK)
     return ts_err_set(err, TS_EINVAL, "process %ld (%s) is gone", target->pid, target->name);
-  uint64_t t0 = plat_clock_ns();
-  if (plat_interrupt_wait(window_ns)) {
-    free(before);
-    return ts_err_set(err, TS_EINTERRUPTED, "interrupted while watching process %ld (%s)",
-                      target->pid, target->name);
+  uint64_t t0 = plat_clock_ns(), elapsed = 0;
+  /* A look once a second ends a long window early when the process ends in it. */
+  while (rc == TS_OK && elapsed < window_ns) {
+    uint64_t step = window_ns - elapsed < TS_NS_PER_S ? window_ns - elapsed : TS_NS_PER_S;
+    if (plat_interrupt_wait(step)) {
+      free(before);
+      return ts_err_set(err, TS_EINTERRUPTED, "interrupted while watching process %ld (%s)",
+                        target->pid, target->name);
+    }
+    elapsed = plat_clock_ns() - t0;
+    if (elapsed < window_ns) {
+      rc = plat_census_threads(target->pid, &census, &after, &after_count, err);
+      free(after);
+      after = NULL;
+    }
   }
-  rc = plat_census_threads(target->pid, &census, &after, &after_count, err);
-  uint64_t elapsed = plat_clock_ns() - t0;
+  if (rc == TS_OK)
+    rc = plat_census_threads(target->pid, &census, &after, &after_count, err);
+  elapsed = plat_clock_ns() - t0;
   if (rc != TS_OK) {
     free(before);
     char window[32];

@@ -12,9 +12,9 @@
 #include "threadsoup/plat.h"
 #include "threadsoup/units.h"
 
-#define LIKE_MAX_CLASSES 6                        /* sleep classes; a wait part may follow */
-#define LIKE_DEFAULT_WINDOW_NS (2 * TS_NS_PER_S)  /* how long a process is watched */
-#define LIKE_MIN_WINDOW_NS (100 * TS_NS_PER_MS)   /* a shorter window sees too few wake-ups */
+#define LIKE_MAX_CLASSES 6                       /* sleep classes; a wait part may follow */
+#define LIKE_DEFAULT_WINDOW_NS (2 * TS_NS_PER_S) /* how long a process is watched */
+#define LIKE_MIN_WINDOW_NS (100 * TS_NS_PER_MS)  /* a shorter window sees too few wake-ups */
 #define LIKE_MAX_WINDOW_NS (10 * TS_NS_PER_MIN)
 
 /* Threads that woke at about one rate. */

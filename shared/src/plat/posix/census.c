@@ -43,6 +43,7 @@ typedef struct proc_stat {
   long parent_pid;
   long threads;
   uint64_t cpu_ticks; /* utime + stime */
+  char state;         /* 'Z' for a zombie: ended, waiting for its parent to reap it */
 } proc_stat;
 
 static int read_proc_stat(const char *pid_dir, proc_stat *out) {
@@ -58,12 +59,15 @@ static int read_proc_stat(const char *pid_dir, proc_stat *out) {
            open_paren + 1);
   /* After ')' comes field 3 (state); ppid is 4, utime and stime 14 and 15, num_threads 20. */
   char *p = close_paren + 1;
+  out->state = '\0';
   unsigned long long utime = 0, stime = 0;
   long threads = -1;
   for (int field = 3; field <= 20 && *p; field++) {
     while (*p == ' ')
       p++;
-    if (field == 4)
+    if (field == 3)
+      out->state = *p;
+    else if (field == 4)
       out->parent_pid = strtol(p, NULL, 10);
     else if (field == 14)
       utime = strtoull(p, NULL, 10);
@@ -212,6 +216,9 @@ static int census_one(const char *pid_text, plat_process_census *out, int with_s
   proc_stat st;
   snprintf(pid_dir, sizeof pid_dir, "%s/%s", census_root, pid_text);
   if (read_proc_stat(pid_dir, &st) != 0)
+    return -1;
+  /* A zombie's threads are gone: whoever asks for them asks about a running program. */
+  if (threads && st.state == 'Z')
     return -1;
   memset(out, 0, sizeof *out);
   out->pid = strtol(pid_text, NULL, 10);
