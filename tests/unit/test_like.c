@@ -88,8 +88,7 @@ static void spread_and_bounds(void) {
   CHECK_INT(r.classes[2].interval_ns, 11 * TS_NS_PER_MS);
   CHECK_INT(r.classes[3].interval_ns, 670 * TS_NS_PER_MS);
   CHECK_INT(r.classes[4].interval_ns, 2 * TS_NS_PER_S);
-  CHECK(strcmp(r.spec.text, "sleep:1@1ms+sleep:4@6ms+sleep:1@11ms+sleep:1@670ms+sleep:1@2s") ==
-        0);
+  CHECK(strcmp(r.spec.text, "sleep:1@1ms+sleep:4@6ms+sleep:1@11ms+sleep:1@670ms+sleep:1@2s") == 0);
 }
 
 /* More rates than classes: the closest neighbours merge until LIKE_MAX_CLASSES remain. */
