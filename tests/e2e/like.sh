@@ -46,6 +46,11 @@ all_threads() {
 "$copy" load sleep:40@100ms --quiet --for 300s >"$work/$name-1.out" 2>&1 &
 first=$!
 wait_threads "$first" 41
+# Its timer probe's thread has come and gone once the timers line is out.
+for _ in $(seq 600); do
+  grep -q "^timers:" "$work/$name-1.out" && break
+  sleep 0.1
+done
 
 # By PID: the 40 sleepers are one class, their rate generously near 100 ms; the quiet main thread
 # makes 41 threads in all.
