@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_like.c - `load sleep --like`: threads' switch counts become rate classes and a load spec
-   (exactly, on constructed counts), process names match as each OS names executables, and on
-   Windows the per-thread switches come out of a recorded process list. */
+   (exactly, on constructed counts), process names match as each OS names executables, and each
+   census half gives every thread's switches from recorded data (a /proc tree, a process list). */
 #include "check.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/units.h"
@@ -160,6 +160,73 @@ static void names_match(void) {
 #endif
 }
 
+#ifndef _WIN32
+#include <sys/stat.h>
+
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (f) {
+    fputs(text, f);
+    fclose(f);
+  }
+}
+
+/* One /proc/PID/task/TID/status with its two switch counts. */
+static void write_task(const char *root, long pid, long tid, int voluntary, int involuntary) {
+  char path[256], text[256];
+  snprintf(path, sizeof path, "%s/%ld/task/%ld", root, pid, tid);
+  mkdir(path, 0755);
+  snprintf(path, sizeof path, "%s/%ld/task/%ld/status", root, pid, tid);
+  snprintf(text, sizeof text,
+           "Name:\ttrayutil\nState:\tS (sleeping)\nvoluntary_ctxt_switches:\t%d\n"
+           "nonvoluntary_ctxt_switches:\t%d\n",
+           voluntary, involuntary);
+  write_file(path, text);
+}
+
+/* The POSIX half reads each task's voluntary and involuntary switches; a zombie has none left. */
+static void posix_threads_from_a_recording(void) {
+  const char *root = "test_like_proc";
+  char path[256];
+  mkdir(root, 0755);
+  snprintf(path, sizeof path, "%s/4242", root);
+  mkdir(path, 0755);
+  snprintf(path, sizeof path, "%s/4242/task", root);
+  mkdir(path, 0755);
+  snprintf(path, sizeof path, "%s/4242/stat", root);
+  write_file(path, "4242 (trayutil) S 1 4242 4242 0 -1 0 0 0 0 0 3 2 0 0 20 0 2 0 100 0 0\n");
+  write_task(root, 4242, 4242, 900, 10);
+  write_task(root, 4242, 4243, 7, 0);
+  snprintf(path, sizeof path, "%s/4250", root);
+  mkdir(path, 0755);
+  snprintf(path, sizeof path, "%s/4250/stat", root);
+  write_file(path, "4250 (trayutil) Z 1 4250 4250 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 100 0 0\n");
+
+  plat_census_set_source(root);
+  plat_process_census process;
+  plat_thread_switches *threads = NULL;
+  long count = 0;
+  ts_err err;
+  CHECK(plat_census_threads(4242, &process, &threads, &count, &err) == TS_OK);
+  CHECK(strcmp(process.name, "trayutil") == 0);
+  CHECK_INT(process.threads, 2);
+  CHECK_INT(process.context_switches, 917);
+  CHECK_INT(count, 2);
+  uint64_t total = 0;
+  for (long i = 0; i < count; i++)
+    total += threads[i].switches + (uint64_t)(threads[i].tid == 4243 ? 1000 : 0);
+  CHECK_INT(total, 1917); /* 910 for 4242, 7 (+1000) for 4243 */
+  free(threads);
+  CHECK(plat_census_threads(4250, &process, &threads, &count, &err) == TS_EOS);
+  CHECK(plat_census_threads(77, &process, &threads, &count, &err) == TS_EOS);
+  /* By name, as --like finds it: the zombie of the same name is no second match. */
+  like_target t;
+  CHECK(like_find("trayutil", &t, &err) == TS_OK);
+  CHECK_INT(t.pid, 4242);
+  plat_census_set_source(NULL);
+}
+#endif
+
 #ifdef _WIN32
 /* The Windows half reads each thread's ContextSwitches (Wine's live list has only zeros). */
 static void windows_threads_from_a_recording(void) {
@@ -217,6 +284,8 @@ int main(void) {
   RUN_CASE(names_match);
 #ifdef _WIN32
   RUN_CASE(windows_threads_from_a_recording);
+#else
+  RUN_CASE(posix_threads_from_a_recording);
 #endif
   return check_summary();
 }

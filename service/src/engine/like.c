@@ -158,11 +158,23 @@ static int find_by_pid(const char *what, like_target *out, ts_err *err) {
   plat_thread_switches *threads = NULL;
   long count = 0;
   if (plat_census_threads(pid, &census, &threads, &count, err) != TS_OK)
-    return ts_err_set(err, TS_EINVAL, "--like %ld: no process has this ID", pid);
+    return ts_err_set(err, TS_EINVAL, "--like %ld: no running process has this ID", pid);
   free(threads);
   out->pid = pid;
   snprintf(out->name, sizeof out->name, "%s", census.name);
   return TS_OK;
+}
+
+/* Whether the process still runs: a Linux zombie (ended, not yet reaped) is in the process list
+   but has no threads to imitate. */
+static int is_running(long pid) {
+  plat_process_census census;
+  plat_thread_switches *threads = NULL;
+  long count = 0;
+  ts_err ignored;
+  int rc = plat_census_threads(pid, &census, &threads, &count, &ignored);
+  free(threads);
+  return rc == TS_OK;
 }
 
 static int find_by_name(const char *what, like_target *out, ts_err *err) {
@@ -178,7 +190,7 @@ static int find_by_name(const char *what, like_target *out, ts_err *err) {
   }
   long matches = 0, self = 0;
   for (long i = 0; i < count; i++) {
-    if (!plat_process_name_matches(list[i].name, what))
+    if (!plat_process_name_matches(list[i].name, what) || !is_running(list[i].pid))
       continue;
     if (list[i].pid == plat_self_pid())
       self = 1;
