@@ -44,6 +44,7 @@ set(TS_CORE_SOURCES
   service/src/doctor/checks.c
   service/src/doctor/doctor.c
   service/src/engine/engine.c
+  service/src/engine/like.c
   service/src/engine/scenarios.c
   service/src/engine/scenarios/procs.c
   service/src/engine/scenarios/sleep.c

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../engine/engine.h"
+#include "../engine/like.h"
 #include "cli.h"
 #include "threadsoup/buf.h"
 #include "threadsoup/parse.h"
@@ -231,6 +232,102 @@ static void print_timers(const load_spec *spec, const load *l) {
   printf("\n");
 }
 
+/* ---- load sleep --like: the threads of a real program ---------------------------------------- */
+
+typedef struct like_options {
+  const char *like;   /* PID or name */
+  uint64_t window_ns; /* how long it is watched */
+  int print_only;     /* print the spec, run nothing */
+} like_options;
+
+/* Whether the arguments ask for --like (then they are read by read_like_options). */
+static int wants_like(int argc, char **argv) {
+  for (int i = 0; i < argc; i++)
+    if (strcmp(argv[i], "--like") == 0 || strncmp(argv[i], "--like=", 7) == 0)
+      return 1;
+  return 0;
+}
+
+/* sleep --like PID|NAME [--window DURATION] [--print-only] [--for DURATION] [--quiet] */
+static int read_like_options(int argc, char **argv, load_options *o, like_options *like,
+                             ts_err *err) {
+  cli_args a;
+  cli_args_init(&a, argc, argv, "load");
+  memset(o, 0, sizeof *o);
+  memset(like, 0, sizeof *like);
+  like->window_ns = LIKE_DEFAULT_WINDOW_NS;
+  int scenario = 0;
+  while (cli_args_next(&a)) {
+    int rc = TS_OK;
+    const char *v;
+    if (a.word) {
+      if (scenario || strcmp(a.word, "sleep") != 0)
+        return ts_err_set(err, TS_EUSAGE,
+                          "load: --like makes its own load and takes one word, sleep, not '%s' "
+                          "(threadsoup load sleep --like PID|NAME)",
+                          a.word);
+      scenario = 1;
+    } else if (cli_args_is(&a, "--like")) {
+      rc = cli_args_value(&a, "a process ID or an executable's name", &like->like, err);
+    } else if (cli_args_is(&a, "--window")) {
+      rc = cli_args_value(&a, "a duration such as 2s", &v, err);
+      if (rc == TS_OK)
+        rc = parse_duration(v, LIKE_MIN_WINDOW_NS, LIKE_MAX_WINDOW_NS, "--window", &like->window_ns,
+                            err);
+    } else if (cli_args_is(&a, "--print-only")) {
+      like->print_only = 1;
+    } else if (cli_args_is(&a, "--for")) {
+      rc = cli_args_value(&a, "a duration such as 30s or 5m", &v, err);
+      if (rc == TS_OK)
+        rc = parse_duration(v, TS_NS_PER_MS, 31 * TS_NS_PER_DAY, "--for", &o->for_ns, err);
+    } else if (cli_args_is(&a, "--quiet")) {
+      o->quiet = 1;
+    } else {
+      return ts_err_set(err, TS_EUSAGE,
+                        "load: '%s' does not go with --like (accepted: --window, --print-only, "
+                        "--for, --quiet)",
+                        a.name);
+    }
+    if (rc != TS_OK)
+      return rc;
+  }
+  if (!scenario)
+    return ts_err_set(err, TS_EUSAGE,
+                      "load: --like follows the scenario sleep (threadsoup load sleep --like "
+                      "PID|NAME)");
+  return TS_OK;
+}
+
+static int run_load(const load_options *o);
+
+/* Watches the process, prints what it saw and the load that does the same, and runs that. */
+static int like_main(int argc, char **argv) {
+  load_options o;
+  like_options like;
+  ts_err err;
+  if (read_like_options(argc, argv, &o, &like, &err) != TS_OK)
+    return cli_usage_error(&cli_load_command, err.text);
+  if (plat_interrupt_install(&err) != TS_OK)
+    return cli_fail(&err);
+  like_target target;
+  like_result result;
+  if (like_find(like.like, &target, &err) != TS_OK ||
+      like_observe(&target, like.window_ns, &result, &err) != TS_OK)
+    return cli_fail(&err);
+  char seen[512];
+  like_describe(&target, &result, like.window_ns, seen, sizeof seen);
+  printf("%s\n", seen);
+  if (result.class_count == 0)
+    printf("no thread of it switched in the window, so the load only waits (under Wine the census "
+           "never sees a switch)\n");
+  printf("like: %s\n", result.spec.text);
+  fflush(stdout);
+  if (like.print_only)
+    return CLI_EXIT_OK;
+  o.spec = result.spec;
+  return run_load(&o);
+}
+
 static int load_main(int argc, char **argv) {
   if (argc >= 1 && strcmp(argv[0], "list") == 0) {
     if (argc > 1)
@@ -238,13 +335,21 @@ static int load_main(int argc, char **argv) {
     print_scenarios();
     return CLI_EXIT_OK;
   }
+  if (wants_like(argc, argv))
+    return like_main(argc, argv);
   load_options o;
   ts_err err;
   if (read_options(argc, argv, &o, &err) != TS_OK)
     return cli_usage_error(&cli_load_command, err.text);
   if (plat_interrupt_install(&err) != TS_OK)
     return cli_fail(&err);
+  return run_load(&o);
+}
 
+/* Runs the load until --for, Ctrl+C or SIGTERM, with the census once a second unless quiet. */
+static int run_load(const load_options *opts) {
+  load_options o = *opts;
+  ts_err err;
   long threads_before = plat_process_thread_count(plat_self_pid(), &err);
   uint64_t t0 = plat_clock_ns();
   load *l;
@@ -316,6 +421,11 @@ const cli_command cli_load_command = {
             "                       timers; Linux: timer slack 1 ns instead of 50 us)\n"
             "\noptions of the command:\n"
             "  --for DURATION       stop after this time, e.g. 30s, 5m\n"
-            "  --quiet              no census lines (the controller then never wakes up)\n",
+            "  --quiet              no census lines (the controller then never wakes up)\n"
+            "\nload sleep --like PID|NAME [--window DURATION] [--print-only] [--for DURATION]\n"
+            "  watches a running process (a PID, or its executable's exact name) for the window\n"
+            "  (default 2s), counts each thread's context switches and runs as many sleepers at\n"
+            "  the same rates, and waiters for threads that never woke, e.g.\n"
+            "  sleep:4@100ms+sleep:1@1s+wait:18:event. --print-only prints that load and exits.\n",
     .main = load_main,
 };

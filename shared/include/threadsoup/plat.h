@@ -170,6 +170,20 @@ int plat_census_machine(plat_census *out, ts_err *err);
 int plat_census_process(long pid, plat_process_census *out, ts_err *err);
 /* Every process, without thread states (cheaper). *list is malloc'ed; the caller frees it. */
 int plat_census_processes(plat_process_census **list, long *count, ts_err *err);
+/* One thread's context switches since it started: Linux voluntary and involuntary ones; Windows
+   ContextSwitches (always 0 under Wine). */
+typedef struct plat_thread_switches {
+  long tid;
+  uint64_t switches;
+} plat_thread_switches;
+/* Every thread of one process with its own switches, and the process without thread states.
+ *threads is malloc'ed; the caller frees it. */
+int plat_census_threads(long pid, plat_process_census *process, plat_thread_switches **threads,
+                        long *count, ts_err *err);
+/* Whether `census_name` (a plat_process_census name) is the executable a user named `wanted`.
+   Linux: exactly, or its first 15 bytes, which is all the kernel keeps; Windows: ignoring
+   ASCII case, with or without ".exe". */
+int plat_process_name_matches(const char *census_name, const char *wanted);
 /* CPU time of the whole machine so far, all processors: busy (not idle) and total. Two readings
    give the machine's CPU use in between. */
 int plat_machine_cpu_ns(uint64_t *busy_ns, uint64_t *total_ns, ts_err *err);

@@ -43,6 +43,7 @@ typedef struct proc_stat {
   long parent_pid;
   long threads;
   uint64_t cpu_ticks; /* utime + stime */
+  char state;         /* 'Z' for a zombie: ended, waiting for its parent to reap it */
 } proc_stat;
 
 static int read_proc_stat(const char *pid_dir, proc_stat *out) {
@@ -58,12 +59,15 @@ static int read_proc_stat(const char *pid_dir, proc_stat *out) {
            open_paren + 1);
   /* After ')' comes field 3 (state); ppid is 4, utime and stime 14 and 15, num_threads 20. */
   char *p = close_paren + 1;
+  out->state = '\0';
   unsigned long long utime = 0, stime = 0;
   long threads = -1;
   for (int field = 3; field <= 20 && *p; field++) {
     while (*p == ' ')
       p++;
-    if (field == 4)
+    if (field == 3)
+      out->state = *p;
+    else if (field == 4)
       out->parent_pid = strtol(p, NULL, 10);
     else if (field == 14)
       utime = strtoull(p, NULL, 10);
@@ -133,10 +137,43 @@ static int by_threads_descending(const void *a, const void *b) {
   return (x < y) - (x > y);
 }
 
-/* Walks /proc/PID/task: context switches of every thread, and their states when wanted. Each
-   status file is opened relative to the task folder: most of the census's cost is the kernel's
-   path lookup, and this halves it (about 7 us a thread here). */
-static void walk_tasks(const char *pid_dir, plat_process_census *out, int with_states) {
+/* A thread's context switches from its status text: voluntary (it waited) and involuntary (it
+   was preempted), as Windows counts both in one. */
+static uint64_t status_switches(const char *status) {
+  const char *v = status_field(status, "voluntary_ctxt_switches");
+  const char *nv = status_field(status, "nonvoluntary_ctxt_switches");
+  return (v ? strtoull(v, NULL, 10) : 0) + (nv ? strtoull(nv, NULL, 10) : 0);
+}
+
+/* Where walk_tasks puts each thread's switches when asked: a growing array. */
+typedef struct thread_list {
+  plat_thread_switches *items;
+  long count, cap;
+  int no_memory;
+} thread_list;
+
+static void thread_list_add(thread_list *l, long tid, uint64_t switches) {
+  if (l->count == l->cap) {
+    long cap = l->cap ? l->cap * 2 : 64;
+    plat_thread_switches *grown = realloc(l->items, (size_t)cap * sizeof *grown);
+    if (!grown) {
+      l->no_memory = 1;
+      return;
+    }
+    l->items = grown;
+    l->cap = cap;
+  }
+  l->items[l->count].tid = tid;
+  l->items[l->count].switches = switches;
+  l->count++;
+}
+
+/* Walks /proc/PID/task: context switches of every thread, and their states when wanted; each
+   thread's own count into `threads` when not NULL. Each status file is opened relative to the
+   task folder: most of the census's cost is the kernel's path lookup, and this halves it (about
+   7 us a thread here). */
+static void walk_tasks(const char *pid_dir, plat_process_census *out, int with_states,
+                       thread_list *threads) {
   char path[PLAT_PATH_MAX + 64], buf[4096];
   snprintf(path, sizeof path, "%s/task", pid_dir);
   int task_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -160,9 +197,10 @@ static void walk_tasks(const char *pid_dir, plat_process_census *out, int with_s
     if (n <= 0)
       continue;
     buf[n] = '\0';
-    const char *v = status_field(buf, "voluntary_ctxt_switches");
-    const char *nv = status_field(buf, "nonvoluntary_ctxt_switches");
-    out->context_switches += (v ? strtoull(v, NULL, 10) : 0) + (nv ? strtoull(nv, NULL, 10) : 0);
+    uint64_t switches = status_switches(buf);
+    out->context_switches += switches;
+    if (threads)
+      thread_list_add(threads, strtol(de->d_name, NULL, 10), switches);
     if (with_states) {
       const char *state = status_field(buf, "State");
       if (state)
@@ -172,11 +210,15 @@ static void walk_tasks(const char *pid_dir, plat_process_census *out, int with_s
   closedir(dir); /* closes task_fd too */
 }
 
-static int census_one(const char *pid_text, plat_process_census *out, int with_states) {
+static int census_one(const char *pid_text, plat_process_census *out, int with_states,
+                      thread_list *threads) {
   char pid_dir[PLAT_PATH_MAX + 32];
   proc_stat st;
   snprintf(pid_dir, sizeof pid_dir, "%s/%s", census_root, pid_text);
   if (read_proc_stat(pid_dir, &st) != 0)
+    return -1;
+  /* A zombie's threads are gone: whoever asks for them asks about a running program. */
+  if (threads && st.state == 'Z')
     return -1;
   memset(out, 0, sizeof *out);
   out->pid = strtol(pid_text, NULL, 10);
@@ -185,7 +227,7 @@ static int census_one(const char *pid_text, plat_process_census *out, int with_s
   out->threads = st.threads;
   out->handles = -1;
   out->cpu_ns = ticks_to_ns(st.cpu_ticks);
-  walk_tasks(pid_dir, out, with_states);
+  walk_tasks(pid_dir, out, with_states, threads);
   if (with_states)
     qsort(out->states, (size_t)out->state_count, sizeof out->states[0], by_threads_descending);
   return 0;
@@ -194,9 +236,39 @@ static int census_one(const char *pid_text, plat_process_census *out, int with_s
 int plat_census_process(long pid, plat_process_census *out, ts_err *err) {
   char pid_text[32];
   snprintf(pid_text, sizeof pid_text, "%ld", pid);
-  if (census_one(pid_text, out, 1) != 0)
+  if (census_one(pid_text, out, 1, NULL) != 0)
     return ts_err_set(err, TS_EOS, "process %ld not found in %s", pid, census_root);
   return TS_OK;
+}
+
+int plat_census_threads(long pid, plat_process_census *process, plat_thread_switches **threads,
+                        long *count, ts_err *err) {
+  char pid_text[32];
+  thread_list list = {NULL, 0, 0, 0};
+  *threads = NULL;
+  *count = 0;
+  snprintf(pid_text, sizeof pid_text, "%ld", pid);
+  if (census_one(pid_text, process, 0, &list) != 0) {
+    free(list.items);
+    return ts_err_set(err, TS_EOS, "process %ld not found in %s", pid, census_root);
+  }
+  if (list.no_memory) {
+    free(list.items);
+    return ts_err_set(err, TS_ENOMEM, "no memory for the threads of process %ld", pid);
+  }
+  *threads = list.items;
+  *count = list.count;
+  return TS_OK;
+}
+
+/* The kernel keeps the first 15 bytes of an executable's name (TASK_COMM_LEN - 1). */
+#define COMM_MAX 15
+
+int plat_process_name_matches(const char *census_name, const char *wanted) {
+  if (strcmp(census_name, wanted) == 0)
+    return 1;
+  return strlen(census_name) == COMM_MAX && strlen(wanted) > COMM_MAX &&
+         strncmp(census_name, wanted, COMM_MAX) == 0;
 }
 
 int plat_census_processes(plat_process_census **list, long *count, ts_err *err) {
@@ -221,7 +293,7 @@ int plat_census_processes(plat_process_census **list, long *count, ts_err *err) 
       items = bigger;
       cap *= 2;
     }
-    if (census_one(de->d_name, &items[n], 0) == 0)
+    if (census_one(de->d_name, &items[n], 0, NULL) == 0)
       n++;
   }
   closedir(dir);

@@ -303,6 +303,73 @@ int plat_census_processes(plat_process_census **list, long *count, ts_err *err) 
   return TS_OK;
 }
 
+/* ---- every thread of one process with its switches ------------------------------------------ */
+
+typedef struct threads_walk {
+  long pid;
+  int found;
+  plat_process_census *process;
+  plat_thread_switches *items;
+  long count, cap;
+} threads_walk;
+
+static int threads_on_process(void *ctx, const ntproc_process *p) {
+  threads_walk *w = ctx;
+  if ((long)p->pid != w->pid)
+    return NTPROC_SKIP_THREADS;
+  w->found = 1;
+  fill_process(w->process, p);
+  return NTPROC_NEXT;
+}
+
+static int threads_on_thread(void *ctx, const ntproc_process *p, const ntproc_thread *t) {
+  threads_walk *w = ctx;
+  if (w->count == w->cap) {
+    long cap = w->cap ? w->cap * 2 : 64;
+    plat_thread_switches *grown = realloc(w->items, (size_t)cap * sizeof *grown);
+    if (!grown)
+      return TS_ENOMEM;
+    w->items = grown;
+    w->cap = cap;
+  }
+  w->items[w->count].tid = (long)t->tid;
+  w->items[w->count].switches = t->context_switches;
+  w->count++;
+  w->process->context_switches += t->context_switches;
+  (void)p;
+  return NTPROC_NEXT;
+}
+
+int plat_census_threads(long pid, plat_process_census *process, plat_thread_switches **threads,
+                        long *count, ts_err *err) {
+  threads_walk w = {pid, 0, process, NULL, 0, 0};
+  *threads = NULL;
+  *count = 0;
+  int rc = census_walk(threads_on_process, threads_on_thread, &w, err);
+  if (rc == TS_ENOMEM)
+    ts_err_set(err, TS_ENOMEM, "no memory for the threads of process %ld", pid);
+  else if (rc == TS_OK && !w.found)
+    rc = ts_err_set(err, TS_EOS, "process %ld not found in the process list", pid);
+  if (rc != TS_OK) {
+    free(w.items);
+    return rc;
+  }
+  *threads = w.items;
+  *count = w.count;
+  return TS_OK;
+}
+
+/* Length of a name without a final ".exe" in any case. */
+static size_t name_stem_length(const char *name) {
+  size_t n = strlen(name);
+  return n > 4 && _stricmp(name + n - 4, ".exe") == 0 ? n - 4 : n;
+}
+
+int plat_process_name_matches(const char *census_name, const char *wanted) {
+  size_t n = name_stem_length(census_name);
+  return n > 0 && n == name_stem_length(wanted) && _strnicmp(census_name, wanted, n) == 0;
+}
+
 /* ---- thread count of one process ------------------------------------------------------------- */
 
 typedef struct count_walk {
