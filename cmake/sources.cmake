@@ -45,6 +45,7 @@ set(TS_CORE_SOURCES
   service/src/doctor/doctor.c
   service/src/engine/engine.c
   service/src/engine/scenarios.c
+  service/src/engine/scenarios/burn.c
   service/src/engine/scenarios/procs.c
   service/src/engine/scenarios/sleep.c
   service/src/engine/scenarios/wait.c
