@@ -55,6 +55,7 @@ set(TS_CORE_SOURCES
   service/src/experiment/precision.c
   service/src/experiment/stats.c
   service/src/quiet/quiet.c
+  service/src/report/calibration.c
   service/src/report/csv.c
   service/src/report/data.c
   service/src/report/html.c

@@ -134,6 +134,11 @@ void report_write_text_body(const report_data *r, FILE *out);
 void report_write_csv(const report_data *r, FILE *out);
 void report_write_json(const report_data *r, FILE *out);
 void report_write_html(const report_data *r, FILE *out);
+/* For report parts in files of their own: a JSON string (escaped; NULL never), a JSON number
+   (null when not finite), and HTML text (escaped). */
+void report_json_string(FILE *out, const char *text);
+void report_json_number(FILE *out, double value);
+void report_html_text(FILE *out, const char *text);
 /* One machine check as a JSON object (check, status, measured, value, advice, and checked_at
    unless NULL): the reports' "machine_checks" and `threadsoup doctor --json` alike. */
 void report_json_check(FILE *out, const char *check, const char *status, const char *measured,

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "calibration.h"
 #include "data.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/utf8.h"
@@ -476,6 +477,7 @@ void report_write_html(const report_data *r, FILE *out) {
     write_trial_chart(r, b, out);
     fputs("</section>\n", out);
   }
+  report_write_calibration_html(r, out);
   if (r->check_count > 0) {
     fputs("<section class=\"checks\">\n<h2>Machine checks</h2>\n<p class=\"note\">"
           "<code>threadsoup doctor</code>'s quick checks before the first trial, ",
@@ -507,3 +509,5 @@ void report_write_html(const report_data *r, FILE *out) {
         "the database; scores are higher-is-faster.</p>\n</body>\n</html>\n",
         out);
 }
+
+void report_html_text(FILE *out, const char *text) { esc(out, text); }

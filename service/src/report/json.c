@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "calibration.h"
 #include "data.h"
 #include "threadsoup/utf8.h"
 
@@ -218,7 +219,9 @@ void report_write_json(const report_data *r, FILE *out) {
     }
     fputs("]}", out);
   }
-  fputs("],\n\"machine_checks\":[", out);
+  fputs("]", out);
+  report_write_calibration_json(r, out);
+  fputs(",\n\"machine_checks\":[", out);
   for (int i = 0; i < r->check_count; i++) {
     const store_doctor_row *c = &r->checks[i];
     fputs(i ? ",\n " : "\n ", out);
@@ -253,3 +256,6 @@ void report_json_check(FILE *out, const char *check, const char *status, const c
   }
   fputc('}', out);
 }
+
+void report_json_string(FILE *out, const char *text) { json_string(out, text); }
+void report_json_number(FILE *out, double value) { json_number(out, value); }
