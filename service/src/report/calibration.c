@@ -87,8 +87,8 @@ int calibration_decide(const calibration_case *c, char *why, size_t len) {
   if (aa_differs)
     ts_buf_add(&b, "; ");
   if (c->control_too_few || !isfinite(c->control_percent))
-    ts_buf_addf(&b, "too few trials: %s needs at least %d scores beside the baseline's",
-                c->control, STATS_MIN_TRIALS);
+    ts_buf_addf(&b, "too few trials: %s needs at least %d scores beside the baseline's", c->control,
+                STATS_MIN_TRIALS);
   else if (!isfinite(x) || x > magnitude)
     ts_buf_addf(&b, "too noisy: this run could detect only ±%.2f %%, while %s should cost %s", x,
                 c->control, expected);
@@ -265,9 +265,11 @@ void report_write_calibration_text(const report_data *r, FILE *out) {
       row_text t;
       format_row(&rows[i], cell, &t);
       snprintf(cond, sizeof cond, "%s%s", r->conditions[rows[i].condition],
-               rows[i].largest ? " (largest)" : rows[i].control ? "" : " (A/A)");
-      fprintf(out, "    %-30s %7s %15s %9s  %-21s %s\n", SHOWN(cond, bench), t.burners,
-              t.expected, t.measured, cell_verdict(cell), t.detectable);
+               rows[i].largest   ? " (largest)"
+               : rows[i].control ? ""
+                                 : " (A/A)");
+      fprintf(out, "    %-30s %7s %15s %9s  %-21s %s\n", SHOWN(cond, bench), t.burners, t.expected,
+              t.measured, cell_verdict(cell), t.detectable);
     }
     fprintf(out, "  %s: %s\n", cal->passed[b] ? "PASSED" : "FAILED", SHOWN(cal->why[b], why));
   }
@@ -297,7 +299,9 @@ void report_write_calibration_json(const report_data *r, FILE *out) {
       fputs(i ? ",{\"condition\":" : "{\"condition\":", out);
       report_json_string(out, r->conditions[rows[i].condition]);
       fprintf(out, ",\"role\":\"%s\"",
-              rows[i].largest ? "largest burn" : rows[i].control ? "burn" : "a/a");
+              rows[i].largest   ? "largest burn"
+              : rows[i].control ? "burn"
+                                : "a/a");
       if (rows[i].control)
         fprintf(out, ",\"duty_percent\":%g,\"burners\":%ld", rows[i].control->duty_percent,
                 rows[i].control->burners);
@@ -337,7 +341,8 @@ void report_write_calibration_html(const report_data *r, FILE *out) {
   for (int b = 0; b < r->bench_count; b++) {
     fputs("<h3>", out);
     report_html_text(out, r->benches[b]);
-    fprintf(out, " <span class=\"note\">(%s)</span></h3>\n", calibration_threads_name(cal->threads[b]));
+    fprintf(out, " <span class=\"note\">(%s)</span></h3>\n",
+            calibration_threads_name(cal->threads[b]));
     fputs("<div class=\"wrap\"><table>\n<thead><tr><th class=\"cond\">condition</th>"
           "<th>burners</th><th>expected</th><th>measured</th><th>verdict</th>"
           "<th>could detect</th></tr></thead>\n<tbody>\n",
@@ -349,12 +354,12 @@ void report_write_calibration_html(const report_data *r, FILE *out) {
       format_row(&rows[i], cell, &t);
       fputs("<tr><td class=\"cond\">", out);
       report_html_text(out, r->conditions[rows[i].condition]);
-      fputs(rows[i].largest ? " <span class=\"note\">(largest)</span>"
+      fputs(rows[i].largest   ? " <span class=\"note\">(largest)</span>"
             : rows[i].control ? ""
                               : " <span class=\"note\">(A/A)</span>",
             out);
-      fprintf(out, "</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-              t.burners, t.expected, t.measured, cell_verdict(cell), t.detectable);
+      fprintf(out, "</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", t.burners,
+              t.expected, t.measured, cell_verdict(cell), t.detectable);
     }
     fprintf(out, "</tbody></table></div>\n<p><span class=\"verdict %s\">%s</span>: ",
             cal->passed[b] ? "faster" : "slower", cal->passed[b] ? "PASSED" : "FAILED");

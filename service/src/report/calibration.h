@@ -34,16 +34,16 @@ void calibration_expected(double duty_percent, long burners, int logical_cpus,
 
 /* What the verdict is decided on, for one benchmark. */
 typedef struct calibration_case {
-  const char *control;          /* the largest burn condition, for the sentence */
+  const char *control; /* the largest burn condition, for the sentence */
   stats_verdict control_verdict;
-  int control_too_few;          /* its comparison had too few (or unusable) scores */
-  double control_percent;       /* measured effect in % (NaN: no comparison) */
-  double control_detectable;    /* the smallest effect its comparison could detect, % (NaN) */
+  int control_too_few;                /* its comparison had too few (or unusable) scores */
+  double control_percent;             /* measured effect in % (NaN: no comparison) */
+  double control_detectable;          /* the smallest effect its comparison could detect, % (NaN) */
   double expected_near, expected_far; /* its expected effect, % (see calibration_expected) */
-  int aa_pairs;                 /* second baselines (A/A) in the run */
-  const char *aa;               /* NULL, or the first second baseline that came out different */
-  stats_verdict aa_verdict;     /* its verdict (slower or faster) */
-  double aa_percent;            /* its measured difference, % */
+  int aa_pairs;                       /* second baselines (A/A) in the run */
+  const char *aa;           /* NULL, or the first second baseline that came out different */
+  stats_verdict aa_verdict; /* its verdict (slower or faster) */
+  double aa_percent;        /* its measured difference, % */
 } calibration_case;
 
 /* The verdict rule: passed (1) only when the largest burn came out slower and no A/A pair came
