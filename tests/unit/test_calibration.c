@@ -117,13 +117,13 @@ static void expected_cost_per_benchmark_kind(void) {
     const char *bench;
     calibration_threads threads;
   } benches[] = {
-      {"builtin-st", CALIBRATION_SINGLE},    {"builtin-mt", CALIBRATION_MULTI},
-      {"builtin-mt:1", CALIBRATION_SINGLE},  {"builtin-mt:16", CALIBRATION_MULTI},
-      {"7zip", CALIBRATION_MULTI},           {"7zip:1", CALIBRATION_SINGLE},
-      {"7zip:4", CALIBRATION_MULTI},         {"cpuz", CALIBRATION_MULTI},
-      {"cpuz:single", CALIBRATION_SINGLE},   {"cpuz:multi", CALIBRATION_MULTI},
-      {"command", CALIBRATION_UNKNOWN},      {"cpuz-single", CALIBRATION_UNKNOWN},
-      {"builtin-stx", CALIBRATION_UNKNOWN},  {"7zipper", CALIBRATION_UNKNOWN},
+      {"builtin-st", CALIBRATION_SINGLE},   {"builtin-mt", CALIBRATION_MULTI},
+      {"builtin-mt:1", CALIBRATION_SINGLE}, {"builtin-mt:16", CALIBRATION_MULTI},
+      {"7zip", CALIBRATION_MULTI},          {"7zip:1", CALIBRATION_SINGLE},
+      {"7zip:4", CALIBRATION_MULTI},        {"cpuz", CALIBRATION_MULTI},
+      {"cpuz:single", CALIBRATION_SINGLE},  {"cpuz:multi", CALIBRATION_MULTI},
+      {"command", CALIBRATION_UNKNOWN},     {"cpuz-single", CALIBRATION_UNKNOWN},
+      {"builtin-stx", CALIBRATION_UNKNOWN}, {"7zipper", CALIBRATION_UNKNOWN},
   };
   for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++) {
     fprintf(stderr, "  %s\n", benches[i].bench);
@@ -139,7 +139,7 @@ static report_data *make_report(stats_verdict largest, stats_verdict aa) {
     return NULL;
   r->have_run = 1;
   r->run.logical_cpus = 4;
-  const char *conds[] = {"baseline", "burn:2%@10ms", "burn:10%@10ms", "burn:10%@10ms/count=1",
+  const char *conds[] = {"baseline",   "burn:2%@10ms",   "burn:10%@10ms", "burn:10%@10ms/count=1",
                          "baseline-b", "sleep:100@500ms"};
   r->condition_count = 6;
   for (int c = 0; c < r->condition_count; c++)

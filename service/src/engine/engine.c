@@ -3,6 +3,8 @@
 #include "engine.h"
 
 #include <math.h>
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,8 +247,8 @@ int load_part_set(load_part *part, const char *key, const char *value, ts_err *e
     return o->set(part, value, err);
   }
   return ts_err_set(err, TS_EUSAGE,
-                    "unknown option '%s' for '%s' (known: count, interval, kind, stack, "
-                    "priority, ramp, phase, timer, check, resolution, duty, period)",
+                    "unknown option '%s' for '%s' (known: count, duty, interval, period, kind, "
+                    "stack, priority, ramp, phase, timer, check, resolution)",
                     key, part->scenario->name);
 }
 
@@ -443,6 +445,26 @@ int load_ramp_pause(const load_part *part, const plat_cancel *cancel, uint64_t s
       started_ns + (uint64_t)((double)part->ramp_ns * (double)index / (double)part->count);
   uint64_t now = plat_clock_ns();
   return due > now ? plat_cancel_wait(cancel, due - now) : plat_cancelled(cancel);
+}
+
+void load_wake_and_join(void *slots, size_t slot_size, size_t done_offset, long started) {
+  /* A signal that lands between a thread's look at its flag and its sleep (or while it runs) is
+     lost: such a thread is woken again, until every thread has ended (an APC is kept until the
+     next alertable wait: one round). */
+  for (int round = 0;; round++) {
+    long left = 0;
+    for (long i = 0; i < started; i++) {
+      char *slot = (char *)slots + (size_t)i * slot_size;
+      if (!atomic_load((atomic_int *)(void *)(slot + done_offset)) &&
+          !plat_thread_wake((const plat_thread *)(void *)slot))
+        left++;
+    }
+    if (left == 0)
+      break;
+    plat_sleep_ns((round < 20 ? 1 : 20) * TS_NS_PER_MS);
+  }
+  for (long i = 0; i < started; i++)
+    plat_thread_join(*(plat_thread *)(void *)((char *)slots + (size_t)i * slot_size));
 }
 
 void load_thread_begin(const load_part *part) {

@@ -125,6 +125,11 @@ long load_count_children_of(long parent, const char *name);
    tells how many run, also on failure (the caller stops those). */
 int load_start_threads(const load_part *part, const plat_cancel *cancel, void *slots,
                        size_t slot_size, plat_thread_fn fn, long *started, ts_err *err);
+/* Stops threads that sleep in wakeable sleeps (plat_sleeper, plat_sleep_*_wakeable) once their
+   stop flag is set: wakes each (a signal on POSIX, an APC on Windows) until it has ended, then
+   joins them all. `slots` holds `started` records of `slot_size` bytes, each beginning with a
+   plat_thread and holding at `done_offset` an atomic_int its thread sets as it ends. */
+void load_wake_and_join(void *slots, size_t slot_size, size_t done_offset, long started);
 /* Called first by every load thread: applies --priority (checked before any thread starts). */
 void load_thread_begin(const load_part *part);
 /* With --ramp, waits until item `index` is due (items are spread evenly over the ramp from

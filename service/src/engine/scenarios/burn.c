@@ -3,6 +3,7 @@
    DUTY of every PERIOD and sleep the rest, all in step: a load whose cost is known, the
    experiment's positive control. */
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "../engine.h"
@@ -71,19 +72,8 @@ static void burn_stop(void *instance) {
   if (!group)
     return;
   atomic_store(&group->stop, 1);
-  /* Spinners see the flag at once; sleepers are woken (a signal on POSIX, an APC on Windows). A
-     signal that lands while a thread spins is lost: such a thread is woken again until it ends. */
-  for (int round = 0;; round++) {
-    long left = 0;
-    for (long i = 0; i < group->started; i++)
-      if (!atomic_load(&group->slots[i].done) && !plat_thread_wake(&group->slots[i].thread))
-        left++;
-    if (left == 0)
-      break;
-    plat_sleep_ns((round < 20 ? 1 : 20) * TS_NS_PER_MS);
-  }
-  for (long i = 0; i < group->started; i++)
-    plat_thread_join(group->slots[i].thread);
+  /* Spinners see the flag at once; sleepers are woken instead of waiting out their period. */
+  load_wake_and_join(group->slots, sizeof(burn_slot), offsetof(burn_slot, done), group->started);
   for (long i = 0; i < group->part.count; i++)
     plat_sleeper_free(&group->slots[i].sleeper);
   free(group);
