@@ -249,7 +249,7 @@ void report_write_calibration_text(const report_data *r, FILE *out) {
   report_calibration *cal = calibration_alloc(r);
   if (!cal)
     return;
-  char cpus[96], bench[256], cond[512], why[1024];
+  char cpus[96], bench[256], cond[160], shown[640], why[1024];
   cpus_text(cal, cpus, sizeof cpus);
   fprintf(out, "\nCalibration: %s (the positive control: burners of known cost, on %s)\n",
           cal->all_passed ? "PASSED" : "FAILED", cpus);
@@ -257,7 +257,7 @@ void report_write_calibration_text(const report_data *r, FILE *out) {
   for (int b = 0; b < r->bench_count; b++) {
     fprintf(out, "  %s (%s)\n", SHOWN(r->benches[b], bench),
             calibration_threads_name(cal->threads[b]));
-    fprintf(out, "    %-30s %7s %15s %9s  %-21s %s\n", "condition", "burners", "expected",
+    fprintf(out, "    %-30s %7s %15s %10s  %-21s %s\n", "condition", "burners", "expected",
             "measured", "verdict", "could detect");
     int n = rows_of(cal, b, rows);
     for (int i = 0; i < n; i++) {
@@ -268,7 +268,7 @@ void report_write_calibration_text(const report_data *r, FILE *out) {
                rows[i].largest   ? " (largest)"
                : rows[i].control ? ""
                                  : " (A/A)");
-      fprintf(out, "    %-30s %7s %15s %9s  %-21s %s\n", SHOWN(cond, bench), t.burners, t.expected,
+      fprintf(out, "    %-30s %7s %15s %10s  %-21s %s\n", SHOWN(cond, shown), t.burners, t.expected,
               t.measured, cell_verdict(cell), t.detectable);
     }
     fprintf(out, "  %s: %s\n", cal->passed[b] ? "PASSED" : "FAILED", SHOWN(cal->why[b], why));
