@@ -164,8 +164,8 @@ static void stop_is_prompt(void) {
 /* 1 when the machine is too busy for a CPU share to be checked, saying why; the load average
    where the OS has one, and the machine's CPU use outside this process during the measurement. */
 static int machine_too_busy(double others_busy_fraction) {
-  int cpus = logical_cpus();
 #ifndef _WIN32
+  int cpus = logical_cpus();
   double avg[1];
   if (getloadavg(avg, 1) == 1 && avg[0] > cpus) {
     printf("note: load average %.1f on %d CPUs: the burner's CPU share is not checked\n", avg[0],
