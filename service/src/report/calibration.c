@@ -118,7 +118,9 @@ int report_calibration_of(const report_data *r, report_calibration *out) {
     out->logical_cpus = info.logical_cpus > 0 ? info.logical_cpus : 1;
   }
   for (int c = 0; c < r->condition_count; c++) {
-    if (c != r->baseline && is_second_baseline(r->conditions[c])) {
+    if (c == r->baseline) /* the reference (a run without "baseline" compares with its first) */
+      continue;
+    if (is_second_baseline(r->conditions[c])) {
       out->aa[out->aa_count++] = c;
       continue;
     }
