@@ -73,6 +73,8 @@ const cli_command cli_report_command = {
             "  --format F     text (default), csv (one row per trial with its metrics),\n"
             "                 json (statistics and trials) or html (one page with charts)\n"
             "  --output FILE  write the report to FILE and print its path (default: stdout)\n"
-            "  --db PATH      database file (default as for run)\n",
+            "  --db PATH      database file (default as for run)\n"
+            "\nA run with a burn condition (a load of known cost) also gets a Calibration\n"
+            "verdict in text, json and html: PASSED, or FAILED and why.\n",
     .main = report_main,
 };
