@@ -253,6 +253,65 @@ static void no_burn_no_section(void) {
   free(r);
 }
 
+/* Stored and read back: the run's own logical CPU count (6 here, whatever this machine has)
+   sizes the burners, and a clear cost with an A/A pair that agrees passes in every format. */
+static void a_stored_run_is_judged_on_its_machine(void) {
+  remove("test_calibration.db");
+  store *db;
+  ts_err err;
+  REQUIRE(store_open(&db, "test_calibration.db", &err) == TS_OK);
+  store_run_info info = {
+      "calibrate", "name = calibrate\n", 1, "2026-01-01T00:00:00.000Z", "host", "Linux", "cpu", 6,
+      "1.0"};
+  const char *conds[3] = {"baseline", "burn:10%@10ms", "baseline-b"};
+  store_trial_plan trials[3 * 6];
+  int n = 0;
+  for (int rep = 1; rep <= 6; rep++)
+    for (int c = 0; c < 3; c++)
+      trials[n] = (store_trial_plan){n + 1, rep, conds[c], "builtin-st", 0}, n++;
+  int64_t run_id;
+  REQUIRE(store_run_begin(db, &info, trials, n, &run_id, &err) == TS_OK);
+  for (int i = 0; i < n; i++) {
+    int c = i % 3;
+    /* The burn costs 10 %; the two baselines are the same scores, a little spread. */
+    double score = (c == 1 ? 90 : 100) + (double)(i / 3 % 3) * 0.2;
+    store_trial_result result = {"2026-01-01T00:00:01.000Z",
+                                 "2026-01-01T00:00:02.000Z",
+                                 score,
+                                 "Mwork/s",
+                                 0.5,
+                                 3,
+                                 100,
+                                 900,
+                                 0,
+                                 NULL,
+                                 NULL,
+                                 "ac",
+                                 "off",
+                                 "uniform"};
+    CHECK_INT(store_trial_finish(db, trials[i].id, &result, &err), TS_OK);
+  }
+  report_data *r = NULL;
+  CHECK_INT(report_data_load(db, run_id, NULL, REPORT_WITH_RUN | REPORT_WITH_STATS, &r, &err),
+            TS_OK);
+  store_close(db);
+  REQUIRE(r);
+  CHECK_INT(r->run.logical_cpus, 6);
+  report_calibration *cal = malloc(sizeof *cal);
+  REQUIRE(cal);
+  CHECK_INT(report_calibration_of(r, cal), 1);
+  CHECK_INT(cal->cpus_from_run, 1);
+  CHECK_INT(cal->controls[0].burners, 6);
+  CHECK_INT(cal->all_passed, 1);
+  CHECK_STR_CONTAINS(cal->why[0], "burn:10%@10ms came out slower by 9.98 %");
+  CHECK_STR_CONTAINS(cal->why[0], "the A/A pair did not differ");
+  char *text = render(r, report_write_calibration_text);
+  CHECK_STR_CONTAINS(text, "6 logical CPUs of the run's machine");
+  free(text);
+  free(cal);
+  report_data_free(r);
+}
+
 int main(void) {
   RUN_CASE(passed_when_the_control_is_seen_and_aa_is_not);
   RUN_CASE(failed_when_aa_differs);
@@ -261,5 +320,6 @@ int main(void) {
   RUN_CASE(expected_cost_per_benchmark_kind);
   RUN_CASE(a_run_is_judged_from_its_cells);
   RUN_CASE(no_burn_no_section);
+  RUN_CASE(a_stored_run_is_judged_on_its_machine);
   return check_summary();
 }
