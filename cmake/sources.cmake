@@ -46,6 +46,7 @@ set(TS_CORE_SOURCES
   service/src/engine/engine.c
   service/src/engine/like.c
   service/src/engine/scenarios.c
+  service/src/engine/scenarios/burn.c
   service/src/engine/scenarios/procs.c
   service/src/engine/scenarios/sleep.c
   service/src/engine/scenarios/wait.c
@@ -58,6 +59,7 @@ set(TS_CORE_SOURCES
   service/src/quiet/quiet.c
   service/src/report/census.c
   service/src/report/cost.c
+  service/src/report/calibration.c
   service/src/report/csv.c
   service/src/report/data.c
   service/src/report/html.c

@@ -23,10 +23,11 @@ typedef struct load_options {
 static const struct {
   const char *flag;
   const char *key;
-} part_flags[] = {{"--count", "count"},          {"--interval", "interval"}, {"--kind", "kind"},
-                  {"--stack", "stack"},          {"--priority", "priority"}, {"--ramp", "ramp"},
-                  {"--phase", "phase"},          {"--timer", "timer"},       {"--check", "check"},
-                  {"--resolution", "resolution"}};
+} part_flags[] = {
+    {"--count", "count"},           {"--interval", "interval"}, {"--kind", "kind"},
+    {"--stack", "stack"},           {"--priority", "priority"}, {"--ramp", "ramp"},
+    {"--phase", "phase"},           {"--timer", "timer"},       {"--check", "check"},
+    {"--resolution", "resolution"}, {"--duty", "duty"},         {"--period", "period"}};
 
 static int read_options(int argc, char **argv, load_options *o, ts_err *err) {
   return cli_parse_load(argc, argv, "load", &o->spec, &o->for_ns, &o->quiet, NULL, err);
@@ -127,7 +128,8 @@ static void print_scenarios(void) {
     const scenario_def *sc = scenario_table[i];
     const char *why = sc->unavailable_reason ? sc->unavailable_reason() : NULL;
     printf("%-6s %s%s%s\n", sc->name, sc->help, why ? " [unavailable here: " : "", why ? why : "");
-    printf("       options: --count");
+    printf("       options: --count%s",
+           sc->options & LOAD_OPT_DUTY ? " (default: one per CPU)" : "");
     static const struct {
       unsigned flag;
       const char *name;
@@ -139,7 +141,8 @@ static void print_scenarios(void) {
                  {LOAD_OPT_PHASE, "--phase"},
                  {LOAD_OPT_TIMER, "--timer"},
                  {LOAD_OPT_CHECK, "--check"},
-                 {LOAD_OPT_RESOLUTION, "--resolution"}};
+                 {LOAD_OPT_RESOLUTION, "--resolution"},
+                 {LOAD_OPT_DUTY, "--duty --period"}};
     for (size_t j = 0; j < sizeof names / sizeof names[0]; j++)
       if (sc->options & names[j].flag)
         printf(" %s", names[j].name);
@@ -404,10 +407,12 @@ const cli_command cli_load_command = {
     .name = "load",
     .synopsis = "load SCENARIO [options] [+ SCENARIO [options]]... [--for DURATION] [--quiet]",
     .summary = "run load in the foreground until Ctrl+C, SIGTERM or --for",
-    .help = "\nSCENARIO is a name (sleep, yield, wait, procs) followed by its options, or a\n"
-            "condition such as sleep:5000@500ms+procs:100. 'threadsoup load list' shows them.\n"
+    .help = "\nSCENARIO is a name (sleep, yield, wait, procs, burn) followed by its options, or a\n"
+            "condition such as sleep:5000@500ms+procs:100 or burn:10%@20ms. 'threadsoup load\n"
+            "list' shows them.\n"
             "\noptions of a scenario (each applies to the scenario before it):\n"
-            "  --count N            threads or processes, 1 to 1000000 (required)\n"
+            "  --count N            threads or processes, 1 to 1000000 (required; burn: one\n"
+            "                       per logical CPU when not given)\n"
             "  --interval DURATION  sleep: time between wake-ups (default 500ms)\n"
             "  --kind KIND          wait: event, condvar, address, channel, join, iocp\n"
             "  --stack KIB          thread stack (default and least: 16 POSIX, 64 Windows)\n"
@@ -419,6 +424,8 @@ const cli_command cli_load_command = {
             "  --resolution default|high  sleep: the OS's plain sleep (default; Windows ticks\n"
             "                       at 15.6 ms) or high-resolution timers (Windows: waitable\n"
             "                       timers; Linux: timer slack 1 ns instead of 50 us)\n"
+            "  --duty P             burn: share of each period spent spinning, 0.1% to 100%\n"
+            "  --period DURATION    burn: 1ms to 1s (default 10ms)\n"
             "\noptions of the command:\n"
             "  --for DURATION       stop after this time, e.g. 30s, 5m\n"
             "  --quiet              no census lines (the controller then never wakes up)\n"

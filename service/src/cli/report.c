@@ -78,6 +78,8 @@ const cli_command cli_report_command = {
             "  --db PATH      database file (default as for run)\n"
             "\nA run with 3 or more sleep/wait conditions of different thread counts or wake-up\n"
             "rates also gets a cost model: the change per 1,000 wake-ups/s and per 1,000 idle\n"
-            "threads, which one matters, and for a dose series the knee (preset cost).\n",
+            "threads, which one matters, and for a dose series the knee (preset cost).\n"
+            "\nA run with a burn condition (a load of known cost) also gets a Calibration\n"
+            "verdict in text, json and html: PASSED, or FAILED and why.\n",
     .main = report_main,
 };

@@ -2,6 +2,9 @@
 /* engine.c - parses load specifications, and starts and stops their scenarios as one load. */
 #include "engine.h"
 
+#include <math.h>
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +22,12 @@ struct load {
 static const char load_syntax[] =
     "accepted: baseline[-LABEL], or SCENARIO:COUNT[@INTERVAL][:KIND][/KEY=VALUE]... joined with "
     "'+', "
-    "e.g. sleep:1500@500ms or wait:1000:address";
+    "e.g. sleep:1500@500ms or wait:1000:address; burn:DUTY[@PERIOD][/count=N], e.g. burn:10%";
+
+/* burn's period: at least 1 ms (a shorter one is mostly timer lateness), at most 1 s (longer
+   bursts are no longer a steady share of a core). */
+#define DUTY_PERIOD_MIN_NS TS_NS_PER_MS
+#define DUTY_PERIOD_MAX_NS TS_NS_PER_S
 
 /* ---- options --------------------------------------------------------------------------------- */
 
@@ -57,13 +65,56 @@ static int set_choice(const load_part *part, const char *key, const char *const 
 static int set_count(load_part *p, const char *v, ts_err *err) {
   char what[64];
   snprintf(what, sizeof what, "count of '%s'", p->scenario->name);
-  return parse_long(v, 1, LOAD_MAX_COUNT, what, &p->count, err);
+  int rc = parse_long(v, 1, LOAD_MAX_COUNT, what, &p->count, err);
+  if (rc == TS_OK)
+    p->count_auto = 0;
+  return rc;
 }
 
 static int set_interval(load_part *p, const char *v, ts_err *err) {
   char what[64];
+  if (p->scenario->options & LOAD_OPT_DUTY) {
+    snprintf(what, sizeof what, "period of '%s'", p->scenario->name);
+    return parse_duration(v, DUTY_PERIOD_MIN_NS, DUTY_PERIOD_MAX_NS, what, &p->interval_ns, err);
+  }
   snprintf(what, sizeof what, "interval of '%s'", p->scenario->name);
   return parse_duration(v, TS_NS_PER_MS, TS_NS_PER_HOUR, what, &p->interval_ns, err);
+}
+
+/* A duty such as "10%" or "2.5%": 0.1 % to 100 % in steps of 0.1 %. The '%' is required, so
+   that burn:4 is not taken for four of something. */
+static int set_duty(load_part *p, const char *v, ts_err *err) {
+  static const char accepted[] = "accepted: 0.1% to 100% in steps of 0.1%, e.g. burn:10%";
+  const char *name = p->scenario->name;
+  size_t n = v ? strlen(v) : 0;
+  char number[32];
+  if (n < 2 || n >= sizeof number || v[n - 1] != '%' ||
+      !((v[0] >= '0' && v[0] <= '9') || v[0] == '.'))
+    return ts_err_set(err, TS_EUSAGE, "duty of '%s': '%s' is not a percentage (%s)", name,
+                      v ? v : "", accepted);
+  memcpy(number, v, n - 1);
+  number[n - 1] = '\0';
+  char *end;
+  double percent = strtod(number, &end);
+  if (*end || end == number || !(percent >= 0))
+    return ts_err_set(err, TS_EUSAGE, "duty of '%s': '%s' is not a percentage (%s)", name, v,
+                      accepted);
+  double permille = percent * 10;
+  if (permille < 1 - 1e-9 || permille > 1000 + 1e-9)
+    return ts_err_set(err, TS_EUSAGE, "duty of '%s': %s is out of range (%s)", name, v, accepted);
+  long whole = lround(permille);
+  if (fabs(permille - (double)whole) > 1e-6)
+    return ts_err_set(err, TS_EUSAGE, "duty of '%s': %s is finer than 0.1%% (%s)", name, v,
+                      accepted);
+  p->duty_permille = (int)whole;
+  return TS_OK;
+}
+
+void load_format_duty(int permille, char *buf, size_t len) {
+  if (permille % 10 == 0)
+    snprintf(buf, len, "%d%%", permille / 10);
+  else
+    snprintf(buf, len, "%d.%d%%", permille / 10, permille % 10);
 }
 
 static int set_kind(load_part *p, const char *v, ts_err *err) {
@@ -152,6 +203,8 @@ static const option_def option_table[] = {
     {"resolution", LOAD_OPT_RESOLUTION,
      "default (the OS's plain sleep, as the original) or high (high-resolution timers)",
      set_resolution},
+    {"duty", LOAD_OPT_DUTY, "burn: share of each period spent spinning, 0.1% to 100%", set_duty},
+    {"period", LOAD_OPT_DUTY, "burn: the period, 1ms to 1s (default 10ms)", set_interval},
 };
 
 void load_options_help(char *buf, size_t len) {
@@ -171,6 +224,13 @@ int load_part_init(load_part *part, const char *name, ts_err *err) {
   part->scenario = sc;
   part->interval_ns = sc->default_interval_ns;
   part->priority = PLAT_PRIORITY_NORMAL;
+  if (sc->options & LOAD_OPT_DUTY) {
+    /* One thread per logical CPU of every processor group, until a count is given. */
+    plat_sysinfo info;
+    plat_sysinfo_read(&info);
+    part->count = info.logical_cpus >= 1 ? info.logical_cpus : 1;
+    part->count_auto = 1;
+  }
   return TS_OK;
 }
 
@@ -187,18 +247,32 @@ int load_part_set(load_part *part, const char *key, const char *value, ts_err *e
     return o->set(part, value, err);
   }
   return ts_err_set(err, TS_EUSAGE,
-                    "unknown option '%s' for '%s' (known: count, interval, kind, stack, "
-                    "priority, ramp, phase, timer, check, resolution)",
+                    "unknown option '%s' for '%s' (known: count, duty, interval, period, kind, "
+                    "stack, priority, ramp, phase, timer, check, resolution)",
                     key, part->scenario->name);
 }
 
 int load_part_finish(const load_part *p, char *text, size_t len, ts_err *err) {
+  int duty = (p->scenario->options & LOAD_OPT_DUTY) != 0;
+  if (duty && p->duty_permille <= 0)
+    return ts_err_set(err, TS_EUSAGE, "'%s' needs a duty, e.g. %s:10%% or --duty 10%%",
+                      p->scenario->name, p->scenario->name);
   if (p->count <= 0)
     return ts_err_set(err, TS_EUSAGE, "'%s' needs a count, e.g. %s:1500 or --count 1500",
                       p->scenario->name, p->scenario->name);
   ts_buf b = ts_buf_on(text, len);
-  ts_buf_addf(&b, "%s:%ld", p->scenario->name, p->count);
   char duration[32];
+  if (duty) {
+    /* burn:DUTY@PERIOD; the count only when given, so the text means the same on any machine. */
+    char share[16];
+    load_format_duty(p->duty_permille, share, sizeof share);
+    format_duration(p->interval_ns, duration, sizeof duration);
+    ts_buf_addf(&b, "%s:%s@%s", p->scenario->name, share, duration);
+    if (!p->count_auto)
+      ts_buf_addf(&b, "/count=%ld", p->count);
+  } else {
+    ts_buf_addf(&b, "%s:%ld", p->scenario->name, p->count);
+  }
   if (p->scenario->options & LOAD_OPT_INTERVAL) {
     format_duration(p->interval_ns, duration, sizeof duration);
     ts_buf_addf(&b, "@%s", duration);
@@ -245,6 +319,10 @@ static int parse_part(const char *text, size_t len, load_part *out, ts_err *err)
   int rc = load_part_init(out, buf, err);
   if (rc != TS_OK)
     return rc;
+  int duty = (out->scenario->options & LOAD_OPT_DUTY) != 0;
+  if (!count && duty)
+    return ts_err_set(err, TS_EUSAGE, "'%s' needs a duty, e.g. %s:10%% (%s)", buf, buf,
+                      load_syntax);
   if (!count)
     return ts_err_set(err, TS_EUSAGE, "'%s' needs a count, e.g. %s:1500 (%s)", buf, buf,
                       load_syntax);
@@ -254,9 +332,10 @@ static int parse_part(const char *text, size_t len, load_part *out, ts_err *err)
   char *interval = strchr(count, '@');
   if (interval)
     *interval++ = '\0';
-  rc = load_part_set(out, "count", count, err);
+  /* burn's slots are a duty and a period; its count is an option (/count=N). */
+  rc = load_part_set(out, duty ? "duty" : "count", count, err);
   if (rc == TS_OK && interval)
-    rc = load_part_set(out, "interval", interval, err);
+    rc = load_part_set(out, duty ? "period" : "interval", interval, err);
   if (rc == TS_OK && kind)
     rc = load_part_set(out, "kind", kind, err);
   while (rc == TS_OK && options && *options) {
@@ -366,6 +445,26 @@ int load_ramp_pause(const load_part *part, const plat_cancel *cancel, uint64_t s
       started_ns + (uint64_t)((double)part->ramp_ns * (double)index / (double)part->count);
   uint64_t now = plat_clock_ns();
   return due > now ? plat_cancel_wait(cancel, due - now) : plat_cancelled(cancel);
+}
+
+void load_wake_and_join(void *slots, size_t slot_size, size_t done_offset, long started) {
+  /* A signal that lands between a thread's look at its flag and its sleep (or while it runs) is
+     lost: such a thread is woken again, until every thread has ended (an APC is kept until the
+     next alertable wait: one round). */
+  for (int round = 0;; round++) {
+    long left = 0;
+    for (long i = 0; i < started; i++) {
+      char *slot = (char *)slots + (size_t)i * slot_size;
+      if (!atomic_load((atomic_int *)(void *)(slot + done_offset)) &&
+          !plat_thread_wake((const plat_thread *)(void *)slot))
+        left++;
+    }
+    if (left == 0)
+      break;
+    plat_sleep_ns((round < 20 ? 1 : 20) * TS_NS_PER_MS);
+  }
+  for (long i = 0; i < started; i++)
+    plat_thread_join(*(plat_thread *)(void *)((char *)slots + (size_t)i * slot_size));
 }
 
 void load_thread_begin(const load_part *part) {

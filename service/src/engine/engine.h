@@ -27,6 +27,8 @@ enum load_option {
   LOAD_OPT_TIMER = 1 << 6,      /* sleep: relative or absolute deadlines */
   LOAD_OPT_CHECK = 1 << 7,      /* yield: check the stop flag in the loop */
   LOAD_OPT_RESOLUTION = 1 << 8, /* sleep: the OS's plain sleep or high-resolution timers */
+  LOAD_OPT_DUTY = 1 << 9,       /* burn: the COUNT slot holds a duty ("10%"), "@" a period, and
+                                   the count (/count=N) defaults to one per logical CPU */
 };
 #define LOAD_THREAD_OPTIONS (LOAD_OPT_STACK | LOAD_OPT_PRIORITY | LOAD_OPT_RAMP)
 
@@ -46,6 +48,8 @@ typedef struct load_part {
   load_timer timer;           /* sleep */
   int check;                  /* yield: 1 = the loop checks the stop flag (mode 1) */
   plat_resolution resolution; /* sleep: default (plain sleep) or high */
+  int duty_permille;          /* burn: tenths of a percent of each period spent spinning, 1-1000 */
+  int count_auto;             /* burn: 1 while count is the default, one per logical CPU */
 } load_part;
 
 /* A condition of an experiment: no parts ("baseline") or parts joined with '+'. */
@@ -56,15 +60,19 @@ typedef struct load_spec {
 } load_spec;
 
 /* Parses "baseline" or parts joined with '+', each NAME:COUNT[@INTERVAL][:KIND][/KEY=VALUE]…
-   (e.g. "sleep:5000@500ms/timer=absolute+wait:1000:address"). Nothing is created. */
+   (e.g. "sleep:5000@500ms/timer=absolute+wait:1000:address"), or for burn
+   burn:DUTY[@PERIOD][/count=N] ("burn:10%@20ms"). Nothing is created. */
 int load_spec_parse(const char *text, load_spec *out, ts_err *err);
 /* Starts a part of the scenario called `name` with its defaults, for options to follow. */
 int load_part_init(load_part *part, const char *name, ts_err *err);
 /* Sets one option by name ("count", "interval", "kind", "stack", "priority", "ramp", "phase",
-   "timer", "check", "resolution") from its text; refuses options the scenario does not take. */
+   "timer", "check", "resolution", "duty", "period") from its text; refuses options the scenario
+   does not take. */
 int load_part_set(load_part *part, const char *key, const char *value, ts_err *err);
-/* Checks a part is complete (a count was given) and writes its canonical text. */
+/* Checks a part is complete (a count, or burn's duty, was given) and writes its canonical text. */
 int load_part_finish(const load_part *part, char *text, size_t len, ts_err *err);
+/* burn's duty as it is written: 100 gives "10%", 25 "2.5%". */
+void load_format_duty(int permille, char *buf, size_t len);
 /* Recomputes spec->text from its parts. */
 int load_spec_format(load_spec *spec, ts_err *err);
 /* Threads and processes the spec asks for. */
@@ -117,6 +125,11 @@ long load_count_children_of(long parent, const char *name);
    tells how many run, also on failure (the caller stops those). */
 int load_start_threads(const load_part *part, const plat_cancel *cancel, void *slots,
                        size_t slot_size, plat_thread_fn fn, long *started, ts_err *err);
+/* Stops threads that sleep in wakeable sleeps (plat_sleeper, plat_sleep_*_wakeable) once their
+   stop flag is set: wakes each (a signal on POSIX, an APC on Windows) until it has ended, then
+   joins them all. `slots` holds `started` records of `slot_size` bytes, each beginning with a
+   plat_thread and holding at `done_offset` an atomic_int its thread sets as it ends. */
+void load_wake_and_join(void *slots, size_t slot_size, size_t done_offset, long started);
 /* Called first by every load thread: applies --priority (checked before any thread starts). */
 void load_thread_begin(const load_part *part);
 /* With --ramp, waits until item `index` is due (items are spread evenly over the ramp from
@@ -131,7 +144,7 @@ struct scenario_def {
   const char *help;
   unsigned options;             /* LOAD_OPT_* it accepts */
   const char *const *kinds;     /* LOAD_OPT_KIND: NULL-terminated names; kinds[0] is the default */
-  uint64_t default_interval_ns; /* LOAD_OPT_INTERVAL */
+  uint64_t default_interval_ns; /* LOAD_OPT_INTERVAL, LOAD_OPT_DUTY: the period */
   int creates_processes;        /* 1: count is processes, not threads */
   const char *(*unavailable_reason)(void); /* NULL or a reason it cannot run here */
   /* Starts part->count threads or processes; *instance is what stop() gets back. On failure
@@ -144,7 +157,7 @@ struct scenario_def {
 
 extern const scenario_def *const scenario_table[];
 const scenario_def *scenario_find(const char *name, size_t name_len);
-/* "sleep, yield, wait, procs" for error messages. */
+/* "sleep, yield, wait, procs, burn" for error messages. */
 void scenario_names(char *buf, size_t len);
 
 #endif

@@ -9,9 +9,10 @@ extern const scenario_def scenario_sleep;
 extern const scenario_def scenario_yield;
 extern const scenario_def scenario_wait;
 extern const scenario_def scenario_procs;
+extern const scenario_def scenario_burn;
 
 const scenario_def *const scenario_table[] = {
-    &scenario_sleep, &scenario_yield, &scenario_wait, &scenario_procs, NULL,
+    &scenario_sleep, &scenario_yield, &scenario_wait, &scenario_procs, &scenario_burn, NULL,
 };
 
 const scenario_def *scenario_find(const char *name, size_t name_len) {

@@ -67,6 +67,12 @@ static const plan_preset_def plan_presets[] = {
      "sleep:15000@500ms, wait:15000, sleep:1500@5s\n"
      "bench = builtin-st\nreps = 10\nwarmup = 1\nsettle = 5s\nquiet-cpu = 10%\n"
      "quiet-timeout = 60s\n"},
+    {"calibrate",
+     "a positive control: can this machine and run see a known cost? baseline, burners taking "
+     "2 / 5 / 10 % of every CPU, and a second baseline (A/A); builtin-st; 8 blocks; the report's "
+     "Calibration says passed or failed, and why",
+     "conditions = baseline, burn:2%, burn:5%, burn:10%, baseline-b\nbench = builtin-st\n"
+     "reps = 8\nwarmup = 1\nsettle = 1s\nquiet-cpu = 10%\nquiet-timeout = 30s\n"},
 };
 #define PRESET_COUNT (sizeof plan_presets / sizeof plan_presets[0])
 
@@ -84,7 +90,7 @@ const char *plan_preset_name(size_t i) { return i < PRESET_COUNT ? plan_presets[
 void plan_preset_help(char *buf, size_t len) {
   ts_buf help = ts_buf_on(buf, len);
   for (size_t i = 0; i < PRESET_COUNT; i++)
-    ts_buf_addf(&help, "  %-8s %s\n", plan_presets[i].name, plan_presets[i].help);
+    ts_buf_addf(&help, "  %-9s %s\n", plan_presets[i].name, plan_presets[i].help);
 }
 
 /* ---- settings: one row each, read by one setter and one formatter per kind ------------------- */
@@ -146,8 +152,8 @@ static const plan_setting plan_settings[] = {
          "the plan's name, stored with the run (a plan file without one is named after the file)"),
     LIST("conditions", KIND_CONDITIONS, PLAN_MAX_CONDITIONS,
          "baseline, baseline-LABEL (a second baseline, for A/A), sleep:COUNT[@INTERVAL], "
-         "wait:COUNT[:KIND], yield:COUNT[/check] or procs:COUNT, with options as /KEY=VALUE and "
-         "parts joined with +",
+         "wait:COUNT[:KIND], yield:COUNT[/check], procs:COUNT or burn:DUTY[@PERIOD] (e.g. "
+         "burn:10%), with options as /KEY=VALUE and parts joined with +",
          "the conditions every benchmark runs under"),
     LIST("bench", KIND_BENCHES, PLAN_MAX_BENCHES,
          "builtin-st, builtin-mt[:N], 7zip[:N], cpuz[:single or multi] or command",

@@ -181,7 +181,9 @@ void report_write_census_text(const report_data *r, FILE *out);
 void report_write_census_csv(const report_data *r, FILE *out);
 void report_write_census_json(const report_data *r, FILE *out);
 void report_write_census_html(const report_data *r, FILE *out);
-/* The formats' escaping, shared with the census's writers. */
+/* The formats' escaping, for report parts in files of their own (census, cost, calibration): a
+   CSV field, a CSV number, a JSON string (escaped; NULL never), a JSON number (null when not
+   finite), HTML text (escaped). */
 void report_csv_field(FILE *out, const char *text);
 void report_csv_number(FILE *out, double value);
 void report_json_string(FILE *out, const char *text);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "calibration.h"
 #include "data.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/utf8.h"
@@ -478,6 +479,7 @@ void report_write_html(const report_data *r, FILE *out) {
   }
   report_write_census_html(r, out);
   report_write_cost_html(r, out);
+  report_write_calibration_html(r, out);
   if (r->check_count > 0) {
     fputs("<section class=\"checks\">\n<h2>Machine checks</h2>\n<p class=\"note\">"
           "<code>threadsoup doctor</code>'s quick checks before the first trial, ",

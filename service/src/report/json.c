@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "calibration.h"
 #include "data.h"
 #include "threadsoup/utf8.h"
 
@@ -220,7 +221,9 @@ void report_write_json(const report_data *r, FILE *out) {
     }
     fputs("]}", out);
   }
-  fputs("],\n\"machine_checks\":[", out);
+  fputs("]", out);
+  report_write_calibration_json(r, out);
+  fputs(",\n\"machine_checks\":[", out);
   for (int i = 0; i < r->check_count; i++) {
     const store_doctor_row *c = &r->checks[i];
     fputs(i ? ",\n " : "\n ", out);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibration.h"
 #include "data.h"
 #include "report.h"
 #include "threadsoup/parse.h"
@@ -99,6 +100,7 @@ void report_write_text_body(const report_data *r, FILE *out) {
   }
   report_write_census_text(r, out);
   report_write_cost_text(r, out);
+  report_write_calibration_text(r, out);
   write_timers(r, out);
   if (r->pending || r->failed || r->warnings)
     fprintf(out, "\n%d trial(s) pending, %d failed, %d with warnings (a skipped quiet gate).\n",

@@ -627,7 +627,7 @@ int store_run_metrics(store *s, int64_t run_id,
   "SELECT r.id, r.plan_name, r.plan_text, r.seed, r.status, r.status_detail, r.started_at, "       \
   "r.finished_at, r.host, r.os, r.cpu, count(t.id), coalesce(sum(t.status='done'),0), "            \
   "coalesce(sum(t.status='failed'),0), r.resume_at_start, r.runner='service', "                    \
-  "r.programs_allowed FROM run r "                                                                 \
+  "r.programs_allowed, r.logical_cpus FROM run r "                                                 \
   "LEFT JOIN trial t ON t.run_id=r.id"
 
 static int read_run_row(store *s, sqlite3_stmt *st, store_run_row *out, ts_err *err) {
@@ -656,6 +656,7 @@ static int read_run_row(store *s, sqlite3_stmt *st, store_run_row *out, ts_err *
   out->resume_at_start = sqlite3_column_int(st, 14);
   out->by_service = sqlite3_column_int(st, 15);
   out->programs_allowed = sqlite3_column_int(st, 16);
+  out->logical_cpus = sqlite3_column_int(st, 17);
   return TS_OK;
 }
 

@@ -196,6 +196,7 @@ typedef struct store_run_row {
   int resume_at_start;  /* 1: checkpointed by the service's stop, resumes at its next start */
   int by_service;       /* 1: the service ran it; 0: a foreground `threadsoup run` */
   int programs_allowed; /* 1: whoever asked may make the service run programs */
+  int logical_cpus;     /* of the machine the run was measured on (as stored when it began) */
 } store_run_row;
 
 /* Every function that reads runs fails with TS_ESTORE when a run's status is not one this build

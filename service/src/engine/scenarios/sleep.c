@@ -4,6 +4,7 @@
    with high-resolution timers (/resolution=high); a stop wakes them at once rather than after an
    interval. Also the probe that measures what a sleeper of either resolution gets. */
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,20 +71,8 @@ static void sleep_stop(void *instance) {
   if (!group)
     return;
   atomic_store(&group->stop, 1);
-  /* Each sleeper is woken (a signal on POSIX, an APC on Windows) instead of waiting out its
-     interval. A signal that lands between a thread's look at the flag and its sleep is lost: such
-     a thread is woken again, until every thread has ended (an APC is never lost: one round). */
-  for (int round = 0;; round++) {
-    long left = 0;
-    for (long i = 0; i < group->started; i++)
-      if (!atomic_load(&group->slots[i].done) && !plat_thread_wake(&group->slots[i].thread))
-        left++;
-    if (left == 0)
-      break;
-    plat_sleep_ns((round < 20 ? 1 : 20) * TS_NS_PER_MS);
-  }
-  for (long i = 0; i < group->started; i++)
-    plat_thread_join(group->slots[i].thread);
+  /* Each sleeper is woken instead of waiting out its interval. */
+  load_wake_and_join(group->slots, sizeof(sleep_slot), offsetof(sleep_slot, done), group->started);
   for (long i = 0; i < group->part.count; i++)
     plat_sleeper_free(&group->slots[i].sleeper);
   free(group);
