@@ -103,7 +103,7 @@ static void the_cost_preset_parses(void) {
   CHECK_STR_CONTAINS(p.benches[0], "builtin-st");
   char help[4096];
   plan_preset_help(help, sizeof help);
-  CHECK_STR_CONTAINS(help, "  cost     idle threads: does their number cost, or their wake-ups?");
+  CHECK_STR_CONTAINS(help, "  cost      idle threads: does their number cost, or their wake-ups?");
 }
 
 static void the_model_finds_the_wakeups(void) {
