@@ -16,10 +16,10 @@
 
 /* Reading one benchmark's history: the run being read, and what the comparable runs add up to. */
 typedef struct history_reader {
-  double work_scale; /* the plan's */
-  int64_t run_id;    /* the run whose trials come now; 0 before the first */
-  int comparable;    /* its stored plan has the plan's work scale */
-  plan *stored;      /* that plan, read back (too large for a small stack) */
+  double work_scale;  /* the plan's */
+  int64_t run_id;     /* the run whose trials come now; 0 before the first */
+  int comparable;     /* its stored plan has the plan's work scale */
+  plan *stored;       /* that plan, read back (too large for a small stack) */
   double n, mean, m2; /* Welford's running mean and sum of squares of its scores */
   int runs, trials;
   double pooled_df, pooled_ss; /* sum (n_i - 1), sum (n_i - 1) cv_i^2 (cv in %) */
@@ -117,8 +117,7 @@ int estimate_plan(store *s, const plan *p, const char *host, estimate *out, ts_e
     plat_sysinfo_read(&sys);
     snprintf(out->host, sizeof out->host, "%s", sys.host);
   }
-  snprintf(out->reference, sizeof out->reference, "%s",
-           p->conditions[reference_condition(p)].text);
+  snprintf(out->reference, sizeof out->reference, "%s", p->conditions[reference_condition(p)].text);
   out->blocks = p->reps;
   out->settle_s = (double)p->settle_ns / TS_NS_PER_S;
   out->target_percent = p->precision_pct > 0 ? p->precision_pct : ESTIMATE_DEFAULT_TARGET_PERCENT;
@@ -214,7 +213,8 @@ int estimate_line(const estimate *e, const plan *p, int i, char *buf, size_t len
                          "%s: its first %ld blocks can tell effects of " PLUS_MINUS
                          "%s %% or more in %s",
                          b->bench, e->blocks, effect, now)
-              : snprintf(buf, len, "%s: this plan can tell effects of " PLUS_MINUS "%s %% or more in %s",
+              : snprintf(buf, len,
+                         "%s: this plan can tell effects of " PLUS_MINUS "%s %% or more in %s",
                          b->bench, effect, now);
   size_t used = n < 0 ? 0 : ((size_t)n < len ? (size_t)n : len - 1);
   if (b->target_blocks > STATS_TRIALS_NEEDED_MAX)

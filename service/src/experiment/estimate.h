@@ -35,15 +35,15 @@
 
 typedef struct estimate_bench {
   char bench[PLAN_BENCH_MAX];
-  int have_history;      /* 0: no comparable history; the numbers below are NaN or 0 */
-  int runs;              /* earlier runs whose spread was pooled */
-  int trials;            /* their scores */
-  double sd_percent;     /* the pooled within-run standard deviation, % of each run's mean */
-  double median_seconds; /* median measured trial seconds; NaN when none was measured */
-  double detectable_percent;        /* with the plan's blocks (reps) */
-  double seconds;                   /* this benchmark's trials with reps blocks; NaN: not known */
-  long target_blocks;               /* blocks for a 95 % CI half-width <= the target; 0: not
-                                       known; STATS_TRIALS_NEEDED_MAX + 1: more than that */
+  int have_history;          /* 0: no comparable history; the numbers below are NaN or 0 */
+  int runs;                  /* earlier runs whose spread was pooled */
+  int trials;                /* their scores */
+  double sd_percent;         /* the pooled within-run standard deviation, % of each run's mean */
+  double median_seconds;     /* median measured trial seconds; NaN when none was measured */
+  double detectable_percent; /* with the plan's blocks (reps) */
+  double seconds;            /* this benchmark's trials with reps blocks; NaN: not known */
+  long target_blocks;        /* blocks for a 95 % CI half-width <= the target; 0: not
+                                known; STATS_TRIALS_NEEDED_MAX + 1: more than that */
   double target_detectable_percent; /* what target_blocks would detect */
 } estimate_bench;
 
