@@ -852,6 +852,33 @@ int store_bench_history(store *s, const char *host, const char *bench, const cha
   return result;
 }
 
+int store_run_block_seconds(store *s, int64_t run_id,
+                            int (*fn)(void *ctx, int block, double seconds), void *ctx,
+                            ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s,
+                   /* julianday keeps about 10 us: rounded to the timestamps' milliseconds */
+                   "SELECT block, round((julianday(max(finished_at)) - julianday(min(started_at)))"
+                   " * 86400.0, 3) FROM trial WHERE run_id=? AND block>0 GROUP BY block "
+                   "HAVING count(*)=sum(status='done') AND count(started_at)=count(*) "
+                   "AND count(finished_at)=count(*) ORDER BY block",
+                   &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_int64(st, 1, run_id);
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (sqlite3_column_type(st, 1) == SQLITE_NULL)
+      continue; /* a time SQLite cannot read */
+    if (fn(ctx, sqlite3_column_int(st, 0), sqlite3_column_double(st, 1)) != 0) {
+      rc = SQLITE_DONE;
+      break;
+    }
+  }
+  int result = rc == SQLITE_DONE ? TS_OK : store_fail(s, err, "cannot read the blocks' times");
+  sqlite3_finalize(st);
+  return result;
+}
+
 int store_condition_timer(store *s, int64_t run_id, const char *condition, char *asked,
                           size_t asked_len, char *obtained, size_t obtained_len,
                           double *observed_us, ts_err *err) {

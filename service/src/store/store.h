@@ -252,6 +252,12 @@ typedef struct store_history_trial {
 int store_bench_history(store *s, const char *host, const char *bench, const char *condition,
                         int (*fn)(void *ctx, const store_history_trial *t), void *ctx, ts_err *err);
 
+/* Calls fn with the wall time in seconds of each block of the run (warm-ups left out) whose
+   trials are all done, from its first trial's start to its last trial's end, by block. */
+int store_run_block_seconds(store *s, int64_t run_id,
+                            int (*fn)(void *ctx, int block, double seconds), void *ctx,
+                            ts_err *err);
+
 /* ---- schedules ---------------------------------------------------------------------------- */
 
 typedef struct store_schedule {
