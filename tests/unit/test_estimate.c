@@ -211,6 +211,14 @@ static void history_gives_the_expected_numbers(void) {
   CHECK_STR_CONTAINS(line, "builtin-st: within-run spread 1.89 % of the baseline scores of 2 "
                            "earlier runs (9 trials) on host-a, median trial 1.9 s");
 
+  /* Too few blocks for a verdict: said so, not a size. */
+  CHECK_INT(plan_set(&p, "reps", "2", &err), TS_OK);
+  CHECK_INT(estimate_plan(s, &p, HOST, &e, &err), TS_OK);
+  estimate_line(&e, &p, 0, line, sizeof line);
+  CHECK_STR_CONTAINS(line, "builtin-st: 2 blocks cannot tell an effect (a verdict needs 3 trials "
+                           "of each condition); --precision 1% would need about 29 blocks");
+  CHECK_INT(plan_set(&p, "reps", "5", &err), TS_OK);
+
   /* Another host, or another work scale, has none of it. */
   CHECK_INT(estimate_plan(s, &p, "host-c", &e, &err), TS_OK);
   CHECK_INT(e.benches[0].have_history, 0);

@@ -208,7 +208,12 @@ int estimate_line(const estimate *e, const plan *p, int i, char *buf, size_t len
   time_words(e, p, i, e->blocks, now, sizeof now);
   percent_words(b->detectable_percent, effect, sizeof effect);
   snprintf(target, sizeof target, "--precision %g%%", e->target_percent);
-  int n = p->precision_pct > 0
+  int n = e->blocks < STATS_MIN_TRIALS
+              ? snprintf(buf, len,
+                         "%s: %ld block%s cannot tell an effect (a verdict needs %d trials of "
+                         "each condition)",
+                         b->bench, e->blocks, e->blocks == 1 ? "" : "s", STATS_MIN_TRIALS)
+          : p->precision_pct > 0
               ? snprintf(buf, len,
                          "%s: its first %ld blocks can tell effects of " PLUS_MINUS
                          "%s %% or more in %s",
