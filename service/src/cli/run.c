@@ -227,6 +227,9 @@ static int run_by_service(const run_options *o, const plan *p, uint64_t seed, lo
   if (reply.kind == PROTO_ERROR)
     return cli_service_refused(&reply);
   const char *run = proto_get(&reply, "run");
+  const char *expected = proto_get(&reply, "estimate");
+  if (expected && expected[0])
+    printf("%s\n", expected);
   printf("run %s %s by the service; follow it with threadsoup status, threadsoup history "
          "--service, threadsoup report %s\n",
          run ? run : "?", resume_id ? "resumed" : "started", run ? run : "RUN");

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../experiment/estimate.h"
 #include "../quiet/quiet.h"
 #include "../report/report.h"
 #include "schedule.h"
@@ -295,6 +296,39 @@ static int handle_load_stop(request *r) {
   return TS_OK;
 }
 
+/* What the plan can detect and how long it takes, from the service's database: one line per
+   benchmark, as `threadsoup run` prints before a run; malloc'd, NULL when it cannot be
+   estimated. Read before the run starts, so none of its own trials count. */
+static char *estimate_text(server *svc, const plan *p) {
+  estimate *e = malloc(sizeof *e);
+  size_t size = PLAN_MAX_BENCHES * 600;
+  char *text = malloc(size);
+  ts_err err;
+  int rc = e && text ? TS_OK : TS_ENOMEM;
+  if (rc == TS_OK) {
+    plat_mutex_lock(&svc->db_lock);
+    rc = estimate_plan(svc->db, p, NULL, e, &err);
+    plat_mutex_unlock(&svc->db_lock);
+  }
+  ts_buf b = ts_buf_on(text, text ? size : 0);
+  for (int i = 0; rc == TS_OK && i < e->bench_count; i++) {
+    char line[600];
+    if (e->benches[i].have_history)
+      estimate_line(e, p, i, line, sizeof line);
+    else
+      snprintf(line, sizeof line,
+               "no history of %s in the service's database yet: its finished runs give one",
+               e->benches[i].bench);
+    ts_buf_item(&b, "\n", line);
+  }
+  free(e);
+  if (rc != TS_OK) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
 static int handle_run_start(request *r) {
   plan *p = malloc(sizeof *p);
   ts_err err;
@@ -306,13 +340,19 @@ static int handle_run_start(request *r) {
     seed = strtoull(seed_text, NULL, 10);
   runner_asker asker = {r->from->peer.name, plat_peer_may_run_programs(&r->from->peer),
                         r->from->peer.admin_not_elevated};
+  char *expected = rc == TS_OK ? estimate_text(r->svc, p) : NULL;
   if (rc == TS_OK)
     rc = runner_start_run(r->svc, p, seed, 0, &asker, &run_id, &err);
   free(p);
-  if (rc != TS_OK)
+  if (rc != TS_OK) {
+    free(expected);
     return reply_err(r, &err);
+  }
   ts_log(TS_LOG_INFO, "run %lld started for %s", (long long)run_id, r->from->peer.name);
   proto_addf(r->out, &r->err, "run", "%lld", (long long)run_id);
+  if (expected)
+    proto_add(r->out, "estimate", expected, &r->err);
+  free(expected);
   return TS_OK;
 }
 
