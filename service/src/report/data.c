@@ -165,35 +165,26 @@ static long more_blocks_for_margin(const report_data *r, const report_cell *cell
   return need > have ? need - have : 0;
 }
 
-/* The blocks' wall times, for the median (minutes for more blocks). */
+/* The blocks' wall times, for the median (minutes for more blocks): a run has at most
+   PLAN_MAX_REPS blocks. */
 typedef struct block_times {
   double *seconds;
-  size_t n, cap;
-  int out_of_memory;
+  size_t n;
 } block_times;
 
 static int collect_block_seconds(void *ctx, int block, double seconds) {
   (void)block;
   block_times *t = ctx;
-  if (t->n == t->cap) {
-    size_t cap = t->cap ? 2 * t->cap : 32;
-    double *more = realloc(t->seconds, cap * sizeof *more);
-    if (!more) {
-      t->out_of_memory = 1;
-      return 1;
-    }
-    t->seconds = more;
-    t->cap = cap;
-  }
-  t->seconds[t->n++] = seconds;
+  if (t->n < PLAN_MAX_REPS)
+    t->seconds[t->n++] = seconds;
   return 0;
 }
 
 static int read_block_seconds(store *s, report_data *r, ts_err *err) {
-  block_times t = {NULL, 0, 0, 0};
+  block_times t = {malloc(PLAN_MAX_REPS * sizeof(double)), 0};
+  if (!t.seconds)
+    return ts_err_set(err, TS_ENOMEM, "no memory for the blocks' times");
   int rc = store_run_block_seconds(s, r->run_id, collect_block_seconds, &t, err);
-  if (rc == TS_OK && t.out_of_memory)
-    rc = ts_err_set(err, TS_ENOMEM, "no memory for the blocks' times");
   r->block_seconds = t.n ? stats_median(t.seconds, t.n) : NAN;
   free(t.seconds);
   return rc;
