@@ -369,6 +369,8 @@ static void fifty_clients_during_a_run(void) {
             "conditions = baseline, sleep:100\nbench = builtin-st\nreps = 3\nwarmup = 0\n"
             "settle = 100ms\nwork-scale = 0.05\nquiet-cpu = off\n"));
   CHECK_INT(conv.reply.kind, PROTO_OK);
+  /* The reply says what the plan can detect, from the service's database (history or not). */
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "estimate"), "builtin-st");
   static poller pollers[50];
   static volatile int stop = 0;
   ts_err err;
@@ -476,6 +478,9 @@ static void run_stop_stops_only_that_run(void) {
             "conditions = baseline, sleep:20\nbench = builtin-st\nreps = 50\nwarmup = 0\n"
             "settle = 300ms\nwork-scale = 0.05\nquiet-cpu = off\n"));
   REQUIRE(conv.reply.kind == PROTO_OK);
+  /* fifty_clients_during_a_run's finished run of builtin-st at this work scale is history. */
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "estimate"),
+                     "builtin-st: this plan can tell effects of");
   long run_id = atol(proto_get(&conv.reply, "run") ? proto_get(&conv.reply, "run") : "0");
   CHECK(ask(&conv, "load-start", "spec", "sleep:5"));
   CHECK_STR_CONTAINS(conv.reply.verb, "busy");
