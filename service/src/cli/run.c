@@ -72,10 +72,6 @@ static int read_options(int argc, char **argv, run_options *o, ts_err *err) {
   if (o->estimate && o->resume)
     return ts_err_set(err, TS_EUSAGE,
                       "run --estimate estimates a plan before it runs: it takes no --resume");
-  if (o->estimate && (o->use_service || o->socket))
-    return ts_err_set(err, TS_EUSAGE,
-                      "run --estimate reads this machine's history in a database file: drop "
-                      "--service (give --db to read another file)");
   if (o->resume && (o->plan_name || o->setting_count || o->seed))
     return ts_err_set(err, TS_EUSAGE,
                       "run --resume RUN continues a stored plan: it takes no PLAN or settings");
@@ -211,7 +207,13 @@ static int run_estimate(store *s, const plan *p, uint64_t seed, ts_err *err) {
 static int run_by_service(const run_options *o, const plan *p, uint64_t seed, long resume_id) {
   static proto_message request, reply;
   ts_err err;
-  if (resume_id) {
+  if (o->estimate) {
+    /* From the service's database; no pilot (that would be a run of the service's). */
+    char text[PLAN_FORMAT_MAX];
+    plan_format(p, text, sizeof text);
+    proto_init(&request, PROTO_REQUEST, "run-estimate");
+    proto_add(&request, "plan", text, &err);
+  } else if (resume_id) {
     proto_init(&request, PROTO_REQUEST, "run-resume");
     proto_addf(&request, &err, "run", "%ld", resume_id);
   } else {
@@ -226,8 +228,13 @@ static int run_by_service(const run_options *o, const plan *p, uint64_t seed, lo
     return cli_fail(&err);
   if (reply.kind == PROTO_ERROR)
     return cli_service_refused(&reply);
-  const char *run = proto_get(&reply, "run");
   const char *expected = proto_get(&reply, "estimate");
+  if (o->estimate) {
+    printf("estimate for plan '%s' from the service's database:\n%s\n", p->name,
+           expected ? expected : "");
+    return CLI_EXIT_OK;
+  }
+  const char *run = proto_get(&reply, "run");
   if (expected && expected[0])
     printf("%s\n", expected);
   printf("run %s %s by the service; follow it with threadsoup status, threadsoup history "
@@ -316,7 +323,7 @@ static void print_settings_and_presets(void) {
 
 const cli_command cli_run_command = {
     .name = "run",
-    .synopsis = "run [PRESET|PLAN-FILE] [options] [--service|--estimate] | run --resume RUN "
+    .synopsis = "run [PRESET|PLAN-FILE] [options] [--service] [--estimate] | run --resume RUN "
                 "[--service]",
     .summary = "run an experiment in the foreground and store every trial",
     .help = "\noptions:\n"
@@ -329,7 +336,8 @@ const cli_command cli_run_command = {
             "                          program ends); --socket ADDRESS names the service\n"
             "  --estimate              print what the plan can detect and how long it takes, from\n"
             "                          this machine's earlier runs (a short pilot run first when\n"
-            "                          there are none), and exit without running the plan\n",
+            "                          there are none), and exit without running the plan; with\n"
+            "                          --service from the service's runs, without a pilot\n",
     .more_help = print_settings_and_presets,
     .main = run_main,
 };
