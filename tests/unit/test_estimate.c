@@ -2,7 +2,8 @@
 /* test_estimate.c - the estimate of a plan before it runs, from history in a real database file:
    which trials count (this host, this work scale, done baseline trials outside warm-ups, measured),
    the pooled within-run spread, the detectable effect and blocks against SciPy's numbers
-   (estimate_reference.py), the time, the lines it prints, and the pilot's plan. */
+   (estimate_reference.py), the time, the lines it prints, the pilot's plan, and the block times
+   the reports' minutes for more blocks stand on. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -245,6 +246,62 @@ static void history_gives_the_expected_numbers(void) {
   remove_db(DB);
 }
 
+/* The reports' minutes for more blocks stand on the wall time of the blocks whose trials are all
+   done: from the first trial's start to the last one's end; warm-ups, blocks with a failed or a
+   pending trial are left out. */
+typedef struct block_seen {
+  int count, block;
+  double seconds;
+} block_seen;
+
+static int see_block(void *ctx, int block, double seconds) {
+  block_seen *b = ctx;
+  b->count++;
+  b->block = block;
+  b->seconds = seconds;
+  return 0;
+}
+
+static void block_times_count_done_blocks_only(void) {
+  remove_db(DB);
+  store *s = NULL;
+  ts_err err;
+  REQUIRE(store_open(&s, DB, &err) == TS_OK);
+  store_run_info info = {"blocks", "", 1,    "2026-01-01T00:00:00.000Z", HOST, "Linux",
+                         "cpu",    2,  "1.0"};
+  store_trial_plan trials[7] = {
+      {1, 0, "baseline", "builtin-st", 0}, {2, 1, "baseline", "builtin-st", 0},
+      {3, 1, SLOW, "builtin-st", 0},       {4, 2, "baseline", "builtin-st", 0},
+      {5, 2, SLOW, "builtin-st", 0},       {6, 3, "baseline", "builtin-st", 0},
+      {7, 3, SLOW, "builtin-st", 0}};
+  int64_t run_id;
+  REQUIRE(store_run_begin(s, &info, trials, 7, &run_id, &err) == TS_OK);
+  /* start, end of each trial; trial 5 fails, trial 7 stays pending */
+  static const char *times[7][2] = {{"2026-01-01T00:00:00.000Z", "2026-01-01T00:01:00.000Z"},
+                                    {"2026-01-01T00:01:00.000Z", "2026-01-01T00:01:04.250Z"},
+                                    {"2026-01-01T00:01:05.000Z", "2026-01-01T00:01:10.500Z"},
+                                    {"2026-01-01T00:01:11.000Z", "2026-01-01T00:01:20.000Z"},
+                                    {NULL, NULL},
+                                    {"2026-01-01T00:01:30.000Z", "2026-01-01T00:01:40.000Z"},
+                                    {NULL, NULL}};
+  for (int i = 0; i < 6; i++) {
+    if (i == 4) {
+      CHECK_INT(store_trial_fail(s, trials[i].id, "2026-01-01T00:01:25.000Z", "boom", &err), TS_OK);
+      continue;
+    }
+    store_trial_result result = {times[i][0], times[i][1], 100,  "Mwork/s", 1,    1,    100,
+                                 900,         0,           NULL, NULL,      NULL, NULL, NULL};
+    CHECK_INT(store_trial_finish(s, trials[i].id, &result, &err), TS_OK);
+  }
+  block_seen seen = {0, 0, 0};
+  CHECK_INT(store_run_block_seconds(s, run_id, see_block, &seen, &err), TS_OK);
+  CHECK_INT(seen.count, 1);
+  CHECK_INT(seen.block, 1);
+  CHECK(near(seen.seconds, 10.5, 1e-9));
+  store_close(s);
+  remove_db(DB);
+}
+
 static void durations_in_words(void) {
   char w[64];
   estimate_duration_words(1, w, sizeof w);
@@ -285,6 +342,7 @@ static void pilot_plan(void) {
 int main(void) {
   RUN_CASE(no_history);
   RUN_CASE(history_gives_the_expected_numbers);
+  RUN_CASE(block_times_count_done_blocks_only);
   RUN_CASE(durations_in_words);
   RUN_CASE(pilot_plan);
   return check_summary();
