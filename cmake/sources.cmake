@@ -51,6 +51,7 @@ set(TS_CORE_SOURCES
   service/src/engine/scenarios/sleep.c
   service/src/engine/scenarios/wait.c
   service/src/engine/scenarios/yield.c
+  service/src/experiment/estimate.c
   service/src/experiment/experiment.c
   service/src/experiment/fit.c
   service/src/experiment/plan.c

@@ -138,6 +138,7 @@ static void test_json(void) {
   CHECK_STR_CONTAINS(json, "\"metrics\":{\"integer\":200.2,\"load.switches_per_s\":0,");
   CHECK_STR_CONTAINS(json, ",\"detectable_percent\":");
   CHECK_STR_CONTAINS(json, ",\"more_blocks_for_margin\":");
+  CHECK_STR_CONTAINS(json, ",\"more_minutes_for_margin\":");
   CHECK(strstr(json, "nan") == NULL && strstr(json, "inf") == NULL);
   size_t len = strlen(json);
   CHECK(len > 2 && strcmp(json + len - 3, "]}\n") == 0);
@@ -235,10 +236,46 @@ static void sensitivity_is_the_scores_own(void) {
                                               100 * cell->cmp.condition.sd / mb, 1.0);
       long have = (long)(bl->n < l->n ? bl->n : l->n);
       CHECK_INT(cell->more_blocks_for_margin, need > have ? need - have : 0);
+      /* Every block's trials ran from 00:00:01 to 00:00:02: 1 s a block. */
+      CHECK(fabs(report_more_minutes(r, cell) - cell->more_blocks_for_margin / 60.0) < 1e-9);
       checked++;
     }
   CHECK(checked >= 2);
+  CHECK(fabs(r->block_seconds - 1.0) < 1e-6);
   report_data_free(r);
+}
+
+/* An open verdict's sentence says how many more blocks the margin needs and how long they take,
+   at the run's median block time, in minutes, hours or days as they grow. */
+static void more_blocks_come_with_their_time(void) {
+  report_data *r = calloc(1, sizeof *r);
+  REQUIRE(r != NULL);
+  report_cell cell;
+  memset(&cell, 0, sizeof cell);
+  cell.compared = 1;
+  cell.cmp.verdict = STATS_INCONCLUSIVE;
+  cell.sens.detectable_percent = 3.25;
+  cell.more_blocks_for_margin = 12;
+  r->block_seconds = 40;
+  char text[300];
+  CHECK_INT(report_sensitivity_text(r, &cell, text, sizeof text), 1);
+  CHECK(strcmp(text, "could detect ±3.25 % (95 % confidence, 80 % power); about 12 more blocks "
+                     "(about 8 minutes) would detect ±1.0 %") == 0);
+  CHECK(fabs(report_more_minutes(r, &cell) - 8.0) < 1e-9);
+  r->block_seconds = 3600;
+  r->margin_pct = 2;
+  report_sensitivity_text(r, &cell, text, sizeof text);
+  CHECK_STR_CONTAINS(text, "; about 12 more blocks (about 12 hours) would detect ±2.0 %");
+  cell.more_blocks_for_margin = 1;
+  r->block_seconds = 5 * 86400;
+  report_sensitivity_text(r, &cell, text, sizeof text);
+  CHECK_STR_CONTAINS(text, "; about 1 more block (about 5 days) would detect ±2.0 %");
+  /* No block finished: the blocks alone. */
+  r->block_seconds = NAN;
+  report_sensitivity_text(r, &cell, text, sizeof text);
+  CHECK_STR_CONTAINS(text, "; about 1 more block would detect ±2.0 %");
+  CHECK(isnan(report_more_minutes(r, &cell)));
+  free(r);
 }
 
 static void precision_check_measures_the_reported_intervals(void) {
@@ -391,6 +428,7 @@ int main(void) {
   RUN_CASE(test_html);
   RUN_CASE(test_text_unchanged_shape);
   RUN_CASE(sensitivity_is_the_scores_own);
+  RUN_CASE(more_blocks_come_with_their_time);
   RUN_CASE(precision_check_measures_the_reported_intervals);
   RUN_CASE(bad_stored_names_stay_out_of_reports); /* these two add trials to the run */
   RUN_CASE(csv_formula_cells_neutralised);

@@ -369,6 +369,8 @@ static void fifty_clients_during_a_run(void) {
             "conditions = baseline, sleep:100\nbench = builtin-st\nreps = 3\nwarmup = 0\n"
             "settle = 100ms\nwork-scale = 0.05\nquiet-cpu = off\n"));
   CHECK_INT(conv.reply.kind, PROTO_OK);
+  /* The reply says what the plan can detect, from the service's database (history or not). */
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "estimate"), "builtin-st");
   static poller pollers[50];
   static volatile int stop = 0;
   ts_err err;
@@ -472,10 +474,27 @@ static void run_stop_stops_only_that_run(void) {
   CHECK_INT(conv.reply.kind, PROTO_ERROR);
   CHECK_STR_CONTAINS(conv.reply.verb, "usage");
   CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "no experiment is running");
+  /* run-estimate reads the same history and runs nothing; a bad plan is refused. */
+  CHECK(ask(&conv, "run-estimate", "plan",
+            "conditions = baseline, sleep:20\nbench = builtin-st, builtin-mt:3\nreps = 50\n"
+            "warmup = 0\nsettle = 300ms\nwork-scale = 0.05\nquiet-cpu = off\n"));
+  CHECK_INT(conv.reply.kind, PROTO_OK);
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "estimate"),
+                     "builtin-st: this plan can tell effects of");
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "estimate"),
+                     "\nno history of builtin-mt:3 in the service's database yet");
+  CHECK(ask(&conv, "status", NULL, NULL));
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "run"), "none");
+  CHECK(ask(&conv, "run-estimate", "plan", "conditions = baseline\nreps = -1\n"));
+  CHECK_INT(conv.reply.kind, PROTO_ERROR);
+  CHECK_STR_CONTAINS(conv.reply.verb, "usage");
   CHECK(ask(&conv, "run-start", "plan",
             "conditions = baseline, sleep:20\nbench = builtin-st\nreps = 50\nwarmup = 0\n"
             "settle = 300ms\nwork-scale = 0.05\nquiet-cpu = off\n"));
   REQUIRE(conv.reply.kind == PROTO_OK);
+  /* fifty_clients_during_a_run's finished run of builtin-st at this work scale is history. */
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "estimate"),
+                     "builtin-st: this plan can tell effects of");
   long run_id = atol(proto_get(&conv.reply, "run") ? proto_get(&conv.reply, "run") : "0");
   CHECK(ask(&conv, "load-start", "spec", "sleep:5"));
   CHECK_STR_CONTAINS(conv.reply.verb, "busy");

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../experiment/estimate.h"
 #include "../experiment/experiment.h"
 #include "../report/report.h"
 #include "cli.h"
@@ -21,6 +22,7 @@ typedef struct run_options {
   const char *seed;
   const char *resume;
   int use_service;
+  int estimate; /* --estimate: say what the plan can detect and how long it takes, then exit */
   const char *socket;
   int setting_count;
   char keys[RUN_MAX_SETTINGS][32];
@@ -44,6 +46,8 @@ static int read_options(int argc, char **argv, run_options *o, ts_err *err) {
       rc = cli_args_value(&a, "a whole number", &o->seed, err);
     } else if (cli_args_is(&a, "--service")) {
       o->use_service = 1;
+    } else if (cli_args_is(&a, "--estimate")) {
+      o->estimate = 1;
     } else if (cli_args_is(&a, "--socket")) {
       rc = cli_args_value(&a, "the service's socket or pipe", &o->socket, err);
     } else if (cli_args_is(&a, "--resume")) {
@@ -65,6 +69,9 @@ static int read_options(int argc, char **argv, run_options *o, ts_err *err) {
   }
   if (o->use_service && o->db_path)
     return ts_err_set(err, TS_EUSAGE, "run --service uses the service's database: drop --db");
+  if (o->estimate && o->resume)
+    return ts_err_set(err, TS_EUSAGE,
+                      "run --estimate estimates a plan before it runs: it takes no --resume");
   if (o->resume && (o->plan_name || o->setting_count || o->seed))
     return ts_err_set(err, TS_EUSAGE,
                       "run --resume RUN continues a stored plan: it takes no PLAN or settings");
@@ -145,12 +152,68 @@ static void on_note(void *ctx, const char *text) {
   fflush(stdout);
 }
 
+/* Prints the estimate's line for each benchmark (with what it stands on when `basis`). */
+static void print_estimate(const estimate *e, const plan *p, int basis) {
+  char line[600];
+  for (int i = 0; i < e->bench_count; i++) {
+    if (basis && estimate_basis(e, i, line, sizeof line))
+      printf("%s\n", line);
+    estimate_line(e, p, i, line, sizeof line);
+    printf("%s\n", line);
+  }
+  fflush(stdout);
+}
+
+/* run --estimate: the estimate from history; benchmarks without history first get a pilot (a few
+   trials of the reference condition, stored as a run named estimate-pilot, so it becomes
+   history). */
+static int run_estimate(store *s, const plan *p, uint64_t seed, ts_err *err) {
+  estimate e;
+  int rc = estimate_plan(s, p, NULL, &e, err);
+  plan pilot;
+  estimate_pilot_plan(p, &pilot);
+  pilot.bench_count = 0;
+  for (int i = 0; rc == TS_OK && i < e.bench_count; i++)
+    if (!e.benches[i].have_history)
+      snprintf(pilot.benches[pilot.bench_count++], sizeof pilot.benches[0], "%s", p->benches[i]);
+  if (rc == TS_OK && pilot.bench_count > 0) {
+    char names[PLAN_MAX_BENCHES * (PLAN_BENCH_MAX + 2)] = "";
+    for (int i = 0; i < pilot.bench_count; i++)
+      snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+               pilot.benches[i]);
+    printf("no history of %s on this machine (host %s, work scale %g) yet: a pilot measures %ld "
+           "%s trial(s) of each first, stored as a run of plan '%s'\n",
+           names, e.host, p->work_scale, pilot.reps, pilot.conditions[0].text, pilot.name);
+    fflush(stdout);
+    experiment_observer observer = {NULL, on_trial_done, NULL, NULL};
+    int64_t pilot_id = 0;
+    rc = experiment_run(s, &pilot, seed, &observer, NULL, &pilot_id, err);
+    if (rc == TS_OK) {
+      printf("pilot run %lld finished\n", (long long)pilot_id);
+      rc = estimate_plan(s, p, NULL, &e, err);
+    }
+  }
+  if (rc != TS_OK)
+    return rc;
+  printf("estimate for plan '%s' (%d condition(s) x %d benchmark(s) x %ld block(s), settle "
+         "%.3g s):\n",
+         p->name, p->condition_count, p->bench_count, p->reps, e.settle_s);
+  print_estimate(&e, p, 1);
+  return TS_OK;
+}
+
 /* run --service: the plan is read and checked here (plan files are the user's), the service gets
    its text and runs it. */
 static int run_by_service(const run_options *o, const plan *p, uint64_t seed, long resume_id) {
   static proto_message request, reply;
   ts_err err;
-  if (resume_id) {
+  if (o->estimate) {
+    /* From the service's database; no pilot (that would be a run of the service's). */
+    char text[PLAN_FORMAT_MAX];
+    plan_format(p, text, sizeof text);
+    proto_init(&request, PROTO_REQUEST, "run-estimate");
+    proto_add(&request, "plan", text, &err);
+  } else if (resume_id) {
     proto_init(&request, PROTO_REQUEST, "run-resume");
     proto_addf(&request, &err, "run", "%ld", resume_id);
   } else {
@@ -165,7 +228,15 @@ static int run_by_service(const run_options *o, const plan *p, uint64_t seed, lo
     return cli_fail(&err);
   if (reply.kind == PROTO_ERROR)
     return cli_service_refused(&reply);
+  const char *expected = proto_get(&reply, "estimate");
+  if (o->estimate) {
+    printf("estimate for plan '%s' from the service's database:\n%s\n", p->name,
+           expected ? expected : "");
+    return CLI_EXIT_OK;
+  }
   const char *run = proto_get(&reply, "run");
+  if (expected && expected[0])
+    printf("%s\n", expected);
   printf("run %s %s by the service; follow it with threadsoup status, threadsoup history "
          "--service, threadsoup report %s\n",
          run ? run : "?", resume_id ? "resumed" : "started", run ? run : "RUN");
@@ -194,6 +265,15 @@ static int run_main(int argc, char **argv) {
     store_close(s);
     return cli_fail(&err);
   }
+  if (o.estimate) {
+    int rc = run_estimate(s, &p, seed, &err);
+    store_close(s);
+    if (rc == TS_EINTERRUPTED) {
+      fprintf(stderr, "threadsoup: the pilot was interrupted; its finished trials are kept\n");
+      return CLI_EXIT_FAILURE;
+    }
+    return rc == TS_OK ? CLI_EXIT_OK : cli_fail(&err);
+  }
   experiment_observer observer = {on_run_started, on_trial_done, on_note, NULL};
   int64_t run_id = resume_id;
   int rc;
@@ -205,6 +285,13 @@ static int run_main(int argc, char **argv) {
            "seed %llu\ndatabase: %s\n",
            p.name, p.condition_count, p.bench_count, p.reps, p.precision_pct > 0 ? " or more" : "",
            (unsigned long long)seed, db_path);
+    /* What this plan can detect, from this machine's history: before it starts, at no cost. */
+    estimate e;
+    ts_err estimate_err;
+    if (estimate_plan(s, &p, NULL, &e, &estimate_err) == TS_OK)
+      print_estimate(&e, &p, 0);
+    else
+      fprintf(stderr, "threadsoup: no estimate: %s\n", estimate_err.text);
     rc = experiment_run(s, &p, seed, &observer, NULL, &run_id, &err);
   }
   ts_err report_err;
@@ -236,7 +323,8 @@ static void print_settings_and_presets(void) {
 
 const cli_command cli_run_command = {
     .name = "run",
-    .synopsis = "run [PRESET|PLAN-FILE] [options] [--service] | run --resume RUN [--service]",
+    .synopsis = "run [PRESET|PLAN-FILE] [options] [--service] [--estimate] | run --resume RUN "
+                "[--service]",
     .summary = "run an experiment in the foreground and store every trial",
     .help = "\noptions:\n"
             "  --db PATH               database file (default: the per-user data folder,\n"
@@ -245,7 +333,11 @@ const cli_command cli_run_command = {
             "  --seed N                order the trials from this seed (default: from the clock)\n"
             "  --resume RUN            continue an interrupted run where it stopped\n"
             "  --service               have the service run it (it keeps running when this\n"
-            "                          program ends); --socket ADDRESS names the service\n",
+            "                          program ends); --socket ADDRESS names the service\n"
+            "  --estimate              print what the plan can detect and how long it takes, from\n"
+            "                          this machine's earlier runs (a short pilot run first when\n"
+            "                          there are none), and exit without running the plan; with\n"
+            "                          --service from the service's runs, without a pilot\n",
     .more_help = print_settings_and_presets,
     .main = run_main,
 };

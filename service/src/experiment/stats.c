@@ -601,36 +601,60 @@ int stats_sensitivity_of(const double *baseline, size_t nb, const double *condit
   return 0;
 }
 
-/* The detectable effect with n scores in each group, standard deviations sb and sc (in %). */
-static double detectable_with(long n, double sb, double sc) {
+/* Welch's standard error (squared) and degrees of freedom with n scores in each group and standard
+   deviations sb and sc (in %). */
+static double se2_df_with(long n, double sb, double sc, double *df) {
   double ab = sb * sb / (double)n, ac = sc * sc / (double)n, se2 = ab + ac;
-  if (se2 == 0)
-    return 0;
-  double df = se2 * se2 / ((ab * ab + ac * ac) / (double)(n - 1));
-  return detectable_in_se(df) * sqrt(se2);
+  *df = se2 > 0 ? se2 * se2 / ((ab * ab + ac * ac) / (double)(n - 1)) : NAN;
+  return se2;
 }
 
-long stats_trials_for_detectable(double sd_baseline_percent, double sd_condition_percent,
-                                 double target_percent) {
-  double sb = sd_baseline_percent, sc = sd_condition_percent;
-  if (!(target_percent > 0) || !isfinite(target_percent) || !(sb >= 0) || !isfinite(sb) ||
-      !(sc >= 0) || !isfinite(sc))
+double stats_detectable_for_trials(long n, double sb, double sc) {
+  if (n < 2 || !(sb >= 0) || !(sc >= 0) || !isfinite(sb) || !isfinite(sc))
+    return NAN;
+  double df, se2 = se2_df_with(n, sb, sc, &df);
+  return se2 == 0 ? 0 : detectable_in_se(df) * sqrt(se2);
+}
+
+double stats_half_width_for_trials(long n, double sb, double sc) {
+  if (n < 2 || !(sb >= 0) || !(sc >= 0) || !isfinite(sb) || !isfinite(sc))
+    return NAN;
+  double df, se2 = se2_df_with(n, sb, sc, &df);
+  return se2 == 0 ? 0 : stats_t_quantile(0.975, df) * sqrt(se2);
+}
+
+/* The first n in [STATS_MIN_TRIALS, STATS_TRIALS_NEEDED_MAX] whose width(n, sb, sc) is at most
+   target (width shrinks as n grows); STATS_TRIALS_NEEDED_MAX + 1 when none; 0 for bad arguments. */
+static long trials_for(double (*width)(long, double, double), double sb, double sc, double target) {
+  if (!(target > 0) || !isfinite(target) || !(sb >= 0) || !isfinite(sb) || !(sc >= 0) ||
+      !isfinite(sc))
     return 0;
   long low = STATS_MIN_TRIALS;
-  if (detectable_with(low, sb, sc) <= target_percent)
+  if (width(low, sb, sc) <= target)
     return low;
-  if (detectable_with(STATS_TRIALS_NEEDED_MAX, sb, sc) > target_percent)
+  if (width(STATS_TRIALS_NEEDED_MAX, sb, sc) > target)
     return STATS_TRIALS_NEEDED_MAX + 1;
-  /* The detectable effect shrinks as n grows: bisect for the first n that reaches the target. */
   long high = STATS_TRIALS_NEEDED_MAX;
   while (high - low > 1) {
     long mid = low + (high - low) / 2;
-    if (detectable_with(mid, sb, sc) <= target_percent)
+    if (width(mid, sb, sc) <= target)
       high = mid;
     else
       low = mid;
   }
   return high;
+}
+
+long stats_trials_for_detectable(double sd_baseline_percent, double sd_condition_percent,
+                                 double target_percent) {
+  return trials_for(stats_detectable_for_trials, sd_baseline_percent, sd_condition_percent,
+                    target_percent);
+}
+
+long stats_trials_for_half_width(double sd_baseline_percent, double sd_condition_percent,
+                                 double target_percent) {
+  return trials_for(stats_half_width_for_trials, sd_baseline_percent, sd_condition_percent,
+                    target_percent);
 }
 
 /* ---------------------------------------------------------------------------------------------

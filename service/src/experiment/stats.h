@@ -196,6 +196,16 @@ int stats_sensitivity_of(const double *baseline, size_t nb, const double *condit
 long stats_trials_for_detectable(double sd_baseline_percent, double sd_condition_percent,
                                  double target_percent);
 
+/* The detectable effect (as above) and the 95 % CI half-width of Welch's test, t(0.975, df) * se,
+   with n scores in each group of standard deviations sd_baseline_percent and
+   sd_condition_percent (in % of the baseline mean): what a planned run can expect. NaN when n < 2
+   or a standard deviation is not a finite number >= 0; 0 when both are 0. */
+double stats_detectable_for_trials(long n, double sd_baseline_percent, double sd_condition_percent);
+double stats_half_width_for_trials(long n, double sd_baseline_percent, double sd_condition_percent);
+/* Like stats_trials_for_detectable, for the 95 % CI half-width (what --precision stops on). */
+long stats_trials_for_half_width(double sd_baseline_percent, double sd_condition_percent,
+                                 double target_percent);
+
 /* --- adaptive repetition -------------------------------------------------------------------- */
 /* Whether every comparison is precise enough to stop adding trials: for each of the k conditions
    (conditions[i], counts[i]) against the baseline, both groups have at least STATS_MIN_TRIALS

@@ -3,6 +3,7 @@
    format shows (report/data.h). */
 #include "data.h"
 
+#include "../experiment/estimate.h"
 #include "../quiet/quiet.h"
 
 #include <math.h>
@@ -164,7 +165,42 @@ static long more_blocks_for_margin(const report_data *r, const report_cell *cell
   return need > have ? need - have : 0;
 }
 
+/* The blocks' wall times, for the median (minutes for more blocks): a run has at most
+   PLAN_MAX_REPS blocks. */
+typedef struct block_times {
+  double *seconds;
+  size_t n;
+} block_times;
+
+static int collect_block_seconds(void *ctx, int block, double seconds) {
+  (void)block;
+  block_times *t = ctx;
+  if (t->n < PLAN_MAX_REPS)
+    t->seconds[t->n++] = seconds;
+  return 0;
+}
+
+static int read_block_seconds(store *s, report_data *r, ts_err *err) {
+  block_times t = {malloc(PLAN_MAX_REPS * sizeof(double)), 0};
+  if (!t.seconds)
+    return ts_err_set(err, TS_ENOMEM, "no memory for the blocks' times");
+  int rc = store_run_block_seconds(s, r->run_id, collect_block_seconds, &t, err);
+  r->block_seconds = t.n ? stats_median(t.seconds, t.n) : NAN;
+  free(t.seconds);
+  return rc;
+}
+
+double report_more_minutes(const report_data *r, const report_cell *cell) {
+  long more = cell->more_blocks_for_margin;
+  if (!cell->compared || more < 0 || more > STATS_TRIALS_NEEDED_MAX || !isfinite(r->block_seconds))
+    return NAN;
+  return (double)more * r->block_seconds / 60;
+}
+
 static int compute_stats(store *s, report_data *r, ts_err *err) {
+  int block_rc = read_block_seconds(s, r, err);
+  if (block_rc != TS_OK)
+    return block_rc;
   /* The options the precision check uses, so adaptive repetitions stop on the intervals shown. */
   stats_options options = precision_stats_options(r->run_id, r->margin_pct);
   for (int c = 0; c < r->condition_count; c++) {
@@ -212,9 +248,17 @@ int report_sensitivity_text(const report_data *r, const report_cell *cell, char 
   if (cell->cmp.verdict == STATS_INCONCLUSIVE && more > STATS_TRIALS_NEEDED_MAX)
     snprintf(buf + used, len - used, "; ±%.1f %% would take more than %ld blocks", margin,
              STATS_TRIALS_NEEDED_MAX);
-  else if (cell->cmp.verdict == STATS_INCONCLUSIVE && more > 0)
-    snprintf(buf + used, len - used, "; about %ld more block%s would detect ±%.1f %%", more,
-             more == 1 ? "" : "s", margin);
+  else if (cell->cmp.verdict == STATS_INCONCLUSIVE && more > 0) {
+    char time[80] = "";
+    double minutes = report_more_minutes(r, cell);
+    if (isfinite(minutes)) {
+      char words[64];
+      estimate_duration_words(minutes * 60, words, sizeof words);
+      snprintf(time, sizeof time, " (%s)", words);
+    }
+    snprintf(buf + used, len - used, "; about %ld more block%s%s would detect ±%.1f %%", more,
+             more == 1 ? "" : "s", time, margin);
+  }
   return 1;
 }
 

@@ -144,12 +144,20 @@ typedef struct report_data {
   /* census: per condition, with REPORT_WITH_STATS (report/census.c) */
   report_census census[REPORT_MAX_CONDITIONS];
   int have_census; /* 1 when any condition's census was recorded */
+  /* Minutes for more blocks (REPORT_WITH_STATS): the median wall time of the run's blocks whose
+     trials are all done, in seconds; NaN when there is none. */
+  double block_seconds;
 } report_data;
 
 /* The sentence under a verdict: "could detect ±0.27 % (95 % confidence, 80 % power)", and for an
-   inconclusive one "; about 12 more blocks would detect ±1.0 %". 0 (and "") when the comparison
-   has no sensitivity. */
+   inconclusive one "; about 12 more blocks (about 8 minutes) would detect ±1.0 %", the time from
+   the median block (left out when not known). 0 (and "") when the comparison has no
+   sensitivity. */
 int report_sensitivity_text(const report_data *r, const report_cell *cell, char *buf, size_t len);
+
+/* The minutes more_blocks_for_margin more blocks take at the run's median block time; NaN when
+   either is not known. */
+double report_more_minutes(const report_data *r, const report_cell *cell);
 
 /* Reads (and with REPORT_WITH_STATS computes) what the flags ask for. p may be NULL: with
    REPORT_WITH_RUN the stored plan then orders the conditions, else they come as they occur. */

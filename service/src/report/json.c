@@ -151,6 +151,8 @@ static void write_condition(const report_data *r, int b, int c, FILE *out) {
   json_number(out, cell->compared && cell->more_blocks_for_margin >= 0
                        ? (double)cell->more_blocks_for_margin
                        : NAN);
+  fputs(",\"more_minutes_for_margin\":", out);
+  json_number(out, report_more_minutes(r, cell));
   fputs("}", out);
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../experiment/estimate.h"
 #include "../quiet/quiet.h"
 #include "../report/report.h"
 #include "schedule.h"
@@ -295,6 +296,39 @@ static int handle_load_stop(request *r) {
   return TS_OK;
 }
 
+/* What the plan can detect and how long it takes, from the service's database: one line per
+   benchmark, as `threadsoup run` prints before a run; malloc'd, NULL when it cannot be
+   estimated (*err says why). run-start reads it before the run starts, so none of its own trials
+   count. */
+static char *estimate_text(server *svc, const plan *p, ts_err *err) {
+  estimate *e = malloc(sizeof *e);
+  size_t size = PLAN_MAX_BENCHES * 600;
+  char *text = malloc(size);
+  int rc = e && text ? TS_OK : ts_err_set(err, TS_ENOMEM, "no memory for the estimate");
+  if (rc == TS_OK) {
+    plat_mutex_lock(&svc->db_lock);
+    rc = estimate_plan(svc->db, p, NULL, e, err);
+    plat_mutex_unlock(&svc->db_lock);
+  }
+  ts_buf b = ts_buf_on(text, text ? size : 0);
+  for (int i = 0; rc == TS_OK && i < e->bench_count; i++) {
+    char line[600];
+    if (e->benches[i].have_history)
+      estimate_line(e, p, i, line, sizeof line);
+    else
+      snprintf(line, sizeof line,
+               "no history of %s in the service's database yet: its finished runs give one",
+               e->benches[i].bench);
+    ts_buf_item(&b, "\n", line);
+  }
+  free(e);
+  if (rc != TS_OK) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
 static int handle_run_start(request *r) {
   plan *p = malloc(sizeof *p);
   ts_err err;
@@ -306,13 +340,20 @@ static int handle_run_start(request *r) {
     seed = strtoull(seed_text, NULL, 10);
   runner_asker asker = {r->from->peer.name, plat_peer_may_run_programs(&r->from->peer),
                         r->from->peer.admin_not_elevated};
+  ts_err estimate_err;
+  char *expected = rc == TS_OK ? estimate_text(r->svc, p, &estimate_err) : NULL;
   if (rc == TS_OK)
     rc = runner_start_run(r->svc, p, seed, 0, &asker, &run_id, &err);
   free(p);
-  if (rc != TS_OK)
+  if (rc != TS_OK) {
+    free(expected);
     return reply_err(r, &err);
+  }
   ts_log(TS_LOG_INFO, "run %lld started for %s", (long long)run_id, r->from->peer.name);
   proto_addf(r->out, &r->err, "run", "%lld", (long long)run_id);
+  if (expected)
+    proto_add(r->out, "estimate", expected, &r->err);
+  free(expected);
   return TS_OK;
 }
 
@@ -483,6 +524,21 @@ static int handle_quiet_change(request *r, int on) {
 static int handle_quiet_on(request *r) { return handle_quiet_change(r, 1); }
 static int handle_quiet_off(request *r) { return handle_quiet_change(r, 0); }
 
+/* What a plan can detect and how long it takes, from the service's database; nothing runs (a pilot
+   is a run: run-start). Anyone may ask, as anyone may read the history. */
+static int handle_run_estimate(request *r) {
+  plan *p = malloc(sizeof *p);
+  ts_err err;
+  int rc = p ? request_plan(r, p, &err) : ts_err_set(&err, TS_ENOMEM, "no memory for a plan");
+  char *expected = rc == TS_OK ? estimate_text(r->svc, p, &err) : NULL;
+  free(p);
+  if (!expected)
+    return reply_err(r, &err);
+  proto_add(r->out, "estimate", expected, &r->err);
+  free(expected);
+  return TS_OK;
+}
+
 /* ---- the table ---- */
 
 typedef struct handler_def {
@@ -499,6 +555,7 @@ static const handler_def handlers[] = {
     {"census", 0, handle_census},
     {"history", 0, handle_history},
     {"report", 0, handle_report},
+    {"run-estimate", 0, handle_run_estimate},
     {"schedule-list", 0, handle_schedule_list},
     {"quiet-status", 0, handle_quiet_status},
     {"subscribe", 0, handle_subscribe},

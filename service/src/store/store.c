@@ -824,6 +824,67 @@ double store_condition_metric_mean(store *s, int64_t run_id, const char *conditi
   return mean;
 }
 
+int store_bench_history(store *s, const char *host, const char *bench, const char *condition,
+                        int (*fn)(void *ctx, const store_history_trial *t), void *ctx,
+                        ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s,
+                   "SELECT r.id, r.plan_text, t.block, t.score, t.seconds FROM trial t "
+                   "JOIN run r ON r.id=t.run_id WHERE r.host=? AND t.bench=? AND t.condition=? "
+                   "AND t.status='done' AND t.source='measured' AND t.block>0 "
+                   "AND t.score IS NOT NULL ORDER BY r.id DESC, t.seq",
+                   &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 2, bench, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 3, condition, -1, SQLITE_TRANSIENT);
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    store_history_trial t;
+    t.run_id = sqlite3_column_int64(st, 0);
+    const unsigned char *text = sqlite3_column_text(st, 1);
+    t.plan_text = text ? (const char *)text : "";
+    t.block = sqlite3_column_int(st, 2);
+    t.score = sqlite3_column_double(st, 3);
+    t.seconds = sqlite3_column_type(st, 4) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 4);
+    if (fn(ctx, &t) != 0) {
+      rc = SQLITE_DONE;
+      break;
+    }
+  }
+  int result =
+      rc == SQLITE_DONE ? TS_OK : store_fail(s, err, "cannot read the benchmark's history");
+  sqlite3_finalize(st);
+  return result;
+}
+
+int store_run_block_seconds(store *s, int64_t run_id,
+                            int (*fn)(void *ctx, int block, double seconds), void *ctx,
+                            ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = prepare(s,
+                   /* julianday keeps about 10 us: rounded to the timestamps' milliseconds */
+                   "SELECT block, round((julianday(max(finished_at)) - julianday(min(started_at)))"
+                   " * 86400.0, 3) FROM trial WHERE run_id=? AND block>0 GROUP BY block "
+                   "HAVING count(*)=sum(status='done') AND count(started_at)=count(*) "
+                   "AND count(finished_at)=count(*) ORDER BY block",
+                   &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_int64(st, 1, run_id);
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (sqlite3_column_type(st, 1) == SQLITE_NULL)
+      continue; /* a time SQLite cannot read */
+    if (fn(ctx, sqlite3_column_int(st, 0), sqlite3_column_double(st, 1)) != 0) {
+      rc = SQLITE_DONE;
+      break;
+    }
+  }
+  int result = rc == SQLITE_DONE ? TS_OK : store_fail(s, err, "cannot read the blocks' times");
+  sqlite3_finalize(st);
+  return result;
+}
+
 int store_condition_timer(store *s, int64_t run_id, const char *condition, char *asked,
                           size_t asked_len, char *obtained, size_t obtained_len,
                           double *observed_us, ts_err *err) {

@@ -239,6 +239,28 @@ int store_condition_timer(store *s, int64_t run_id, const char *condition, char 
                           size_t asked_len, char *obtained, size_t obtained_len,
                           double *observed_us, ts_err *err);
 
+/* One done trial of an earlier run, outside warm-ups, measured (not typed in): what the estimate
+   of a plan's sensitivity reads (experiment/estimate.c). */
+typedef struct store_history_trial {
+  int64_t run_id;
+  const char *plan_text; /* the run's stored plan: its work scale tells comparable runs apart */
+  int block;
+  double score;
+  double seconds; /* the benchmark's measured wall time; NAN when not measured */
+} store_history_trial;
+
+/* Calls fn for each done, measured, non-warm-up trial of `bench` under `condition` in runs on
+   `host`, newest run first and in sequence order within a run; stops early when fn returns
+   non-zero. */
+int store_bench_history(store *s, const char *host, const char *bench, const char *condition,
+                        int (*fn)(void *ctx, const store_history_trial *t), void *ctx, ts_err *err);
+
+/* Calls fn with the wall time in seconds of each block of the run (warm-ups left out) whose
+   trials are all done, from its first trial's start to its last trial's end, by block. */
+int store_run_block_seconds(store *s, int64_t run_id,
+                            int (*fn)(void *ctx, int block, double seconds), void *ctx,
+                            ts_err *err);
+
 /* ---- schedules ---------------------------------------------------------------------------- */
 
 typedef struct store_schedule {
