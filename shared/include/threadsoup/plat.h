@@ -101,6 +101,12 @@ int plat_local_time(int64_t t, struct tm *out);
 uint64_t plat_process_cpu_ns(void);
 /* CPU time consumed so far by the calling thread: what the census itself costs. */
 uint64_t plat_thread_cpu_ns(void);
+/* The calling thread's CPU time at microsecond precision, for a spin that must take a given
+   amount of CPU (burn): 0 when this machine has no such clock. Linux: the thread's CPU clock.
+   Windows: GetThreadTimes moves in clock ticks (15.6 ms by default), so the thread's cycle count
+   (QueryThreadCycleTime, counted at the invariant TSC's rate) is scaled by that rate, measured
+   once against the performance counter. */
+uint64_t plat_thread_spin_ns(void);
 
 /* ---- interrupts (interrupt.c): Ctrl+C, SIGINT, SIGTERM, console close ---- */
 

@@ -106,6 +106,8 @@ uint64_t plat_thread_cpu_ns(void) {
   return (uint64_t)ts.tv_sec * TS_NS_PER_S + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t plat_thread_spin_ns(void) { return plat_thread_cpu_ns(); }
+
 /* ---- timer resolution ---- */
 
 const char *plat_resolution_name(plat_resolution r) {
