@@ -65,10 +65,11 @@ tray_running() {
 # Wine's notification area is at the bottom right of the 1024x768 desktop; our icon is the only
 # one, so its centre is fixed. The menu opens upwards from it, right-aligned to the screen edge.
 icon_x=1014 icon_y=757
-# Menu rows (from the bottom edge at y 748): Exit 737, Stop experiment 712, Run experiment 696,
-# Stop load 671, Start load 655, status line 630. The Start load submenu opens to the left with
-# its first row level with Start load.
-item_x=950 start_load_y=655 stop_load_y=671 first_load_x=824
+# Menu rows (from the bottom edge at y 748, seen in the screenshot): Exit 735, Quiet mode during
+# experiments 709, Quiet mode now 692, Stop experiment 666, Run experiment 649, Stop load 623,
+# Start load 606, status line 582; the menu's left edge is near x 759. The Start load submenu
+# opens to the left of it with its first row level with Start load.
+item_x=950 start_load_y=606 stop_load_y=623 first_load_x=700
 open_menu() {
   xdotool mousemove $icon_x $icon_y click 3
   sleep 1
@@ -138,7 +139,7 @@ echo "Stop load -> service load none after $(($(now_ms) - t_click)) ms"
 # --- Exit ------------------------------------------------------------------------------------------
 tray_running || fail "no threadsoup-tray.exe of this prefix runs before Exit"
 open_menu
-pick $item_x 737
+pick $item_x 735
 xdotool click 1
 gone=0
 for i in $(seq 1 20); do

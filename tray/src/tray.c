@@ -1352,7 +1352,7 @@ static int tray_configure(tray_ctx *ctx, BOOL *help) {
   if (rc == TRAY_EXIT_OK && opts.pipe == NULL)
     snprintf(ctx->pipe, sizeof ctx->pipe, "%s", plat_ipc_default_address());
   if (rc == TRAY_EXIT_OK && opts.log != NULL) {
-    ctx->log = _wfopen(opts.log, L"a");
+    ctx->log = _wfopen(opts.log, L"ab"); /* "\n" line ends, as tests read them */
     if (ctx->log == NULL) {
       tray_complain(L"--log: cannot open '%ls' to append to", opts.log);
       rc = TRAY_EXIT_USAGE;
