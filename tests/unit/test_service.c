@@ -500,6 +500,11 @@ static void run_stop_stops_only_that_run(void) {
   CHECK(ask(&conv, "load-start", "spec", "sleep:5"));
   CHECK_STR_CONTAINS(conv.reply.verb, "busy");
   CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "is running");
+  /* The time left is "unknown" before the first trial of the sitting, then whole seconds. */
+  CHECK(ask(&conv, "status", NULL, NULL));
+  CHECK_INT(field_number(&conv.reply, "run"), run_id);
+  const char *eta = proto_get(&conv.reply, "run-eta");
+  CHECK(eta && (strcmp(eta, "unknown") == 0 || field_number(&conv.reply, "run-eta") >= 0));
   CHECK(ask(&conv, "run-stop", NULL, NULL));
   CHECK_INT(conv.reply.kind, PROTO_OK);
   CHECK_INT(atol(proto_get(&conv.reply, "run") ? proto_get(&conv.reply, "run") : "0"), run_id);

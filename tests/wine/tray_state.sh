@@ -38,12 +38,8 @@ fail() {
   for f in "$out"/*.txt; do [ -f "$f" ] && { echo "--- $(basename "$f")" >&2; cat "$f" >&2; }; done
   exit 1
 }
-status() {
-  "$wine_run" "$exe" status --socket "$pipe" >"$out/status.raw" 2>&1
-  rc=$?
-  tr -d '\r' <"$out/status.raw" >"$out/status.txt"
-  return $rc
-}
+# status, prefix_pids, start_desktop_and_service
+. "$(dirname "$0")/tray-common.sh"
 # Polls the tray's log (every 0.5 s, up to $2 s, 60 unless given) for a line matching $1 (grep -E).
 wait_log() {
   n=$((${2:-60} * 2))
@@ -55,12 +51,6 @@ wait_log() {
 }
 # The last state line of the log.
 last_state() { grep '^state ' "$log" | tail -n 1; }
-# Processes of this prefix whose command line matches $1.
-prefix_pids() {
-  for p in $(pgrep -f "$1"); do
-    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "WINEPREFIX=$prefix" && echo "$p"
-  done
-}
 
 # The icon is the only one in the notification area of the 1024x768 desktop; the menu opens
 # upwards from it, right-aligned to the screen edge. Rows (y, seen in the screenshot; tray.sh
@@ -96,18 +86,8 @@ menu_opened() { # COUNT-BEFORE
 
 # --- the desktop, the service, the tray --------------------------------------------------------
 rm -f "$log" "$shot"
-"$wine_run" explorer /desktop=shell,1024x768 >"$out/desktop.log" 2>&1 &
-rm -f "$prefix/drive_c/tray-state.db" "$prefix/drive_c/tray-state.db-wal" \
-  "$prefix/drive_c/tray-state.db-shm"
+start_desktop_and_service tray-state
 "$wine_run" reg delete 'HKCU\Software\ThreadSoup\Tray' /f >/dev/null 2>&1
-"$wine_run" "$exe" service run --console --socket "$pipe" --db 'C:\tray-state.db' \
-  >"$out/service.txt" 2>&1 &
-up=0
-for i in $(seq 1 60); do
-  status && { up=1; break; }
-  sleep 0.5
-done
-[ $up -eq 1 ] || fail "the service did not answer on $pipe"
 echo "desktop and service up after $(now_ms) ms"
 
 tray_win="Z:$(echo "$tray" | tr / '\\')"
@@ -124,15 +104,21 @@ wait_log '^state load \| ThreadSoup: 700 sleepers at 0\.5 s, 1,400 wake-ups/s$' 
   fail "the tray did not show the load of 700 sleepers"
 echo "load -> $(last_state) at $(now_ms) ms"
 
+# Asks the service for quiet mode's state ($quiet), opens the menu and checks that its Quiet mode
+# now is checked exactly when the service says quiet mode is on.
+menu_shows_quiet() {
+  status || fail "no status"
+  quiet=$(sed -n 's/^quiet  *//p' "$out/status.txt")
+  [ -n "$quiet" ] || fail "status has no quiet field"
+  menu_opened "$(grep -c '^menu ' "$log")" || fail "the menu did not open"
+  want=unchecked
+  [ "$quiet" = on ] && want=checked
+  grep '^menu ' "$log" | tail -n 1 | grep -q "| quiet-now $want |" ||
+    fail "the menu's Quiet mode now is not $want while the service says quiet $quiet"
+}
+
 # --- the menu: quiet mode as the service reports it ---------------------------------------------
-status || fail "no status"
-quiet=$(sed -n 's/^quiet  *//p' "$out/status.txt")
-[ -n "$quiet" ] || fail "status has no quiet field"
-menu_opened 0 || fail "the menu did not open"
-want=unchecked
-[ "$quiet" = on ] && want=checked
-grep '^menu ' "$log" | tail -n 1 | grep -q "| quiet-now $want |" ||
-  fail "the menu's Quiet mode now is not $want while the service says quiet $quiet"
+menu_shows_quiet
 xdotool mousemove 300 200 # the icon's tooltip would cover the menu
 sleep 0.5
 import -window root "$shot" || fail "no screenshot"
@@ -142,20 +128,12 @@ echo "menu screenshot $shot: $colours colours"
 
 # Quiet mode now: Wine has neither Defender nor Windows Update, so the service refuses and the
 # tray says why in a balloon; the item stays as the service reports.
+[ "$quiet" = off ] || fail "quiet mode is on in a fresh service under Wine"
 pick $item_x $quiet_now_y
-if [ "$quiet" = off ]; then
-  wait_log '^balloon error \| Quiet mode was not turned on \| .+' ||
-    fail "no balloon said why quiet mode was not turned on"
-  echo "Quiet mode now -> $(grep '^balloon ' "$log" | tail -n 1)"
-fi
-status || fail "no status"
-quiet=$(sed -n 's/^quiet  *//p' "$out/status.txt")
-menus=$(grep -c '^menu ' "$log")
-menu_opened "$menus" || fail "the menu did not open again"
-want=unchecked
-[ "$quiet" = on ] && want=checked
-grep '^menu ' "$log" | tail -n 1 | grep -q "| quiet-now $want |" ||
-  fail "after the click Quiet mode now is not $want while the service says quiet $quiet"
+wait_log '^balloon error \| Quiet mode was not turned on \| .+|^state .*/Quiet mode: ' ||
+  fail "Quiet mode now: no balloon said why it was not turned on, and it did not turn on"
+echo "Quiet mode now -> $(grep -E '^(balloon|state) ' "$log" | tail -n 1)"
+menu_shows_quiet
 
 # Quiet mode during experiments: a per-user setting in the registry.
 pick $item_x $quiet_runs_y
@@ -164,8 +142,7 @@ wait_log '^setting QuietDuringExperiments 1$' 20 || fail "Quiet mode during expe
   >"$out/reg.txt" 2>&1
 grep -q 'QuietDuringExperiments.*REG_DWORD.*0x1' "$out/reg.txt" ||
   fail "QuietDuringExperiments is not 1 in HKCU\\Software\\ThreadSoup\\Tray"
-menus=$(grep -c '^menu ' "$log")
-menu_opened "$menus" || fail "the menu did not open a third time"
+menu_opened "$(grep -c '^menu ' "$log")" || fail "the menu did not open a third time"
 grep '^menu ' "$log" | tail -n 1 | grep -q '| quiet-during-experiments checked$' ||
   fail "Quiet mode during experiments is not checked after the click"
 close_menu

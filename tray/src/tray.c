@@ -350,23 +350,21 @@ static void tray_thousands(long long n, wchar_t *out, size_t count) {
   out[o] = L'\0';
 }
 
+/* The C runtime's localtime keeps its result per thread on Windows; copied all the same. */
+static BOOL tray_localtime(time_t t, struct tm *out) {
+  const struct tm *p = localtime(&t);
+  if (p != NULL)
+    *out = *p;
+  return p != NULL;
+}
+
 /* A clock time in the user's local time: "14:30" today, "Fri 14:30" on another day. */
 static void tray_clock(long long unix_s, wchar_t *out, size_t count) {
-  time_t when = (time_t)unix_s, now = time(NULL);
-  /* The C runtime's localtime keeps its result per thread on Windows. */
-  const struct tm *p = localtime(&when);
   struct tm at, today;
-  if (p == NULL) {
+  if (!tray_localtime((time_t)unix_s, &at) || !tray_localtime(time(NULL), &today)) {
     lstrcpynW(out, L"?", (int)count);
     return;
   }
-  at = *p;
-  p = localtime(&now);
-  if (p == NULL) {
-    lstrcpynW(out, L"?", (int)count);
-    return;
-  }
-  today = *p;
   static const wchar_t *const DAYS[] = {L"Sun", L"Mon", L"Tue", L"Wed", L"Thu", L"Fri", L"Sat"};
   if (at.tm_yday == today.tm_yday && at.tm_year == today.tm_year)
     swprintf(out, count, L"%02d:%02d", at.tm_hour, at.tm_min);
