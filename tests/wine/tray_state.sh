@@ -51,12 +51,23 @@ wait_log() {
 }
 # The last state line of the log.
 last_state() { grep '^state ' "$log" | tail -n 1; }
+# Polls (every 0.5 s, up to 60 s) until the last state line matches $1 (grep -E).
+wait_state() {
+  for i in $(seq 1 120); do
+    last_state | grep -Eq "$1" && return 0
+    sleep 0.5
+  done
+  return 1
+}
 
 # The icon is the only one in the notification area of the 1024x768 desktop; the menu opens
 # upwards from it, right-aligned to the screen edge. Rows (y, seen in the screenshot; tray.sh
-# has them all): Quiet mode now 692, Quiet mode during experiments 709.
+# has them all): Run experiment 649, Quiet mode now 692, Quiet mode during experiments 709. While
+# idle the menu's left edge is near x 804 (its widest row is Quiet mode during experiments), and
+# the plans' submenu opens to the left of it, about 77 px wide, first row level with Run
+# experiment (screenshot tray-state-plans.png).
 icon_x=1014 icon_y=757 item_x=950
-quiet_now_y=692 quiet_runs_y=709
+quiet_now_y=692 quiet_runs_y=709 run_y=649 first_plan_x=765
 open_menu() {
   xdotool mousemove $icon_x $icon_y click 3
   sleep 1
@@ -148,8 +159,27 @@ grep '^menu ' "$log" | tail -n 1 | grep -q '| quiet-during-experiments checked$'
 close_menu
 echo "Quiet mode during experiments stored and checked at $(now_ms) ms"
 
+# --- an experiment from the menu asks for quiet mode ----------------------------------------------
+"$wine_run" "$exe" stop --socket "$pipe" >"$out/stop.txt" 2>&1 || fail "threadsoup stop failed"
+wait_state '^state idle \| ' || fail "the tray did not return to idle after the load stopped"
+menu_opened "$(grep -c '^menu ' "$log")" || fail "the menu did not open for Run experiment"
+xdotool mousemove $item_x $run_y
+sleep 1
+import -window root "$shots/tray-state-plans.png" 2>/dev/null
+pick $first_plan_x $run_y
+wait_log '^state run \| ThreadSoup: Run [0-9]+: ' || fail "Run experiment > quick started no run"
+echo "Run experiment -> $(last_state) at $(now_ms) ms"
+# The run's plan asked for quiet mode: the run's note says what quiet mode did (here: why it
+# cannot), before the first trial. The run is stopped then, before its big loads (WINE.md).
+wait_log '^note \| quiet mode: ' 120
+noted=$?
+"$wine_run" "$exe" stop --run --socket "$pipe" >"$out/stop-run.txt" 2>&1
+[ $noted -eq 0 ] || fail "the run started from the tray did not ask for quiet mode"
+wait_state '^state idle \| ' || fail "the tray did not return to idle after the run stopped"
+echo "the run asked for quiet mode: $(grep '^note | quiet mode: ' "$log" | head -n 1)"
+
 # --- the service goes away: unreachable ----------------------------------------------------------
 for p in $(prefix_pids 'threadsoup\.exe service run'); do kill "$p" 2>/dev/null; done
-wait_log '^state unreachable \| ' || fail "the tray did not turn unreachable after the service stopped"
+wait_state '^state unreachable \| ' || fail "the tray did not turn unreachable after the service stopped"
 echo "service stopped -> $(last_state) at $(now_ms) ms"
 echo "tray state test passed; total $(now_ms) ms"

@@ -42,6 +42,9 @@ enum {
 #define WM_TRAY_STATE (WM_APP + 2)
 /* From either thread: lParam is a malloc'ed tray_balloon the window frees. */
 #define WM_TRAY_BALLOON (WM_APP + 3)
+/* From the connection thread: lParam is a malloc'ed tray_balloon whose text is a run's note; it is
+   only written to the --log file (a run's notes are the report's, not a balloon's). */
+#define WM_TRAY_NOTE (WM_APP + 4)
 
 /* One icon per program; the shell identifies it by window plus this number. */
 #define TRAY_ICON_UID 1
@@ -324,14 +327,19 @@ static void tray_post(tray_ctx *ctx, UINT msg, void *payload) {
     free(payload);
 }
 
-static void tray_post_balloon(tray_ctx *ctx, BOOL error, const wchar_t *title, const char *text) {
+static void tray_post_text(tray_ctx *ctx, UINT msg, BOOL error, const wchar_t *title,
+                           const char *text) {
   tray_balloon *b = calloc(1, sizeof *b);
   if (b == NULL)
     return;
   b->error = error;
   lstrcpynW(b->title, title, ARRAYSIZE(b->title));
   tray_widen(text, b->text, ARRAYSIZE(b->text));
-  tray_post(ctx, WM_TRAY_BALLOON, b);
+  tray_post(ctx, msg, b);
+}
+
+static void tray_post_balloon(tray_ctx *ctx, BOOL error, const wchar_t *title, const char *text) {
+  tray_post_text(ctx, WM_TRAY_BALLOON, error, title, text);
 }
 
 /* A whole number with thousands separators: 15000 -> "15,000". */
@@ -646,10 +654,15 @@ static BOOL tray_model_apply(tray_ctx *ctx, tray_model *model, const proto_messa
   } else if (strcmp(m->verb, "idle-query") == 0) {
     tray_answer_idle_query(ctx);
     return FALSE;
+  } else if (strcmp(m->verb, "run-note") == 0 && (value = proto_get(m, "text")) != NULL) {
+    /* Only with --log (a test reads whether a run asked for quiet mode); nothing is shown. */
+    if (ctx->log != NULL)
+      tray_post_text(ctx, WM_TRAY_NOTE, FALSE, L"", value);
+    return FALSE;
   } else if (strcmp(m->verb, "quiet-changed") == 0) {
     /* Nothing to show until the status asked for next (tray_follow) says until when. */
   } else {
-    return FALSE; /* run-note and events of later versions change nothing shown */
+    return FALSE; /* events of later versions change nothing shown */
   }
   return TRUE;
 }
@@ -1233,6 +1246,10 @@ static LRESULT CALLBACK tray_wndproc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp) 
     return 0;
   case WM_TRAY_BALLOON:
     tray_icon_balloon(ctx, (tray_balloon *)lp);
+    free((tray_balloon *)lp);
+    return 0;
+  case WM_TRAY_NOTE:
+    tray_log(ctx, L"note | %ls", ((tray_balloon *)lp)->text);
     free((tray_balloon *)lp);
     return 0;
   case WM_COMMAND:
