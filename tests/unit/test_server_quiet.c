@@ -227,6 +227,12 @@ static void the_deadline_restores_defender(void) {
   CHECK(restore_by >= asked + 10 && restore_by <= asked + 12);
   CHECK(ask(x, "quiet-status", NULL, NULL));
   CHECK_STR_CONTAINS(proto_get(&x->reply, "text"), "; restored at ");
+  /* status carries the journal's view for a front end: on, its end, the parts it changed. */
+  CHECK(ask(x, "status", NULL, NULL));
+  CHECK_STR_CONTAINS(proto_get(&x->reply, "quiet"), "on");
+  CHECK_INT(atoll(proto_get(&x->reply, "quiet-until") ? proto_get(&x->reply, "quiet-until") : "0"),
+            restore_by);
+  CHECK_STR_CONTAINS(proto_get(&x->reply, "quiet-defender"), "off");
   /* Nobody turns it off: the scheduler does at the deadline. */
   while (fake.defender_on == 0 && plat_clock_ns() - began < 40 * TS_NS_PER_S)
     plat_sleep_ns(100 * TS_NS_PER_MS);

@@ -186,6 +186,14 @@ static long resting_threads(void) {
 
 /* ---- cases ---- */
 
+/* A field that must be a whole number: its value, or -1 when it is missing or not a number. */
+static long field_number(const proto_message *m, const char *key) {
+  const char *v = proto_get(m, key);
+  char *end = NULL;
+  long n = v ? strtol(v, &end, 10) : -1;
+  return v && end != v && *end == '\0' ? n : -1;
+}
+
 static conversation conv;
 
 static void answers_and_runs_load_in_its_own_process(void) {
@@ -200,6 +208,15 @@ static void answers_and_runs_load_in_its_own_process(void) {
   CHECK(ask(&conv, "load-start", "spec", "sleep:500"));
   CHECK_INT(conv.reply.kind, PROTO_OK);
   CHECK_INT(settled_threads(before + 500), before + 500);
+  /* status gives the load in numbers for a front end: 500 sleepers at the default 0.5 s
+     interval ask for 1,000 wake-ups per second; no processes, no run, quiet mode off. */
+  CHECK(ask(&conv, "status", NULL, NULL));
+  CHECK_INT(field_number(&conv.reply, "load-threads"), 500);
+  CHECK_INT(field_number(&conv.reply, "load-processes"), 0);
+  CHECK_INT(field_number(&conv.reply, "load-wakeups"), 1000);
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "run"), "none");
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "quiet"), "off");
+  CHECK(proto_get(&conv.reply, "quiet-until") == NULL);
   CHECK(ask(&conv, "census", NULL, NULL));
   CHECK(atol(proto_get(&conv.reply, "service-threads") ? proto_get(&conv.reply, "service-threads")
                                                        : "0") >= 500);
@@ -209,6 +226,9 @@ static void answers_and_runs_load_in_its_own_process(void) {
   CHECK(ask(&conv, "load-stop", NULL, NULL));
   CHECK_INT(conv.reply.kind, PROTO_OK);
   CHECK_INT(settled_threads(before), before);
+  CHECK(ask(&conv, "status", NULL, NULL));
+  CHECK_INT(field_number(&conv.reply, "load-threads"), 0);
+  CHECK_INT(field_number(&conv.reply, "load-wakeups"), 0);
 }
 
 /* A tray's answer to the idle question counts when it comes from the console's session: this
@@ -499,6 +519,11 @@ static void run_stop_stops_only_that_run(void) {
   CHECK(ask(&conv, "load-start", "spec", "sleep:5"));
   CHECK_STR_CONTAINS(conv.reply.verb, "busy");
   CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "is running");
+  /* The time left is "unknown" before the first trial of the sitting, then whole seconds. */
+  CHECK(ask(&conv, "status", NULL, NULL));
+  CHECK_INT(field_number(&conv.reply, "run"), run_id);
+  const char *eta = proto_get(&conv.reply, "run-eta");
+  CHECK(eta && (strcmp(eta, "unknown") == 0 || field_number(&conv.reply, "run-eta") >= 0));
   CHECK(ask(&conv, "run-stop", NULL, NULL));
   CHECK_INT(conv.reply.kind, PROTO_OK);
   CHECK_INT(atol(proto_get(&conv.reply, "run") ? proto_get(&conv.reply, "run") : "0"), run_id);

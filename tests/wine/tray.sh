@@ -38,13 +38,8 @@ fail() {
   for f in "$out"/*.txt; do [ -f "$f" ] && { echo "--- $(basename "$f")" >&2; cat "$f" >&2; }; done
   exit 1
 }
-# Asks the service for its status into $out/status.txt; fails when it does not answer.
-status() {
-  "$wine_run" "$exe" status --socket "$pipe" >"$out/status.raw" 2>&1
-  rc=$?
-  tr -d '\r' <"$out/status.raw" >"$out/status.txt"
-  return $rc
-}
+# status, prefix_pids, start_desktop_and_service
+. "$(dirname "$0")/tray-common.sh"
 # Polls status (up to $2 times, 40 unless given: ~20 s) until its load line matches $1.
 wait_load() {
   for i in $(seq 1 "${2:-40}"); do
@@ -54,21 +49,18 @@ wait_load() {
   done
   return 1
 }
-# Whether the tray of this test still runs: a threadsoup-tray.exe of this prefix (other builds may
-# run the same test at the same time, in prefixes of their own).
+# Whether the tray of this test still runs: a threadsoup-tray.exe of this prefix.
 tray_running() {
-  for p in $(pgrep -f 'threadsoup-tray\.exe.*threadsoup-tray-test'); do
-    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "WINEPREFIX=$prefix" && return 0
-  done
-  return 1
+  [ -n "$(prefix_pids 'threadsoup-tray\.exe.*threadsoup-tray-test')" ]
 }
 # Wine's notification area is at the bottom right of the 1024x768 desktop; our icon is the only
 # one, so its centre is fixed. The menu opens upwards from it, right-aligned to the screen edge.
 icon_x=1014 icon_y=757
-# Menu rows (from the bottom edge at y 748): Exit 737, Stop experiment 712, Run experiment 696,
-# Stop load 671, Start load 655, status line 630. The Start load submenu opens to the left with
-# its first row level with Start load.
-item_x=950 start_load_y=655 stop_load_y=671 first_load_x=824
+# Menu rows (from the bottom edge at y 748, seen in the screenshot): Exit 735, Quiet mode during
+# experiments 709, Quiet mode now 692, Stop experiment 666, Run experiment 649, Stop load 623,
+# Start load 606, status line 582; the menu's left edge is near x 759. The Start load submenu
+# opens to the left of it with its first row level with Start load.
+item_x=950 start_load_y=606 stop_load_y=623 first_load_x=700
 open_menu() {
   xdotool mousemove $icon_x $icon_y click 3
   sleep 1
@@ -82,17 +74,7 @@ pick() {
 }
 
 # --- the desktop, the service, the tray --------------------------------------------------------
-"$wine_run" explorer /desktop=shell,1024x768 >"$out/desktop.log" 2>&1 &
-rm -f "$prefix/drive_c/tray-test.db" "$prefix/drive_c/tray-test.db-wal" \
-  "$prefix/drive_c/tray-test.db-shm"
-"$wine_run" "$exe" service run --console --socket "$pipe" --db 'C:\tray-test.db' \
-  >"$out/service.txt" 2>&1 &
-up=0
-for i in $(seq 1 60); do
-  status && { up=1; break; }
-  sleep 0.5
-done
-[ $up -eq 1 ] || fail "the service did not answer on $pipe"
+start_desktop_and_service tray-test
 grep -Eq "^load +none$" "$out/status.txt" || fail "a fresh service runs load already"
 echo "desktop and service up after $(now_ms) ms"
 
@@ -138,7 +120,7 @@ echo "Stop load -> service load none after $(($(now_ms) - t_click)) ms"
 # --- Exit ------------------------------------------------------------------------------------------
 tray_running || fail "no threadsoup-tray.exe of this prefix runs before Exit"
 open_menu
-pick $item_x 737
+pick $item_x 735
 xdotool click 1
 gone=0
 for i in $(seq 1 20); do

@@ -12,12 +12,20 @@
 
 /* The lowest icon ID is the one Explorer shows for the .exe, so the tray icon comes first. */
 #define IDI_TRAY 101
+/* The notification icon per state, in the order of tray.c's tray_kind (res/make-icons.sh). */
+#define IDI_STATE_IDLE 102
+#define IDI_STATE_LOAD 103
+#define IDI_STATE_RUN 104
+#define IDI_STATE_QUIET 105
+#define IDI_STATE_UNREACHABLE 106
 
 /* Popup menu commands; the status line is disabled and never sent. */
 #define IDM_STATUS 1001
 #define IDM_EXIT 1002
 #define IDM_LOAD_STOP 1003
 #define IDM_RUN_STOP 1004
+#define IDM_QUIET_NOW 1005
+#define IDM_QUIET_RUNS 1006
 /* Ranges: one ID per row of the load and plan tables in tray.c, counted from the first. */
 #define IDM_LOAD_FIRST 1100
 #define IDM_RUN_FIRST 1200

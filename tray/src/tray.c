@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <wchar.h>
 
 #include "resource.h"
@@ -41,6 +42,9 @@ enum {
 #define WM_TRAY_STATE (WM_APP + 2)
 /* From either thread: lParam is a malloc'ed tray_balloon the window frees. */
 #define WM_TRAY_BALLOON (WM_APP + 3)
+/* From the connection thread: lParam is a malloc'ed tray_balloon whose text is a run's note; it is
+   only written to the --log file (a run's notes are the report's, not a balloon's). */
+#define WM_TRAY_NOTE (WM_APP + 4)
 
 /* One icon per program; the shell identifies it by window plus this number. */
 #define TRAY_ICON_UID 1
@@ -53,6 +57,8 @@ enum {
 /* Menu clicks waiting for the request thread; more means the service is stuck. */
 #define TRAY_MAX_JOBS 8
 #define TRAY_LINE_MAX 128 /* the status line; also the tooltip's size (szTip) */
+/* Quiet mode asked for from the menu lasts as long as the service's own default (quiet on). */
+#define TRAY_QUIET_HOURS "4"
 
 static const wchar_t TRAY_WINDOW_CLASS[] = L"ThreadSoupTrayWindow";
 static const wchar_t TRAY_TITLE[] = L"ThreadSoup";
@@ -62,10 +68,36 @@ static const wchar_t TRAY_NOT_RUNNING[] =
     L"ThreadSoup service not running \u2014 start it with threadsoup service start";
 
 static const wchar_t TRAY_USAGE[] =
-    L"usage: threadsoup-tray [--pipe NAME] [--exit-after MS] [--help]\n"
+    L"usage: threadsoup-tray [--pipe NAME] [--exit-after MS] [--log FILE] [--help]\n"
     L"  --pipe NAME      the service's pipe (default \\\\.\\pipe\\threadsoup)\n"
     L"  --exit-after MS  close by itself after MS milliseconds (for tests)\n"
+    L"  --log FILE       append each state, tooltip, menu and balloon shown to FILE\n"
     L"  --help           show this text\n";
+
+/* The per-user settings of the tray (HKCU). */
+static const wchar_t TRAY_SETTINGS_KEY[] = L"Software\\ThreadSoup\\Tray";
+static const wchar_t TRAY_QUIET_RUNS_VALUE[] = L"QuietDuringExperiments";
+
+/* What the icon shows; the order of the IDI_STATE_* icons (resource.h). */
+typedef enum tray_kind {
+  TRAY_KIND_IDLE,
+  TRAY_KIND_LOAD,
+  TRAY_KIND_RUN,
+  TRAY_KIND_QUIET,
+  TRAY_KIND_UNREACHABLE,
+  TRAY_KIND_COUNT
+} tray_kind;
+
+static const struct {
+  int icon;
+  const wchar_t *name; /* in the --log file */
+} TRAY_KINDS[TRAY_KIND_COUNT] = {
+    {IDI_STATE_IDLE, L"idle"},
+    {IDI_STATE_LOAD, L"load"},
+    {IDI_STATE_RUN, L"run"},
+    {IDI_STATE_QUIET, L"quiet"},
+    {IDI_STATE_UNREACHABLE, L"unreachable"},
+};
 
 /* The "Start load" submenu: what the user picks and the condition the service is sent. */
 static const struct {
@@ -92,6 +124,7 @@ typedef struct tray_options {
   DWORD exit_after_ms; /* 0: run until the user picks Exit */
   BOOL help;
   const wchar_t *pipe; /* NULL: plat_ipc_default_address() */
+  const wchar_t *log;  /* NULL: no log */
 } tray_options;
 
 /* What the window knows of the service: a snapshot the connection thread sends whole. */
@@ -100,7 +133,10 @@ typedef struct tray_state {
   BOOL attempt_done; /* the answer to a connection attempt (a menu may be waiting for it) */
   BOOL load;         /* a client's load runs */
   BOOL run;          /* an experiment runs */
+  BOOL quiet;        /* quiet mode is on */
+  tray_kind kind;    /* the icon */
   wchar_t line[TRAY_LINE_MAX];
+  wchar_t quiet_line[TRAY_LINE_MAX]; /* "Defender off, updates paused until 14:30", or "" */
 } tray_state;
 
 typedef struct tray_balloon {
@@ -109,11 +145,13 @@ typedef struct tray_balloon {
   wchar_t text[256]; /* szInfo's size */
 } tray_balloon;
 
-/* One request for the request thread: a verb with at most one field. */
+/* One request for the request thread: a verb with at most two fields. */
 typedef struct tray_job {
   char verb[PROTO_MAX_NAME];
   char key[PROTO_MAX_NAME]; /* "" for none */
   char value[64];
+  char key2[PROTO_MAX_NAME]; /* "" for none */
+  char value2[64];
   wchar_t what[48]; /* names the request in an error balloon; "" to fail silently */
 } tray_job;
 
@@ -132,26 +170,36 @@ typedef struct tray_link {
 typedef struct tray_model {
   BOOL have_status;
   char load[128]; /* "" for none */
-  long long run;  /* 0 for none */
+  long load_threads, load_processes;
+  double load_wakeups;
+  long long run; /* 0 for none */
   int done, total;
+  long eta_s; /* -1: not known yet */
+  BOOL quiet;
+  long long quiet_until;              /* Unix s; 0 for none */
+  BOOL quiet_defender, quiet_updates; /* the parts quiet mode changed */
 } tray_model;
 
 /* Everything the program shares. It lives on wWinMain's stack; the window finds it through
    GWLP_USERDATA and the threads through their argument, so there is no global mutable state. */
 typedef struct tray_ctx {
   HINSTANCE instance;
-  HWND window;              /* set before the threads start, cleared after they are joined */
-  HICON icon;               /* owned; destroyed after the window */
-  UINT icon_dpi;            /* the DPI the icon was loaded for... */
-  int icon_px;              /* ...and its width there */
+  HWND window; /* set before the threads start, cleared after they are joined */
+  HICON icon;  /* owned; destroyed after the window */
+  HICON state_icons[TRAY_KIND_COUNT]; /* owned; loaded with icon, at the same size */
+  UINT icon_dpi;                      /* the DPI the icon was loaded for... */
+  int icon_px;                        /* ...and its width there */
   UINT taskbar_created_msg; /* registered "TaskbarCreated", broadcast when Explorer (re)starts */
   BOOL icon_shown;          /* the shell currently holds our icon */
   BOOL icon_version4;       /* NIM_SETVERSION succeeded: events come in the version-4 layout */
   DWORD exit_after_ms;
   char pipe[PLAT_PATH_MAX]; /* UTF-8, as plat_ipc_connect takes it */
+  FILE *log;                /* --log, window thread only; NULL for none */
 
   /* Window thread only. */
-  tray_state shown;  /* the last snapshot: builds the menu and the tooltip */
+  tray_state shown;                  /* the last snapshot: builds the menu and the tooltip */
+  wchar_t logged_tip[TRAY_LINE_MAX]; /* the tooltip last written to the log */
+  tray_kind logged_kind;
   BOOL menu_pending; /* a right click waits for a connection attempt before the menu opens */
   POINT menu_at;
   BOOL link_started, worker_started;
@@ -235,6 +283,12 @@ static int tray_parse_args(int argc, wchar_t **argv, tray_options *opts) {
         return TRAY_EXIT_USAGE;
       }
       opts->pipe = argv[++i];
+    } else if (wcscmp(arg, L"--log") == 0) {
+      if (i + 1 >= argc || argv[i + 1][0] == L'\0') {
+        tray_complain(L"--log needs the name of a file to append to");
+        return TRAY_EXIT_USAGE;
+      }
+      opts->log = argv[++i];
     } else {
       tray_complain(L"unknown option '%ls'", arg);
       return TRAY_EXIT_USAGE;
@@ -273,14 +327,112 @@ static void tray_post(tray_ctx *ctx, UINT msg, void *payload) {
     free(payload);
 }
 
-static void tray_post_balloon(tray_ctx *ctx, BOOL error, const wchar_t *title, const char *text) {
+static void tray_post_text(tray_ctx *ctx, UINT msg, BOOL error, const wchar_t *title,
+                           const char *text) {
   tray_balloon *b = calloc(1, sizeof *b);
   if (b == NULL)
     return;
   b->error = error;
   lstrcpynW(b->title, title, ARRAYSIZE(b->title));
   tray_widen(text, b->text, ARRAYSIZE(b->text));
-  tray_post(ctx, WM_TRAY_BALLOON, b);
+  tray_post(ctx, msg, b);
+}
+
+static void tray_post_balloon(tray_ctx *ctx, BOOL error, const wchar_t *title, const char *text) {
+  tray_post_text(ctx, WM_TRAY_BALLOON, error, title, text);
+}
+
+/* A whole number with thousands separators: 15000 -> "15,000". */
+static void tray_thousands(long long n, wchar_t *out, size_t count) {
+  wchar_t digits[32];
+  swprintf(digits, ARRAYSIZE(digits), L"%lld", n < 0 ? -n : n);
+  size_t len = wcslen(digits), o = 0;
+  if (n < 0 && o + 1 < count)
+    out[o++] = L'-';
+  for (size_t i = 0; i < len && o + 1 < count; i++) {
+    if (i > 0 && (len - i) % 3 == 0 && o + 1 < count)
+      out[o++] = L',';
+    if (o + 1 < count)
+      out[o++] = digits[i];
+  }
+  out[o] = L'\0';
+}
+
+/* The C runtime's localtime keeps its result per thread on Windows; copied all the same. */
+static BOOL tray_localtime(time_t t, struct tm *out) {
+  const struct tm *p = localtime(&t);
+  if (p != NULL)
+    *out = *p;
+  return p != NULL;
+}
+
+/* A clock time in the user's local time: "14:30" today, "Fri 14:30" on another day. */
+static void tray_clock(long long unix_s, wchar_t *out, size_t count) {
+  struct tm at, today;
+  if (!tray_localtime((time_t)unix_s, &at) || !tray_localtime(time(NULL), &today)) {
+    lstrcpynW(out, L"?", (int)count);
+    return;
+  }
+  static const wchar_t *const DAYS[] = {L"Sun", L"Mon", L"Tue", L"Wed", L"Thu", L"Fri", L"Sat"};
+  if (at.tm_yday == today.tm_yday && at.tm_year == today.tm_year)
+    swprintf(out, count, L"%02d:%02d", at.tm_hour, at.tm_min);
+  else
+    swprintf(out, count, L"%ls %02d:%02d", DAYS[at.tm_wday % 7], at.tm_hour, at.tm_min);
+}
+
+/* "15,000 sleepers at 0.5 s, 30,000 wake-ups/s"; other loads by their threads and processes. */
+static void tray_load_line(const tray_model *m, wchar_t *out, size_t count) {
+  wchar_t threads[32], procs[32], wakeups[32];
+  tray_thousands(m->load_threads, threads, ARRAYSIZE(threads));
+  tray_thousands(m->load_processes, procs, ARRAYSIZE(procs));
+  tray_thousands((long long)(m->load_wakeups + 0.5), wakeups, ARRAYSIZE(wakeups));
+  /* One sleep part: its interval is the threads per wake-up per second. */
+  BOOL sleepers = strncmp(m->load, "sleep:", 6) == 0 && strchr(m->load, '+') == NULL &&
+                  m->load_threads > 0 && m->load_wakeups > 0;
+  if (sleepers) {
+    swprintf(out, count, L"%ls sleepers at %g s, %ls wake-ups/s", threads,
+             (double)m->load_threads / m->load_wakeups, wakeups);
+  } else if (m->load_threads > 0 || m->load_processes > 0) {
+    int n = 0;
+    if (m->load_threads > 0)
+      n = swprintf(out, count, L"%ls threads", threads);
+    if (m->load_processes > 0 && n >= 0)
+      n += swprintf(out + n, count - (size_t)n, L"%ls%ls processes", n ? L", " : L"", procs);
+    if (m->load_wakeups >= 0.5 && n >= 0)
+      swprintf(out + n, count - (size_t)n, L", %ls wake-ups/s", wakeups);
+  } else {
+    wchar_t load[100];
+    tray_widen(m->load, load, ARRAYSIZE(load));
+    swprintf(out, count, L"Load: %ls", load);
+  }
+}
+
+/* "about 6 min left" from the service's estimate. */
+static void tray_eta_text(long eta_s, wchar_t *out, size_t count) {
+  if (eta_s < 60)
+    lstrcpynW(out, L"less than a minute left", (int)count);
+  else if (eta_s < 90 * 60)
+    swprintf(out, count, L"about %ld min left", (eta_s + 30) / 60);
+  else
+    swprintf(out, count, L"about %ld h %ld min left", eta_s / 3600, (eta_s % 3600 + 30) / 60);
+}
+
+/* "Defender off, updates paused until 14:30": what quiet mode changed and when it ends. */
+static void tray_quiet_line(const tray_model *m, wchar_t *out, size_t count) {
+  wchar_t until[32] = L"";
+  if (m->quiet_until > 0) {
+    wchar_t clock[24];
+    tray_clock(m->quiet_until, clock, ARRAYSIZE(clock));
+    swprintf(until, ARRAYSIZE(until), L" until %ls", clock);
+  }
+  if (m->quiet_defender && m->quiet_updates)
+    swprintf(out, count, L"Defender off, updates paused%ls", until);
+  else if (m->quiet_defender)
+    swprintf(out, count, L"Defender off%ls", until);
+  else if (m->quiet_updates)
+    swprintf(out, count, L"Updates paused%ls", until);
+  else
+    swprintf(out, count, L"Quiet mode%ls", until);
 }
 
 /* Sends the window a snapshot of the model, or of a failed connection when `failure` is set. */
@@ -289,6 +441,11 @@ static void tray_post_state(tray_ctx *ctx, const tray_model *model, const ts_err
   if (s == NULL)
     return;
   s->attempt_done = TRUE;
+  s->kind = TRAY_KIND_UNREACHABLE;
+  if (failure == NULL && model->quiet) {
+    s->quiet = TRUE;
+    tray_quiet_line(model, s->quiet_line, ARRAYSIZE(s->quiet_line));
+  }
   if (failure != NULL) {
     /* "Not running" is the common case and deserves the exact words; other failures (a busy or
        refusing pipe) are told as the platform layer words them. */
@@ -298,19 +455,29 @@ static void tray_post_state(tray_ctx *ctx, const tray_model *model, const ts_err
       tray_widen(failure->text, s->line, ARRAYSIZE(s->line));
   } else if (model->run != 0) {
     s->connected = s->run = TRUE;
+    s->kind = TRAY_KIND_RUN;
+    wchar_t eta[48];
+    tray_eta_text(model->eta_s, eta, ARRAYSIZE(eta));
     if (model->done == 0)
       swprintf(s->line, ARRAYSIZE(s->line), L"Run %lld: starting, %d trials", model->run,
                model->total);
+    else if (model->eta_s >= 0)
+      swprintf(s->line, ARRAYSIZE(s->line), L"Run %lld: trial %d of %d, %ls", model->run,
+               model->done, model->total, eta);
     else
       swprintf(s->line, ARRAYSIZE(s->line), L"Run %lld: trial %d of %d", model->run, model->done,
                model->total);
   } else if (model->load[0] != '\0') {
     s->connected = s->load = TRUE;
-    wchar_t load[100];
-    tray_widen(model->load, load, ARRAYSIZE(load));
-    swprintf(s->line, ARRAYSIZE(s->line), L"Load: %ls", load);
+    s->kind = TRAY_KIND_LOAD;
+    tray_load_line(model, s->line, ARRAYSIZE(s->line));
+  } else if (model->quiet) {
+    s->connected = TRUE;
+    s->kind = TRAY_KIND_QUIET;
+    lstrcpynW(s->line, L"Idle", ARRAYSIZE(s->line));
   } else {
     s->connected = TRUE;
+    s->kind = TRAY_KIND_IDLE;
     lstrcpynW(s->line, L"Idle", ARRAYSIZE(s->line));
   }
   tray_post(ctx, WM_TRAY_STATE, s);
@@ -385,9 +552,10 @@ static int tray_link_read(tray_link *link, ts_err *err) {
   }
 }
 
-/* Queues a request for the request thread; FALSE when the queue is full or the tray closes. */
-static BOOL tray_enqueue(tray_ctx *ctx, const char *verb, const char *key, const char *value,
-                         const wchar_t *what) {
+/* Queues a request for the request thread; FALSE when the queue is full or the tray closes.
+   key2/value2 may be NULL (most requests have at most one field). */
+static BOOL tray_enqueue2(tray_ctx *ctx, const char *verb, const char *key, const char *value,
+                          const char *key2, const char *value2, const wchar_t *what) {
   plat_mutex_lock(&ctx->lock);
   BOOL queued = !ctx->quitting && ctx->job_count < TRAY_MAX_JOBS;
   if (queued) {
@@ -396,12 +564,19 @@ static BOOL tray_enqueue(tray_ctx *ctx, const char *verb, const char *key, const
     snprintf(job->verb, sizeof job->verb, "%s", verb);
     snprintf(job->key, sizeof job->key, "%s", key ? key : "");
     snprintf(job->value, sizeof job->value, "%s", value ? value : "");
+    snprintf(job->key2, sizeof job->key2, "%s", key2 ? key2 : "");
+    snprintf(job->value2, sizeof job->value2, "%s", value2 ? value2 : "");
     lstrcpynW(job->what, what, ARRAYSIZE(job->what));
     ctx->job_count++;
     plat_cond_broadcast(&ctx->changed);
   }
   plat_mutex_unlock(&ctx->lock);
   return queued;
+}
+
+static BOOL tray_enqueue(tray_ctx *ctx, const char *verb, const char *key, const char *value,
+                         const wchar_t *what) {
+  return tray_enqueue2(ctx, verb, key, value, NULL, NULL, what);
 }
 
 /* ---------------------------------------------------------------- the connection thread */
@@ -432,6 +607,23 @@ static BOOL tray_model_apply(tray_ctx *ctx, tray_model *model, const proto_messa
     value = proto_get(m, "run-progress");
     if (value)
       sscanf(value, "%d/%d", &model->done, &model->total);
+    /* Fields of newer services; an older one leaves them out and the tray shows less. */
+    value = proto_get(m, "run-eta");
+    model->eta_s = value && strcmp(value, "unknown") != 0 ? atol(value) : -1;
+    value = proto_get(m, "load-threads");
+    model->load_threads = value ? atol(value) : 0;
+    value = proto_get(m, "load-processes");
+    model->load_processes = value ? atol(value) : 0;
+    value = proto_get(m, "load-wakeups");
+    model->load_wakeups = value ? atof(value) : 0;
+    value = proto_get(m, "quiet");
+    model->quiet = value && strcmp(value, "on") == 0;
+    value = proto_get(m, "quiet-until");
+    model->quiet_until = model->quiet && value ? atoll(value) : 0;
+    value = proto_get(m, "quiet-defender");
+    model->quiet_defender = model->quiet && value && strcmp(value, "off") == 0;
+    value = proto_get(m, "quiet-updates");
+    model->quiet_updates = model->quiet && value && strcmp(value, "paused") == 0;
     model->have_status = TRUE;
     return TRUE;
   }
@@ -462,8 +654,15 @@ static BOOL tray_model_apply(tray_ctx *ctx, tray_model *model, const proto_messa
   } else if (strcmp(m->verb, "idle-query") == 0) {
     tray_answer_idle_query(ctx);
     return FALSE;
+  } else if (strcmp(m->verb, "run-note") == 0 && (value = proto_get(m, "text")) != NULL) {
+    /* Only with --log (a test reads whether a run asked for quiet mode); nothing is shown. */
+    if (ctx->log != NULL)
+      tray_post_text(ctx, WM_TRAY_NOTE, FALSE, L"", value);
+    return FALSE;
+  } else if (strcmp(m->verb, "quiet-changed") == 0) {
+    /* Nothing to show until the status asked for next (tray_follow) says until when. */
   } else {
-    return FALSE; /* run-note and events of later versions change nothing shown */
+    return FALSE; /* events of later versions change nothing shown */
   }
   return TRUE;
 }
@@ -496,8 +695,18 @@ static int tray_follow(tray_ctx *ctx, tray_link *link, ts_err *err) {
                       message ? message : "no reason given");
       break;
     }
-    if (tray_model_apply(ctx, &model, &link->msg) && model.have_status)
+    if (tray_model_apply(ctx, &model, &link->msg) && model.have_status) {
       tray_post_state(ctx, &model, NULL);
+      /* An event says what changed, a status says it in numbers (threads, wake-ups, time left,
+         quiet mode's end): ask for one on this connection, whose replies come in order with the
+         events. The status reply itself is not followed by another. */
+      if (link->msg.kind == PROTO_EVENT) {
+        size_t n = 0;
+        rc = proto_encode(&link->request, link->wire, sizeof link->wire, &n, err);
+        if (rc == TS_OK)
+          rc = plat_ipc_send(link->conn, link->wire, n, err);
+      }
+    }
   }
   tray_link_close(ctx, link, &ctx->event_conn);
   return rc;
@@ -542,6 +751,8 @@ static void tray_call(tray_ctx *ctx, tray_link *link, const tray_job *job) {
     proto_init(&link->request, PROTO_REQUEST, job->verb);
     if (job->key[0] != '\0')
       rc = proto_add(&link->request, job->key, job->value, &err);
+    if (rc == TS_OK && job->key2[0] != '\0')
+      rc = proto_add(&link->request, job->key2, job->value2, &err);
   }
   if (rc == TS_OK)
     rc = tray_link_send(link, &err);
@@ -554,11 +765,17 @@ static void tray_call(tray_ctx *ctx, tray_link *link, const tray_job *job) {
     return;
 
   char text[600];
+  /* Quiet mode's refusals (Tamper Protection, policy, rights, nothing to change here) are the
+     service's own sentences: shown as they are, without the protocol's error word. */
+  BOOL quiet = strncmp(job->verb, "quiet-", 6) == 0;
   if (rc != TS_OK) {
     snprintf(text, sizeof text, "%s", err.text);
   } else if (link->msg.kind == PROTO_ERROR) {
     const char *message = proto_get(&link->msg, "message");
-    snprintf(text, sizeof text, "%s: %s", link->msg.verb, message ? message : "no reason given");
+    if (quiet)
+      snprintf(text, sizeof text, "%s", message ? message : "the service gave no reason");
+    else
+      snprintf(text, sizeof text, "%s: %s", link->msg.verb, message ? message : "no reason given");
   } else {
     /* Done: the events say what changed. If the subscription is down (the service started after
        the tray last looked), this is the moment to follow it again. */
@@ -571,7 +788,11 @@ static void tray_call(tray_ctx *ctx, tray_link *link, const tray_job *job) {
     return;
   }
   wchar_t title[64];
-  swprintf(title, ARRAYSIZE(title), L"%ls failed", job->what);
+  if (quiet)
+    swprintf(title, ARRAYSIZE(title), L"Quiet mode was not turned %ls",
+             strcmp(job->verb, "quiet-on") == 0 ? L"on" : L"off");
+  else
+    swprintf(title, ARRAYSIZE(title), L"%ls failed", job->what);
   tray_post_balloon(ctx, TRUE, title, text);
 }
 
@@ -638,13 +859,38 @@ static void tray_icon_data(const tray_ctx *ctx, NOTIFYICONDATAW *nid) {
   nid->uID = TRAY_ICON_UID;
 }
 
-/* The tooltip is the status line, named as ThreadSoup's unless it says so itself. */
+/* The tooltip is the status line, named as ThreadSoup's unless it says so itself, and quiet
+   mode's state on a second line while it is on. */
 static void tray_tooltip(const tray_ctx *ctx, wchar_t *tip, size_t count) {
+  int n;
   if (wcsncmp(ctx->shown.line, TRAY_TITLE, wcslen(TRAY_TITLE)) == 0)
-    lstrcpynW(tip, ctx->shown.line, (int)count);
+    n = swprintf(tip, count, L"%ls", ctx->shown.line);
   else
-    swprintf(tip, count, L"%ls: %ls", TRAY_TITLE, ctx->shown.line);
+    n = swprintf(tip, count, L"%ls: %ls", TRAY_TITLE, ctx->shown.line);
+  if (n >= 0 && ctx->shown.quiet)
+    swprintf(tip + n, count - (size_t)n, L"\nQuiet mode: %ls", ctx->shown.quiet_line);
   tip[count - 1] = L'\0';
+}
+
+/* One line in the --log file (UTF-8), flushed at once so a test reads what is shown now. */
+static void tray_log(tray_ctx *ctx, const wchar_t *format, ...) {
+  if (ctx->log == NULL)
+    return;
+  wchar_t line[600];
+  va_list ap;
+  va_start(ap, format);
+  vswprintf(line, ARRAYSIZE(line), format, ap);
+  va_end(ap);
+  line[ARRAYSIZE(line) - 1] = L'\0';
+  /* The tooltip's line break is logged as '/', so that one entry stays one line. */
+  for (wchar_t *c = line; *c; c++)
+    if (*c == L'\n')
+      *c = L'/';
+  char utf8[1800];
+  if (WideCharToMultiByte(CP_UTF8, 0, line, -1, utf8, (int)sizeof utf8, NULL, NULL) == 0)
+    return;
+  fprintf(ctx->log, "%s\n", utf8);
+  fflush(ctx->log);
 }
 
 static BOOL tray_icon_show(tray_ctx *ctx);
@@ -676,12 +922,10 @@ static int tray_metric(int index, UINT dpi) {
   return for_dpi ? for_dpi(index, dpi) : MulDiv(GetSystemMetrics(index), (int)dpi, 96);
 }
 
-/* Loads the icon at the small-icon size of the tray's DPI (16 px at 100 %, 24 at 150 %, 32 at
-   200 %): LoadIconWithScaleDown picks the nearest larger image of threadsoup.ico and scales it
-   down, never up. The old icon goes once the new one is in place. */
-static BOOL tray_icon_load(tray_ctx *ctx) {
-  UINT dpi = tray_dpi(ctx->window);
-  int cx = tray_metric(SM_CXSMICON, dpi), cy = tray_metric(SM_CYSMICON, dpi);
+/* One icon resource at cx x cy: LoadIconWithScaleDown picks the nearest larger image and
+   scales it down, never up; the state icons hold 16, 20, 24, 32 and 48 px, so the common DPIs
+   (100, 125, 150, 200 %) get an image drawn for their size. */
+static HICON tray_icon_at(tray_ctx *ctx, int id, int cx, int cy) {
   /* Common controls 6 (the manifest's), looked up: MinGW's import library lacks the function. */
   typedef HRESULT(WINAPI * scale_down_fn)(HINSTANCE, PCWSTR, int, int, HICON *);
   HMODULE comctl32 = LoadLibraryW(L"comctl32.dll");
@@ -689,13 +933,31 @@ static BOOL tray_icon_load(tray_ctx *ctx) {
       comctl32 ? (scale_down_fn)(void (*)(void))GetProcAddress(comctl32, "LoadIconWithScaleDown")
                : NULL;
   HICON icon = NULL;
-  if (!scale_down || FAILED(scale_down(ctx->instance, MAKEINTRESOURCEW(IDI_TRAY), cx, cy, &icon)))
-    icon =
-        LoadImageW(ctx->instance, MAKEINTRESOURCEW(IDI_TRAY), IMAGE_ICON, cx, cy, LR_DEFAULTCOLOR);
+  if (!scale_down || FAILED(scale_down(ctx->instance, MAKEINTRESOURCEW(id), cx, cy, &icon)))
+    icon = LoadImageW(ctx->instance, MAKEINTRESOURCEW(id), IMAGE_ICON, cx, cy, LR_DEFAULTCOLOR);
+  return icon;
+}
+
+/* Loads the icons at the small-icon size of the tray's DPI (16 px at 100 %, 24 at 150 %, 32 at
+   200 %). The old icons go once the new ones are in place. */
+static BOOL tray_icon_load(tray_ctx *ctx) {
+  UINT dpi = tray_dpi(ctx->window);
+  int cx = tray_metric(SM_CXSMICON, dpi), cy = tray_metric(SM_CYSMICON, dpi);
+  HICON icon = tray_icon_at(ctx, IDI_TRAY, cx, cy);
   if (icon == NULL)
     return ctx->icon != NULL;
-  HICON old = ctx->icon;
+  HICON states[TRAY_KIND_COUNT];
+  for (int i = 0; i < TRAY_KIND_COUNT; i++) {
+    states[i] = tray_icon_at(ctx, TRAY_KINDS[i].icon, cx, cy);
+    if (states[i] == NULL)
+      states[i] = CopyIcon(icon); /* never seen; the program icon still says whose it is */
+  }
+  HICON old = ctx->icon, old_states[TRAY_KIND_COUNT];
   ctx->icon = icon;
+  for (int i = 0; i < TRAY_KIND_COUNT; i++) {
+    old_states[i] = ctx->state_icons[i];
+    ctx->state_icons[i] = states[i];
+  }
   ctx->icon_dpi = dpi;
   ctx->icon_px = cx;
   wchar_t note[96];
@@ -705,7 +967,16 @@ static BOOL tray_icon_load(tray_ctx *ctx) {
     tray_icon_show(ctx); /* MODIFY: the taskbar copies the icon, ours may go */
   if (old != NULL)
     DestroyIcon(old);
+  for (int i = 0; i < TRAY_KIND_COUNT; i++)
+    if (old_states[i] != NULL)
+      DestroyIcon(old_states[i]);
   return TRUE;
+}
+
+/* The icon of the state shown. */
+static HICON tray_state_icon(const tray_ctx *ctx) {
+  HICON icon = ctx->state_icons[ctx->shown.kind];
+  return icon ? icon : ctx->icon;
 }
 
 /* Puts the icon in the notification area. Failure is normal when no taskbar exists yet (the tray
@@ -715,7 +986,7 @@ static BOOL tray_icon_show(tray_ctx *ctx) {
   tray_icon_data(ctx, &nid);
   nid.uFlags = NIF_MESSAGE | NIF_ICON | NIF_TIP | NIF_SHOWTIP;
   nid.uCallbackMessage = WM_TRAY_NOTIFY;
-  nid.hIcon = ctx->icon;
+  nid.hIcon = tray_state_icon(ctx);
   tray_tooltip(ctx, nid.szTip, ARRAYSIZE(nid.szTip));
   /* TaskbarCreated also comes when the taskbar merely changed (e.g. DPI) and still holds our
      icon; then ADD fails and MODIFY brings the icon up to date. */
@@ -741,14 +1012,20 @@ static void tray_icon_hide(tray_ctx *ctx) {
   ctx->icon_shown = FALSE;
 }
 
-static void tray_icon_update_tip(tray_ctx *ctx) {
-  if (!ctx->icon_shown)
-    return;
+/* The state's picture and tooltip; each new one goes to the --log file as well. */
+static void tray_icon_update(tray_ctx *ctx) {
   NOTIFYICONDATAW nid;
   tray_icon_data(ctx, &nid);
-  nid.uFlags = NIF_TIP | NIF_SHOWTIP;
+  nid.uFlags = NIF_ICON | NIF_TIP | NIF_SHOWTIP;
+  nid.hIcon = tray_state_icon(ctx);
   tray_tooltip(ctx, nid.szTip, ARRAYSIZE(nid.szTip));
-  Shell_NotifyIconW(NIM_MODIFY, &nid);
+  if (ctx->icon_shown)
+    Shell_NotifyIconW(NIM_MODIFY, &nid);
+  if (ctx->logged_kind != ctx->shown.kind || wcscmp(ctx->logged_tip, nid.szTip) != 0) {
+    ctx->logged_kind = ctx->shown.kind;
+    lstrcpynW(ctx->logged_tip, nid.szTip, ARRAYSIZE(ctx->logged_tip));
+    tray_log(ctx, L"state %ls | %ls", TRAY_KINDS[ctx->shown.kind].name, nid.szTip);
+  }
 }
 
 /* A balloon from the icon; without an icon (no taskbar) an error still reaches the user. */
@@ -759,10 +1036,33 @@ static void tray_icon_balloon(tray_ctx *ctx, const tray_balloon *b) {
   lstrcpynW(nid.szInfoTitle, b->title, ARRAYSIZE(nid.szInfoTitle));
   lstrcpynW(nid.szInfo, b->text, ARRAYSIZE(nid.szInfo));
   nid.dwInfoFlags = b->error ? NIIF_ERROR : NIIF_INFO;
+  tray_log(ctx, L"balloon %ls | %ls | %ls", b->error ? L"error" : L"info", b->title, b->text);
   if (ctx->icon_shown && Shell_NotifyIconW(NIM_MODIFY, &nid))
     return;
   if (b->error)
     MessageBoxW(ctx->window, b->text, b->title, MB_OK | MB_ICONERROR);
+}
+
+/* ---------------------------------------------------------------- settings */
+
+/* "Quiet mode during experiments", per user (HKCU): off unless the user turned it on. */
+static BOOL tray_quiet_runs_get(void) {
+  DWORD value = 0, size = sizeof value;
+  LSTATUS rc = RegGetValueW(HKEY_CURRENT_USER, TRAY_SETTINGS_KEY, TRAY_QUIET_RUNS_VALUE,
+                            RRF_RT_REG_DWORD, NULL, &value, &size);
+  return rc == ERROR_SUCCESS && value != 0;
+}
+
+static BOOL tray_quiet_runs_set(BOOL on) {
+  HKEY key;
+  if (RegCreateKeyExW(HKEY_CURRENT_USER, TRAY_SETTINGS_KEY, 0, NULL, 0, KEY_SET_VALUE, NULL, &key,
+                      NULL) != ERROR_SUCCESS)
+    return FALSE;
+  DWORD value = on ? 1 : 0;
+  LSTATUS rc =
+      RegSetValueExW(key, TRAY_QUIET_RUNS_VALUE, 0, REG_DWORD, (const BYTE *)&value, sizeof value);
+  RegCloseKey(key);
+  return rc == ERROR_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- popup menu */
@@ -799,7 +1099,22 @@ static void tray_menu_show(tray_ctx *ctx, int x, int y) {
   AppendMenuW(menu, MF_POPUP | tray_enabled(free_to_start), (UINT_PTR)plans, L"&Run experiment");
   AppendMenuW(menu, MF_STRING | tray_enabled(s->run), IDM_RUN_STOP, L"Stop &experiment");
   AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
+  /* Quiet mode's item carries its state and end, so the menu alone says what is changed. */
+  wchar_t quiet_label[TRAY_LINE_MAX + 32];
+  if (s->quiet)
+    swprintf(quiet_label, ARRAYSIZE(quiet_label), L"&Quiet mode now (%ls)", s->quiet_line);
+  else
+    lstrcpynW(quiet_label, L"&Quiet mode now", ARRAYSIZE(quiet_label));
+  BOOL quiet_runs = tray_quiet_runs_get();
+  AppendMenuW(menu, MF_STRING | tray_enabled(s->connected) | (s->quiet ? MF_CHECKED : 0),
+              IDM_QUIET_NOW, quiet_label);
+  AppendMenuW(menu, MF_STRING | (quiet_runs ? MF_CHECKED : 0), IDM_QUIET_RUNS,
+              L"Quiet mode &during experiments");
+  AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
   AppendMenuW(menu, MF_STRING, IDM_EXIT, L"E&xit");
+  tray_log(ctx, L"menu | %ls | quiet-now %ls | %ls | quiet-during-experiments %ls", s->line,
+           s->quiet ? L"checked" : L"unchecked", quiet_label,
+           quiet_runs ? L"checked" : L"unchecked");
 
   /* Without the foreground the menu would not close when the user clicks elsewhere. */
   SetForegroundWindow(ctx->window);
@@ -845,27 +1160,48 @@ static void tray_on_notify(tray_ctx *ctx, WPARAM wp, LPARAM lp) {
 static void tray_on_state(tray_ctx *ctx, tray_state *s) {
   ctx->shown = *s;
   free(s);
-  tray_icon_update_tip(ctx);
+  tray_icon_update(ctx);
   if (ctx->menu_pending && ctx->shown.attempt_done) {
     ctx->menu_pending = FALSE;
     tray_menu_show(ctx, ctx->menu_at.x, ctx->menu_at.y);
   }
 }
 
-static void tray_request(tray_ctx *ctx, const char *verb, const char *key, const char *value,
-                         const wchar_t *what) {
-  if (tray_enqueue(ctx, verb, key, value, what))
-    return;
+static void tray_queue_full(tray_ctx *ctx, const wchar_t *what) {
   tray_balloon b = {TRUE, L"", L"Too many requests are waiting for the service; try again later."};
   lstrcpynW(b.title, what, ARRAYSIZE(b.title));
   tray_icon_balloon(ctx, &b);
+}
+
+static void tray_request(tray_ctx *ctx, const char *verb, const char *key, const char *value,
+                         const wchar_t *what) {
+  if (!tray_enqueue(ctx, verb, key, value, what))
+    tray_queue_full(ctx, what);
 }
 
 static void tray_on_command(tray_ctx *ctx, UINT id) {
   if (id >= IDM_LOAD_FIRST && id < IDM_LOAD_FIRST + ARRAYSIZE(TRAY_LOADS)) {
     tray_request(ctx, "load-start", "spec", TRAY_LOADS[id - IDM_LOAD_FIRST].spec, L"Start load");
   } else if (id >= IDM_RUN_FIRST && id < IDM_RUN_FIRST + ARRAYSIZE(TRAY_PLANS)) {
-    tray_request(ctx, "run-start", "plan", TRAY_PLANS[id - IDM_RUN_FIRST].plan, L"Run experiment");
+    /* The plan's own setting asks the service for quiet mode around the run (docs/plans.md). */
+    BOOL quiet = tray_quiet_runs_get();
+    if (!tray_enqueue2(ctx, "run-start", "plan", TRAY_PLANS[id - IDM_RUN_FIRST].plan,
+                       quiet ? "set" : NULL, quiet ? "quiet=on" : NULL, L"Run experiment"))
+      tray_queue_full(ctx, L"Run experiment");
+  } else if (id == IDM_QUIET_NOW) {
+    if (ctx->shown.quiet)
+      tray_request(ctx, "quiet-off", NULL, NULL, L"Quiet mode");
+    else
+      tray_request(ctx, "quiet-on", "hours", TRAY_QUIET_HOURS, L"Quiet mode");
+  } else if (id == IDM_QUIET_RUNS) {
+    BOOL on = !tray_quiet_runs_get();
+    if (tray_quiet_runs_set(on)) {
+      tray_log(ctx, L"setting QuietDuringExperiments %d", on ? 1 : 0);
+    } else {
+      tray_balloon b = {TRUE, L"Quiet mode during experiments",
+                        L"The setting could not be saved in the registry."};
+      tray_icon_balloon(ctx, &b);
+    }
   } else if (id == IDM_LOAD_STOP) {
     tray_request(ctx, "load-stop", NULL, NULL, L"Stop load");
   } else if (id == IDM_RUN_STOP) {
@@ -910,6 +1246,10 @@ static LRESULT CALLBACK tray_wndproc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp) 
     return 0;
   case WM_TRAY_BALLOON:
     tray_icon_balloon(ctx, (tray_balloon *)lp);
+    free((tray_balloon *)lp);
+    return 0;
+  case WM_TRAY_NOTE:
+    tray_log(ctx, L"note | %ls", ((tray_balloon *)lp)->text);
     free((tray_balloon *)lp);
     return 0;
   case WM_COMMAND:
@@ -977,6 +1317,7 @@ static int tray_run(tray_ctx *ctx) {
     goto done;
   }
   lstrcpynW(ctx->shown.line, L"Connecting to the service\u2026", ARRAYSIZE(ctx->shown.line));
+  ctx->shown.kind = ctx->logged_kind = TRAY_KIND_UNREACHABLE;
   tray_icon_show(ctx); /* not fatal: see tray_icon_show */
   if (!tray_threads_start(ctx))
     goto done;
@@ -1000,6 +1341,11 @@ done:
   if (ctx->icon != NULL)
     DestroyIcon(ctx->icon);
   ctx->icon = NULL;
+  for (int i = 0; i < TRAY_KIND_COUNT; i++) {
+    if (ctx->state_icons[i] != NULL)
+      DestroyIcon(ctx->state_icons[i]);
+    ctx->state_icons[i] = NULL;
+  }
   return rc;
 }
 
@@ -1020,6 +1366,13 @@ static int tray_configure(tray_ctx *ctx, BOOL *help) {
   }
   if (rc == TRAY_EXIT_OK && opts.pipe == NULL)
     snprintf(ctx->pipe, sizeof ctx->pipe, "%s", plat_ipc_default_address());
+  if (rc == TRAY_EXIT_OK && opts.log != NULL) {
+    ctx->log = _wfopen(opts.log, L"ab"); /* "\n" line ends, as tests read them */
+    if (ctx->log == NULL) {
+      tray_complain(L"--log: cannot open '%ls' to append to", opts.log);
+      rc = TRAY_EXIT_USAGE;
+    }
+  }
   ctx->exit_after_ms = opts.exit_after_ms;
   *help = opts.help;
   LocalFree(argv);
@@ -1035,9 +1388,14 @@ int WINAPI wWinMain(HINSTANCE instance, HINSTANCE prev, PWSTR cmdline, int show)
   ZeroMemory(&ctx, sizeof ctx);
   BOOL help = FALSE;
   int rc = tray_configure(&ctx, &help);
-  if (rc != TRAY_EXIT_OK)
+  if (rc != TRAY_EXIT_OK) {
+    if (ctx.log != NULL)
+      fclose(ctx.log);
     return rc;
+  }
   if (help) {
+    if (ctx.log != NULL)
+      fclose(ctx.log);
     tray_show_usage();
     return TRAY_EXIT_OK;
   }
@@ -1045,11 +1403,12 @@ int WINAPI wWinMain(HINSTANCE instance, HINSTANCE prev, PWSTR cmdline, int show)
   /* One tray per session. A second start (autostart plus a click in the Start menu) leaves
      quietly: the icon the user wants is already there. */
   HANDLE mutex = CreateMutexW(NULL, FALSE, TRAY_MUTEX_NAME);
-  if (mutex == NULL)
-    return TRAY_EXIT_FAILURE;
-  if (GetLastError() == ERROR_ALREADY_EXISTS) {
-    CloseHandle(mutex);
-    return TRAY_EXIT_OK;
+  if (mutex == NULL || GetLastError() == ERROR_ALREADY_EXISTS) {
+    if (mutex != NULL)
+      CloseHandle(mutex);
+    if (ctx.log != NULL)
+      fclose(ctx.log);
+    return mutex == NULL ? TRAY_EXIT_FAILURE : TRAY_EXIT_OK;
   }
 
   ctx.instance = instance;
@@ -1060,5 +1419,7 @@ int WINAPI wWinMain(HINSTANCE instance, HINSTANCE prev, PWSTR cmdline, int show)
   plat_mutex_destroy(&ctx.lock);
 
   CloseHandle(mutex);
+  if (ctx.log != NULL)
+    fclose(ctx.log);
   return rc;
 }

@@ -86,6 +86,27 @@ static int handle_hello(request *r) {
   return TS_OK;
 }
 
+/* Quiet mode as the journal has it now (a quick read: the machine itself is quiet-status's):
+   whether it is on, until when the service restores it, and which parts it changed. */
+static void add_quiet_now(request *r) {
+  store_quiet_entry *e = malloc(sizeof *e);
+  int found = 0;
+  ts_err err;
+  if (e) {
+    plat_mutex_lock(&r->svc->db_lock);
+    if (store_quiet_open_entry(r->svc->db, e, &found, &err) != TS_OK)
+      found = 0;
+    plat_mutex_unlock(&r->svc->db_lock);
+  }
+  proto_add(r->out, "quiet", found ? "on" : "off", &r->err);
+  if (found) {
+    proto_addf(r->out, &r->err, "quiet-until", "%lld", (long long)e->restore_by);
+    proto_add(r->out, "quiet-defender", e->defender_changed ? "off" : "unchanged", &r->err);
+    proto_addf(r->out, &r->err, "quiet-updates", "%s", e->update_changed ? "paused" : "unchanged");
+  }
+  free(e);
+}
+
 static int handle_status(request *r) {
   server *svc = r->svc;
   ts_err err;
@@ -97,12 +118,20 @@ static int handle_status(request *r) {
   proto_addf(r->out, &r->err, "db", "%s", svc->db_path);
   proto_addf(r->out, &r->err, "load", "%s", st.load);
   proto_addf(r->out, &r->err, "threads", "%ld", threads);
+  proto_addf(r->out, &r->err, "load-threads", "%ld", st.load_threads);
+  proto_addf(r->out, &r->err, "load-processes", "%ld", st.load_processes);
+  proto_addf(r->out, &r->err, "load-wakeups", "%.0f", st.load_wakeups);
   if (st.run_active) {
     proto_addf(r->out, &r->err, "run", "%lld", (long long)st.run_id);
     proto_addf(r->out, &r->err, "run-progress", "%d/%d", st.run_done, st.run_total);
+    if (st.run_eta_s >= 0)
+      proto_addf(r->out, &r->err, "run-eta", "%ld", st.run_eta_s);
+    else
+      proto_add(r->out, "run-eta", "unknown", &r->err);
   } else {
     proto_add(r->out, "run", "none", &r->err);
   }
+  add_quiet_now(r);
   /* Fixed when the service starts: read without the lock. */
   proto_addf(r->out, &r->err, "command-benchmarks", "%s",
              svc->commands_allowed ? "allowed" : svc->commands_reason);

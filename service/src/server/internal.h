@@ -64,6 +64,7 @@ typedef struct runner_state {
   int run_active;
   int64_t run_id;
   int run_done, run_total;
+  uint64_t run_sitting_ns; /* plat_clock_ns when this sitting of the run started (for its eta) */
   plat_cancel *run_cancel; /* the active run's own stop request */
   int run_resume;          /* 1: the active run resumes; 0: it was just stored */
   plan run_plan;
@@ -173,6 +174,11 @@ typedef struct runner_status {
   int run_active;
   int64_t run_id;
   int run_done, run_total;
+  long run_eta_s; /* seconds left at this sitting's pace so far; -1 before its first trial */
+  /* What the client's load asked for (0 when none runs): threads, processes, and the wake-ups
+     per second its sleepers ask for (count / interval), so a front end can show numbers. */
+  long load_threads, load_processes;
+  double load_wakeups;
 } runner_status;
 void runner_get_status(server *svc, runner_status *out);
 

@@ -62,8 +62,10 @@ int64_t server_quiet_tick(server *svc, int64_t now) {
     ts_log(TS_LOG_ERROR, "quiet mode's time ran out: %s", err.text);
     return next ? now + QUIET_RETRY_S : 0;
   }
-  if (outcome.text[0])
+  if (outcome.text[0]) {
     ts_log(TS_LOG_INFO, "%s", outcome.text);
+    server_emit(svc, "quiet-changed", "quiet", "%s", next ? "on" : "off");
+  }
   return next;
 }
 
@@ -74,6 +76,9 @@ int server_quiet_change(server *svc, int on, int64_t seconds, const char *who, q
               : quiet_leave(svc->quiet_db, svc->quiet_ops, out, err);
   svc->quiet_cached = 0;
   plat_mutex_unlock(&svc->quiet_lock);
+  /* Front ends (the tray) ask for status again and show the new state. */
+  if (rc == TS_OK)
+    server_emit(svc, "quiet-changed", "quiet", "%s", on ? "on" : "off");
   /* The scheduler takes the new deadline (or drops the old one). */
   plat_mutex_lock(&svc->lock);
   plat_cond_broadcast(&svc->changed);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../experiment/experiment.h"
+#include "threadsoup/units.h"
 
 /* ---- the one busy rule ---- */
 
@@ -44,6 +45,22 @@ void runner_get_status(server *svc, runner_status *out) {
   out->run_id = st->run_id;
   out->run_done = st->run_done;
   out->run_total = st->run_total;
+  out->run_eta_s = -1;
+  if (st->run_active && st->run_done > 0 && st->run_total >= st->run_done) {
+    double per_trial = (double)(plat_clock_ns() - st->run_sitting_ns) / st->run_done;
+    out->run_eta_s = (long)(per_trial * (st->run_total - st->run_done) / TS_NS_PER_S + 0.5);
+  }
+  out->load_threads = out->load_processes = 0;
+  out->load_wakeups = 0;
+  for (int i = 0; st->client_load && i < st->client_spec.part_count; i++) {
+    const load_part *part = &st->client_spec.parts[i];
+    if (part->scenario->creates_processes)
+      out->load_processes += part->count;
+    else
+      out->load_threads += part->count;
+    if ((part->scenario->options & LOAD_OPT_INTERVAL) && part->interval_ns > 0)
+      out->load_wakeups += (double)part->count * TS_NS_PER_S / (double)part->interval_ns;
+  }
   plat_mutex_unlock(&svc->lock);
 }
 
@@ -65,6 +82,7 @@ static void on_started(void *ctx, int64_t run_id, int pending, int total) {
   plat_mutex_lock(&svc->lock);
   svc->runner.run_done = 0;
   svc->runner.run_total = pending;
+  svc->runner.run_sitting_ns = plat_clock_ns();
   plat_mutex_unlock(&svc->lock);
   server_emit(svc, "run-started", "run", "%lld: %d of %d trials to run", (long long)run_id, pending,
               total);
