@@ -63,6 +63,7 @@ set(TS_CORE_SOURCES
   service/src/report/calibration.c
   service/src/report/csv.c
   service/src/report/data.c
+  service/src/report/headline.c
   service/src/report/html.c
   service/src/report/json.c
   service/src/report/text.c

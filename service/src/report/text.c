@@ -8,6 +8,7 @@
 
 #include "calibration.h"
 #include "data.h"
+#include "headline.h"
 #include "report.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/utf8.h"
@@ -175,6 +176,7 @@ int report_run_format(store *s, int64_t run_id, report_format format, FILE *out,
   switch (format) {
   case REPORT_FORMAT_TEXT:
     report_write_text_header(r, out);
+    report_write_headline_text(r, out);
     report_write_text_body(r, out);
     write_placement(r, out);
     break;

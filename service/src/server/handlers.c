@@ -11,6 +11,7 @@
 
 #include "../experiment/estimate.h"
 #include "../quiet/quiet.h"
+#include "../report/headline.h"
 #include "../report/report.h"
 #include "schedule.h"
 #include "../../../shared/src/plat/peer_rights.h"
@@ -157,9 +158,19 @@ static int handle_census(request *r) {
   return TS_OK;
 }
 
+/* The history's rows, and with `headlines: yes` a "headline" field per run ("ID|HEADLINE"). The
+   run rows are read first: the store's cursor is closed before any headline reads the database. */
+typedef struct history_ctx {
+  request *r;
+  int64_t ids[200];
+  int count;
+} history_ctx;
+
 static int add_history_row(void *ctx, const store_run_row *row) {
-  request *r = ctx;
-  return proto_addf(r->out, &r->err, "run", "%lld|%s|%s|%s|%d/%d|%s", (long long)row->id,
+  history_ctx *h = ctx;
+  if (h->count < (int)(sizeof h->ids / sizeof h->ids[0]))
+    h->ids[h->count++] = row->id;
+  return proto_addf(h->r->out, &h->r->err, "run", "%lld|%s|%s|%s|%d/%d|%s", (long long)row->id,
                     row->started_at, row->plan_name, store_run_status_name(row->status),
                     row->trials_done, row->trials_total, row->status_detail) != TS_OK;
 }
@@ -169,9 +180,28 @@ static int handle_history(request *r) {
   ts_err err;
   if (proto_get(r->in, "limit") && long_field(r, "limit", 1, 200, &limit, &err) != TS_OK)
     return reply_err(r, &err);
+  const char *headlines = proto_get(r->in, "headlines");
+  if (headlines && strcmp(headlines, "yes") != 0 && strcmp(headlines, "no") != 0) {
+    ts_err_set(&err, TS_EUSAGE, "headlines: '%s' is not yes or no", headlines);
+    return reply_err(r, &err);
+  }
+  history_ctx *h = calloc(1, sizeof *h);
+  if (!h) {
+    ts_err_set(&err, TS_ENOMEM, "no memory for the history");
+    return reply_err(r, &err);
+  }
+  h->r = r;
   plat_mutex_lock(&r->svc->db_lock);
-  int rc = store_runs(r->svc->db, (int)limit, add_history_row, r, &err);
+  int rc = store_runs(r->svc->db, (int)limit, add_history_row, h, &err);
+  for (int i = 0; rc == TS_OK && headlines && strcmp(headlines, "yes") == 0 && i < h->count; i++) {
+    char line[512];
+    ts_err ignored;
+    if (report_headline_load(r->svc->db, h->ids[i], line, sizeof line, &ignored) != TS_OK)
+      snprintf(line, sizeof line, "%s", "");
+    proto_addf(r->out, &r->err, "headline", "%lld|%s", (long long)h->ids[i], line);
+  }
   plat_mutex_unlock(&r->svc->db_lock);
+  free(h);
   return rc == TS_OK ? TS_OK : reply_err(r, &err);
 }
 
@@ -206,6 +236,46 @@ static int render_report(server *svc, int64_t run_id, report_format format, char
   return rc;
 }
 
+/* A report read in pages (`offset`, `size`): each reply holds at most REPORT_PAGE_MAX bytes of the
+   document, so that even escaped it fits one message, cut where a UTF-8 character begins; `total`
+   is the document's length and `next` where the following page starts (total at the end). */
+#define REPORT_PAGE_MAX 24576
+static int handle_report_page(request *r, long run_id, report_format format, ts_err *err) {
+  long offset = 0, size = REPORT_PAGE_MAX;
+  if (proto_get(r->in, "offset") && long_field(r, "offset", 0, ID_MAX, &offset, err) != TS_OK)
+    return err->code;
+  if (proto_get(r->in, "size") && long_field(r, "size", 16, REPORT_PAGE_MAX, &size, err) != TS_OK)
+    return err->code;
+  FILE *f = tmpfile();
+  if (!f)
+    return ts_err_set(err, TS_EFAILED, "cannot create a temporary file for the report");
+  plat_mutex_lock(&r->svc->db_lock);
+  int rc = report_run_format(r->svc->db, run_id, format, f, err);
+  plat_mutex_unlock(&r->svc->db_lock);
+  char *page = rc == TS_OK ? malloc((size_t)size + 1) : NULL;
+  if (rc == TS_OK && !page)
+    rc = ts_err_set(err, TS_ENOMEM, "no memory for the report");
+  long total = rc == TS_OK ? ftell(f) : 0;
+  if (rc == TS_OK && offset > total)
+    rc = ts_err_set(err, TS_EUSAGE, "offset %ld is past the report's end (%ld bytes)", offset,
+                    total);
+  if (rc == TS_OK) {
+    fseek(f, offset, SEEK_SET);
+    size_t n = fread(page, 1, (size_t)size, f);
+    /* A page ends before a UTF-8 continuation byte's lead, unless the document ends there. */
+    if (offset + (long)n < total)
+      while (n > 0 && ((unsigned char)page[n] & 0xC0) == 0x80)
+        n--;
+    page[n] = '\0';
+    proto_add(r->out, "text", page, err);
+    proto_addf(r->out, err, "total", "%ld", total);
+    proto_addf(r->out, err, "next", "%ld", offset + (long)n);
+  }
+  free(page);
+  fclose(f);
+  return rc;
+}
+
 static int handle_report(request *r) {
   long run_id;
   report_format format = REPORT_FORMAT_TEXT;
@@ -215,6 +285,10 @@ static int handle_report(request *r) {
   int rc = long_field(r, "run", 1, ID_MAX, &run_id, &err);
   if (rc == TS_OK && format_text)
     rc = report_format_parse(format_text, &format, &err);
+  if (rc == TS_OK && (proto_get(r->in, "offset") || proto_get(r->in, "size"))) {
+    rc = handle_report_page(r, run_id, format, &err);
+    return rc == TS_OK ? TS_OK : reply_err(r, &err);
+  }
   if (rc == TS_OK)
     rc = render_report(r->svc, run_id, format, &text, &err);
   if (rc == TS_OK && proto_add(r->out, "text", text, &err) != TS_OK)

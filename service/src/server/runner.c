@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../experiment/experiment.h"
+#include "../report/headline.h"
 #include "threadsoup/units.h"
 
 /* ---- the one busy rule ---- */
@@ -125,6 +126,10 @@ static void finish_run(server *svc, store *db, int64_t run_id, int rc, const ts_
   proto_addf(m, &ignored, "run", "%lld %s%s%s", (long long)run_id, store_run_status_name(outcome),
              rc == TS_OK ? "" : ": ", rc == TS_OK ? "" : err->text);
   proto_add(m, "outcome", store_run_status_name(outcome), &ignored);
+  /* The run's headline, for the tray's notification; left out when there is nothing to compare. */
+  char headline[512];
+  if (db && report_headline_load(db, run_id, headline, sizeof headline, &ignored) == TS_OK)
+    proto_add(m, "headline", headline, &ignored);
   server_emit_message(svc, m);
   free(m);
 }
