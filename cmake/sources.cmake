@@ -104,5 +104,6 @@ endif()
 
 set(TS_TRAY_SOURCES
   tray/src/tray.c
+  tray/src/tray_results.c
   tray/tray.rc
 )

@@ -74,7 +74,8 @@ static void the_largest_effect_with_a_verdict_wins(void) {
   char line[512];
   headline_of(run, line, sizeof line);
   /* The minus sign is U+2212; the spread is the 95 % CI's half-width. */
-  CHECK_STR_CONTAINS(line, "15,000 sleepers: builtin-st \xe2\x88\x92" "5.0 % \xc2\xb1 ");
+  CHECK_STR_CONTAINS(line, "15,000 sleepers: builtin-st \xe2\x88\x92"
+                           "5.0 % \xc2\xb1 ");
   CHECK_STR_CONTAINS(line, ", slower");
   report_data *r;
   ts_err err;

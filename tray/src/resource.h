@@ -26,6 +26,13 @@
 #define IDM_RUN_STOP 1004
 #define IDM_QUIET_NOW 1005
 #define IDM_QUIET_RUNS 1006
+/* Results: the latest report, the history (tray_results.c). */
+#define IDM_RESULTS_LATEST 1020
+#define IDM_RESULTS_HISTORY 1021
+#define IDD_HISTORY 3000
+#define IDC_HISTORY_LIST 3001
+#define IDC_HISTORY_OPEN 3002
+#define IDC_HISTORY_LABEL 3003
 /* Ranges: one ID per row of the load and plan tables in tray.c, counted from the first. */
 #define IDM_LOAD_FIRST 1100
 #define IDM_RUN_FIRST 1200

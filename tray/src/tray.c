@@ -28,6 +28,7 @@
 #include "resource.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/proto.h"
+#include "tray_shared_results.h"
 
 /* Process exit codes; tests rely on them. */
 enum {
@@ -338,7 +339,7 @@ static void tray_post_text(tray_ctx *ctx, UINT msg, BOOL error, const wchar_t *t
   tray_post(ctx, msg, b);
 }
 
-static void tray_post_balloon(tray_ctx *ctx, BOOL error, const wchar_t *title, const char *text) {
+void tray_post_balloon(tray_ctx *ctx, BOOL error, const wchar_t *title, const char *text) {
   tray_post_text(ctx, WM_TRAY_BALLOON, error, title, text);
 }
 
@@ -647,6 +648,7 @@ static BOOL tray_model_apply(tray_ctx *ctx, tray_model *model, const proto_messa
     model->run = 0;
     char text[300];
     snprintf(text, sizeof text, "Run %s", value);
+    tray_results_finished(m, text, sizeof text);
     /* The outcome field names how it ended ("finished", "interrupted", "failed"). */
     const char *outcome = proto_get(m, "outcome");
     tray_post_balloon(ctx, outcome && strcmp(outcome, "failed") == 0, L"ThreadSoup experiment",
@@ -873,7 +875,7 @@ static void tray_tooltip(const tray_ctx *ctx, wchar_t *tip, size_t count) {
 }
 
 /* One line in the --log file (UTF-8), flushed at once so a test reads what is shown now. */
-static void tray_log(tray_ctx *ctx, const wchar_t *format, ...) {
+void tray_log(tray_ctx *ctx, const wchar_t *format, ...) {
   if (ctx->log == NULL)
     return;
   wchar_t line[600];
@@ -1093,6 +1095,7 @@ static void tray_menu_show(tray_ctx *ctx, int x, int y) {
 
   AppendMenuW(menu, MF_STRING | MF_GRAYED, IDM_STATUS, s->line);
   AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
+  tray_results_menu(ctx, menu);
   AppendMenuW(menu, MF_POPUP | tray_enabled(free_to_start), (UINT_PTR)loads, L"Start &load");
   AppendMenuW(menu, MF_STRING | tray_enabled(s->load), IDM_LOAD_STOP, L"St&op load");
   AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
@@ -1145,6 +1148,8 @@ static void tray_menu_request(tray_ctx *ctx, int x, int y) {
 
 /* Handles a WM_TRAY_NOTIFY from the shell, in whichever layout the shell agreed to. */
 static void tray_on_notify(tray_ctx *ctx, WPARAM wp, LPARAM lp) {
+  if ((ctx->icon_version4 ? LOWORD(lp) : (UINT)lp) == NIN_BALLOONUSERCLICK)
+    tray_results_balloon_click(ctx, ctx->window, ctx->pipe);
   if (ctx->icon_version4) {
     /* Version 4: LOWORD(lp) is the event, wp holds the anchor in screen coordinates. */
     if (LOWORD(lp) == WM_CONTEXTMENU)
@@ -1206,6 +1211,8 @@ static void tray_on_command(tray_ctx *ctx, UINT id) {
     tray_request(ctx, "load-stop", NULL, NULL, L"Stop load");
   } else if (id == IDM_RUN_STOP) {
     tray_request(ctx, "run-stop", NULL, NULL, L"Stop experiment");
+  } else if (id == IDM_RESULTS_LATEST || id == IDM_RESULTS_HISTORY) {
+    tray_results_command(ctx, ctx->window, ctx->pipe, id);
   } else if (id == IDM_EXIT) {
     /* The same way out as --exit-after and a WM_CLOSE from outside. */
     PostMessageW(ctx->window, WM_CLOSE, 0, 0);
@@ -1251,6 +1258,9 @@ static LRESULT CALLBACK tray_wndproc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp) 
   case WM_TRAY_NOTE:
     tray_log(ctx, L"note | %ls", ((tray_balloon *)lp)->text);
     free((tray_balloon *)lp);
+    return 0;
+  case WM_APP + 20: /* WM_TRAY_RESULTS, tray_results.c */
+    tray_results_on_message(ctx, lp);
     return 0;
   case WM_COMMAND:
     tray_on_command(ctx, LOWORD(wp));

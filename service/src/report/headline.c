@@ -88,8 +88,8 @@ void report_headline(const report_data *r, char *buf, size_t len) {
     snprintf(spread, sizeof spread, " \xc2\xb1 %.1f %%", half);
   double p = cell->cmp.percent;
   /* A real minus sign (U+2212), as the example in the user guide reads. */
-  snprintf(buf, len, "%s: %s %s%.1f %%%s, %s", label, r->benches[b],
-           p < 0 ? "\xe2\x88\x92" : "+", fabs(p), spread, stats_verdict_name(cell->cmp.verdict));
+  snprintf(buf, len, "%s: %s %s%.1f %%%s, %s", label, r->benches[b], p < 0 ? "\xe2\x88\x92" : "+",
+           fabs(p), spread, stats_verdict_name(cell->cmp.verdict));
 }
 
 int report_headline_load(store *s, int64_t run_id, char *buf, size_t len, ts_err *err) {
