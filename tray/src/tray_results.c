@@ -207,8 +207,9 @@ static DWORD WINAPI results_open_main(void *arg) {
   } else {
     h = ShellExecuteW(NULL, L"open", path, NULL, NULL, SW_SHOWNORMAL);
   }
-  swprintf(line, ARRAYSIZE(line), L"%lsreport run %lld written to %ls%ls", (INT_PTR)h > 32 ? L"I" : L"E",
-           job->run, path, (INT_PTR)h > 32 ? L" and opened" : L"; no program opens it");
+  swprintf(line, ARRAYSIZE(line), L"%lsreport run %lld written to %ls%ls",
+           (INT_PTR)h > 32 ? L"I" : L"E", job->run, path,
+           (INT_PTR)h > 32 ? L" and opened" : L"; no program opens it");
   results_tell(job, line);
   free(job);
   return 0;
