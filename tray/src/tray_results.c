@@ -280,7 +280,7 @@ static DWORD WINAPI results_history_main(void *arg) {
     return 0;
   }
   proto_init(&l->request, PROTO_REQUEST, "history");
-  proto_add(&l->request, "limit", "200", &err);
+  proto_add(&l->request, "limit", "50", &err); /* each headline computes its run's statistics */
   proto_add(&l->request, "headlines", "yes", &err);
   if (results_call(l, pipe, &err) == TS_OK) {
     for (int i = 0; i < l->reply.field_count && h->count < RESULTS_MAX_ROWS; i++) {
