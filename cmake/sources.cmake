@@ -102,6 +102,7 @@ if(WIN32)
 endif()
 
 set(TS_TRAY_SOURCES
+  tray/src/schedules.c
   tray/src/tray.c
   tray/tray.rc
 )
