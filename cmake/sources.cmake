@@ -103,6 +103,7 @@ if(WIN32)
 endif()
 
 set(TS_TRAY_SOURCES
+  tray/src/schedules.c
   tray/src/tray.c
   tray/src/tray_results.c
   tray/tray.rc

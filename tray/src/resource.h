@@ -33,6 +33,20 @@
 #define IDC_HISTORY_LIST 3001
 #define IDC_HISTORY_OPEN 3002
 #define IDC_HISTORY_LABEL 3003
+/* Schedules and Start the service (schedules.c): menu 1030-1039, dialogs and controls 4000-4999. */
+#define IDM_SCHEDULES 1030
+#define IDM_START_SERVICE 1031
+#define IDD_SCHEDULES 4000
+#define IDC_SCHED_LIST 4001
+#define IDC_SCHED_ADD 4002
+#define IDC_SCHED_REMOVE 4003
+#define IDC_SCHED_STATUS 4004
+#define IDD_SCHED_ADD 4100
+#define IDC_SCHED_PRESET 4101
+#define IDC_SCHED_FILE 4102
+#define IDC_SCHED_WHEN 4103
+#define IDC_SCHED_REQUIRE 4104
+#define IDC_SCHED_ERROR 4105
 /* Ranges: one ID per row of the load and plan tables in tray.c, counted from the first. */
 #define IDM_LOAD_FIRST 1100
 #define IDM_RUN_FIRST 1200

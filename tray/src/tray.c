@@ -29,6 +29,7 @@
 #include "threadsoup/plat.h"
 #include "threadsoup/proto.h"
 #include "tray_shared_results.h"
+#include "tray_shared_schedules.h"
 
 /* Process exit codes; tests rely on them. */
 enum {
@@ -1114,6 +1115,10 @@ static void tray_menu_show(tray_ctx *ctx, int x, int y) {
   AppendMenuW(menu, MF_STRING | (quiet_runs ? MF_CHECKED : 0), IDM_QUIET_RUNS,
               L"Quiet mode &during experiments");
   AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
+  AppendMenuW(menu, MF_STRING | tray_enabled(s->connected), IDM_SCHEDULES, L"Sc&hedules\u2026");
+  if (s->kind == TRAY_KIND_UNREACHABLE)
+    AppendMenuW(menu, MF_STRING, IDM_START_SERVICE, L"Start the &service");
+  AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
   AppendMenuW(menu, MF_STRING, IDM_EXIT, L"E&xit");
   tray_log(ctx, L"menu | %ls | quiet-now %ls | %ls | quiet-during-experiments %ls", s->line,
            s->quiet ? L"checked" : L"unchecked", quiet_label,
@@ -1213,6 +1218,13 @@ static void tray_on_command(tray_ctx *ctx, UINT id) {
     tray_request(ctx, "run-stop", NULL, NULL, L"Stop experiment");
   } else if (id == IDM_RESULTS_LATEST || id == IDM_RESULTS_HISTORY) {
     tray_results_command(ctx, ctx->window, ctx->pipe, id);
+  } else if (id == IDM_SCHEDULES) {
+    schedules_show(ctx, ctx->instance, ctx->window, ctx->pipe);
+  } else if (id == IDM_START_SERVICE) {
+    tray_balloon b = {TRUE, L"Start the service", L""};
+    schedules_start_service(ctx, ctx->window, b.text, ARRAYSIZE(b.text));
+    if (b.text[0] != L'\0')
+      tray_icon_balloon(ctx, &b);
   } else if (id == IDM_EXIT) {
     /* The same way out as --exit-after and a WM_CLOSE from outside. */
     PostMessageW(ctx->window, WM_CLOSE, 0, 0);
@@ -1264,6 +1276,13 @@ static LRESULT CALLBACK tray_wndproc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp) 
     return 0;
   case WM_COMMAND:
     tray_on_command(ctx, LOWORD(wp));
+    return 0;
+  case WM_SCHED_SERVICE_STARTED: /* schedules.c: follow the service it started */
+    tray_log(ctx, L"start-service ended %lu", (unsigned long)wp);
+    plat_mutex_lock(&ctx->lock);
+    ctx->retry = TRUE;
+    plat_cond_broadcast(&ctx->changed);
+    plat_mutex_unlock(&ctx->lock);
     return 0;
   case WM_TIMER:
     if (wp == TRAY_TIMER_EXIT_AFTER) {

@@ -1,0 +1,104 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
+# tray_schedules.sh - the tray's Schedules dialog under Wine and Xvfb: Add... adds a schedule that
+# threadsoup schedule list then shows, Remove removes it; both dialogs are screenshotted.
+# Usage: tray_schedules.sh WINE-RUN THREADSOUP-EXE THREADSOUP-TRAY-EXE WINEPREFIX
+set -u
+wine_run=$1 exe=$2 tray=$3 prefix=$4
+
+if [ -z "${TRAY_TEST_IN_X:-}" ]; then
+  TRAY_TEST_IN_X=1 exec xvfb-run -a -s "-screen 0 1024x768x24" sh "$0" "$@"
+fi
+
+export WINEPREFIX="$prefix"
+export WINEDEBUG="${WINEDEBUG:--all}"
+pipe='\\.\pipe\threadsoup-tray-schedules-test'
+out="$(mktemp -d "${TMPDIR:-/tmp}/threadsoup-tray-schedules.XXXXXX")"
+shots=$(dirname "$prefix")
+log=$shots/tray-schedules.log
+
+cleanup() {
+  wineserver -k 2>/dev/null
+  rm -rf "$out"
+}
+trap cleanup EXIT
+fail() {
+  echo "tray_schedules: $*" >&2
+  import -window root "$shots/tray-schedules-failure.png" 2>/dev/null
+  echo "--- tray log" >&2
+  cat "$log" >&2 2>/dev/null
+  for f in "$out"/*.txt; do [ -f "$f" ] && { echo "--- $(basename "$f")" >&2; cat "$f" >&2; }; done
+  exit 1
+}
+. "$(dirname "$0")/tray-common.sh"
+wait_log() {
+  for i in $(seq 1 $((${2:-60} * 2))); do
+    grep -Eq "$1" "$log" 2>/dev/null && return 0
+    sleep 0.5
+  done
+  return 1
+}
+# The centre of a control the tray logged: "dialog NAME control LABEL at X,Y".
+control_at() { grep "^dialog $1 control $2 at " "$log" | tail -n 1 | sed 's/.* at //; s/,/ /'; }
+click_control() {
+  at=$(control_at "$1" "$2")
+  [ -n "$at" ] || fail "the tray logged no position of $1's $2"
+  # shellcheck disable=SC2086
+  xdotool mousemove $at
+  sleep 0.5
+  xdotool click 1
+}
+screenshot() {
+  import -window root "$1" || fail "no screenshot $1"
+  colours=$(convert "$1" -format '%k' info:)
+  [ "$colours" -gt 8 ] || fail "the screenshot $1 is blank ($colours colours)"
+}
+cli_list() {
+  "$wine_run" "$exe" schedule list --socket "$pipe" >"$out/list.raw" 2>&1
+  tr -d '\r' <"$out/list.raw" >"$out/list.txt"
+}
+
+rm -f "$log"
+start_desktop_and_service tray-schedules
+tray_win="Z:$(echo "$tray" | tr / '\\')"
+log_win="Z:$(echo "$log" | tr / '\\')"
+"$wine_run" explorer /desktop=shell,1024x768 "$tray_win" --pipe "$pipe" --log "$log_win" \
+  >"$out/tray.txt" 2>&1 &
+wait_log '^state idle \| ' || fail "the tray did not show the idle state"
+
+# The menu opens at the icon; Schedules... is its row above Exit (y 709, as tray.sh lists them).
+opened=0
+for attempt in 1 2 3 4 5; do
+  xdotool mousemove 1014 757 click 3
+  sleep 2
+  xdotool mousemove 950 709; sleep 0.7; xdotool click 1
+  wait_log '^schedules list ' 20 && { opened=1; break; }
+  xdotool key Escape
+done
+[ $opened -eq 1 ] || fail "Schedules... did not open the dialog with its list"
+
+# Add...: preset quick (the first) and the proposed time daily 03:00, then OK.
+click_control schedules Add
+wait_log '^dialog add control OK at ' 30 || fail "Add... did not open its dialog"
+sleep 1
+screenshot "$shots/tray-schedules-add.png"
+click_control add OK
+wait_log '^schedules added$' 60 || fail "the schedule was not added"
+wait_log '^schedules row \| [0-9]+ \| quick \| daily 03:00 \| ' 60 ||
+  fail "the dialog's list does not show the new schedule"
+cli_list
+grep -q 'daily 03:00' "$out/list.txt" || fail "threadsoup schedule list does not show it"
+sleep 1
+screenshot "$shots/tray-schedules-list.png"
+
+# Remove: the first row is selected from the keyboard, then Remove.
+click_control schedules List
+xdotool key Home space
+sleep 0.5
+click_control schedules Remove
+wait_log '^schedules list 0$' 60 || fail "Remove did not empty the dialog's list"
+cli_list
+grep -q 'daily 03:00' "$out/list.txt" && fail "threadsoup schedule list still shows it"
+click_control schedules Close
+wait_log '^schedules closed$' 30 || fail "the dialog did not close"
+echo "tray schedules test passed"
