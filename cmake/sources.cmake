@@ -103,5 +103,7 @@ endif()
 
 set(TS_TRAY_SOURCES
   tray/src/tray.c
+  tray/src/load_form.c
+  tray/src/dialogs.c
   tray/tray.rc
 )
