@@ -57,10 +57,10 @@ tray_running() {
 # one, so its centre is fixed. The menu opens upwards from it, right-aligned to the screen edge.
 icon_x=1014 icon_y=757
 # Menu rows (from the bottom edge at y 748, seen in the screenshot): Exit 735, Quiet mode during
-# experiments 709, Quiet mode now 692, Stop experiment 666, Run experiment 649, Stop load 623,
-# Start load 606, status line 582; the menu's left edge is near x 759. The Start load submenu
+# experiments 709, Quiet mode now 692, Record a score 666, Stop experiment 649, Run experiment
+# 632, Stop load 606, Start load 589, status line 565; the menu's left edge is near x 759. The Start load submenu
 # opens to the left of it with its first row level with Start load.
-item_x=950 start_load_y=606 stop_load_y=623 first_load_x=700
+item_x=950 start_load_y=589 stop_load_y=606 first_load_x=700
 open_menu() {
   xdotool mousemove $icon_x $icon_y click 3
   sleep 1
