@@ -37,7 +37,8 @@ static void fields_make_a_condition(void) {
   CHECK_INT((int)strlen(text), 0);
 }
 
-/* The CLI sets `--count abc` with load_part_set; the service parses the form's text: one message. */
+/* The CLI sets `--count abc` with load_part_set; the service parses the form's text: one message.
+ */
 static void bad_fields_say_what_the_cli_says(void) {
   static const struct {
     const char *key, *value;

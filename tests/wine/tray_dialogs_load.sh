@@ -49,18 +49,20 @@ click_at() {
   xdotool click 1
   sleep 0.5
 }
-# Opens the menu and picks items by their access keys ($@), until the dialog logs it is open.
-open_dialog() { # NAME KEY...
+# Opens the menu and clicks the points given ("X,Y" ...; the rows as tray.sh describes them: the
+# menu opens upwards from the icon, rows 17 px, separators 9 px), until the dialog logs it is open.
+open_dialog() { # NAME X,Y...
   name=$1
   shift
   before=$(grep -c "^dialog $name open " "$log")
   for attempt in 1 2 3 4 5; do
     xdotool mousemove 1014 757 click 3
     sleep 1.5
-    for k in "$@"; do
-      xdotool key "$k"
+    for p in "$@"; do
+      xdotool mousemove $(echo "$p" | tr , ' ')
       sleep 1
     done
+    xdotool click 1
     for i in $(seq 1 20); do
       [ "$(grep -c "^dialog $name open " "$log")" -gt "$before" ] && return 0
       sleep 0.5
@@ -71,6 +73,8 @@ open_dialog() { # NAME KEY...
   done
   return 1
 }
+# Start load 589 (its submenu opens to the left, first row level with it: five loads, a
+# separator, Custom load at 683), Record a score 666.
 screenshot() {
   xdotool mousemove 5 5
   sleep 1
@@ -89,7 +93,7 @@ log_win="Z:$(echo "$log" | tr / '\\')"
 wait_log '^state idle ' || fail "the tray did not show the idle state"
 
 # --- Custom load: a bad count, then 700 sleepers ------------------------------------------------
-open_dialog custom-load l c || fail "Start load > Custom load did not open the dialog"
+open_dialog custom-load 950,589 700,589 700,683 || fail "Start load > Custom load did not open the dialog"
 click_at custom-load count
 xdotool type --delay 100 abc
 click_at custom-load interval
@@ -116,7 +120,7 @@ done
 echo "status: $(grep -E '(^| )700( |$)' "$out/status.txt" | head -n 1)"
 
 # --- Record a score: builtin-st / baseline / 123.4 / New run ------------------------------------
-open_dialog record-score s || fail "Record a score did not open the dialog"
+open_dialog record-score 950,666 || fail "Record a score did not open the dialog"
 click_at record-score bench
 xdotool type --delay 100 builtin-st
 click_at record-score score

@@ -149,8 +149,7 @@ static BOOL dialogs_send(HWND dialog, dialogs_state *st, int error_id) {
   call->error[0] = '\0';
   snprintf(st->sent_verb, sizeof st->sent_verb, "%s", call->request.verb);
   ts_err err;
-  if (plat_thread_start(&call->thread, DIALOGS_THREAD_STACK, dialogs_worker, call, &err) !=
-      TS_OK) {
+  if (plat_thread_start(&call->thread, DIALOGS_THREAD_STACK, dialogs_worker, call, &err) != TS_OK) {
     SetDlgItemTextA(dialog, error_id, err.text);
     return FALSE;
   }
@@ -206,13 +205,20 @@ static void dialogs_log_controls(HWND dialog, const dialogs_state *st) {
     int id;
     const wchar_t *label;
   } controls[] = {
-      {IDC_LOAD_SCENARIO, L"scenario"},     {IDC_LOAD_COUNT, L"count"},
-      {IDC_LOAD_INTERVAL, L"interval"},     {IDC_LOAD_PHASE, L"phase"},
-      {IDC_LOAD_TIMER, L"timer"},           {IDC_LOAD_RESOLUTION, L"resolution"},
-      {IDC_LOAD_STACK, L"stack"},           {IDC_LOAD_JOINED, L"joined"},
-      {IDC_RECORD_BENCH, L"bench"},         {IDC_RECORD_CONDITION, L"condition"},
-      {IDC_RECORD_SCORE, L"score"},         {IDC_RECORD_RUN, L"run"},
-      {IDOK, L"ok"},                        {IDCANCEL, L"cancel"},
+      {IDC_LOAD_SCENARIO, L"scenario"},
+      {IDC_LOAD_COUNT, L"count"},
+      {IDC_LOAD_INTERVAL, L"interval"},
+      {IDC_LOAD_PHASE, L"phase"},
+      {IDC_LOAD_TIMER, L"timer"},
+      {IDC_LOAD_RESOLUTION, L"resolution"},
+      {IDC_LOAD_STACK, L"stack"},
+      {IDC_LOAD_JOINED, L"joined"},
+      {IDC_RECORD_BENCH, L"bench"},
+      {IDC_RECORD_CONDITION, L"condition"},
+      {IDC_RECORD_SCORE, L"score"},
+      {IDC_RECORD_RUN, L"run"},
+      {IDOK, L"ok"},
+      {IDCANCEL, L"cancel"},
   };
   for (size_t i = 0; i < ARRAYSIZE(controls); i++) {
     HWND control = GetDlgItem(dialog, controls[i].id);
@@ -241,8 +247,7 @@ static void dialogs_load_init(HWND dialog) {
   dialogs_fill(dialog, IDC_LOAD_SCENARIO, DIALOGS_SCENARIOS, ARRAYSIZE(DIALOGS_SCENARIOS), 0);
   dialogs_fill(dialog, IDC_LOAD_PHASE, DIALOGS_PHASES, ARRAYSIZE(DIALOGS_PHASES), 0);
   dialogs_fill(dialog, IDC_LOAD_TIMER, DIALOGS_TIMERS, ARRAYSIZE(DIALOGS_TIMERS), 0);
-  dialogs_fill(dialog, IDC_LOAD_RESOLUTION, DIALOGS_RESOLUTIONS, ARRAYSIZE(DIALOGS_RESOLUTIONS),
-               0);
+  dialogs_fill(dialog, IDC_LOAD_RESOLUTION, DIALOGS_RESOLUTIONS, ARRAYSIZE(DIALOGS_RESOLUTIONS), 0);
 }
 
 static void dialogs_load_ok(HWND dialog, dialogs_state *st) {

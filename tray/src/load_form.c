@@ -52,7 +52,8 @@ int load_form_spec(const load_form *form, char *out, size_t size) {
     rc = load_form_put(out, size, &used, "/resolution=", form->resolution);
   if (rc == 0)
     rc = load_form_put(out, size, &used, "/stack=", form->stack);
-  /* Joined parts as typed, spaces around '+' dropped: "+ procs:10 + wait:5" -> "+procs:10+wait:5". */
+  /* Joined parts as typed, spaces around '+' dropped: "+ procs:10 + wait:5" -> "+procs:10+wait:5".
+   */
   const char *joined;
   size_t len = load_form_trim(form->joined, &joined);
   if (rc == 0 && len > 0 && joined[0] != '+')
