@@ -300,6 +300,32 @@ static void record_checks_names_as_the_command_line_does(void) {
   }
 }
 
+/* run: new makes a run of plan manual for the score, as `threadsoup record --run new` does; a
+   word other than new is refused naming what is accepted. Last, as it adds a run. */
+static void record_makes_a_new_run(void) {
+  static const char *const runs[] = {"new", "newer"};
+  for (size_t i = 0; i < 2; i++) {
+    ts_err err;
+    CHECK(converse_open(&conv));
+    proto_init(&conv.request, PROTO_REQUEST, "record");
+    proto_add(&conv.request, "run", runs[i], &err);
+    proto_add(&conv.request, "bench", "builtin-st", &err);
+    proto_add(&conv.request, "condition", "baseline", &err);
+    proto_add(&conv.request, "score", "123.4", &err);
+    CHECK(converse(&conv));
+    plat_ipc_close(conv.conn);
+    if (i == 0) {
+      CHECK_INT(conv.reply.kind, PROTO_OK);
+      CHECK(proto_get(&conv.reply, "trial") != NULL);
+      const char *run = proto_get(&conv.reply, "run");
+      CHECK(run != NULL && atol(run) >= 1);
+    } else {
+      CHECK_INT(conv.reply.kind, PROTO_ERROR);
+      CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "run: 'newer' is not a whole number");
+    }
+  }
+}
+
 /* Thousands of random and mutated messages; the service must keep answering. */
 static void survives_fuzzing(void) {
   static const char *const seeds[] = {
@@ -1028,6 +1054,7 @@ int main(int argc, char **argv) {
   RUN_CASE(reports_through_the_service);
   RUN_CASE(run_stop_stops_only_that_run);
   RUN_CASE(killed_mid_run_resumes);
+  RUN_CASE(record_makes_a_new_run);
   RUN_CASE(database_stays_intact);
   return check_summary();
 }

@@ -47,6 +47,25 @@
 #define IDC_SCHED_WHEN 4103
 #define IDC_SCHED_REQUIRE 4104
 #define IDC_SCHED_ERROR 4105
+/* The Custom load and Record a score dialogs (dialogs.c): menu items, templates, controls. */
+#define IDM_CUSTOM_LOAD 1010
+#define IDM_RECORD_SCORE 1011
+#define IDD_CUSTOM_LOAD 2000
+#define IDD_RECORD_SCORE 2001
+#define IDC_LOAD_SCENARIO 2010
+#define IDC_LOAD_COUNT 2011
+#define IDC_LOAD_INTERVAL 2012
+#define IDC_LOAD_PHASE 2013
+#define IDC_LOAD_TIMER 2014
+#define IDC_LOAD_RESOLUTION 2015
+#define IDC_LOAD_STACK 2016
+#define IDC_LOAD_JOINED 2017
+#define IDC_LOAD_ERROR 2018
+#define IDC_RECORD_BENCH 2020
+#define IDC_RECORD_CONDITION 2021
+#define IDC_RECORD_SCORE 2022
+#define IDC_RECORD_RUN 2023
+#define IDC_RECORD_ERROR 2024
 /* Ranges: one ID per row of the load and plan tables in tray.c, counted from the first. */
 #define IDM_LOAD_FIRST 1100
 #define IDM_RUN_FIRST 1200

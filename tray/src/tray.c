@@ -25,6 +25,7 @@
 #include <time.h>
 #include <wchar.h>
 
+#include "dialogs.h"
 #include "resource.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/proto.h"
@@ -1091,6 +1092,8 @@ static void tray_menu_show(tray_ctx *ctx, int x, int y) {
   BOOL free_to_start = s->connected && !s->load && !s->run;
   for (size_t i = 0; i < ARRAYSIZE(TRAY_LOADS); i++)
     AppendMenuW(loads, MF_STRING, IDM_LOAD_FIRST + i, TRAY_LOADS[i].label);
+  AppendMenuW(loads, MF_SEPARATOR, 0, NULL);
+  AppendMenuW(loads, MF_STRING, IDM_CUSTOM_LOAD, L"&Custom load\u2026");
   for (size_t i = 0; i < ARRAYSIZE(TRAY_PLANS); i++)
     AppendMenuW(plans, MF_STRING, IDM_RUN_FIRST + i, TRAY_PLANS[i].label);
 
@@ -1102,6 +1105,8 @@ static void tray_menu_show(tray_ctx *ctx, int x, int y) {
   AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
   AppendMenuW(menu, MF_POPUP | tray_enabled(free_to_start), (UINT_PTR)plans, L"&Run experiment");
   AppendMenuW(menu, MF_STRING | tray_enabled(s->run), IDM_RUN_STOP, L"Stop &experiment");
+  AppendMenuW(menu, MF_STRING | tray_enabled(s->connected), IDM_RECORD_SCORE,
+              L"Record a &score\u2026");
   AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
   /* Quiet mode's item carries its state and end, so the menu alone says what is changed. */
   wchar_t quiet_label[TRAY_LINE_MAX + 32];
@@ -1225,6 +1230,8 @@ static void tray_on_command(tray_ctx *ctx, UINT id) {
     schedules_start_service(ctx, ctx->window, b.text, ARRAYSIZE(b.text));
     if (b.text[0] != L'\0')
       tray_icon_balloon(ctx, &b);
+  } else if (id == IDM_CUSTOM_LOAD || id == IDM_RECORD_SCORE) {
+    dialogs_show(ctx->instance, id, ctx->pipe, ctx->log);
   } else if (id == IDM_EXIT) {
     /* The same way out as --exit-after and a WM_CLOSE from outside. */
     PostMessageW(ctx->window, WM_CLOSE, 0, 0);

@@ -487,15 +487,21 @@ static int handle_record(request *r) {
   long run_id;
   double score;
   load_spec spec;
-  const char *bench, *condition, *score_text;
+  const char *bench = NULL, *condition = NULL, *score_text = NULL;
   ts_err err;
   int rc = need(r, "bench", "a benchmark name", &bench, &err);
   if (rc == TS_OK)
     rc = need(r, "condition", "a condition", &condition, &err);
   if (rc == TS_OK)
     rc = need(r, "score", "a number", &score_text, &err);
-  if (rc == TS_OK)
-    rc = long_field(r, "run", 1, ID_MAX, &run_id, &err);
+  /* "new" makes a run of plan "manual" for the score, as `threadsoup record --run new` does. */
+  const char *run_text = proto_get(r->in, "run");
+  int new_run = run_text != NULL && strcmp(run_text, "new") == 0;
+  run_id = 0;
+  if (rc == TS_OK && !new_run)
+    rc = need(r, "run", "a run number, or new", &run_text, &err);
+  if (rc == TS_OK && !new_run)
+    rc = parse_long(run_text, 1, ID_MAX, "run", &run_id, &err);
   if (rc == TS_OK)
     rc = parse_double(score_text, 0, 1e15, "score", &score, &err);
   if (rc == TS_OK)
@@ -510,13 +516,24 @@ static int handle_record(request *r) {
   plat_utc_timestamp(at, sizeof at);
   if (rc == TS_OK) {
     plat_mutex_lock(&r->svc->db_lock);
-    rc = store_trial_record(r->svc->db, run_id, spec.text, bench, score, proto_get(r->in, "unit"),
-                            at, &trial_id, &err);
+    if (new_run) {
+      plat_sysinfo sys;
+      plat_sysinfo_read(&sys);
+      store_run_info info = {"manual", "name = manual\n", 0,         at, sys.host, sys.os,
+                             sys.cpu,  sys.logical_cpus,  TS_VERSION};
+      int64_t created = 0;
+      rc = store_run_create_manual(r->svc->db, &info, &created, &err);
+      run_id = (long)created;
+    }
+    if (rc == TS_OK)
+      rc = store_trial_record(r->svc->db, run_id, spec.text, bench, score, proto_get(r->in, "unit"),
+                              at, &trial_id, &err);
     plat_mutex_unlock(&r->svc->db_lock);
   }
   if (rc != TS_OK)
     return reply_err(r, &err);
   proto_addf(r->out, &r->err, "trial", "%lld", (long long)trial_id);
+  proto_addf(r->out, &r->err, "run", "%ld", run_id);
   return TS_OK;
 }
 
