@@ -105,7 +105,7 @@ endif()
 set(TS_TRAY_SOURCES
   tray/src/schedules.c
   tray/src/tray.c
-  tray/src/tray_results.c
+  tray/src/results.c
   tray/src/load_form.c
   tray/src/dialogs.c
   tray/tray.rc

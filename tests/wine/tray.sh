@@ -56,11 +56,12 @@ tray_running() {
 # Wine's notification area is at the bottom right of the 1024x768 desktop; our icon is the only
 # one, so its centre is fixed. The menu opens upwards from it, right-aligned to the screen edge.
 icon_x=1014 icon_y=757
-# Menu rows (from the bottom edge at y 748, seen in the screenshot): Exit 735, Quiet mode during
-# experiments 709, Quiet mode now 692, Record a score 666, Stop experiment 649, Run experiment
-# 632, Stop load 606, Start load 589, status line 565; the menu's left edge is near x 759. The Start load submenu
-# opens to the left of it with its first row level with Start load.
-item_x=950 start_load_y=589 stop_load_y=606 first_load_x=700
+# Menu rows (from the bottom edge at y 748; rows 17 px, separators 9 px): Exit 735, Schedules
+# 709, Quiet mode during experiments 683, Quiet mode now 666, Record a score 640, Stop experiment
+# 623, Run experiment 606, Stop load 580, Start load 563, History 537, Open latest report 520,
+# status line about 494; the menu's left edge is near x 759. The Start load submenu opens to the
+# left of it with its first row level with Start load.
+item_x=950 start_load_y=563 stop_load_y=580 first_load_x=700
 open_menu() {
   xdotool mousemove $icon_x $icon_y click 3
   sleep 1

@@ -93,7 +93,7 @@ log_win="Z:$(echo "$log" | tr / '\\')"
 wait_log '^state idle ' || fail "the tray did not show the idle state"
 
 # --- Custom load: a bad count, then 700 sleepers ------------------------------------------------
-open_dialog custom-load 950,589 700,589 700,683 || fail "Start load > Custom load did not open the dialog"
+open_dialog custom-load 950,563 700,563 700,657 || fail "Start load > Custom load did not open the dialog"
 click_at custom-load count
 xdotool type --delay 100 abc
 click_at custom-load interval
@@ -120,7 +120,7 @@ done
 echo "status: $(grep -E '(^| )700( |$)' "$out/status.txt" | head -n 1)"
 
 # --- Record a score: builtin-st / baseline / 123.4 / New run ------------------------------------
-open_dialog record-score 950,666 || fail "Record a score did not open the dialog"
+open_dialog record-score 950,640 || fail "Record a score did not open the dialog"
 click_at record-score bench
 xdotool type --delay 100 builtin-st
 click_at record-score score

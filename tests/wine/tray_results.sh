@@ -47,7 +47,7 @@ colours() { identify -format %k "$1" 2>/dev/null || echo 0; }
 
 # The menu opens upwards from the only icon, bottom-aligned: the rows under the results items keep
 # their places (tray.sh), and the results items sit above Start load (y 606).
-icon_x=1014 icon_y=757 item_x=950 history_y=582 latest_y=565
+icon_x=1014 icon_y=757 item_x=950 history_y=537 latest_y=520
 pick() { # Y
   xdotool mousemove $icon_x $icon_y click 3
   sleep 2

@@ -62,12 +62,12 @@ wait_state() {
 
 # The icon is the only one in the notification area of the 1024x768 desktop; the menu opens
 # upwards from it, right-aligned to the screen edge. Rows (y, seen in the screenshot; tray.sh
-# has them all): Run experiment 632, Quiet mode now 692, Quiet mode during experiments 709. While
+# has them all): Run experiment 606, Quiet mode now 666, Quiet mode during experiments 683. While
 # idle the menu's left edge is near x 804 (its widest row is Quiet mode during experiments), and
 # the plans' submenu opens to the left of it, about 77 px wide, first row level with Run
 # experiment (screenshot tray-state-plans.png).
 icon_x=1014 icon_y=757 item_x=950
-quiet_now_y=692 quiet_runs_y=709 run_y=632 first_plan_x=765
+quiet_now_y=666 quiet_runs_y=683 run_y=606 first_plan_x=765
 open_menu() {
   xdotool mousemove $icon_x $icon_y click 3
   sleep 1

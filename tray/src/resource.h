@@ -26,7 +26,7 @@
 #define IDM_RUN_STOP 1004
 #define IDM_QUIET_NOW 1005
 #define IDM_QUIET_RUNS 1006
-/* Results: the latest report, the history (tray_results.c). */
+/* Results: the latest report, the history (results.c). */
 #define IDM_RESULTS_LATEST 1020
 #define IDM_RESULTS_HISTORY 1021
 #define IDD_HISTORY 3000

@@ -20,7 +20,7 @@
 #include "resource.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/proto.h"
-#include "tray_shared_schedules.h"
+#include "schedules.h"
 
 /* From a request thread: lParam is the finished sched_call, which the dialog frees. */
 #define WM_SCHED_REPLY (WM_APP + 30)
@@ -291,8 +291,11 @@ static void sched_list_columns(HWND list) {
   static const struct {
     const wchar_t *title;
     int width; /* dialog units, as the template is */
-  } columns[] = {{L"ID", 20},       {L"Plan or preset", 70}, {L"When", 90},
-                 {L"Next due", 80}, {L"Last outcome", 120}};
+  } columns[] = {{L"ID", 20},
+                 {L"Plan or preset", 70},
+                 {L"When", 90},
+                 {L"Next due", 80},
+                 {L"Last outcome", 120}};
   ListView_SetExtendedListViewStyle(list, LVS_EX_FULLROWSELECT);
   for (int i = 0; i < (int)ARRAYSIZE(columns); i++) {
     RECT r = {0, 0, columns[i].width, 1};
@@ -480,8 +483,8 @@ void schedules_start_service(tray_ctx *ctx, HWND owner, wchar_t *failure, size_t
   info->nShow = SW_HIDE;
   if (ShellExecuteExW(info)) {
     tray_log(ctx, L"start-service | %ls service start", exe);
-    HANDLE thread = info->hProcess != NULL ? CreateThread(NULL, 0, sched_start_wait, info, 0, NULL)
-                                           : NULL;
+    HANDLE thread =
+        info->hProcess != NULL ? CreateThread(NULL, 0, sched_start_wait, info, 0, NULL) : NULL;
     if (thread != NULL) {
       CloseHandle(thread);
     } else {
@@ -497,7 +500,7 @@ void schedules_start_service(tray_ctx *ctx, HWND owner, wchar_t *failure, size_t
   if (error == ERROR_CANCELLED)
     lstrcpynW(failure, L"The service was not started: elevation was refused", (int)count);
   else
-    swprintf(failure, count, L"The service was not started: %ls could not be run (error %lu)",
-             exe, (unsigned long)error);
+    swprintf(failure, count, L"The service was not started: %ls could not be run (error %lu)", exe,
+             (unsigned long)error);
   tray_log(ctx, L"start-service failed | %ls", failure);
 }

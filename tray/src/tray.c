@@ -29,8 +29,8 @@
 #include "resource.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/proto.h"
-#include "tray_shared_results.h"
-#include "tray_shared_schedules.h"
+#include "results.h"
+#include "schedules.h"
 
 /* Process exit codes; tests rely on them. */
 enum {
@@ -1122,7 +1122,7 @@ static void tray_menu_show(tray_ctx *ctx, int x, int y) {
   AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
   AppendMenuW(menu, MF_STRING | tray_enabled(s->connected), IDM_SCHEDULES, L"Sc&hedules\u2026");
   if (s->kind == TRAY_KIND_UNREACHABLE)
-    AppendMenuW(menu, MF_STRING, IDM_START_SERVICE, L"Start the &service");
+    AppendMenuW(menu, MF_STRING, IDM_START_SERVICE, L"Start the ser&vice");
   AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
   AppendMenuW(menu, MF_STRING, IDM_EXIT, L"E&xit");
   tray_log(ctx, L"menu | %ls | quiet-now %ls | %ls | quiet-during-experiments %ls", s->line,
@@ -1278,7 +1278,7 @@ static LRESULT CALLBACK tray_wndproc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp) 
     tray_log(ctx, L"note | %ls", ((tray_balloon *)lp)->text);
     free((tray_balloon *)lp);
     return 0;
-  case WM_APP + 20: /* WM_TRAY_RESULTS, tray_results.c */
+  case WM_APP + 20: /* WM_TRAY_RESULTS, results.c */
     tray_results_on_message(ctx, lp);
     return 0;
   case WM_COMMAND:

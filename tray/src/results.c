@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* tray_results.c - the tray's results: a finished run's headline in its balloon, "Open latest
+/* results.c - the tray's results: a finished run's headline in its balloon, "Open latest
    report" (the run's HTML report fetched page by page, written under %LOCALAPPDATA% and opened),
    and the History… dialog listing the runs with their headlines. */
 #include <windows.h>
@@ -13,7 +13,7 @@
 #include "resource.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/proto.h"
-#include "tray_shared_results.h"
+#include "results.h"
 
 /* Worker to the tray's window: lParam is a malloc'd wide line for the log (and a balloon). */
 #define WM_TRAY_RESULTS (WM_APP + 20)

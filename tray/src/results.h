@@ -1,20 +1,16 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* tray_shared_results.h - what tray.c shares with the results part (tray_results.c): the log and
-   the balloon, and the results part's hooks that tray.c calls. */
-#ifndef THREADSOUP_TRAY_SHARED_RESULTS_H
-#define THREADSOUP_TRAY_SHARED_RESULTS_H
+/* results.h - the results part of the tray (results.c: the run-finished balloon, Open latest
+   report, History…): the hooks tray.c calls. */
+#ifndef THREADSOUP_TRAY_RESULTS_H
+#define THREADSOUP_TRAY_RESULTS_H
 
 #include <windows.h>
 
 #include "threadsoup/proto.h"
 
-typedef struct tray_ctx tray_ctx;
+#include "tray.h"
 
-/* tray.c */
-void tray_log(tray_ctx *ctx, const wchar_t *format, ...);
-void tray_post_balloon(tray_ctx *ctx, BOOL error, const wchar_t *title, const char *text);
-
-/* tray_results.c. From the connection thread: appends a run-finished event's headline to the
+/* From the connection thread: appends a run-finished event's headline to the
    balloon's text, and remembers that a click on the balloon opens the latest report. */
 void tray_results_finished(const proto_message *m, char *text, size_t len);
 /* Window thread: "Open latest report" and "History…" under the status line. */
