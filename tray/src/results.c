@@ -34,7 +34,7 @@ void tray_results_finished(const proto_message *m, char *text, size_t len) {
 }
 
 void tray_results_menu(tray_ctx *ctx, HMENU menu) {
-  AppendMenuW(menu, MF_STRING, IDM_RESULTS_LATEST, L"Open latest &report");
+  AppendMenuW(menu, MF_STRING, IDM_RESULTS_LATEST, L"Open latest re&port");
   AppendMenuW(menu, MF_STRING, IDM_RESULTS_HISTORY, L"&History\u2026");
   AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
   tray_log(ctx, L"menu results | Open latest report | History");

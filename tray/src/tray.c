@@ -1120,7 +1120,7 @@ static void tray_menu_show(tray_ctx *ctx, int x, int y) {
   AppendMenuW(menu, MF_STRING | (quiet_runs ? MF_CHECKED : 0), IDM_QUIET_RUNS,
               L"Quiet mode &during experiments");
   AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
-  AppendMenuW(menu, MF_STRING | tray_enabled(s->connected), IDM_SCHEDULES, L"Sc&hedules\u2026");
+  AppendMenuW(menu, MF_STRING | tray_enabled(s->connected), IDM_SCHEDULES, L"S&chedules\u2026");
   if (s->kind == TRAY_KIND_UNREACHABLE)
     AppendMenuW(menu, MF_STRING, IDM_START_SERVICE, L"Start the ser&vice");
   AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
