@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
-# tray-common.sh - what the tray tests under Wine share, sourced by tray.sh and tray_state.sh: the
-# service's status, the processes of this prefix, and the desktop with the service running.
-# Expects wine_run, exe, prefix, pipe and out to be set, and a fail function.
+# tray-common.sh - what the tray tests under Wine share, sourced by each tray_*.sh: the test's
+# set-up and failure report, polling the tray's log, clicking dialog controls where the tray logged
+# them, the service's status, the processes of this prefix, and the desktop with the service
+# running. Expects wine_run, exe and prefix to be set; tray_test_begin sets the rest.
 
 # Asks the service for its status into $out/status.txt; fails when it does not answer.
 status() {
@@ -31,4 +32,48 @@ start_desktop_and_service() {
     sleep 0.5
   done
   fail "the service did not answer on $pipe"
+}
+
+# The set-up of a tray test named $1 (tray-state, tray-results, ...): exports the prefix, sets
+# pipe, out (a temporary folder, removed at the end with this prefix's Wine processes), shots (the
+# build folder beside the prefix, where the log and screenshots stay) and log ($shots/$1.log), and
+# defines fail, which keeps a screenshot of the failure and prints the tray's log and the outputs.
+tray_test_begin() {
+  test_name=$1
+  export WINEPREFIX="$prefix"
+  export WINEDEBUG="${WINEDEBUG:--all}"
+  pipe="\\\\.\\pipe\\threadsoup-$test_name-test"
+  out="$(mktemp -d "${TMPDIR:-/tmp}/threadsoup-$test_name.XXXXXX")"
+  shots=$(dirname "$prefix")
+  log=$shots/$test_name.log
+  trap 'wineserver -k 2>/dev/null; rm -rf "$out"' EXIT
+}
+fail() {
+  echo "$test_name: $*" >&2
+  import -window root "$shots/$test_name-failure.png" 2>/dev/null &&
+    echo "$test_name: screen at the failure: $shots/$test_name-failure.png" >&2
+  echo "--- tray log" >&2
+  cat "$log" >&2 2>/dev/null
+  for f in "$out"/*.txt; do [ -f "$f" ] && { echo "--- $(basename "$f")" >&2; cat "$f" >&2; }; done
+  exit 1
+}
+# Polls the tray's log (every 0.5 s, up to $2 s, 90 unless given) for a line matching $1 (grep -E).
+wait_log() {
+  for i in $(seq 1 $((${2:-90} * 2))); do
+    grep -Eq "$1" "$log" 2>/dev/null && return 0
+    sleep 0.5
+  done
+  return 1
+}
+# Where the open dialog $1 logged its control $2 ("dialog NAME control LABEL at X,Y"): "X Y".
+control_at() { grep "^dialog $1 control $2 at " "$log" | tail -n 1 | sed 's/.* at //; s/,/ /'; }
+# Clicks dialog $1's control $2 where the tray logged it.
+click_control() {
+  at=$(control_at "$1" "$2")
+  [ -n "$at" ] || fail "the tray logged no position of $1's $2"
+  # shellcheck disable=SC2086
+  xdotool mousemove $at
+  sleep 0.5
+  xdotool click 1
+  sleep 0.5
 }

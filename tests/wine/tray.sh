@@ -14,32 +14,13 @@ if [ -z "${TRAY_TEST_IN_X:-}" ]; then
   TRAY_TEST_IN_X=1 exec xvfb-run -a -s "-screen 0 1024x768x24" sh "$0" "$@"
 fi
 
-export WINEPREFIX="$prefix"
-export WINEDEBUG="${WINEDEBUG:--all}"
-pipe='\\.\pipe\threadsoup-tray-test'
-out="$(mktemp -d "${TMPDIR:-/tmp}/threadsoup-tray.XXXXXX")"
-# Screenshots go beside the prefix, in this build: not a fixed /tmp name that another build or
-# another user may hold.
-shots=$(dirname "$prefix")
+# pipe, out, shots, log, fail, wait_log, control_at, click_control; status, prefix_pids,
+# start_desktop_and_service
+. "$(dirname "$0")/tray-common.sh"
+tray_test_begin tray
 shot=$shots/tray-menu.png
 t0=$(date +%s%N)
 now_ms() { echo $((($(date +%s%N) - t0) / 1000000)); }
-
-cleanup() {
-  # Leave nothing behind: the service, the tray and the desktop all belong to this prefix.
-  wineserver -k 2>/dev/null
-  rm -rf "$out"
-}
-trap cleanup EXIT
-fail() {
-  echo "tray: $*" >&2
-  import -window root "$out/failure.png" 2>/dev/null && cp "$out/failure.png" "$shots/tray-failure.png" &&
-    echo "tray: screen at the failure: $shots/tray-failure.png" >&2
-  for f in "$out"/*.txt; do [ -f "$f" ] && { echo "--- $(basename "$f")" >&2; cat "$f" >&2; }; done
-  exit 1
-}
-# status, prefix_pids, start_desktop_and_service
-. "$(dirname "$0")/tray-common.sh"
 # Polls status (up to $2 times, 40 unless given: ~20 s) until its load line matches $1.
 wait_load() {
   for i in $(seq 1 "${2:-40}"); do

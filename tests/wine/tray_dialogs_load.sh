@@ -11,44 +11,10 @@ if [ -z "${TRAY_TEST_IN_X:-}" ]; then
   TRAY_TEST_IN_X=1 exec xvfb-run -a -s "-screen 0 1024x768x24" sh "$0" "$@"
 fi
 
-export WINEPREFIX="$prefix"
-export WINEDEBUG="${WINEDEBUG:--all}"
-pipe='\\.\pipe\threadsoup-tray-dialogs-test'
-out="$(mktemp -d "${TMPDIR:-/tmp}/threadsoup-tray-dialogs.XXXXXX")"
-shots=$(dirname "$prefix")
-log=$shots/tray-dialogs.log
-
-cleanup() {
-  wineserver -k 2>/dev/null
-  rm -rf "$out"
-}
-trap cleanup EXIT
-fail() {
-  echo "tray_dialogs: $*" >&2
-  import -window root "$shots/tray-dialogs-failure.png" 2>/dev/null &&
-    echo "tray_dialogs: screen at the failure: $shots/tray-dialogs-failure.png" >&2
-  echo "--- tray log" >&2
-  cat "$log" >&2 2>/dev/null
-  for f in "$out"/*.txt; do [ -f "$f" ] && { echo "--- $(basename "$f")" >&2; cat "$f" >&2; }; done
-  exit 1
-}
+# pipe, out, shots, log, fail, wait_log, control_at, click_control; status, prefix_pids,
+# start_desktop_and_service
 . "$(dirname "$0")/tray-common.sh"
-# Polls the tray's log (every 0.5 s, up to $2 s, 90 unless given) for a line matching $1 (grep -E).
-wait_log() {
-  for i in $(seq 1 $((${2:-90} * 2))); do
-    grep -Eq "$1" "$log" 2>/dev/null && return 0
-    sleep 0.5
-  done
-  return 1
-}
-# Where the open dialog $1 logged control $2: "X Y".
-at() { grep "^dialog $1 control $2 at " "$log" | tail -n 1 | sed 's/.* at //; s/,/ /'; }
-click_at() {
-  xdotool mousemove $(at "$1" "$2")
-  sleep 0.5
-  xdotool click 1
-  sleep 0.5
-}
+tray_test_begin tray-dialogs
 # Opens the menu and clicks the points given ("X,Y" ...; the rows as tray.sh describes them: the
 # menu opens upwards from the icon, rows 17 px, separators 9 px), until the dialog logs it is open.
 open_dialog() { # NAME X,Y...
@@ -73,8 +39,8 @@ open_dialog() { # NAME X,Y...
   done
   return 1
 }
-# Start load 589 (its submenu opens to the left, first row level with it: five loads, a
-# separator, Custom load at 683), Record a score 666.
+# Start load 563 (its submenu opens to the left, first row level with it: five loads, a
+# separator, Custom load at 657), Record a score 640.
 screenshot() {
   xdotool mousemove 5 5
   sleep 1
@@ -94,11 +60,11 @@ wait_log '^state idle ' || fail "the tray did not show the idle state"
 
 # --- Custom load: a bad count, then 700 sleepers ------------------------------------------------
 open_dialog custom-load 950,563 700,563 700,657 || fail "Start load > Custom load did not open the dialog"
-click_at custom-load count
+click_control custom-load count
 xdotool type --delay 100 abc
-click_at custom-load interval
+click_control custom-load interval
 xdotool type --delay 100 500ms
-click_at custom-load ok
+click_control custom-load ok
 wait_log '^dialog custom-load error ' || fail "a count of abc showed no error in the dialog"
 shown=$(grep '^dialog custom-load error ' "$log" | tail -n 1 | sed 's/^dialog custom-load error //')
 echo "count abc -> $shown"
@@ -107,10 +73,10 @@ tr -d '\r' <"$out/cli.raw" >"$out/cli.txt"
 grep -qF "$shown" "$out/cli.txt" || fail "the dialog's error is not the CLI's message"
 screenshot "$shots/tray-dialogs-custom-load.png"
 grep -q '^dialog custom-load cancelled' "$log" && fail "the dialog closed on an error"
-click_at custom-load count
+click_control custom-load count
 xdotool key End BackSpace BackSpace BackSpace
 xdotool type --delay 100 700
-click_at custom-load ok
+click_control custom-load ok
 wait_log '^dialog custom-load started ' || fail "OK with 700 sleepers did not start the load"
 for i in $(seq 1 120); do
   status && grep -Eq '(^| )700( |$)' "$out/status.txt" && break
@@ -121,12 +87,12 @@ echo "status: $(grep -E '(^| )700( |$)' "$out/status.txt" | head -n 1)"
 
 # --- Record a score: builtin-st / baseline / 123.4 / New run ------------------------------------
 open_dialog record-score 950,640 || fail "Record a score did not open the dialog"
-click_at record-score bench
+click_control record-score bench
 xdotool type --delay 100 builtin-st
-click_at record-score score
+click_control record-score score
 xdotool type --delay 100 123.4
 screenshot "$shots/tray-dialogs-record-score.png"
-click_at record-score ok
+click_control record-score ok
 wait_log '^dialog record-score recorded run [0-9]+ ' || fail "the score was not recorded"
 run=$(grep '^dialog record-score recorded run ' "$log" | tail -n 1 | awk '{print $5}')
 "$wine_run" "$exe" report "$run" --db 'C:\tray-dialogs.db' >"$out/report.raw" 2>&1

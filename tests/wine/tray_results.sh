@@ -13,36 +13,12 @@ if [ -z "${TRAY_TEST_IN_X:-}" ]; then
   TRAY_TEST_IN_X=1 exec xvfb-run -a -s "-screen 0 1024x768x24" sh "$0" "$@"
 fi
 
-export WINEPREFIX="$prefix"
-export WINEDEBUG="${WINEDEBUG:--all}"
-pipe='\\.\pipe\threadsoup-tray-results-test'
-out="$(mktemp -d "${TMPDIR:-/tmp}/threadsoup-tray-results.XXXXXX")"
-shots=$(dirname "$prefix")
-log=$shots/tray-results.log
+# pipe, out, shots, log, fail, wait_log, control_at, click_control; status, prefix_pids,
+# start_desktop_and_service
+. "$(dirname "$0")/tray-common.sh"
+tray_test_begin tray-results
 balloon_shot=$shots/tray-results-balloon.png
 history_shot=$shots/tray-results-history.png
-
-cleanup() {
-  wineserver -k 2>/dev/null
-  rm -rf "$out"
-}
-trap cleanup EXIT
-fail() {
-  echo "tray_results: $*" >&2
-  import -window root "$shots/tray-results-failure.png" 2>/dev/null
-  echo "--- tray log" >&2
-  cat "$log" >&2 2>/dev/null
-  for f in "$out"/*.txt; do [ -f "$f" ] && { echo "--- $(basename "$f")" >&2; cat "$f" >&2; }; done
-  exit 1
-}
-. "$(dirname "$0")/tray-common.sh"
-wait_log() {
-  for i in $(seq 1 $((${2:-60} * 2))); do
-    grep -Eq "$1" "$log" 2>/dev/null && return 0
-    sleep 0.5
-  done
-  return 1
-}
 colours() { identify -format %k "$1" 2>/dev/null || echo 0; }
 
 # The menu opens upwards from the only icon, bottom-aligned: the rows under the results items keep

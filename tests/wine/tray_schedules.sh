@@ -10,44 +10,10 @@ if [ -z "${TRAY_TEST_IN_X:-}" ]; then
   TRAY_TEST_IN_X=1 exec xvfb-run -a -s "-screen 0 1024x768x24" sh "$0" "$@"
 fi
 
-export WINEPREFIX="$prefix"
-export WINEDEBUG="${WINEDEBUG:--all}"
-pipe='\\.\pipe\threadsoup-tray-schedules-test'
-out="$(mktemp -d "${TMPDIR:-/tmp}/threadsoup-tray-schedules.XXXXXX")"
-shots=$(dirname "$prefix")
-log=$shots/tray-schedules.log
-
-cleanup() {
-  wineserver -k 2>/dev/null
-  rm -rf "$out"
-}
-trap cleanup EXIT
-fail() {
-  echo "tray_schedules: $*" >&2
-  import -window root "$shots/tray-schedules-failure.png" 2>/dev/null
-  echo "--- tray log" >&2
-  cat "$log" >&2 2>/dev/null
-  for f in "$out"/*.txt; do [ -f "$f" ] && { echo "--- $(basename "$f")" >&2; cat "$f" >&2; }; done
-  exit 1
-}
+# pipe, out, shots, log, fail, wait_log, control_at, click_control; status, prefix_pids,
+# start_desktop_and_service
 . "$(dirname "$0")/tray-common.sh"
-wait_log() {
-  for i in $(seq 1 $((${2:-60} * 2))); do
-    grep -Eq "$1" "$log" 2>/dev/null && return 0
-    sleep 0.5
-  done
-  return 1
-}
-# The centre of a control the tray logged: "dialog NAME control LABEL at X,Y".
-control_at() { grep "^dialog $1 control $2 at " "$log" | tail -n 1 | sed 's/.* at //; s/,/ /'; }
-click_control() {
-  at=$(control_at "$1" "$2")
-  [ -n "$at" ] || fail "the tray logged no position of $1's $2"
-  # shellcheck disable=SC2086
-  xdotool mousemove $at
-  sleep 0.5
-  xdotool click 1
-}
+tray_test_begin tray-schedules
 screenshot() {
   import -window root "$1" || fail "no screenshot $1"
   colours=$(convert "$1" -format '%k' info:)

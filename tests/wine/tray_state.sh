@@ -13,42 +13,13 @@ if [ -z "${TRAY_TEST_IN_X:-}" ]; then
   TRAY_TEST_IN_X=1 exec xvfb-run -a -s "-screen 0 1024x768x24" sh "$0" "$@"
 fi
 
-export WINEPREFIX="$prefix"
-export WINEDEBUG="${WINEDEBUG:--all}"
-pipe='\\.\pipe\threadsoup-tray-state-test'
-out="$(mktemp -d "${TMPDIR:-/tmp}/threadsoup-tray-state.XXXXXX")"
-# Artefacts (the log, screenshots) go beside the prefix, in this build.
-shots=$(dirname "$prefix")
-log=$shots/tray-state.log
+# pipe, out, shots, log, fail, wait_log, control_at, click_control; status, prefix_pids,
+# start_desktop_and_service
+. "$(dirname "$0")/tray-common.sh"
+tray_test_begin tray-state
 shot=$shots/tray-state-menu.png
 t0=$(date +%s%N)
 now_ms() { echo $((($(date +%s%N) - t0) / 1000000)); }
-
-cleanup() {
-  wineserver -k 2>/dev/null
-  rm -rf "$out"
-}
-trap cleanup EXIT
-fail() {
-  echo "tray_state: $*" >&2
-  import -window root "$shots/tray-state-failure.png" 2>/dev/null &&
-    echo "tray_state: screen at the failure: $shots/tray-state-failure.png" >&2
-  echo "--- tray log" >&2
-  cat "$log" >&2 2>/dev/null
-  for f in "$out"/*.txt; do [ -f "$f" ] && { echo "--- $(basename "$f")" >&2; cat "$f" >&2; }; done
-  exit 1
-}
-# status, prefix_pids, start_desktop_and_service
-. "$(dirname "$0")/tray-common.sh"
-# Polls the tray's log (every 0.5 s, up to $2 s, 60 unless given) for a line matching $1 (grep -E).
-wait_log() {
-  n=$((${2:-60} * 2))
-  for i in $(seq 1 "$n"); do
-    grep -Eq "$1" "$log" 2>/dev/null && return 0
-    sleep 0.5
-  done
-  return 1
-}
 # The last state line of the log.
 last_state() { grep '^state ' "$log" | tail -n 1; }
 # Polls (every 0.5 s, up to $2 s, 60 unless given) until the last state line matches $1 (grep -E).
