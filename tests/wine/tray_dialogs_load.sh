@@ -98,4 +98,8 @@ run=$(grep '^dialog record-score recorded run ' "$log" | tail -n 1 | awk '{print
 "$wine_run" "$exe" report "$run" --db 'C:\tray-dialogs.db' >"$out/report.raw" 2>&1
 tr -d '\r' <"$out/report.raw" >"$out/report.txt"
 grep -q '123\.4' "$out/report.txt" || fail "threadsoup report $run does not show 123.4"
+"$wine_run" "$exe" history --db 'C:\tray-dialogs.db' >"$out/history.raw" 2>&1
+tr -d '\r' <"$out/history.raw" >"$out/history.txt"
+grep -Eq "^ *$run +[^ ]+ +manual " "$out/history.txt" ||
+  fail "threadsoup history does not list run $run (plan manual)"
 echo "recorded into run $run"

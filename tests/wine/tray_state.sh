@@ -79,6 +79,30 @@ log_win="Z:$(echo "$log" | tr / '\\')"
 wait_log '^state idle \| ThreadSoup: Idle$' || fail "the tray did not show the idle state"
 echo "tray idle at $(now_ms) ms: $(last_state)"
 
+# An idle tray wakes for no timer: with nothing happening its threads are not switched in at all.
+# Wine runs each Windows thread as a Linux thread whose context switches /proc counts; a 1 s timer
+# or poll would show as 10 or more in 10 s. Measured here: 0.
+tray_switches() { # prints "THREADS SWITCHES" of this prefix's threadsoup-tray process
+  threads=0 switches=0
+  for p in $(prefix_pids 'threadsoup-tray'); do
+    [ "$(cat "/proc/$p/comm" 2>/dev/null)" = threadsoup-tray ] || continue
+    for s in /proc/"$p"/task/*/status; do
+      v=$(awk '/ctxt_switches/ {n += $2} END {print n + 0}' "$s" 2>/dev/null)
+      threads=$((threads + 1)) switches=$((switches + ${v:-0}))
+    done
+  done
+  echo "$threads $switches"
+}
+sleep 3
+set -- $(tray_switches)
+[ "$1" -gt 0 ] || fail "no threadsoup-tray process of this prefix found to measure"
+before=$2
+sleep 10
+set -- $(tray_switches)
+woke=$(($2 - before))
+echo "idle tray: $1 threads, $woke context switches in 10 s"
+[ "$woke" -lt 5 ] || fail "the idle tray's threads were switched in $woke times in 10 s: something wakes it"
+
 # --- a load from the command line: icon and tooltip in numbers ----------------------------------
 "$wine_run" "$exe" start sleep:700 --socket "$pipe" >"$out/start.txt" 2>&1 ||
   fail "threadsoup start sleep:700 failed"
