@@ -9,6 +9,7 @@
 
 #include "../../service/src/report/calibration.h"
 #include "check.h"
+#include "testreport.h"
 
 /* The largest burn of a 2-CPU run with builtin-st: burn:10% on every CPU, about -10 %. */
 static calibration_case control(stats_verdict verdict, double percent, double detectable) {
@@ -275,21 +276,7 @@ static void a_stored_run_is_judged_on_its_machine(void) {
     int c = i % 3;
     /* The burn costs 10 %; the two baselines are the same scores, a little spread. */
     double score = (c == 1 ? 90 : 100) + (double)(i / 3 % 3) * 0.2;
-    store_trial_result result = {"2026-01-01T00:00:01.000Z",
-                                 "2026-01-01T00:00:02.000Z",
-                                 score,
-                                 "Mwork/s",
-                                 0.5,
-                                 3,
-                                 100,
-                                 900,
-                                 0,
-                                 NULL,
-                                 NULL,
-                                 "ac",
-                                 "off",
-                                 "uniform"};
-    CHECK_INT(store_trial_finish(db, trials[i].id, &result, &err), TS_OK);
+    CHECK_INT(test_finish_trial(db, trials[i].id, score, 0, NULL, &err), TS_OK);
   }
   report_data *r = NULL;
   CHECK_INT(report_data_load(db, run_id, NULL, REPORT_WITH_RUN | REPORT_WITH_STATS, &r, &err),

@@ -51,21 +51,7 @@ static int64_t make_run(const char *preset, const char *conditions, int blocks,
         wakeups += (double)spec->parts[k].count * 1e9 / (double)spec->parts[k].interval_ns;
     double score = 100 * (1 + effect(spec) / 100) + jitter[trials[i].block - 1];
     store_metric metrics[1] = {{"load.switches_per_s", 0.98 * wakeups}};
-    store_trial_result result = {"2026-01-01T00:00:01.000Z",
-                                 "2026-01-01T00:00:02.000Z",
-                                 score,
-                                 "Mwork/s",
-                                 0.5,
-                                 3,
-                                 100,
-                                 900,
-                                 1,
-                                 metrics,
-                                 NULL,
-                                 "ac",
-                                 "off",
-                                 "uniform"};
-    CHECK_INT(store_trial_finish(db, trials[i].id, &result, &err), TS_OK);
+    CHECK_INT(test_finish_trial(db, trials[i].id, score, 1, metrics, &err), TS_OK);
   }
   CHECK_INT(store_run_end(db, run_id, STORE_RUN_FINISHED, NULL, "2026-01-01T00:02:00.000Z", &err),
             TS_OK);

@@ -41,21 +41,7 @@ static int64_t make_run(const char *conditions, const double *effects) {
   for (int i = 0; i < n; i++) {
     int c = plan_condition_index(&p, trials[i].condition);
     double score = 100 * (1 + effects[c] / 100) + jitter[trials[i].block - 1];
-    store_trial_result result = {"2026-01-01T00:00:01.000Z",
-                                 "2026-01-01T00:00:02.000Z",
-                                 score,
-                                 "Mwork/s",
-                                 0.5,
-                                 3,
-                                 100,
-                                 900,
-                                 0,
-                                 NULL,
-                                 NULL,
-                                 "ac",
-                                 "off",
-                                 "uniform"};
-    CHECK_INT(store_trial_finish(db, trials[i].id, &result, &err), TS_OK);
+    CHECK_INT(test_finish_trial(db, trials[i].id, score, 0, NULL, &err), TS_OK);
   }
   CHECK_INT(store_run_end(db, run_id, STORE_RUN_FINISHED, NULL, "2026-01-01T00:02:00.000Z", &err),
             TS_OK);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* testreport.h - report helpers shared by the unit tests: one stored run's whole report in one
-   format, as a string. */
+/* testreport.h - report helpers shared by the unit tests: a stored trial finished with a given
+   score, and one stored run's whole report in one format, as a string. */
 #ifndef THREADSOUP_TESTREPORT_H
 #define THREADSOUP_TESTREPORT_H
 
@@ -9,6 +9,28 @@
 
 #include "../../service/src/report/report.h"
 #include "check.h"
+
+/* Finishes stored trial trial_id with score (Mwork/s in 0.5 s; 3 threads, 100 processes and 900
+   threads on the machine; on AC, not throttled, uniform cores) and its metrics: what the report
+   tests vary, the rest as a real trial has it. */
+static inline int test_finish_trial(store *db, int64_t trial_id, double score, int metric_count,
+                                    const store_metric *metrics, ts_err *err) {
+  store_trial_result result = {"2026-01-01T00:00:01.000Z",
+                               "2026-01-01T00:00:02.000Z",
+                               score,
+                               "Mwork/s",
+                               0.5,
+                               3,
+                               100,
+                               900,
+                               metric_count,
+                               metrics,
+                               NULL,
+                               "ac",
+                               "off",
+                               "uniform"};
+  return store_trial_finish(db, trial_id, &result, err);
+}
 
 /* The report, as a string the caller frees; NULL (and a failed check) when it cannot be had. */
 static inline char *test_render_report(store *s, int64_t run_id, report_format format) {
