@@ -52,7 +52,8 @@ test: linux
 	{ $(MAKE) --no-print-directory test-windows 2>&1; echo $$? >$$rc/windows; } | sed -u 's/^/windows | /'; \
 	wait; l=$$(cat $$rc/linux) w=$$(cat $$rc/windows); rm -rf $$rc; \
 	echo "make test: native tests $$([ "$$l" = 0 ] && echo passed || echo FAILED)," \
-	  "Windows tests $$([ "$$w" = 0 ] && echo passed || echo FAILED), $$(($$(date +%s) - t0)) s"; \
+	  "Windows tests $$([ "$$w" = 0 ] && echo passed || echo FAILED), $$(($$(date +%s) - t0)) s," \
+	  "$$(df -Pm . | awk 'NR == 2 { print $$4 }') MB left on the build's disk"; \
 	[ "$$l" = 0 ] && [ "$$w" = 0 ]
 
 test-linux: linux
