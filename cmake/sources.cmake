@@ -11,6 +11,7 @@ set(TS_SHARED_SOURCES
   shared/src/parse.c
   shared/src/plat/cores.c
   shared/src/plat/fault.c
+  shared/src/plat/machine_id.c
   shared/src/plat/peer_rights.c
   shared/src/plat/run_deadline.c
   shared/src/plat/server_check.c
@@ -29,6 +30,7 @@ set(TS_SHARED_SOURCES
   shared/src/plat/${TS_PLATFORM}/time.c
   shared/src/plat/${TS_PLATFORM}/wait.c
   shared/src/regex.c
+  shared/src/sha256.c
   shared/src/utf8.c
 )
 if(WIN32)

@@ -51,6 +51,16 @@ static int check_cases_failed;
     }                                                                                              \
   } while (0)
 
+#define CHECK_STR_EQ(actual, expected)                                                             \
+  do {                                                                                             \
+    const char *check_a_ = (actual), *check_e_ = (expected);                                       \
+    if (!check_a_ || strcmp(check_a_, check_e_) != 0) {                                            \
+      fprintf(stderr, "  %s:%d: %s is \"%s\", expected \"%s\"\n", __FILE__, __LINE__, #actual,     \
+              check_a_ ? check_a_ : "(null)", check_e_);                                           \
+      check_failures_in_case++;                                                                    \
+    }                                                                                              \
+  } while (0)
+
 /* |a - b| <= rel * |b| (or both exactly equal): numbers checked against reference values. */
 static inline int rel_close(double a, double b, double rel) {
   return a == b || fabs(a - b) <= rel * fabs(b);

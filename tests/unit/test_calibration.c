@@ -261,9 +261,17 @@ static void a_stored_run_is_judged_on_its_machine(void) {
   store *db;
   ts_err err;
   REQUIRE(store_open(&db, "test_calibration.db", &err) == TS_OK);
-  store_run_info info = {
-      "calibrate", "name = calibrate\n", 1, "2026-01-01T00:00:00.000Z", "host", "Linux", "cpu", 6,
-      "1.0"};
+  store_run_info info = {"calibrate",
+                         "name = calibrate\n",
+                         1,
+                         "2026-01-01T00:00:00.000Z",
+                         "host",
+                         "Linux",
+                         "cpu",
+                         6,
+                         "1.0",
+                         NULL,
+                         0};
   const char *conds[3] = {"baseline", "burn:10%@10ms", "baseline-b"};
   store_trial_plan trials[3 * 6];
   int n = 0;

@@ -478,9 +478,12 @@ static void run_stores_checks_and_report_shows_them(void) {
   store *s;
   ts_err err;
   REQUIRE(store_open(&s, path, &err) == TS_OK);
-  store_run_info info = {
-      "custom", "conditions = baseline\n", 1, "2026-12-01T00:00:00.000Z", "host", "os", "cpu", 2,
-      "test"};
+  store_run_info info = {"custom", "conditions = baseline\n",
+                         1,        "2026-12-01T00:00:00.000Z",
+                         "host",   "os",
+                         "cpu",    2,
+                         "test",   NULL,
+                         0};
   int64_t run_id = 0;
   REQUIRE(store_run_create_manual(s, &info, &run_id, &err) == TS_OK);
   char note[4096];

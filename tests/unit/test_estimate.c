@@ -56,8 +56,8 @@ static void add_run(store *s, const char *host, const char *work_scale, const ch
   make_plan(&p, work_scale);
   char text[PLAN_FORMAT_MAX];
   plan_format(&p, text, sizeof text);
-  store_run_info info = {"history", text, 1,    "2026-01-01T00:00:00.000Z", host, "Linux",
-                         "cpu",     2,    "1.0"};
+  store_run_info info = {"history", text, 1, "2026-01-01T00:00:00.000Z", host, "Linux", "cpu", 2,
+                         "1.0",     NULL, 0};
   store_trial_plan trials[2 * 8 + 2];
   int count = 0;
   trials[count] = (store_trial_plan){count + 1, 0, "baseline", bench, 0}, count++;
@@ -108,8 +108,8 @@ static void add_ignored_history(store *s) {
   make_plan(&p, "0.5");
   char text[PLAN_FORMAT_MAX];
   plan_format(&p, text, sizeof text);
-  store_run_info info = {"manual", text, 0,    "2026-01-01T00:00:00.000Z", HOST, "Linux",
-                         "cpu",    2,    "1.0"};
+  store_run_info info = {"manual", text, 0, "2026-01-01T00:00:00.000Z", HOST, "Linux", "cpu", 2,
+                         "1.0",    NULL, 0};
   int64_t run_id, trial_id;
   ts_err err;
   CHECK_INT(store_run_create_manual(s, &info, &run_id, &err), TS_OK);
@@ -267,8 +267,8 @@ static void block_times_count_done_blocks_only(void) {
   store *s = NULL;
   ts_err err;
   REQUIRE(store_open(&s, DB, &err) == TS_OK);
-  store_run_info info = {"blocks", "", 1,    "2026-01-01T00:00:00.000Z", HOST, "Linux",
-                         "cpu",    2,  "1.0"};
+  store_run_info info = {"blocks", "",   1, "2026-01-01T00:00:00.000Z", HOST, "Linux", "cpu", 2,
+                         "1.0",    NULL, 0};
   store_trial_plan trials[7] = {
       {1, 0, "baseline", "builtin-st", 0}, {2, 1, "baseline", "builtin-st", 0},
       {3, 1, SLOW, "builtin-st", 0},       {4, 2, "baseline", "builtin-st", 0},

@@ -277,8 +277,8 @@ static void text_lists_and_names_are_bounded(void) {
 /* Every setting is covered above, and each default is accepted by its own setter and is what an
    empty plan holds. */
 static void every_setting_is_covered_and_defaults_hold(void) {
-  static const char *const others[] = {"name", "conditions", "bench",      "7zip",
-                                       "cpuz", "command",    "score-regex"};
+  static const char *const others[] = {"name", "conditions", "bench",       "7zip",
+                                       "cpuz", "command",    "score-regex", "export-to"};
   plan_setting_info info;
   plan p, q;
   ts_err err;
@@ -315,7 +315,8 @@ static void every_setting_is_covered_and_defaults_hold(void) {
   CHECK_INT(p.bench_timeout_ns, 10 * TS_NS_PER_MIN);
   CHECK_INT(p.quiet, 0);
   CHECK_INT(p.condition_count + p.bench_count, 0);
-  CHECK(!p.sevenzip_path[0] && !p.cpuz_path[0] && !p.command_line[0] && !p.score_regex[0]);
+  CHECK(!p.sevenzip_path[0] && !p.cpuz_path[0] && !p.command_line[0] && !p.score_regex[0] &&
+        !p.export_to[0]);
 }
 
 static void unknown_keys_list_every_setting(void) {
@@ -329,7 +330,7 @@ static void unknown_keys_list_every_setting(void) {
     ts_buf_item(&keys, ", ", info.key);
   ts_buf_add(&keys, ")");
   CHECK_STR_CONTAINS(known, "name, conditions, bench, reps,");
-  CHECK_STR_CONTAINS(known, "score-regex)");
+  CHECK_STR_CONTAINS(known, "score-regex, export-to)");
   CHECK_INT(plan_parse("", "test", &p, &err), TS_OK);
   CHECK_INT(plan_set(&p, "repetitions", "3", &err), TS_EUSAGE);
   CHECK_STR_CONTAINS(err.text, "unknown setting 'repetitions' ");

@@ -160,6 +160,14 @@ static void start_naming_a_tool_path_is_refused(void) {
   remove(SCRIPT);
 }
 
+/* A folder the service would write its export into is the same right: as SYSTEM or root it
+   could otherwise be made to write where the asker may not. */
+static void start_naming_an_export_folder_is_refused(void) {
+  start_refused("name = t\nconditions = baseline\nbench = builtin-st\nreps = 1\nwarmup = 0\n"
+                "export-to = exports\n",
+                "export-to = exports");
+}
+
 static void plan_without_programs_is_not_refused(void) {
   plan p;
   ts_err err;
@@ -339,6 +347,7 @@ int main(void) {
   RUN_CASE(start_of_a_command_is_refused);
   RUN_CASE(start_by_an_unelevated_administrator_says_so);
   RUN_CASE(start_naming_a_tool_path_is_refused);
+  RUN_CASE(start_naming_an_export_folder_is_refused);
 #ifndef _WIN32
   RUN_CASE(start_for_root_runs_the_command);
 #endif

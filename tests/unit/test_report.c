@@ -33,7 +33,9 @@ static void make_run(void) {
                          "Linux",
                          "cpu \"fast\"",
                          2,
-                         "1.0"};
+                         "1.0",
+                         NULL,
+                         0};
   const char *conds[3] = {"baseline", "sleep:200@500ms", NASTY};
   const char *benches[2] = {"builtin-st", "builtin-mt"};
   store_trial_plan trials[2 + 4 * 3 * 2];

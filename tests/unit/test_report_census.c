@@ -66,9 +66,12 @@ static void make_runs(void) {
   remove_db(DB_PATH);
   ts_err err;
   CHECK_INT(store_open(&db, DB_PATH, &err), TS_OK);
-  store_run_info info = {"census", "name = census\n", 1,     "2026-01-01T00:00:00.000Z",
-                         "host",   "Windows",         "cpu", 2,
-                         "1.0"};
+  store_run_info info = {"census", "name = census\n",
+                         1,        "2026-01-01T00:00:00.000Z",
+                         "host",   "Windows",
+                         "cpu",    2,
+                         "1.0",    NULL,
+                         0};
   const char *conds[3] = {"baseline", SLEEP, MIXED};
   store_trial_plan trials[1 + 3 * 3 + 1];
   int n = 0;

@@ -34,8 +34,8 @@ static int64_t make_run(const char *preset, const char *conditions, int blocks,
   CHECK_INT(plan_set(&p, "reps", reps, &err), TS_OK);
   char text[PLAN_FORMAT_MAX];
   plan_format(&p, text, sizeof text);
-  store_run_info info = {p.name, text, 3,    "2026-01-01T00:00:00.000Z", "host", "Linux",
-                         "cpu",  2,    "1.0"};
+  store_run_info info = {p.name, text, 3, "2026-01-01T00:00:00.000Z", "host", "Linux", "cpu", 2,
+                         "1.0",  NULL, 0};
   static store_trial_plan trials[PLAN_MAX_CONDITIONS * 5];
   int n = 0;
   for (int rep = 1; rep <= blocks; rep++)

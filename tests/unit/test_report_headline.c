@@ -29,8 +29,8 @@ static int64_t make_run(const char *conditions, const double *effects) {
   CHECK_INT(plan_set(&p, "reps", "6", &err), TS_OK);
   char text[PLAN_FORMAT_MAX];
   plan_format(&p, text, sizeof text);
-  store_run_info info = {p.name, text, 3,    "2026-01-01T00:00:00.000Z", "host", "Linux",
-                         "cpu",  2,    "1.0"};
+  store_run_info info = {p.name, text, 3, "2026-01-01T00:00:00.000Z", "host", "Linux", "cpu", 2,
+                         "1.0",  NULL, 0};
   static store_trial_plan trials[PLAN_MAX_CONDITIONS * 6];
   int n = 0;
   for (int rep = 1; rep <= 6; rep++)

@@ -42,8 +42,9 @@ static void raw_exec(const char *path, const char *sql) {
   sqlite3_close(db);
 }
 
-static const store_run_info info = {
-    "quick", "name=quick\n", 42, "2026-01-01T00:00:00.000Z", "host", "os", "cpu", 2, "0.0.0"};
+static const store_run_info info = {"quick", "name=quick\n", 42,    "2026-01-01T00:00:00.000Z",
+                                    "host",  "os",           "cpu", 2,
+                                    "0.0.0", NULL,           0};
 
 /* Keeps each trial's status by sequence (ctx: store_trial_status[], as long as the run). */
 static int collect_status(void *ctx, const store_trial_row *row) {
@@ -118,6 +119,22 @@ static void reopens_with_its_runs(void) {
   CHECK_INT(latest, run_id);
   CHECK_INT(store_run_get(s, run_id + 1, &row, &err), TS_EINVAL);
   CHECK_STR_CONTAINS(err.text, "there is no run");
+  store_close(s);
+
+  /* Every run has its own identity, and keeps the machine it was measured on. */
+  store_run_info on_machine = info;
+  on_machine.machine_id = "4a6c8d77e0d342e5537794a28f1775c8";
+  on_machine.memory_bytes = 24ull << 30;
+  int64_t second = 0;
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
+  CHECK_INT(store_run_begin(s, &on_machine, NULL, 0, &second, &err), TS_OK);
+  store_run_row first_row = row;
+  CHECK_INT(store_run_get(s, second, &row, &err), TS_OK);
+  CHECK_INT(strlen(row.uid), 32);
+  CHECK(strcmp(row.uid, first_row.uid) != 0);
+  CHECK_STR_EQ(first_row.machine_id, "");
+  CHECK_STR_EQ(row.machine_id, "4a6c8d77e0d342e5537794a28f1775c8");
+  CHECK_INT(row.memory_bytes, 24ll << 30);
   CHECK_INT(store_integrity_check(s, &err), TS_OK);
   store_close(s);
 }
@@ -202,6 +219,12 @@ static void migrates_version_1_keeping_its_runs(void) {
   CHECK_INT(store_run_get(s, 1, row, &err), TS_OK);
   CHECK_INT(row->trials_done, 1);
   CHECK_STR_CONTAINS(row->plan_text, "name = quick");
+  /* Version 12 gave the old run its identity; where it came from and the machine are unknown. */
+  CHECK_INT(strlen(row->uid), 32);
+  CHECK_INT(strspn(row->uid, "0123456789abcdef"), 32);
+  CHECK_STR_EQ(row->machine_id, "");
+  CHECK_INT(row->memory_bytes, 0);
+  CHECK_STR_EQ(row->imported_from, "");
   free(row);
   store_close(s);
   CHECK_INT(raw_query(path, "SELECT count(*) FROM trial WHERE source='measured' AND score=250.5"),

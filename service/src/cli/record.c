@@ -83,8 +83,17 @@ static int record_main(int argc, char **argv) {
   if (run_number == 0) {
     plat_sysinfo sys;
     plat_sysinfo_read(&sys);
-    store_run_info info = {"manual", "name = manual\n", 0,         at, sys.host, sys.os,
-                           sys.cpu,  sys.logical_cpus,  TS_VERSION};
+    store_run_info info = {"manual",
+                           "name = manual\n",
+                           0,
+                           at,
+                           sys.host,
+                           sys.os,
+                           sys.cpu,
+                           sys.logical_cpus,
+                           TS_VERSION,
+                           sys.machine_id,
+                           sys.memory_bytes};
     rc = store_run_create_manual(s, &info, &run_id, &err);
   } else {
     run_id = run_number;

@@ -78,8 +78,9 @@ int experiment_start(store *s, const plan *p, uint64_t seed, int64_t *run_id, ts
   plat_utc_timestamp(started_at, sizeof started_at);
   plat_sysinfo sys;
   plat_sysinfo_read(&sys);
-  store_run_info info = {p->name, plan_text,        seed,      started_at, sys.host, sys.os,
-                         sys.cpu, sys.logical_cpus, TS_VERSION};
+  store_run_info info = {
+      p->name, plan_text,        seed,       started_at,     sys.host,        sys.os,
+      sys.cpu, sys.logical_cpus, TS_VERSION, sys.machine_id, sys.memory_bytes};
   rc = store_run_begin(s, &info, trials, n, run_id, err);
   free(trials);
   return rc;

@@ -194,6 +194,9 @@ static const plan_setting plan_settings[] = {
     TEXT("score-regex", score_regex, "RE", "a regular expression",
          "the command benchmark: a regular expression whose first group is the score (without "
          "it, the score is 1 / seconds)"),
+    TEXT("export-to", export_to, "FOLDER", "a folder",
+         "when the run has finished, write its export file (threadsoup export) into this folder, "
+         "a local one or a network share, for a collector machine to import"),
 };
 #define SETTING_COUNT (sizeof plan_settings / sizeof plan_settings[0])
 
@@ -631,11 +634,14 @@ int plan_runs_programs(const plan *p, char *what, size_t len) {
         snprintf(what, len, "a command benchmark");
       return 1;
     }
-  /* Every text setting whose value is a program (PATH) or a command line (CMD). */
+  /* Every text setting whose value is a program (PATH), a command line (CMD) or a folder the
+     runner writes into (FOLDER: the service, as SYSTEM or root, must not write where any
+     controller names). */
   for (size_t i = 0; i < SETTING_COUNT; i++) {
     const plan_setting *s = &plan_settings[i];
     if (s->kind != KIND_TEXT || !s->value ||
-        (strcmp(s->value, "PATH") != 0 && strcmp(s->value, "CMD") != 0))
+        (strcmp(s->value, "PATH") != 0 && strcmp(s->value, "CMD") != 0 &&
+         strcmp(s->value, "FOLDER") != 0))
       continue;
     const char *v = CFIELD(p, s, char);
     if (v[0]) {

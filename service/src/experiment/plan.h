@@ -42,6 +42,7 @@ typedef struct plan {
   char cpuz_path[PLAN_TEXT_MAX];
   char command_line[PLAN_TEXT_MAX]; /* the `command` benchmark */
   char score_regex[PLAN_TEXT_MAX];
+  char export_to[PLAN_TEXT_MAX]; /* "" = none; else the folder each finished run is exported to */
 } plan;
 
 /* Fills *out from a preset ("quick", "seed", "waiters", "dose", "aa", "cost"). */
@@ -83,7 +84,8 @@ int plan_check(const plan *p, ts_err *err);
 const char *plan_tool_path(const plan *p, const char *bench_spec);
 
 /* Whether the plan makes whoever runs it run programs: a `command` benchmark, or any setting
-   naming a program or a command line (7zip = PATH, cpuz = PATH, command = …). `what` (may be
+   naming a program or a command line (7zip = PATH, cpuz = PATH, command = …) or a folder it
+   writes into (export-to = FOLDER). `what` (may be
    NULL) gets the first such item for messages ("7zip = /opt/x"). */
 int plan_runs_programs(const plan *p, char *what, size_t len);
 

@@ -158,6 +158,18 @@ static const char *const migrations[] = {
     "ALTER TABLE trial ADD COLUMN power_source TEXT;\n"
     "ALTER TABLE trial ADD COLUMN power_throttling TEXT;\n"
     "ALTER TABLE trial ADD COLUMN core_classes TEXT;\n",
+    /* 12: runs across machines. uid: the run's identity, 32 random hex digits made with the run
+       and kept by export and import, so a run imported twice is found, not copied (older runs
+       get one now). machine_id: ThreadSoup's id of the machine (plat_sysinfo), memory_bytes its
+       physical memory (both NULL when not known, as for older runs). imported_from and
+       imported_at: the file a run was imported from and when; NULL for runs measured here. */
+    "ALTER TABLE run ADD COLUMN uid TEXT;\n"
+    "UPDATE run SET uid=lower(hex(randomblob(16))) WHERE uid IS NULL;\n"
+    "CREATE UNIQUE INDEX run_by_uid ON run(uid);\n"
+    "ALTER TABLE run ADD COLUMN machine_id TEXT;\n"
+    "ALTER TABLE run ADD COLUMN memory_bytes INTEGER;\n"
+    "ALTER TABLE run ADD COLUMN imported_from TEXT;\n"
+    "ALTER TABLE run ADD COLUMN imported_at TEXT;\n",
 };
 
 int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }

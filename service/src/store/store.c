@@ -330,7 +330,8 @@ int store_run_begin(store *s, const store_run_info *info, store_trial_plan *tria
   sqlite3_stmt *st;
   rc = prepare(s,
                "INSERT INTO run (plan_name, plan_text, seed, status, started_at, host, os, cpu, "
-               "logical_cpus, version) VALUES (?,?,?,'running',?,?,?,?,?,?)",
+               "logical_cpus, version, uid, machine_id, memory_bytes) "
+               "VALUES (?,?,?,'running',?,?,?,?,?,?,lower(hex(randomblob(16))),?,?)",
                &st, err);
   if (rc != TS_OK)
     return rollback_with(s, rc);
@@ -344,6 +345,9 @@ int store_run_begin(store *s, const store_run_info *info, store_trial_plan *tria
   sqlite3_bind_text(st, 7, info->cpu, -1, SQLITE_TRANSIENT);
   sqlite3_bind_int(st, 8, info->logical_cpus);
   sqlite3_bind_text(st, 9, info->version, -1, SQLITE_TRANSIENT);
+  bind_text_or_null(st, 10, info->machine_id && info->machine_id[0] ? info->machine_id : NULL);
+  if (info->memory_bytes)
+    sqlite3_bind_int64(st, 11, (sqlite3_int64)info->memory_bytes);
   rc = step_done(s, st, "cannot store the run", err);
   if (rc != TS_OK)
     return rollback_with(s, rc);
@@ -627,7 +631,8 @@ int store_run_metrics(store *s, int64_t run_id,
   "SELECT r.id, r.plan_name, r.plan_text, r.seed, r.status, r.status_detail, r.started_at, "       \
   "r.finished_at, r.host, r.os, r.cpu, count(t.id), coalesce(sum(t.status='done'),0), "            \
   "coalesce(sum(t.status='failed'),0), r.resume_at_start, r.runner='service', "                    \
-  "r.programs_allowed, r.logical_cpus FROM run r "                                                 \
+  "r.programs_allowed, r.logical_cpus, r.uid, r.machine_id, r.memory_bytes, r.imported_from, "     \
+  "r.imported_at FROM run r "                                                                      \
   "LEFT JOIN trial t ON t.run_id=r.id"
 
 static int read_run_row(store *s, sqlite3_stmt *st, store_run_row *out, ts_err *err) {
@@ -657,6 +662,11 @@ static int read_run_row(store *s, sqlite3_stmt *st, store_run_row *out, ts_err *
   out->by_service = sqlite3_column_int(st, 15);
   out->programs_allowed = sqlite3_column_int(st, 16);
   out->logical_cpus = sqlite3_column_int(st, 17);
+  copy_column(st, 18, out->uid, sizeof out->uid);
+  copy_column(st, 19, out->machine_id, sizeof out->machine_id);
+  out->memory_bytes = (uint64_t)sqlite3_column_int64(st, 20);
+  copy_column(st, 21, out->imported_from, sizeof out->imported_from);
+  copy_column(st, 22, out->imported_at, sizeof out->imported_at);
   return TS_OK;
 }
 

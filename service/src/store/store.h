@@ -12,7 +12,7 @@
 typedef struct store store;
 
 /* The newest schema this build knows; `PRAGMA user_version` of a ThreadSoup database. */
-#define STORE_SCHEMA_VERSION 11
+#define STORE_SCHEMA_VERSION 12
 /* `PRAGMA application_id` of every ThreadSoup database: "TSup". */
 #define STORE_APPLICATION_ID 0x54537570
 
@@ -84,6 +84,8 @@ typedef struct store_run_info {
   const char *cpu;
   int logical_cpus;
   const char *version;
+  const char *machine_id; /* plat_sysinfo's; NULL or "" when not known */
+  uint64_t memory_bytes;  /* 0 when not known */
 } store_run_info;
 
 typedef struct store_trial_plan {
@@ -193,10 +195,15 @@ typedef struct store_run_row {
   int trials_total;
   int trials_done;
   int trials_failed;
-  int resume_at_start;  /* 1: checkpointed by the service's stop, resumes at its next start */
-  int by_service;       /* 1: the service ran it; 0: a foreground `threadsoup run` */
-  int programs_allowed; /* 1: whoever asked may make the service run programs */
-  int logical_cpus;     /* of the machine the run was measured on (as stored when it began) */
+  int resume_at_start;     /* 1: checkpointed by the service's stop, resumes at its next start */
+  int by_service;          /* 1: the service ran it; 0: a foreground `threadsoup run` */
+  int programs_allowed;    /* 1: whoever asked may make the service run programs */
+  int logical_cpus;        /* of the machine the run was measured on (as stored when it began) */
+  char uid[40];            /* the run's identity across databases (32 hex digits) */
+  char machine_id[40];     /* ThreadSoup's id of the machine; "" when not known */
+  uint64_t memory_bytes;   /* of that machine; 0 when not known */
+  char imported_from[512]; /* the file the run was imported from; "" when measured here */
+  char imported_at[32];
 } store_run_row;
 
 /* Every function that reads runs fails with TS_ESTORE when a run's status is not one this build

@@ -394,9 +394,18 @@ typedef struct plat_sysinfo {
   char os[128];  /* "Linux 6.1.0-…", "Windows 10.0.19045" */
   char cpu[128]; /* model name */
   int logical_cpus;
+  uint64_t memory_bytes; /* physical memory; 0 when the OS does not say */
+  /* 32 hex digits naming the machine to ThreadSoup alone: HMAC-SHA-256 of the OS's machine id
+     (/etc/machine-id; HKLM\SOFTWARE\Microsoft\Cryptography MachineGuid) under ThreadSoup's own
+     key, as systemd asks of applications, so exported files never carry the OS's id. Survives
+     renaming the host; "" when the OS has no id. */
+  char machine_id[40];
 } plat_sysinfo;
 
 void plat_sysinfo_read(plat_sysinfo *out);
+/* The machine_id above from the OS's id text (surrounding white space and case ignored); ""
+   when os_id is empty. Shared by both halves (machine_id.c). */
+void plat_machine_id_derive(const char *os_id, char *out, size_t len);
 /* 1 on mains power (or no battery at all), 0 on battery, -1 when the OS does not say. */
 int plat_power_on_ac(void);
 

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -42,4 +43,18 @@ void plat_sysinfo_read(plat_sysinfo *out) {
   read_cpu_model(out->cpu, sizeof out->cpu);
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   out->logical_cpus = n > 0 ? (int)n : 1;
+  struct sysinfo si;
+  if (sysinfo(&si) == 0)
+    out->memory_bytes = (uint64_t)si.totalram * si.mem_unit;
+  /* systemd's and D-Bus's machine id, the same file on every Linux that has one. */
+  char os_id[128] = "";
+  FILE *f = fopen("/etc/machine-id", "re");
+  if (!f)
+    f = fopen("/var/lib/dbus/machine-id", "re");
+  if (f) {
+    if (!fgets(os_id, sizeof os_id, f))
+      os_id[0] = '\0';
+    fclose(f);
+  }
+  plat_machine_id_derive(os_id, out->machine_id, sizeof out->machine_id);
 }

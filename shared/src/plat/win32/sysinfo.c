@@ -51,4 +51,17 @@ void plat_sysinfo_read(plat_sysinfo *out) {
     all = si.dwNumberOfProcessors;
   }
   out->logical_cpus = all > 0 ? (int)all : 1;
+  MEMORYSTATUSEX memory;
+  memory.dwLength = sizeof memory;
+  if (GlobalMemoryStatusEx(&memory))
+    out->memory_bytes = memory.ullTotalPhys;
+  /* Setup writes MachineGuid once per installation (sysprep makes a new one). A 32-bit process
+     on 64-bit Windows must read the 64-bit view, where the value is. */
+  wchar_t guid[64];
+  DWORD size = sizeof guid;
+  char os_id[128] = "";
+  if (RegGetValueW(HKEY_LOCAL_MACHINE, L"SOFTWARE\\Microsoft\\Cryptography", L"MachineGuid",
+                   RRF_RT_REG_SZ | RRF_SUBKEY_WOW6464KEY, NULL, guid, &size) == ERROR_SUCCESS)
+    win32_from_wide(guid, os_id, sizeof os_id);
+  plat_machine_id_derive(os_id, out->machine_id, sizeof out->machine_id);
 }
