@@ -19,6 +19,7 @@
 
 #include "check.h"
 #include "experiment/experiment.h"
+#include "../../shared/src/plat/peer_rights.h"
 #include "server/internal.h"
 #include "testdb.h"
 #include "threadsoup/units.h"
@@ -166,6 +167,129 @@ static void start_naming_an_export_folder_is_refused(void) {
   start_refused("name = t\nconditions = baseline\nbench = builtin-st\nreps = 1\nwarmup = 0\n"
                 "export-to = exports\n",
                 "export-to = exports");
+}
+
+/* A schedule-add as `peer` sent it, through the service's dispatcher: the reply in *out. */
+static void ask_as(server *svc, const plat_peer *peer, const char *verb, const char *when,
+                   const char *plan_text, proto_message *out) {
+  static proto_message in;
+  static client from;
+  ts_err err;
+  memset(&from, 0, sizeof from);
+  from.svc = svc;
+  from.peer = *peer;
+  proto_init(&in, PROTO_REQUEST, verb);
+  if (when)
+    REQUIRE(proto_add(&in, "when", when, &err) == TS_OK);
+  if (plan_text)
+    REQUIRE(proto_add(&in, "plan", plan_text, &err) == TS_OK);
+  request r = {svc, &from, &in, out, {0, ""}};
+  server_dispatch(&r);
+}
+
+/* A peer as the platform's ipc.c fills it from what peer_rights_decide makes of `facts`. */
+static plat_peer peer_of(const char *name, const peer_facts *facts) {
+  peer_rights rights;
+  peer_rights_decide(facts, &rights);
+  plat_peer peer;
+  memset(&peer, 0, sizeof peer);
+  peer.pid = -1;
+  peer.session = -1;
+  snprintf(peer.name, sizeof peer.name, "%s", name);
+  peer.privileged = rights.privileged;
+  peer.may_run_programs = rights.may_run_programs;
+  peer.admin_not_elevated = rights.control_refusal == PEER_REFUSAL_NOT_ELEVATED ||
+                            rights.programs_refusal == PEER_REFUSAL_NOT_ELEVATED;
+#ifdef _WIN32
+  peer.uid = peer.gid = -1;
+#else
+  peer.uid = facts->is_root ? 0 : 1000;
+  peer.gid = 1000;
+#endif
+  return peer;
+}
+
+#define EXPORT_PLAN                                                                                \
+  "name = t\nconditions = baseline\nbench = builtin-st\nreps = 1\nwarmup = 0\n"                    \
+  "export-to = fleet-exports\n"
+
+/* A schedule whose plan writes its export into a folder needs the programs right, as a run of it
+   does: a member of ThreadSoup Users (group threadsoup), who may add schedules, is refused with
+   the words every such plan gets, and nothing is stored; SYSTEM (root) adds it, the list shows
+   its folder, and the same schedule asked for again is not added twice. */
+static void schedule_with_an_export_folder_needs_the_programs_right(void) {
+  fresh();
+  server *svc = open_service();
+  REQUIRE(svc);
+  static proto_message reply;
+#ifdef _WIN32
+  peer_facts member_facts = {
+      .windows = 1, .elevation_type = PEER_ELEVATION_DEFAULT, .group_member = 1};
+  peer_facts system_facts = {.windows = 1, .is_system = 1, .admin_enabled = 1};
+  peer_facts unelevated_facts = {.windows = 1,
+                                 .admin_deny_only = 1,
+                                 .group_member = 1,
+                                 .elevation_type = PEER_ELEVATION_LIMITED};
+#else
+  peer_facts member_facts = {.group_member = 1};
+  peer_facts system_facts = {.is_root = 1};
+  peer_facts unelevated_facts = {.group_member = 1};
+#endif
+  plat_peer member = peer_of("PC\\bob", &member_facts);
+  REQUIRE(member.privileged && !member.may_run_programs);
+  ask_as(svc, &member, "schedule-add", "daily 03:00", EXPORT_PLAN, &reply);
+  CHECK_INT(reply.kind, PROTO_ERROR);
+  CHECK_STR_EQ(reply.verb, "denied");
+  CHECK_STR_CONTAINS(proto_get(&reply, "message"),
+                     "the plan runs programs (export-to = fleet-exports): only root (on Windows "
+                     "SYSTEM or an elevated administrator, not members of ThreadSoup Users) may "
+                     "schedule it");
+  /* An administrator of the tray (unelevated, in the group) is told to run it elevated. */
+  plat_peer unelevated = peer_of("PC\\ann", &unelevated_facts);
+  ask_as(svc, &unelevated, "schedule-add", "daily 03:00", EXPORT_PLAN, &reply);
+  CHECK_INT(reply.kind, PROTO_ERROR);
+#ifdef _WIN32
+  CHECK_STR_CONTAINS(proto_get(&reply, "message"), "run it elevated");
+#endif
+  CHECK_INT(raw_query(DB, "SELECT count(*) FROM schedule"), 0);
+
+  plat_peer system = peer_of("NT AUTHORITY\\SYSTEM", &system_facts);
+  REQUIRE(system.may_run_programs);
+  ask_as(svc, &system, "schedule-add", "daily 03:00", EXPORT_PLAN, &reply);
+  CHECK_INT(reply.kind, PROTO_OK);
+  CHECK_STR_EQ(proto_get(&reply, "schedule"), "1");
+  CHECK(proto_get(&reply, "note") == NULL);
+  /* The same again (an installer run twice): schedule 1 named, nothing added. */
+  ask_as(svc, &system, "schedule-add", "daily 03:00", EXPORT_PLAN, &reply);
+  CHECK_INT(reply.kind, PROTO_OK);
+  CHECK_STR_EQ(proto_get(&reply, "schedule"), "1");
+  CHECK_STR_CONTAINS(proto_get(&reply, "note"), "not added again");
+  CHECK_INT(raw_query(DB, "SELECT count(*) FROM schedule"), 1);
+  /* Another time is another schedule. */
+  ask_as(svc, &system, "schedule-add", "daily 04:00", EXPORT_PLAN, &reply);
+  CHECK_STR_EQ(proto_get(&reply, "schedule"), "2");
+  CHECK_INT(raw_query(DB, "SELECT count(*) FROM schedule"), 2);
+
+  ask_as(svc, &member, "schedule-list", NULL, NULL, &reply);
+  CHECK_INT(reply.kind, PROTO_OK);
+  int rows = 0, folders = 0;
+  for (int i = 0; i < reply.field_count; i++) {
+    if (strcmp(reply.fields[i].key, "schedule") == 0)
+      rows++;
+    if (strcmp(reply.fields[i].key, "export-to") == 0) {
+      folders++;
+      /* Right after its own row. */
+      REQUIRE(i > 0);
+      char id[24];
+      snprintf(id, sizeof id, "%.*s|", (int)strcspn(proto_value(&reply, i - 1), "|"),
+               proto_value(&reply, i - 1));
+      CHECK(strncmp(proto_value(&reply, i), id, strlen(id)) == 0);
+      CHECK_STR_EQ(proto_value(&reply, i) + strlen(id), "fleet-exports");
+    }
+  }
+  CHECK_INT(rows, 2);
+  CHECK_INT(folders, 2);
+  close_service(svc);
 }
 
 static void plan_without_programs_is_not_refused(void) {
@@ -348,6 +472,7 @@ int main(void) {
   RUN_CASE(start_by_an_unelevated_administrator_says_so);
   RUN_CASE(start_naming_a_tool_path_is_refused);
   RUN_CASE(start_naming_an_export_folder_is_refused);
+  RUN_CASE(schedule_with_an_export_folder_needs_the_programs_right);
 #ifndef _WIN32
   RUN_CASE(start_for_root_runs_the_command);
 #endif

@@ -213,7 +213,7 @@ static int schedule_main(int argc, char **argv) {
   const char *verb = argv[0];
   cli_args a;
   ts_err err;
-  const char *address = NULL, *plan_name = NULL, *require = NULL, *grace = NULL;
+  const char *address = NULL, *plan_name = NULL, *require = NULL, *grace = NULL, *export_to = NULL;
   char when[128];
   ts_buf words = ts_buf_on(when, sizeof when);
   cli_args_init(&a, argc - 1, argv + 1, "schedule");
@@ -232,6 +232,8 @@ static int schedule_main(int argc, char **argv) {
       rc = cli_args_value(&a, "ac, idle:MINUTES, or both joined with ','", &require, &err);
     } else if (cli_args_is(&a, "--grace")) {
       rc = cli_args_value(&a, "a duration such as 1h", &grace, &err);
+    } else if (cli_args_is(&a, "--export-to")) {
+      rc = cli_args_value(&a, "a folder", &export_to, &err);
     } else {
       rc = ts_err_set(&err, TS_EUSAGE, "schedule: unknown option '%s'", a.name);
     }
@@ -261,6 +263,9 @@ static int schedule_main(int argc, char **argv) {
     const char *name = plan_name ? plan_name : plan_default_preset();
     int rc = !plan_is_preset(name) && plat_file_exists(name) ? plan_read_file(name, &p, &err)
                                                              : plan_preset(name, &p, &err);
+    /* The plan setting itself (its checks and words): the stored plan text carries it. */
+    if (rc == TS_OK && export_to)
+      rc = plan_set(&p, "export-to", export_to, &err);
     if (rc != TS_OK)
       return cli_usage_error(cmd, err.text);
     plan_format(&p, text, sizeof text);
@@ -282,7 +287,8 @@ static int schedule_main(int argc, char **argv) {
 
 const cli_command cli_schedule_command = {
     .name = "schedule",
-    .synopsis = "schedule add WHEN [--plan PLAN] [--require LIST] [--grace DURATION] | "
+    .synopsis = "schedule add WHEN [--plan PLAN] [--require LIST] [--grace DURATION] "
+                "[--export-to FOLDER] | "
                 "schedule list | schedule remove ID   [--socket ADDRESS]",
     .summary = "have the service run experiments unattended (set and forget)",
     .help = "\nWHEN (local time):\n"
@@ -295,7 +301,14 @@ const cli_command cli_schedule_command = {
             "  --grace DURATION  a due time missed while the machine was off still runs at the\n"
             "                    next start within this window (default 1h); later, it is\n"
             "                    recorded as missed\n"
-            "  --socket ADDRESS  the service's socket or pipe\n",
+            "  --export-to FOLDER\n"
+            "                    the plan's export-to: each finished run's export file goes\n"
+            "                    into this folder (a network share, for a collector machine);\n"
+            "                    like program paths, only SYSTEM, an elevated administrator or\n"
+            "                    root may schedule it; 'schedule list' shows it\n"
+            "  --socket ADDRESS  the service's socket or pipe\n"
+            "\nA schedule the same as one still enabled (WHEN, plan, --require, --grace) is not\n"
+            "added again: the answer names the one there is.\n",
     .main = schedule_main,
 };
 

@@ -298,17 +298,37 @@ static int handle_report(request *r) {
   return rc == TS_OK ? TS_OK : reply_err(r, &err);
 }
 
+/* The value of `key` in stored plan text (plan_format writes "KEY = VALUE" lines); "" when the
+   text does not set it. Matched at the start of a line: a value may hold another key's words. */
+static void stored_setting(const char *text, const char *key, char *buf, size_t len) {
+  size_t key_len = strlen(key);
+  buf[0] = '\0';
+  for (const char *line = text; line && *line;) {
+    const char *end = strchr(line, '\n');
+    size_t line_len = end ? (size_t)(end - line) : strlen(line);
+    if (line_len > key_len + 3 && strncmp(line, key, key_len) == 0 &&
+        strncmp(line + key_len, " = ", 3) == 0) {
+      snprintf(buf, len, "%.*s", (int)(line_len - key_len - 3), line + key_len + 3);
+      return;
+    }
+    line = end ? end + 1 : NULL;
+  }
+}
+
 static int add_schedule_row(void *ctx, const store_schedule *sc) {
   request *r = ctx;
-  char due[32], name[PLAN_NAME_MAX] = "?";
+  char due[32], name[PLAN_NAME_MAX], export_to[PLAN_TEXT_MAX];
   schedule_format_local(sc->next_due, due, sizeof due);
-  const char *n = strstr(sc->plan_text, "name = ");
-  if (n)
-    sscanf(n + 7, "%63[^\n]", name);
-  return proto_addf(r->out, &r->err, "schedule", "%lld|%s|%s|%s|%s%s%s|%s", (long long)sc->id,
-                    sc->spec, due, name, sc->enabled ? "enabled" : "done",
-                    sc->require_ac ? ",ac" : "", sc->require_idle_s ? ",idle" : "",
-                    sc->last_event) != TS_OK;
+  stored_setting(sc->plan_text, "name", name, sizeof name);
+  stored_setting(sc->plan_text, "export-to", export_to, sizeof export_to);
+  int rc =
+      proto_addf(r->out, &r->err, "schedule", "%lld|%s|%s|%s|%s%s%s|%s", (long long)sc->id,
+                 sc->spec, due, name[0] ? name : "?", sc->enabled ? "enabled" : "done",
+                 sc->require_ac ? ",ac" : "", sc->require_idle_s ? ",idle" : "", sc->last_event);
+  /* A field of its own after its row, so the row's six columns stay as the tray reads them. */
+  if (rc == TS_OK && export_to[0])
+    rc = proto_addf(r->out, &r->err, "export-to", "%lld|%s", (long long)sc->id, export_to);
+  return rc != TS_OK;
 }
 
 static int handle_schedule_list(request *r) {
@@ -552,6 +572,28 @@ static void wake_scheduler(server *svc) {
   plat_mutex_unlock(&svc->lock);
 }
 
+/* Finds an enabled schedule that would run the same plan at the same times under the same
+   conditions: adding it again (an installer run once more, a script repeated) would run every
+   experiment twice. */
+typedef struct same_schedule {
+  const store_schedule *wanted;
+  int64_t id;
+  int64_t next_due;
+} same_schedule;
+
+static int find_same_schedule(void *ctx, const store_schedule *sc) {
+  same_schedule *same = ctx;
+  const store_schedule *w = same->wanted;
+  if (same->id == 0 && sc->enabled && strcmp(sc->spec, w->spec) == 0 &&
+      strcmp(sc->plan_text, w->plan_text) == 0 && sc->require_ac == w->require_ac &&
+      sc->require_idle_s == w->require_idle_s && sc->grace_s == w->grace_s &&
+      (sc->programs_allowed || !w->programs_allowed)) {
+    same->id = sc->id;
+    same->next_due = sc->next_due;
+  }
+  return 0;
+}
+
 static int handle_schedule_add(request *r) {
   const char *when_text;
   schedule_when when;
@@ -582,6 +624,7 @@ static int handle_schedule_add(request *r) {
     rc = schedule_parse_conditions(proto_get(r->in, "require"), proto_get(r->in, "grace"),
                                    &conditions, &err);
   int64_t id = 0;
+  same_schedule same = {sc, 0, 0};
   if (rc == TS_OK) {
     snprintf(sc->spec, sizeof sc->spec, "%s", when.text);
     plan_format(p, sc->plan_text, sizeof sc->plan_text);
@@ -594,8 +637,16 @@ static int handle_schedule_add(request *r) {
     char at[32];
     plat_utc_timestamp(at, sizeof at);
     plat_mutex_lock(&r->svc->db_lock);
-    rc = store_schedule_add(r->svc->db, sc, at, &id, &err);
+    rc = store_schedules(r->svc->db, find_same_schedule, &same, &err);
+    if (rc == TS_OK && same.id == 0)
+      rc = store_schedule_add(r->svc->db, sc, at, &id, &err);
     plat_mutex_unlock(&r->svc->db_lock);
+    if (same.id != 0) {
+      id = same.id;
+      sc->next_due = same.next_due;
+    }
+    if (rc == TS_OK && same.id == 0)
+      wake_scheduler(r->svc);
   }
   if (rc == TS_OK) {
     char due[32];
@@ -603,9 +654,13 @@ static int handle_schedule_add(request *r) {
     proto_addf(r->out, &r->err, "schedule", "%lld", (long long)id);
     proto_add(r->out, "when", when.text, &r->err);
     proto_add(r->out, "next", due, &r->err);
-    ts_log(TS_LOG_INFO, "schedule %lld added (%s, next %s) by %s", (long long)id, when.text, due,
+    if (same.id != 0)
+      proto_addf(r->out, &r->err, "note",
+                 "schedule %lld is the same (when, plan, require, grace): not added again",
+                 (long long)id);
+    ts_log(TS_LOG_INFO, "schedule %lld %s (%s, next %s) by %s", (long long)id,
+           same.id != 0 ? "asked for again, not added" : "added", when.text, due,
            r->from->peer.name);
-    wake_scheduler(r->svc);
   }
   free(sc);
   free(p);
