@@ -8,48 +8,8 @@
 # the files and the service are gone. Usage: msi.sh WINE-RUN MSI WINEPREFIX [WXS WIXL | interactive]
 set -u
 wine_run=$1 msi=$2 prefix=$3 wxs=${4:-} wixl=${5:-}
-export WINEPREFIX="$prefix"
-# No Linux menu entries for the Start-menu shortcut (winemenubuilder would write to ~/.local).
-export WINEDLLOVERRIDES="mscoree,mshtml=;winemenubuilder.exe=d"
 older="$(dirname "$msi")/threadsoup-older.msi"
-folder="$prefix/drive_c/Program Files/ThreadSoup"
-exe='C:\Program Files\ThreadSoup\threadsoup.exe'
-keeper=
-cleanup() {
-  "$wine_run" msiexec /x "$msi" /qn >/dev/null 2>&1
-  [ -f "$older" ] && "$wine_run" msiexec /x "$older" /qn >/dev/null 2>&1
-  rm -f "$older"
-  [ -n "$keeper" ] && kill "$keeper" 2>/dev/null
-  wineserver -k 2>/dev/null
-}
-trap cleanup EXIT
-fail() { echo "msi: $*" >&2; exit 1; }
-# Processes matching PATTERN that run in this test's prefix (other tests run trays of their own).
-in_prefix() {
-  for p in $(pgrep -f "$1"); do
-    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "WINEPREFIX=$prefix" && echo "$p"
-  done
-}
-
-# A fresh prefix (wine-run copies it from the build's template): a run killed before its cleanup
-# may have left products installed whose codes this build's MSIs do not know (Id="*").
-WINEPREFIX="$prefix" wineserver -k 2>/dev/null
-rm -rf "$prefix"
-
-# Wine ends services.exe when the last ordinary process of the prefix exits: keep one alive.
-"$wine_run" "$(dirname "$msi")/threadsoup-idle.exe" >/dev/null 2>&1 &
-keeper=$!
-# Up once Wine runs it: wine-run's child, the wine loader, has become threadsoup-idle.exe (its
-# first argument is the program's own path then).
-for i in $(seq 1 100); do
-  for child in $(pgrep -P "$keeper"); do
-    tr '\0' '\n' <"/proc/$child/cmdline" 2>/dev/null | head -n 1 | grep -q 'threadsoup-idle\.exe' &&
-      break 2
-  done
-  sleep 0.1
-done
-"$wine_run" msiexec /x "$msi" /qn >/dev/null 2>&1 # an earlier run's leftovers
-rm -rf "$prefix/drive_c/ProgramData/ThreadSoup"
+. "$(dirname "$0")/msi-common.sh"
 
 # `msi.sh WINE-RUN MSI WINEPREFIX interactive` (in a display): an install with reduced UI (/qr,
 # UILevel 4) starts the tray for the user who installed.
@@ -65,15 +25,6 @@ if [ "$wxs" = interactive ]; then
   echo "an interactive install (/qr) started the tray (process $tray)"
   exit 0
 fi
-
-wait_answer() {
-  answered=""
-  for _ in $(seq 50); do
-    answered=$("$wine_run" "$exe" status 2>&1 | tr -d '\r' | grep "^server") && return 0
-    sleep 0.2
-  done
-  return 1
-}
 
 # --- an older version first, with a schedule in its database --------------------------------------
 if [ -n "$wxs" ] && [ -n "$wixl" ]; then
