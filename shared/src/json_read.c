@@ -2,6 +2,7 @@
 /* json_read.c - a small strict JSON reader (RFC 8259) for the files ThreadSoup reads back: it
    refuses what it does not fully understand rather than guess, with the byte where it stopped. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,6 +211,10 @@ static int read_number(reader *r, ts_json_value *v) {
   memcpy(copy, r->text + start, n);
   copy[n] = '\0';
   v->number = strtod(copy, NULL);
+  if (isinf(v->number)) {
+    r->pos = start;
+    return fail(r, "a number too large for a double");
+  }
   if (whole) {
     errno = 0;
     long long i = strtoll(copy, NULL, 10);
@@ -331,14 +336,14 @@ static int read_value(reader *r, ts_json_value **out, int depth) {
   if (r->pos >= r->len)
     return fail(r, "the text ends where a value was expected");
   char c = r->text[r->pos];
-  ts_json_type type = c == '{'                ? TS_JSON_OBJECT
-                      : c == '['              ? TS_JSON_ARRAY
-                      : c == '"'              ? TS_JSON_STRING
-                      : c == 't'              ? TS_JSON_TRUE
-                      : c == 'f'              ? TS_JSON_FALSE
-                      : c == 'n'              ? TS_JSON_NULL
+  ts_json_type type = c == '{'                               ? TS_JSON_OBJECT
+                      : c == '['                             ? TS_JSON_ARRAY
+                      : c == '"'                             ? TS_JSON_STRING
+                      : c == 't'                             ? TS_JSON_TRUE
+                      : c == 'f'                             ? TS_JSON_FALSE
+                      : c == 'n'                             ? TS_JSON_NULL
                       : (c == '-' || (c >= '0' && c <= '9')) ? TS_JSON_NUMBER
-                                              : (ts_json_type)-1;
+                                                             : (ts_json_type)-1;
   if ((int)type == -1)
     return not_a_value(r);
   ts_json_value *v = new_value(type);

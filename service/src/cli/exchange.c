@@ -2,7 +2,6 @@
 /* exchange.c - `threadsoup export` and `threadsoup import`: stored runs carried between
    databases (machines) as one file per run (docs/schema.md). */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "../exchange/exchange.h"
@@ -121,54 +120,24 @@ const cli_command cli_export_command = {
 
 /* ---- import --------------------------------------------------------------------------------- */
 
-typedef struct name_list {
-  char **names;
-  int count, cap;
-} name_list;
-
-/* Export files of a folder: *.jsonl, not hidden (an export still being written starts with '.'). */
-static int collect_name(void *ctx, const char *name) {
-  name_list *l = ctx;
-  size_t n = strlen(name);
-  if (name[0] == '.' || n < 6 || strcmp(name + n - 6, ".jsonl") != 0)
-    return 0;
-  if (l->count == l->cap) {
-    int more = l->cap ? l->cap * 2 : 32;
-    char **names = realloc(l->names, (size_t)more * sizeof *names);
-    if (!names)
-      return 1;
-    l->names = names;
-    l->cap = more;
-  }
-  l->names[l->count] = malloc(n + 1);
-  if (!l->names[l->count])
-    return 1;
-  memcpy(l->names[l->count++], name, n + 1);
-  return 0;
-}
-
-static int compare_names(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 typedef struct import_totals {
   int imported, already, refused;
 } import_totals;
 
-static void import_one(store *s, const char *file, import_totals *t) {
-  exchange_import_result r;
-  ts_err err;
+static void print_outcome(void *ctx, const char *file, int rc, const exchange_import_result *r,
+                          const ts_err *err) {
+  import_totals *t = ctx;
   char shown[PLAT_PATH_MAX * 4];
-  if (exchange_import_file(s, file, &r, &err) != TS_OK) {
-    cli_fail(&err);
+  if (rc != TS_OK) {
+    cli_fail(err);
     t->refused++;
-  } else if (r.already) {
+  } else if (r->already) {
     printf("%s: run %s already there (run %lld); skipped\n",
-           ts_utf8_printable(file, shown, sizeof shown), r.uid, (long long)r.run_id);
+           ts_utf8_printable(file, shown, sizeof shown), r->uid, (long long)r->run_id);
     t->already++;
   } else {
     printf("%s: imported as run %lld (uid %s, %d trials)\n",
-           ts_utf8_printable(file, shown, sizeof shown), (long long)r.run_id, r.uid, r.trials);
+           ts_utf8_printable(file, shown, sizeof shown), (long long)r->run_id, r->uid, r->trials);
     t->imported++;
   }
 }
@@ -205,28 +174,13 @@ static int import_main(int argc, char **argv) {
       cli_args_value(&a, "", &ignored, &err); /* --db's value, read above */
       continue;
     }
-    if (!plat_is_folder(a.word)) {
-      import_one(s, a.word, &t);
-      continue;
-    }
-    name_list l = {NULL, 0, 0};
-    if (plat_list_folder(a.word, collect_name, &l, &err) != TS_OK) {
+    int files = 0;
+    if (exchange_import_path(s, a.word, print_outcome, &t, &files, &err) != TS_OK) {
       cli_fail(&err);
       t.refused++;
-    }
-    qsort(l.names, (size_t)l.count, sizeof *l.names, compare_names);
-    if (l.count == 0)
+    } else if (files == 0) {
       printf("%s: no export files (*.jsonl) in this folder\n", a.word);
-    for (int i = 0; i < l.count; i++) {
-      char file[PLAT_PATH_MAX * 2];
-      size_t n = strlen(a.word);
-      int sep = n > 0 && (a.word[n - 1] == '/' || a.word[n - 1] == plat_path_separator());
-      snprintf(file, sizeof file, "%s%s%s", a.word, sep ? "" : (plat_path_separator() == '/' ? "/" : "\\"),
-               l.names[i]);
-      import_one(s, file, &t);
-      free(l.names[i]);
     }
-    free(l.names);
   }
   store_close(s);
   printf("%d imported, %d already there, %d refused\n", t.imported, t.already, t.refused);

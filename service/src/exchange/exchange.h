@@ -41,7 +41,18 @@ typedef struct exchange_import_result {
 
 /* Imports one export file in one transaction. A damaged or foreign file is refused (TS_EINVAL)
    with the file, the line and the reason, and the database is left unchanged. */
-int exchange_import_file(store *db, const char *path, exchange_import_result *result,
-                         ts_err *err);
+int exchange_import_file(store *db, const char *path, exchange_import_result *result, ts_err *err);
+
+/* folder + the platform's separator (unless it ends with one) + name. */
+void exchange_join_path(const char *folder, const char *name, char *out, size_t len);
+
+/* Imports `path`: one file, or each export file of a folder (*.jsonl, not hidden: a file still
+   being written starts with '.') in name order, each in its own transaction; fn is told the
+   outcome of each (rc TS_OK: imported or already there; else refused, err says why) and *files
+   how many there were. TS_OK unless the folder cannot be read. */
+int exchange_import_path(store *db, const char *path,
+                         void (*fn)(void *ctx, const char *file, int rc,
+                                    const exchange_import_result *result, const ts_err *err),
+                         void *ctx, int *files, ts_err *err);
 
 #endif

@@ -145,7 +145,7 @@ static int same_bytes(const char *a, const char *b) {
   return same;
 }
 
-static void join_path(const char *folder, const char *name, char *out, size_t len) {
+void exchange_join_path(const char *folder, const char *name, char *out, size_t len) {
   size_t n = strlen(folder);
   int has_sep = n > 0 && (folder[n - 1] == '/' || folder[n - 1] == plat_path_separator());
   snprintf(out, len, "%s%s%s", folder, has_sep ? "" : (plat_path_separator() == '/' ? "/" : "\\"),
@@ -166,7 +166,7 @@ int exchange_export_to_folder(store *db, int64_t run_id, const char *folder, cha
   /* The temporary file starts with '.': a collector importing the folder skips it. */
   char temp_name[128];
   snprintf(temp_name, sizeof temp_name, ".%s.%llx.tmp", base, (unsigned long long)plat_clock_ns());
-  join_path(folder, temp_name, temp, sizeof temp);
+  exchange_join_path(folder, temp_name, temp, sizeof temp);
   rc = write_new(db, run_id, temp, err);
   if (rc != TS_OK)
     return rc;
@@ -176,7 +176,7 @@ int exchange_export_to_folder(store *db, int64_t run_id, const char *folder, cha
       snprintf(numbered, sizeof numbered, "%s", name);
     else
       snprintf(numbered, sizeof numbered, "%s-%d.jsonl", base, n);
-    join_path(folder, numbered, target, sizeof target);
+    exchange_join_path(folder, numbered, target, sizeof target);
     rc = plat_rename_new(temp, target, err);
     if (rc == TS_EINVAL && same_bytes(temp, target)) {
       remove(temp); /* written before, byte for byte */
@@ -186,8 +186,8 @@ int exchange_export_to_folder(store *db, int64_t run_id, const char *folder, cha
       break;
   }
   if (rc == TS_EINVAL)
-    rc = ts_err_set(err, TS_EINVAL, "%s: 1000 different files of run %s are there already",
-                    folder, base);
+    rc = ts_err_set(err, TS_EINVAL, "%s: 1000 different files of run %s are there already", folder,
+                    base);
   if (rc != TS_OK) {
     remove(temp);
     return rc;

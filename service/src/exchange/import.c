@@ -188,15 +188,15 @@ static int read_file(import_state *st, FILE *f) {
     if (ts_json_parse(buf, len, &v, st->err) != TS_OK) {
       char reason[600];
       snprintf(reason, sizeof reason, "%s: %s",
-               line == 1 ? "not a ThreadSoup run export (not JSON)" : "not JSON",
-               st->err->text);
+               line == 1 ? "not a ThreadSoup run export (not JSON)" : "not JSON", st->err->text);
       rc = refuse(st, line, reason);
       break;
     }
     if (v->type != TS_JSON_OBJECT) {
       ts_json_free(v);
-      rc = refuse(st, line, line == 1 ? "not a ThreadSoup run export (a JSON object per line)"
-                                      : "not a JSON object");
+      rc = refuse(st, line,
+                  line == 1 ? "not a ThreadSoup run export (a JSON object per line)"
+                            : "not a JSON object");
       break;
     }
     if (line >= st->lines_cap) {
@@ -229,8 +229,7 @@ static int read_file(import_state *st, FILE *f) {
   return rc;
 }
 
-int exchange_import_file(store *db, const char *path, exchange_import_result *result,
-                         ts_err *err) {
+int exchange_import_file(store *db, const char *path, exchange_import_result *result, ts_err *err) {
   memset(result, 0, sizeof *result);
   FILE *f = fopen(path, "rb");
   if (!f)
@@ -265,5 +264,66 @@ int exchange_import_file(store *db, const char *path, exchange_import_result *re
   free(st.lines);
   free(st.records);
   free(st.record_line);
+  return rc;
+}
+
+typedef struct name_list {
+  char **names;
+  int count, cap;
+  int failed;
+} name_list;
+
+static int collect_name(void *ctx, const char *name) {
+  name_list *l = ctx;
+  size_t n = strlen(name);
+  if (name[0] == '.' || n < 6 || strcmp(name + n - 6, ".jsonl") != 0)
+    return 0;
+  if (l->count == l->cap) {
+    int more = l->cap ? l->cap * 2 : 32;
+    char **names = realloc(l->names, (size_t)more * sizeof *names);
+    if (!names)
+      return l->failed = 1;
+    l->names = names;
+    l->cap = more;
+  }
+  if (!(l->names[l->count] = malloc(n + 1)))
+    return l->failed = 1;
+  memcpy(l->names[l->count++], name, n + 1);
+  return 0;
+}
+
+static int compare_names(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int exchange_import_path(store *db, const char *path,
+                         void (*fn)(void *ctx, const char *file, int rc,
+                                    const exchange_import_result *result, const ts_err *err),
+                         void *ctx, int *files, ts_err *err) {
+  exchange_import_result result;
+  ts_err file_err;
+  *files = 0;
+  if (!plat_is_folder(path)) {
+    *files = 1;
+    int rc = exchange_import_file(db, path, &result, &file_err);
+    fn(ctx, path, rc, &result, &file_err);
+    return TS_OK;
+  }
+  name_list l = {NULL, 0, 0, 0};
+  int rc = plat_list_folder(path, collect_name, &l, err);
+  if (rc == TS_OK && l.failed)
+    rc = ts_err_set(err, TS_ENOMEM, "no memory to list the folder %s", path);
+  if (rc == TS_OK && l.count > 1)
+    qsort(l.names, (size_t)l.count, sizeof *l.names, compare_names);
+  for (int i = 0; rc == TS_OK && i < l.count; i++) {
+    char file[PLAT_PATH_MAX];
+    exchange_join_path(path, l.names[i], file, sizeof file);
+    int file_rc = exchange_import_file(db, file, &result, &file_err);
+    fn(ctx, file, file_rc, &result, &file_err);
+  }
+  *files = l.count;
+  for (int i = 0; i < l.count; i++)
+    free(l.names[i]);
+  free(l.names);
   return rc;
 }

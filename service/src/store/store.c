@@ -1072,7 +1072,8 @@ int store_unfinished_runs(store *s, int (*fn)(void *ctx, const store_run_row *ro
   sqlite3_stmt *st;
   int rc = prepare(s,
                    RUN_COLUMNS " WHERE r.status IN ('running','interrupted') AND "
-                               "r.plan_name <> 'manual' GROUP BY r.id ORDER BY r.id",
+                               "r.plan_name <> 'manual' AND r.imported_from IS NULL "
+                               "GROUP BY r.id ORDER BY r.id",
                    &st, err);
   return rc == TS_OK ? each_run(s, st, fn, ctx, err) : rc;
 }

@@ -302,7 +302,8 @@ int store_run_set_origin(store *s, int64_t run_id, int programs_allowed, ts_err 
 /* Ends a run that must not run: status failed with `detail` (the reason), resume_at_start off. */
 int store_run_refuse(store *s, int64_t run_id, const char *detail, const char *at, ts_err *err);
 /* Runs that did not finish (status running or interrupted), oldest first; resume_at_start tells
-   which of the interrupted ones the service's stop checkpointed. */
+   which of the interrupted ones the service's stop checkpointed. Imported runs are left out: they
+   were measured elsewhere and are not this machine's to resume. */
 int store_unfinished_runs(store *s, int (*fn)(void *ctx, const store_run_row *row), void *ctx,
                           ts_err *err);
 

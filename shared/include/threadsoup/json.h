@@ -10,13 +10,15 @@
 
 #include "threadsoup/err.h"
 
-/* ---- writing ---------------------------------------------------------------------------------- */
+/* ---- writing ----------------------------------------------------------------------------------
+ */
 
 /* A JSON string: quotes, backslashes and control characters escaped; UTF-8 passes through, and a
    byte that is not UTF-8 (a name stored before names were checked) becomes U+FFFD. */
 void ts_json_string(FILE *out, const char *text);
 
-/* ---- reading ---------------------------------------------------------------------------------- */
+/* ---- reading ----------------------------------------------------------------------------------
+ */
 
 /* How deep arrays and objects may nest, and how long a text may be: a file crafted to exhaust
    the stack or memory is refused instead. */
@@ -42,12 +44,12 @@ typedef struct ts_json_member {
 
 struct ts_json_value {
   ts_json_type type;
-  double number;      /* TS_JSON_NUMBER: strtod of its text (the nearest double) */
-  int is_integer;     /* TS_JSON_NUMBER without fraction or exponent that fits int64_t */
-  int64_t integer;    /* its exact value when is_integer */
-  char *text;         /* TS_JSON_STRING: the decoded UTF-8 text, NUL-terminated */
-  size_t text_len;    /* its length in bytes (a \u0000 makes it longer than strlen) */
-  size_t count;       /* items of an array, members of an object */
+  double number;   /* TS_JSON_NUMBER: strtod of its text (the nearest double) */
+  int is_integer;  /* TS_JSON_NUMBER without fraction or exponent that fits int64_t */
+  int64_t integer; /* its exact value when is_integer */
+  char *text;      /* TS_JSON_STRING: the decoded UTF-8 text, NUL-terminated */
+  size_t text_len; /* its length in bytes (a \u0000 makes it longer than strlen) */
+  size_t count;    /* items of an array, members of an object */
   ts_json_value **items;
   ts_json_member *members; /* in the order written; a key appears at most once */
 };
