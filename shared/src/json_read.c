@@ -228,6 +228,17 @@ static int read_number(reader *r, ts_json_value *v) {
 
 static int read_value(reader *r, ts_json_value **out, int depth);
 
+/* After an item of an array or object: *more = 1 after ',', 0 after `close`; else an error. */
+static int item_end(reader *r, char close, const char *what, int *more) {
+  skip_space(r);
+  char c = r->pos < r->len ? r->text[r->pos] : '\0';
+  if (c != ',' && c != close)
+    return fail(r, what);
+  r->pos++;
+  *more = c == ',';
+  return TS_OK;
+}
+
 static int read_array(reader *r, ts_json_value *v, int depth) {
   r->pos++;
   skip_space(r);
@@ -249,16 +260,10 @@ static int read_array(reader *r, ts_json_value *v, int depth) {
     if (rc != TS_OK)
       return rc;
     v->count++;
-    skip_space(r);
-    if (r->pos < r->len && r->text[r->pos] == ',') {
-      r->pos++;
-      continue;
-    }
-    if (r->pos < r->len && r->text[r->pos] == ']') {
-      r->pos++;
-      return TS_OK;
-    }
-    return fail(r, "an array item followed by neither ',' nor ']'");
+    int more = 0;
+    rc = item_end(r, ']', "an array item followed by neither ',' nor ']'", &more);
+    if (rc != TS_OK || !more)
+      return rc;
   }
 }
 
@@ -299,18 +304,11 @@ static int read_object(reader *r, ts_json_value *v, int depth) {
       return fail(r, "an object member name not followed by ':'");
     r->pos++;
     rc = read_value(r, &m->value, depth + 1);
-    if (rc != TS_OK)
+    int more = 0;
+    if (rc == TS_OK)
+      rc = item_end(r, '}', "an object member followed by neither ',' nor '}'", &more);
+    if (rc != TS_OK || !more)
       return rc;
-    skip_space(r);
-    if (r->pos < r->len && r->text[r->pos] == ',') {
-      r->pos++;
-      continue;
-    }
-    if (r->pos < r->len && r->text[r->pos] == '}') {
-      r->pos++;
-      return TS_OK;
-    }
-    return fail(r, "an object member followed by neither ',' nor '}'");
   }
 }
 

@@ -96,9 +96,9 @@ static void make_run(void) {
   CHECK_INT(store_quiet_set_confirmed(a, quiet_id, &e, &err), TS_OK);
   CHECK_INT(store_quiet_set_run(a, quiet_id, run_a, &err), TS_OK);
   CHECK_INT(store_quiet_end(a, quiet_id, "2026-01-01T00:02:00.000Z", NULL, &err), TS_OK);
-  CHECK_INT(store_run_end(a, run_a, STORE_RUN_FINISHED, "9 trials", "2026-01-01T00:02:00.000Z",
-                          &err),
-            TS_OK);
+  CHECK_INT(
+      store_run_end(a, run_a, STORE_RUN_FINISHED, "9 trials", "2026-01-01T00:02:00.000Z", &err),
+      TS_OK);
 }
 
 static char *read_all(const char *path, long *size) {
@@ -141,8 +141,9 @@ static void reports_equal(store *x, int64_t id_x, store *y, int64_t id_y) {
     char *ry = test_render_report(y, id_y, formats[i]);
     CHECK(rx && ry && strlen(rx) > 500);
     if (rx && ry && strcmp(rx, ry) != 0)
-      fprintf(stderr, "  the %d report differs after the round trip:\n--- exported\n%s\n--- "
-                      "imported\n%s\n",
+      fprintf(stderr,
+              "  the %d report differs after the round trip:\n--- exported\n%s\n--- "
+              "imported\n%s\n",
               (int)formats[i], rx, ry);
     CHECK(rx && ry && strcmp(rx, ry) == 0);
     free(rx);
@@ -264,7 +265,8 @@ static void damaged_and_foreign_files_change_nothing(void) {
   write_all("test_exchange_empty.jsonl", "");
   refused(b, "test_exchange_empty.jsonl", ":1: an empty file");
   variant("test_exchange_badjson.jsonl", 7, "{\"record\":\"trial\",\"seq\":1,");
-  refused(b, "test_exchange_badjson.jsonl", ":7: not JSON: an object member whose name is not a string at byte 27");
+  refused(b, "test_exchange_badjson.jsonl",
+          ":7: not JSON: an object member whose name is not a string at byte 27");
   variant("test_exchange_badtype.jsonl", 6,
           "{\"record\":\"trial\",\"seq\":\"one\",\"block\":0,\"condition\":\"baseline\","
           "\"bench\":\"builtin-st\",\"status\":\"done\"}");
@@ -418,7 +420,8 @@ static void imported_runs_stay_inert(void) {
   REQUIRE(text != NULL);
   /* The run marked running, the quiet entry open. */
   REQUIRE(replace_once(text, "\"status\":\"finished\"", "\"status\":\"running\""));
-  REQUIRE(replace_once(text, "\"restored_at\":\"2026-01-01T00:02:00.000Z\"", "\"restored_at\":null"));
+  REQUIRE(
+      replace_once(text, "\"restored_at\":\"2026-01-01T00:02:00.000Z\"", "\"restored_at\":null"));
   write_all("test_exchange_running.jsonl", text);
   free(text);
   remove_db(DB_B);
@@ -436,6 +439,8 @@ static void imported_runs_stay_inert(void) {
   CHECK_INT(store_quiet_run_entry(b, r.run_id, &e, &found, &err), TS_OK);
   CHECK_INT(found, 1);
   CHECK_STR_CONTAINS(e.restore_error, "closed by the import");
+  CHECK_INT(store_quiet_last_entry(b, &e, &found, &err), TS_OK);
+  CHECK_INT(found, 0); /* the measuring machine's quiet mode, not this one's */
   int unfinished = 0;
   CHECK_INT(store_unfinished_runs(b, count_row, &unfinished, &err), TS_OK);
   CHECK_INT(unfinished, 0);

@@ -30,7 +30,8 @@ static const char *refusal(const char *text, size_t len) {
 }
 
 static void values_of_every_type(void) {
-  ts_json_value *v = parse(" {\"a\": [1, -2.5e3, true, false, null, \"x\"], \"b\": {}, \"c\": []} ");
+  ts_json_value *v =
+      parse(" {\"a\": [1, -2.5e3, true, false, null, \"x\"], \"b\": {}, \"c\": []} ");
   REQUIRE(v != NULL);
   CHECK_INT(v->type, TS_JSON_OBJECT);
   CHECK_INT(v->count, 3);
@@ -50,7 +51,8 @@ static void values_of_every_type(void) {
 }
 
 static void escapes_and_surrogates_become_utf8(void) {
-  ts_json_value *v = parse("\"q\\\" b\\\\ s\\/ \\b\\f\\n\\r\\t \\u00e9 \\u20AC \\ud83d\\ude00 \\u0000\"");
+  ts_json_value *v =
+      parse("\"q\\\" b\\\\ s\\/ \\b\\f\\n\\r\\t \\u00e9 \\u20AC \\ud83d\\ude00 \\u0000\"");
   REQUIRE(v != NULL);
   const char want[] = "q\" b\\ s/ \b\f\n\r\t \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 ";
   CHECK(v->text_len == sizeof want); /* the \u0000 at the end counts */
@@ -92,7 +94,8 @@ static void malformed_texts_are_refused_with_the_byte(void) {
   CHECK_STR_CONTAINS(refusal("{\"a\" 1}", 7), "not followed by ':' at byte 6");
   CHECK_STR_CONTAINS(refusal("{\"a\":1,\"a\":2}", 13), "a member name given twice at byte 8");
   CHECK_STR_CONTAINS(refusal("\"abc", 4), "without its closing quote");
-  CHECK_STR_CONTAINS(refusal("\"a\tb\"", 5), "a control character in a string (write it as an escape) at byte 3");
+  CHECK_STR_CONTAINS(refusal("\"a\tb\"", 5),
+                     "a control character in a string (write it as an escape) at byte 3");
   CHECK_STR_CONTAINS(refusal("\"\\x\"", 4), "an unknown escape");
   CHECK_STR_CONTAINS(refusal("\"\\u12x\"", 7), "not 4 hex digits");
   CHECK_STR_CONTAINS(refusal("\"\\u12\"", 6), "a \\u escape cut short at byte 4");
@@ -101,7 +104,8 @@ static void malformed_texts_are_refused_with_the_byte(void) {
   CHECK_STR_CONTAINS(refusal("\"\\udc00\"", 8), "a low surrogate without a high one");
   CHECK_STR_CONTAINS(refusal("\"\xc3\x28\"", 4), "bytes that are not UTF-8 in a string at byte 2");
   CHECK_STR_CONTAINS(refusal("01", 2), "more text after the JSON value at byte 2");
-  CHECK_STR_CONTAINS(refusal("+1", 2), "a value that is not JSON (accepted: an object, array, string, number, true, false or null) at byte 1");
+  CHECK_STR_CONTAINS(refusal("+1", 2), "a value that is not JSON (accepted: an object, array, "
+                                       "string, number, true, false or null) at byte 1");
   CHECK_STR_CONTAINS(refusal("1.", 2), "without digits after its '.'");
   CHECK_STR_CONTAINS(refusal("1e", 2), "without digits in its exponent");
   CHECK_STR_CONTAINS(refusal("-", 1), "a number without digits");

@@ -1223,8 +1223,12 @@ int store_quiet_open_entry(store *s, store_quiet_entry *out, int *found, ts_err 
   return quiet_entry_query(s, "WHERE restored_at IS NULL", 0, out, found, err);
 }
 
+/* Entries imported with a run were another machine's quiet mode, not this one's. */
 int store_quiet_last_entry(store *s, store_quiet_entry *out, int *found, ts_err *err) {
-  return quiet_entry_query(s, "", 0, out, found, err);
+  return quiet_entry_query(s,
+                           "WHERE run_id IS NULL OR run_id NOT IN "
+                           "(SELECT id FROM run WHERE imported_from IS NOT NULL)",
+                           0, out, found, err);
 }
 
 int store_quiet_run_entry(store *s, int64_t run_id, store_quiet_entry *out, int *found,

@@ -351,7 +351,8 @@ int store_quiet_run_entry(store *s, int64_t run_id, store_quiet_entry *out, int 
                           ts_err *err);
 /* The open entry: *found = 0 when quiet mode is off. */
 int store_quiet_open_entry(store *s, store_quiet_entry *out, int *found, ts_err *err);
-/* The newest entry, open or not: *found = 0 when quiet mode was never used. */
+/* The newest entry, open or not, of this machine (entries imported with a run left out):
+ *found = 0 when quiet mode was never used here. */
 int store_quiet_last_entry(store *s, store_quiet_entry *out, int *found, ts_err *err);
 
 /* Runs SQLite's integrity check; TS_ESTORE with its first complaint when the file is damaged. */
