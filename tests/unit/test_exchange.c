@@ -403,6 +403,12 @@ static int replace_once(char *text, const char *from, const char *to) {
   return 1;
 }
 
+static int count_trial(void *ctx, const store_history_trial *t) {
+  (void)t;
+  ++*(int *)ctx;
+  return 0;
+}
+
 static int count_row(void *ctx, const store_run_row *row) {
   (void)row;
   ++*(int *)ctx;
@@ -441,6 +447,17 @@ static void imported_runs_stay_inert(void) {
   CHECK_STR_CONTAINS(e.restore_error, "closed by the import");
   CHECK_INT(store_quiet_last_entry(b, &e, &found, &err), TS_OK);
   CHECK_INT(found, 0); /* the measuring machine's quiet mode, not this one's */
+  /* Nor are its trials this machine's history for estimates, though the host name is the same. */
+  int history = 0;
+  CHECK_INT(
+      store_bench_history(a, "host \"one\"", "builtin-st", "baseline", count_trial, &history, &err),
+      TS_OK);
+  CHECK(history > 0);
+  history = 0;
+  CHECK_INT(
+      store_bench_history(b, "host \"one\"", "builtin-st", "baseline", count_trial, &history, &err),
+      TS_OK);
+  CHECK_INT(history, 0);
   int unfinished = 0;
   CHECK_INT(store_unfinished_runs(b, count_row, &unfinished, &err), TS_OK);
   CHECK_INT(unfinished, 0);

@@ -840,7 +840,8 @@ int store_bench_history(store *s, const char *host, const char *bench, const cha
   sqlite3_stmt *st;
   int rc = prepare(s,
                    "SELECT r.id, r.plan_text, t.block, t.score, t.seconds FROM trial t "
-                   "JOIN run r ON r.id=t.run_id WHERE r.host=? AND t.bench=? AND t.condition=? "
+                   "JOIN run r ON r.id=t.run_id WHERE r.host=? AND r.imported_from IS NULL "
+                   "AND t.bench=? AND t.condition=? "
                    "AND t.status='done' AND t.source='measured' AND t.block>0 "
                    "AND t.score IS NOT NULL ORDER BY r.id DESC, t.seq",
                    &st, err);

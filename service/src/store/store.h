@@ -257,7 +257,8 @@ typedef struct store_history_trial {
 } store_history_trial;
 
 /* Calls fn for each done, measured, non-warm-up trial of `bench` under `condition` in runs on
-   `host`, newest run first and in sequence order within a run; stops early when fn returns
+   `host` measured here (imported runs left out: another machine may share the name), newest run
+   first and in sequence order within a run; stops early when fn returns
    non-zero. */
 int store_bench_history(store *s, const char *host, const char *bench, const char *condition,
                         int (*fn)(void *ctx, const store_history_trial *t), void *ctx, ts_err *err);
