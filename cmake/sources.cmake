@@ -6,6 +6,8 @@ set(TS_SHARED_SOURCES
   shared/src/buf.c
   shared/src/civil.c
   shared/src/err.c
+  shared/src/json_read.c
+  shared/src/json_write.c
   shared/src/log.c
   shared/src/ntprocinfo.c
   shared/src/parse.c
@@ -46,6 +48,8 @@ set(TS_CORE_SOURCES
   service/src/doctor/checks.c
   service/src/doctor/doctor.c
   service/src/engine/engine.c
+  service/src/exchange/export.c
+  service/src/exchange/import.c
   service/src/engine/like.c
   service/src/engine/scenarios.c
   service/src/engine/scenarios/burn.c
@@ -86,6 +90,7 @@ set(TS_CLI_SOURCES
   service/src/cli/census.c
   service/src/cli/client.c
   service/src/cli/doctor.c
+  service/src/cli/exchange.c
   service/src/cli/history.c
   service/src/cli/load.c
   service/src/cli/record.c

@@ -7,13 +7,10 @@
 #include "threadsoup/version.h"
 
 static const cli_command *const commands[] = {
-    &cli_run_command,     &cli_load_command,
-    &cli_census_command,  &cli_record_command,
-    &cli_history_command, &cli_report_command,
-    &cli_status_command,  &cli_start_command,
-    &cli_stop_command,    &cli_schedule_command,
-    &cli_quiet_command,   &cli_service_command,
-    &cli_doctor_command,  NULL,
+    &cli_run_command,     &cli_load_command,     &cli_census_command, &cli_record_command,
+    &cli_history_command, &cli_report_command,   &cli_status_command, &cli_start_command,
+    &cli_stop_command,    &cli_schedule_command, &cli_quiet_command,  &cli_service_command,
+    &cli_doctor_command,  &cli_export_command,   &cli_import_command, NULL,
 };
 
 static void print_help(void) {

@@ -33,6 +33,8 @@ extern const cli_command cli_schedule_command;
 extern const cli_command cli_service_command;
 extern const cli_command cli_quiet_command;
 extern const cli_command cli_doctor_command;
+extern const cli_command cli_export_command;
+extern const cli_command cli_import_command;
 
 /* ---- talking to the service (client.c) ---------------------------------------------------- */
 

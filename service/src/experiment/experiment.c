@@ -10,8 +10,10 @@
 
 #include "../bench/bench.h"
 #include "../doctor/doctor.h"
+#include "../exchange/exchange.h"
 #include "../quiet/quiet.h"
 #include "precision.h"
+#include "threadsoup/log.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/rng.h" /* splitmix64: the same trial order from a seed on every platform */
 #include "threadsoup/units.h"
@@ -411,6 +413,26 @@ static void check_machine(store *s, int64_t run_id, const experiment_observer *o
   note(o, text);
 }
 
+/* The plan's export-to: the finished run's export file written into the folder. A failure is
+   logged and kept in the run's detail; the run stays finished, its trials are all there. */
+static void export_finished(store *s, int64_t run_id, const plan *p, const char *detail,
+                            const char *finished_at, const experiment_observer *observer) {
+  char written[PLAT_PATH_MAX], text[600];
+  ts_err err;
+  if (exchange_export_to_folder(s, run_id, p->export_to, written, sizeof written, &err) == TS_OK) {
+    snprintf(text, sizeof text, "exported to %s", written);
+    note(observer, text);
+    return;
+  }
+  ts_log(TS_LOG_WARNING, "run %lld: export-to failed: %s", (long long)run_id, err.text);
+  snprintf(text, sizeof text, "export-to failed: %s", err.text);
+  note(observer, text);
+  char with_export[600];
+  snprintf(with_export, sizeof with_export, "%s; %s", detail, text);
+  if (store_run_end(s, run_id, STORE_RUN_FINISHED, with_export, finished_at, &err) != TS_OK)
+    ts_log(TS_LOG_WARNING, "run %lld: %s", (long long)run_id, err.text);
+}
+
 int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
                         const experiment_observer *observer, const plat_cancel *cancel,
                         ts_err *err) {
@@ -492,6 +514,8 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
     *err = end_err;
     rc = end_rc;
   }
+  if (rc == TS_OK && p->export_to[0])
+    export_finished(s, run_id, p, detail, finished_at, observer);
   return rc;
 }
 

@@ -6,36 +6,10 @@
 
 #include "calibration.h"
 #include "data.h"
-#include "threadsoup/utf8.h"
+#include "threadsoup/json.h"
 
-/* A JSON string: quotes, backslashes and control characters escaped; UTF-8 passes through, and a
-   byte that is not UTF-8 (a name stored before names were checked) becomes U+FFFD. */
-static void json_string(FILE *out, const char *text) {
-  fputc('"', out);
-  const unsigned char *p = (const unsigned char *)text;
-  size_t left = strlen(text);
-  while (left > 0) {
-    size_t len = ts_utf8_char(p, left);
-    if (len == 0)
-      fputs("\\ufffd", out);
-    else if (len > 1)
-      fwrite(p, 1, len, out);
-    else if (*p == '"' || *p == '\\')
-      fprintf(out, "\\%c", *p);
-    else if (*p == '\n')
-      fputs("\\n", out);
-    else if (*p == '\t')
-      fputs("\\t", out);
-    else if (*p < 0x20 || *p == 0x7f)
-      fprintf(out, "\\u%04x", *p);
-    else
-      fputc(*p, out);
-    len = len ? len : 1;
-    p += len;
-    left -= len;
-  }
-  fputc('"', out);
-}
+/* The escaper is shared with the run export files (threadsoup/json.h). */
+static void json_string(FILE *out, const char *text) { ts_json_string(out, text); }
 
 /* JSON has no NaN or infinity: what was not measured is null. */
 static void json_number(FILE *out, double value) {

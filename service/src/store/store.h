@@ -257,7 +257,8 @@ typedef struct store_history_trial {
 } store_history_trial;
 
 /* Calls fn for each done, measured, non-warm-up trial of `bench` under `condition` in runs on
-   `host`, newest run first and in sequence order within a run; stops early when fn returns
+   `host` measured here (imported runs left out: another machine may share the name), newest run
+   first and in sequence order within a run; stops early when fn returns
    non-zero. */
 int store_bench_history(store *s, const char *host, const char *bench, const char *condition,
                         int (*fn)(void *ctx, const store_history_trial *t), void *ctx, ts_err *err);
@@ -302,7 +303,8 @@ int store_run_set_origin(store *s, int64_t run_id, int programs_allowed, ts_err 
 /* Ends a run that must not run: status failed with `detail` (the reason), resume_at_start off. */
 int store_run_refuse(store *s, int64_t run_id, const char *detail, const char *at, ts_err *err);
 /* Runs that did not finish (status running or interrupted), oldest first; resume_at_start tells
-   which of the interrupted ones the service's stop checkpointed. */
+   which of the interrupted ones the service's stop checkpointed. Imported runs are left out: they
+   were measured elsewhere and are not this machine's to resume. */
 int store_unfinished_runs(store *s, int (*fn)(void *ctx, const store_run_row *row), void *ctx,
                           ts_err *err);
 
@@ -350,7 +352,8 @@ int store_quiet_run_entry(store *s, int64_t run_id, store_quiet_entry *out, int 
                           ts_err *err);
 /* The open entry: *found = 0 when quiet mode is off. */
 int store_quiet_open_entry(store *s, store_quiet_entry *out, int *found, ts_err *err);
-/* The newest entry, open or not: *found = 0 when quiet mode was never used. */
+/* The newest entry, open or not, of this machine (entries imported with a run left out):
+ *found = 0 when quiet mode was never used here. */
 int store_quiet_last_entry(store *s, store_quiet_entry *out, int *found, ts_err *err);
 
 /* Runs SQLite's integrity check; TS_ESTORE with its first complaint when the file is damaged. */
@@ -374,5 +377,84 @@ int store_doctor_save(store *s, int64_t run_id, const store_doctor_row *rows, in
 int store_doctor_findings(store *s, int64_t run_id,
                           int (*fn)(void *ctx, const store_doctor_row *row), void *ctx,
                           ts_err *err);
+
+/* ---- runs across databases (threadsoup export and import) ------------------------------------
+   A run travels as records of named values, one record per row: the run, its machine checks,
+   its quiet-mode journal entry, its trials and their metrics. The names are the columns of
+   docs/schema.md's export format; store.c keeps the one list of them, for both directions. */
+
+typedef enum store_value_type {
+  STORE_VALUE_NULL,
+  STORE_VALUE_INT,
+  STORE_VALUE_REAL,
+  STORE_VALUE_TEXT
+} store_value_type;
+
+typedef struct store_value {
+  const char *name;
+  store_value_type type;
+  int64_t i;        /* STORE_VALUE_INT */
+  double d;         /* STORE_VALUE_REAL */
+  const char *text; /* STORE_VALUE_TEXT, UTF-8 */
+} store_value;
+
+#define STORE_RECORD_MAX_VALUES 32
+
+/* The kinds of records, in the order store_run_export gives them. */
+#define STORE_RECORD_KIND_MAP(XX)                                                                  \
+  XX(RUN, "run")       /* exactly one, first */                                                    \
+  XX(DOCTOR, "doctor") /* the machine checks, by position */                                       \
+  XX(QUIET, "quiet")   /* quiet mode's journal entry entered for the run; at most one */           \
+  XX(TRIAL, "trial")   /* by seq */                                                                \
+  XX(METRIC, "metric") /* a trial's named number, the trial given by its seq */
+
+typedef enum store_record_kind {
+#define STORE_RECORD_KIND_ENUM(name, text) STORE_RECORD_##name,
+  STORE_RECORD_KIND_MAP(STORE_RECORD_KIND_ENUM)
+#undef STORE_RECORD_KIND_ENUM
+      STORE_RECORD_KIND_COUNT
+} store_record_kind;
+
+typedef struct store_record {
+  store_record_kind kind;
+  int count;
+  store_value values[STORE_RECORD_MAX_VALUES];
+} store_record;
+
+/* "run", "trial", ...; NULL outside the enum. */
+const char *store_record_kind_name(store_record_kind kind);
+/* The kind named `name`; -1 when there is none. */
+int store_record_kind_parse(const char *name);
+
+/* Calls fn for each record of the run, in the order of STORE_RECORD_KIND_MAP, all read in one
+   read transaction (a run being measured is seen as of one moment); fn returning non-zero stops
+   early. Texts are valid until fn returns. TS_EINVAL when there is no such run. */
+int store_run_export(store *s, int64_t run_id, int (*fn)(void *ctx, const store_record *rec),
+                     void *ctx, ts_err *err);
+
+/* The ids of every run, oldest first (what `threadsoup export all` writes). */
+int store_run_ids(store *s, int (*fn)(void *ctx, int64_t run_id), void *ctx, ts_err *err);
+
+typedef struct store_import_run {
+  const store_record *records; /* exactly one STORE_RECORD_RUN, then the rest in any order */
+  int count;
+  const char *imported_from; /* the file it came from */
+  const char *imported_at;
+} store_import_run;
+
+/* Stores a run read from an export file, in one transaction: the run, its trials, metrics,
+   machine checks and quiet-mode entry, or nothing at all. A run whose uid the database already
+   holds is not stored again: *already = 1 and *run_id is the stored one. TS_EINVAL naming the
+   record and value for a name store.c does not list for its kind, a value of the wrong type or a
+   uid that is not 32 lowercase hex digits; TS_ESTORE when the database refuses a row (a status it
+   does not know, a missing value that may not be empty, a metric of a trial not in the run).
+   *bad_record is the index of the record at fault, -1 when the fault is not one record's.
+   Imported runs are never resumed here, and a quiet-mode entry still open on the exporting
+   machine is stored closed (this machine has nothing to restore). */
+int store_run_import(store *s, const store_import_run *in, int64_t *run_id, int *already,
+                     int *bad_record, ts_err *err);
+/* Checks one record as store_run_import does before it writes anything (names and types), so a
+   reader can name the line at fault: TS_EINVAL naming the value. */
+int store_record_check(const store_record *rec, ts_err *err);
 
 #endif

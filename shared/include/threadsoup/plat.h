@@ -366,6 +366,15 @@ int plat_program_dir(char *buf, size_t len, ts_err *err);
 /* "threadsoup-idle" or "threadsoup-idle.exe": a program name as this OS spells it. */
 void plat_program_name(const char *base, char *buf, size_t len);
 int plat_file_exists(const char *path);
+/* Whether `path` is a folder. */
+int plat_is_folder(const char *path);
+/* Moves the file `from` to `to` in the same folder, never replacing a file already at `to`:
+   TS_EINVAL naming it when there is one (the caller decides what then), TS_EOS otherwise. */
+int plat_rename_new(const char *from, const char *to, ts_err *err);
+/* Calls fn with the name of each file of `folder` (not "." and ".."; sub-folders included), in no
+   particular order; fn returning non-zero stops early. */
+int plat_list_folder(const char *folder, int (*fn)(void *ctx, const char *name), void *ctx,
+                     ts_err *err);
 /* Whether only administrators (and the service's own account) can write to `folder`: POSIX owned
    by root (or us) and not writable by group or others; Windows no write or change right granted
    to any SID but SYSTEM, Administrators, TrustedInstaller, CREATOR OWNER and the current user.

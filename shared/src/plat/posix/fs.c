@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "threadsoup/plat.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -65,6 +66,44 @@ void plat_path_dirname(const char *path, char *buf, size_t len) {
 char plat_path_separator(void) { return '/'; }
 
 int plat_file_exists(const char *path) { return access(path, F_OK) == 0; }
+
+int plat_is_folder(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* A hard link cannot replace a file, so link-then-unlink never overwrites; file systems without
+   hard links (some network shares) get a check before rename, racy only against another writer
+   of the same name. */
+int plat_rename_new(const char *from, const char *to, ts_err *err) {
+  if (link(from, to) == 0) {
+    unlink(from);
+    return TS_OK;
+  }
+  if (errno == EEXIST)
+    return ts_err_set(err, TS_EINVAL, "%s already exists", to);
+  if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP && errno != EMLINK &&
+      errno != ENOSYS)
+    return ts_err_set(err, TS_EOS, "cannot move %s to %s: %s", from, to, strerror(errno));
+  if (access(to, F_OK) == 0)
+    return ts_err_set(err, TS_EINVAL, "%s already exists", to);
+  if (rename(from, to) != 0)
+    return ts_err_set(err, TS_EOS, "cannot move %s to %s: %s", from, to, strerror(errno));
+  return TS_OK;
+}
+
+int plat_list_folder(const char *folder, int (*fn)(void *ctx, const char *name), void *ctx,
+                     ts_err *err) {
+  DIR *d = opendir(folder);
+  if (!d)
+    return ts_err_set(err, TS_EOS, "cannot read the folder %s: %s", folder, strerror(errno));
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL)
+    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && fn(ctx, e->d_name) != 0)
+      break;
+  closedir(d);
+  return TS_OK;
+}
 
 int plat_program_dir(char *buf, size_t len, ts_err *err) {
   char exe[PLAT_PATH_MAX];

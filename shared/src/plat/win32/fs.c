@@ -92,6 +92,52 @@ int plat_file_exists(const char *path) {
   return GetFileAttributesW(wide) != INVALID_FILE_ATTRIBUTES;
 }
 
+int plat_is_folder(const char *path) {
+  wchar_t wide[PLAT_PATH_MAX];
+  if (!win32_to_wide(path, wide, sizeof wide / sizeof wide[0]))
+    return 0;
+  DWORD attributes = GetFileAttributesW(wide);
+  return attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY);
+}
+
+/* Without MOVEFILE_REPLACE_EXISTING the move fails when the target exists. */
+int plat_rename_new(const char *from, const char *to, ts_err *err) {
+  wchar_t wfrom[PLAT_PATH_MAX], wto[PLAT_PATH_MAX];
+  if (!win32_to_wide(from, wfrom, sizeof wfrom / sizeof wfrom[0]) ||
+      !win32_to_wide(to, wto, sizeof wto / sizeof wto[0]))
+    return ts_err_set(err, TS_EINVAL, "the path %s is too long or not UTF-8", to);
+  if (MoveFileExW(wfrom, wto, MOVEFILE_WRITE_THROUGH))
+    return TS_OK;
+  DWORD e = GetLastError();
+  if (e == ERROR_ALREADY_EXISTS || e == ERROR_FILE_EXISTS)
+    return ts_err_set(err, TS_EINVAL, "%s already exists", to);
+  return ts_err_set(err, TS_EOS, "cannot move %s to %s (error %lu)", from, to, (unsigned long)e);
+}
+
+int plat_list_folder(const char *folder, int (*fn)(void *ctx, const char *name), void *ctx,
+                     ts_err *err) {
+  char pattern[PLAT_PATH_MAX + 4];
+  wchar_t wide[PLAT_PATH_MAX + 4];
+  snprintf(pattern, sizeof pattern, "%s\\*", folder);
+  if (!win32_to_wide(pattern, wide, sizeof wide / sizeof wide[0]))
+    return ts_err_set(err, TS_EINVAL, "the folder %s is too long or not UTF-8", folder);
+  WIN32_FIND_DATAW found;
+  HANDLE h = FindFirstFileW(wide, &found);
+  if (h == INVALID_HANDLE_VALUE)
+    return ts_err_set(err, TS_EOS, "cannot read the folder %s (error %lu)", folder,
+                      (unsigned long)GetLastError());
+  do {
+    char name[PLAT_PATH_MAX];
+    if (!win32_from_wide(found.cFileName, name, sizeof name) || strcmp(name, ".") == 0 ||
+        strcmp(name, "..") == 0)
+      continue;
+    if (fn(ctx, name) != 0)
+      break;
+  } while (FindNextFileW(h, &found));
+  FindClose(h);
+  return TS_OK;
+}
+
 int plat_program_dir(char *buf, size_t len, ts_err *err) {
   wchar_t wide[PLAT_PATH_MAX];
   char exe[PLAT_PATH_MAX];

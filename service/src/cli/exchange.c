@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
+/* exchange.c - `threadsoup export` and `threadsoup import`: stored runs carried between
+   databases (machines) as one file per run (docs/schema.md). */
+#include <stdio.h>
+#include <string.h>
+
+#include "../exchange/exchange.h"
+#include "cli.h"
+#include "threadsoup/parse.h"
+#include "threadsoup/plat.h"
+#include "threadsoup/utf8.h"
+
+static int open_db(const char *db_path, char *path, size_t len, store **s, ts_err *err) {
+  int rc = cli_resolve_db_path(db_path, path, len, err);
+  return rc == TS_OK ? store_open(s, path, err) : rc;
+}
+
+typedef struct export_all {
+  store *db;
+  const char *folder;
+  int written;
+  int rc;
+  ts_err *err;
+} export_all;
+
+static int export_one_to_folder(void *ctx, int64_t run_id) {
+  export_all *x = ctx;
+  char written[PLAT_PATH_MAX];
+  x->rc = exchange_export_to_folder(x->db, run_id, x->folder, written, sizeof written, x->err);
+  if (x->rc != TS_OK)
+    return 1;
+  printf("%s\n", written);
+  x->written++;
+  return 0;
+}
+
+static int export_main(int argc, char **argv) {
+  cli_args a;
+  cli_args_init(&a, argc, argv, "export");
+  const char *db_path = NULL, *run_text = NULL, *output = NULL;
+  ts_err err;
+  while (cli_args_next(&a)) {
+    int rc = TS_OK;
+    if (a.word && !run_text)
+      run_text = a.word;
+    else if (a.word)
+      rc = ts_err_set(&err, TS_EUSAGE, "export takes one RUN, got '%s' and '%s'", run_text, a.word);
+    else if (cli_args_is(&a, "--db"))
+      rc = cli_args_value(&a, "a database file path", &db_path, &err);
+    else if (cli_args_is(&a, "--output"))
+      rc = cli_args_value(&a, "a file path or an existing folder", &output, &err);
+    else
+      rc = ts_err_set(&err, TS_EUSAGE, "export: unknown option '%s'", a.name);
+    if (rc != TS_OK)
+      return cli_usage_error(&cli_export_command, err.text);
+  }
+  if (!run_text)
+    return cli_usage_error(&cli_export_command,
+                           "export needs a RUN, latest or all (threadsoup history lists runs)");
+  int all = strcmp(run_text, "all") == 0;
+  long run_id = 0;
+  if (!all && strcmp(run_text, "latest") != 0 &&
+      parse_long(run_text, 1, 2147483647L, "RUN", &run_id, &err) != TS_OK)
+    return cli_usage_error(&cli_export_command, err.text);
+  int to_folder = output && plat_is_folder(output);
+  if (all && !to_folder)
+    return cli_usage_error(&cli_export_command,
+                           "export all writes one file per run: give --output an existing folder");
+
+  char path[PLAT_PATH_MAX];
+  store *s = NULL;
+  if (open_db(db_path, path, sizeof path, &s, &err) != TS_OK)
+    return cli_fail(&err);
+  int rc = TS_OK;
+  if (all) {
+    export_all x = {s, output, 0, TS_OK, &err};
+    rc = store_run_ids(s, export_one_to_folder, &x, &err);
+    if (rc == TS_OK)
+      rc = x.rc;
+    if (rc == TS_OK && x.written == 0)
+      fprintf(stderr, "threadsoup: there are no runs in %s; nothing was written\n", path);
+  } else {
+    int64_t id = run_id;
+    if (!run_id)
+      rc = store_latest_run(s, &id, &err);
+    if (rc == TS_OK && id == 0)
+      rc = ts_err_set(&err, TS_EINVAL, "there are no runs in %s", path);
+    char written[PLAT_PATH_MAX];
+    if (rc == TS_OK && to_folder) {
+      rc = exchange_export_to_folder(s, id, output, written, sizeof written, &err);
+      if (rc == TS_OK)
+        printf("%s\n", written);
+    } else if (rc == TS_OK && output) {
+      rc = exchange_export_file(s, id, output, &err);
+      if (rc == TS_OK)
+        printf("%s\n", output);
+    } else if (rc == TS_OK) {
+      rc = exchange_export_stream(s, id, stdout, &err);
+    }
+  }
+  store_close(s);
+  return rc == TS_OK ? CLI_EXIT_OK : cli_fail(&err);
+}
+
+const cli_command cli_export_command = {
+    .name = "export",
+    .synopsis = "export RUN|latest|all [--output FILE|FOLDER] [--db PATH]",
+    .summary = "write stored runs to files another machine's database can import",
+    .help = "\nWrites each run as one file of JSON lines (its plan, machine, trials, metrics,\n"
+            "machine checks and quiet-mode entry; docs/schema.md describes the format).\n"
+            "\noptions:\n"
+            "  --output FILE    write the run to FILE (replaced) and print its path\n"
+            "  --output FOLDER  an existing folder: write threadsoup-run-<uid>.jsonl there for\n"
+            "                   each run and print each path; a file already there is never\n"
+            "                   overwritten (the same bytes: left as is; others: -2, -3, ...)\n"
+            "                   all needs a FOLDER; without --output one run goes to stdout\n"
+            "  --db PATH        database file (default as for run)\n",
+    .main = export_main,
+};
+
+/* ---- import --------------------------------------------------------------------------------- */
+
+typedef struct import_totals {
+  int imported, already, refused;
+} import_totals;
+
+static void print_outcome(void *ctx, const char *file, int rc, const exchange_import_result *r,
+                          const ts_err *err) {
+  import_totals *t = ctx;
+  char shown[PLAT_PATH_MAX * 4];
+  if (rc != TS_OK) {
+    cli_fail(err);
+    t->refused++;
+  } else if (r->already) {
+    printf("%s: run %s already there (run %lld); skipped\n",
+           ts_utf8_printable(file, shown, sizeof shown), r->uid, (long long)r->run_id);
+    t->already++;
+  } else {
+    printf("%s: imported as run %lld (uid %s, %d trials)\n",
+           ts_utf8_printable(file, shown, sizeof shown), (long long)r->run_id, r->uid, r->trials);
+    t->imported++;
+  }
+}
+
+static int import_main(int argc, char **argv) {
+  cli_args a;
+  cli_args_init(&a, argc, argv, "import");
+  const char *db_path = NULL;
+  ts_err err;
+  int given = 0;
+  /* Options first, so --db is known before any file is read. */
+  while (cli_args_next(&a)) {
+    int rc = TS_OK;
+    if (a.word)
+      given++;
+    else if (cli_args_is(&a, "--db"))
+      rc = cli_args_value(&a, "a database file path", &db_path, &err);
+    else
+      rc = ts_err_set(&err, TS_EUSAGE, "import: unknown option '%s'", a.name);
+    if (rc != TS_OK)
+      return cli_usage_error(&cli_import_command, err.text);
+  }
+  if (!given)
+    return cli_usage_error(&cli_import_command, "import needs a FILE or FOLDER to import");
+  char path[PLAT_PATH_MAX];
+  store *s = NULL;
+  if (open_db(db_path, path, sizeof path, &s, &err) != TS_OK)
+    return cli_fail(&err);
+  import_totals t = {0, 0, 0};
+  cli_args_init(&a, argc, argv, "import");
+  while (cli_args_next(&a)) {
+    if (a.name) {
+      const char *ignored;
+      cli_args_value(&a, "", &ignored, &err); /* --db's value, read above */
+      continue;
+    }
+    int files = 0;
+    if (exchange_import_path(s, a.word, print_outcome, &t, &files, &err) != TS_OK) {
+      cli_fail(&err);
+      t.refused++;
+    } else if (files == 0) {
+      printf("%s: no export files (*.jsonl) in this folder\n", a.word);
+    }
+  }
+  store_close(s);
+  printf("%d imported, %d already there, %d refused\n", t.imported, t.already, t.refused);
+  return t.refused ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
+}
+
+const cli_command cli_import_command = {
+    .name = "import",
+    .synopsis = "import FILE|FOLDER... [--db PATH]",
+    .summary = "add runs exported on other machines (threadsoup export) to the database",
+    .help = "\nImports each export file, and each *.jsonl file of each FOLDER, in one transaction\n"
+            "per file. A run already in the database (the same uid) is skipped and reported\n"
+            "\"already there\". A damaged or foreign file (cut short, of a newer format version,\n"
+            "not ThreadSoup's, a bad line) is refused with its line and the reason, and changes\n"
+            "nothing; the other files are still imported. The run keeps where it came from\n"
+            "(the file's path and the time of the import).\n"
+            "\noptions:\n"
+            "  --db PATH   database file (default as for run)\n"
+            "\nExit code 0 when no file was refused, 1 otherwise.\n",
+    .main = import_main,
+};

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
+/* export.c - writes a stored run as its export file: a header line, one JSON object per stored
+   row (the store's records), and a trailer line that lets a reader tell a cut file. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exchange.h"
+#include "threadsoup/json.h"
+#include "threadsoup/plat.h"
+#include "threadsoup/version.h"
+
+/* Numbers are written so that reading them back gives the same value: whole numbers as they are,
+   doubles with 17 significant digits (always with a '.' or exponent, so a double stays a double,
+   -0.0 included). JSON has no NaN or infinity: they are written null (the database holds NULL
+   for what was not measured, so they do not occur there). */
+static void write_value(FILE *out, const store_value *v) {
+  char number[40];
+  switch (v->type) {
+  case STORE_VALUE_INT:
+    fprintf(out, "%" PRId64, v->i);
+    break;
+  case STORE_VALUE_REAL:
+    if (!isfinite(v->d)) {
+      fputs("null", out);
+      break;
+    }
+    snprintf(number, sizeof number, "%.17g", v->d);
+    fputs(number, out);
+    if (!strpbrk(number, ".e"))
+      fputs(".0", out);
+    break;
+  case STORE_VALUE_TEXT:
+    ts_json_string(out, v->text);
+    break;
+  default:
+    fputs("null", out);
+  }
+}
+
+typedef struct export_ctx {
+  FILE *out;
+  int records;
+  int trials;
+} export_ctx;
+
+static int write_record(void *ctx, const store_record *rec) {
+  export_ctx *x = ctx;
+  fputs("{\"record\":", x->out);
+  ts_json_string(x->out, store_record_kind_name(rec->kind));
+  for (int i = 0; i < rec->count; i++) {
+    fputc(',', x->out);
+    ts_json_string(x->out, rec->values[i].name);
+    fputc(':', x->out);
+    write_value(x->out, &rec->values[i]);
+  }
+  fputs("}\n", x->out);
+  x->records++;
+  x->trials += rec->kind == STORE_RECORD_TRIAL;
+  return 0;
+}
+
+int exchange_export_stream(store *db, int64_t run_id, FILE *out, ts_err *err) {
+  store_run_row *run = malloc(sizeof *run);
+  if (!run)
+    return ts_err_set(err, TS_ENOMEM, "no memory to export run %lld", (long long)run_id);
+  int rc = store_run_get(db, run_id, run, err);
+  if (rc == TS_OK) {
+    /* No time of export in the header: the same run exported twice gives the same bytes, so a
+       folder export can tell a file it already wrote. */
+    fprintf(out, "{\"format\":\"%s\",\"version\":%d,\"threadsoup\":", EXCHANGE_FORMAT,
+            EXCHANGE_VERSION);
+    ts_json_string(out, TS_VERSION);
+    fputs(",\"uid\":", out);
+    ts_json_string(out, run->uid);
+    fputs("}\n", out);
+    export_ctx x = {out, 0, 0};
+    rc = store_run_export(db, run_id, write_record, &x, err);
+    if (rc == TS_OK)
+      fprintf(out, "{\"end\":true,\"trials\":%d,\"records\":%d}\n", x.trials, x.records);
+  }
+  free(run);
+  if (rc == TS_OK && ferror(out))
+    rc = ts_err_set(err, TS_EOS, "cannot write the export of run %lld", (long long)run_id);
+  return rc;
+}
+
+int exchange_file_name(store *db, int64_t run_id, char *name, size_t len, ts_err *err) {
+  store_run_row *run = malloc(sizeof *run);
+  if (!run)
+    return ts_err_set(err, TS_ENOMEM, "no memory to export run %lld", (long long)run_id);
+  int rc = store_run_get(db, run_id, run, err);
+  if (rc == TS_OK)
+    snprintf(name, len, "threadsoup-run-%s.jsonl", run->uid);
+  free(run);
+  return rc;
+}
+
+/* Writes the export to a new file at path (never one that exists: the temporary names hold the
+   clock); removed on failure. */
+static int write_new(store *db, int64_t run_id, const char *path, ts_err *err) {
+  if (plat_file_exists(path))
+    return ts_err_set(err, TS_EINVAL, "%s already exists", path);
+  FILE *f = fopen(path, "wb");
+  if (!f)
+    return ts_err_set(err, TS_EOS, "cannot create %s: %s", path, strerror(errno));
+  int rc = exchange_export_stream(db, run_id, f, err);
+  if (fclose(f) != 0 && rc == TS_OK)
+    rc = ts_err_set(err, TS_EOS, "cannot write %s: %s", path, strerror(errno));
+  if (rc != TS_OK)
+    remove(path);
+  return rc;
+}
+
+int exchange_export_file(store *db, int64_t run_id, const char *path, ts_err *err) {
+  char temp[PLAT_PATH_MAX + 32];
+  snprintf(temp, sizeof temp, "%s.%llx.tmp", path, (unsigned long long)plat_clock_ns());
+  int rc = write_new(db, run_id, temp, err);
+  if (rc != TS_OK)
+    return rc;
+  /* The user named this file: it is replaced. */
+  remove(path);
+  rc = plat_rename_new(temp, path, err);
+  if (rc != TS_OK)
+    remove(temp);
+  return rc;
+}
+
+/* Whether the two files hold the same bytes. */
+static int same_bytes(const char *a, const char *b) {
+  FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+  int same = fa && fb;
+  while (same) {
+    int ca = fgetc(fa), cb = fgetc(fb);
+    same = ca == cb;
+    if (ca == EOF)
+      break;
+  }
+  if (fa)
+    fclose(fa);
+  if (fb)
+    fclose(fb);
+  return same;
+}
+
+void exchange_join_path(const char *folder, const char *name, char *out, size_t len) {
+  size_t n = strlen(folder);
+  int has_sep = n > 0 && (folder[n - 1] == '/' || folder[n - 1] == plat_path_separator());
+  snprintf(out, len, "%s%s%s", folder, has_sep ? "" : (plat_path_separator() == '/' ? "/" : "\\"),
+           name);
+}
+
+int exchange_export_to_folder(store *db, int64_t run_id, const char *folder, char *written,
+                              size_t written_len, ts_err *err) {
+  char name[96], base[80], temp[PLAT_PATH_MAX], target[PLAT_PATH_MAX];
+  if (written_len)
+    written[0] = '\0';
+  if (!plat_is_folder(folder))
+    return ts_err_set(err, TS_EINVAL, "%s is not a folder (give an existing folder)", folder);
+  int rc = exchange_file_name(db, run_id, name, sizeof name, err);
+  if (rc != TS_OK)
+    return rc;
+  snprintf(base, sizeof base, "%.*s", (int)(strlen(name) - strlen(".jsonl")), name);
+  /* The temporary file starts with '.': a collector importing the folder skips it. */
+  char temp_name[128];
+  snprintf(temp_name, sizeof temp_name, ".%s.%llx.tmp", base, (unsigned long long)plat_clock_ns());
+  exchange_join_path(folder, temp_name, temp, sizeof temp);
+  rc = write_new(db, run_id, temp, err);
+  if (rc != TS_OK)
+    return rc;
+  for (int n = 1; n <= 1000; n++) {
+    char numbered[128];
+    if (n == 1)
+      snprintf(numbered, sizeof numbered, "%s", name);
+    else
+      snprintf(numbered, sizeof numbered, "%s-%d.jsonl", base, n);
+    exchange_join_path(folder, numbered, target, sizeof target);
+    rc = plat_rename_new(temp, target, err);
+    if (rc == TS_EINVAL && same_bytes(temp, target)) {
+      remove(temp); /* written before, byte for byte */
+      rc = TS_OK;
+    }
+    if (rc != TS_EINVAL)
+      break;
+  }
+  if (rc == TS_EINVAL)
+    rc = ts_err_set(err, TS_EINVAL, "%s: 1000 different files of run %s are there already", folder,
+                    base);
+  if (rc != TS_OK) {
+    remove(temp);
+    return rc;
+  }
+  snprintf(written, written_len, "%s", target);
+  return TS_OK;
+}

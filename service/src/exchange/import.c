@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
+/* import.c - reads a run's export file and stores it: every line checked before anything is
+   written, then one transaction, so a refused file leaves the database as it was. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exchange.h"
+#include "threadsoup/json.h"
+#include "threadsoup/plat.h"
+#include "threadsoup/version.h"
+
+typedef struct import_state {
+  const char *path;
+  ts_err *err;
+  ts_json_value **lines; /* parsed records, kept while the records point into them */
+  store_record *records;
+  int *record_line; /* the file line of each record */
+  int count, cap;
+  int lines_cap; /* slots of lines: one more than the lines read, for the NULL that ends it */
+  int trials;
+  int ended; /* the line number of the trailer, 0 before it */
+  char header_uid[40];
+} import_state;
+
+/* "FILE:LINE: reason" with the reason in err's text already, or a new one. */
+static int refuse(import_state *st, int line, const char *reason) {
+  char text[sizeof st->err->text];
+  snprintf(text, sizeof text, "%s", reason);
+  return ts_err_set(st->err, TS_EINVAL, "%s:%d: %s; nothing was imported from it", st->path, line,
+                    text);
+}
+
+static int read_header(import_state *st, const ts_json_value *v) {
+  const ts_json_value *format = ts_json_get(v, "format");
+  if (!format || format->type != TS_JSON_STRING || strcmp(format->text, EXCHANGE_FORMAT) != 0)
+    return refuse(st, 1,
+                  "not a ThreadSoup run export: its first line has no \"format\":\"" EXCHANGE_FORMAT
+                  "\"");
+  const ts_json_value *version = ts_json_get(v, "version");
+  if (!version || version->type != TS_JSON_NUMBER || !version->is_integer || version->integer < 1)
+    return refuse(st, 1, "the header's \"version\" is not a whole number from 1");
+  if (version->integer > EXCHANGE_VERSION) {
+    char reason[256];
+    snprintf(reason, sizeof reason,
+             "written by a newer ThreadSoup: format version %lld, and ThreadSoup " TS_VERSION
+             " reads version %d; upgrade ThreadSoup to import it",
+             (long long)version->integer, EXCHANGE_VERSION);
+    return refuse(st, 1, reason);
+  }
+  const ts_json_value *uid = ts_json_get(v, "uid");
+  if (uid && uid->type == TS_JSON_STRING)
+    snprintf(st->header_uid, sizeof st->header_uid, "%s", uid->text);
+  return TS_OK;
+}
+
+static int read_trailer(import_state *st, int line, const ts_json_value *v) {
+  const ts_json_value *trials = ts_json_get(v, "trials"), *records = ts_json_get(v, "records");
+  char reason[160];
+  if (!trials || !trials->is_integer || (records && !records->is_integer))
+    return refuse(st, line, "the trailer has no whole number \"trials\"");
+  if (trials->integer != st->trials || (records && records->integer != st->count)) {
+    snprintf(reason, sizeof reason,
+             "the trailer counts %lld trials and %lld records, the file holds %d and %d",
+             (long long)trials->integer, records ? (long long)records->integer : -1LL, st->trials,
+             st->count);
+    return refuse(st, line, reason);
+  }
+  st->ended = line;
+  return TS_OK;
+}
+
+/* Turns one record line into a store record pointing into v. */
+static int read_record(import_state *st, int line, const ts_json_value *v) {
+  const ts_json_value *kind = ts_json_get(v, "record");
+  int k = kind && kind->type == TS_JSON_STRING ? store_record_kind_parse(kind->text) : -1;
+  if (k < 0)
+    return refuse(st, line,
+                  "a line that is neither a record (\"record\": run, doctor, quiet, trial or "
+                  "metric) nor the trailer ({\"end\":true,...})");
+  if (st->count == st->cap) {
+    int more = st->cap ? st->cap * 2 : 64;
+    store_record *records = realloc(st->records, (size_t)more * sizeof *records);
+    if (records)
+      st->records = records;
+    int *lines = realloc(st->record_line, (size_t)more * sizeof *lines);
+    if (lines)
+      st->record_line = lines;
+    if (!records || !lines)
+      return ts_err_set(st->err, TS_ENOMEM, "no memory for %d records of %s", more, st->path);
+    st->cap = more;
+  }
+  store_record *rec = &st->records[st->count];
+  memset(rec, 0, sizeof *rec);
+  rec->kind = (store_record_kind)k;
+  char reason[256];
+  for (size_t i = 0; i < v->count; i++) {
+    const ts_json_member *m = &v->members[i];
+    if (strcmp(m->key, "record") == 0)
+      continue;
+    if (rec->count == STORE_RECORD_MAX_VALUES)
+      return refuse(st, line, "a record with more fields than any kind has");
+    store_value *out = &rec->values[rec->count++];
+    out->name = m->key;
+    switch (m->value->type) {
+    case TS_JSON_NULL:
+      out->type = STORE_VALUE_NULL;
+      break;
+    case TS_JSON_NUMBER:
+      out->type = m->value->is_integer ? STORE_VALUE_INT : STORE_VALUE_REAL;
+      out->i = m->value->integer;
+      out->d = m->value->number;
+      break;
+    case TS_JSON_STRING:
+      if (strlen(m->value->text) != m->value->text_len) {
+        snprintf(reason, sizeof reason, "the field '%.64s' holds \\u0000", m->key);
+        return refuse(st, line, reason);
+      }
+      out->type = STORE_VALUE_TEXT;
+      out->text = m->value->text;
+      break;
+    default:
+      snprintf(reason, sizeof reason,
+               "the field '%.64s' is not a string, a number or null (accepted in a record)",
+               m->key);
+      return refuse(st, line, reason);
+    }
+  }
+  if (store_record_check(rec, st->err) != TS_OK)
+    return refuse(st, line, st->err->text);
+  if (rec->kind == STORE_RECORD_RUN && st->header_uid[0]) {
+    for (int i = 0; i < rec->count; i++)
+      if (strcmp(rec->values[i].name, "uid") == 0 &&
+          strcmp(rec->values[i].text, st->header_uid) != 0)
+        return refuse(st, line, "the run's uid is not the one the header names");
+  }
+  st->record_line[st->count++] = line;
+  st->trials += rec->kind == STORE_RECORD_TRIAL;
+  return TS_OK;
+}
+
+/* Reads one line (without its \n or \r\n) into *buf; 0 at the end of the file. */
+static int read_line(FILE *f, char **buf, size_t *cap, size_t *len, int *too_long) {
+  size_t n = 0;
+  int c;
+  *too_long = 0;
+  while ((c = fgetc(f)) != EOF && c != '\n') {
+    if (n + 1 >= *cap) {
+      if (*cap >= TS_JSON_MAX_TEXT) {
+        *too_long = 1;
+        continue;
+      }
+      size_t more = *cap ? *cap * 2 : 4096;
+      char *b = realloc(*buf, more);
+      if (!b) {
+        *too_long = 1;
+        continue;
+      }
+      *buf = b;
+      *cap = more;
+    }
+    (*buf)[n++] = (char)c;
+  }
+  if (c == EOF && n == 0)
+    return 0;
+  if (n > 0 && (*buf)[n - 1] == '\r')
+    n--;
+  (*buf)[n] = '\0';
+  *len = n;
+  return 1;
+}
+
+static int read_file(import_state *st, FILE *f) {
+  char *buf = NULL;
+  size_t cap = 0, len = 0;
+  int line = 0, too_long = 0, rc = TS_OK;
+  while (rc == TS_OK && read_line(f, &buf, &cap, &len, &too_long)) {
+    line++;
+    if (st->ended) {
+      rc = refuse(st, line, "more lines after the trailer");
+      break;
+    }
+    if (too_long) {
+      rc = refuse(st, line, "a line longer than 16 MiB");
+      break;
+    }
+    ts_json_value *v = NULL;
+    if (ts_json_parse(buf, len, &v, st->err) != TS_OK) {
+      char reason[600];
+      snprintf(reason, sizeof reason, "%s: %s",
+               line == 1 ? "not a ThreadSoup run export (not JSON)" : "not JSON", st->err->text);
+      rc = refuse(st, line, reason);
+      break;
+    }
+    if (v->type != TS_JSON_OBJECT) {
+      ts_json_free(v);
+      rc = refuse(st, line,
+                  line == 1 ? "not a ThreadSoup run export (a JSON object per line)"
+                            : "not a JSON object");
+      break;
+    }
+    if (line >= st->lines_cap) {
+      int more = st->lines_cap * 2;
+      ts_json_value **lines = realloc(st->lines, (size_t)more * sizeof *lines);
+      if (!lines) {
+        ts_json_free(v);
+        rc = ts_err_set(st->err, TS_ENOMEM, "no memory for the lines of %s", st->path);
+        break;
+      }
+      st->lines = lines;
+      st->lines_cap = more;
+    }
+    st->lines[line - 1] = v;
+    st->lines[line] = NULL;
+    const ts_json_value *end = ts_json_get(v, "end");
+    if (line == 1)
+      rc = read_header(st, v);
+    else if (end && end->type == TS_JSON_TRUE)
+      rc = read_trailer(st, line, v);
+    else
+      rc = read_record(st, line, v);
+  }
+  free(buf);
+  if (rc == TS_OK && line == 0)
+    rc = refuse(st, 1, "an empty file, not a ThreadSoup run export");
+  else if (rc == TS_OK && !st->ended)
+    rc = refuse(st, line + 1,
+                "the file ends without its trailer line {\"end\":true,...}: it is truncated");
+  return rc;
+}
+
+int exchange_import_file(store *db, const char *path, exchange_import_result *result, ts_err *err) {
+  memset(result, 0, sizeof *result);
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return ts_err_set(err, TS_EOS, "cannot read %s: %s", path, strerror(errno));
+  import_state st;
+  memset(&st, 0, sizeof st);
+  st.path = path;
+  st.err = err;
+  /* One slot more than lines read, so the list always ends with NULL. */
+  st.lines_cap = 64;
+  st.lines = calloc((size_t)st.lines_cap, sizeof *st.lines);
+  int rc = st.lines ? read_file(&st, f) : ts_err_set(err, TS_ENOMEM, "no memory to read %s", path);
+  fclose(f);
+  if (rc == TS_OK) {
+    char now[32];
+    plat_utc_timestamp(now, sizeof now);
+    store_import_run in = {st.records, st.count, path, now};
+    int bad = -1;
+    rc = store_run_import(db, &in, &result->run_id, &result->already, &bad, err);
+    if (rc != TS_OK && bad >= 0)
+      rc = refuse(&st, st.record_line[bad], err->text);
+    else if (rc != TS_OK)
+      ts_err_prefix(err, "%s", path);
+    result->trials = st.trials;
+    for (int i = 0; i < st.count; i++)
+      for (int j = 0; st.records[i].kind == STORE_RECORD_RUN && j < st.records[i].count; j++)
+        if (strcmp(st.records[i].values[j].name, "uid") == 0)
+          snprintf(result->uid, sizeof result->uid, "%s", st.records[i].values[j].text);
+  }
+  for (int i = 0; st.lines && st.lines[i]; i++)
+    ts_json_free(st.lines[i]);
+  free(st.lines);
+  free(st.records);
+  free(st.record_line);
+  return rc;
+}
+
+typedef struct name_list {
+  char **names;
+  int count, cap;
+  int failed;
+} name_list;
+
+static int collect_name(void *ctx, const char *name) {
+  name_list *l = ctx;
+  size_t n = strlen(name);
+  if (name[0] == '.' || n < 6 || strcmp(name + n - 6, ".jsonl") != 0)
+    return 0;
+  if (l->count == l->cap) {
+    int more = l->cap ? l->cap * 2 : 32;
+    char **names = realloc(l->names, (size_t)more * sizeof *names);
+    if (!names)
+      return l->failed = 1;
+    l->names = names;
+    l->cap = more;
+  }
+  if (!(l->names[l->count] = malloc(n + 1)))
+    return l->failed = 1;
+  memcpy(l->names[l->count++], name, n + 1);
+  return 0;
+}
+
+static int compare_names(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int exchange_import_path(store *db, const char *path,
+                         void (*fn)(void *ctx, const char *file, int rc,
+                                    const exchange_import_result *result, const ts_err *err),
+                         void *ctx, int *files, ts_err *err) {
+  exchange_import_result result;
+  ts_err file_err;
+  *files = 0;
+  if (!plat_is_folder(path)) {
+    *files = 1;
+    int rc = exchange_import_file(db, path, &result, &file_err);
+    fn(ctx, path, rc, &result, &file_err);
+    return TS_OK;
+  }
+  name_list l = {NULL, 0, 0, 0};
+  int rc = plat_list_folder(path, collect_name, &l, err);
+  if (rc == TS_OK && l.failed)
+    rc = ts_err_set(err, TS_ENOMEM, "no memory to list the folder %s", path);
+  if (rc == TS_OK && l.count > 1)
+    qsort(l.names, (size_t)l.count, sizeof *l.names, compare_names);
+  for (int i = 0; rc == TS_OK && i < l.count; i++) {
+    char file[PLAT_PATH_MAX];
+    exchange_join_path(path, l.names[i], file, sizeof file);
+    int file_rc = exchange_import_file(db, file, &result, &file_err);
+    fn(ctx, file, file_rc, &result, &file_err);
+  }
+  *files = l.count;
+  for (int i = 0; i < l.count; i++)
+    free(l.names[i]);
+  free(l.names);
+  return rc;
+}

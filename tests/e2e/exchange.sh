@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
+# exchange.sh - runs carried between machines through the real CLI: a tiny run, exported (to
+# stdout, a file and a folder), imported into another database, whose reports are the same byte
+# for byte; imported again (already there); a cut file refused and nothing changed.
+# usage: exchange.sh THREADSOUP WORKDIR
+set -eu
+exe=$1
+work=$2
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+rm -rf "$work"
+mkdir -p "$work/out" "$work/plans"
+a="$work/a.db"
+b="$work/b.db"
+# A plan with export-to: the run's file appears in the folder by itself when it finishes.
+cat >"$work/plans/tiny.plan" <<PLAN
+conditions = baseline, sleep:50
+bench = builtin-st
+reps = 1
+warmup = 0
+settle = 100ms
+work-scale = 0.05
+quiet-cpu = off
+export-to = $work/out
+PLAN
+"$exe" run "$work/plans/tiny.plan" --db "$a" >"$work/run.txt" 2>&1 ||
+  fail "the run failed: $(tail -5 "$work/run.txt")"
+[ "$(ls "$work/out" | grep -c '^threadsoup-run-[0-9a-f]\{32\}\.jsonl$')" -eq 1 ] ||
+  fail "export-to wrote no file: $(ls -a "$work/out")"
+
+# export to stdout, to a file, to a folder: the same bytes.
+"$exe" export latest --db "$a" >"$work/stdout.jsonl"
+printed=$("$exe" export 1 --output "$work/one.jsonl" --db "$a")
+[ "$printed" = "$work/one.jsonl" ] || fail "--output FILE printed '$printed'"
+cmp -s "$work/stdout.jsonl" "$work/one.jsonl" || fail "stdout and --output FILE differ"
+cmp -s "$work/stdout.jsonl" "$work"/out/threadsoup-run-*.jsonl || fail "export-to's file differs"
+head -1 "$work/one.jsonl" | grep -q '^{"format":"threadsoup-run","version":1,' ||
+  fail "no header: $(head -1 "$work/one.jsonl")"
+tail -1 "$work/one.jsonl" | grep -q '^{"end":true,"trials":2,' ||
+  fail "no trailer: $(tail -1 "$work/one.jsonl")"
+python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$work/one.jsonl" ||
+  fail "a line is not JSON"
+
+# import into another database: the reports are the same (both are run 1 of their database).
+"$exe" import "$work/out" --db "$b" >"$work/import1.txt" || fail "import: $(cat "$work/import1.txt")"
+grep -q 'imported as run 1 (uid [0-9a-f]*, 2 trials)' "$work/import1.txt" ||
+  fail "import said: $(cat "$work/import1.txt")"
+for format in text json csv html; do
+  "$exe" report 1 --format $format --db "$a" >"$work/a.$format"
+  "$exe" report 1 --format $format --db "$b" >"$work/b.$format"
+  cmp -s "$work/a.$format" "$work/b.$format" || fail "the $format reports differ"
+done
+"$exe" history --db "$b" | grep -q 'finished' || fail "history of the import lacks the run"
+
+# again: already there, nothing new.
+"$exe" import "$work/one.jsonl" --db "$b" >"$work/import2.txt" || fail "second import failed"
+grep -q 'already there (run 1); skipped' "$work/import2.txt" ||
+  fail "second import said: $(cat "$work/import2.txt")"
+grep -q '^0 imported, 1 already there, 0 refused$' "$work/import2.txt" || fail "no totals"
+
+# a cut file: refused with its line, exit code 1, the other database unchanged.
+head -3 "$work/one.jsonl" >"$work/cut.jsonl"
+if "$exe" import "$work/cut.jsonl" --db "$work/c.db" >"$work/import3.txt" 2>"$work/import3.err"; then
+  fail "a cut file was imported"
+fi
+grep -q 'cut.jsonl:4: the file ends without its trailer line' "$work/import3.err" ||
+  fail "cut file: $(cat "$work/import3.err")"
+"$exe" history --db "$work/c.db" | grep -q 'finished' && fail "the cut file left a run"
+
+# export all into a folder: one file per run, named by uid; again: the same files, nothing new.
+mkdir -p "$work/all"
+"$exe" export all --output "$work/all" --db "$b" >"$work/all1.txt"
+"$exe" export all --output "$work/all" --db "$b" >"$work/all2.txt"
+[ "$(ls "$work/all" | wc -l)" -eq 1 ] || fail "export all twice made $(ls "$work/all")"
+cmp -s "$work/all1.txt" "$work/all2.txt" || fail "export all printed different paths"
+echo "exchange: export, import, reports equal, already there, cut file refused"
+echo "1 passed, 0 failed"

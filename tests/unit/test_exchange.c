@@ -1,0 +1,571 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
+/* test_exchange.c - runs carried between databases: a run exported from one database and
+   imported into another gives the same reports byte for byte; importing twice keeps one copy;
+   damaged, newer and foreign files are refused with line and reason and change nothing; folders
+   export and import; a plan's export-to writes the file when a real run finishes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../service/src/exchange/exchange.h"
+#include "../../service/src/experiment/experiment.h"
+#include "../../service/src/experiment/plan.h"
+#include "check.h"
+#include "testdb.h"
+#include "testreport.h"
+#include "threadsoup/plat.h"
+
+#define DB_A "test_exchange_a.db"
+#define DB_B "test_exchange_b.db"
+#define FILE_1 "test_exchange_run.jsonl"
+#define FOLDER "test_exchange_folder"
+
+static store *a;
+static int64_t run_a;
+
+/* A run as a real one leaves it: warm-up, done and failed trials, metrics with awkward values,
+   warnings, machine checks, timer resolutions and a quiet-mode entry. */
+static void make_run(void) {
+  ts_err err;
+  remove_db(DB_A);
+  CHECK_INT(store_open(&a, DB_A, &err), TS_OK);
+  store_run_info info = {"mine",
+                         "name = mine\nconditions = baseline, sleep:200@500ms\n",
+                         UINT64_C(18446744073709551557), /* past INT64_MAX: stored as its bits */
+                         "2026-01-01T00:00:00.000Z",
+                         "host \"one\"",
+                         "Linux 6.1",
+                         "cpu caf\xc3\xa9",
+                         8,
+                         "0.1.0",
+                         "0123456789abcdef0123456789abcdef",
+                         UINT64_C(17179869184)};
+  store_trial_plan trials[9];
+  const char *conds[2] = {"baseline", "sleep:200@500ms"};
+  int n = 0;
+  trials[n] = (store_trial_plan){n + 1, 0, "baseline", "builtin-st", 0}, n++;
+  for (int rep = 1; rep <= 4; rep++)
+    for (int c = 0; c < 2; c++)
+      trials[n] = (store_trial_plan){n + 1, rep, conds[c], "builtin-st", 0}, n++;
+  CHECK_INT(store_run_begin(a, &info, trials, n, &run_a, &err), TS_OK);
+  for (int i = 0; i < n; i++) {
+    if (i == 4) {
+      CHECK_INT(store_trial_fail(a, trials[i].id, "2026-01-01T00:01:00.000Z", "boom\n\"x\"", &err),
+                TS_OK);
+      continue;
+    }
+    /* Scores and metrics that only 17 digits carry exactly. */
+    double score = (i % 2 ? 90.0 : 100.0) + i / 3.0 + 1e-13;
+    store_metric metrics[3] = {{"load.switches_per_s", (i % 2) * 100.0 + 0.1},
+                               {"census.threads", 1e300 / (i + 1)},
+                               {"state.S (sleeping)", -0.0}};
+    store_trial_result result = {"2026-01-01T00:00:01.000Z",
+                                 "2026-01-01T00:00:02.000Z",
+                                 score,
+                                 "Mwork/s",
+                                 0.1 * (i + 1),
+                                 3,
+                                 100 + i,
+                                 900 + i,
+                                 3,
+                                 metrics,
+                                 i == 3 ? "quiet gate skipped, \"busy\"\t" : NULL,
+                                 "ac",
+                                 "off",
+                                 i == 2 ? "class1:3,class0:1" : "uniform"};
+    CHECK_INT(store_trial_finish(a, trials[i].id, &result, &err), TS_OK);
+    CHECK_INT(store_trial_timer(a, trials[i].id, "default", "default", 15.625 + i, &err), TS_OK);
+  }
+  store_doctor_row rows[2] = {
+      {"timer", "ok", "a 1 ms sleep took 1.09 ms", 1.0917260000000001, "", "2026-01-01T00:00:00Z"},
+      {"pids-max", "warn", "no limit", NAN, "raise it", "2026-01-01T00:00:00Z"}};
+  CHECK_INT(store_doctor_save(a, run_a, rows, 2, &err), TS_OK);
+  store_quiet_entry e;
+  memset(&e, 0, sizeof e);
+  snprintf(e.started_at, sizeof e.started_at, "2026-01-01T00:00:00.000Z");
+  snprintf(e.reason, sizeof e.reason, "run %lld", (long long)run_a);
+  e.defender_was = 1;
+  e.restore_by = INT64_C(1796637600) - 3600;
+  int64_t quiet_id = 0;
+  CHECK_INT(store_quiet_begin(a, &e, &quiet_id, &err), TS_OK);
+  e.defender_asked = 1;
+  e.defender_confirmed = 1;
+  e.update_asked_until = INT64_C(1796637600);
+  snprintf(e.update_state, sizeof e.update_state, "written");
+  snprintf(e.update_how, sizeof e.update_how, "not confirmed (after 5.0 s)");
+  CHECK_INT(store_quiet_set_confirmed(a, quiet_id, &e, &err), TS_OK);
+  CHECK_INT(store_quiet_set_run(a, quiet_id, run_a, &err), TS_OK);
+  CHECK_INT(store_quiet_end(a, quiet_id, "2026-01-01T00:02:00.000Z", NULL, &err), TS_OK);
+  CHECK_INT(
+      store_run_end(a, run_a, STORE_RUN_FINISHED, "9 trials", "2026-01-01T00:02:00.000Z", &err),
+      TS_OK);
+}
+
+static char *read_all(const char *path, long *size) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  *size = ftell(f);
+  rewind(f);
+  char *text = calloc(1, (size_t)*size + 1);
+  if (text && fread(text, 1, (size_t)*size, f) != (size_t)*size) {
+    free(text);
+    text = NULL;
+  }
+  fclose(f);
+  return text;
+}
+
+static void write_all(const char *path, const char *text) {
+  FILE *f = fopen(path, "wb");
+  CHECK(f != NULL);
+  if (f) {
+    fputs(text, f);
+    fclose(f);
+  }
+}
+
+/* Every row of every table an import writes, summed: what must not change when one is refused. */
+static long long rows_of(const char *path) {
+  return raw_query(path, "SELECT (SELECT count(*) FROM run) + (SELECT count(*) FROM trial) + "
+                         "(SELECT count(*) FROM trial_metric) + (SELECT count(*) FROM run_doctor) "
+                         "+ (SELECT count(*) FROM quiet_journal)");
+}
+
+static void reports_equal(store *x, int64_t id_x, store *y, int64_t id_y) {
+  const report_format formats[] = {REPORT_FORMAT_TEXT, REPORT_FORMAT_JSON, REPORT_FORMAT_CSV,
+                                   REPORT_FORMAT_HTML};
+  for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+    char *rx = test_render_report(x, id_x, formats[i]);
+    char *ry = test_render_report(y, id_y, formats[i]);
+    CHECK(rx && ry && strlen(rx) > 500);
+    if (rx && ry && strcmp(rx, ry) != 0)
+      fprintf(stderr,
+              "  the %d report differs after the round trip:\n--- exported\n%s\n--- "
+              "imported\n%s\n",
+              (int)formats[i], rx, ry);
+    CHECK(rx && ry && strcmp(rx, ry) == 0);
+    free(rx);
+    free(ry);
+  }
+}
+
+static void round_trip_gives_the_same_reports(void) {
+  ts_err err;
+  store *b = NULL;
+  remove_db(DB_B);
+  remove(FILE_1);
+  REQUIRE(store_open(&b, DB_B, &err) == TS_OK);
+  CHECK_INT(exchange_export_file(a, run_a, FILE_1, &err), TS_OK);
+  exchange_import_result r;
+  CHECK_INT(exchange_import_file(b, FILE_1, &r, &err), TS_OK);
+  CHECK_INT(r.already, 0);
+  CHECK_INT(r.trials, 9);
+  CHECK_INT(r.run_id, run_a); /* both databases' first run: the reports' ids agree too */
+  reports_equal(a, run_a, b, r.run_id);
+
+  store_run_row *ra = malloc(sizeof *ra), *rb = malloc(sizeof *rb);
+  REQUIRE(ra && rb);
+  CHECK_INT(store_run_get(a, run_a, ra, &err), TS_OK);
+  CHECK_INT(store_run_get(b, r.run_id, rb, &err), TS_OK);
+  CHECK_STR_EQ(rb->uid, ra->uid);
+  CHECK_STR_EQ(r.uid, ra->uid);
+  CHECK(rb->seed == UINT64_C(18446744073709551557));
+  CHECK_STR_EQ(rb->machine_id, "0123456789abcdef0123456789abcdef");
+  CHECK(rb->memory_bytes == UINT64_C(17179869184));
+  CHECK_STR_EQ(rb->cpu, "cpu caf\xc3\xa9");
+  CHECK_STR_EQ(rb->imported_from, FILE_1);
+  CHECK(rb->imported_at[0] != '\0');
+  CHECK_STR_EQ(ra->imported_from, "");
+  free(ra);
+  free(rb);
+  /* Every stored bit of every double, not only what the reports show. */
+  CHECK_INT(raw_query(DB_B, "SELECT count(*) FROM trial_metric WHERE value=1e300/3"), 1);
+  CHECK_INT(raw_query(DB_B, "SELECT count(*) FROM trial WHERE score=100.0+2/3.0+1e-13"), 1);
+  CHECK_INT(raw_query(DB_B, "SELECT count(*) FROM trial WHERE error='boom\n\"x\"'"), 1);
+
+  /* Exported again from the importing database, the file is the same, byte for byte. */
+  CHECK_INT(exchange_export_file(b, r.run_id, "test_exchange_again.jsonl", &err), TS_OK);
+  long size1 = 0, size2 = 0;
+  char *f1 = read_all(FILE_1, &size1), *f2 = read_all("test_exchange_again.jsonl", &size2);
+  CHECK(f1 && f2 && size1 == size2 && memcmp(f1, f2, (size_t)size1) == 0);
+  CHECK_STR_CONTAINS(f1, "{\"format\":\"threadsoup-run\",\"version\":1,");
+  CHECK_STR_CONTAINS(f1, "{\"end\":true,\"trials\":9,");
+  CHECK_STR_CONTAINS(f1, "\"seed\":-59,"); /* the bits of 2^64 - 59 as a signed integer */
+  free(f1);
+  free(f2);
+
+  /* Twice: one copy, reported already there. */
+  long long before = rows_of(DB_B);
+  CHECK_INT(exchange_import_file(b, FILE_1, &r, &err), TS_OK);
+  CHECK_INT(r.already, 1);
+  CHECK_INT(r.run_id, 1);
+  CHECK_INT(rows_of(DB_B), before);
+  CHECK_INT(raw_query(DB_B, "SELECT count(*) FROM run"), 1);
+  store_close(b);
+}
+
+/* The exported file with line `line` (1-based) replaced by `with` (NULL: the file cut after the
+   line before it), written to path. */
+static void variant(const char *path, int line, const char *with) {
+  long size = 0;
+  char *text = read_all(FILE_1, &size);
+  REQUIRE(text != NULL);
+  FILE *f = fopen(path, "wb");
+  REQUIRE(f != NULL);
+  int at = 1;
+  for (char *p = text; *p;) {
+    char *end = strchr(p, '\n');
+    size_t len = end ? (size_t)(end - p) + 1 : strlen(p);
+    if (at == line && !with)
+      break;
+    if (at == line)
+      fprintf(f, "%s\n", with);
+    else
+      fwrite(p, 1, len, f);
+    p += len;
+    at++;
+  }
+  fclose(f);
+  free(text);
+}
+
+static void refused(store *b, const char *path, const char *want) {
+  ts_err err;
+  exchange_import_result r;
+  long long before = rows_of(DB_B);
+  CHECK_INT(exchange_import_file(b, path, &r, &err), TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, path);
+  CHECK_STR_CONTAINS(err.text, want);
+  CHECK_STR_CONTAINS(err.text, "nothing was imported from it");
+  CHECK_INT(rows_of(DB_B), before);
+}
+
+static void damaged_and_foreign_files_change_nothing(void) {
+  ts_err err;
+  store *b = NULL;
+  remove_db(DB_B);
+  REQUIRE(store_open(&b, DB_B, &err) == TS_OK);
+  CHECK_INT(rows_of(DB_B), 0);
+  /* Line 12 is a trial's: the run, 2 checks, the quiet entry, then the trials. */
+  variant("test_exchange_cut.jsonl", 12, NULL);
+  refused(b, "test_exchange_cut.jsonl",
+          ":12: the file ends without its trailer line {\"end\":true,...}: it is truncated");
+  variant("test_exchange_v2.jsonl", 1,
+          "{\"format\":\"threadsoup-run\",\"version\":2,\"threadsoup\":\"9.0\"}");
+  refused(b, "test_exchange_v2.jsonl",
+          ":1: written by a newer ThreadSoup: format version 2, and ThreadSoup");
+  refused(b, "test_exchange_v2.jsonl", "reads version 1");
+  write_all("test_exchange_foreign.jsonl", "{\"name\":\"package\",\"version\":\"1.0\"}\n");
+  refused(b, "test_exchange_foreign.jsonl",
+          ":1: not a ThreadSoup run export: its first line has no \"format\":\"threadsoup-run\"");
+  write_all("test_exchange_text.jsonl", "hello, world\n");
+  refused(b, "test_exchange_text.jsonl", ":1: not a ThreadSoup run export (not JSON)");
+  write_all("test_exchange_empty.jsonl", "");
+  refused(b, "test_exchange_empty.jsonl", ":1: an empty file");
+  variant("test_exchange_badjson.jsonl", 7, "{\"record\":\"trial\",\"seq\":1,");
+  refused(b, "test_exchange_badjson.jsonl",
+          ":7: not JSON: an object member whose name is not a string at byte 27");
+  variant("test_exchange_badtype.jsonl", 6,
+          "{\"record\":\"trial\",\"seq\":\"one\",\"block\":0,\"condition\":\"baseline\","
+          "\"bench\":\"builtin-st\",\"status\":\"done\"}");
+  refused(b, "test_exchange_badtype.jsonl",
+          ":6: the trial record's 'seq' is a string (accepted: a whole number");
+  variant("test_exchange_unknown.jsonl", 6,
+          "{\"record\":\"trial\",\"seq\":1,\"block\":0,\"condition\":\"baseline\","
+          "\"bench\":\"builtin-st\",\"status\":\"done\",\"colour\":\"red\"}");
+  refused(b, "test_exchange_unknown.jsonl",
+          ":6: the trial record has a field 'colour' that this ThreadSoup does not know");
+  variant("test_exchange_status.jsonl", 6,
+          "{\"record\":\"trial\",\"seq\":1,\"block\":0,\"condition\":\"baseline\","
+          "\"bench\":\"builtin-st\",\"status\":\"great\"}");
+  refused(b, "test_exchange_status.jsonl", ":6: cannot store the trial record: CHECK constraint");
+  /* The trailer (line 39) after 2 checks, the quiet entry, 9 trials and 8 x 3 metrics. */
+  variant("test_exchange_count.jsonl", 39, "{\"end\":true,\"trials\":8,\"records\":37}");
+  refused(b, "test_exchange_count.jsonl", ":39: the trailer counts 8 trials");
+  variant("test_exchange_kind.jsonl", 3, "{\"record\":\"secret\"}");
+  refused(b, "test_exchange_kind.jsonl", ":3: a line that is neither a record");
+  variant("test_exchange_uid.jsonl", 2, "{\"record\":\"run\",\"uid\":\"ABC\"}");
+  refused(b, "test_exchange_uid.jsonl", ":2: the run record's 'uid' is 'ABC' (accepted: 32");
+  variant("test_exchange_nul.jsonl", 3,
+          "{\"record\":\"doctor\",\"position\":1,\"check_name\":\"a\\u0000b\"}");
+  refused(b, "test_exchange_nul.jsonl", ":3: the field 'check_name' holds \\u0000");
+  /* A metric of a trial the file does not hold fails in the database, in the transaction. */
+  variant("test_exchange_orphan.jsonl", 15,
+          "{\"record\":\"metric\",\"seq\":99,\"name\":\"x\",\"value\":1.5}");
+  refused(b, "test_exchange_orphan.jsonl", ":15: cannot store the metric of trial 99");
+  /* Lines after the trailer. */
+  long size = 0;
+  char *text = read_all(FILE_1, &size);
+  REQUIRE(text != NULL);
+  char *more = malloc((size_t)size + 16);
+  REQUIRE(more != NULL);
+  snprintf(more, (size_t)size + 16, "%s{}\n", text);
+  write_all("test_exchange_after.jsonl", more);
+  free(more);
+  free(text);
+  refused(b, "test_exchange_after.jsonl", "more lines after the trailer");
+  CHECK_INT(rows_of(DB_B), 0);
+  /* The unchanged file still imports. */
+  exchange_import_result r;
+  CHECK_INT(exchange_import_file(b, FILE_1, &r, &err), TS_OK);
+  CHECK_INT(r.already, 0);
+  CHECK(rows_of(DB_B) > 0);
+  store_close(b);
+}
+
+typedef struct outcomes {
+  int imported, already, refused;
+} outcomes;
+
+static void count_outcome(void *ctx, const char *file, int rc, const exchange_import_result *r,
+                          const ts_err *err) {
+  outcomes *o = ctx;
+  (void)file;
+  (void)err;
+  if (rc != TS_OK)
+    o->refused++;
+  else if (r->already)
+    o->already++;
+  else
+    o->imported++;
+}
+
+static int remove_in_folder(void *ctx, const char *name) {
+  char path[PLAT_PATH_MAX];
+  (void)ctx;
+  exchange_join_path(FOLDER, name, path, sizeof path);
+  remove(path);
+  return 0;
+}
+
+/* A run exported into a folder (again: nothing new; over a different file: -2), a stray file and
+   a hidden temporary one beside it; importing the folder takes the export files only. */
+static void folders_export_and_import(void) {
+  ts_err err;
+  char path[PLAT_PATH_MAX];
+  plat_mkdir_p(FOLDER, &err);
+  remove_db(DB_B);
+  /* Empty the folder of an earlier run of this test (other runs, other uids). */
+  CHECK_INT(plat_list_folder(FOLDER, remove_in_folder, NULL, &err), TS_OK);
+  char name[96];
+  CHECK_INT(exchange_file_name(a, run_a, name, sizeof name, &err), TS_OK);
+  exchange_join_path(FOLDER, name, path, sizeof path);
+  char second[PLAT_PATH_MAX];
+  snprintf(second, sizeof second, "%.*s-2.jsonl", (int)(strlen(path) - 6), path);
+
+  CHECK_INT(exchange_export_to_folder(a, run_a, FOLDER, path, sizeof path, &err), TS_OK);
+  CHECK_STR_CONTAINS(path, name);
+  char again[PLAT_PATH_MAX];
+  CHECK_INT(exchange_export_to_folder(a, run_a, FOLDER, again, sizeof again, &err), TS_OK);
+  CHECK_STR_EQ(again, path); /* the same bytes: left as is */
+  /* A different file of that name is never overwritten. */
+  write_all(path, "something else\n");
+  CHECK_INT(exchange_export_to_folder(a, run_a, FOLDER, again, sizeof again, &err), TS_OK);
+  CHECK_STR_EQ(again, second);
+  long size = 0;
+  char *kept = read_all(path, &size);
+  CHECK_STR_EQ(kept, "something else\n");
+  free(kept);
+  remove(path);
+  CHECK_INT(exchange_export_to_folder(a, run_a, "no-such-folder-here", again, sizeof again, &err),
+            TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "no-such-folder-here is not a folder");
+
+  char other[PLAT_PATH_MAX];
+  exchange_join_path(FOLDER, "notes.txt", other, sizeof other);
+  write_all(other, "not an export\n");
+  exchange_join_path(FOLDER, ".threadsoup-run-x.jsonl", other, sizeof other);
+  write_all(other, "half a fi");
+  store *b = NULL;
+  REQUIRE(store_open(&b, DB_B, &err) == TS_OK);
+  outcomes o = {0, 0, 0};
+  int files = 0;
+  CHECK_INT(exchange_import_path(b, FOLDER, count_outcome, &o, &files, &err), TS_OK);
+  CHECK_INT(files, 1);
+  CHECK_INT(o.imported, 1);
+  CHECK_INT(o.refused, 0);
+  CHECK_INT(exchange_import_path(b, FOLDER, count_outcome, &o, &files, &err), TS_OK);
+  CHECK_INT(o.already, 1);
+  CHECK_INT(raw_query(DB_B, "SELECT count(*) FROM run"), 1);
+  CHECK_INT(raw_query(DB_B, "SELECT count(*) FROM run WHERE imported_from LIKE '%-2.jsonl'"), 1);
+  store_close(b);
+}
+
+/* Replaces the first `from` in text by the shorter or equal `to`; 0 when there is none. */
+static int replace_once(char *text, const char *from, const char *to) {
+  char *at = strstr(text, from);
+  if (!at || strlen(to) > strlen(from))
+    return 0;
+  memmove(at + strlen(to), at + strlen(from), strlen(at + strlen(from)) + 1);
+  memcpy(at, to, strlen(to));
+  return 1;
+}
+
+static int count_trial(void *ctx, const store_history_trial *t) {
+  (void)t;
+  ++*(int *)ctx;
+  return 0;
+}
+
+static int count_row(void *ctx, const store_run_row *row) {
+  (void)row;
+  ++*(int *)ctx;
+  return 0;
+}
+
+/* Imported runs are not this machine's to resume, and a quiet-mode entry still open where the run
+   was measured is closed here: this machine's quiet mode is not on. */
+static void imported_runs_stay_inert(void) {
+  ts_err err;
+  remove(FILE_1);
+  CHECK_INT(exchange_export_file(a, run_a, FILE_1, &err), TS_OK);
+  long size = 0;
+  char *text = read_all(FILE_1, &size);
+  REQUIRE(text != NULL);
+  /* The run marked running, the quiet entry open. */
+  REQUIRE(replace_once(text, "\"status\":\"finished\"", "\"status\":\"running\""));
+  REQUIRE(
+      replace_once(text, "\"restored_at\":\"2026-01-01T00:02:00.000Z\"", "\"restored_at\":null"));
+  write_all("test_exchange_running.jsonl", text);
+  free(text);
+  remove_db(DB_B);
+  store *b = NULL;
+  REQUIRE(store_open(&b, DB_B, &err) == TS_OK);
+  exchange_import_result r;
+  CHECK_INT(exchange_import_file(b, "test_exchange_running.jsonl", &r, &err), TS_OK);
+  if (err.code)
+    fprintf(stderr, "  %s\n", err.text);
+  CHECK_INT(raw_query(DB_B, "SELECT count(*) FROM run WHERE status='running'"), 1);
+  int found = 1;
+  store_quiet_entry e;
+  CHECK_INT(store_quiet_open_entry(b, &e, &found, &err), TS_OK);
+  CHECK_INT(found, 0);
+  CHECK_INT(store_quiet_run_entry(b, r.run_id, &e, &found, &err), TS_OK);
+  CHECK_INT(found, 1);
+  CHECK_STR_CONTAINS(e.restore_error, "closed by the import");
+  CHECK_INT(store_quiet_last_entry(b, &e, &found, &err), TS_OK);
+  CHECK_INT(found, 0); /* the measuring machine's quiet mode, not this one's */
+  /* Nor are its trials this machine's history for estimates, though the host name is the same. */
+  int history = 0;
+  CHECK_INT(
+      store_bench_history(a, "host \"one\"", "builtin-st", "baseline", count_trial, &history, &err),
+      TS_OK);
+  CHECK(history > 0);
+  history = 0;
+  CHECK_INT(
+      store_bench_history(b, "host \"one\"", "builtin-st", "baseline", count_trial, &history, &err),
+      TS_OK);
+  CHECK_INT(history, 0);
+  int unfinished = 0;
+  CHECK_INT(store_unfinished_runs(b, count_row, &unfinished, &err), TS_OK);
+  CHECK_INT(unfinished, 0);
+  store_close(b);
+}
+
+/* A plan with export-to: the finished run's file appears in the folder and imports. */
+static void plan_export_to_writes_the_file(void) {
+  ts_err err;
+  plat_mkdir_p("test_exchange_to", &err);
+  remove_db("test_exchange_run.db");
+  store *s = NULL;
+  REQUIRE(store_open(&s, "test_exchange_run.db", &err) == TS_OK);
+  plan p;
+  REQUIRE(plan_parse("conditions = baseline\nbench = builtin-st\nreps = 1\nwarmup = 0\n"
+                     "settle = 100ms\nwork-scale = 0.02\nquiet-cpu = off\n"
+                     "export-to = test_exchange_to\n",
+                     "test", &p, &err) == TS_OK);
+  int64_t id = 0;
+  int rc = experiment_run(s, &p, 7, NULL, NULL, &id, &err);
+  if (rc != TS_OK)
+    fprintf(stderr, "  run: %s\n", err.text);
+  REQUIRE(rc == TS_OK);
+  char name[96], path[PLAT_PATH_MAX];
+  CHECK_INT(exchange_file_name(s, id, name, sizeof name, &err), TS_OK);
+  exchange_join_path("test_exchange_to", name, path, sizeof path);
+  CHECK(plat_file_exists(path));
+  store_run_row *row = malloc(sizeof *row);
+  REQUIRE(row != NULL);
+  CHECK_INT(store_run_get(s, id, row, &err), TS_OK);
+  CHECK_INT(row->status, STORE_RUN_FINISHED);
+  CHECK(strstr(row->status_detail, "export-to failed") == NULL);
+  free(row);
+  remove_db(DB_B);
+  store *b = NULL;
+  REQUIRE(store_open(&b, DB_B, &err) == TS_OK);
+  exchange_import_result r;
+  CHECK_INT(exchange_import_file(b, path, &r, &err), TS_OK);
+  CHECK_INT(r.trials, 1);
+  reports_equal(s, id, b, r.run_id);
+  store_close(b);
+  remove(path);
+
+  /* A folder that is not there: the run still finishes, and says why there is no file. */
+  REQUIRE(plan_parse("conditions = baseline\nbench = builtin-st\nreps = 1\nwarmup = 0\n"
+                     "settle = 100ms\nwork-scale = 0.02\nquiet-cpu = off\n"
+                     "export-to = test_exchange_missing_folder\n",
+                     "test", &p, &err) == TS_OK);
+  rc = experiment_run(s, &p, 7, NULL, NULL, &id, &err);
+  CHECK_INT(rc, TS_OK);
+  row = malloc(sizeof *row);
+  REQUIRE(row != NULL);
+  CHECK_INT(store_run_get(s, id, row, &err), TS_OK);
+  CHECK_INT(row->status, STORE_RUN_FINISHED);
+  CHECK_STR_CONTAINS(row->status_detail,
+                     "export-to failed: test_exchange_missing_folder is not a folder");
+  free(row);
+  store_close(s);
+}
+
+typedef struct doc_check {
+  const char *doc;
+  int missing;
+} doc_check;
+
+/* Each member of each record is in its kind's row of docs/schema.md's table of export files. */
+static int member_documented(void *ctx, const store_record *rec) {
+  doc_check *d = ctx;
+  char head[48], want[80];
+  snprintf(head, sizeof head, "\n| `%s` |", store_record_kind_name(rec->kind));
+  const char *row = strstr(d->doc, head);
+  const char *end = row ? strchr(row + 1, '\n') : NULL;
+  for (int i = 0; i < rec->count; i++) {
+    snprintf(want, sizeof want, "`%s`", rec->values[i].name);
+    const char *at = row ? strstr(row, want) : NULL;
+    if (!at || at > end) {
+      fprintf(stderr, "  docs/schema.md: the %s row lacks %s\n", head + 1, want);
+      d->missing++;
+    }
+  }
+  return 0;
+}
+
+static const char *doc_path;
+
+static void the_format_is_documented(void) {
+  long size = 0;
+  char *doc = read_all(doc_path, &size);
+  REQUIRE(doc != NULL);
+  const char *section = strstr(doc, "## Export files");
+  REQUIRE(section != NULL);
+  CHECK_STR_CONTAINS(section, "**Format `threadsoup-run`, version 1.**");
+  doc_check d = {section, 0};
+  ts_err err;
+  CHECK_INT(store_run_export(a, run_a, member_documented, &d, &err), TS_OK);
+  CHECK_INT(d.missing, 0);
+  free(doc);
+}
+
+int main(int argc, char **argv) {
+  doc_path = argc > 1 ? argv[1] : "docs/schema.md";
+  make_run();
+  RUN_CASE(the_format_is_documented);
+  RUN_CASE(round_trip_gives_the_same_reports);
+  RUN_CASE(damaged_and_foreign_files_change_nothing);
+  RUN_CASE(folders_export_and_import);
+  RUN_CASE(imported_runs_stay_inert);
+  RUN_CASE(plan_export_to_writes_the_file);
+  store_close(a);
+  return check_summary();
+}
