@@ -61,8 +61,9 @@ static void hmac_vectors(void) {
   CHECK_STR_EQ(got, "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
 }
 
-/* The id is the first 16 bytes of HMAC-SHA-256 under ThreadSoup's key (Python: hmac.new(b'ThreadSoup
-   machine id v1', id, hashlib.sha256).hexdigest()[:32]); case and white space do not matter. */
+/* The id is the first 16 bytes of HMAC-SHA-256 under ThreadSoup's key (Python:
+   hmac.new(b'ThreadSoup machine id v1', id, hashlib.sha256).hexdigest()[:32]); case and white space
+   do not matter. */
 static void machine_id_is_the_keyed_hash(void) {
   char id[40], again[40];
   plat_machine_id_derive("0123456789abcdef0123456789abcdef\n", id, sizeof id);

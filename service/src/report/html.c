@@ -514,3 +514,9 @@ void report_write_html(const report_data *r, FILE *out) {
 
 void report_html_text(FILE *out, const char *text) { esc(out, text); }
 double report_html_step(double span, int count) { return nice_step(span, count); }
+void report_html_style(FILE *out) { fputs(style, out); }
+const char *report_html_palette(int k) {
+  return palette[k % (int)(sizeof palette / sizeof palette[0])];
+}
+const char *report_html_verdict_class(const report_cell *cell) { return verdict_class(cell); }
+void report_html_short_label(FILE *out, const char *name) { short_label(out, name); }
