@@ -100,10 +100,10 @@ static void value_difference(report_compare *c, const char *setting, char (*valu
 }
 
 static void find_differences(report_compare *c) {
-  name_differences(c, "conditions", c->condition_count, (const char (*)[128])c->conditions,
-                   (const int (*)[REPORT_MAX_CONDITIONS])c->condition_of, NULL, NULL);
-  name_differences(c, "benchmarks", c->bench_count, NULL, NULL, (const char (*)[64])c->benches,
-                   (const int (*)[REPORT_MAX_BENCHES])c->bench_of);
+  name_differences(c, "conditions", c->condition_count, (const char(*)[128])c->conditions,
+                   (const int(*)[REPORT_MAX_CONDITIONS])c->condition_of, NULL, NULL);
+  name_differences(c, "benchmarks", c->bench_count, NULL, NULL, (const char(*)[64])c->benches,
+                   (const int(*)[REPORT_MAX_BENCHES])c->bench_of);
   char values[REPORT_COMPARE_MAX_RUNS][64];
   for (int k = 0; k < c->run_count; k++)
     if (isfinite(c->work_scale[k]))
@@ -158,9 +158,8 @@ int report_compare_load(store *s, const int64_t *run_ids, int count, report_comp
                       (long long)run_ids[k], store_run_status_name(r->run.status));
     plan p;
     ts_err plan_err;
-    c->work_scale[k] = plan_parse(r->run.plan_text, "stored plan", &p, &plan_err) == TS_OK
-                           ? p.work_scale
-                           : NAN;
+    c->work_scale[k] =
+        plan_parse(r->run.plan_text, "stored plan", &p, &plan_err) == TS_OK ? p.work_scale : NAN;
     for (int b = 0; b < REPORT_MAX_BENCHES; b++)
       c->bench_of[k][b] = -1;
     for (int i = 0; i < REPORT_MAX_CONDITIONS; i++)
@@ -185,8 +184,8 @@ int report_compare_load(store *s, const int64_t *run_ids, int count, report_comp
         c->bench_of[k][u] = b;
     }
     for (int i = 0; i < r->condition_count; i++) {
-      int u = union_index(c->conditions, &c->condition_count, REPORT_MAX_CONDITIONS,
-                          r->conditions[i]);
+      int u =
+          union_index(c->conditions, &c->condition_count, REPORT_MAX_CONDITIONS, r->conditions[i]);
       if (u >= 0)
         c->condition_of[k][u] = i;
     }
@@ -399,8 +398,8 @@ void report_write_compare_text(const report_compare *c, FILE *out) {
           snprintf(ci, sizeof ci, "[%+.2f, %+.2f]", cell->cmp.ci95_low, cell->cmp.ci95_high);
         if (!isnan(cell->sens.detectable_percent))
           snprintf(detect, sizeof detect, "±%.2f %%", cell->sens.detectable_percent);
-        fprintf(out, "    %-30s %9s %19s  %-22s %s\n", label, effect, ci,
-                cell_word(r, cell), detect);
+        fprintf(out, "    %-30s %9s %19s  %-22s %s\n", label, effect, ci, cell_word(r, cell),
+                detect);
       }
     }
   }
@@ -409,13 +408,33 @@ void report_write_compare_text(const report_compare *c, FILE *out) {
 /* ---- CSV ----------------------------------------------------------------------------------- */
 
 void report_write_compare_csv(const report_compare *c, FILE *out) {
-  static const char *const columns[] = {
-      "run",       "uid",        "machine_id",  "host",      "os",
-      "cpu",       "logical_cpus", "memory_bytes", "started_at", "finished_at",
-      "plan_name", "work_scale", "margin_percent", "bench",    "unit",
-      "condition", "n",          "mean",        "baseline_n", "baseline_cv",
-      "percent",   "ci95_low",   "ci95_high",   "p_welch",   "p_mw",
-      "verdict",   "detectable_percent"};
+  static const char *const columns[] = {"run",
+                                        "uid",
+                                        "machine_id",
+                                        "host",
+                                        "os",
+                                        "cpu",
+                                        "logical_cpus",
+                                        "memory_bytes",
+                                        "started_at",
+                                        "finished_at",
+                                        "plan_name",
+                                        "work_scale",
+                                        "margin_percent",
+                                        "bench",
+                                        "unit",
+                                        "condition",
+                                        "n",
+                                        "mean",
+                                        "baseline_n",
+                                        "baseline_cv",
+                                        "percent",
+                                        "ci95_low",
+                                        "ci95_high",
+                                        "p_welch",
+                                        "p_mw",
+                                        "verdict",
+                                        "detectable_percent"};
   for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
     fprintf(out, "%s%s", i ? "," : "", columns[i]);
   fputc('\n', out);
@@ -465,8 +484,7 @@ void report_write_compare_csv(const report_compare *c, FILE *out) {
         report_csv_number(out, cv);
         int compared = cell && cell->compared;
         double values[] = {compared ? cell->cmp.percent : NAN, compared ? cell->cmp.ci95_low : NAN,
-                           compared ? cell->cmp.ci95_high : NAN,
-                           compared ? cell->cmp.welch.p : NAN,
+                           compared ? cell->cmp.ci95_high : NAN, compared ? cell->cmp.welch.p : NAN,
                            compared ? cell->cmp.mann_whitney.p : NAN};
         for (size_t v = 0; v < sizeof values / sizeof values[0]; v++) {
           fputc(',', out);
@@ -504,11 +522,12 @@ static void write_run_json(const report_compare *c, int k, FILE *out) {
   const report_data *r = c->runs[k];
   const store_run_row *row = &r->run;
   fprintf(out, "{\"id\":%lld", (long long)row->id);
-  const char *keys[] = {"uid",        "machine_id",  "host", "os",           "cpu",
+  const char *keys[] = {"uid",        "machine_id",  "host",      "os",     "cpu",
                         "started_at", "finished_at", "plan_name", "status", "imported_from"};
-  const char *values[] = {row->uid,        row->machine_id,  row->host,      row->os,
-                          row->cpu,        row->started_at,  row->finished_at, row->plan_name,
-                          store_run_status_name(row->status), row->imported_from};
+  const char *values[] = {row->uid,          row->machine_id, row->host,
+                          row->os,           row->cpu,        row->started_at,
+                          row->finished_at,  row->plan_name,  store_run_status_name(row->status),
+                          row->imported_from};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
     json_text_member(out, keys[i], values[i], 1);
   fprintf(out, ",\"logical_cpus\":%d", row->logical_cpus);
@@ -699,8 +718,7 @@ static void write_chart_html(const report_compare *c, int b, FILE *out) {
   for (int i = 0; i < c->condition_count; i++) {
     if (report_compare_is_reference(c, i))
       continue;
-    fprintf(out,
-            "<text x=\"8\" y=\"%.1f\" dominant-baseline=\"middle\" font-weight=\"600\">",
+    fprintf(out, "<text x=\"8\" y=\"%.1f\" dominant-baseline=\"middle\" font-weight=\"600\">",
             y + head_h / 2);
     report_html_short_label(out, c->conditions[i]);
     fputs("</text>\n", out);
@@ -780,8 +798,9 @@ static void write_bench_table_html(const report_compare *c, int b, FILE *out) {
       html_machine(r, out);
       fputs("</td>", out);
       if (!cell || !cell->compared) {
-        fprintf(out, "<td>%s</td><td colspan=\"2\"></td><td class=\"cond verdict ref\">%s</td>"
-                     "<td></td></tr>\n",
+        fprintf(out,
+                "<td>%s</td><td colspan=\"2\"></td><td class=\"cond verdict ref\">%s</td>"
+                "<td></td></tr>\n",
                 cell ? "0" : "-", cell_word(r, cell));
         continue;
       }
