@@ -37,8 +37,17 @@ static int64_t make_run(const machine *m, const char *conditions, const char *wo
   CHECK_INT(plan_set(&p, "work-scale", work_scale, &err), TS_OK);
   char text[PLAN_FORMAT_MAX];
   plan_format(&p, text, sizeof text);
-  store_run_info info = {p.name, text,  3,     "2026-01-01T00:00:00.000Z", m->host,
-                         "Linux", m->cpu, 8, "1.0", m->machine_id, m->memory_bytes};
+  store_run_info info = {p.name,
+                         text,
+                         3,
+                         "2026-01-01T00:00:00.000Z",
+                         m->host,
+                         "Linux",
+                         m->cpu,
+                         8,
+                         "1.0",
+                         m->machine_id,
+                         m->memory_bytes};
   static store_trial_plan trials[PLAN_MAX_CONDITIONS * 6 * 2];
   int n = 0;
   for (int rep = 1; rep <= 6; rep++)
@@ -51,9 +60,9 @@ static int64_t make_run(const machine *m, const char *conditions, const char *wo
     return run_id;
   for (int i = 0; i < n; i++) {
     int c = plan_condition_index(&p, trials[i].condition);
-    CHECK_INT(test_finish_trial(db, trials[i].id, means[c] + jitter[trials[i].block - 1], 0, NULL,
-                                &err),
-              TS_OK);
+    CHECK_INT(
+        test_finish_trial(db, trials[i].id, means[c] + jitter[trials[i].block - 1], 0, NULL, &err),
+        TS_OK);
   }
   CHECK_INT(store_run_end(db, run_id, STORE_RUN_FINISHED, NULL, "2026-01-01T00:02:00.000Z", &err),
             TS_OK);
@@ -266,7 +275,7 @@ static void html_has_a_chart_per_benchmark_and_escapes_names(void) {
     rows++;
   for (const char *p = html; (p = strstr(p, "<tr class=\"machine\">")) != NULL; p++)
     machines++;
-  CHECK_INT(svgs, 2);        /* builtin-st, cpuz */
+  CHECK_INT(svgs, 2);         /* builtin-st, cpuz */
   CHECK_INT(rows, 2 * 2 * 3); /* per benchmark, per condition, per machine */
   CHECK_INT(machines, 3);
   CHECK_STR_CONTAINS(html, "pc-b &lt;&amp;&quot;&#39;&gt;");
@@ -307,7 +316,8 @@ static void bad_lists_are_refused(void) {
   const int64_t twice[] = {run_a, run_b, run_a};
   out = render(twice, 3, REPORT_FORMAT_JSON, TS_EUSAGE, &err);
   char want[128];
-  snprintf(want, sizeof want, "run %lld is listed twice (accepted: each run once", (long long)run_a);
+  snprintf(want, sizeof want, "run %lld is listed twice (accepted: each run once",
+           (long long)run_a);
   CHECK_STR_CONTAINS(err.text, want);
   CHECK(out && out[0] == '\0'); /* nothing written */
   free(out);

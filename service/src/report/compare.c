@@ -30,19 +30,20 @@ static int union_index(char (*names)[128], int *count, int max, const char *name
   return (*count)++;
 }
 
-/* "run 3" or "runs 1, 3, 4": the runs whose bit is set in mask. */
+/* "run 3" or "runs 1, 3, 4": the runs whose bit is set in mask, by id. */
 static void runs_named(const report_compare *c, unsigned mask, char *buf, size_t len) {
+  int64_t ids[REPORT_COMPARE_MAX_RUNS];
   int n = 0;
   for (int k = 0; k < c->run_count; k++)
-    n += (mask >> k) & 1;
-  size_t used = (size_t)snprintf(buf, len, "run%s", n == 1 ? "" : "s");
-  int first = 1;
-  for (int k = 0; k < c->run_count && used < len; k++)
     if ((mask >> k) & 1) {
-      used += (size_t)snprintf(buf + used, len - used, "%s%lld", first ? " " : ", ",
-                               (long long)c->runs[k]->run_id);
-      first = 0;
+      int at = n++;
+      for (; at > 0 && ids[at - 1] > c->runs[k]->run_id; at--)
+        ids[at] = ids[at - 1];
+      ids[at] = c->runs[k]->run_id;
     }
+  size_t used = (size_t)snprintf(buf, len, "run%s", n == 1 ? "" : "s");
+  for (int i = 0; i < n && used < len; i++)
+    used += (size_t)snprintf(buf + used, len - used, "%s%lld", i ? ", " : " ", (long long)ids[i]);
 }
 
 static void add_difference(report_compare *c, const char *setting, const char *text) {
@@ -832,6 +833,8 @@ void report_write_compare_html(const report_compare *c, FILE *out) {
         out);
   fprintf(out, "<title>ThreadSoup: %d runs compared</title>\n", c->run_count);
   report_html_style(out);
+  /* The noise table and the effects table of a benchmark apart. */
+  fputs("<style>.wrap+.wrap{margin-top:1em}</style>\n", out);
   fprintf(out,
           "</head>\n<body>\n<h1>ThreadSoup: %d runs compared</h1>\n<p class=\"note\">Each "
           "condition's effect is against the same machine's own baseline, with the statistics "
