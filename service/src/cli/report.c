@@ -121,7 +121,7 @@ const cli_command cli_report_command = {
     .name = "report",
     .synopsis = "report RUN|latest|--compare RUN,RUN,...|--compare-all-machines "
                 "[--format text|csv|json|html] [--output FILE] [--db PATH]",
-    .summary = "print the statistics and verdicts of a stored run",
+    .summary = "print the statistics and verdicts of a stored run, or of runs side by side",
     .help = "\noptions:\n"
             "  --format F     text (default), csv (one row per trial with its metrics,\n"
             "                 then the census per condition after an empty line),\n"
@@ -136,7 +136,8 @@ const cli_command cli_report_command = {
             "                 baseline with its 95 % CI, verdict and smallest detectable\n"
             "                 effect, and each baseline's noise (cv); plans that differ\n"
             "                 (conditions, benchmarks, work scale, margin) are listed, and a\n"
-            "                 condition a run lacks is \"not measured\" there\n"
+            "                 condition a run lacks is \"not measured\" there; its csv has a\n"
+            "                 row per run, benchmark and condition, then the differences\n"
             "  --compare-all-machines\n"
             "                 the same for the newest finished run of each machine in the\n"
             "                 database (machines told apart by machine id, else host and CPU)\n"
