@@ -10,8 +10,8 @@ exe=$1
 work=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-browser=$(command -v chromium || command -v chromium-browser || true)
-[ -n "$browser" ] || fail "chromium is not installed (run scripts/bootstrap.sh)"
+# shellcheck source=tests/e2e/chromium.sh
+. "$(dirname "$0")/chromium.sh"
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -74,12 +74,8 @@ fi
 grep -q "run 1 is listed twice (accepted: each run once" "$work/twice.txt" ||
   fail "twice: $(cat "$work/twice.txt")"
 
-flags="--headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
---disable-background-networking --disable-component-update --disable-sync"
 url="file://$work/compare.html"
-# shellcheck disable=SC2086
-timeout 120 "$browser" $flags --user-data-dir="$work/profile-dom" --dump-dom "$url" \
-  >"$work/dom.html" 2>"$work/chromium-dom.log" || fail "chromium --dump-dom failed"
+chromium_dom "$url" "$work/dom.html" "$work"
 charts=$(grep -o 'class="compare-chart"' "$work/dom.html" | wc -l)
 [ "$charts" -eq 2 ] || fail "the rendered page has $charts charts, not one per benchmark (2)"
 # Per benchmark, per condition shown (sleep:200, sleep:1000), a row per machine.
@@ -94,12 +90,6 @@ done
 python3 -c "open('$work/compare.html', encoding='utf-8').read()" ||
   fail "the page is not valid UTF-8"
 
-# shellcheck disable=SC2086
-timeout 120 "$browser" $flags --user-data-dir="$work/profile-shot" --window-size=1200,1600 \
-  --hide-scrollbars --screenshot="$work/compare.png" "$url" >"$work/chromium-shot.log" 2>&1 ||
-  fail "chromium --screenshot failed"
-[ -f "$work/compare.png" ] || fail "no screenshot"
-size=$(wc -c <"$work/compare.png")
-[ "$size" -gt 30000 ] || fail "the screenshot is only $size bytes: the page looks empty"
-echo "compare report rendered; screenshot $work/compare.png ($size bytes)"
+chromium_screenshot "$url" "$work/compare.png" "$work"
+echo "compare report rendered; screenshot $work/compare.png ($shot_size bytes)"
 echo "1 passed, 0 failed"

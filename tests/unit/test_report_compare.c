@@ -91,13 +91,7 @@ static char *render(const int64_t *ids, int count, report_format format, int exp
   if (!f)
     return NULL;
   CHECK_INT(report_compare_format(db, ids, count, format, f, err), expect_rc);
-  long size = ftell(f);
-  rewind(f);
-  char *text = calloc(1, (size_t)size + 1);
-  if (text)
-    CHECK_INT(fread(text, 1, (size_t)size, f), size);
-  fclose(f);
-  return text;
+  return test_read_back(f);
 }
 
 /* The text from `from` up to (not including) `until`, found after `after` in text; "" if not. */

@@ -702,19 +702,7 @@ static void write_chart_html(const report_compare *c, int b, FILE *out) {
           "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"effect per machine and "
           "condition\" xmlns=\"http://www.w3.org/2000/svg\">\n",
           width, bottom + 30);
-  for (double v = -range; v <= range + step / 2; v += step) {
-    double x = X_OF(v);
-    int zero = fabs(v) < step / 2;
-    fprintf(out,
-            "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-            "stroke-width=\"%s\"/>\n",
-            x, top, x, bottom, zero ? "#222" : "#ddd", zero ? "1.5" : "1");
-    if (zero)
-      fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">0</text>\n", x, bottom + 18);
-    else
-      fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%+.*f %%</text>\n", x,
-              bottom + 18, step < 1 ? (step < 0.1 ? 2 : 1) : 0, v);
-  }
+  report_html_percent_axis(out, range, step, left, right, top, bottom);
   double y = top;
   for (int i = 0; i < c->condition_count; i++) {
     if (report_compare_is_reference(c, i))
