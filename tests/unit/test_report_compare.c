@@ -194,6 +194,15 @@ static void text_and_csv_numbers_are_the_runs_own(void) {
         CHECK_STR_CONTAINS(text, line);
         snprintf(detect, sizeof detect, "±%.2f %%\n", cell->sens.detectable_percent);
         CHECK_STR_CONTAINS(text, detect);
+        /* The summary: a row per machine, a column per benchmark. */
+        char summary[160];
+        snprintf(summary, sizeof summary, "%+.2f%% [%+.2f, %+.2f] %s", cell->cmp.percent,
+                 cell->cmp.ci95_low, cell->cmp.ci95_high, stats_verdict_name(cell->cmp.verdict));
+        if (b == 0)
+          snprintf(line, sizeof line, "    %-28s %-44s", host, summary);
+        else
+          snprintf(line, sizeof line, " %s\n", summary);
+        CHECK_STR_CONTAINS(text, line);
         /* CSV: %.10g as the run's CSV and JSON write numbers. */
         char row[512];
         snprintf(row, sizeof row, ",%s,%s,%s,%zu,%.10g,", r->benches[b], r->units[b],
@@ -272,6 +281,8 @@ static void html_has_a_chart_per_benchmark_and_escapes_names(void) {
   CHECK_INT(svgs, 2);         /* builtin-st, cpuz */
   CHECK_INT(rows, 2 * 2 * 3); /* per benchmark, per condition, per machine */
   CHECK_INT(machines, 3);
+  CHECK_STR_CONTAINS(html, "<table class=\"summary\">");
+  CHECK_STR_CONTAINS(html, "<td class=\"cond verdict slower\">-5.00% [");
   CHECK_STR_CONTAINS(html, "pc-b &lt;&amp;&quot;&#39;&gt;");
   CHECK(strstr(html, "pc-b <") == NULL);
   CHECK_STR_CONTAINS(html, "i5-4590 \xc2\xb5");

@@ -342,6 +342,44 @@ static void write_machines_text(const report_compare *c, FILE *out) {
   }
 }
 
+/* A cell in a few words, for the summary table: "-5.00% [-5.20, -4.80] slower", or what it is
+   when not compared ("not measured", "no data"). */
+static void cell_summary(const report_data *r, const report_cell *cell, char *buf, size_t len) {
+  if (!cell || !cell->compared || !isfinite(cell->cmp.percent))
+    snprintf(buf, len, "%s", cell_word(r, cell));
+  else if (isfinite(cell->cmp.ci95_low))
+    snprintf(buf, len, "%+.2f%% [%+.2f, %+.2f] %s", cell->cmp.percent, cell->cmp.ci95_low,
+             cell->cmp.ci95_high, cell_word(r, cell));
+  else
+    snprintf(buf, len, "%+.2f%% %s", cell->cmp.percent, cell_word(r, cell));
+}
+
+/* The table of the original experiment: per condition, a row per machine and a column per
+   benchmark. */
+static void write_summary_text(const report_compare *c, FILE *out) {
+  fputs("\nEffects (each against its machine's own baseline: mean, 95 % CI, verdict):\n", out);
+  for (int i = 0; i < c->condition_count; i++) {
+    if (report_compare_is_reference(c, i))
+      continue;
+    char cond[512], text[512], label[400];
+    fprintf(out, "  %-30s", SHOWN(c->conditions[i], cond));
+    for (int b = 0; b < c->bench_count; b++)
+      fprintf(out, b + 1 < c->bench_count ? " %-44s" : " %s", SHOWN(c->benches[b], text));
+    fputc('\n', out);
+    for (int k = 0; k < c->run_count; k++) {
+      machine_label(c->runs[k], label, sizeof label);
+      fprintf(out, "    %-28s", label);
+      for (int b = 0; b < c->bench_count; b++) {
+        const report_data *r;
+        const report_cell *cell = report_compare_cell(c, k, b, i, &r);
+        cell_summary(r, cell, text, sizeof text);
+        fprintf(out, b + 1 < c->bench_count ? " %-44s" : " %s", text);
+      }
+      fputc('\n', out);
+    }
+  }
+}
+
 void report_write_compare_text(const report_compare *c, FILE *out) {
   fprintf(out,
           "Comparison of %d runs: each condition's effect against the same machine's own "
@@ -357,6 +395,7 @@ void report_write_compare_text(const report_compare *c, FILE *out) {
       fprintf(out, "  %s: %s\n", c->differences[i].setting, SHOWN(c->differences[i].text, text));
     }
   }
+  write_summary_text(c, out);
   for (int b = 0; b < c->bench_count; b++) {
     char bench[256], label[400], cond[512];
     const char *unit = "";
@@ -815,6 +854,44 @@ static void write_bench_table_html(const report_compare *c, int b, FILE *out) {
   fputs("</tbody></table></div>\n", out);
 }
 
+static void write_summary_html(const report_compare *c, FILE *out) {
+  fputs("<h2>Effects</h2>\n<p class=\"note\">Each against its machine's own baseline: mean, "
+        "95&nbsp;% CI, verdict.</p>\n<div class=\"wrap\"><table class=\"summary\">\n<thead><tr>"
+        "<th class=\"cond\">machine</th>",
+        out);
+  for (int b = 0; b < c->bench_count; b++) {
+    fputs("<th class=\"cond\">", out);
+    report_html_text(out, c->benches[b]);
+    fputs("</th>", out);
+  }
+  fputs("</tr></thead>\n<tbody>\n", out);
+  for (int i = 0; i < c->condition_count; i++) {
+    if (report_compare_is_reference(c, i))
+      continue;
+    fprintf(out, "<tr><th class=\"cond\" colspan=\"%d\">", c->bench_count + 1);
+    report_html_text(out, c->conditions[i]);
+    fputs("</th></tr>\n", out);
+    for (int k = 0; k < c->run_count; k++) {
+      fprintf(out, "<tr><td class=\"cond\"><span class=\"swatch\" style=\"background:%s\"></span>",
+              report_html_palette(k));
+      html_machine(c->runs[k], out);
+      fputs("</td>", out);
+      for (int b = 0; b < c->bench_count; b++) {
+        const report_data *r;
+        const report_cell *cell = report_compare_cell(c, k, b, i, &r);
+        char text[512];
+        cell_summary(r, cell, text, sizeof text);
+        fprintf(out, "<td class=\"cond verdict %s\">",
+                cell ? report_html_verdict_class(cell) : "ref");
+        report_html_text(out, text);
+        fputs("</td>", out);
+      }
+      fputs("</tr>\n", out);
+    }
+  }
+  fputs("</tbody></table></div>\n", out);
+}
+
 void report_write_compare_html(const report_compare *c, FILE *out) {
   fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
@@ -846,6 +923,7 @@ void report_write_compare_html(const report_compare *c, FILE *out) {
     }
     fputs("</ul>\n", out);
   }
+  write_summary_html(c, out);
   for (int b = 0; b < c->bench_count; b++) {
     const char *unit = "";
     for (int k = 0; k < c->run_count && !unit[0]; k++)
