@@ -24,17 +24,21 @@ typedef struct machine {
   uint64_t memory_bytes;
 } machine;
 
-/* Stores a run of builtin-st and cpuz on machine m with `conditions` (the first the baseline), 6
-   blocks; condition c scores means[c] plus the jitter. finish: 0 leaves every trial pending. */
-static int64_t make_run(const machine *m, const char *conditions, const char *work_scale,
-                        const double *means, int finish) {
+/* Stores a run of `benches` on machine m with `conditions` (the first the baseline), 6 blocks, its
+   work scale and margin (NULL: automatic); condition c scores means[c] plus the jitter. finish: 0
+   leaves every trial pending. */
+static int64_t make_run_of(const machine *m, const char *conditions, const char *benches,
+                           const char *work_scale, const char *margin, const double *means,
+                           int finish) {
   ts_err err;
   plan p;
   CHECK_INT(plan_preset("quick", &p, &err), TS_OK);
   CHECK_INT(plan_set(&p, "conditions", conditions, &err), TS_OK);
-  CHECK_INT(plan_set(&p, "bench", "builtin-st,cpuz", &err), TS_OK);
+  CHECK_INT(plan_set(&p, "bench", benches, &err), TS_OK);
   CHECK_INT(plan_set(&p, "reps", "6", &err), TS_OK);
   CHECK_INT(plan_set(&p, "work-scale", work_scale, &err), TS_OK);
+  if (margin)
+    CHECK_INT(plan_set(&p, "margin", margin, &err), TS_OK);
   char text[PLAN_FORMAT_MAX];
   plan_format(&p, text, sizeof text);
   store_run_info info = {p.name,
@@ -52,7 +56,7 @@ static int64_t make_run(const machine *m, const char *conditions, const char *wo
   int n = 0;
   for (int rep = 1; rep <= 6; rep++)
     for (int c = 0; c < p.condition_count; c++)
-      for (int b = 0; b < 2; b++)
+      for (int b = 0; b < p.bench_count; b++)
         trials[n] = (store_trial_plan){n + 1, rep, p.conditions[c].text, p.benches[b], 0}, n++;
   int64_t run_id = 0;
   CHECK_INT(store_run_begin(db, &info, trials, n, &run_id, &err), TS_OK);
@@ -67,6 +71,12 @@ static int64_t make_run(const machine *m, const char *conditions, const char *wo
   CHECK_INT(store_run_end(db, run_id, STORE_RUN_FINISHED, NULL, "2026-01-01T00:02:00.000Z", &err),
             TS_OK);
   return run_id;
+}
+
+/* A run of builtin-st and cpuz with the automatic margin. */
+static int64_t make_run(const machine *m, const char *conditions, const char *work_scale,
+                        const double *means, int finish) {
+  return make_run_of(m, conditions, "builtin-st,cpuz", work_scale, NULL, means, finish);
 }
 
 static const machine machine_a = {"pc-a", "Intel Core i7-8700", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
@@ -266,6 +276,22 @@ static void plan_differences_are_named(void) {
   free(text);
 }
 
+static void other_benchmarks_and_margins_are_named(void) {
+  const double means[] = {100, 95};
+  int64_t other = make_run_of(&machine_a, "baseline,sleep:1500", "builtin-st", "1", "2%", means, 1);
+  const int64_t ids[] = {run_a, other};
+  ts_err err;
+  char *text = render(ids, 2, REPORT_FORMAT_TEXT, TS_OK, &err);
+  char want[256];
+  snprintf(want, sizeof want, "  benchmarks: cpuz measured in run %lld; not measured in run %lld\n",
+           (long long)run_a, (long long)other);
+  CHECK_STR_CONTAINS(text, want);
+  snprintf(want, sizeof want, "  margin: automatic in run %lld; 2 %% in run %lld\n",
+           (long long)run_a, (long long)other);
+  CHECK_STR_CONTAINS(text, want);
+  free(text);
+}
+
 static void html_has_a_chart_per_benchmark_and_escapes_names(void) {
   const int64_t ids[] = {run_a, run_b, run_c};
   ts_err err;
@@ -312,6 +338,27 @@ static void the_newest_finished_run_of_each_machine_is_picked(void) {
   CHECK_STR_CONTAINS(err.text, "more than 3 machines");
 }
 
+static void one_machine_is_not_a_comparison(void) {
+  const char *path = "test_report_compare_one.db";
+  store *saved = db, *one;
+  ts_err err;
+  remove_db(path);
+  REQUIRE(store_open(&one, path, &err) == TS_OK);
+  db = one;
+  const double means[] = {100, 95};
+  make_run(&machine_a, "baseline,sleep:1500", "1", means, 1);
+  make_run(&machine_a, "baseline,sleep:1500", "1", means, 1);
+  int64_t ids[REPORT_COMPARE_MAX_RUNS];
+  int count = 0;
+  CHECK_INT(report_compare_pick_machines(db, ids, REPORT_COMPARE_MAX_RUNS, &count, &err),
+            TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text,
+                     "finished runs of 1 machine: --compare-all-machines needs 2 or more");
+  db = saved;
+  store_close(one);
+  remove_db(path);
+}
+
 static void bad_lists_are_refused(void) {
   ts_err err;
   const int64_t one[] = {run_a};
@@ -354,8 +401,10 @@ int main(void) {
   RUN_CASE(text_and_csv_numbers_are_the_runs_own);
   RUN_CASE(plan_differences_are_named);
   RUN_CASE(html_has_a_chart_per_benchmark_and_escapes_names);
+  RUN_CASE(other_benchmarks_and_margins_are_named);
   RUN_CASE(bad_lists_are_refused);
   RUN_CASE(the_newest_finished_run_of_each_machine_is_picked);
+  RUN_CASE(one_machine_is_not_a_comparison);
   store_close(db);
   remove_db(path);
   return check_summary();
