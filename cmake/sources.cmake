@@ -67,6 +67,7 @@ set(TS_CORE_SOURCES
   service/src/report/census.c
   service/src/report/cost.c
   service/src/report/calibration.c
+  service/src/report/compare.c
   service/src/report/csv.c
   service/src/report/data.c
   service/src/report/headline.c

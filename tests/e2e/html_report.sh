@@ -9,10 +9,8 @@ exe=$1
 work=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# Chromium is required (scripts/bootstrap.sh installs Debian's package): a report that was never
-# rendered by a browser is not tested.
-browser=$(command -v chromium || command -v chromium-browser || true)
-[ -n "$browser" ] || fail "chromium is not installed (run scripts/bootstrap.sh)"
+# shellcheck source=tests/e2e/chromium.sh
+. "$(dirname "$0")/chromium.sh"
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -38,13 +36,8 @@ fi
 grep -q "accepted: text, csv, json, html" "$work/bad.txt" ||
   fail "bad format: $(cat "$work/bad.txt")"
 
-# The flags keep Chromium off the (closed) network, and a new profile keeps runs independent.
-flags="--headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
---disable-background-networking --disable-component-update --disable-sync"
 url="file://$work/report.html"
-# shellcheck disable=SC2086
-timeout 120 "$browser" $flags --user-data-dir="$work/profile-dom" --dump-dom "$url" \
-  >"$work/dom.html" 2>"$work/chromium-dom.log" || fail "chromium --dump-dom failed"
+chromium_dom "$url" "$work/dom.html" "$work"
 for want in "<table>" "<svg " "<circle " "baseline" "sleep:200@500ms" "reference" \
   "Difference from the baseline" "run order" "<h2>Census</h2>" "threads by OS state"; do
   grep -q "$want" "$work/dom.html" || fail "the rendered page lacks '$want'"
@@ -52,13 +45,6 @@ done
 grep -Eq "(slower|faster|no measurable effect|inconclusive)" "$work/dom.html" ||
   fail "the rendered page has no verdict"
 
-# shellcheck disable=SC2086
-timeout 120 "$browser" $flags --user-data-dir="$work/profile-shot" --window-size=1200,1600 \
-  --hide-scrollbars --screenshot="$work/report.png" "$url" >"$work/chromium-shot.log" 2>&1 ||
-  fail "chromium --screenshot failed"
-[ -f "$work/report.png" ] || fail "no screenshot"
-size=$(wc -c <"$work/report.png")
-# A blank 1200x1600 page compresses to a few KB; the report's text and charts make far more.
-[ "$size" -gt 30000 ] || fail "the screenshot is only $size bytes: the page looks empty"
-echo "html report rendered; screenshot $work/report.png ($size bytes)"
+chromium_screenshot "$url" "$work/report.png" "$work"
+echo "html report rendered; screenshot $work/report.png ($shot_size bytes)"
 echo "1 passed, 0 failed"

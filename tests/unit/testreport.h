@@ -32,6 +32,18 @@ static inline int test_finish_trial(store *db, int64_t trial_id, double score, i
   return store_trial_finish(db, trial_id, &result, err);
 }
 
+/* What was written to f (a tmpfile), as a string the caller frees; closes f. NULL (and a failed
+   check) when it cannot be read. */
+static inline char *test_read_back(FILE *f) {
+  long size = ftell(f);
+  rewind(f);
+  char *text = calloc(1, (size_t)size + 1);
+  if (text)
+    CHECK_INT(fread(text, 1, (size_t)size, f), size);
+  fclose(f);
+  return text;
+}
+
 /* The report, as a string the caller frees; NULL (and a failed check) when it cannot be had. */
 static inline char *test_render_report(store *s, int64_t run_id, report_format format) {
   FILE *f = tmpfile();
@@ -40,13 +52,7 @@ static inline char *test_render_report(store *s, int64_t run_id, report_format f
   if (!f)
     return NULL;
   CHECK_INT(report_run_format(s, run_id, format, f, &err), TS_OK);
-  long size = ftell(f);
-  rewind(f);
-  char *text = calloc(1, (size_t)size + 1);
-  if (text)
-    CHECK_INT(fread(text, 1, (size_t)size, f), size);
-  fclose(f);
-  return text;
+  return test_read_back(f);
 }
 
 #endif

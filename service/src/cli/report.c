@@ -1,19 +1,51 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* report.c - `threadsoup report RUN`: the statistics of a stored run, read back from the database
-   (its plan comes from the database too), as text, CSV, JSON or HTML, to stdout or a file. */
+   (its plan comes from the database too), as text, CSV, JSON or HTML, to stdout or a file; and
+   `report --compare RUN,RUN,...` / `--compare-all-machines`: several runs side by side. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../report/compare.h"
 #include "../report/report.h"
 #include "cli.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
 
+/* "3,7,12": the run ids of --compare, in their order (duplicates are refused by the report). */
+static int parse_run_list(const char *text, int64_t *ids, int max, int *count, ts_err *err) {
+  *count = 0;
+  const char *p = text;
+  for (;;) {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    char item[32];
+    if (len == 0 || len >= sizeof item)
+      return ts_err_set(err, TS_EUSAGE,
+                        "--compare '%s': %s (accepted: 2 to %d run ids separated by commas, "
+                        "e.g. 3,7)",
+                        text, len == 0 ? "an empty run id" : "a run id that is too long", max);
+    memcpy(item, p, len);
+    item[len] = '\0';
+    long id;
+    if (parse_long(item, 1, 2147483647L, "--compare RUN", &id, err) != TS_OK)
+      return TS_EUSAGE;
+    if (*count == max)
+      return ts_err_set(err, TS_EUSAGE, "--compare: at most %d runs (accepted: 2 to %d run ids)",
+                        max, max);
+    ids[(*count)++] = id;
+    if (!comma)
+      return TS_OK;
+    p = comma + 1;
+  }
+}
+
 static int report_main(int argc, char **argv) {
   cli_args a;
   cli_args_init(&a, argc, argv, "report");
-  const char *db_path = NULL, *run_text = NULL, *format_text = NULL, *output = NULL;
+  const char *db_path = NULL, *run_text = NULL, *format_text = NULL, *output = NULL,
+             *compare_text = NULL;
+  int all_machines = 0;
   ts_err err;
   while (cli_args_next(&a)) {
     int rc = TS_OK;
@@ -27,6 +59,10 @@ static int report_main(int argc, char **argv) {
       rc = cli_args_value(&a, "text, csv, json or html", &format_text, &err);
     else if (cli_args_is(&a, "--output"))
       rc = cli_args_value(&a, "a file path", &output, &err);
+    else if (cli_args_is(&a, "--compare"))
+      rc = cli_args_value(&a, "run ids separated by commas, e.g. 3,7", &compare_text, &err);
+    else if (cli_args_is(&a, "--compare-all-machines"))
+      all_machines = 1;
     else
       rc = ts_err_set(&err, TS_EUSAGE, "report: unknown option '%s'", a.name);
     if (rc != TS_OK)
@@ -35,11 +71,22 @@ static int report_main(int argc, char **argv) {
   report_format format = REPORT_FORMAT_TEXT;
   if (format_text && report_format_parse(format_text, &format, &err) != TS_OK)
     return cli_usage_error(&cli_report_command, err.text);
-  long run_id = 0;
-  if (!run_text)
+  int compare = compare_text || all_machines;
+  if ((run_text ? 1 : 0) + (compare_text ? 1 : 0) + all_machines > 1)
     return cli_usage_error(&cli_report_command,
-                           "report needs a RUN (threadsoup history lists them)");
-  if (strcmp(run_text, "latest") != 0 &&
+                           "report takes one of RUN, --compare RUN,RUN,... and "
+                           "--compare-all-machines");
+  int64_t ids[REPORT_COMPARE_MAX_RUNS];
+  int id_count = 0;
+  if (compare_text &&
+      parse_run_list(compare_text, ids, REPORT_COMPARE_MAX_RUNS, &id_count, &err) != TS_OK)
+    return cli_usage_error(&cli_report_command, err.text);
+  long run_id = 0;
+  if (!run_text && !compare)
+    return cli_usage_error(&cli_report_command,
+                           "report needs a RUN (threadsoup history lists them), --compare "
+                           "RUN,RUN,... or --compare-all-machines");
+  if (run_text && strcmp(run_text, "latest") != 0 &&
       parse_long(run_text, 1, 2147483647L, "RUN", &run_id, &err) != TS_OK)
     return cli_usage_error(&cli_report_command, err.text);
   char path[PLAT_PATH_MAX];
@@ -48,27 +95,33 @@ static int report_main(int argc, char **argv) {
       store_open(&s, path, &err) != TS_OK)
     return cli_fail(&err);
   int64_t id = run_id;
-  int rc = run_id ? TS_OK : store_latest_run(s, &id, &err);
-  if (rc == TS_OK && id == 0)
+  int rc = run_id || compare ? TS_OK : store_latest_run(s, &id, &err);
+  if (rc == TS_OK && id == 0 && !compare)
     rc = ts_err_set(&err, TS_EINVAL, "there are no runs in %s", path);
+  if (rc == TS_OK && all_machines)
+    rc = report_compare_pick_machines(s, ids, REPORT_COMPARE_MAX_RUNS, &id_count, &err);
   /* Text mode, so the C library ends lines as the platform's text files do (CSV too). */
   FILE *out = stdout;
   if (rc == TS_OK && output && !(out = fopen(output, "w")))
     rc = ts_err_set(&err, TS_EOS, "cannot write %s: %s", output, strerror(errno));
   if (rc == TS_OK)
-    rc = report_run_format(s, id, format, out, &err);
+    rc = compare ? report_compare_format(s, ids, id_count, format, out, &err)
+                 : report_run_format(s, id, format, out, &err);
   store_close(s);
   if (out && out != stdout && fclose(out) != 0 && rc == TS_OK)
     rc = ts_err_set(&err, TS_EOS, "cannot write %s: %s", output, strerror(errno));
   if (rc == TS_OK && output)
     printf("%s\n", output);
+  if (rc == TS_EUSAGE)
+    return cli_usage_error(&cli_report_command, err.text);
   return rc == TS_OK ? CLI_EXIT_OK : cli_fail(&err);
 }
 
 const cli_command cli_report_command = {
     .name = "report",
-    .synopsis = "report RUN|latest [--format text|csv|json|html] [--output FILE] [--db PATH]",
-    .summary = "print the statistics and verdicts of a stored run",
+    .synopsis = "report RUN|latest|--compare RUN,RUN,...|--compare-all-machines "
+                "[--format text|csv|json|html] [--output FILE] [--db PATH]",
+    .summary = "print the statistics and verdicts of a stored run, or of runs side by side",
     .help = "\noptions:\n"
             "  --format F     text (default), csv (one row per trial with its metrics,\n"
             "                 then the census per condition after an empty line),\n"
@@ -76,6 +129,18 @@ const cli_command cli_report_command = {
             "                 charts); each shows the census of every condition\n"
             "  --output FILE  write the report to FILE and print its path (default: stdout)\n"
             "  --db PATH      database file (default as for run)\n"
+            "  --compare RUN,RUN,...\n"
+            "                 2 to 16 runs side by side, a row per run and its machine\n"
+            "                 (host, CPU, logical CPUs, memory, run id and date): per\n"
+            "                 benchmark and condition the effect against that run's own\n"
+            "                 baseline with its 95 % CI, verdict and smallest detectable\n"
+            "                 effect, and each baseline's noise (cv); plans that differ\n"
+            "                 (conditions, benchmarks, work scale, margin) are listed, and a\n"
+            "                 condition a run lacks is \"not measured\" there; its csv has a\n"
+            "                 row per run, benchmark and condition, then the differences\n"
+            "  --compare-all-machines\n"
+            "                 the same for the newest finished run of each machine in the\n"
+            "                 database (machines told apart by machine id, else host and CPU)\n"
             "\nA run with 3 or more sleep/wait conditions of different thread counts or wake-up\n"
             "rates also gets a cost model: the change per 1,000 wake-ups/s and per 1,000 idle\n"
             "threads, which one matters, and for a dose series the knee (preset cost).\n"

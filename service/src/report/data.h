@@ -197,6 +197,17 @@ void report_csv_number(FILE *out, double value);
 void report_json_string(FILE *out, const char *text);
 void report_json_number(FILE *out, double value);
 void report_html_text(FILE *out, const char *text);
+/* The HTML report's parts for pages written elsewhere (report/compare.c): its <style> element, the
+   colour of series k, a cell's verdict class ("slower", "faster", "same", "unsure", "ref") and a
+   name cut to fit a chart's label column (escaped). */
+void report_html_style(FILE *out);
+const char *report_html_palette(int k);
+const char *report_html_verdict_class(const report_cell *cell);
+void report_html_short_label(FILE *out, const char *name);
+/* The x axis of a chart of % differences, -range to +range drawn from x = left to right: grid
+   lines every step from top to bottom, labels under it. */
+void report_html_percent_axis(FILE *out, double range, double step, double left, double right,
+                              double top, double bottom);
 /* ---- cost model (report/cost.c): which costs, the number of idle threads or their wake-ups ----
    Computed from the report's cells on demand (each format calls its writer once); the conditions
    come from their load specs, the effects and standard errors from the cells. */

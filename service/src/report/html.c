@@ -247,6 +247,27 @@ static void short_label(FILE *out, const char *name) {
   fputs("&#8230;", out);
 }
 
+/* The x axis of a chart of % differences from -range to +range between x = left and right: a
+   grid line every step from top to bottom (the zero line darker) and its label under bottom. */
+static void percent_axis(FILE *out, double range, double step, double left, double right,
+                         double top, double bottom) {
+#define X_OF(v) (left + ((v) + range) / (2 * range) * (right - left))
+  for (double v = -range; v <= range + step / 2; v += step) {
+    double x = X_OF(v);
+    int zero = fabs(v) < step / 2;
+    fprintf(out,
+            "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+            "stroke-width=\"%s\"/>\n",
+            x, top, x, bottom, zero ? "#222" : "#ddd", zero ? "1.5" : "1");
+    if (zero)
+      fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">0</text>\n", x, bottom + 18);
+    else
+      fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%+.*f %%</text>\n", x,
+              bottom + 18, step < 1 ? (step < 0.1 ? 2 : 1) : 0, v);
+  }
+#undef X_OF
+}
+
 /* Chart 1: each condition's % difference from the baseline, a dot with its 95 % CI as a bar,
    around a zero line, with the equivalence margin shaded. */
 static void write_difference_chart(const report_data *r, int b, FILE *out) {
@@ -280,19 +301,7 @@ static void write_difference_chart(const report_data *r, int b, FILE *out) {
   double margin = r->margin_pct > 0 ? r->margin_pct : 1.0;
   fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#eef3ea\"/>\n",
           X_OF(-margin), top, X_OF(margin) - X_OF(-margin), bottom - top);
-  for (double v = -range; v <= range + step / 2; v += step) {
-    double x = X_OF(v);
-    int zero = fabs(v) < step / 2;
-    fprintf(out,
-            "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-            "stroke-width=\"%s\"/>\n",
-            x, top, x, bottom, zero ? "#222" : "#ddd", zero ? "1.5" : "1");
-    if (zero)
-      fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">0</text>\n", x, bottom + 18);
-    else
-      fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%+.*f %%</text>\n", x,
-              bottom + 18, step < 1 ? (step < 0.1 ? 2 : 1) : 0, v);
-  }
+  percent_axis(out, range, step, left, right, top, bottom);
   int row = 0;
   for (int c = 0; c < r->condition_count; c++) {
     const report_cell *cell = &r->cells[b][c];
@@ -514,3 +523,13 @@ void report_write_html(const report_data *r, FILE *out) {
 
 void report_html_text(FILE *out, const char *text) { esc(out, text); }
 double report_html_step(double span, int count) { return nice_step(span, count); }
+void report_html_style(FILE *out) { fputs(style, out); }
+const char *report_html_palette(int k) {
+  return palette[k % (int)(sizeof palette / sizeof palette[0])];
+}
+const char *report_html_verdict_class(const report_cell *cell) { return verdict_class(cell); }
+void report_html_short_label(FILE *out, const char *name) { short_label(out, name); }
+void report_html_percent_axis(FILE *out, double range, double step, double left, double right,
+                              double top, double bottom) {
+  percent_axis(out, range, step, left, right, top, bottom);
+}
