@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "menu_items.h"
 #include "resource.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/proto.h"
@@ -34,8 +35,8 @@ void tray_results_finished(const proto_message *m, char *text, size_t len) {
 }
 
 void tray_results_menu(tray_ctx *ctx, HMENU menu) {
-  AppendMenuW(menu, MF_STRING, IDM_RESULTS_LATEST, L"Open latest re&port");
-  AppendMenuW(menu, MF_STRING, IDM_RESULTS_HISTORY, L"&History\u2026");
+  AppendMenuW(menu, MF_STRING, IDM_RESULTS_LATEST, TRAY_ITEM_LABELS[TRAY_ITEM_LATEST_REPORT]);
+  AppendMenuW(menu, MF_STRING, IDM_RESULTS_HISTORY, TRAY_ITEM_LABELS[TRAY_ITEM_HISTORY]);
   AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
   tray_log(ctx, L"menu results | Open latest report | History");
 }
