@@ -14,6 +14,7 @@
 #endif
 
 #include <windows.h>
+#include <objbase.h>
 #include <shellapi.h>
 #include <windowsx.h>
 
@@ -1436,7 +1437,13 @@ int WINAPI wWinMain(HINSTANCE instance, HINSTANCE prev, PWSTR cmdline, int show)
   ctx.instance = instance;
   plat_mutex_init(&ctx.lock);
   plat_cond_init(&ctx.changed);
+  /* ShellExecuteEx (Start the service, and Open latest report's thread) may hand its work to
+     shell extensions that need COM in a single-threaded apartment: its documentation asks for
+     this initialization on the calling thread. */
+  HRESULT com = CoInitializeEx(NULL, COINIT_APARTMENTTHREADED | COINIT_DISABLE_OLE1DDE);
   rc = tray_run(&ctx);
+  if (SUCCEEDED(com))
+    CoUninitialize();
   plat_cond_destroy(&ctx.changed);
   plat_mutex_destroy(&ctx.lock);
 
