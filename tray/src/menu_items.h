@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* menu_items.h - the labels of the tray's popup menu, one table per menu level: the menu code
-   (tray.c, results.c) builds the menu from them and test_tray_menu_keys checks their access keys. */
+   (tray.c, results.c) builds the menu from them; test_tray_menu_keys checks their access keys. */
 #ifndef THREADSOUP_TRAY_MENU_ITEMS_H
 #define THREADSOUP_TRAY_MENU_ITEMS_H
 
