@@ -1280,6 +1280,15 @@ static LRESULT CALLBACK tray_wndproc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp) 
     return 0;
   case WM_SCHED_SERVICE_STARTED: /* schedules.c: follow the service it started */
     tray_log(ctx, L"start-service ended %lu", (unsigned long)wp);
+    if (wp != 0) {
+      /* The elevated command's own message went to a console nobody saw: say where to read it. */
+      tray_balloon b = {TRUE, L"Start the service", L""};
+      swprintf(b.text, ARRAYSIZE(b.text),
+               L"The service was not started: threadsoup service start failed (exit code %lu). "
+               L"Run it in a command prompt opened as administrator to see why.",
+               (unsigned long)wp);
+      tray_icon_balloon(ctx, &b);
+    }
     plat_mutex_lock(&ctx->lock);
     ctx->retry = TRUE;
     plat_cond_broadcast(&ctx->changed);
