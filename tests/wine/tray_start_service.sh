@@ -14,22 +14,13 @@ if [ -z "${TRAY_TEST_IN_X:-}" ]; then
   TRAY_TEST_IN_X=1 exec xvfb-run -a -s "-screen 0 1024x768x24" sh "$0" "$@"
 fi
 
-# pipe, out, shots, log, fail, wait_log; status, prefix_pids
+# pipe, out, shots, log, fail, wait_log; cli, status
 . "$(dirname "$0")/tray-common.sh"
 tray_test_begin tray-start-service
 # The installed service answers on the default pipe, which the tray uses without --pipe.
 pipe='\\.\pipe\threadsoup'
 t0=$(date +%s%N)
 now_ms() { echo $((($(date +%s%N) - t0) / 1000000)); }
-# Runs threadsoup.exe; its output (CRs removed) goes to $out/$name.txt; returns its exit code.
-ts() {
-  name=$1
-  shift
-  "$wine_run" "$exe" "$@" >"$out/$name.raw" 2>&1
-  rc=$?
-  tr -d '\r' <"$out/$name.raw" >"$out/$name.txt"
-  return $rc
-}
 # Leaves nothing behind: the service stopped and uninstalled, then the prefix's whole session.
 cleanup() {
   "$wine_run" "$exe" service stop >/dev/null 2>&1
@@ -91,7 +82,7 @@ wait_log "$balloon start failed \\(exit code [1-9]" 30 ||
 echo "no service: $(grep '^balloon error | Start the service' "$log" | tail -n 1)"
 
 # --- the service installed (stopped), Start the service starts it ---------------------------------
-ts install service install || fail "threadsoup service install failed"
+cli install service install || fail "threadsoup service install failed"
 "$wine_run" sc query ThreadSoup 2>&1 | tr -d '\r' >"$out/sc_query.txt"
 grep -q "STOPPED" "$out/sc_query.txt" || fail "the freshly installed service is not stopped"
 status && fail "threadsoup status answered before the service was started"
@@ -107,12 +98,12 @@ wait_log '^state idle \| ThreadSoup: Idle$' 60 || fail "the tray did not follow 
 echo "tray follows the service at $(now_ms) ms: $(grep '^state ' "$log" | tail -n 1)"
 status || fail "threadsoup status does not answer after Start the service"
 grep -Eq '^load +none$' "$out/status.txt" || fail "the started service runs a load already"
-ts query service status || fail "threadsoup service status failed"
+cli query service status || fail "threadsoup service status failed"
 grep -q "running" "$out/query.txt" || fail "threadsoup service status does not say running"
 
 # --- stop and uninstall (the trap does it again if this fails) ------------------------------------
-ts stop service stop || fail "threadsoup service stop failed"
-ts uninstall service uninstall || fail "threadsoup service uninstall failed"
+cli stop service stop || fail "threadsoup service stop failed"
+cli uninstall service uninstall || fail "threadsoup service uninstall failed"
 "$wine_run" sc query ThreadSoup 2>&1 | tr -d '\r' >"$out/sc_gone.txt"
 grep -q "SERVICE_NAME: ThreadSoup" "$out/sc_gone.txt" && fail "sc query still knows ThreadSoup"
 # The last state line (earlier ones said unreachable too, before the service ran).
