@@ -1280,7 +1280,7 @@ static LRESULT CALLBACK tray_wndproc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp) 
     return 0;
   case WM_SCHED_SERVICE_STARTED: /* schedules.c: follow the service it started */
     tray_log(ctx, L"start-service ended %lu", (unsigned long)wp);
-    if (wp != 0) {
+    if (wp != 0 && wp != STILL_ACTIVE) {
       /* The elevated command's own message went to a console nobody saw: say where to read it. */
       tray_balloon b = {TRUE, L"Start the service", L""};
       swprintf(b.text, ARRAYSIZE(b.text),
