@@ -115,6 +115,7 @@ set(TS_TRAY_SOURCES
   tray/src/tray.c
   tray/src/results.c
   tray/src/load_form.c
+  tray/src/menu_items.c
   tray/src/dialogs.c
   tray/tray.rc
 )

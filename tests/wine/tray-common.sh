@@ -1,16 +1,22 @@
 # SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # tray-common.sh - what the tray tests under Wine share, sourced by each tray_*.sh: the test's
 # set-up and failure report, polling the tray's log, clicking dialog controls where the tray logged
-# them, the service's status, the processes of this prefix, and the desktop with the service
-# running. Expects wine_run, exe and prefix to be set; tray_test_begin sets the rest.
+# them, threadsoup.exe's output, the service's status, the processes of this prefix, and the
+# desktop with the service running. Expects wine_run, exe and prefix to be set; tray_test_begin
+# sets the rest.
 
-# Asks the service for its status into $out/status.txt; fails when it does not answer.
-status() {
-  "$wine_run" "$exe" status --socket "$pipe" >"$out/status.raw" 2>&1
+# Runs threadsoup.exe with the arguments after $1, its output (CRs removed) into $out/$1.txt;
+# returns its exit code.
+cli() {
+  cli_out=$out/$1
+  shift
+  "$wine_run" "$exe" "$@" >"$cli_out.raw" 2>&1
   rc=$?
-  tr -d '\r' <"$out/status.raw" >"$out/status.txt"
+  tr -d '\r' <"$cli_out.raw" >"$cli_out.txt"
   return $rc
 }
+# Asks the service for its status into $out/status.txt; fails when it does not answer.
+status() { cli status status --socket "$pipe"; }
 
 # The Unix pids of this prefix's processes whose command line matches $1 (other builds may run
 # the same test at the same time, in prefixes of their own).

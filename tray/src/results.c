@@ -4,12 +4,14 @@
    and the History… dialog listing the runs with their headlines. */
 #include <windows.h>
 #include <commctrl.h>
+#include <objbase.h>
 #include <shellapi.h>
 #include <shlobj.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "menu_items.h"
 #include "resource.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/proto.h"
@@ -34,8 +36,8 @@ void tray_results_finished(const proto_message *m, char *text, size_t len) {
 }
 
 void tray_results_menu(tray_ctx *ctx, HMENU menu) {
-  AppendMenuW(menu, MF_STRING, IDM_RESULTS_LATEST, L"Open latest re&port");
-  AppendMenuW(menu, MF_STRING, IDM_RESULTS_HISTORY, L"&History\u2026");
+  AppendMenuW(menu, MF_STRING, IDM_RESULTS_LATEST, TRAY_ITEM_LABELS[TRAY_ITEM_LATEST_REPORT]);
+  AppendMenuW(menu, MF_STRING, IDM_RESULTS_HISTORY, TRAY_ITEM_LABELS[TRAY_ITEM_HISTORY]);
   AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
   tray_log(ctx, L"menu results | Open latest report | History");
 }
@@ -160,6 +162,26 @@ static int results_fetch(results_link *l, const char *pipe, long long run, FILE 
   return TS_OK;
 }
 
+/* Opens file (with params) from the worker thread, which ends right after. ShellExecuteEx's
+   documentation asks for COM in a single-threaded apartment (shell extensions may need it) and,
+   on a background thread, for SEE_MASK_NOASYNC: the launch is complete when the call returns,
+   not left to a thread of ours that is about to end. */
+static BOOL results_shell_open(const wchar_t *file, const wchar_t *params) {
+  HRESULT com = CoInitializeEx(NULL, COINIT_APARTMENTTHREADED | COINIT_DISABLE_OLE1DDE);
+  SHELLEXECUTEINFOW info;
+  ZeroMemory(&info, sizeof info);
+  info.cbSize = sizeof info;
+  info.fMask = SEE_MASK_NOASYNC;
+  info.lpVerb = L"open";
+  info.lpFile = file;
+  info.lpParameters = params;
+  info.nShow = SW_SHOWNORMAL;
+  BOOL ok = ShellExecuteExW(&info);
+  if (SUCCEEDED(com))
+    CoUninitialize();
+  return ok;
+}
+
 static DWORD WINAPI results_open_main(void *arg) {
   results_job *job = arg;
   results_link *l = calloc(1, sizeof *l);
@@ -200,16 +222,15 @@ static DWORD WINAPI results_open_main(void *arg) {
      browser (tests record what was opened with it). */
   wchar_t with[MAX_PATH], quoted[MAX_PATH + 80];
   DWORD n = GetEnvironmentVariableW(L"THREADSOUP_TRAY_OPEN_WITH", with, MAX_PATH);
-  HINSTANCE h;
+  BOOL opened;
   if (n > 0 && n < MAX_PATH) {
     swprintf(quoted, ARRAYSIZE(quoted), L"\"%ls\"", path);
-    h = ShellExecuteW(NULL, L"open", with, quoted, NULL, SW_SHOWNORMAL);
+    opened = results_shell_open(with, quoted);
   } else {
-    h = ShellExecuteW(NULL, L"open", path, NULL, NULL, SW_SHOWNORMAL);
+    opened = results_shell_open(path, NULL);
   }
-  swprintf(line, ARRAYSIZE(line), L"%lsreport run %lld written to %ls%ls",
-           (INT_PTR)h > 32 ? L"I" : L"E", job->run, path,
-           (INT_PTR)h > 32 ? L" and opened" : L"; no program opens it");
+  swprintf(line, ARRAYSIZE(line), L"%lsreport run %lld written to %ls%ls", opened ? L"I" : L"E",
+           job->run, path, opened ? L" and opened" : L"; no program opens it");
   results_tell(job, line);
   free(job);
   return 0;

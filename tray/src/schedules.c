@@ -450,12 +450,16 @@ void schedules_show(tray_ctx *ctx, HINSTANCE instance, HWND owner, const char *p
    program just runs. The tray's connection thread retries on the next right click, and a request
    that finds the subscription down asks it to follow again. */
 /* Waits (off the window's thread) for threadsoup.exe service start to end, which waits for the
-   service to run, then asks the tray to follow the service again. */
+   service to run as long as it reports progress (at most 5 minutes), then asks the tray to follow
+   the service again. A command still running after 6 minutes is reported as STILL_ACTIVE, not as
+   a failure. */
+#define SCHED_START_WAIT_MS (6 * 60 * 1000)
 static DWORD WINAPI sched_start_wait(void *arg) {
   SHELLEXECUTEINFOW *info = arg;
-  DWORD code = 1;
-  if (WaitForSingleObject(info->hProcess, 120000) == WAIT_OBJECT_0)
-    GetExitCodeProcess(info->hProcess, &code);
+  DWORD code = STILL_ACTIVE;
+  if (WaitForSingleObject(info->hProcess, SCHED_START_WAIT_MS) == WAIT_OBJECT_0 &&
+      !GetExitCodeProcess(info->hProcess, &code))
+    code = 1;
   CloseHandle(info->hProcess);
   PostMessageW(info->hwnd, WM_SCHED_SERVICE_STARTED, code, 0);
   free(info);

@@ -14,6 +14,7 @@
 #endif
 
 #include <windows.h>
+#include <objbase.h>
 #include <shellapi.h>
 #include <windowsx.h>
 
@@ -26,6 +27,7 @@
 #include <wchar.h>
 
 #include "dialogs.h"
+#include "menu_items.h"
 #include "resource.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/proto.h"
@@ -100,27 +102,6 @@ static const struct {
     {IDI_STATE_RUN, L"run"},
     {IDI_STATE_QUIET, L"quiet"},
     {IDI_STATE_UNREACHABLE, L"unreachable"},
-};
-
-/* The "Start load" submenu: what the user picks and the condition the service is sent. */
-static const struct {
-  const wchar_t *label;
-  const char *spec;
-} TRAY_LOADS[] = {
-    {L"&1,500 sleepers at 0.5 s", "sleep:1500@500ms"},
-    {L"&5,000 sleepers at 0.5 s", "sleep:5000@500ms"},
-    {L"15,&000 sleepers at 0.5 s", "sleep:15000@500ms"},
-    {L"1,500 &waiting threads", "wait:1500"},
-    {L"1,500 &processes", "procs:1500"},
-};
-
-/* The "Run experiment" submenu: the service's preset plans. */
-static const struct {
-  const wchar_t *label;
-  const char *plan;
-} TRAY_PLANS[] = {
-    {L"&quick", "quick"}, {L"&seed", "seed"}, {L"&waiters", "waiters"},
-    {L"&dose", "dose"},   {L"&aa", "aa"},
 };
 
 typedef struct tray_options {
@@ -917,13 +898,19 @@ static UINT tray_dpi(HWND window) {
   return dpi ? dpi : USER_DEFAULT_SCREEN_DPI;
 }
 
+/* Without GetSystemMetricsForDpi, GetSystemMetrics answers a DPI-aware process in pixels of the
+   system DPI already (24 px small icons at 150 %), so it is scaled from the system DPI, not from
+   96: scaling it from 96 again made 36 px icons at 150 % on Windows 7 and 8. */
 static int tray_metric(int index, UINT dpi) {
   typedef int(WINAPI * metrics_for_dpi_fn)(int, UINT);
   HMODULE user32 = GetModuleHandleW(L"user32.dll");
   metrics_for_dpi_fn for_dpi =
       user32 ? (metrics_for_dpi_fn)(void (*)(void))GetProcAddress(user32, "GetSystemMetricsForDpi")
              : NULL;
-  return for_dpi ? for_dpi(index, dpi) : MulDiv(GetSystemMetrics(index), (int)dpi, 96);
+  if (for_dpi)
+    return for_dpi(index, dpi);
+  UINT system_dpi = tray_dpi(NULL);
+  return MulDiv(GetSystemMetrics(index), (int)dpi, (int)system_dpi);
 }
 
 /* One icon resource at cx x cy: LoadIconWithScaleDown picks the nearest larger image and
@@ -967,6 +954,7 @@ static BOOL tray_icon_load(tray_ctx *ctx) {
   wchar_t note[96];
   swprintf(note, ARRAYSIZE(note), L"threadsoup-tray: icon %d px for %u dpi\n", cx, dpi);
   OutputDebugStringW(note);
+  tray_log(ctx, L"icon %d px for %u dpi", cx, dpi);
   if (old != NULL && ctx->icon_shown)
     tray_icon_show(ctx); /* MODIFY: the taskbar copies the icon, ours may go */
   if (old != NULL)
@@ -1090,41 +1078,47 @@ static void tray_menu_show(tray_ctx *ctx, int x, int y) {
   const tray_state *s = &ctx->shown;
   /* One thing at a time: the service refuses a load during a run and the other way round. */
   BOOL free_to_start = s->connected && !s->load && !s->run;
-  for (size_t i = 0; i < ARRAYSIZE(TRAY_LOADS); i++)
+  for (size_t i = 0; i < TRAY_LOAD_COUNT; i++)
     AppendMenuW(loads, MF_STRING, IDM_LOAD_FIRST + i, TRAY_LOADS[i].label);
   AppendMenuW(loads, MF_SEPARATOR, 0, NULL);
-  AppendMenuW(loads, MF_STRING, IDM_CUSTOM_LOAD, L"&Custom load\u2026");
-  for (size_t i = 0; i < ARRAYSIZE(TRAY_PLANS); i++)
+  AppendMenuW(loads, MF_STRING, IDM_CUSTOM_LOAD, TRAY_CUSTOM_LOAD_LABEL);
+  for (size_t i = 0; i < TRAY_PLAN_COUNT; i++)
     AppendMenuW(plans, MF_STRING, IDM_RUN_FIRST + i, TRAY_PLANS[i].label);
 
   AppendMenuW(menu, MF_STRING | MF_GRAYED, IDM_STATUS, s->line);
   AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
   tray_results_menu(ctx, menu);
-  AppendMenuW(menu, MF_POPUP | tray_enabled(free_to_start), (UINT_PTR)loads, L"Start &load");
-  AppendMenuW(menu, MF_STRING | tray_enabled(s->load), IDM_LOAD_STOP, L"St&op load");
+  AppendMenuW(menu, MF_POPUP | tray_enabled(free_to_start), (UINT_PTR)loads,
+              TRAY_ITEM_LABELS[TRAY_ITEM_START_LOAD]);
+  AppendMenuW(menu, MF_STRING | tray_enabled(s->load), IDM_LOAD_STOP,
+              TRAY_ITEM_LABELS[TRAY_ITEM_STOP_LOAD]);
   AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
-  AppendMenuW(menu, MF_POPUP | tray_enabled(free_to_start), (UINT_PTR)plans, L"&Run experiment");
-  AppendMenuW(menu, MF_STRING | tray_enabled(s->run), IDM_RUN_STOP, L"Stop &experiment");
+  AppendMenuW(menu, MF_POPUP | tray_enabled(free_to_start), (UINT_PTR)plans,
+              TRAY_ITEM_LABELS[TRAY_ITEM_RUN]);
+  AppendMenuW(menu, MF_STRING | tray_enabled(s->run), IDM_RUN_STOP,
+              TRAY_ITEM_LABELS[TRAY_ITEM_STOP_RUN]);
   AppendMenuW(menu, MF_STRING | tray_enabled(s->connected), IDM_RECORD_SCORE,
-              L"Record a &score\u2026");
+              TRAY_ITEM_LABELS[TRAY_ITEM_RECORD_SCORE]);
   AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
   /* Quiet mode's item carries its state and end, so the menu alone says what is changed. */
   wchar_t quiet_label[TRAY_LINE_MAX + 32];
   if (s->quiet)
-    swprintf(quiet_label, ARRAYSIZE(quiet_label), L"&Quiet mode now (%ls)", s->quiet_line);
+    swprintf(quiet_label, ARRAYSIZE(quiet_label), L"%ls (%ls)",
+             TRAY_ITEM_LABELS[TRAY_ITEM_QUIET_NOW], s->quiet_line);
   else
-    lstrcpynW(quiet_label, L"&Quiet mode now", ARRAYSIZE(quiet_label));
+    lstrcpynW(quiet_label, TRAY_ITEM_LABELS[TRAY_ITEM_QUIET_NOW], ARRAYSIZE(quiet_label));
   BOOL quiet_runs = tray_quiet_runs_get();
   AppendMenuW(menu, MF_STRING | tray_enabled(s->connected) | (s->quiet ? MF_CHECKED : 0),
               IDM_QUIET_NOW, quiet_label);
   AppendMenuW(menu, MF_STRING | (quiet_runs ? MF_CHECKED : 0), IDM_QUIET_RUNS,
-              L"Quiet mode &during experiments");
+              TRAY_ITEM_LABELS[TRAY_ITEM_QUIET_RUNS]);
   AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
-  AppendMenuW(menu, MF_STRING | tray_enabled(s->connected), IDM_SCHEDULES, L"S&chedules\u2026");
+  AppendMenuW(menu, MF_STRING | tray_enabled(s->connected), IDM_SCHEDULES,
+              TRAY_ITEM_LABELS[TRAY_ITEM_SCHEDULES]);
   if (s->kind == TRAY_KIND_UNREACHABLE)
-    AppendMenuW(menu, MF_STRING, IDM_START_SERVICE, L"Start the ser&vice");
+    AppendMenuW(menu, MF_STRING, IDM_START_SERVICE, TRAY_ITEM_LABELS[TRAY_ITEM_START_SERVICE]);
   AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
-  AppendMenuW(menu, MF_STRING, IDM_EXIT, L"E&xit");
+  AppendMenuW(menu, MF_STRING, IDM_EXIT, TRAY_ITEM_LABELS[TRAY_ITEM_EXIT]);
   tray_log(ctx, L"menu | %ls | quiet-now %ls | %ls | quiet-during-experiments %ls", s->line,
            s->quiet ? L"checked" : L"unchecked", quiet_label,
            quiet_runs ? L"checked" : L"unchecked");
@@ -1195,12 +1189,12 @@ static void tray_request(tray_ctx *ctx, const char *verb, const char *key, const
 }
 
 static void tray_on_command(tray_ctx *ctx, UINT id) {
-  if (id >= IDM_LOAD_FIRST && id < IDM_LOAD_FIRST + ARRAYSIZE(TRAY_LOADS)) {
-    tray_request(ctx, "load-start", "spec", TRAY_LOADS[id - IDM_LOAD_FIRST].spec, L"Start load");
-  } else if (id >= IDM_RUN_FIRST && id < IDM_RUN_FIRST + ARRAYSIZE(TRAY_PLANS)) {
+  if (id >= IDM_LOAD_FIRST && id < IDM_LOAD_FIRST + TRAY_LOAD_COUNT) {
+    tray_request(ctx, "load-start", "spec", TRAY_LOADS[id - IDM_LOAD_FIRST].value, L"Start load");
+  } else if (id >= IDM_RUN_FIRST && id < IDM_RUN_FIRST + TRAY_PLAN_COUNT) {
     /* The plan's own setting asks the service for quiet mode around the run (docs/plans.md). */
     BOOL quiet = tray_quiet_runs_get();
-    if (!tray_enqueue2(ctx, "run-start", "plan", TRAY_PLANS[id - IDM_RUN_FIRST].plan,
+    if (!tray_enqueue2(ctx, "run-start", "plan", TRAY_PLANS[id - IDM_RUN_FIRST].value,
                        quiet ? "set" : NULL, quiet ? "quiet=on" : NULL, L"Run experiment"))
       tray_queue_full(ctx, L"Run experiment");
   } else if (id == IDM_QUIET_NOW) {
@@ -1286,6 +1280,15 @@ static LRESULT CALLBACK tray_wndproc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp) 
     return 0;
   case WM_SCHED_SERVICE_STARTED: /* schedules.c: follow the service it started */
     tray_log(ctx, L"start-service ended %lu", (unsigned long)wp);
+    if (wp != 0 && wp != STILL_ACTIVE) {
+      /* The elevated command's own message went to a console nobody saw: say where to read it. */
+      tray_balloon b = {TRUE, L"Start the service", L""};
+      swprintf(b.text, ARRAYSIZE(b.text),
+               L"The service was not started: threadsoup service start failed (exit code %lu). "
+               L"Run it in a command prompt opened as administrator to see why.",
+               (unsigned long)wp);
+      tray_icon_balloon(ctx, &b);
+    }
     plat_mutex_lock(&ctx->lock);
     ctx->retry = TRUE;
     plat_cond_broadcast(&ctx->changed);
@@ -1450,7 +1453,13 @@ int WINAPI wWinMain(HINSTANCE instance, HINSTANCE prev, PWSTR cmdline, int show)
   ctx.instance = instance;
   plat_mutex_init(&ctx.lock);
   plat_cond_init(&ctx.changed);
+  /* ShellExecuteEx (Start the service, and Open latest report's thread) may hand its work to
+     shell extensions that need COM in a single-threaded apartment: its documentation asks for
+     this initialization on the calling thread. */
+  HRESULT com = CoInitializeEx(NULL, COINIT_APARTMENTTHREADED | COINIT_DISABLE_OLE1DDE);
   rc = tray_run(&ctx);
+  if (SUCCEEDED(com))
+    CoUninitialize();
   plat_cond_destroy(&ctx.changed);
   plat_mutex_destroy(&ctx.lock);
 

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
+/* test_tray_menu_keys.c - every item of each level of the tray's popup menu has an access key
+   (&X), and no two items of a level share one, over the labels the menu is built from. */
+#include "check.h"
+#include "../../tray/src/menu_items.h"
+
+#include <stdio.h>
+
+/* One menu level as tray.c builds it: which labels it shows together. */
+typedef struct level {
+  const char *name;
+  const wchar_t *labels[TRAY_ITEM_COUNT + TRAY_LOAD_COUNT + TRAY_PLAN_COUNT + 1];
+  size_t count;
+} level;
+
+/* Checks one level; returns how many of its labels broke a rule (each is printed). */
+static int level_faults(const level *l) {
+  int faults = 0;
+  for (size_t i = 0; i < l->count; i++) {
+    int key = tray_menu_access_key(l->labels[i]);
+    if (key <= ' ') {
+      fprintf(stderr, "  %s: \"%ls\" has %s\n", l->name, l->labels[i],
+              key < 0 ? "more than one access key or a trailing '&'" : "no access key");
+      faults++;
+      continue;
+    }
+    for (size_t j = 0; j < i; j++) {
+      if (tray_menu_access_key(l->labels[j]) == key) {
+        fprintf(stderr, "  %s: \"%ls\" and \"%ls\" share the access key '%lc'\n", l->name,
+                l->labels[j], l->labels[i], (wint_t)key);
+        faults++;
+      }
+    }
+  }
+  return faults;
+}
+
+static void access_keys_are_read_as_windows_reads_them(void) {
+  CHECK_INT(tray_menu_access_key(L"Start &load"), 'l');
+  CHECK_INT(tray_menu_access_key(L"E&Xit"), 'x');
+  CHECK_INT(tray_menu_access_key(L"Save && quit"), 0);
+  CHECK_INT(tray_menu_access_key(L"Save && &quit"), 'q');
+  CHECK_INT(tray_menu_access_key(L"&Two &keys"), -1);
+  CHECK_INT(tray_menu_access_key(L"Trailing&"), -1);
+  CHECK_INT(tray_menu_access_key(L"None"), 0);
+  /* The checker finds a missing key and a shared one (so the real levels below can fail). */
+  level bad = {"bad", {L"&Open", L"&other", L"Plain"}, 3};
+  CHECK_INT(level_faults(&bad), 2);
+}
+
+static void every_menu_level_has_unique_access_keys(void) {
+  level main_menu = {"main menu", {0}, 0};
+  for (size_t i = 0; i < TRAY_ITEM_COUNT; i++)
+    main_menu.labels[main_menu.count++] = TRAY_ITEM_LABELS[i];
+  level loads = {"Start load", {0}, 0};
+  for (size_t i = 0; i < TRAY_LOAD_COUNT; i++)
+    loads.labels[loads.count++] = TRAY_LOADS[i].label;
+  loads.labels[loads.count++] = TRAY_CUSTOM_LOAD_LABEL;
+  level plans = {"Run experiment", {0}, 0};
+  for (size_t i = 0; i < TRAY_PLAN_COUNT; i++)
+    plans.labels[plans.count++] = TRAY_PLANS[i].label;
+
+  /* Every item of the table is filled (a new enum value without a label would be NULL). */
+  for (size_t i = 0; i < TRAY_ITEM_COUNT; i++)
+    REQUIRE(TRAY_ITEM_LABELS[i] != NULL);
+  CHECK_INT(main_menu.count, 12);
+  CHECK_INT(level_faults(&main_menu), 0);
+  CHECK_INT(loads.count, 6);
+  CHECK_INT(level_faults(&loads), 0);
+  CHECK_INT(plans.count, 5);
+  CHECK_INT(level_faults(&plans), 0);
+}
+
+int main(void) {
+  RUN_CASE(access_keys_are_read_as_windows_reads_them);
+  RUN_CASE(every_menu_level_has_unique_access_keys);
+  return check_summary();
+}

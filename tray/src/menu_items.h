@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
+/* menu_items.h - the labels of the tray's popup menu, one table per menu level: the menu code
+   (tray.c, results.c) builds the menu from them; test_tray_menu_keys checks their access keys. */
+#ifndef THREADSOUP_TRAY_MENU_ITEMS_H
+#define THREADSOUP_TRAY_MENU_ITEMS_H
+
+#include <stddef.h>
+#include <wchar.h>
+
+/* The main menu's items below its status line (a disabled line that takes no key), top to
+   bottom. Start the service is shown only while the service is unreachable, beside the others,
+   so its key must differ from theirs too. */
+typedef enum tray_item {
+  TRAY_ITEM_LATEST_REPORT,
+  TRAY_ITEM_HISTORY,
+  TRAY_ITEM_START_LOAD,
+  TRAY_ITEM_STOP_LOAD,
+  TRAY_ITEM_RUN,
+  TRAY_ITEM_STOP_RUN,
+  TRAY_ITEM_RECORD_SCORE,
+  TRAY_ITEM_QUIET_NOW, /* shown with "(its state)" after it while quiet mode is on */
+  TRAY_ITEM_QUIET_RUNS,
+  TRAY_ITEM_SCHEDULES,
+  TRAY_ITEM_START_SERVICE,
+  TRAY_ITEM_EXIT,
+  TRAY_ITEM_COUNT
+} tray_item;
+
+extern const wchar_t *const TRAY_ITEM_LABELS[TRAY_ITEM_COUNT];
+
+/* A row of a submenu: its label and what the service is sent for it. */
+typedef struct tray_menu_choice {
+  const wchar_t *label;
+  const char *value;
+} tray_menu_choice;
+
+/* Start load's submenu: the loads (value: the condition), then Custom load… below a separator. */
+#define TRAY_LOAD_COUNT 5
+extern const tray_menu_choice TRAY_LOADS[TRAY_LOAD_COUNT];
+extern const wchar_t TRAY_CUSTOM_LOAD_LABEL[];
+
+/* Run experiment's submenu: the service's preset plans (value: the plan's name). */
+#define TRAY_PLAN_COUNT 5
+extern const tray_menu_choice TRAY_PLANS[TRAY_PLAN_COUNT];
+
+/* The access key of a menu label ("Start &load": 'l'), lower-cased for ASCII letters; "&&" is a
+   literal ampersand. 0 when the label has none; -1 when it has more than one or ends in '&'. */
+int tray_menu_access_key(const wchar_t *label);
+
+#endif
