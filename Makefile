@@ -48,6 +48,8 @@ TEST_JOBS ?= 4
 test: linux
 	@cmake --preset mingw >/dev/null && { $(MINGW_BUILD)/wine-run --prepare & }; \
 	rc=$$(mktemp -d); t0=$$(date +%s); \
+	echo "make test: $$(df -Pm . | awk 'NR == 2 { print $$4 }') MB free on the build's disk" \
+	  "(the Windows tests' Wine prefixes take about 1 GB)"; \
 	{ ctest --preset linux -j $(TEST_JOBS) 2>&1; echo $$? >$$rc/linux; } | sed -u 's/^/linux   | /' & \
 	{ $(MAKE) --no-print-directory test-windows 2>&1; echo $$? >$$rc/windows; } | sed -u 's/^/windows | /'; \
 	wait; l=$$(cat $$rc/linux) w=$$(cat $$rc/windows); rm -rf $$rc; \
