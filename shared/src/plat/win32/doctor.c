@@ -109,13 +109,17 @@ void plat_spin_clock_measure(int samples, uint64_t run_ns, uint64_t cap_ns, plat
   /* Microsoft documents that cycle counts should not be turned into elapsed time: the rate may
      move with frequency scaling, hybrid cores or a virtual machine. Burn does turn them, by a
      rate measured once; this measures it again, several times. */
-  out->base_rate = win32_thread_cycle_rate();
   ULONG64 probe = 0;
-  if (out->base_rate <= 0 || !QueryThreadCycleTime(GetCurrentThread(), &probe) || probe == 0) {
-    snprintf(out->why, sizeof out->why,
-             "QueryThreadCycleTime gives no thread cycle count here (error %lu): burn spins on "
-             "wall time",
+  if (!QueryThreadCycleTime(GetCurrentThread(), &probe) || probe == 0) {
+    snprintf(out->why, sizeof out->why, "QueryThreadCycleTime failed (error %lu)",
              (unsigned long)GetLastError());
+    return;
+  }
+  out->base_rate = win32_thread_cycle_rate();
+  if (out->base_rate <= 0) {
+    snprintf(out->why, sizeof out->why,
+             "the thread cycle counter's rate could not be measured against the performance "
+             "counter");
     return;
   }
   out->available = 1;
