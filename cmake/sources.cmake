@@ -17,6 +17,7 @@ set(TS_SHARED_SOURCES
   shared/src/plat/peer_rights.c
   shared/src/plat/run_deadline.c
   shared/src/plat/server_check.c
+  shared/src/plat/spin_probe.c
   shared/src/proto.c
   shared/src/plat/${TS_PLATFORM}/census.c
   shared/src/plat/${TS_PLATFORM}/child.c

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../shared/src/plat/spin_probe.h"
 #include "check.h"
 #include "doctor/doctor.h"
 #include "report/report.h"
@@ -289,6 +290,139 @@ static void power_rule(void) {
   free(rep);
 }
 
+/* Three spins of 50 ms the thread ran through, at `rates` of its clock against wall time. */
+static void spins(plat_spin_clock *c, double base_rate, const double rates[3]) {
+  memset(c, 0, sizeof *c);
+  c->available = 1;
+  c->base_rate = base_rate;
+  snprintf(c->source, sizeof c->source, "%s",
+           base_rate > 0 ? "QueryThreadCycleTime / burn's rate vs QueryPerformanceCounter"
+                         : "CLOCK_THREAD_CPUTIME_ID vs CLOCK_MONOTONIC");
+  c->count = 3;
+  for (int i = 0; i < 3; i++) {
+    plat_spin_sample *s = &c->samples[i];
+    s->wall_ns = 52e6;
+    s->ran_ns = 50e6;
+    double ratio = base_rate > 0 ? rates[i] / base_rate : rates[i];
+    s->thread_ns = s->ran_ns * ratio;
+    s->rate = base_rate > 0 ? rates[i] : 0;
+  }
+}
+
+/* burn's clock: steady at wall time holds; a laptop whose cycle rate fell from 2.4 to 1.2 GHz
+   after burn measured it, a rate that drifts from spin to spin, and a VM whose thread clock runs
+   at 0.6 of wall time warn that burn's expected costs are approximate; no clock is a skip. */
+static void burn_clock_rule(void) {
+  plat_spin_clock c;
+  doctor_finding f;
+  spins(&c, 0, (const double[]){1.0002, 0.9998, 1.0001});
+  doctor_judge_burn_clock(&c, &f);
+  CHECK_INT(f.status, DOCTOR_OK);
+  CHECK(fabs(f.value - 1.0001) < 1e-9);
+  CHECK_STR_CONTAINS(f.measured, "advanced 1.000x wall time while the thread ran");
+  CHECK_STR_CONTAINS(f.measured, "the thread ran 150 ms of the spins' 156 ms");
+  CHECK_STR_EQ(f.advice, "");
+  /* A Windows laptop: burn measured 2400 cycles/us at full clock, then the P-state fell. */
+  spins(&c, 2400, (const double[]){1200, 1200, 1201});
+  doctor_judge_burn_clock(&c, &f);
+  CHECK_INT(f.status, DOCTOR_WARN);
+  CHECK(fabs(f.value - 0.5) < 1e-3);
+  CHECK_STR_CONTAINS(f.measured, "1200, 1200, 1201 cycles/us against burn's 2400");
+  CHECK_STR_CONTAINS(f.advice, "takes about DUTY/0.50 of a CPU");
+  CHECK_STR_CONTAINS(f.advice, "measured effects");
+  /* The rate moving between spins. */
+  spins(&c, 2400, (const double[]){2400, 1800, 2350});
+  doctor_judge_burn_clock(&c, &f);
+  CHECK_INT(f.status, DOCTOR_WARN);
+  CHECK_STR_CONTAINS(f.advice, "moved between 0.75x and 1.00x");
+  CHECK_STR_CONTAINS(f.advice, "approximate");
+  /* Steady and within 10 %, yet a Windows PC at its measured rate: holds. */
+  spins(&c, 2400, (const double[]){2390, 2400, 2410});
+  doctor_judge_burn_clock(&c, &f);
+  CHECK_INT(f.status, DOCTOR_OK);
+  /* A VM whose thread clock runs at 0.6 of wall time. */
+  spins(&c, 0, (const double[]){0.6, 0.61, 0.6});
+  doctor_judge_burn_clock(&c, &f);
+  CHECK_INT(f.status, DOCTOR_WARN);
+  CHECK_STR_CONTAINS(f.advice, "runs at 0.60x wall time");
+  /* A spin the thread barely ran is left out; none left is a skip, not a verdict. */
+  spins(&c, 0, (const double[]){0.2, 1.0, 1.0});
+  c.samples[0].ran_ns = 2e6;
+  c.samples[0].thread_ns = 0.4e6;
+  doctor_judge_burn_clock(&c, &f);
+  CHECK_INT(f.status, DOCTOR_OK);
+  for (int i = 0; i < 3; i++)
+    c.samples[i].ran_ns = 5e6;
+  doctor_judge_burn_clock(&c, &f);
+  CHECK_INT(f.status, DOCTOR_SKIP);
+  CHECK_STR_CONTAINS(f.measured, "too busy");
+  /* No thread cycle counter (Wine 8). */
+  memset(&c, 0, sizeof c);
+  snprintf(c.why, sizeof c.why, "QueryThreadCycleTime failed (error 120)");
+  doctor_judge_burn_clock(&c, &f);
+  CHECK_INT(f.status, DOCTOR_SKIP);
+  CHECK_STR_CONTAINS(f.measured, "burn spins on wall time");
+  CHECK_STR_CONTAINS(f.advice, "QueryThreadCycleTime");
+  CHECK(isnan(f.value));
+}
+
+/* A clock that moves 1 us a step with the thread's, and every 100th step the thread is away for
+   3 ms, preempted between the wall read and the thread read of the step before: that step's
+   thread clock also holds 2 us of the switch back in, whose wall time falls in the gap. The spin
+   is compared over the steps it ran through (1.000, not 1.02), and ends after 50 ms of them. */
+typedef struct fake_clocks {
+  uint64_t wall, thread;
+  long step;
+} fake_clocks;
+
+static int fake_read(void *arg, uint64_t *wall_ns, uint64_t *thread_count) {
+  fake_clocks *k = arg;
+  k->step++;
+  long phase = k->step % 100;
+  k->wall += phase == 0 ? 3000000u : 1000u;
+  k->thread += phase == 0 ? 0u : phase == 99 ? 3000u : 1000u;
+  *wall_ns = k->wall;
+  *thread_count = k->thread;
+  return 1;
+}
+
+static void spin_probe_leaves_out_preemption(void) {
+  fake_clocks k = {0, 0, 0};
+  plat_spin_sums sums;
+  REQUIRE(plat_spin_probe(fake_read, &k, 50000000u, 10000000000u, &sums));
+  CHECK(sums.ran_ns >= 50000000u && sums.ran_ns < 50002000u);
+  CHECK_INT((long long)sums.counted, (long long)sums.ran_ns);
+  CHECK(sums.gaps >= 505 && sums.gaps <= 515);
+  CHECK(sums.wall_ns > 1500000000u); /* the 3 ms gaps were there, on the wall clock */
+  /* The wall-time cap ends a spin the thread hardly runs. */
+  k = (fake_clocks){0, 0, 0};
+  REQUIRE(plat_spin_probe(fake_read, &k, 50000000u, 100000000u, &sums));
+  CHECK(sums.wall_ns >= 100000000u && sums.wall_ns < 104000000u);
+  CHECK(sums.ran_ns < 50000000u);
+}
+
+/* The real clock here: Linux's thread CPU clock keeps pace with wall time over the steps the
+   thread ran, however busy the machine; Wine 8 has none, and says why. */
+static void burn_clock_here(void) {
+  plat_spin_clock c;
+  plat_spin_clock_measure(3, 20000000u, 100000000u, &c);
+  doctor_finding f;
+  doctor_judge_burn_clock(&c, &f);
+  fprintf(stderr, "  burn-clock here: %s %s | %s\n", doctor_status_name(f.status), f.measured,
+          f.advice);
+  if (!c.available) {
+    CHECK_STR_CONTAINS(c.why, "QueryThreadCycleTime");
+    CHECK_INT(f.status, DOCTOR_SKIP);
+    return;
+  }
+  CHECK_INT(c.count, 3);
+  for (int i = 0; i < c.count; i++)
+    CHECK(c.samples[i].ran_ns <= c.samples[i].wall_ns);
+#ifndef _WIN32
+  CHECK(f.status == DOCTOR_OK || f.status == DOCTOR_SKIP);
+#endif
+}
+
 static const char *wine_lacks(void) { return "no Defender here"; }
 static int no_defender_get(int *on, ts_err *err) {
   (void)on;
@@ -536,6 +670,9 @@ int main(int argc, char **argv) {
   RUN_CASE(children_rule);
   RUN_CASE(rights_rule);
   RUN_CASE(power_rule);
+  RUN_CASE(burn_clock_rule);
+  RUN_CASE(spin_probe_leaves_out_preemption);
+  RUN_CASE(burn_clock_here);
   RUN_CASE(quiet_pause_confirmed_by_the_update_stack);
   RUN_CASE(client_checks_and_json);
   RUN_CASE(data_folder);

@@ -77,13 +77,14 @@ const cli_command cli_doctor_command = {
     .name = "doctor",
     .synopsis = "doctor [--quick] [--json] [--socket ADDR] [--data DIR]",
     .summary = "check this machine: timer, idle children, rights, service, data, quiet mode, "
-               "power, limits",
+               "power, burn's clock, limits",
     .help = "\nChecks, on this machine, each assumption a result rests on; prints each check as\n"
             "ok, warn, fail or skip with what it measured and what to do. Exit code 0 when all\n"
             "hold (ok, warn or skip), 1 when any fails.\n"
             "\noptions:\n"
-            "  --quick        leave out the checks that start programs (10 idle children;\n"
-            "                 Defender's PowerShell cmdlets on Windows)\n"
+            "  --quick        leave out the slow checks: those that start programs (10 idle\n"
+            "                 children; Defender's PowerShell cmdlets on Windows) and\n"
+            "                 burn-clock's 150 ms of spinning\n"
             "  --json         the findings as one JSON object\n"
             "  --socket ADDR  the service's socket or pipe (default: the service's own)\n"
             "  --data DIR     the service's data folder (default /var/lib/threadsoup,\n"

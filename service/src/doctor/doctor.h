@@ -31,15 +31,16 @@ typedef struct doctor_finding {
 
 /* Where the checks look and what they are given instead of the OS (tests). */
 typedef struct doctor_context {
-  const char *address;             /* the service's socket or pipe; NULL: the default */
-  const char *data_dir;            /* the service's data folder; NULL: the platform's default */
-  const char *root;                /* Linux limits are read under this folder; NULL: the real / */
-  const plat_quiet_ops *quiet_ops; /* NULL: plat_quiet_system() */
-  const plat_rights *rights;       /* NULL: read this process's */
-  const plat_task_limits *limits;  /* NULL: read them (plat_task_limits_read under root) */
-  int in_run;                      /* inside a run: the limits are this process's own */
-  long machine_tasks;              /* tasks running now; -1: count them */
-  const char *wine;                /* NULL: plat_wine_version() (tests set "" for none) */
+  const char *address;               /* the service's socket or pipe; NULL: the default */
+  const char *data_dir;              /* the service's data folder; NULL: the platform's default */
+  const char *root;                  /* Linux limits are read under this folder; NULL: the real / */
+  const plat_quiet_ops *quiet_ops;   /* NULL: plat_quiet_system() */
+  const plat_rights *rights;         /* NULL: read this process's */
+  const plat_task_limits *limits;    /* NULL: read them (plat_task_limits_read under root) */
+  int in_run;                        /* inside a run: the limits are this process's own */
+  long machine_tasks;                /* tasks running now; -1: count them */
+  const char *wine;                  /* NULL: plat_wine_version() (tests set "" for none) */
+  const plat_spin_clock *spin_clock; /* NULL: measure burn's clock (plat_spin_clock_measure) */
   /* Connects to the service at `address`, says hello and asks `status`; TS_OK when the verified
      service answered. Errors as plat_ipc_connect's (TS_EUNSUPPORTED: nothing listens, TS_EDENIED:
      not the service). NULL: the server check is skipped (a run inside the service itself). */
@@ -49,7 +50,8 @@ typedef struct doctor_context {
 /* Which checks run. */
 enum {
   DOCTOR_CHEAP = 1, /* the quick checks: no programs started, no PowerShell */
-  DOCTOR_SLOW = 2,  /* start processes or programs (idle children, Defender's cmdlets) */
+  DOCTOR_SLOW = 2,  /* start processes or programs (idle children, Defender's cmdlets), or spin
+                       a CPU for more than 100 ms (burn-clock) */
   DOCTOR_CLIENT = 4 /* about the client and the service it talks to (rights, server) */
 };
 
@@ -106,6 +108,8 @@ void doctor_judge_rights(const plat_rights *r, doctor_finding *out);
    the power source (plat_power_source's words) and the core layout in words. */
 void doctor_judge_power(int opt_out_works, const char *opt_out_why, const char *source,
                         const char *cores, doctor_finding *out);
+/* burn's thread clock against wall time over spins where the thread ran (see checks.c). */
+void doctor_judge_burn_clock(const plat_spin_clock *c, doctor_finding *out);
 /* The largest load of any preset: threads + processes of its largest condition. */
 long doctor_preset_tasks(void);
 /* The task limits against `need` tasks of the load, with `machine_tasks` running already. */

@@ -5,6 +5,7 @@
 #define THREADSOUP_PLAT_DOCTOR_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "threadsoup/err.h"
 
@@ -59,5 +60,34 @@ int plat_tamper_protection(void);
 
 /* The Wine version when this program runs under Wine ("9.0"), else NULL. */
 const char *plat_wine_version(void);
+
+/* ---- the clock burn counts its spin on (plat_thread_spin_ns's source) ---- */
+
+#define PLAT_SPIN_SAMPLES_MAX 8
+
+/* One spin, compared only over the steps the thread ran through (a preempted thread's clock
+   stops while the wall clock goes on). */
+typedef struct plat_spin_sample {
+  double wall_ns;   /* the whole spin on the wall clock */
+  double ran_ns;    /* the wall time of the steps the thread ran through */
+  double thread_ns; /* the thread clock's advance over those steps, as burn counts it */
+  double rate;      /* Windows: thread cycles per µs over those steps; 0 on Linux */
+  long gaps;        /* steps left out (the thread did not run throughout) */
+} plat_spin_sample;
+
+typedef struct plat_spin_clock {
+  int available;    /* 0: no thread CPU clock here, burn spins on wall time (why says so) */
+  char source[96];  /* the two clocks compared, in words */
+  char why[160];    /* when not available */
+  double base_rate; /* Windows: the cycles per µs burn divides by, measured once; 0 on Linux */
+  int count;
+  plat_spin_sample samples[PLAT_SPIN_SAMPLES_MAX];
+} plat_spin_clock;
+
+/* Spins `samples` times (at most PLAT_SPIN_SAMPLES_MAX) on the calling thread until it has run
+   `run_ns` (or `cap_ns` of wall time passed), comparing burn's clock with wall time. Linux:
+   CLOCK_THREAD_CPUTIME_ID against CLOCK_MONOTONIC; Windows: QueryThreadCycleTime over the
+   cycles per µs burn uses, against QueryPerformanceCounter. */
+void plat_spin_clock_measure(int samples, uint64_t run_ns, uint64_t cap_ns, plat_spin_clock *out);
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* doctor.c (POSIX) - the facts `threadsoup doctor` checks: task limits from /proc and the
-   cgroup tree (under a root folder tests can replace), and the caller's rights. */
+   cgroup tree (under a root folder tests can replace), the caller's rights, and the thread CPU
+   clock burn spins on against the monotonic clock. */
 #define _GNU_SOURCE
 #include "threadsoup/plat_doctor.h"
 
@@ -10,8 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "../spin_probe.h"
 #include "threadsoup/plat.h"
 
 /* The first line of root/relative into buf, without its newline; 0 when it cannot be read. */
@@ -212,3 +215,40 @@ int plat_rights_read(plat_rights *out, ts_err *err) {
 int plat_tamper_protection(void) { return -1; }
 
 const char *plat_wine_version(void) { return NULL; }
+
+static uint64_t ns_of(const struct timespec *ts) {
+  return (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
+}
+
+static int read_clocks(void *arg, uint64_t *wall_ns, uint64_t *thread_ns) {
+  (void)arg;
+  struct timespec wall, thread;
+  if (clock_gettime(CLOCK_MONOTONIC, &wall) != 0 ||
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &thread) != 0)
+    return 0;
+  *wall_ns = ns_of(&wall);
+  *thread_ns = ns_of(&thread);
+  return 1;
+}
+
+void plat_spin_clock_measure(int samples, uint64_t run_ns, uint64_t cap_ns, plat_spin_clock *out) {
+  memset(out, 0, sizeof *out);
+  snprintf(out->source, sizeof out->source, "CLOCK_THREAD_CPUTIME_ID vs CLOCK_MONOTONIC");
+  out->available = 1;
+  if (samples > PLAT_SPIN_SAMPLES_MAX)
+    samples = PLAT_SPIN_SAMPLES_MAX;
+  for (int i = 0; i < samples; i++) {
+    plat_spin_sums sums;
+    if (!plat_spin_probe(read_clocks, NULL, run_ns, cap_ns, &sums)) {
+      out->available = 0;
+      snprintf(out->why, sizeof out->why, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed: %s",
+               strerror(errno));
+      return;
+    }
+    plat_spin_sample *s = &out->samples[out->count++];
+    s->wall_ns = (double)sums.wall_ns;
+    s->ran_ns = (double)sums.ran_ns;
+    s->thread_ns = (double)sums.counted;
+    s->gaps = sums.gaps;
+  }
+}

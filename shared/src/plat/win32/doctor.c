@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* doctor.c (Windows) - the facts `threadsoup doctor` checks: the caller's token (elevated,
    an administrator filtered by UAC, LocalSystem, a member of ThreadSoup Users), Tamper Protection,
-   and whether this is Wine. */
+   whether this is Wine, and the thread cycle counter burn spins on against the performance
+   counter. */
 #include "threadsoup/plat_doctor.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "../peer_rights.h"
+#include "../spin_probe.h"
+#include "threadsoup/plat.h"
 #include "win32.h"
 
 int plat_task_limits_read(const char *root, int prefer_service, plat_task_limits *out,
@@ -87,4 +90,50 @@ const char *plat_wine_version(void) {
   typedef const char *(CDECL * wine_version_fn)(void);
   wine_version_fn fn = (wine_version_fn)(void (*)(void))GetProcAddress(ntdll, "wine_get_version");
   return fn ? fn() : NULL;
+}
+
+static int read_clocks(void *arg, uint64_t *wall_ns, uint64_t *cycles) {
+  (void)arg;
+  ULONG64 count = 0;
+  if (!QueryThreadCycleTime(GetCurrentThread(), &count))
+    return 0;
+  *cycles = count;
+  *wall_ns = plat_clock_ns();
+  return 1;
+}
+
+void plat_spin_clock_measure(int samples, uint64_t run_ns, uint64_t cap_ns, plat_spin_clock *out) {
+  memset(out, 0, sizeof *out);
+  snprintf(out->source, sizeof out->source,
+           "QueryThreadCycleTime / burn's rate vs QueryPerformanceCounter");
+  /* Microsoft documents that cycle counts should not be turned into elapsed time: the rate may
+     move with frequency scaling, hybrid cores or a virtual machine. Burn does turn them, by a
+     rate measured once; this measures it again, several times. */
+  ULONG64 probe = 0;
+  if (!QueryThreadCycleTime(GetCurrentThread(), &probe) || probe == 0) {
+    snprintf(out->why, sizeof out->why, "QueryThreadCycleTime failed (error %lu)",
+             (unsigned long)GetLastError());
+    return;
+  }
+  out->base_rate = win32_thread_cycle_rate();
+  if (out->base_rate <= 0) {
+    snprintf(out->why, sizeof out->why,
+             "the thread cycle counter's rate could not be measured against the performance "
+             "counter");
+    return;
+  }
+  out->available = 1;
+  if (samples > PLAT_SPIN_SAMPLES_MAX)
+    samples = PLAT_SPIN_SAMPLES_MAX;
+  for (int i = 0; i < samples; i++) {
+    plat_spin_sums sums;
+    if (!plat_spin_probe(read_clocks, NULL, run_ns, cap_ns, &sums))
+      break;
+    plat_spin_sample *s = &out->samples[out->count++];
+    s->wall_ns = (double)sums.wall_ns;
+    s->ran_ns = (double)sums.ran_ns;
+    s->rate = sums.ran_ns ? (double)sums.counted / ((double)sums.ran_ns / 1000.0) : 0;
+    s->thread_ns = (double)sums.counted / out->base_rate * 1000.0;
+    s->gaps = sums.gaps;
+  }
 }

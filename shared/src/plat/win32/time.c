@@ -96,7 +96,7 @@ uint64_t plat_thread_cpu_ns(void) {
    cycles over its performance-counter time (the thread runs the whole while, so the two agree
    unless it was preempted: the largest of three tries is kept). 0 when there is no cycle counter
    (Wine 8 fails QueryThreadCycleTime: burn then spins on wall time). */
-static double cycles_per_us(void) {
+double win32_thread_cycle_rate(void) {
   static INIT_ONCE once = INIT_ONCE_STATIC_INIT;
   static double rate;
   BOOL pending;
@@ -122,7 +122,7 @@ static double cycles_per_us(void) {
 }
 
 uint64_t plat_thread_spin_ns(void) {
-  double rate = cycles_per_us();
+  double rate = win32_thread_cycle_rate();
   ULONG64 cycles = 0;
   if (rate <= 0 || !QueryThreadCycleTime(GetCurrentThread(), &cycles) || cycles == 0)
     return 0;

@@ -14,4 +14,8 @@ HANDLE win32_kill_on_close_job(void);
    plat_bench_thread_begin does for a thread; `state` gets "off", "unsupported" or why not. */
 void win32_process_opt_out(HANDLE process, char *state, size_t len);
 
+/* The thread cycle counter's cycles per microsecond that plat_thread_spin_ns divides by,
+   measured once (time.c); 0 when there is no cycle counter (Wine 8). */
+double win32_thread_cycle_rate(void);
+
 #endif
