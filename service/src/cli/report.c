@@ -86,18 +86,15 @@ static int report_main(int argc, char **argv) {
     return cli_usage_error(&cli_report_command,
                            "report needs a RUN (threadsoup history lists them), --compare "
                            "RUN,RUN,... or --compare-all-machines");
-  if (run_text && strcmp(run_text, "latest") != 0 &&
-      parse_long(run_text, 1, 2147483647L, "RUN", &run_id, &err) != TS_OK)
+  if (run_text && cli_parse_run(run_text, "RUN", &run_id, &err) != TS_OK)
     return cli_usage_error(&cli_report_command, err.text);
   char path[PLAT_PATH_MAX];
   store *s = NULL;
   if (cli_resolve_db_path(db_path, path, sizeof path, &err) != TS_OK ||
       store_open(&s, path, &err) != TS_OK)
     return cli_fail(&err);
-  int64_t id = run_id;
-  int rc = run_id || compare ? TS_OK : store_latest_run(s, &id, &err);
-  if (rc == TS_OK && id == 0 && !compare)
-    rc = ts_err_set(&err, TS_EINVAL, "there are no runs in %s", path);
+  int64_t id = 0;
+  int rc = compare ? TS_OK : cli_resolve_run(s, run_id, path, &id, &err);
   if (rc == TS_OK && all_machines)
     rc = report_compare_pick_machines(s, ids, REPORT_COMPARE_MAX_RUNS, &id_count, &err);
   /* Text mode, so the C library ends lines as the platform's text files do (CSV too). */
