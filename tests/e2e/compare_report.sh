@@ -63,6 +63,10 @@ for b in c["benchmarks"]:
             if cell["measured"]:
                 assert cell["percent"] is not None and len(cell["ci95"]) == 2, cell
 EOF
+# latest is the newest run, 3.
+"$exe" report --compare 1,latest --format json --db "$db" >"$work/latest.json"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["comparison"]["runs"]
+assert [x["id"] for x in r] == [1, 3], r' "$work/latest.json" || fail "1,latest is not runs 1 and 3"
 "$exe" report --compare 1,2 --format csv --db "$db" >"$work/compare.csv"
 # A header, 2 runs x 2 benchmarks x 2 conditions, a blank line, the differences' header only.
 [ "$(grep -c . "$work/compare.csv")" -eq 10 ] || fail "csv: $(cat "$work/compare.csv")"

@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../store/store.h"
 #include "cli.h"
+#include "threadsoup/parse.h"
 #include "threadsoup/utf8.h"
 
 void cli_args_init(cli_args *a, int argc, char **argv, const char *command) {
@@ -76,4 +78,19 @@ int cli_fail(const ts_err *err) {
   ts_utf8_fputs_printable(err->text, stderr);
   fputc('\n', stderr);
   return err->code == TS_EUSAGE ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
+}
+
+int cli_parse_run(const char *text, const char *what, long *run_id, ts_err *err) {
+  *run_id = 0;
+  if (strcmp(text, "latest") == 0)
+    return TS_OK;
+  return parse_long(text, 1, 2147483647L, what, run_id, err);
+}
+
+int cli_resolve_run(store *s, long run_id, const char *path, int64_t *id, ts_err *err) {
+  *id = run_id;
+  int rc = run_id ? TS_OK : store_latest_run(s, id, err);
+  if (rc == TS_OK && *id == 0)
+    rc = ts_err_set(err, TS_EINVAL, "there are no runs in %s", path);
+  return rc;
 }

@@ -75,6 +75,15 @@ int cli_parse_load(int argc, char **argv, const char *command, struct load_spec 
 /* The database path: `given`, or threadsoup.db in the per-user data folder; creates its folder. */
 int cli_resolve_db_path(const char *given, char *path, size_t len, ts_err *err);
 
+/* RUN as the commands that read a stored run take it: a run id (1 and up) into *run_id, or
+   "latest" as 0 (cli_resolve_run finds it once the database is open); a usage error naming
+   `what` ("RUN", "--compare RUN") otherwise. */
+int cli_parse_run(const char *text, const char *what, long *run_id, ts_err *err);
+/* The run cli_parse_run read: `run_id` itself, or for 0 the newest run in `s` (the database at
+   `path`, named when it has no runs). */
+struct store;
+int cli_resolve_run(struct store *s, long run_id, const char *path, int64_t *id, ts_err *err);
+
 /* Prints "threadsoup: MESSAGE" and the usage line of the command to stderr; returns
    CLI_EXIT_USAGE. */
 int cli_usage_error(const cli_command *cmd, const char *message);

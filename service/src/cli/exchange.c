@@ -6,7 +6,6 @@
 
 #include "../exchange/exchange.h"
 #include "cli.h"
-#include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/utf8.h"
 
@@ -59,8 +58,7 @@ static int export_main(int argc, char **argv) {
                            "export needs a RUN, latest or all (threadsoup history lists runs)");
   int all = strcmp(run_text, "all") == 0;
   long run_id = 0;
-  if (!all && strcmp(run_text, "latest") != 0 &&
-      parse_long(run_text, 1, 2147483647L, "RUN", &run_id, &err) != TS_OK)
+  if (!all && cli_parse_run(run_text, "RUN", &run_id, &err) != TS_OK)
     return cli_usage_error(&cli_export_command, err.text);
   int to_folder = output && plat_is_folder(output);
   if (all && !to_folder)
@@ -80,11 +78,8 @@ static int export_main(int argc, char **argv) {
     if (rc == TS_OK && x.written == 0)
       fprintf(stderr, "threadsoup: there are no runs in %s; nothing was written\n", path);
   } else {
-    int64_t id = run_id;
-    if (!run_id)
-      rc = store_latest_run(s, &id, &err);
-    if (rc == TS_OK && id == 0)
-      rc = ts_err_set(&err, TS_EINVAL, "there are no runs in %s", path);
+    int64_t id;
+    rc = cli_resolve_run(s, run_id, path, &id, &err);
     char written[PLAT_PATH_MAX];
     if (rc == TS_OK && to_folder) {
       rc = exchange_export_to_folder(s, id, output, written, sizeof written, &err);

@@ -9,7 +9,6 @@
 #include "cli.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
-#include "threadsoup/version.h"
 
 typedef struct record_options {
   const char *db_path;
@@ -83,17 +82,7 @@ static int record_main(int argc, char **argv) {
   if (run_number == 0) {
     plat_sysinfo sys;
     plat_sysinfo_read(&sys);
-    store_run_info info = {"manual",
-                           "name = manual\n",
-                           0,
-                           at,
-                           sys.host,
-                           sys.os,
-                           sys.cpu,
-                           sys.logical_cpus,
-                           TS_VERSION,
-                           sys.machine_id,
-                           sys.memory_bytes};
+    store_run_info info = store_run_info_here(&sys, "manual", "name = manual\n", 0, at);
     rc = store_run_create_manual(s, &info, &run_id, &err);
   } else {
     run_id = run_number;

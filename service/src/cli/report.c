@@ -9,10 +9,10 @@
 #include "../report/compare.h"
 #include "../report/report.h"
 #include "cli.h"
-#include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
 
-/* "3,7,12": the run ids of --compare, in their order (duplicates are refused by the report). */
+/* "3,7,12" or "3,latest": the run ids of --compare, in their order, latest as 0 until the
+   database is open (duplicates are refused by the report). */
 static int parse_run_list(const char *text, int64_t *ids, int max, int *count, ts_err *err) {
   *count = 0;
   const char *p = text;
@@ -22,13 +22,13 @@ static int parse_run_list(const char *text, int64_t *ids, int max, int *count, t
     char item[32];
     if (len == 0 || len >= sizeof item)
       return ts_err_set(err, TS_EUSAGE,
-                        "--compare '%s': %s (accepted: 2 to %d run ids separated by commas, "
-                        "e.g. 3,7)",
+                        "--compare '%s': %s (accepted: 2 to %d run ids or latest separated by "
+                        "commas, e.g. 3,7)",
                         text, len == 0 ? "an empty run id" : "a run id that is too long", max);
     memcpy(item, p, len);
     item[len] = '\0';
     long id;
-    if (parse_long(item, 1, 2147483647L, "--compare RUN", &id, err) != TS_OK)
+    if (cli_parse_run(item, "--compare RUN", &id, err) != TS_OK)
       return TS_EUSAGE;
     if (*count == max)
       return ts_err_set(err, TS_EUSAGE, "--compare: at most %d runs (accepted: 2 to %d run ids)",
@@ -60,7 +60,8 @@ static int report_main(int argc, char **argv) {
     else if (cli_args_is(&a, "--output"))
       rc = cli_args_value(&a, "a file path", &output, &err);
     else if (cli_args_is(&a, "--compare"))
-      rc = cli_args_value(&a, "run ids separated by commas, e.g. 3,7", &compare_text, &err);
+      rc = cli_args_value(&a, "run ids or latest separated by commas, e.g. 3,7", &compare_text,
+                          &err);
     else if (cli_args_is(&a, "--compare-all-machines"))
       all_machines = 1;
     else
@@ -86,18 +87,19 @@ static int report_main(int argc, char **argv) {
     return cli_usage_error(&cli_report_command,
                            "report needs a RUN (threadsoup history lists them), --compare "
                            "RUN,RUN,... or --compare-all-machines");
-  if (run_text && strcmp(run_text, "latest") != 0 &&
-      parse_long(run_text, 1, 2147483647L, "RUN", &run_id, &err) != TS_OK)
+  if (run_text && cli_parse_run(run_text, "RUN", &run_id, &err) != TS_OK)
     return cli_usage_error(&cli_report_command, err.text);
   char path[PLAT_PATH_MAX];
   store *s = NULL;
   if (cli_resolve_db_path(db_path, path, sizeof path, &err) != TS_OK ||
       store_open(&s, path, &err) != TS_OK)
     return cli_fail(&err);
-  int64_t id = run_id;
-  int rc = run_id || compare ? TS_OK : store_latest_run(s, &id, &err);
-  if (rc == TS_OK && id == 0 && !compare)
-    rc = ts_err_set(&err, TS_EINVAL, "there are no runs in %s", path);
+  int64_t id = 0;
+  int rc = compare ? TS_OK : cli_resolve_run(s, run_id, path, &id, &err);
+  /* latest in --compare: the newest run; one listed again is the report's "listed twice". */
+  for (int k = 0; k < id_count && rc == TS_OK; k++)
+    if (ids[k] == 0)
+      rc = cli_resolve_run(s, 0, path, &ids[k], &err);
   if (rc == TS_OK && all_machines)
     rc = report_compare_pick_machines(s, ids, REPORT_COMPARE_MAX_RUNS, &id_count, &err);
   /* Text mode, so the C library ends lines as the platform's text files do (CSV too). */
@@ -130,7 +132,8 @@ const cli_command cli_report_command = {
             "  --output FILE  write the report to FILE and print its path (default: stdout)\n"
             "  --db PATH      database file (default as for run)\n"
             "  --compare RUN,RUN,...\n"
-            "                 2 to 16 runs side by side, a row per run and its machine\n"
+            "                 2 to 16 runs side by side (run ids, or latest for the newest\n"
+            "                 run, e.g. 3,latest), a row per run and its machine\n"
             "                 (host, CPU, logical CPUs, memory, run id and date): per\n"
             "                 benchmark and condition the effect against that run's own\n"
             "                 baseline with its 95 % CI, verdict and smallest detectable\n"

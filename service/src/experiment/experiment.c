@@ -17,7 +17,6 @@
 #include "threadsoup/plat.h"
 #include "threadsoup/rng.h" /* splitmix64: the same trial order from a seed on every platform */
 #include "threadsoup/units.h"
-#include "threadsoup/version.h"
 
 void experiment_block_order(const plan *p, uint64_t *state, int *order) {
   int per_block = p->condition_count * p->bench_count;
@@ -80,9 +79,7 @@ int experiment_start(store *s, const plan *p, uint64_t seed, int64_t *run_id, ts
   plat_utc_timestamp(started_at, sizeof started_at);
   plat_sysinfo sys;
   plat_sysinfo_read(&sys);
-  store_run_info info = {
-      p->name, plan_text,        seed,       started_at,     sys.host,        sys.os,
-      sys.cpu, sys.logical_cpus, TS_VERSION, sys.machine_id, sys.memory_bytes};
+  store_run_info info = store_run_info_here(&sys, p->name, plan_text, seed, started_at);
   rc = store_run_begin(s, &info, trials, n, run_id, err);
   free(trials);
   return rc;

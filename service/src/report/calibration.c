@@ -313,10 +313,9 @@ void report_write_calibration_json(const report_data *r, FILE *out) {
       report_json_number(out, rows[i].far);
       fputs("],\"measured_percent\":", out);
       report_json_number(out, cell->compared ? cell->cmp.percent : NAN);
-      fputs(",\"verdict\":", out);
-      report_json_string(out, cell_verdict(cell));
-      fputs(",\"detectable_percent\":", out);
-      report_json_number(out, cell->compared ? cell->sens.detectable_percent : NAN);
+      report_json_string_member(out, "verdict", cell_verdict(cell));
+      report_json_number_member(out, "detectable_percent",
+                                cell->compared ? cell->sens.detectable_percent : NAN);
       fputc('}', out);
     }
     fputs("]}", out);

@@ -411,11 +411,6 @@ void report_write_census_csv(const report_data *r, FILE *out) {
 
 /* ---- json -------------------------------------------------------------------------------- */
 
-static void json_field(FILE *out, const char *key, double value) {
-  fprintf(out, ",\"%s\":", key);
-  report_json_number(out, value);
-}
-
 static void json_states(FILE *out, const report_census *k, int of_load) {
   fputc('{', out);
   for (int s = 0; s < k->state_count; s++) {
@@ -436,8 +431,8 @@ void report_write_census_json(const report_data *r, FILE *out) {
     report_json_string(out, r->conditions[c]);
     fprintf(out, ",\"baseline\":%s,\"trials\":%d,\"recorded\":%d",
             c == r->baseline ? "true" : "false", k->trials, k->recorded);
-    json_field(out, "process_threads", k->process_threads);
-    json_field(out, "load_threads", k->load_threads);
+    report_json_number_member(out, "process_threads", k->process_threads);
+    report_json_number_member(out, "load_threads", k->load_threads);
     fputs(",\"threads_by_state\":", out);
     if (k->recorded)
       json_states(out, k, 1);
@@ -448,16 +443,16 @@ void report_write_census_json(const report_data *r, FILE *out) {
       json_states(out, k, 0);
     else
       fputs("null", out);
-    json_field(out, "child_processes", k->child_processes);
-    json_field(out, "machine_processes", k->machine_processes);
-    json_field(out, "machine_threads", k->machine_threads);
-    json_field(out, "switches_per_s", k->switches_per_s);
+    report_json_number_member(out, "child_processes", k->child_processes);
+    report_json_number_member(out, "machine_processes", k->machine_processes);
+    report_json_number_member(out, "machine_threads", k->machine_threads);
+    report_json_number_member(out, "switches_per_s", k->switches_per_s);
     fprintf(out, ",\"sleepers\":%ld", k->sleepers);
-    json_field(out, "sleeper_interval_s", k->sleeper_interval_s);
-    json_field(out, "per_sleeper_interval", k->per_sleeper_interval);
-    json_field(out, "load_cpu_percent", k->cpu_percent);
-    json_field(out, "census_cpu_ms", k->census_ms);
-    json_field(out, "census_percent", k->census_percent);
+    report_json_number_member(out, "sleeper_interval_s", k->sleeper_interval_s);
+    report_json_number_member(out, "per_sleeper_interval", k->per_sleeper_interval);
+    report_json_number_member(out, "load_cpu_percent", k->cpu_percent);
+    report_json_number_member(out, "census_cpu_ms", k->census_ms);
+    report_json_number_member(out, "census_percent", k->census_percent);
     fputc('}', out);
   }
   fputs("]", out);

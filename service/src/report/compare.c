@@ -548,16 +548,6 @@ void report_write_compare_csv(const report_compare *c, FILE *out) {
 
 /* ---- JSON ---------------------------------------------------------------------------------- */
 
-static void json_text_member(FILE *out, const char *key, const char *value, int comma) {
-  fprintf(out, "%s\"%s\":", comma ? "," : "", key);
-  report_json_string(out, value);
-}
-
-static void json_number_member(FILE *out, const char *key, double value) {
-  fprintf(out, ",\"%s\":", key);
-  report_json_number(out, value);
-}
-
 static void write_run_json(const report_compare *c, int k, FILE *out) {
   const report_data *r = c->runs[k];
   const store_run_row *row = &r->run;
@@ -569,15 +559,15 @@ static void write_run_json(const report_compare *c, int k, FILE *out) {
                           row->finished_at,  row->plan_name,  store_run_status_name(row->status),
                           row->imported_from};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-    json_text_member(out, keys[i], values[i], 1);
+    report_json_string_member(out, keys[i], values[i]);
   fprintf(out, ",\"logical_cpus\":%d", row->logical_cpus);
   /* An integer, every digit (a double's %.10g would round it). */
   if (row->memory_bytes)
     fprintf(out, ",\"memory_bytes\":%llu", (unsigned long long)row->memory_bytes);
   else
     fputs(",\"memory_bytes\":null", out);
-  json_number_member(out, "work_scale", c->work_scale[k]);
-  json_number_member(out, "margin_percent", r->margin_pct > 0 ? r->margin_pct : NAN);
+  report_json_number_member(out, "work_scale", c->work_scale[k]);
+  report_json_number_member(out, "margin_percent", r->margin_pct > 0 ? r->margin_pct : NAN);
   fputs(",\"conditions\":[", out);
   for (int i = 0; i < r->condition_count; i++) {
     if (i)
@@ -597,26 +587,21 @@ static void write_cell_json(const report_compare *c, int k, int b, int i, FILE *
   const report_data *r;
   const report_cell *cell = report_compare_cell(c, k, b, i, &r);
   fprintf(out, "{\"run\":%lld", (long long)r->run_id);
-  json_text_member(out, "condition", c->conditions[i], 1);
+  report_json_string_member(out, "condition", c->conditions[i]);
   fprintf(out, ",\"measured\":%s", cell ? "true" : "false");
   int compared = cell && cell->compared;
-  json_number_member(out, "n", cell ? (double)cell->d.n : NAN);
-  json_number_member(out, "percent", compared ? cell->cmp.percent : NAN);
+  report_json_number_member(out, "n", cell ? (double)cell->d.n : NAN);
+  report_json_number_member(out, "percent", compared ? cell->cmp.percent : NAN);
   fputs(",\"ci95\":", out);
-  if (compared && isfinite(cell->cmp.ci95_low)) {
-    fputc('[', out);
-    report_json_number(out, cell->cmp.ci95_low);
-    fputc(',', out);
-    report_json_number(out, cell->cmp.ci95_high);
-    fputc(']', out);
-  } else {
-    fputs("null", out);
-  }
-  json_number_member(out, "p_welch", compared ? cell->cmp.welch.p : NAN);
-  json_number_member(out, "p_mw", compared ? cell->cmp.mann_whitney.p : NAN);
-  json_text_member(out, "verdict", cell_word(r, cell), 1);
-  json_text_member(out, "verdict_text", compared ? cell->verdict : "", 1);
-  json_number_member(out, "detectable_percent", compared ? cell->sens.detectable_percent : NAN);
+  /* No cell (a condition this run lacks): nothing to read the interval from. */
+  double low = compared ? cell->cmp.ci95_low : NAN, high = compared ? cell->cmp.ci95_high : NAN;
+  report_json_range(out, isfinite(low), low, high);
+  report_json_number_member(out, "p_welch", compared ? cell->cmp.welch.p : NAN);
+  report_json_number_member(out, "p_mw", compared ? cell->cmp.mann_whitney.p : NAN);
+  report_json_string_member(out, "verdict", cell_word(r, cell));
+  report_json_string_member(out, "verdict_text", compared ? cell->verdict : "");
+  report_json_number_member(out, "detectable_percent",
+                            compared ? cell->sens.detectable_percent : NAN);
   fputc('}', out);
 }
 
@@ -629,14 +614,16 @@ void report_write_compare_json(const report_compare *c, FILE *out) {
   fputs("],\n\"plan_differences\":[", out);
   for (int i = 0; i < c->difference_count; i++) {
     fputs(i ? ",\n {" : "\n {", out);
-    json_text_member(out, "setting", c->differences[i].setting, 0);
-    json_text_member(out, "text", c->differences[i].text, 1);
+    fputs("\"setting\":", out);
+    report_json_string(out, c->differences[i].setting);
+    report_json_string_member(out, "text", c->differences[i].text);
     fputc('}', out);
   }
   fputs("],\n\"benchmarks\":[", out);
   for (int b = 0; b < c->bench_count; b++) {
     fputs(b ? ",\n{" : "\n{", out);
-    json_text_member(out, "name", c->benches[b], 0);
+    fputs("\"name\":", out);
+    report_json_string(out, c->benches[b]);
     fputs(",\"machines\":[", out);
     for (int k = 0; k < c->run_count; k++) {
       const report_data *r = c->runs[k];
@@ -645,11 +632,11 @@ void report_write_compare_json(const report_compare *c, FILE *out) {
       int rb = c->bench_of[k][b];
       fprintf(out, "%s{\"run\":%lld,\"measured\":%s", k ? ",\n " : "\n ", (long long)r->run_id,
               rb >= 0 ? "true" : "false");
-      json_text_member(out, "unit", rb >= 0 ? r->units[rb] : "", 1);
-      json_text_member(out, "baseline", r->conditions[r->baseline], 1);
-      json_number_member(out, "baseline_n", rb >= 0 ? (double)n : NAN);
-      json_number_member(out, "baseline_cv", cv);
-      json_number_member(out, "baseline_drift_percent", rb >= 0 ? r->drift[rb] : NAN);
+      report_json_string_member(out, "unit", rb >= 0 ? r->units[rb] : "");
+      report_json_string_member(out, "baseline", r->conditions[r->baseline]);
+      report_json_number_member(out, "baseline_n", rb >= 0 ? (double)n : NAN);
+      report_json_number_member(out, "baseline_cv", cv);
+      report_json_number_member(out, "baseline_drift_percent", rb >= 0 ? r->drift[rb] : NAN);
       fputs(",\"conditions\":[", out);
       int first = 1;
       for (int i = 0; i < c->condition_count; i++) {

@@ -380,13 +380,10 @@ static void json_estimate(FILE *out, const char *key, const fit_wls *f, int j) {
   }
   fputs("{\"percent\":", out);
   report_json_number(out, f->coef[j]);
-  fputs(",\"se\":", out);
-  report_json_number(out, f->se[j]);
-  fputs(",\"ci95\":[", out);
-  report_json_number(out, f->ci_low[j]);
-  fputc(',', out);
-  report_json_number(out, f->ci_high[j]);
-  fputs("]}", out);
+  report_json_number_member(out, "se", f->se[j]);
+  fputs(",\"ci95\":", out);
+  report_json_range(out, 1, f->ci_low[j], f->ci_high[j]);
+  fputc('}', out);
 }
 
 static const char *answer_name(report_cost_answer a) {
@@ -401,14 +398,10 @@ static const char *answer_name(report_cost_answer a) {
 }
 
 static void json_fit_quality(FILE *out, const fit_wls *f) {
-  fputs(",\"df\":", out);
-  report_json_number(out, f->df);
-  fputs(",\"r2\":", out);
-  report_json_number(out, f->r2);
-  fputs(",\"chi2\":", out);
-  report_json_number(out, f->rss);
-  fputs(",\"chi2_p\":", out);
-  report_json_number(out, f->chi2_p);
+  report_json_number_member(out, "df", f->df);
+  report_json_number_member(out, "r2", f->r2);
+  report_json_number_member(out, "chi2", f->rss);
+  report_json_number_member(out, "chi2_p", f->chi2_p);
 }
 
 static void json_cost_bench(const report_data *r, const report_cost *c, int b, FILE *out) {
@@ -441,21 +434,12 @@ static void json_knee_bench(const report_data *r, const report_cost_bench *cb, i
           h->ok ? "true" : "false");
   report_json_number(out, h->knee ? h->knot * 1000 : NAN);
   fputs(",\"threads_range\":", out);
-  if (h->knee) {
-    fputc('[', out);
-    report_json_number(out, h->knot_low * 1000);
-    fputc(',', out);
-    report_json_number(out, h->knot_high * 1000);
-    fputc(']', out);
-  } else {
-    fputs("null", out);
-  }
+  report_json_range(out, h->knee, h->knot_low * 1000, h->knot_high * 1000);
   const double values[] = {h->slope, h->slope_se, h->line_slope, h->line_se, h->f, h->p};
   const char *keys[] = {
       "per_1000_threads_beyond", "se", "line_per_1000_threads", "line_se", "f", "p"};
   for (int i = 0; i < 6; i++) {
-    fprintf(out, ",\"%s\":", keys[i]);
-    report_json_number(out, h->ok ? values[i] : NAN);
+    report_json_number_member(out, keys[i], h->ok ? values[i] : NAN);
   }
   fputs(",\"text\":", out);
   knee_text(h, text, sizeof text);
@@ -475,20 +459,16 @@ void report_write_cost_json(const report_data *r, FILE *out) {
     const report_cost_condition *u = &c->used[i];
     fputs(i ? ",{\"condition\":" : "{\"condition\":", out);
     report_json_string(out, r->conditions[u->condition]);
-    fputs(",\"threads\":", out);
-    report_json_number(out, u->threads);
-    fputs(",\"wakeups_per_s\":", out);
-    report_json_number(out, u->wakeups_per_s);
-    fputs(",\"switches_per_s\":", out);
-    report_json_number(out, u->switches_per_s);
+    report_json_number_member(out, "threads", u->threads);
+    report_json_number_member(out, "wakeups_per_s", u->wakeups_per_s);
+    report_json_number_member(out, "switches_per_s", u->switches_per_s);
     fputc('}', out);
   }
   fputs("],\"left_out\":[", out);
   for (int i = 0; i < c->left_count; i++) {
     fputs(i ? ",{\"condition\":" : "{\"condition\":", out);
     report_json_string(out, r->conditions[c->left[i]]);
-    fputs(",\"why\":", out);
-    report_json_string(out, c->left_why[i]);
+    report_json_string_member(out, "why", c->left_why[i]);
     fputc('}', out);
   }
   fputs("],\"benchmarks\":[", out);

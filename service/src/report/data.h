@@ -196,6 +196,11 @@ void report_csv_field(FILE *out, const char *text);
 void report_csv_number(FILE *out, double value);
 void report_json_string(FILE *out, const char *text);
 void report_json_number(FILE *out, double value);
+/* ,"key":value - a member after the first of a JSON object (key: a plain ASCII name). */
+void report_json_number_member(FILE *out, const char *key, double value);
+void report_json_string_member(FILE *out, const char *key, const char *text);
+/* [low,high] when `have`, else null: a confidence interval or range. */
+void report_json_range(FILE *out, int have, double low, double high);
 void report_html_text(FILE *out, const char *text);
 /* The HTML report's parts for pages written elsewhere (report/compare.c): its <style> element, the
    colour of series k, a cell's verdict class ("slower", "faster", "same", "unsure", "ref") and a

@@ -58,12 +58,10 @@ static void write_run(const report_data *r, FILE *out) {
       fprintf(out, "%lld", (long long)q->update_asked_until);
     else
       fputs("null", out);
-    fputs(",\"update_state\":", out);
-    json_string(out, q->update_state[0] ? q->update_state : "not-asked");
-    fputs(",\"update_how\":", out);
-    json_string(out, q->update_how);
-    fputs(",\"text\":", out);
-    json_string(out, r->quiet_line);
+    report_json_string_member(out, "update_state",
+                              q->update_state[0] ? q->update_state : "not-asked");
+    report_json_string_member(out, "update_how", q->update_how);
+    report_json_string_member(out, "text", r->quiet_line);
     fputc('}', out);
   }
   fputc('}', out);
@@ -79,54 +77,34 @@ static void write_condition(const report_data *r, int b, int c, FILE *out) {
   /* An empty group has no mean or spread, whatever stats_describe zeroed. */
   int has = cell->d.n > 0;
   json_number(out, has ? cell->d.mean : NAN);
-  fputs(",\"median\":", out);
-  json_number(out, has ? cell->d.median : NAN);
-  fputs(",\"sd\":", out);
-  json_number(out, has ? cell->d.sd : NAN);
-  fputs(",\"cv\":", out);
-  json_number(out, has ? cell->d.cv : NAN);
-  fputs(",\"switches_per_s\":", out);
-  json_number(out, r->switches_per_s[c]);
-  fputs(",\"resolution_asked\":", out);
-  json_string(out, r->resolution_asked[c]);
-  fputs(",\"resolution_obtained\":", out);
-  json_string(out, r->resolution_obtained[c]);
-  fputs(",\"timer_resolution_us\":", out);
-  json_number(out, r->timer_resolution_us[c]);
-  fputs(",\"timer_overshoot_us\":", out);
-  json_number(out, r->timer_overshoot_us[c]);
+  report_json_number_member(out, "median", has ? cell->d.median : NAN);
+  report_json_number_member(out, "sd", has ? cell->d.sd : NAN);
+  report_json_number_member(out, "cv", has ? cell->d.cv : NAN);
+  report_json_number_member(out, "switches_per_s", r->switches_per_s[c]);
+  report_json_string_member(out, "resolution_asked", r->resolution_asked[c]);
+  report_json_string_member(out, "resolution_obtained", r->resolution_obtained[c]);
+  report_json_number_member(out, "timer_resolution_us", r->timer_resolution_us[c]);
+  report_json_number_member(out, "timer_overshoot_us", r->timer_overshoot_us[c]);
   const stats_comparison *cmp = &cell->cmp;
-  fputs(",\"percent\":", out);
-  json_number(out, cell->compared ? cmp->percent : (c == r->baseline && has ? 0 : NAN));
+  report_json_number_member(out, "percent",
+                            cell->compared ? cmp->percent : (c == r->baseline && has ? 0 : NAN));
   fputs(",\"ci95\":", out);
-  if (cell->compared && isfinite(cmp->ci95_low)) {
-    fputc('[', out);
-    json_number(out, cmp->ci95_low);
-    fputc(',', out);
-    json_number(out, cmp->ci95_high);
-    fputc(']', out);
-  } else {
-    fputs("null", out);
-  }
-  fputs(",\"p_welch\":", out);
-  json_number(out, cell->compared ? cmp->welch.p : NAN);
-  fputs(",\"p_mw\":", out);
-  json_number(out, cell->compared ? cmp->mann_whitney.p : NAN);
+  report_json_range(out, cell->compared && isfinite(cmp->ci95_low), cmp->ci95_low, cmp->ci95_high);
+  report_json_number_member(out, "p_welch", cell->compared ? cmp->welch.p : NAN);
+  report_json_number_member(out, "p_mw", cell->compared ? cmp->mann_whitney.p : NAN);
   fputs(",\"verdict\":", out);
   if (cell->compared)
     json_string(out, stats_verdict_name(cmp->verdict));
   else
     json_string(out, has ? "reference" : "no data");
-  fputs(",\"verdict_text\":", out);
-  json_string(out, cell->verdict);
-  fputs(",\"detectable_percent\":", out);
-  json_number(out, cell->compared ? cell->sens.detectable_percent : NAN);
-  fputs(",\"more_blocks_for_margin\":", out);
-  json_number(out, cell->compared && cell->more_blocks_for_margin >= 0
-                       ? (double)cell->more_blocks_for_margin
-                       : NAN);
-  fputs(",\"more_minutes_for_margin\":", out);
-  json_number(out, report_more_minutes(r, cell));
+  report_json_string_member(out, "verdict_text", cell->verdict);
+  report_json_number_member(out, "detectable_percent",
+                            cell->compared ? cell->sens.detectable_percent : NAN);
+  report_json_number_member(out, "more_blocks_for_margin",
+                            cell->compared && cell->more_blocks_for_margin >= 0
+                                ? (double)cell->more_blocks_for_margin
+                                : NAN);
+  report_json_number_member(out, "more_minutes_for_margin", report_more_minutes(r, cell));
   fputs("}", out);
 }
 
@@ -134,36 +112,22 @@ static void write_trial(const report_data *r, const report_trial *t, FILE *out) 
   const store_trial_row *row = &t->row;
   fprintf(out, "{\"seq\":%d,\"block\":%d,\"condition\":", row->seq, row->block);
   json_string(out, row->condition);
-  fputs(",\"bench\":", out);
-  json_string(out, row->bench);
-  fputs(",\"status\":", out);
-  json_string(out, store_trial_status_name(row->status));
-  fputs(",\"score\":", out);
-  json_number(out, row->status == STORE_TRIAL_DONE ? row->score : NAN);
-  fputs(",\"unit\":", out);
-  json_string(out, row->unit);
-  fputs(",\"seconds\":", out);
-  json_number(out, row->seconds);
-  fputs(",\"started_at\":", out);
-  json_string(out, row->started_at);
-  fputs(",\"finished_at\":", out);
-  json_string(out, row->finished_at);
-  fputs(",\"process_threads\":", out);
-  json_number(out, row->process_threads >= 0 ? (double)row->process_threads : NAN);
-  fputs(",\"warnings\":", out);
-  json_string(out, row->warnings);
-  fputs(",\"resolution_asked\":", out);
-  json_string(out, row->resolution_asked);
-  fputs(",\"resolution_obtained\":", out);
-  json_string(out, row->resolution_obtained);
-  fputs(",\"timer_resolution_us\":", out);
-  json_number(out, row->timer_resolution_us);
-  fputs(",\"power_source\":", out);
-  json_string(out, row->power_source);
-  fputs(",\"power_throttling\":", out);
-  json_string(out, row->power_throttling);
-  fputs(",\"core_classes\":", out);
-  json_string(out, row->core_classes);
+  report_json_string_member(out, "bench", row->bench);
+  report_json_string_member(out, "status", store_trial_status_name(row->status));
+  report_json_number_member(out, "score", row->status == STORE_TRIAL_DONE ? row->score : NAN);
+  report_json_string_member(out, "unit", row->unit);
+  report_json_number_member(out, "seconds", row->seconds);
+  report_json_string_member(out, "started_at", row->started_at);
+  report_json_string_member(out, "finished_at", row->finished_at);
+  report_json_number_member(out, "process_threads",
+                            row->process_threads >= 0 ? (double)row->process_threads : NAN);
+  report_json_string_member(out, "warnings", row->warnings);
+  report_json_string_member(out, "resolution_asked", row->resolution_asked);
+  report_json_string_member(out, "resolution_obtained", row->resolution_obtained);
+  report_json_number_member(out, "timer_resolution_us", row->timer_resolution_us);
+  report_json_string_member(out, "power_source", row->power_source);
+  report_json_string_member(out, "power_throttling", row->power_throttling);
+  report_json_string_member(out, "core_classes", row->core_classes);
   fputs(",\"metrics\":{", out);
   for (size_t i = 0; i < t->metric_count; i++) {
     const report_metric *m = &r->metrics[t->metric_first + i];
@@ -186,10 +150,8 @@ void report_write_json(const report_data *r, FILE *out) {
   for (int b = 0; b < r->bench_count; b++) {
     fprintf(out, "%s\n{\"name\":", b ? "," : "");
     json_string(out, r->benches[b]);
-    fputs(",\"unit\":", out);
-    json_string(out, r->units[b]);
-    fputs(",\"baseline_drift_percent\":", out);
-    json_number(out, r->drift[b]);
+    report_json_string_member(out, "unit", r->units[b]);
+    report_json_number_member(out, "baseline_drift_percent", r->drift[b]);
     fputs(",\"conditions\":[", out);
     for (int c = 0; c < r->condition_count; c++) {
       fputs(c ? ",\n " : "\n ", out);
@@ -238,3 +200,25 @@ void report_json_check(FILE *out, const char *check, const char *status, const c
 void report_json_string(FILE *out, const char *text) { json_string(out, text); }
 
 void report_json_number(FILE *out, double value) { json_number(out, value); }
+
+void report_json_number_member(FILE *out, const char *key, double value) {
+  fprintf(out, ",\"%s\":", key);
+  json_number(out, value);
+}
+
+void report_json_string_member(FILE *out, const char *key, const char *text) {
+  fprintf(out, ",\"%s\":", key);
+  json_string(out, text);
+}
+
+void report_json_range(FILE *out, int have, double low, double high) {
+  if (!have) {
+    fputs("null", out);
+    return;
+  }
+  fputc('[', out);
+  json_number(out, low);
+  fputc(',', out);
+  json_number(out, high);
+  fputc(']', out);
+}

@@ -539,17 +539,7 @@ static int handle_record(request *r) {
     if (new_run) {
       plat_sysinfo sys;
       plat_sysinfo_read(&sys);
-      store_run_info info = {"manual",
-                             "name = manual\n",
-                             0,
-                             at,
-                             sys.host,
-                             sys.os,
-                             sys.cpu,
-                             sys.logical_cpus,
-                             TS_VERSION,
-                             sys.machine_id,
-                             sys.memory_bytes};
+      store_run_info info = store_run_info_here(&sys, "manual", "name = manual\n", 0, at);
       int64_t created = 0;
       rc = store_run_create_manual(r->svc->db, &info, &created, &err);
       run_id = (long)created;

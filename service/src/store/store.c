@@ -771,6 +771,14 @@ int store_run_reopen(store *s, int64_t run_id, ts_err *err) {
   return step_done(s, st, "cannot reopen the run", err);
 }
 
+store_run_info store_run_info_here(const plat_sysinfo *sys, const char *plan_name,
+                                   const char *plan_text, uint64_t seed, const char *started_at) {
+  store_run_info info = {
+      plan_name, plan_text,         seed,       started_at,      sys->host,        sys->os,
+      sys->cpu,  sys->logical_cpus, TS_VERSION, sys->machine_id, sys->memory_bytes};
+  return info;
+}
+
 int store_run_create_manual(store *s, const store_run_info *info, int64_t *run_id, ts_err *err) {
   return store_run_begin(s, info, NULL, 0, run_id, err);
 }

@@ -88,6 +88,12 @@ typedef struct store_run_info {
   uint64_t memory_bytes;  /* 0 when not known */
 } store_run_info;
 
+/* The run info of a run started now on this machine: host, OS, CPU, memory and machine id from
+   `sys` (plat_sysinfo_read), this program's version, and the plan as given. */
+struct plat_sysinfo;
+store_run_info store_run_info_here(const struct plat_sysinfo *sys, const char *plan_name,
+                                   const char *plan_text, uint64_t seed, const char *started_at);
+
 typedef struct store_trial_plan {
   int seq;   /* 1-based position in the run */
   int block; /* 1-based repetition block; 0 = warm-up, left out of statistics */
