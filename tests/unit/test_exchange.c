@@ -415,6 +415,19 @@ static void mutated_files_are_refused_or_imported(void) {
   free(text);
 }
 
+/* A file in a folder that does not exist, or a missing folder: the message names the folder. */
+static void export_to_a_missing_folder_names_it(void) {
+  ts_err err;
+  CHECK_INT(exchange_export_file(a, run_a, "test_exchange_no_such_folder/run.jsonl", &err),
+            TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "cannot write test_exchange_no_such_folder/run.jsonl: there is no "
+                               "folder test_exchange_no_such_folder (accepted: a file in an "
+                               "existing folder, or an existing folder)");
+  CHECK_INT(exchange_export_file(a, run_a, "test_exchange_no_such_folder/", &err), TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "there is no folder test_exchange_no_such_folder/");
+  CHECK(!plat_file_exists("test_exchange_no_such_folder"));
+}
+
 typedef struct outcomes {
   int imported, already, refused;
 } outcomes;
@@ -665,6 +678,7 @@ int main(int argc, char **argv) {
   RUN_CASE(damaged_and_foreign_files_change_nothing);
   RUN_CASE(odd_first_lines_are_refused);
   RUN_CASE(mutated_files_are_refused_or_imported);
+  RUN_CASE(export_to_a_missing_folder_names_it);
   RUN_CASE(folders_export_and_import);
   RUN_CASE(imported_runs_stay_inert);
   RUN_CASE(plan_export_to_writes_the_file);
