@@ -73,6 +73,13 @@ else
 fi
 grep -q "run 1 is listed twice (accepted: each run once" "$work/twice.txt" ||
   fail "twice: $(cat "$work/twice.txt")"
+# Spaces around ids are taken on either side; latest is not a run id here.
+"$exe" report --compare "1 , 2" --db "$db" >/dev/null || fail "--compare '1 , 2' was refused"
+if "$exe" report --compare latest,1 --db "$db" 2>"$work/latest.txt"; then
+  fail "latest was taken as a run id"
+fi
+grep -q "latest is not taken here (accepted: 2 to 16 run ids" "$work/latest.txt" ||
+  fail "latest: $(cat "$work/latest.txt")"
 
 url="file://$work/compare.html"
 chromium_dom "$url" "$work/dom.html" "$work"
