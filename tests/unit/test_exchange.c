@@ -291,10 +291,12 @@ static void damaged_and_foreign_files_change_nothing(void) {
   variant("test_exchange_nul.jsonl", 3,
           "{\"record\":\"doctor\",\"position\":1,\"check_name\":\"a\\u0000b\"}");
   refused(b, "test_exchange_nul.jsonl", ":3: the field 'check_name' holds \\u0000");
-  /* A metric of a trial the file does not hold fails in the database, in the transaction. */
+  /* A metric of a trial the file does not hold is refused before anything is written. */
   variant("test_exchange_orphan.jsonl", 15,
           "{\"record\":\"metric\",\"seq\":99,\"name\":\"x\",\"value\":1.5}");
-  refused(b, "test_exchange_orphan.jsonl", ":15: cannot store the metric of trial 99");
+  refused(
+      b, "test_exchange_orphan.jsonl",
+      ":15: cannot store the metric of trial 99: the file holds no trial record with \"seq\":99");
   /* Lines after the trailer. */
   long size = 0;
   char *text = read_all(FILE_1, &size);

@@ -1635,6 +1635,41 @@ static int insert_record(store *s, const store_record *rec, int64_t run_id,
   return step_done(s, st, doing, err);
 }
 
+static int compare_int64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Each metric record's seq names a trial record of the same import (sorted seqs, searched). */
+static int check_metric_trials(const store_import_run *in, int *bad_record, ts_err *err) {
+  int64_t *seqs = malloc(((size_t)in->count + 1) * sizeof *seqs);
+  if (!seqs)
+    return ts_err_set(err, TS_ENOMEM, "no memory to check %d records", in->count);
+  size_t n = 0;
+  for (int i = 0; i < in->count; i++) {
+    const store_value *seq =
+        in->records[i].kind == STORE_RECORD_TRIAL ? record_value(&in->records[i], "seq") : NULL;
+    if (seq && seq->type == STORE_VALUE_INT)
+      seqs[n++] = seq->i;
+  }
+  qsort(seqs, n, sizeof *seqs, compare_int64);
+  int rc = TS_OK;
+  for (int i = 0; rc == TS_OK && i < in->count; i++) {
+    if (in->records[i].kind != STORE_RECORD_METRIC)
+      continue;
+    int64_t seq = record_value(&in->records[i], "seq")->i;
+    if (!bsearch(&seq, seqs, n, sizeof *seqs, compare_int64)) {
+      *bad_record = i;
+      rc = ts_err_set(err, TS_EINVAL,
+                      "cannot store the metric of trial %lld: the file holds no trial record "
+                      "with \"seq\":%lld (a metric's seq names its trial)",
+                      (long long)seq, (long long)seq);
+    }
+  }
+  free(seqs);
+  return rc;
+}
+
 int store_run_import(store *s, const store_import_run *in, int64_t *run_id, int *already,
                      int *bad_record, ts_err *err) {
   *run_id = 0;
@@ -1657,8 +1692,13 @@ int store_run_import(store *s, const store_import_run *in, int64_t *run_id, int 
   }
   if (!run)
     return ts_err_set(err, TS_EINVAL, "no run record");
+  /* A metric names its trial by seq: one the file does not hold is said here, before anything is
+     written, rather than as the database's constraint. */
+  int rc = check_metric_trials(in, bad_record, err);
+  if (rc != TS_OK)
+    return rc;
 
-  int rc = exec_sql(s, "BEGIN IMMEDIATE", "cannot start a transaction", err);
+  rc = exec_sql(s, "BEGIN IMMEDIATE", "cannot start a transaction", err);
   if (rc != TS_OK)
     return rc;
   sqlite3_stmt *st;
