@@ -281,6 +281,12 @@ static void damaged_and_foreign_files_change_nothing(void) {
           "{\"record\":\"trial\",\"seq\":1,\"block\":0,\"condition\":\"baseline\","
           "\"bench\":\"builtin-st\",\"status\":\"great\"}");
   refused(b, "test_exchange_status.jsonl", ":6: cannot store the trial record: CHECK constraint");
+  variant("test_exchange_nobench.jsonl", 6,
+          "{\"record\":\"trial\",\"seq\":1,\"block\":0,\"condition\":\"baseline\","
+          "\"status\":\"done\"}");
+  refused(b, "test_exchange_nobench.jsonl",
+          ":6: cannot store the trial record: its 'bench' is missing or null (a trial record needs "
+          "one");
   /* The trailer (line 39) after 2 checks, the quiet entry, 9 trials and 8 x 3 metrics. */
   variant("test_exchange_count.jsonl", 39, "{\"end\":true,\"trials\":8,\"records\":37}");
   refused(b, "test_exchange_count.jsonl", ":39: the trailer counts 8 trials");

@@ -1632,7 +1632,19 @@ static int insert_record(store *s, const store_record *rec, int64_t run_id,
   if (metric)
     snprintf(doing, sizeof doing, "cannot store the metric of trial %lld",
              (long long)record_value(rec, "seq")->i);
-  return step_done(s, st, doing, err);
+  rc = sqlite3_step(st);
+  sqlite3_finalize(st);
+  if (rc == SQLITE_DONE)
+    return TS_OK;
+  /* A required field missing or null: named as the file's field rather than the table's
+     constraint (SQLite says "NOT NULL constraint failed: table.column"). */
+  const char *msg = sqlite3_errmsg(s->db), *column = strrchr(msg, '.');
+  if (sqlite3_extended_errcode(s->db) == SQLITE_CONSTRAINT_NOTNULL && column)
+    return ts_err_set(err, TS_EINVAL,
+                      "%s: its '%.64s' is missing or null (a %s record needs one; "
+                      "docs/schema.md lists the fields)",
+                      doing, column + 1, store_record_kind_name(rec->kind));
+  return store_fail(s, err, doing);
 }
 
 static int compare_int64(const void *a, const void *b) {
