@@ -256,10 +256,10 @@ static int read_array(reader *r, ts_json_value *v, int depth) {
       v->items = items;
       cap = more;
     }
-    int rc = read_value(r, &v->items[v->count], depth + 1);
+    /* Counted before it is checked: an item read in part is freed with v. */
+    int rc = read_value(r, &v->items[v->count++], depth + 1);
     if (rc != TS_OK)
       return rc;
-    v->count++;
     int more = 0;
     rc = item_end(r, ']', "an array item followed by neither ',' nor ']'", &more);
     if (rc != TS_OK || !more)

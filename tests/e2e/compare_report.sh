@@ -77,6 +77,9 @@ else
 fi
 grep -q "run 1 is listed twice (accepted: each run once" "$work/twice.txt" ||
   fail "twice: $(cat "$work/twice.txt")"
+# Spaces around ids are taken on either side, latest's too.
+"$exe" report --compare "1 , 2" --db "$db" >/dev/null || fail "--compare '1 , 2' was refused"
+"$exe" report --compare " latest ,1" --db "$db" >/dev/null || fail "--compare ' latest ,1' was refused"
 
 url="file://$work/compare.html"
 chromium_dom "$url" "$work/dom.html" "$work"

@@ -281,6 +281,12 @@ static void damaged_and_foreign_files_change_nothing(void) {
           "{\"record\":\"trial\",\"seq\":1,\"block\":0,\"condition\":\"baseline\","
           "\"bench\":\"builtin-st\",\"status\":\"great\"}");
   refused(b, "test_exchange_status.jsonl", ":6: cannot store the trial record: CHECK constraint");
+  variant("test_exchange_nobench.jsonl", 6,
+          "{\"record\":\"trial\",\"seq\":1,\"block\":0,\"condition\":\"baseline\","
+          "\"status\":\"done\"}");
+  refused(b, "test_exchange_nobench.jsonl",
+          ":6: cannot store the trial record: its 'bench' is missing or null (a trial record needs "
+          "one");
   /* The trailer (line 39) after 2 checks, the quiet entry, 9 trials and 8 x 3 metrics. */
   variant("test_exchange_count.jsonl", 39, "{\"end\":true,\"trials\":8,\"records\":37}");
   refused(b, "test_exchange_count.jsonl", ":39: the trailer counts 8 trials");
@@ -291,10 +297,12 @@ static void damaged_and_foreign_files_change_nothing(void) {
   variant("test_exchange_nul.jsonl", 3,
           "{\"record\":\"doctor\",\"position\":1,\"check_name\":\"a\\u0000b\"}");
   refused(b, "test_exchange_nul.jsonl", ":3: the field 'check_name' holds \\u0000");
-  /* A metric of a trial the file does not hold fails in the database, in the transaction. */
+  /* A metric of a trial the file does not hold is refused before anything is written. */
   variant("test_exchange_orphan.jsonl", 15,
           "{\"record\":\"metric\",\"seq\":99,\"name\":\"x\",\"value\":1.5}");
-  refused(b, "test_exchange_orphan.jsonl", ":15: cannot store the metric of trial 99");
+  refused(
+      b, "test_exchange_orphan.jsonl",
+      ":15: cannot store the metric of trial 99: the file holds no trial record with \"seq\":99");
   /* Lines after the trailer. */
   long size = 0;
   char *text = read_all(FILE_1, &size);
@@ -313,6 +321,119 @@ static void damaged_and_foreign_files_change_nothing(void) {
   CHECK_INT(r.already, 0);
   CHECK(rows_of(DB_B) > 0);
   store_close(b);
+}
+
+/* Writes len bytes of data to path. */
+static void write_bytes(const char *path, const char *data, size_t len) {
+  FILE *f = fopen(path, "wb");
+  REQUIRE(f != NULL);
+  CHECK(fwrite(data, 1, len, f) == len);
+  fclose(f);
+}
+
+/* Empty lines, NUL bytes, CR line ends and lone bytes where the first line should be: each is
+   refused with the line and the reason (an empty first line once crashed the reader). */
+static void odd_first_lines_are_refused(void) {
+  ts_err err;
+  store *b = NULL;
+  remove_db(DB_B);
+  REQUIRE(store_open(&b, DB_B, &err) == TS_OK);
+  static const struct {
+    const char *data;
+    size_t len;
+    const char *want;
+  } cases[] = {
+      {"\n", 1, ":1: not a ThreadSoup run export (not JSON)"},
+      {"\n\n", 2, ":1: not a ThreadSoup run export (not JSON)"},
+      {"\r\n", 2, ":1: not a ThreadSoup run export (not JSON)"},
+      {"\0", 1, ":1: not a ThreadSoup run export (not JSON)"},
+      {"{}\n", 3, ":1: not a ThreadSoup run export: its first line has no \"format\""},
+      {"[]\n", 3, ":1: not a ThreadSoup run export (a JSON object per line)"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    write_bytes("test_exchange_odd.jsonl", cases[i].data, cases[i].len);
+    refused(b, "test_exchange_odd.jsonl", cases[i].want);
+  }
+  CHECK_INT(rows_of(DB_B), 0);
+  store_close(b);
+}
+
+/* The export cut at many bytes and with bytes changed at fixed-seed random places: each import
+   either refuses the file (with the file and a line) leaving the database as it was, or stores
+   the run; only the whole file (or the file without its last newline) is stored when cut. */
+static void mutated_files_are_refused_or_imported(void) {
+  ts_err err;
+  store *b = NULL;
+  long size = 0;
+  char *text = read_all(FILE_1, &size);
+  REQUIRE(text != NULL);
+  char *copy = malloc((size_t)size + 1);
+  REQUIRE(copy != NULL);
+  remove_db(DB_B);
+  REQUIRE(store_open(&b, DB_B, &err) == TS_OK);
+  const char *path = "test_exchange_mutated.jsonl";
+  int imported = 0, refusals = 0, wrong = 0;
+  uint64_t x = UINT64_C(0x9e3779b97f4a7c15);
+  /* Cuts at every byte of the first and last 160 bytes and at every 23rd byte between (the
+     lines in between are alike), then 200 changes of 1 to 3 bytes each. */
+  for (long k = 0; k <= size + 200; k++) {
+    long len = size;
+    memcpy(copy, text, (size_t)size);
+    if (k <= size) {
+      if (k > 160 && k < size - 160 && k % 23 != 0)
+        continue;
+      len = k;
+    } else {
+      int changes = 1 + (int)(k % 3);
+      for (int c = 0; c < changes; c++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        static const char bytes[] = "\"{}[],:0-9.e\\u \n\r\0\xff\xc3";
+        char with = (x >> 40) & 1 ? bytes[(x >> 32) % (sizeof bytes - 1)] : (char)(x >> 48);
+        copy[(x >> 8) % (uint64_t)size] = with;
+      }
+    }
+    write_bytes(path, copy, (size_t)len);
+    exchange_import_result r;
+    long long before = rows_of(DB_B);
+    int rc = exchange_import_file(b, path, &r, &err);
+    if (rc == TS_OK) {
+      imported++;
+      if (k <= size && k < size - 1)
+        wrong++;
+      /* Start again from an empty database for the next file. */
+      store_close(b);
+      remove_db(DB_B);
+      REQUIRE(store_open(&b, DB_B, &err) == TS_OK);
+      continue;
+    }
+    refusals++;
+    if (rc != TS_EINVAL || strncmp(err.text, path, strlen(path)) != 0 ||
+        err.text[strlen(path)] != ':' || rows_of(DB_B) != before) {
+      if (wrong++ < 5)
+        fprintf(stderr, "case %ld: rc %d: %s\n", k, rc, err.text);
+    }
+  }
+  CHECK_INT(wrong, 0);
+  CHECK(imported >= 2); /* the whole file and the file without its last newline */
+  CHECK(refusals > size / 23);
+  CHECK_INT(raw_query(DB_B, "SELECT count(*) FROM pragma_quick_check WHERE quick_check != 'ok'"),
+            0);
+  store_close(b);
+  free(copy);
+  free(text);
+}
+
+/* A file in a folder that does not exist, or a missing folder: the message names the folder. */
+static void export_to_a_missing_folder_names_it(void) {
+  ts_err err;
+  CHECK_INT(exchange_export_file(a, run_a, "test_exchange_no_such_folder/run.jsonl", &err),
+            TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "cannot write test_exchange_no_such_folder/run.jsonl: there is no "
+                               "folder test_exchange_no_such_folder (accepted: a file in an "
+                               "existing folder, or an existing folder)");
+  CHECK_INT(exchange_export_file(a, run_a, "test_exchange_no_such_folder/", &err), TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "there is no folder test_exchange_no_such_folder/");
+  CHECK(!plat_file_exists("test_exchange_no_such_folder"));
 }
 
 typedef struct outcomes {
@@ -563,6 +684,9 @@ int main(int argc, char **argv) {
   RUN_CASE(the_format_is_documented);
   RUN_CASE(round_trip_gives_the_same_reports);
   RUN_CASE(damaged_and_foreign_files_change_nothing);
+  RUN_CASE(odd_first_lines_are_refused);
+  RUN_CASE(mutated_files_are_refused_or_imported);
+  RUN_CASE(export_to_a_missing_folder_names_it);
   RUN_CASE(folders_export_and_import);
   RUN_CASE(imported_runs_stay_inert);
   RUN_CASE(plan_export_to_writes_the_file);

@@ -27,8 +27,19 @@ static int parse_run_list(const char *text, int64_t *ids, int max, int *count, t
                         text, len == 0 ? "an empty run id" : "a run id that is too long", max);
     memcpy(item, p, len);
     item[len] = '\0';
+    /* Spaces around an id are allowed on both sides ("3, 7" as well as "3 ,7"). */
+    char *word = item;
+    while (*word == ' ')
+      word++;
+    for (size_t end = strlen(word); end > 0 && word[end - 1] == ' ';)
+      word[--end] = '\0';
+    if (!*word)
+      return ts_err_set(err, TS_EUSAGE,
+                        "--compare '%s': an empty run id (accepted: 2 to %d run ids or latest "
+                        "separated by commas, e.g. 3,7)",
+                        text, max);
     long id;
-    if (cli_parse_run(item, "--compare RUN", &id, err) != TS_OK)
+    if (cli_parse_run(word, "--compare RUN", &id, err) != TS_OK)
       return TS_EUSAGE;
     if (*count == max)
       return ts_err_set(err, TS_EUSAGE, "--compare: at most %d runs (accepted: 2 to %d run ids)",

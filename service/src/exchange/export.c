@@ -115,6 +115,16 @@ static int write_new(store *db, int64_t run_id, const char *path, ts_err *err) {
 }
 
 int exchange_export_file(store *db, int64_t run_id, const char *path, ts_err *err) {
+  /* Said up front, naming the user's path rather than the temporary file beside it. */
+  char folder[PLAT_PATH_MAX];
+  plat_path_dirname(path, folder, sizeof folder);
+  size_t n = strlen(path);
+  int ends_as_folder = n > 0 && (path[n - 1] == '/' || path[n - 1] == plat_path_separator());
+  if (ends_as_folder || (folder[0] && !plat_is_folder(folder)))
+    return ts_err_set(err, TS_EINVAL,
+                      "cannot write %s: there is no folder %s (accepted: a file in an existing "
+                      "folder, or an existing folder)",
+                      path, ends_as_folder ? path : folder);
   char temp[PLAT_PATH_MAX + 32];
   snprintf(temp, sizeof temp, "%s.%llx.tmp", path, (unsigned long long)plat_clock_ns());
   int rc = write_new(db, run_id, temp, err);

@@ -139,11 +139,17 @@ static int read_record(import_state *st, int line, const ts_json_value *v) {
   return TS_OK;
 }
 
-/* Reads one line (without its \n or \r\n) into *buf; 0 at the end of the file. */
+/* Reads one line (without its \n or \r\n) into *buf; 0 at the end of the file, -1 without
+   memory. */
 static int read_line(FILE *f, char **buf, size_t *cap, size_t *len, int *too_long) {
   size_t n = 0;
   int c;
   *too_long = 0;
+  if (!*buf) { /* an empty first line still needs room for its '\0' */
+    if (!(*buf = malloc(4096)))
+      return -1;
+    *cap = 4096;
+  }
   while ((c = fgetc(f)) != EOF && c != '\n') {
     if (n + 1 >= *cap) {
       if (*cap >= TS_JSON_MAX_TEXT) {
@@ -174,8 +180,13 @@ static int read_file(import_state *st, FILE *f) {
   char *buf = NULL;
   size_t cap = 0, len = 0;
   int line = 0, too_long = 0, rc = TS_OK;
-  while (rc == TS_OK && read_line(f, &buf, &cap, &len, &too_long)) {
+  int got;
+  while (rc == TS_OK && (got = read_line(f, &buf, &cap, &len, &too_long)) != 0) {
     line++;
+    if (got < 0) {
+      rc = ts_err_set(st->err, TS_ENOMEM, "no memory to read %s", st->path);
+      break;
+    }
     if (st->ended) {
       rc = refuse(st, line, "more lines after the trailer");
       break;

@@ -1640,7 +1640,54 @@ static int insert_record(store *s, const store_record *rec, int64_t run_id,
   if (metric)
     snprintf(doing, sizeof doing, "cannot store the metric of trial %lld",
              (long long)record_value(rec, "seq")->i);
-  return step_done(s, st, doing, err);
+  rc = sqlite3_step(st);
+  sqlite3_finalize(st);
+  if (rc == SQLITE_DONE)
+    return TS_OK;
+  /* A required field missing or null: named as the file's field rather than the table's
+     constraint (SQLite says "NOT NULL constraint failed: table.column"). */
+  const char *msg = sqlite3_errmsg(s->db), *column = strrchr(msg, '.');
+  if (sqlite3_extended_errcode(s->db) == SQLITE_CONSTRAINT_NOTNULL && column)
+    return ts_err_set(err, TS_EINVAL,
+                      "%s: its '%.64s' is missing or null (a %s record needs one; "
+                      "docs/schema.md lists the fields)",
+                      doing, column + 1, store_record_kind_name(rec->kind));
+  return store_fail(s, err, doing);
+}
+
+static int compare_int64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Each metric record's seq names a trial record of the same import (sorted seqs, searched). */
+static int check_metric_trials(const store_import_run *in, int *bad_record, ts_err *err) {
+  int64_t *seqs = malloc(((size_t)in->count + 1) * sizeof *seqs);
+  if (!seqs)
+    return ts_err_set(err, TS_ENOMEM, "no memory to check %d records", in->count);
+  size_t n = 0;
+  for (int i = 0; i < in->count; i++) {
+    const store_value *seq =
+        in->records[i].kind == STORE_RECORD_TRIAL ? record_value(&in->records[i], "seq") : NULL;
+    if (seq && seq->type == STORE_VALUE_INT)
+      seqs[n++] = seq->i;
+  }
+  qsort(seqs, n, sizeof *seqs, compare_int64);
+  int rc = TS_OK;
+  for (int i = 0; rc == TS_OK && i < in->count; i++) {
+    if (in->records[i].kind != STORE_RECORD_METRIC)
+      continue;
+    int64_t seq = record_value(&in->records[i], "seq")->i;
+    if (!bsearch(&seq, seqs, n, sizeof *seqs, compare_int64)) {
+      *bad_record = i;
+      rc = ts_err_set(err, TS_EINVAL,
+                      "cannot store the metric of trial %lld: the file holds no trial record "
+                      "with \"seq\":%lld (a metric's seq names its trial)",
+                      (long long)seq, (long long)seq);
+    }
+  }
+  free(seqs);
+  return rc;
 }
 
 int store_run_import(store *s, const store_import_run *in, int64_t *run_id, int *already,
@@ -1665,8 +1712,13 @@ int store_run_import(store *s, const store_import_run *in, int64_t *run_id, int 
   }
   if (!run)
     return ts_err_set(err, TS_EINVAL, "no run record");
+  /* A metric names its trial by seq: one the file does not hold is said here, before anything is
+     written, rather than as the database's constraint. */
+  int rc = check_metric_trials(in, bad_record, err);
+  if (rc != TS_OK)
+    return rc;
 
-  int rc = exec_sql(s, "BEGIN IMMEDIATE", "cannot start a transaction", err);
+  rc = exec_sql(s, "BEGIN IMMEDIATE", "cannot start a transaction", err);
   if (rc != TS_OK)
     return rc;
   sqlite3_stmt *st;
