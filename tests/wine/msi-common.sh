@@ -31,18 +31,9 @@ in_prefix() {
 WINEPREFIX="$prefix" wineserver -k 2>/dev/null
 rm -rf "$prefix"
 
-# Wine ends services.exe when the last ordinary process of the prefix exits: keep one alive.
-"$wine_run" "$(dirname "$msi")/threadsoup-idle.exe" >/dev/null 2>&1 &
-keeper=$!
-# Up once Wine runs it: wine-run's child, the wine loader, has become threadsoup-idle.exe (its
-# first argument is the program's own path then).
-for i in $(seq 1 100); do
-  for child in $(pgrep -P "$keeper"); do
-    tr '\0' '\n' <"/proc/$child/cmdline" 2>/dev/null | head -n 1 | grep -q 'threadsoup-idle\.exe' &&
-      break 2
-  done
-  sleep 0.1
-done
+# shellcheck source=tests/wine/wine-keeper.sh
+. "$(dirname "$0")/wine-keeper.sh"
+start_wine_keeper "$wine_run" "$(dirname "$msi")/threadsoup-idle.exe"
 "$wine_run" msiexec /x "$msi" /qn >/dev/null 2>&1 # an earlier run's leftovers
 rm -rf "$prefix/drive_c/ProgramData/ThreadSoup"
 

@@ -40,19 +40,9 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 # The value of a "key  value" line of `threadsoup status`.
 field() { sed -n "s/^$1  *//p" "$out/$2.txt" | head -n 1; }
 
-# Wine ends services.exe, and the service with it, when the last ordinary process of the prefix
-# exits: threadsoup-idle without an owner handle waits forever and keeps the prefix alive.
-"$wine_run" "$idle" >/dev/null 2>&1 &
-keeper=$!
-# Up once Wine runs it: wine-run's child, the wine loader, has become threadsoup-idle.exe (its
-# first argument is the program's own path then).
-for i in $(seq 1 100); do
-  for child in $(pgrep -P "$keeper"); do
-    tr '\0' '\n' <"/proc/$child/cmdline" 2>/dev/null | head -n 1 | grep -q 'threadsoup-idle\.exe' &&
-      break 2
-  done
-  sleep 0.1
-done
+# shellcheck source=tests/wine/wine-keeper.sh
+. "$(dirname "$0")/wine-keeper.sh"
+start_wine_keeper "$wine_run" "$idle"
 # Leftovers of an earlier test: the service, and its database (uninstall keeps the results).
 "$wine_run" "$exe" service uninstall >/dev/null 2>&1
 rm -rf "$prefix/drive_c/ProgramData/ThreadSoup"
