@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "doctor.h"
-#include "experiment/plan.h"
+#include "plan/plan.h"
 #include "threadsoup/units.h"
 
 /* The service's own threads beside its load (connections, runner, scheduler), with room. */
