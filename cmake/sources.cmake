@@ -48,6 +48,7 @@ set(TS_CORE_SOURCES
   service/src/bench/sevenzip.c
   service/src/doctor/checks.c
   service/src/doctor/doctor.c
+  service/src/doctor/findings.c
   service/src/engine/engine.c
   service/src/exchange/export.c
   service/src/exchange/import.c
