@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "exchange.h"
-#include "threadsoup/json.h"
+#include "threadsoup/json_read.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/version.h"
 
