@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exchange.h"
+#include "export.h"
+#include "import.h"
 #include "threadsoup/json_read.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/version.h"

@@ -10,7 +10,7 @@
 
 #include "../bench/bench.h"
 #include "../doctor/doctor.h"
-#include "../exchange/exchange.h"
+#include "../exchange/export.h"
 #include "../quiet/quiet.h"
 #include "precision.h"
 #include "threadsoup/log.h"
