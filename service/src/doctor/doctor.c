@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/data.h"
 #include "store/store.h"
 #include "threadsoup/buf.h"
+#include "threadsoup/json_write.h"
 #include "threadsoup/units.h"
 
 void doctor_count(doctor_report *r) {
@@ -71,10 +71,24 @@ void doctor_write_json(const doctor_report *r, FILE *out) {
     const doctor_finding *f = &r->findings[i];
     if (i)
       fputc(',', out);
-    report_json_check(out, f->check, doctor_status_name(f->status), f->measured, f->value,
+    doctor_json_check(out, f->check, doctor_status_name(f->status), f->measured, f->value,
                       f->advice, NULL);
   }
   fputs("]}\n", out);
+}
+
+void doctor_json_check(FILE *out, const char *check, const char *status, const char *measured,
+                       double value, const char *advice, const char *checked_at) {
+  fputc('{', out);
+  ts_json_key(out, "check");
+  ts_json_string(out, check);
+  ts_json_string_member(out, "status", status);
+  ts_json_string_member(out, "measured", measured);
+  ts_json_number_member(out, "value", value, 10);
+  ts_json_string_member(out, "advice", advice);
+  if (checked_at)
+    ts_json_string_member(out, "checked_at", checked_at);
+  fputc('}', out);
 }
 
 void doctor_summary(const doctor_report *r, char *buf, size_t len) {

@@ -33,6 +33,10 @@ int doctor_holds(const doctor_report *r);
 void doctor_write_text(const doctor_report *r, FILE *out);
 /* The same as one JSON object: {"verdict", "elapsed_ms", "checks": [...]}. */
 void doctor_write_json(const doctor_report *r, FILE *out);
+/* One machine check as a JSON object (check, status, measured, value, advice, and checked_at
+   unless NULL): `threadsoup doctor --json` and the checks stored with a run in its reports. */
+void doctor_json_check(FILE *out, const char *check, const char *status, const char *measured,
+                       double value, const char *advice, const char *checked_at);
 /* One line: "machine checks: 9 hold (2 with a warning), 1 fails (pids-max), 2 skipped; 140 ms". */
 void doctor_summary(const doctor_report *r, char *buf, size_t len);
 
