@@ -67,16 +67,16 @@ set(TS_CORE_SOURCES
   service/src/plan/plan.c
   service/src/plan/schedule.c
   service/src/quiet/quiet.c
+  service/src/report/benchmarks.c
   service/src/report/census.c
   service/src/report/cost.c
   service/src/report/calibration.c
   service/src/report/compare.c
-  service/src/report/csv.c
   service/src/report/data.c
   service/src/report/headline.c
-  service/src/report/html.c
   service/src/report/json.c
-  service/src/report/text.c
+  service/src/report/report.c
+  service/src/report/trials.c
   service/src/server/events.c
   service/src/server/handlers.c
   service/src/server/quiet_guard.c
