@@ -67,16 +67,23 @@ set(TS_CORE_SOURCES
   service/src/plan/plan.c
   service/src/plan/schedule.c
   service/src/quiet/quiet.c
+  service/src/report/format.c
+  service/src/report/data.c
+  service/src/report/header.c
+  service/src/report/headline.c
   service/src/report/benchmarks.c
   service/src/report/census.c
   service/src/report/cost.c
   service/src/report/calibration.c
-  service/src/report/compare.c
-  service/src/report/data.c
-  service/src/report/headline.c
-  service/src/report/json.c
-  service/src/report/report.c
+  service/src/report/timers.c
+  service/src/report/counts.c
+  service/src/report/checks.c
+  service/src/report/placement.c
+  service/src/report/plan.c
   service/src/report/trials.c
+  service/src/report/sections.c
+  service/src/report/report.c
+  service/src/report/compare.c
   service/src/server/events.c
   service/src/server/handlers.c
   service/src/server/quiet_guard.c

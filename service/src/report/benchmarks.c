@@ -1,147 +1,142 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* html.c - the HTML report of one run: one self-contained page (no scripts, no external files)
-   with the run's header, per benchmark the table and verdicts of the text report, and two inline
-   SVG charts drawn here: each condition's difference from the baseline with its 95 % CI, and
+/* benchmarks.c - the report's benchmarks section: per benchmark a table of conditions with their
+   statistics against the baseline, a verdict for each and the drift of the baseline; in HTML two
+   inline SVG charts besides: each condition's difference from the baseline with its 95 % CI, and
    every trial's score in run order, to show drift and outliers. */
 #include <math.h>
 #include <string.h>
 
-#include "calibration.h"
-#include "data.h"
-#include "threadsoup/parse.h"
-#include "threadsoup/utf8.h"
+#include "format.h"
+#include "section.h"
+#include "threadsoup/json_write.h"
 
-/* Condition names, plan names and host names come from users: every text is escaped. */
-static void esc(FILE *out, const char *text) {
-  const unsigned char *p = (const unsigned char *)text;
-  size_t left = strlen(text);
-  while (left > 0) {
-    size_t len = ts_utf8_char(p, left);
-    if (len == 0)
-      fputs("&#xFFFD;", out); /* a byte that is not UTF-8, stored before names were checked */
-    else if (len > 1)
-      fwrite(p, 1, len, out);
-    else if (*p == '&')
-      fputs("&amp;", out);
-    else if (*p == '<')
-      fputs("&lt;", out);
-    else if (*p == '>')
-      fputs("&gt;", out);
-    else if (*p == '"')
-      fputs("&quot;", out);
-    else if (*p == '\'')
-      fputs("&#39;", out);
-    else if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7f)
-      fputs("&#xFFFD;", out); /* not allowed in HTML text */
-    else
-      fputc(*p, out);
-    len = len ? len : 1;
-    p += len;
-    left -= len;
+/* ---- text ----------------------------------------------------------------------------------- */
+
+static void write_text(const report_data *r, const void *prepared, FILE *out) {
+  (void)prepared;
+  char bench[256], unit[128], cond[512], verdict[1024];
+  for (int b = 0; b < r->bench_count; b++) {
+    fprintf(out, "\n%s (%s, higher is faster)\n", SHOWN(r->benches[b], bench),
+            r->units[b][0] ? SHOWN(r->units[b], unit) : "score");
+    fprintf(out, "  %-30s %4s %10s %10s %6s %11s %9s %19s %8s %8s\n", "condition", "n", "mean",
+            "median", "cv", "switches/s", "vs base", "95% CI", "p Welch", "p MW");
+    for (int c = 0; c < r->condition_count; c++) {
+      const report_cell *cell = &r->cells[b][c];
+      const stats_description *d = &cell->d;
+      char wake_text[16] = "-";
+      if (!isnan(r->switches_per_s[c]))
+        snprintf(wake_text, sizeof wake_text, "%.0f", r->switches_per_s[c]);
+      fprintf(out, "  %-30s %4zu %10.2f %10.2f %5.1f%% %11s", SHOWN(r->conditions[c], cond), d->n,
+              d->mean, d->median, isnan(d->cv) ? 0 : d->cv * 100, wake_text);
+      if (!cell->compared) {
+        fprintf(out, " %9s\n", d->n == 0 ? "no data" : "reference");
+        continue;
+      }
+      const stats_comparison *cmp = &cell->cmp;
+      char ci[40] = "", welch[16] = "", mw[16] = "";
+      if (!isnan(cmp->ci95_low))
+        snprintf(ci, sizeof ci, "[%+.2f, %+.2f]", cmp->ci95_low, cmp->ci95_high);
+      if (!isnan(cmp->welch.p))
+        snprintf(welch, sizeof welch, "%.3g", cmp->welch.p);
+      if (!isnan(cmp->mann_whitney.p))
+        snprintf(mw, sizeof mw, "%.3g", cmp->mann_whitney.p);
+      fprintf(out, " %+8.2f%% %19s %8s %8s\n", cmp->percent, ci, welch, mw);
+    }
+    for (int c = 0; c < r->condition_count; c++) {
+      const report_cell *cell = &r->cells[b][c];
+      if (!cell->verdict[0])
+        continue;
+      fprintf(out, "  %s: %s\n", SHOWN(r->conditions[c], cond), SHOWN(cell->verdict, verdict));
+      char sensitivity[200];
+      if (report_sensitivity_text(r, cell, sensitivity, sizeof sensitivity))
+        fprintf(out, "    %s\n", sensitivity);
+    }
+    double drift = r->drift[b];
+    if (!isnan(drift)) {
+      double margin = r->margin_pct > 0 ? r->margin_pct : 1.0;
+      fprintf(out,
+              "  drift: the baseline's later half scored %+.2f %% against its earlier half%s\n",
+              drift,
+              fabs(drift) > margin ? " - more than the margin: the machine changed during the run"
+                                   : "");
+    }
   }
 }
 
-/* Okabe-Ito colours, told apart by colour-blind readers too; the baseline is dark grey. */
-static const char *const palette[] = {"#0072b2", "#e69f00", "#009e73", "#cc79a7",
-                                      "#d55e00", "#56b4e9", "#882255", "#999933"};
+/* ---- JSON ----------------------------------------------------------------------------------- */
 
+static void write_condition(const report_data *r, int b, int c, FILE *out) {
+  const report_cell *cell = &r->cells[b][c];
+  fputs("{", out);
+  ts_json_key(out, "condition");
+  ts_json_string(out, r->conditions[c]);
+  fprintf(out, ",\"baseline\":%s,\"n\":%zu,\"mean\":", c == r->baseline ? "true" : "false",
+          cell->d.n);
+  /* An empty group has no mean or spread, whatever stats_describe zeroed. */
+  int has = cell->d.n > 0;
+  ts_json_number(out, has ? cell->d.mean : NAN, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "median", has ? cell->d.median : NAN, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "sd", has ? cell->d.sd : NAN, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "cv", has ? cell->d.cv : NAN, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "switches_per_s", r->switches_per_s[c], REPORT_JSON_DIGITS);
+  ts_json_string_member(out, "resolution_asked", r->resolution_asked[c]);
+  ts_json_string_member(out, "resolution_obtained", r->resolution_obtained[c]);
+  ts_json_number_member(out, "timer_resolution_us", r->timer_resolution_us[c], REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "timer_overshoot_us", r->timer_overshoot_us[c], REPORT_JSON_DIGITS);
+  const stats_comparison *cmp = &cell->cmp;
+  ts_json_number_member(out, "percent",
+                        cell->compared ? cmp->percent : (c == r->baseline && has ? 0 : NAN),
+                        REPORT_JSON_DIGITS);
+  fputs(",\"ci95\":", out);
+  ts_json_range(out, cell->compared && isfinite(cmp->ci95_low), cmp->ci95_low, cmp->ci95_high,
+                REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "p_welch", cell->compared ? cmp->welch.p : NAN, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "p_mw", cell->compared ? cmp->mann_whitney.p : NAN,
+                        REPORT_JSON_DIGITS);
+  fputs(",\"verdict\":", out);
+  if (cell->compared)
+    ts_json_string(out, stats_verdict_name(cmp->verdict));
+  else
+    ts_json_string(out, has ? "reference" : "no data");
+  ts_json_string_member(out, "verdict_text", cell->verdict);
+  ts_json_number_member(out, "detectable_percent",
+                        cell->compared ? cell->sens.detectable_percent : NAN, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "more_blocks_for_margin",
+                        cell->compared && cell->more_blocks_for_margin >= 0
+                            ? (double)cell->more_blocks_for_margin
+                            : NAN,
+                        REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "more_minutes_for_margin", report_more_minutes(r, cell),
+                        REPORT_JSON_DIGITS);
+  fputs("}", out);
+}
+
+static void write_json(const report_data *r, const void *prepared, FILE *out) {
+  (void)prepared;
+  fputs(",\n\"benchmarks\":[", out);
+  for (int b = 0; b < r->bench_count; b++) {
+    fprintf(out, "%s\n{\"name\":", b ? "," : "");
+    ts_json_string(out, r->benches[b]);
+    ts_json_string_member(out, "unit", r->units[b]);
+    ts_json_number_member(out, "baseline_drift_percent", r->drift[b], REPORT_JSON_DIGITS);
+    fputs(",\"conditions\":[", out);
+    for (int c = 0; c < r->condition_count; c++) {
+      fputs(c ? ",\n " : "\n ", out);
+      write_condition(r, b, c, out);
+    }
+    fputs("]}", out);
+  }
+  fputs("]", out);
+}
+
+/* ---- HTML ----------------------------------------------------------------------------------- */
+
+/* Each condition's colour; the baseline is dark grey. */
 static const char *condition_color(const report_data *r, int c) {
   if (c == r->baseline || c < 0)
     return "#404040";
   int k = c < r->baseline ? c : c - 1;
-  return palette[k % (int)(sizeof palette / sizeof palette[0])];
-}
-
-static const char *verdict_class(const report_cell *cell) {
-  if (!cell->compared)
-    return "ref";
-  switch (cell->cmp.verdict) {
-  case STATS_SLOWER:
-    return "slower";
-  case STATS_FASTER:
-    return "faster";
-  case STATS_NO_EFFECT:
-    return "same";
-  default:
-    return "unsure";
-  }
-}
-
-static const char style[] =
-    "<style>\n"
-    ":root{color-scheme:light}\n"
-    "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1a1a1a;"
-    "background:#fff;margin:0 auto;max-width:1100px;padding:16px 20px}\n"
-    "h1{font-size:1.5em;margin:.2em 0}h2{font-size:1.2em;margin:1.6em 0 .4em;"
-    "border-bottom:2px solid #ddd;padding-bottom:.2em}h3{font-size:1em;margin:1.2em 0 .3em}\n"
-    "dl.run{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:.6em 0}\n"
-    "dl.run dt{font-weight:600;color:#555}dl.run dd{margin:0;overflow-wrap:anywhere}\n"
-    ".wrap{overflow-x:auto}\n"
-    "table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:.92em}\n"
-    "th,td{padding:4px 8px;border-bottom:1px solid #e3e3e3;text-align:right;white-space:nowrap}\n"
-    "th{background:#f4f4f4;font-weight:600}\n"
-    "td.cond,th.cond{text-align:left;white-space:normal;overflow-wrap:anywhere;max-width:22em}\n"
-    ".swatch{display:inline-block;width:.8em;height:.8em;border-radius:50%;margin-right:.4em;"
-    "vertical-align:-.05em}\n"
-    ".verdict{font-weight:600}.slower{color:#b00020}.faster{color:#1b7f3a}"
-    ".same{color:#555}.unsure{color:#8a6100}.ref{color:#555;font-weight:400}\n"
-    "ul.verdicts{padding-left:1.2em;margin:.5em 0}ul.verdicts li{margin:.15em 0}\n"
-    ".note{color:#555;font-size:.92em}.warn{color:#b00020}\n"
-    "figure{margin:1em 0}figcaption{font-size:.9em;color:#444;margin-bottom:.3em}\n"
-    "svg{width:100%;height:auto;max-width:760px;display:block}\n"
-    "svg text{font:12px system-ui,sans-serif;fill:#333}\n"
-    ".legend{list-style:none;padding:0;margin:.3em 0;display:flex;flex-wrap:wrap;gap:4px 16px;"
-    "font-size:.9em}\n"
-    "@media (max-width:640px){body{padding:10px;font-size:14px}th,td{padding:3px 5px}}\n"
-    "@media print{body{max-width:none;padding:0;font-size:10pt}section.bench{break-inside:avoid}"
-    "figure{break-inside:avoid}.wrap{overflow:visible}a{color:inherit}}\n"
-    "</style>\n";
-
-static void write_header(const report_data *r, FILE *out) {
-  const store_run_row *row = &r->run;
-  fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
-        out);
-  fprintf(out, "<title>ThreadSoup run %lld: ", (long long)row->id);
-  esc(out, row->plan_name);
-  fputs("</title>\n", out);
-  fputs(style, out);
-  fprintf(out, "</head>\n<body>\n<h1>ThreadSoup run %lld</h1>\n<dl class=\"run\">\n",
-          (long long)row->id);
-  fputs("<dt>plan</dt><dd>", out);
-  esc(out, row->plan_name);
-  fputs("</dd>\n<dt>status</dt><dd>", out);
-  esc(out, store_run_status_name(row->status));
-  fprintf(out, ", %d of %d trials done", row->trials_done, row->trials_total);
-  if (row->trials_failed)
-    fprintf(out, ", <span class=\"warn\">%d failed</span>", row->trials_failed);
-  fputs("</dd>\n", out);
-  if (row->status_detail[0]) {
-    fputs("<dt>detail</dt><dd>", out);
-    esc(out, row->status_detail);
-    fputs("</dd>\n", out);
-  }
-  if (r->have_quiet) {
-    fputs("<dt>quiet mode</dt><dd>", out);
-    esc(out, r->quiet_line);
-    fputs("</dd>\n", out);
-  }
-  fputs("<dt>started</dt><dd>", out);
-  esc(out, row->started_at);
-  fputs("</dd>\n<dt>ended</dt><dd>", out);
-  esc(out, row->finished_at[0] ? row->finished_at : "-");
-  fputs("</dd>\n<dt>machine</dt><dd>", out);
-  esc(out, row->host);
-  fputs(", ", out);
-  esc(out, row->os);
-  fputs(", ", out);
-  esc(out, row->cpu);
-  fputs("</dd>\n</dl>\n", out);
-  if (r->pending || r->failed || r->warnings)
-    fprintf(out,
-            "<p class=\"note\">%d trial(s) pending, %d failed, %d with warnings (a skipped "
-            "quiet gate).</p>\n",
-            r->pending, r->failed, r->warnings);
+  return report_html_palette(k);
 }
 
 /* A table cell with `decimals` places (or 3 significant digits when negative) and a suffix. */
@@ -167,7 +162,7 @@ static void write_table(const report_data *r, int b, FILE *out) {
     int has = cell->d.n > 0;
     fprintf(out, "<tr><td class=\"cond\"><span class=\"swatch\" style=\"background:%s\"></span>",
             condition_color(r, c));
-    esc(out, r->conditions[c]);
+    report_html_text(out, r->conditions[c]);
     fprintf(out, "</td><td>%zu</td>", cell->d.n);
     cell_number(out, 2, "", 0, has ? cell->d.mean : NAN);
     cell_number(out, 2, "", 0, has ? cell->d.median : NAN);
@@ -187,8 +182,9 @@ static void write_table(const report_data *r, int b, FILE *out) {
       fputs("<td>-</td>", out);
     cell_number(out, -1, "", 0, cmp->welch.p);
     cell_number(out, -1, "", 0, cmp->mann_whitney.p);
-    fprintf(out, "<td class=\"cond verdict %s\">", verdict_class(cell));
-    esc(out, stats_verdict_name(cmp->verdict));
+    fprintf(out, "<td class=\"cond verdict %s\">",
+            report_html_verdict_class(cell->compared, cell->cmp.verdict));
+    report_html_text(out, stats_verdict_name(cmp->verdict));
     fputs("</td></tr>\n", out);
   }
   fputs("</tbody></table></div>\n<ul class=\"verdicts\">\n", out);
@@ -197,14 +193,15 @@ static void write_table(const report_data *r, int b, FILE *out) {
     if (!cell->verdict[0])
       continue;
     fputs("<li><b>", out);
-    esc(out, r->conditions[c]);
-    fprintf(out, "</b>: <span class=\"verdict %s\">", verdict_class(cell));
-    esc(out, cell->verdict);
+    report_html_text(out, r->conditions[c]);
+    fprintf(out, "</b>: <span class=\"verdict %s\">",
+            report_html_verdict_class(cell->compared, cell->cmp.verdict));
+    report_html_text(out, cell->verdict);
     fputs("</span>", out);
     char sensitivity[200];
     if (report_sensitivity_text(r, cell, sensitivity, sizeof sensitivity)) {
       fputs("<br><span class=\"note\">", out);
-      esc(out, sensitivity);
+      report_html_text(out, sensitivity);
       fputs("</span>", out);
     }
     fputs("</li>\n", out);
@@ -219,53 +216,6 @@ static void write_table(const report_data *r, int b, FILE *out) {
             big ? " warn" : "", r->drift[b],
             big ? " &mdash; more than the margin: the machine changed during the run" : "");
   }
-}
-
-/* A round step for about `count` ticks over `span`: 1, 2 or 5 times a power of ten. */
-static double nice_step(double span, int count) {
-  double raw = span / count;
-  double power = pow(10, floor(log10(raw)));
-  double f = raw / power;
-  return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * power;
-}
-
-/* The condition's name, cut to fit the chart's label column (the full name is in the table). */
-static void short_label(FILE *out, const char *name) {
-  char buf[40];
-  size_t len = strlen(name);
-  if (len < 28) {
-    esc(out, name);
-    return;
-  }
-  /* Cut on a character boundary so the UTF-8 stays valid. */
-  size_t cut = 25;
-  while (cut > 0 && ((unsigned char)name[cut] & 0xC0) == 0x80)
-    cut--;
-  memcpy(buf, name, cut);
-  buf[cut] = '\0';
-  esc(out, buf);
-  fputs("&#8230;", out);
-}
-
-/* The x axis of a chart of % differences from -range to +range between x = left and right: a
-   grid line every step from top to bottom (the zero line darker) and its label under bottom. */
-static void percent_axis(FILE *out, double range, double step, double left, double right,
-                         double top, double bottom) {
-#define X_OF(v) (left + ((v) + range) / (2 * range) * (right - left))
-  for (double v = -range; v <= range + step / 2; v += step) {
-    double x = X_OF(v);
-    int zero = fabs(v) < step / 2;
-    fprintf(out,
-            "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-            "stroke-width=\"%s\"/>\n",
-            x, top, x, bottom, zero ? "#222" : "#ddd", zero ? "1.5" : "1");
-    if (zero)
-      fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">0</text>\n", x, bottom + 18);
-    else
-      fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%+.*f %%</text>\n", x,
-              bottom + 18, step < 1 ? (step < 0.1 ? 2 : 1) : 0, v);
-  }
-#undef X_OF
 }
 
 /* Chart 1: each condition's % difference from the baseline, a dot with its 95 % CI as a bar,
@@ -285,7 +235,7 @@ static void write_difference_chart(const report_data *r, int b, FILE *out) {
   }
   if (rows == 0)
     return;
-  double step = nice_step(range, 2);
+  double step = report_html_step(range, 2);
   range = ceil(range * 1.02 / step) * step;
   const double left = 200, right = 730, top = 14, row_h = 30, width = 760;
   double height = top + rows * row_h + 34;
@@ -301,7 +251,7 @@ static void write_difference_chart(const report_data *r, int b, FILE *out) {
   double margin = r->margin_pct > 0 ? r->margin_pct : 1.0;
   fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#eef3ea\"/>\n",
           X_OF(-margin), top, X_OF(margin) - X_OF(-margin), bottom - top);
-  percent_axis(out, range, step, left, right, top, bottom);
+  report_html_percent_axis(out, range, step, left, right, top, bottom);
   int row = 0;
   for (int c = 0; c < r->condition_count; c++) {
     const report_cell *cell = &r->cells[b][c];
@@ -311,13 +261,13 @@ static void write_difference_chart(const report_data *r, int b, FILE *out) {
     row++;
     const char *color = condition_color(r, c);
     fputs("<g><title>", out);
-    esc(out, r->conditions[c]);
+    report_html_text(out, r->conditions[c]);
     fputs(": ", out);
-    esc(out, cell->verdict);
+    report_html_text(out, cell->verdict);
     fputs("</title>\n", out);
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" dominant-baseline=\"middle\">",
             left - 8, y);
-    short_label(out, r->conditions[c]);
+    report_html_short_label(out, r->conditions[c]);
     fputs("</text>\n", out);
     if (isfinite(cell->cmp.ci95_low) && isfinite(cell->cmp.ci95_high)) {
       double x1 = X_OF(cell->cmp.ci95_low), x2 = X_OF(cell->cmp.ci95_high);
@@ -360,7 +310,7 @@ static void write_trial_chart(const report_data *r, int b, FILE *out) {
     lo -= fabs(lo) * 0.01 + 1;
     hi += fabs(hi) * 0.01 + 1;
   }
-  double ystep = nice_step(hi - lo, 4);
+  double ystep = report_html_step(hi - lo, 4);
   lo = floor(lo / ystep) * ystep;
   hi = ceil(hi / ystep) * ystep;
   const double left = 70, right = 740, top = 10, bottom = 230, width = 760, height = 262;
@@ -383,7 +333,7 @@ static void write_trial_chart(const report_data *r, int b, FILE *out) {
             "%.4g</text>\n",
             left - 6, y, v);
   }
-  double xstep = max_seq > 1 ? nice_step(max_seq - 1, 8) : 1;
+  double xstep = max_seq > 1 ? report_html_step(max_seq - 1, 8) : 1;
   if (xstep < 1)
     xstep = 1;
   for (double s = 1; s <= max_seq + 0.5; s += xstep)
@@ -408,7 +358,7 @@ static void write_trial_chart(const report_data *r, int b, FILE *out) {
       fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\">", X_OF(row->seq),
               Y_OF(row->score), color);
     fprintf(out, "<title>trial %d, ", row->seq);
-    esc(out, row->condition);
+    report_html_text(out, row->condition);
     fprintf(out, ": %.6g</title></circle>\n", row->score);
   }
 #undef X_OF
@@ -417,119 +367,28 @@ static void write_trial_chart(const report_data *r, int b, FILE *out) {
   for (int c = 0; c < r->condition_count; c++) {
     fprintf(out, "<li><span class=\"swatch\" style=\"background:%s\"></span>",
             condition_color(r, c));
-    esc(out, r->conditions[c]);
+    report_html_text(out, r->conditions[c]);
     fputs("</li>", out);
   }
   fputs("</ul>\n</figure>\n", out);
 }
 
-/* Per condition, its sleepers' timers: only for runs that recorded them. */
-static void write_timers(const report_data *r, FILE *out) {
-  if (!report_has_timers(r))
-    return;
-  fputs("<h2>Timers</h2>\n<div class=\"wrap\"><table>\n<thead><tr><th class=\"cond\">condition"
-        "</th><th>asked</th><th>obtained</th><th>timer resolution</th><th>1&nbsp;ms sleep late "
-        "(median)</th></tr></thead>\n<tbody>\n",
-        out);
-  for (int c = 0; c < r->condition_count; c++) {
-    char resolution[24], late[24];
-    format_microseconds(r->timer_resolution_us[c], resolution, sizeof resolution);
-    format_microseconds(r->timer_overshoot_us[c], late, sizeof late);
-    fputs("<tr><td class=\"cond\">", out);
-    esc(out, r->conditions[c]);
-    fputs("</td><td>", out);
-    esc(out, r->resolution_asked[c][0] ? r->resolution_asked[c] : "-");
-    fputs("</td><td>", out);
-    esc(out, r->resolution_obtained[c][0] ? r->resolution_obtained[c] : "-");
-    fprintf(out, "</td><td>%s</td><td>%s</td></tr>\n", resolution, late);
-  }
-  fputs("</tbody></table></div>\n", out);
-}
-
-/* Where the benchmarks ran: each recorded combination of power source, power throttling and core
-   classes with its trials, as the text report lists them. */
-static void write_placement(const report_data *r, FILE *out) {
-  int shown = 0;
-  for (int i = 0; i < r->placement_count; i++) {
-    const report_placement *p = &r->placements[i];
-    if (!p->power_source[0] && !p->power_throttling[0] && !p->core_classes[0])
-      continue;
-    if (shown++ == 0)
-      fputs("<h2>Where the benchmarks ran</h2>\n<div class=\"wrap\"><table>\n<thead><tr>"
-            "<th>trials</th><th>power source</th><th>power throttling</th><th>cores</th></tr>"
-            "</thead>\n<tbody>\n",
-            out);
-    fprintf(out, "<tr><td>%d</td><td>", p->trials);
-    esc(out, p->power_source);
-    fputs("</td><td>", out);
-    esc(out, p->power_throttling);
-    fputs("</td><td>", out);
-    esc(out, p->core_classes);
-    fputs("</td></tr>\n", out);
-  }
-  if (shown)
-    fputs("</tbody></table></div>\n", out);
-}
-
-void report_write_html(const report_data *r, FILE *out) {
-  write_header(r, out);
+static void write_html(const report_data *r, const void *prepared, FILE *out) {
+  (void)prepared;
   if (r->bench_count == 0)
     fputs("<p class=\"note\">No finished trials yet.</p>\n", out);
   for (int b = 0; b < r->bench_count; b++) {
     fputs("<section class=\"bench\">\n<h2>", out);
-    esc(out, r->benches[b]);
+    report_html_text(out, r->benches[b]);
     fputs(" <span class=\"note\">(", out);
-    esc(out, r->units[b][0] ? r->units[b] : "score");
+    report_html_text(out, r->units[b][0] ? r->units[b] : "score");
     fputs(", higher is faster)</span></h2>\n", out);
     write_table(r, b, out);
     write_difference_chart(r, b, out);
     write_trial_chart(r, b, out);
     fputs("</section>\n", out);
   }
-  report_write_census_html(r, out);
-  report_write_cost_html(r, out);
-  report_write_calibration_html(r, out);
-  if (r->check_count > 0) {
-    fputs("<section class=\"checks\">\n<h2>Machine checks</h2>\n<p class=\"note\">"
-          "<code>threadsoup doctor</code>'s quick checks before the first trial, ",
-          out);
-    esc(out, r->checks[0].checked_at);
-    fputs(".</p>\n<table>\n<tr><th>check</th><th>status</th><th>measured</th><th>what to "
-          "do</th></tr>\n",
-          out);
-    for (int i = 0; i < r->check_count; i++) {
-      const store_doctor_row *c = &r->checks[i];
-      fputs("<tr><td>", out);
-      esc(out, c->check);
-      fprintf(out, "</td><td class=\"%s\">",
-              strcmp(c->status, "fail") == 0 || strcmp(c->status, "warn") == 0 ? "warn" : "ok");
-      esc(out, c->status);
-      fputs("</td><td>", out);
-      esc(out, c->measured);
-      fputs("</td><td>", out);
-      esc(out, c->advice);
-      fputs("</td></tr>\n", out);
-    }
-    fputs("</table>\n</section>\n", out);
-  }
-  write_timers(r, out);
-  write_placement(r, out);
-  fputs("<h2>Plan</h2>\n<pre>", out);
-  esc(out, r->run.plan_text);
-  fputs("</pre>\n<p class=\"note\">Written by <code>threadsoup report --format html</code> from "
-        "the database; scores are higher-is-faster.</p>\n</body>\n</html>\n",
-        out);
 }
 
-void report_html_text(FILE *out, const char *text) { esc(out, text); }
-double report_html_step(double span, int count) { return nice_step(span, count); }
-void report_html_style(FILE *out) { fputs(style, out); }
-const char *report_html_palette(int k) {
-  return palette[k % (int)(sizeof palette / sizeof palette[0])];
-}
-const char *report_html_verdict_class(const report_cell *cell) { return verdict_class(cell); }
-void report_html_short_label(FILE *out, const char *name) { short_label(out, name); }
-void report_html_percent_axis(FILE *out, double range, double step, double left, double right,
-                              double top, double bottom) {
-  percent_axis(out, range, step, left, right, top, bottom);
-}
+const report_section report_section_benchmarks = {
+    "benchmarks", NULL, NULL, {write_text, NULL, write_json, write_html}};

@@ -1,51 +1,16 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* csv.c - the CSV report of one run: one row per trial with a column per metric name that occurs
-   in the run, quoted as RFC 4180 says (rows end with "\n": the C library writes CRLF where the
-   platform's text files want it). */
+/* trials.c - the report's trials section: every trial with its metrics, as the CSV report's table
+   (a row per trial, a column per metric name in the run; rows end with "\n": the C library writes
+   CRLF where the platform's text files want it) and the JSON report's "trials" member. A trial's
+   columns are listed once per format here. */
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "data.h"
+#include "format.h"
+#include "section.h"
+#include "threadsoup/json_write.h"
 
-/* Whether text is a plain number ("-4.8", "+1e3"): a spreadsheet reads it as one, no formula. */
-static int plain_number(const char *text) {
-  char *end;
-  if (strspn(text, "+-.0123456789eE") != strlen(text))
-    return 0;
-  strtod(text, &end);
-  return end != text && *end == '\0';
-}
-
-/* A field is quoted only when it must be: a comma, a quote or a line break inside. Text that a
-   spreadsheet would run as a formula (starting with = + - @, or a tab or carriage return before
-   one) gets a leading apostrophe, which spreadsheets show as text; plain numbers stay numbers. */
-static void csv_field(FILE *out, const char *text) {
-  int formula = strchr("=+-@\t\r", text[0]) != NULL && text[0] != '\0' && !plain_number(text);
-  if (strpbrk(text, ",\"\r\n") == NULL) {
-    if (formula)
-      fputc('\'', out);
-    fputs(text, out);
-    return;
-  }
-  fputc('"', out);
-  if (formula)
-    fputc('\'', out);
-  for (const char *p = text; *p; p++) {
-    if (*p == '"')
-      fputc('"', out);
-    fputc(*p, out);
-  }
-  fputc('"', out);
-}
-
-/* Numbers that were not measured stay empty, not "nan", so spreadsheets read the column. */
-static void csv_number(FILE *out, double value) {
-  if (isfinite(value))
-    fprintf(out, "%.10g", value);
-}
-
-void report_write_csv(const report_data *r, FILE *out) {
+static void write_csv(const report_data *r, const void *prepared, FILE *out) {
+  (void)prepared;
   static const char *const columns[] = {"run",
                                         "seq",
                                         "block",
@@ -69,7 +34,7 @@ void report_write_csv(const report_data *r, FILE *out) {
     fprintf(out, "%s%s", i ? "," : "", columns[i]);
   for (size_t k = 0; k < r->metric_name_count; k++) {
     fputc(',', out);
-    csv_field(out, r->metric_names[k]);
+    report_csv_field(out, r->metric_names[k]);
   }
   fputc('\n', out);
   for (size_t i = 0; i < r->trial_count; i++) {
@@ -77,47 +42,88 @@ void report_write_csv(const report_data *r, FILE *out) {
     const store_trial_row *row = &t->row;
     int done = row->status == STORE_TRIAL_DONE;
     fprintf(out, "%lld,%d,%d,", (long long)r->run_id, row->seq, row->block);
-    csv_field(out, row->condition);
+    report_csv_field(out, row->condition);
     fputc(',', out);
-    csv_field(out, row->bench);
+    report_csv_field(out, row->bench);
     fputc(',', out);
-    csv_field(out, store_trial_status_name(row->status));
+    report_csv_field(out, store_trial_status_name(row->status));
     fputc(',', out);
-    csv_number(out, done ? row->score : NAN);
+    report_csv_number(out, done ? row->score : NAN);
     fputc(',', out);
-    csv_field(out, row->unit);
+    report_csv_field(out, row->unit);
     fputc(',', out);
-    csv_number(out, row->seconds);
+    report_csv_number(out, row->seconds);
     fputc(',', out);
-    csv_field(out, row->started_at);
+    report_csv_field(out, row->started_at);
     fputc(',', out);
-    csv_field(out, row->finished_at);
+    report_csv_field(out, row->finished_at);
     fputc(',', out);
     if (row->process_threads >= 0)
       fprintf(out, "%ld", row->process_threads);
     fputc(',', out);
-    csv_field(out, row->warnings);
+    report_csv_field(out, row->warnings);
     fputc(',', out);
-    csv_field(out, row->resolution_asked);
+    report_csv_field(out, row->resolution_asked);
     fputc(',', out);
-    csv_field(out, row->resolution_obtained);
+    report_csv_field(out, row->resolution_obtained);
     fputc(',', out);
-    csv_number(out, row->timer_resolution_us);
+    report_csv_number(out, row->timer_resolution_us);
     fputc(',', out);
-    csv_field(out, row->power_source);
+    report_csv_field(out, row->power_source);
     fputc(',', out);
-    csv_field(out, row->power_throttling);
+    report_csv_field(out, row->power_throttling);
     fputc(',', out);
-    csv_field(out, row->core_classes);
+    report_csv_field(out, row->core_classes);
     for (size_t k = 0; k < r->metric_name_count; k++) {
       fputc(',', out);
-      csv_number(out, report_trial_metric(r, t, r->metric_names[k]));
+      report_csv_number(out, report_trial_metric(r, t, r->metric_names[k]));
     }
     fputc('\n', out);
   }
-  report_write_census_csv(r, out);
 }
 
-void report_csv_field(FILE *out, const char *text) { csv_field(out, text); }
+static void write_trial(const report_data *r, const report_trial *t, FILE *out) {
+  const store_trial_row *row = &t->row;
+  fprintf(out, "{\"seq\":%d,\"block\":%d,\"condition\":", row->seq, row->block);
+  ts_json_string(out, row->condition);
+  ts_json_string_member(out, "bench", row->bench);
+  ts_json_string_member(out, "status", store_trial_status_name(row->status));
+  ts_json_number_member(out, "score", row->status == STORE_TRIAL_DONE ? row->score : NAN,
+                        REPORT_JSON_DIGITS);
+  ts_json_string_member(out, "unit", row->unit);
+  ts_json_number_member(out, "seconds", row->seconds, REPORT_JSON_DIGITS);
+  ts_json_string_member(out, "started_at", row->started_at);
+  ts_json_string_member(out, "finished_at", row->finished_at);
+  ts_json_number_member(out, "process_threads",
+                        row->process_threads >= 0 ? (double)row->process_threads : NAN,
+                        REPORT_JSON_DIGITS);
+  ts_json_string_member(out, "warnings", row->warnings);
+  ts_json_string_member(out, "resolution_asked", row->resolution_asked);
+  ts_json_string_member(out, "resolution_obtained", row->resolution_obtained);
+  ts_json_number_member(out, "timer_resolution_us", row->timer_resolution_us, REPORT_JSON_DIGITS);
+  ts_json_string_member(out, "power_source", row->power_source);
+  ts_json_string_member(out, "power_throttling", row->power_throttling);
+  ts_json_string_member(out, "core_classes", row->core_classes);
+  fputs(",\"metrics\":{", out);
+  for (size_t i = 0; i < t->metric_count; i++) {
+    const report_metric *m = &r->metrics[t->metric_first + i];
+    if (i)
+      fputc(',', out);
+    ts_json_key(out, m->name);
+    ts_json_number(out, m->value, REPORT_JSON_DIGITS);
+  }
+  fputs("}}", out);
+}
 
-void report_csv_number(FILE *out, double value) { csv_number(out, value); }
+static void write_json(const report_data *r, const void *prepared, FILE *out) {
+  (void)prepared;
+  fputs(",\n\"trials\":[", out);
+  for (size_t i = 0; i < r->trial_count; i++) {
+    fputs(i ? ",\n " : "\n ", out);
+    write_trial(r, &r->trials[i], out);
+  }
+  fputs("]", out);
+}
+
+const report_section report_section_trials = {
+    "trials", NULL, NULL, {NULL, write_csv, write_json, NULL}};
