@@ -475,8 +475,7 @@ void report_write_compare_csv(const report_compare *c, FILE *out) {
                                         "p_mw",
                                         "verdict",
                                         "detectable_percent"};
-  for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
-    fprintf(out, "%s%s", i ? "," : "", columns[i]);
+  report_csv_names(out, columns, sizeof columns / sizeof columns[0]);
   fputc('\n', out);
   for (int b = 0; b < c->bench_count; b++)
     for (int i = 0; i < c->condition_count; i++)

@@ -46,6 +46,11 @@ void report_csv_number(FILE *out, double value) {
     fprintf(out, "%.10g", value);
 }
 
+void report_csv_names(FILE *out, const char *const *names, size_t count) {
+  for (size_t i = 0; i < count; i++)
+    fprintf(out, "%s%s", i ? "," : "", names[i]);
+}
+
 /* ---- HTML ----------------------------------------------------------------------------------- */
 
 /* Condition names, plan names and host names come from users: every text is escaped. */

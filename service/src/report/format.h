@@ -21,6 +21,8 @@
    spreadsheet would run it as a formula; a CSV number, empty when it was not measured. */
 void report_csv_field(FILE *out, const char *text);
 void report_csv_number(FILE *out, double value);
+/* A header's column names (plain words, written as they are), joined by commas. */
+void report_csv_names(FILE *out, const char *const *names, size_t count);
 
 /* HTML text, escaped (names come from users). */
 void report_html_text(FILE *out, const char *text);

@@ -30,8 +30,7 @@ static void write_csv(const report_data *r, const void *prepared, FILE *out) {
                                         "power_source",
                                         "power_throttling",
                                         "core_classes"};
-  for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
-    fprintf(out, "%s%s", i ? "," : "", columns[i]);
+  report_csv_names(out, columns, sizeof columns / sizeof columns[0]);
   for (size_t k = 0; k < r->metric_name_count; k++) {
     fputc(',', out);
     report_csv_field(out, r->metric_names[k]);
