@@ -10,8 +10,9 @@
 #include "data.h"
 #include "report.h"
 
-/* Computes what the section's writers share, once per report (e.g. the cost fit), into
- *prepared; it may leave it NULL (e.g. no burn condition: no calibration). */
+/* Computes once per report what the section's writers share (e.g. the cost fit) and leaves it in
+   *prepared, or NULL there when the section has nothing to show (no burn condition: no
+   calibration). */
 typedef int (*report_prepare_fn)(store *s, const report_data *r, void **prepared, ts_err *err);
 /* Writes the section in one format; prepared is what prepare left (NULL without prepare). */
 typedef void (*report_write_fn)(const report_data *r, const void *prepared, FILE *out);
@@ -24,10 +25,18 @@ typedef struct report_section {
 } report_section;
 
 /* Each section's file defines one of these. */
-extern const report_section report_section_header, report_section_headline,
-    report_section_benchmarks, report_section_census, report_section_cost,
-    report_section_calibration, report_section_timers, report_section_counts, report_section_checks,
-    report_section_placement, report_section_plan, report_section_trials;
+extern const report_section report_section_header;
+extern const report_section report_section_headline;
+extern const report_section report_section_benchmarks;
+extern const report_section report_section_census;
+extern const report_section report_section_cost;
+extern const report_section report_section_calibration;
+extern const report_section report_section_timers;
+extern const report_section report_section_counts;
+extern const report_section report_section_checks;
+extern const report_section report_section_placement;
+extern const report_section report_section_plan;
+extern const report_section report_section_trials;
 
 /* A section and where it is printed in each format: 1 first, 2 next, ...; 0 where it has no
    writer. The formats print the same sections in orders of their own (JSON keeps the run first
