@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* data.h - the statistics of one run computed once, from the database, for every report format
-   (text, csv, json, html), so the formats cannot disagree. */
+/* data.h - the report's model: the statistics of one run computed once, from the database, for
+   every section in every format (text, csv, json, html), so the formats cannot disagree. */
 #ifndef THREADSOUP_REPORT_DATA_H
 #define THREADSOUP_REPORT_DATA_H
 
