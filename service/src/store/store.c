@@ -200,16 +200,10 @@ static int check_files(const char *path, ts_err *err) {
   char folder[PLAT_PATH_MAX], file[PLAT_PATH_MAX + 16];
   plat_path_dirname(path, folder, sizeof folder);
   int rc = plat_check_own_file(folder[0] ? folder : ".", err);
+  /* The database itself first, then its sidecars where the platform lets them be looked at. */
   static const char *const suffixes[] = {"", "-wal", "-shm", "-journal"};
-  size_t count = sizeof suffixes / sizeof suffixes[0];
-#ifdef _WIN32
-  /* A handle on a journal that another connection is deleting keeps its name taken (delete
-     pending) and fails that connection: on Windows the sidecars are checked before the database
-     exists, against files planted ahead of the first start; after that the folder's own
-     protected access list keeps others from creating files in it. */
-  if (plat_file_exists(path))
-    count = 1;
-#endif
+  size_t count =
+      plat_database_sidecars_inspectable(path) ? sizeof suffixes / sizeof suffixes[0] : 1;
   for (size_t i = 0; rc == TS_OK && i < count; i++) {
     snprintf(file, sizeof file, "%s%s", path, suffixes[i]);
     rc = plat_check_own_file(file, err);
