@@ -14,7 +14,9 @@
 
 /* ---- the trial's columns ------------------------------------------------------------------- */
 
-/* In the order of export files' trial records; `report` gives the reports' order. */
+/* In the order of export files' trial records; `report` gives the reports' order. The migrations of
+   schema.c build the table itself (they are history, so they are not generated from this list);
+   test_store holds the two equal. */
 #define IN_ROW(kind, member)                                                                       \
   kind, offsetof(store_trial_row, member), sizeof(((store_trial_row *)0)->member)
 #define NOT_IN_ROW STORE_FIELD_NONE, 0, 0
