@@ -792,6 +792,24 @@ static void opened_by_many_at_once(void) {
   remove_db("at_once.db");
 }
 
+/* The sidecars (-wal, -shm, -journal) are checked at every open before the database exists; once
+   it does, Windows leaves them alone (another connection may be deleting its journal), POSIX
+   checks them still. */
+static void sidecars_checked_while_safe(void) {
+  const char *path = "store_sidecars.db";
+  remove_db(path);
+  CHECK(plat_database_sidecars_inspectable(path));
+  store *s;
+  ts_err err;
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
+#ifdef _WIN32
+  CHECK(!plat_database_sidecars_inspectable(path));
+#else
+  CHECK(plat_database_sidecars_inspectable(path));
+#endif
+  store_close(s);
+}
+
 #ifndef _WIN32
 /* Whoever can write the database decides what the service runs: a database, folder or sidecar
    that is someone else's, a link, or writable by everyone is refused at open, naming the file. */
@@ -871,6 +889,7 @@ int main(void) {
   RUN_CASE(refuses_another_programs_database);
   RUN_CASE(refuses_a_newer_database);
   RUN_CASE(opened_by_many_at_once);
+  RUN_CASE(sidecars_checked_while_safe);
 #ifndef _WIN32
   RUN_CASE(refuses_files_that_are_not_ours);
 #endif
