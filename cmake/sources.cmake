@@ -90,8 +90,16 @@ set(TS_CORE_SOURCES
   service/src/server/runner.c
   service/src/server/scheduler.c
   service/src/server/server.c
+  service/src/store/exchange.c
+  service/src/store/kit.c
+  service/src/store/machine_checks.c
+  service/src/store/quiet_journal.c
+  service/src/store/runs.c
+  service/src/store/schedules.c
   service/src/store/schema.c
+  service/src/store/statuses.c
   service/src/store/store.c
+  service/src/store/trials.c
 )
 
 set(TS_CLI_SOURCES

@@ -387,6 +387,12 @@ int plat_folder_is_admin_only(const char *folder, int *admin_only, char *reason,
    group other than ours (a sticky folder such as /tmp excepted). TS_EDENIED naming the file and
    its owner otherwise. */
 int plat_check_own_file(const char *path, ts_err *err);
+/* Whether the -wal, -shm and -journal files beside the database at `path` may be inspected
+   (plat_check_own_file) now. POSIX: always. Windows: only while the database does not exist yet,
+   against files planted ahead of the first start: a handle on a journal that another connection is
+   deleting keeps its name taken (delete pending) and fails that connection; after the first start
+   the folder's own protected access list keeps others from creating files in it. */
+int plat_database_sidecars_inspectable(const char *path);
 /* Creates the service's data folder and its parents. Windows: with a protected access list
    (SYSTEM and Administrators full control, Users read, nothing inherited from ProgramData); an
    existing folder owned by SYSTEM or Administrators is given the same list. POSIX: mode 0755. */
