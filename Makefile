@@ -76,8 +76,9 @@ test-windows: windows
 	for p in $(CURDIR)/$(MINGW_BUILD)/wineprefix*/; do \
 	  [ -d $$p ] && WINEPREFIX=$$p wineserver -k 2>/dev/null; done; exit $$rc
 
-# Ratios against floors measured in the same run; about 6 minutes. Missed targets are printed as
-# MISSED without failing the build, e.g. make bench BENCH_ARGS="threads --reps 3".
+# threadsoup-bench (tools/engine-bench/): ratios against floors measured in the same run; about
+# 6 minutes. Missed targets are printed as MISSED without failing the build, e.g.
+# make bench BENCH_ARGS="threads --reps 3".
 BENCH_ARGS ?=
 bench: linux
 	$(LINUX_BUILD)/threadsoup-bench $(BENCH_ARGS)

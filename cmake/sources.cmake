@@ -48,6 +48,7 @@ set(TS_CORE_SOURCES
   service/src/bench/sevenzip.c
   service/src/doctor/checks.c
   service/src/doctor/doctor.c
+  service/src/doctor/findings.c
   service/src/engine/engine.c
   service/src/exchange/export.c
   service/src/exchange/import.c
@@ -61,9 +62,10 @@ set(TS_CORE_SOURCES
   service/src/experiment/estimate.c
   service/src/experiment/experiment.c
   service/src/experiment/fit.c
-  service/src/experiment/plan.c
   service/src/experiment/precision.c
   service/src/experiment/stats.c
+  service/src/plan/plan.c
+  service/src/plan/schedule.c
   service/src/quiet/quiet.c
   service/src/report/census.c
   service/src/report/cost.c
@@ -79,7 +81,6 @@ set(TS_CORE_SOURCES
   service/src/server/handlers.c
   service/src/server/quiet_guard.c
   service/src/server/runner.c
-  service/src/server/schedule.c
   service/src/server/scheduler.c
   service/src/server/server.c
   service/src/store/schema.c

@@ -3,7 +3,7 @@
    files. */
 #include <string.h>
 
-#include "threadsoup/json.h"
+#include "threadsoup/json_write.h"
 #include "threadsoup/utf8.h"
 
 void ts_json_string(FILE *out, const char *text) {

@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "threadsoup/json.h"
+#include "threadsoup/json_read.h"
+#include "threadsoup/json_write.h"
 
 static ts_json_value *parse(const char *text) {
   ts_json_value *v = NULL;

@@ -11,7 +11,7 @@
 #include "check.h"
 #include "engine/engine.h"
 #include "experiment/experiment.h"
-#include "experiment/plan.h"
+#include "plan/plan.h"
 #include "report/report.h"
 #include "store/store.h"
 #include "testdb.h"

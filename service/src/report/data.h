@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "../experiment/fit.h"
-#include "../experiment/plan.h"
+#include "../plan/plan.h"
 #include "../experiment/precision.h"
 #include "../experiment/stats.h"
 #include "../store/store.h"

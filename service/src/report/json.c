@@ -6,7 +6,7 @@
 
 #include "calibration.h"
 #include "data.h"
-#include "threadsoup/json.h"
+#include "threadsoup/json_write.h"
 
 /* The escaper is shared with the run export files (threadsoup/json.h). */
 static void json_string(FILE *out, const char *text) { ts_json_string(out, text); }

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../experiment/plan.h"
+#include "../plan/plan.h"
 #include "../store/store.h"
 
 /* For each benchmark, one line per condition: n, mean, median, sd, cv, the load's wake-ups, the
