@@ -12,7 +12,7 @@ set(TS_SHARED_SOURCES
   shared/src/ntprocinfo.c
   shared/src/parse.c
   shared/src/plat/cores.c
-  shared/src/plat/fault.c
+  shared/src/plat/knobs.c
   shared/src/plat/machine_id.c
   shared/src/plat/peer_rights.c
   shared/src/plat/run_deadline.c
