@@ -83,8 +83,10 @@ set(TS_CORE_SOURCES
   service/src/server/scheduler.c
   service/src/server/server.c
   service/src/stats/blocked.c
+  service/src/stats/calibration_fit.c
   service/src/stats/dist.c
   service/src/stats/drift.c
+  service/src/stats/gls.c
   service/src/stats/multiplicity.c
   service/src/store/schema.c
   service/src/store/store.c
