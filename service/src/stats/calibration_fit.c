@@ -82,16 +82,11 @@ int calib_fit_from_blocks(const double *burn_percent, const double *baseline,
   return calib_fit_run(x, y, k, v, df, confidence, out);
 }
 
+/* The names, in the order of calib_verdict. */
+static const char *const verdict_names[] = {"inconclusive", "passed", "costs less than expected",
+                                            "costs more than expected"};
+
 const char *calib_verdict_name(calib_verdict v) {
-  switch (v) {
-  case CALIB_PASSED:
-    return "passed";
-  case CALIB_COSTS_LESS:
-    return "costs less than expected";
-  case CALIB_COSTS_MORE:
-    return "costs more than expected";
-  case CALIB_INCONCLUSIVE:
-    break;
-  }
-  return "inconclusive";
+  return (unsigned)v < sizeof verdict_names / sizeof verdict_names[0] ? verdict_names[v]
+                                                                      : "inconclusive";
 }
