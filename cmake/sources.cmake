@@ -88,6 +88,7 @@ set(TS_CORE_SOURCES
   service/src/stats/drift.c
   service/src/stats/gls.c
   service/src/stats/multiplicity.c
+  service/src/stats/sequential.c
   service/src/store/schema.c
   service/src/store/store.c
 )
