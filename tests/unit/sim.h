@@ -85,6 +85,19 @@ static inline void sim_run(sim_rng *r, const sim_design *d, double *baseline,
   }
 }
 
+/* The scores of one simulated run, with the row pointers the statistics take. */
+typedef struct sim_scores {
+  double baseline[SIM_MAX_BLOCKS];
+  double data[SIM_MAX_CONDITIONS][SIM_MAX_BLOCKS];
+  double *condition[SIM_MAX_CONDITIONS];
+  const double *conditions[SIM_MAX_CONDITIONS]; /* the same rows, read-only */
+} sim_scores;
+
+static inline void sim_scores_init(sim_scores *s) {
+  for (size_t i = 0; i < SIM_MAX_CONDITIONS; i++)
+    s->conditions[i] = s->condition[i] = s->data[i];
+}
+
 /* A proportion with its Monte-Carlo standard error, printed so a run shows the rates. */
 static inline double sim_report(const char *what, long hits, long runs) {
   double rate = (double)hits / (double)runs;

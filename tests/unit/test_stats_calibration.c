@@ -61,21 +61,21 @@ static void bad_input_is_refused(void) {
    of runs where the largest burn came out slower (the rule this verdict replaces). */
 static double simulate(uint64_t seed, double scale, size_t blocks, double cv, long runs,
                        double *verdicts) {
-  double effect[3], base[SIM_MAX_BLOCKS], data[3][SIM_MAX_BLOCKS];
-  double *cond[3] = {data[0], data[1], data[2]};
-  const double *ccond[3] = {data[0], data[1], data[2]};
+  double effect[3];
+  static sim_scores s;
+  sim_scores_init(&s);
   for (int i = 0; i < 3; i++)
     effect[i] = scale * log1p(-burn[i] / 100);
   sim_design d = {3, blocks, cv, 0.54, 0.001, effect};
   sim_rng rng = sim_seed(seed);
   long count[4] = {0}, largest_slower = 0;
   for (long r = 0; r < runs; r++) {
-    sim_run(&rng, &d, base, cond);
+    sim_run(&rng, &d, s.baseline, s.condition);
     calib_result c;
-    calib_fit_from_blocks(burn, base, ccond, 3, blocks, 0, 0, &c);
+    calib_fit_from_blocks(burn, s.baseline, s.conditions, 3, blocks, 0, 0, &c);
     count[c.verdict]++;
     blocked_result b;
-    blocked_compare(base, data[2], blocks, NULL, &b);
+    blocked_compare(s.baseline, s.data[2], blocks, NULL, &b);
     largest_slower += b.verdict == STATS_SLOWER;
   }
   for (int v = 0; v < 4; v++) {

@@ -172,18 +172,15 @@ static void knee_false_rate_under_a_line(void) {
       dose[i] = (double)(i + 1);
       effect[i] = -0.01 * dose[i];
     }
-    double base[SIM_MAX_BLOCKS], data[SIM_MAX_CONDITIONS][SIM_MAX_BLOCKS];
-    double *cond[SIM_MAX_CONDITIONS];
-    const double *ccond[SIM_MAX_CONDITIONS];
-    for (size_t i = 0; i < k; i++)
-      ccond[i] = cond[i] = data[i];
+    static sim_scores s;
+    sim_scores_init(&s);
     sim_design d = {k, blocks, 0.03, 0.54, 0.001, effect};
     sim_rng rng = sim_seed(0x6ee0 + dsg);
     long runs = 4000, knees = 0, uncorrected = 0;
     for (long r = 0; r < runs; r++) {
-      sim_run(&rng, &d, base, cond);
+      sim_run(&rng, &d, s.baseline, s.condition);
       double y[SIM_MAX_CONDITIONS], v[SIM_MAX_CONDITIONS * SIM_MAX_CONDITIONS], df;
-      gls_effects_from_blocks(base, ccond, (int)k, blocks, y, v, &df, NULL);
+      gls_effects_from_blocks(s.baseline, s.conditions, (int)k, blocks, y, v, &df, NULL);
       gls_knee kn;
       gls_knee_test(dose, y, (int)k, v, df, 0.05, &kn);
       knees += kn.knee;

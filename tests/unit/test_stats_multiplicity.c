@@ -64,22 +64,19 @@ static void bad_input_is_refused(void) {
 static double false_claim_rate(const char *name, uint64_t seed, size_t k, size_t blocks,
                                const double *effect, int holm, long runs) {
   sim_rng rng = sim_seed(seed);
-  double base[SIM_MAX_BLOCKS], data[SIM_MAX_CONDITIONS][SIM_MAX_BLOCKS];
-  double *cond[SIM_MAX_CONDITIONS];
-  const double *ccond[SIM_MAX_CONDITIONS];
-  for (size_t i = 0; i < k; i++)
-    ccond[i] = cond[i] = data[i];
+  static sim_scores s;
+  sim_scores_init(&s);
   sim_design d = {k, blocks, 0.05, 0.54, 0.001, effect};
   long runs_with_false = 0, disagreements = 0;
   for (long run = 0; run < runs; run++) {
-    sim_run(&rng, &d, base, cond);
+    sim_run(&rng, &d, s.baseline, s.condition);
     blocked_result r[SIM_MAX_CONDITIONS];
     double adjusted[SIM_MAX_CONDITIONS];
     if (holm) {
-      multiplicity_compare_family(base, ccond, k, blocks, NULL, 0, r, adjusted);
+      multiplicity_compare_family(s.baseline, s.conditions, k, blocks, NULL, 0, r, adjusted);
     } else {
       for (size_t i = 0; i < k; i++)
-        blocked_compare(base, cond[i], blocks, NULL, &r[i]);
+        blocked_compare(s.baseline, s.condition[i], blocks, NULL, &r[i]);
     }
     int any = 0;
     for (size_t i = 0; i < k; i++) {
