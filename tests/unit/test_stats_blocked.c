@@ -45,6 +45,10 @@ static void quantiles_against_scipy(void) {
     CHECK_REL(dist_f_quantile(f[i].p, f[i].d1, f[i].d2), f[i].f, 1e-11);
     CHECK_REL(dist_f_cdf(f[i].f, f[i].d1, f[i].d2), f[i].p, 1e-10);
   }
+  /* Huge df: the normal quantile with its 1/df correction; far tails: the bisection fallback. */
+  CHECK_REL(dist_t_quantile(0.975, 1e12), 1.959963984540054, 1e-11);
+  CHECK_REL(dist_t_cdf(1.959963984540054, 1e12), 0.975, 1e-12);
+  CHECK_REL(dist_t_quantile(1e-300, 3), stats_t_quantile(1e-300, 3), 1e-12);
   CHECK(isnan(dist_t_quantile(0, 5)) && isnan(dist_t_quantile(1, 5)));
   CHECK(isnan(dist_t_quantile(0.5, 0)) && isnan(dist_t_quantile(NAN, 5)));
   CHECK(isnan(dist_normal_quantile(1.5)) && isnan(dist_f_quantile(0.5, -1, 3)));

@@ -57,11 +57,17 @@ double dist_normal_quantile(double p) {
   return x - u / (1 + x * u / 2);
 }
 
+/* Beyond this many degrees of freedom the incomplete beta loses digits (its parameters dwarf x),
+   and the t distribution is the normal one with a 1/df correction to about 1e-12. */
+#define DIST_T_NORMAL_DF 1e7
+
 double dist_t_cdf(double t, double df) {
   if (isnan(t) || !(df > 0))
     return NAN;
   if (isinf(df))
     return dist_normal_cdf(t);
+  if (df > DIST_T_NORMAL_DF) /* the first-order correction of the normal approximation */
+    return dist_normal_cdf(t * (1 - 1 / (4 * df)) / sqrt(1 + t * t / (2 * df)));
   return stats_t_cdf(t, df);
 }
 
@@ -80,6 +86,8 @@ double dist_t_quantile(double p, double df) {
     return NAN;
   if (isinf(df))
     return dist_normal_quantile(p);
+  if (df > DIST_T_NORMAL_DF)
+    return t_guess(dist_normal_quantile(p), df);
   if (p == 0.5)
     return 0;
   /* Closed forms for one and two degrees of freedom. */
@@ -108,6 +116,9 @@ double dist_t_quantile(double p, double df) {
     if (fabs(t1 - t0) <= 1e-14 * t1)
       break;
   }
+  /* Far in the tail (p below about 1e-100) the secant may not settle: bisect there instead. */
+  if (!(fabs(log(stats_t_cdf(-t1, df)) - lq) < 1e-9))
+    return stats_t_quantile(p, df);
   return p < 0.5 ? -t1 : t1;
 }
 

@@ -6,7 +6,10 @@
    The t and F functions build on stats_incbeta / stats_t_cdf (experiment/stats.h, relative
    accuracy about 1e-13). stats_t_quantile there bisects (about 60 evaluations); dist_t_quantile
    starts from a Cornish-Fisher guess and takes secant steps on the lower tail, where the tail
-   probability keeps its relative digits, so it needs about six evaluations for the same 1e-12.
+   probability keeps its relative digits, so it needs about six evaluations for the same 1e-12
+   (bisection stays the fallback far in the tail, below p = 1e-100 or so). Above 1e7 degrees of
+   freedom, where the incomplete beta loses digits, both use the normal distribution with its
+   first 1/df correction (relative error about 1e-12 there).
    Every function returns NaN for an argument outside its domain (NaN, p outside (0, 1), df not
    above 0), never crashes. */
 #ifndef THREADSOUP_STATS_DIST_H
