@@ -23,7 +23,9 @@
    S_k on the continuation region is carried from look to look by numerical integration
    (Armitage, McPherson and Rowe 1969; Jennison and Turnbull 2000, chapter 19): Simpson's rule on
    SEQ_GRID points, c_k by bisection. A look's t statistic enters as the z of its two-sided p
-   (seq_z_of_p), so the boundaries hold for t tests on few blocks too.
+   (seq_z_of_p), so the boundaries hold for t tests on few blocks too. With k conditions against
+   the baseline, boundaries computed for alpha / k keep the run's family-wise rate at alpha
+   (Bonferroni over the conditions; each condition's own spending is as above).
 
    ADAPTIVE PRECISION (--precision): adding blocks until the effect's 95 % interval is narrow
    enough. Two rules:
