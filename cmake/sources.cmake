@@ -50,8 +50,6 @@ set(TS_CORE_SOURCES
   service/src/doctor/doctor.c
   service/src/doctor/findings.c
   service/src/engine/engine.c
-  service/src/exchange/export.c
-  service/src/exchange/import.c
   service/src/engine/like.c
   service/src/engine/scenarios.c
   service/src/engine/scenarios/burn.c
@@ -59,6 +57,8 @@ set(TS_CORE_SOURCES
   service/src/engine/scenarios/sleep.c
   service/src/engine/scenarios/wait.c
   service/src/engine/scenarios/yield.c
+  service/src/exchange/export.c
+  service/src/exchange/import.c
   service/src/experiment/estimate.c
   service/src/experiment/experiment.c
   service/src/experiment/fit.c
@@ -67,29 +67,36 @@ set(TS_CORE_SOURCES
   service/src/plan/plan.c
   service/src/plan/schedule.c
   service/src/quiet/quiet.c
-  service/src/report/format.c
+  service/src/report/benchmarks.c
+  service/src/report/calibration.c
+  service/src/report/census.c
+  service/src/report/checks.c
+  service/src/report/compare.c
+  service/src/report/cost.c
+  service/src/report/counts.c
   service/src/report/data.c
+  service/src/report/format.c
   service/src/report/header.c
   service/src/report/headline.c
-  service/src/report/benchmarks.c
-  service/src/report/census.c
-  service/src/report/cost.c
-  service/src/report/calibration.c
-  service/src/report/timers.c
-  service/src/report/counts.c
-  service/src/report/checks.c
   service/src/report/placement.c
   service/src/report/plan.c
-  service/src/report/trials.c
-  service/src/report/sections.c
   service/src/report/report.c
-  service/src/report/compare.c
+  service/src/report/sections.c
+  service/src/report/timers.c
+  service/src/report/trials.c
   service/src/server/events.c
   service/src/server/handlers.c
   service/src/server/quiet_guard.c
   service/src/server/runner.c
   service/src/server/scheduler.c
   service/src/server/server.c
+  service/src/stats/blocked.c
+  service/src/stats/calibration_fit.c
+  service/src/stats/dist.c
+  service/src/stats/drift.c
+  service/src/stats/gls.c
+  service/src/stats/multiplicity.c
+  service/src/stats/sequential.c
   service/src/store/exchange.c
   service/src/store/kit.c
   service/src/store/machine_checks.c
