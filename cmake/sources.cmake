@@ -4,6 +4,7 @@
 # checks that they agree).
 set(TS_SHARED_SOURCES
   shared/src/buf.c
+  shared/src/call.c
   shared/src/civil.c
   shared/src/err.c
   shared/src/json_read.c
@@ -95,10 +96,15 @@ set(TS_CLI_SOURCES
   service/src/cli/exchange.c
   service/src/cli/history.c
   service/src/cli/load.c
+  service/src/cli/quiet.c
   service/src/cli/record.c
   service/src/cli/report.c
   service/src/cli/run.c
+  service/src/cli/schedule.c
   service/src/cli/service.c
+  service/src/cli/start.c
+  service/src/cli/status.c
+  service/src/cli/stop.c
   service/src/host/${TS_PLATFORM}/host.c
 )
 if(WIN32)
