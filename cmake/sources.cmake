@@ -76,6 +76,7 @@ set(TS_CORE_SOURCES
   service/src/report/html.c
   service/src/report/json.c
   service/src/report/text.c
+  service/src/server/catalog.c
   service/src/server/events.c
   service/src/server/handlers.c
   service/src/server/quiet_guard.c
