@@ -119,11 +119,22 @@ if(WIN32)
 endif()
 
 set(TS_TRAY_SOURCES
-  tray/src/schedules.c
-  tray/src/tray.c
-  tray/src/results.c
+  tray/src/app.c
   tray/src/load_form.c
   tray/src/menu_items.c
-  tray/src/dialogs.c
+  tray/src/parts/dialogs.c
+  tray/src/parts/menus.c
+  tray/src/parts/parts.c
+  tray/src/parts/quiet.c
+  tray/src/parts/results.c
+  tray/src/parts/schedules.c
+  tray/src/parts/service_start.c
+  tray/src/shell/icon.c
+  tray/src/shell/link.c
+  tray/src/shell/log.c
+  tray/src/shell/settings.c
+  tray/src/shell/text.c
+  tray/src/shell/ui.c
+  tray/src/shell/worker.c
   tray/tray.rc
 )
