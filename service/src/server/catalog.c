@@ -30,6 +30,14 @@ static void listed_help(const char *listing, const char *name, char *out, size_t
   }
 }
 
+/* `KEY: NAME|REASON` when `unavailable_reason` (NULL for none) says why NAME cannot run here. */
+static void add_unavailable(request *r, const char *key, const char *name,
+                            const char *(*unavailable_reason)(void)) {
+  const char *why = unavailable_reason ? unavailable_reason() : NULL;
+  if (why)
+    proto_addf(r->out, &r->err, key, "%s|%s", name, why);
+}
+
 /* `preset: NAME|HELP` in the presets' order, and `preset-default: NAME`. */
 static void add_presets(request *r) {
   char listing[4096], help[512];
@@ -68,9 +76,7 @@ static void add_scenarios(request *r) {
   for (size_t i = 0; scenario_table[i]; i++) {
     const scenario_def *sc = scenario_table[i];
     proto_addf(r->out, &r->err, "scenario", "%s|%s", sc->name, sc->help);
-    const char *why = sc->unavailable_reason ? sc->unavailable_reason() : NULL;
-    if (why)
-      proto_addf(r->out, &r->err, "scenario-unavailable", "%s|%s", sc->name, why);
+    add_unavailable(r, "scenario-unavailable", sc->name, sc->unavailable_reason);
     for (size_t k = 0; k < sizeof option_flags / sizeof option_flags[0]; k++) {
       if (option_flags[k].flag && !(sc->options & option_flags[k].flag))
         continue;
@@ -93,9 +99,7 @@ static void add_benches(request *r) {
   for (size_t i = 0; bench_table[i]; i++) {
     const bench_def *b = bench_table[i];
     proto_addf(r->out, &r->err, "bench", "%s|%s", b->name, b->help);
-    const char *why = b->unavailable_reason ? b->unavailable_reason() : NULL;
-    if (why)
-      proto_addf(r->out, &r->err, "bench-unavailable", "%s|%s", b->name, why);
+    add_unavailable(r, "bench-unavailable", b->name, b->unavailable_reason);
   }
 }
 
