@@ -82,7 +82,7 @@ int call_link_read(call_link *l, proto_message *out, ts_err *err) {
     l->hello_pending = 0;
     if (l->hello.kind == PROTO_ERROR) {
       const char *message = proto_get(&l->hello, "message");
-      return ts_err_set(err, TS_EUNSUPPORTED, "the service does not speak with this client: %s",
+      return ts_err_set(err, TS_EVERSION, "the service does not speak with this client: %s",
                         message ? message : l->hello.verb);
     }
   }

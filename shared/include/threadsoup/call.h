@@ -33,8 +33,8 @@ int call_link_connect(call_link *l, const char *address, ts_err *err);
    service answers both in order. */
 int call_link_send(call_link *l, const proto_message *request, ts_err *err);
 /* Reads the next whole message (a reply or an event) into *out. hello's reply is read first and
-   taken here: a service that refuses it (another protocol version) is TS_EUNSUPPORTED "the
-   service does not speak with this client: ...". A closed connection is TS_EUNSUPPORTED "the
+   taken here: a service that refuses it (another protocol version) is TS_EVERSION "the service
+   does not speak with this client: ...". A closed connection is TS_EUNSUPPORTED "the
    service closed the connection without answering"; bytes that do not decode are TS_EINVAL
    "the service sent something unreadable: ...". */
 int call_link_read(call_link *l, proto_message *out, ts_err *err);

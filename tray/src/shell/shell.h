@@ -198,7 +198,7 @@ void tray_icon_balloon(tray_shell *shell, const struct tray_part *owner, BOOL er
 /* ---- worker.c: the request thread ---- */
 
 /* Queues a request for the request thread; an error balloon titled `what` says when the queue is
-   full. key/value and key2/value2 may be NULL. Window thread. */
+   full ("" fails silently). key/value and key2/value2 may be NULL. Any thread. */
 void tray_request(tray_shell *shell, const char *verb, const char *key, const char *value,
                   const char *key2, const char *value2, const wchar_t *what);
 BOOL tray_worker_start(tray_shell *shell);

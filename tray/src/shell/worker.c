@@ -31,9 +31,10 @@ static BOOL enqueue(tray_shell *shell, const char *verb, const char *key, const 
 
 void tray_request(tray_shell *shell, const char *verb, const char *key, const char *value,
                   const char *key2, const char *value2, const wchar_t *what) {
-  if (!enqueue(shell, verb, key, value, key2, value2, what))
-    tray_icon_balloon(shell, NULL, TRUE, what,
-                      L"Too many requests are waiting for the service; try again later.");
+  /* Posted, not shown here: the connection thread queues the answer to an idle query too. */
+  if (!enqueue(shell, verb, key, value, key2, value2, what) && what[0] != L'\0')
+    tray_post_balloon(shell, NULL, TRUE, what,
+                      "Too many requests are waiting for the service; try again later.");
 }
 
 /* The buffers of one call: two messages (about 130 KiB), on the heap. */
