@@ -31,8 +31,8 @@
 enum {
   TRAY_WM_NOTIFY = WM_APP + 1, /* the shell's icon events (uCallbackMessage) */
   TRAY_WM_RUN = WM_APP + 2,    /* lParam: a tray_ui_job the window runs and frees */
-  TRAY_WM_DIALOG_REPLY =
-      WM_APP + 3, /* to a dialog: its request's answer is in (lParam: the part's) */
+  /* To a dialog from its worker: the request's answer is in (lParam: what the part posts). */
+  TRAY_WM_DIALOG_REPLY = WM_APP + 3,
 };
 
 /* The program's name in titles and the tooltip. */
