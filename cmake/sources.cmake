@@ -4,6 +4,7 @@
 # checks that they agree).
 set(TS_SHARED_SOURCES
   shared/src/buf.c
+  shared/src/call.c
   shared/src/civil.c
   shared/src/err.c
   shared/src/json_read.c
@@ -84,6 +85,7 @@ set(TS_CORE_SOURCES
   service/src/report/sections.c
   service/src/report/timers.c
   service/src/report/trials.c
+  service/src/server/catalog.c
   service/src/server/events.c
   service/src/server/handlers.c
   service/src/server/quiet_guard.c
@@ -118,10 +120,15 @@ set(TS_CLI_SOURCES
   service/src/cli/exchange.c
   service/src/cli/history.c
   service/src/cli/load.c
+  service/src/cli/quiet.c
   service/src/cli/record.c
   service/src/cli/report.c
   service/src/cli/run.c
+  service/src/cli/schedule.c
   service/src/cli/service.c
+  service/src/cli/start.c
+  service/src/cli/status.c
+  service/src/cli/stop.c
   service/src/host/${TS_PLATFORM}/host.c
 )
 if(WIN32)
@@ -135,11 +142,22 @@ if(WIN32)
 endif()
 
 set(TS_TRAY_SOURCES
-  tray/src/schedules.c
-  tray/src/tray.c
-  tray/src/results.c
+  tray/src/app.c
   tray/src/load_form.c
   tray/src/menu_items.c
-  tray/src/dialogs.c
+  tray/src/parts/dialogs.c
+  tray/src/parts/menus.c
+  tray/src/parts/parts.c
+  tray/src/parts/quiet.c
+  tray/src/parts/results.c
+  tray/src/parts/schedules.c
+  tray/src/parts/service_start.c
+  tray/src/shell/icon.c
+  tray/src/shell/link.c
+  tray/src/shell/log.c
+  tray/src/shell/settings.c
+  tray/src/shell/text.c
+  tray/src/shell/ui.c
+  tray/src/shell/worker.c
   tray/tray.rc
 )

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "threadsoup/call.h"
 #include "engine/engine.h"
 #include "store/store.h"
 #include "threadsoup/plat.h"
@@ -233,6 +234,24 @@ static void answers_and_runs_load_in_its_own_process(void) {
 
 /* A tray's answer to the idle question counts when it comes from the console's session: this
    client is in it (under Wine, session 1 is the console's; POSIX has no sessions). */
+/* The catalog through the clients' own call (call.c): the presets, scenarios and benchmarks. */
+static void catalog_through_the_clients_call(void) {
+  static proto_message request, reply;
+  ts_err err;
+  proto_init(&request, PROTO_REQUEST, "catalog");
+  REQUIRE(call_service(address, &request, &reply, &err) == TS_OK);
+  CHECK_INT(reply.kind, PROTO_OK);
+  int cost = 0, calibrate = 0, sleep = 0, builtin = 0;
+  for (int i = 0; i < reply.field_count; i++) {
+    const char *v = proto_value(&reply, i);
+    cost |= strcmp(reply.fields[i].key, "preset") == 0 && strncmp(v, "cost|", 5) == 0;
+    calibrate |= strcmp(reply.fields[i].key, "preset") == 0 && strncmp(v, "calibrate|", 10) == 0;
+    sleep |= strcmp(reply.fields[i].key, "scenario") == 0 && strncmp(v, "sleep|", 6) == 0;
+    builtin |= strcmp(reply.fields[i].key, "bench") == 0 && strncmp(v, "builtin-st|", 11) == 0;
+  }
+  CHECK(cost && calibrate && sleep && builtin);
+}
+
 static void idle_answer_counts_from_the_console(void) {
   CHECK(ask(&conv, "user-idle", "seconds", "120"));
   CHECK_INT(conv.reply.kind, PROTO_OK);
@@ -252,8 +271,12 @@ static void bad_requests_get_reasons(void) {
   CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "needs field 'spec'");
   CHECK(ask(&conv, "report", "run", "-3"));
   CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "out of range");
-  CHECK(ask(&conv, "schedule-add", "when", "every full moon"));
+  /* Every required field is there: the value is judged. */
+  CHECK(ask_raw(&conv, "TS1 request schedule-add\nwhen: every full moon\nplan: quick\n\n"));
   CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "not a schedule");
+  /* A required field is missing: named before any other field's value is judged. */
+  CHECK(ask(&conv, "schedule-add", "when", "every full moon"));
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "schedule-add needs field 'plan'");
   CHECK(ask(&conv, "run-start", "plan", "conditions = baseline\nreps = -1\n"));
   CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "plan:2: reps");
 }
@@ -1043,6 +1066,7 @@ int main(int argc, char **argv) {
   start_daemon();
   RUN_CASE(answers_and_runs_load_in_its_own_process);
   RUN_CASE(bad_requests_get_reasons);
+  RUN_CASE(catalog_through_the_clients_call);
   RUN_CASE(idle_answer_counts_from_the_console);
   RUN_CASE(record_checks_names_as_the_command_line_does);
   RUN_CASE(survives_fuzzing);

@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # tray_schedules.sh - the tray's Schedules dialog under Wine and Xvfb: Add... adds a schedule that
-# threadsoup schedule list then shows, Remove removes it; both dialogs are screenshotted.
+# threadsoup schedule list then shows, Remove removes it; both dialogs are screenshotted. The
+# experiment menu and the Add dialog offer the service's presets (its catalog), cost and calibrate
+# among them.
 # Usage: tray_schedules.sh WINE-RUN THREADSOUP-EXE THREADSOUP-TRAY-EXE WINEPREFIX
 set -u
 wine_run=$1 exe=$2 tray=$3 prefix=$4
@@ -42,10 +44,14 @@ for attempt in 1 2 3 4 5; do
   xdotool key Escape
 done
 [ $opened -eq 1 ] || fail "Schedules... did not open the dialog with its list"
+grep -Eq '^menu experiments \| quick \| .*\| cost \| calibrate( |$)' "$log" ||
+  fail "the Run experiment menu does not offer the service's presets cost and calibrate"
 
 # Add...: preset quick (the first) and the proposed time daily 03:00, then OK.
 click_control schedules Add
 wait_log '^dialog add control OK at ' 30 || fail "Add... did not open its dialog"
+grep -Eq '^schedules presets \| quick \| .*\| cost \| calibrate( |$)' "$log" ||
+  fail "the Add dialog does not offer the service's presets cost and calibrate"
 sleep 1
 screenshot "$shots/tray-schedules-add.png"
 click_control add OK

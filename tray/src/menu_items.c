@@ -3,6 +3,8 @@
    runs natively too). */
 #include "menu_items.h"
 
+#include <string.h>
+
 /* Each label's '&' marks its access key: unique within its menu level, so one key press picks
    one item (Windows only cycles between items that share a key). */
 const wchar_t *const TRAY_ITEM_LABELS[TRAY_ITEM_COUNT] = {
@@ -29,10 +31,27 @@ const tray_menu_choice TRAY_LOADS[TRAY_LOAD_COUNT] = {
 };
 const wchar_t TRAY_CUSTOM_LOAD_LABEL[] = L"&Custom load\u2026";
 
-const tray_menu_choice TRAY_PLANS[TRAY_PLAN_COUNT] = {
-    {L"&quick", "quick"}, {L"&seed", "seed"}, {L"&waiters", "waiters"},
-    {L"&dose", "dose"},   {L"&aa", "aa"},
-};
+void tray_menu_label(const char *name, char *taken, wchar_t *out, size_t count) {
+  size_t o = 0;
+  int keyed = 0;
+  if (count == 0)
+    return;
+  for (const char *p = name; *p != '\0' && o + 3 < count; p++) {
+    char c = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
+    int letter = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (!keyed && letter && strchr(taken, c) == NULL) {
+      size_t n = strlen(taken);
+      taken[n] = c;
+      taken[n + 1] = '\0';
+      out[o++] = L'&';
+      keyed = 1;
+    } else if (*p == '&') {
+      out[o++] = L'&';
+    }
+    out[o++] = (wchar_t)(unsigned char)*p; /* names are ASCII: [a-z0-9-] */
+  }
+  out[o] = L'\0';
+}
 
 int tray_menu_access_key(const wchar_t *label) {
   int key = 0;

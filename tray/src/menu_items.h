@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* menu_items.h - the labels of the tray's popup menu, one table per menu level: the menu code
-   (tray.c, results.c) builds the menu from them; test_tray_menu_keys checks their access keys. */
+   (parts/) builds the menu from them; test_tray_menu_keys checks their access keys. */
 #ifndef THREADSOUP_TRAY_MENU_ITEMS_H
 #define THREADSOUP_TRAY_MENU_ITEMS_H
 
@@ -39,9 +39,12 @@ typedef struct tray_menu_choice {
 extern const tray_menu_choice TRAY_LOADS[TRAY_LOAD_COUNT];
 extern const wchar_t TRAY_CUSTOM_LOAD_LABEL[];
 
-/* Run experiment's submenu: the service's preset plans (value: the plan's name). */
-#define TRAY_PLAN_COUNT 5
-extern const tray_menu_choice TRAY_PLANS[TRAY_PLAN_COUNT];
+/* A label for the name of a submenu row that comes from the service (Run experiment's presets):
+   the name with an access key on its first letter or digit that no row before it took. `taken`
+   holds those keys (a string the caller starts empty, of at least as many characters as rows,
+   plus one); the name goes without a key when every one of its letters is taken. "&&" is written
+   for a '&' in the name. */
+void tray_menu_label(const char *name, char *taken, wchar_t *out, size_t count);
 
 /* The access key of a menu label ("Start &load": 'l'), lower-cased for ASCII letters; "&&" is a
    literal ampersand. 0 when the label has none; -1 when it has more than one or ends in '&'. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* resource.h - resource and command IDs of threadsoup-tray, shared by tray.c and tray.rc. */
+/* resource.h - resource and command IDs of threadsoup-tray, shared by the tray's parts and tray.rc.
+ */
 #ifndef THREADSOUP_TRAY_RESOURCE_H
 #define THREADSOUP_TRAY_RESOURCE_H
 
@@ -12,7 +13,7 @@
 
 /* The lowest icon ID is the one Explorer shows for the .exe, so the tray icon comes first. */
 #define IDI_TRAY 101
-/* The notification icon per state, in the order of tray.c's tray_kind (res/make-icons.sh). */
+/* The notification icon per state, in the order of shell.h's tray_kind (res/make-icons.sh). */
 #define IDI_STATE_IDLE 102
 #define IDI_STATE_LOAD 103
 #define IDI_STATE_RUN 104
@@ -26,14 +27,15 @@
 #define IDM_RUN_STOP 1004
 #define IDM_QUIET_NOW 1005
 #define IDM_QUIET_RUNS 1006
-/* Results: the latest report, the history (results.c). */
+/* Results: the latest report, the history (parts/results.c). */
 #define IDM_RESULTS_LATEST 1020
 #define IDM_RESULTS_HISTORY 1021
 #define IDD_HISTORY 3000
 #define IDC_HISTORY_LIST 3001
 #define IDC_HISTORY_OPEN 3002
 #define IDC_HISTORY_LABEL 3003
-/* Schedules and Start the service (schedules.c): menu 1030-1039, dialogs and controls 4000-4999. */
+/* Schedules and Start the service (parts/schedules.c): menu 1030-1039, dialogs and controls
+ * 4000-4999. */
 #define IDM_SCHEDULES 1030
 #define IDM_START_SERVICE 1031
 #define IDD_SCHEDULES 4000
@@ -47,7 +49,7 @@
 #define IDC_SCHED_WHEN 4103
 #define IDC_SCHED_REQUIRE 4104
 #define IDC_SCHED_ERROR 4105
-/* The Custom load and Record a score dialogs (dialogs.c): menu items, templates, controls. */
+/* The Custom load and Record a score dialogs (parts/dialogs.c): menu items, templates, controls. */
 #define IDM_CUSTOM_LOAD 1010
 #define IDM_RECORD_SCORE 1011
 #define IDD_CUSTOM_LOAD 2000
@@ -66,8 +68,10 @@
 #define IDC_RECORD_SCORE 2022
 #define IDC_RECORD_RUN 2023
 #define IDC_RECORD_ERROR 2024
-/* Ranges: one ID per row of the load and plan tables in tray.c, counted from the first. */
+/* Ranges: one ID per row of the suggested loads (menu_items.c) and of the service's presets
+   (parts/menus.c), counted from the first. */
 #define IDM_LOAD_FIRST 1100
 #define IDM_RUN_FIRST 1200
+#define IDM_RUN_COUNT 32
 
 #endif

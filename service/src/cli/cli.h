@@ -36,13 +36,12 @@ extern const cli_command cli_doctor_command;
 extern const cli_command cli_export_command;
 extern const cli_command cli_import_command;
 
-/* ---- talking to the service (client.c) ---------------------------------------------------- */
+/* ---- talking to the service (client.c; the call itself is threadsoup/call.h) -------------- */
 
 struct proto_message;
-/* Sends hello and `request` to the service at `address` (NULL: the default) and reads the reply
-   into *reply. A refusal by the service is TS_OK with reply->kind PROTO_ERROR. */
-int cli_call_service(const char *address, const struct proto_message *request,
-                     struct proto_message *reply, ts_err *err);
+/* Sends `request` to the service at `address` (NULL: the default) and prints the reply's fields
+   as "key  value" lines, or the failure or refusal; returns the exit code. */
+int cli_call_and_print(const char *address, const struct proto_message *request);
 /* Prints a refusal ("threadsoup: the service refused: …") and returns the exit code for it. */
 int cli_service_refused(const struct proto_message *reply);
 

@@ -8,6 +8,7 @@
 #include "../doctor/doctor.h"
 #include "../plan/plan.h"
 #include "cli.h"
+#include "threadsoup/call.h"
 #include "threadsoup/proto.h"
 
 /* The server check's question: `status` through the normal client, which verifies the server
@@ -17,7 +18,7 @@ static int ask_status(const char *address, char *answer, size_t len, ts_err *err
   if (!reply)
     return ts_err_set(err, TS_ENOMEM, "no memory for a reply");
   proto_init(&request, PROTO_REQUEST, "status");
-  int rc = cli_call_service(address, &request, reply, err);
+  int rc = call_service(address, &request, reply, err);
   if (rc == TS_OK && reply->kind == PROTO_ERROR) {
     const char *message = proto_get(reply, "message");
     rc = ts_err_set(err, TS_EOS, "the service refused status: %s", message ? message : "?");

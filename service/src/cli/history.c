@@ -6,6 +6,7 @@
 
 #include "../store/store.h"
 #include "cli.h"
+#include "threadsoup/call.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/proto.h"
@@ -53,7 +54,7 @@ static int history_main(int argc, char **argv) {
     static proto_message request, reply;
     proto_init(&request, PROTO_REQUEST, "history");
     proto_addf(&request, &err, "limit", "%ld", limit > 200 ? 200 : limit);
-    if (cli_call_service(socket, &request, &reply, &err) != TS_OK)
+    if (call_service(socket, &request, &reply, &err) != TS_OK)
       return cli_fail(&err);
     if (reply.kind == PROTO_ERROR)
       return cli_service_refused(&reply);

@@ -9,6 +9,7 @@
 #include "../experiment/experiment.h"
 #include "../report/report.h"
 #include "cli.h"
+#include "threadsoup/call.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/proto.h"
@@ -224,7 +225,7 @@ static int run_by_service(const run_options *o, const plan *p, uint64_t seed, lo
     if (o->seed)
       proto_addf(&request, &err, "seed", "%llu", (unsigned long long)seed);
   }
-  if (cli_call_service(o->socket, &request, &reply, &err) != TS_OK)
+  if (call_service(o->socket, &request, &reply, &err) != TS_OK)
     return cli_fail(&err);
   if (reply.kind == PROTO_ERROR)
     return cli_service_refused(&reply);

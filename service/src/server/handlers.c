@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* handlers.c - the protocol's requests (docs/protocol.md), one function and one table line each:
-   parse the request, call the runner, the store or the quiet module, reply. The table says which
-   requests need an administrator. */
+   parse the request, call the runner, the store or the quiet module, reply. The table declares
+   each request's right and fields; server_dispatch checks both before the handler runs. */
 #include "internal.h"
 
 #include <stdio.h>
@@ -14,12 +14,10 @@
 #include "../report/headline.h"
 #include "../report/report.h"
 #include "../plan/schedule.h"
-#include "../../../shared/src/plat/peer_rights.h"
+#include "peer_rights.h" /* shared/src/plat/, an include directory of ts_core */
 #include "threadsoup/buf.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/version.h"
-
-typedef int (*handler_fn)(request *r);
 
 /* Replaces the reply with the error `err`: the protocol's name for its code, and its message. */
 static int reply_err(request *r, const ts_err *err) {
@@ -51,10 +49,8 @@ static int long_field(const request *r, const char *key, long min, long max, lon
 
 /* A plan from a request: "plan" is a preset name or plan text; "set" fields are KEY=VALUE. */
 static int request_plan(const request *r, plan *p, ts_err *err) {
-  const char *text;
-  int rc = need(r, "plan", "a preset name or plan text", &text, err);
-  if (rc == TS_OK)
-    rc = strchr(text, '=') ? plan_parse(text, "plan", p, err) : plan_preset(text, p, err);
+  const char *text = proto_get(r->in, "plan"); /* required: the table checked it */
+  int rc = strchr(text, '=') ? plan_parse(text, "plan", p, err) : plan_preset(text, p, err);
   for (int i = 0; rc == TS_OK && i < r->in->field_count; i++) {
     if (strcmp(r->in->fields[i].key, "set") != 0)
       continue;
@@ -390,12 +386,10 @@ static int handle_user_idle(request *r) {
 /* ---- administrators ---- */
 
 static int handle_load_start(request *r) {
-  const char *text;
+  const char *text = proto_get(r->in, "spec");
   load_spec spec;
   ts_err err;
-  int rc = need(r, "spec", "a condition such as sleep:500 or wait:100:event+procs:10", &text, &err);
-  if (rc == TS_OK)
-    rc = load_spec_parse(text, &spec, &err);
+  int rc = load_spec_parse(text, &spec, &err);
   if (rc == TS_OK && spec.part_count == 0)
     rc = ts_err_set(&err, TS_EUSAGE, "'%s' creates no load", text);
   if (rc == TS_OK)
@@ -507,20 +501,15 @@ static int handle_record(request *r) {
   long run_id;
   double score;
   load_spec spec;
-  const char *bench = NULL, *condition = NULL, *score_text = NULL;
+  /* All four are required: the table checked them. */
+  const char *bench = proto_get(r->in, "bench"), *condition = proto_get(r->in, "condition");
+  const char *score_text = proto_get(r->in, "score"), *run_text = proto_get(r->in, "run");
   ts_err err;
-  int rc = need(r, "bench", "a benchmark name", &bench, &err);
-  if (rc == TS_OK)
-    rc = need(r, "condition", "a condition", &condition, &err);
-  if (rc == TS_OK)
-    rc = need(r, "score", "a number", &score_text, &err);
+  int rc = TS_OK;
   /* "new" makes a run of plan "manual" for the score, as `threadsoup record --run new` does. */
-  const char *run_text = proto_get(r->in, "run");
-  int new_run = run_text != NULL && strcmp(run_text, "new") == 0;
+  int new_run = strcmp(run_text, "new") == 0;
   run_id = 0;
-  if (rc == TS_OK && !new_run)
-    rc = need(r, "run", "a run number, or new", &run_text, &err);
-  if (rc == TS_OK && !new_run)
+  if (!new_run)
     rc = parse_long(run_text, 1, ID_MAX, "run", &run_id, &err);
   if (rc == TS_OK)
     rc = parse_double(score_text, 0, 1e15, "score", &score, &err);
@@ -585,16 +574,13 @@ static int find_same_schedule(void *ctx, const store_schedule *sc) {
 }
 
 static int handle_schedule_add(request *r) {
-  const char *when_text;
+  const char *when_text = proto_get(r->in, "when");
   schedule_when when;
   schedule_conditions conditions;
   ts_err err;
   store_schedule *sc = calloc(1, sizeof *sc);
   plan *p = malloc(sizeof *p);
   int rc = sc && p ? TS_OK : ts_err_set(&err, TS_ENOMEM, "no memory for a schedule");
-  if (rc == TS_OK)
-    rc =
-        need(r, "when", "daily HH:MM, weekly DAY HH:MM, once DATE HH:MM, boot D", &when_text, &err);
   if (rc == TS_OK)
     rc = schedule_parse(when_text, &when, &err);
   if (rc == TS_OK)
@@ -715,37 +701,115 @@ static int handle_run_estimate(request *r) {
 
 /* ---- the table ---- */
 
-typedef struct handler_def {
-  const char *verb;
-  int privileged; /* needs control rights (peer_rights.h: root or group threadsoup; SYSTEM, an
-                     elevated administrator or a member of ThreadSoup Users) */
-  handler_fn fn;
-} handler_def;
+#define PLAN_HELP "a preset name or plan text"
+#define SET_HELP "repeated KEY=VALUE: a plan setting, as run --set"
+#define REQUIRED 1
+#define OPTIONAL 0
 
-/* The protocol's requests (docs/protocol.md): one line each. */
-static const handler_def handlers[] = {
-    {"hello", 0, handle_hello},
-    {"status", 0, handle_status},
-    {"census", 0, handle_census},
-    {"history", 0, handle_history},
-    {"report", 0, handle_report},
-    {"run-estimate", 0, handle_run_estimate},
-    {"schedule-list", 0, handle_schedule_list},
-    {"quiet-status", 0, handle_quiet_status},
-    {"subscribe", 0, handle_subscribe},
-    {"user-idle", 0, handle_user_idle},
-    {"load-start", 1, handle_load_start},
-    {"load-stop", 1, handle_load_stop},
-    {"run-start", 1, handle_run_start},
-    {"run-stop", 1, handle_run_stop},
-    {"run-resume", 1, handle_run_resume},
-    {"record", 1, handle_record},
-    {"schedule-add", 1, handle_schedule_add},
-    {"schedule-remove", 1, handle_schedule_remove},
-    {"quiet-on", 1, handle_quiet_on},
-    {"quiet-off", 1, handle_quiet_off},
+/* The protocol's requests (docs/protocol.md, which test_protocol_doc holds to this table): one
+   line each. A required field missing or empty is refused before the handler runs, with its help
+   as what is accepted. */
+const request_def server_requests[] = {
+    {"hello", REQUEST_READ, 0, handle_hello, {{"version", OPTIONAL, "the protocol version, 1"}}},
+    {"status", REQUEST_READ, 0, handle_status, {{0}}},
+    {"census", REQUEST_READ, 0, handle_census, {{0}}},
+    {"catalog", REQUEST_READ, 0, handle_catalog, {{0}}},
+    {"history",
+     REQUEST_READ,
+     0,
+     handle_history,
+     {{"limit", OPTIONAL, "how many runs, 1 to 200 (default 20)"},
+      {"headlines", OPTIONAL, "yes or no (default no)"}}},
+    {"report",
+     REQUEST_READ,
+     0,
+     handle_report,
+     {{"run", REQUIRED, "a whole number"},
+      {"format", OPTIONAL, "text (default), csv, json or html"},
+      {"offset", OPTIONAL, "for paging: where the page starts, in bytes"},
+      {"size", OPTIONAL, "for paging: the page's most bytes, 16 to 24576 (default 24576)"}}},
+    {"run-estimate",
+     REQUEST_READ,
+     0,
+     handle_run_estimate,
+     {{"plan", REQUIRED, PLAN_HELP}, {"set", OPTIONAL, SET_HELP}}},
+    {"schedule-list", REQUEST_READ, 0, handle_schedule_list, {{0}}},
+    {"quiet-status", REQUEST_READ, 0, handle_quiet_status, {{0}}},
+    {"subscribe", REQUEST_READ, 0, handle_subscribe, {{0}}},
+    {"user-idle",
+     REQUEST_READ,
+     0,
+     handle_user_idle,
+     {{"seconds", REQUIRED, "how long the user has been idle, 0 to 2678400"}}},
+    {"load-start",
+     REQUEST_CONTROL,
+     0,
+     handle_load_start,
+     {{"spec", REQUIRED, "a condition such as sleep:500 or wait:100:event+procs:10"}}},
+    {"load-stop", REQUEST_CONTROL, 0, handle_load_stop, {{0}}},
+    {"run-start",
+     REQUEST_CONTROL,
+     1,
+     handle_run_start,
+     {{"plan", REQUIRED, PLAN_HELP},
+      {"set", OPTIONAL, SET_HELP},
+      {"seed", OPTIONAL, "the seed of the trial order (default: from the clock)"}}},
+    {"run-stop", REQUEST_CONTROL, 0, handle_run_stop, {{0}}},
+    {"run-resume", REQUEST_CONTROL, 1, handle_run_resume, {{"run", REQUIRED, "a whole number"}}},
+    {"record",
+     REQUEST_CONTROL,
+     0,
+     handle_record,
+     {{"bench", REQUIRED, "a benchmark name"},
+      {"condition", REQUIRED, "a condition"},
+      {"score", REQUIRED, "a number"},
+      {"run", REQUIRED, "a run number, or new"},
+      {"unit", OPTIONAL, "the score's unit"}}},
+    {"schedule-add",
+     REQUEST_CONTROL,
+     1,
+     handle_schedule_add,
+     {{"when", REQUIRED, "daily HH:MM, weekly DAY HH:MM, once DATE HH:MM, boot D"},
+      {"plan", REQUIRED, PLAN_HELP},
+      {"set", OPTIONAL, SET_HELP},
+      {"require", OPTIONAL, "ac, idle:MINUTES, or both joined with ','"},
+      {"grace", OPTIONAL, "a duration such as 1h (default 1h)"}}},
+    {"schedule-remove",
+     REQUEST_CONTROL,
+     0,
+     handle_schedule_remove,
+     {{"schedule", REQUIRED, "a whole number"}}},
+    {"quiet-on",
+     REQUEST_CONTROL,
+     0,
+     handle_quiet_on,
+     {{"hours", OPTIONAL, "how long quiet mode lasts, 1 to 839 (default 4)"},
+      {"seconds", OPTIONAL, "the same in seconds, 10 to 3020400, instead of hours"}}},
+    {"quiet-off", REQUEST_CONTROL, 0, handle_quiet_off, {{0}}},
 };
-#define HANDLER_COUNT (sizeof handlers / sizeof handlers[0])
+const size_t server_request_count = sizeof server_requests / sizeof server_requests[0];
+
+const char *request_right_name(request_right right) {
+  return right == REQUEST_CONTROL ? "control" : "read";
+}
+
+/* The table's check of a request: the right, then each required field in the table's order. */
+static int request_allowed(const request *r, const request_def *def, ts_err *err) {
+  if (def->right == REQUEST_CONTROL && !r->from->peer.privileged) {
+    char why[400];
+    peer_refusal_text(r->from->peer.admin_not_elevated ? PEER_REFUSAL_NOT_ELEVATED
+                                                       : PEER_REFUSAL_NOT_ALLOWED,
+                      r->from->peer.uid < 0, r->in->verb, r->from->peer.name, why, sizeof why);
+    return ts_err_set(err, TS_EDENIED, "%s", why);
+  }
+  for (int i = 0; i < REQUEST_MAX_FIELDS && def->fields[i].name; i++) {
+    const char *value;
+    if (def->fields[i].required &&
+        need(r, def->fields[i].name, def->fields[i].help, &value, err) != TS_OK)
+      return err->code;
+  }
+  return TS_OK;
+}
 
 void server_dispatch(request *r) {
   ts_err err;
@@ -755,26 +819,22 @@ void server_dispatch(request *r) {
     reply_err(r, &err);
     return;
   }
-  for (size_t i = 0; i < HANDLER_COUNT; i++) {
-    if (strcmp(handlers[i].verb, r->in->verb) != 0)
+  for (size_t i = 0; i < server_request_count; i++) {
+    const request_def *def = &server_requests[i];
+    if (strcmp(def->verb, r->in->verb) != 0)
       continue;
-    if (handlers[i].privileged && !r->from->peer.privileged) {
-      char why[400];
-      peer_refusal_text(r->from->peer.admin_not_elevated ? PEER_REFUSAL_NOT_ELEVATED
-                                                         : PEER_REFUSAL_NOT_ALLOWED,
-                        r->from->peer.uid < 0, r->in->verb, r->from->peer.name, why, sizeof why);
-      ts_err_set(&err, TS_EDENIED, "%s", why);
+    if (request_allowed(r, def, &err) != TS_OK) {
       reply_err(r, &err);
       return;
     }
     proto_init(r->out, PROTO_OK, r->in->verb);
-    handlers[i].fn(r);
+    def->handle(r);
     return;
   }
   char verbs[1024];
   ts_buf known = ts_buf_on(verbs, sizeof verbs);
-  for (size_t i = 0; i < HANDLER_COUNT; i++)
-    ts_buf_item(&known, ", ", handlers[i].verb);
+  for (size_t i = 0; i < server_request_count; i++)
+    ts_buf_item(&known, ", ", server_requests[i].verb);
   ts_err_set(&err, TS_EUSAGE, "unknown request '%s' (known: %s)", r->in->verb, verbs);
   reply_err(r, &err);
 }

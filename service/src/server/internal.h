@@ -208,10 +208,43 @@ int server_quiet_change(server *svc, int on, int64_t seconds, const char *who, q
 /* quiet-status: the journal now, the machine as read at most QUIET_CACHE_NS ago. */
 int server_quiet_status(server *svc, quiet_state *out, ts_err *err);
 
-/* ---- handlers.c, scheduler.c ---- */
+/* ---- handlers.c: the request table, and scheduler.c ---- */
 
-/* Answers one request into r->out. */
+/* Who may send a request (docs/protocol.md, "Who may do what"; peer_rights.c decides). */
+typedef enum request_right {
+  REQUEST_READ,    /* every local user */
+  REQUEST_CONTROL, /* root or group threadsoup; SYSTEM, elevated administrators, ThreadSoup Users */
+} request_right;
+
+typedef struct request_field {
+  const char *name;
+  int required;     /* missing or empty is refused: "VERB needs field 'NAME' (HELP)" */
+  const char *help; /* what is accepted, in a few plain words */
+} request_field;
+
+#define REQUEST_MAX_FIELDS 6
+
+/* One line of the request table. */
+typedef struct request_def {
+  const char *verb;
+  request_right right;
+  /* 1: a plan that runs programs also needs the programs right, which is checked where the plan
+     runs (runner.c, scheduler.c) and, for schedule-add, as it arrives. */
+  int programs;
+  int (*handle)(request *r);
+  request_field fields[REQUEST_MAX_FIELDS]; /* up to the first without a name */
+} request_def;
+
+extern const request_def server_requests[];
+extern const size_t server_request_count;
+/* "read" or "control", as docs/protocol.md names them. */
+const char *request_right_name(request_right right);
+
+/* Answers one request into r->out: the table's right and required fields, then its handler. */
 void server_dispatch(request *r);
+
+/* catalog.c: the `catalog` request (presets, scenarios and benchmarks of this service). */
+int handle_catalog(request *r);
 
 /* The thread that starts scheduled experiments when due. */
 void server_scheduler_main(void *arg);

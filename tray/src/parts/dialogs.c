@@ -1,143 +1,58 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* dialogs.c - the tray's Custom load and Record a score dialogs: they build the request the CLI
-   would send, send it from a worker thread, and show the service's error in its own words. */
-#undef _WIN32_WINNT
-#define _WIN32_WINNT 0x0601
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
+   would send, send it from a worker thread, and show the service's error in its own words. Their
+   scenarios and benchmarks are the service's (its catalog). */
+#include "part.h"
 
-#include "dialogs.h"
-
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
-#include "load_form.h"
-#include "resource.h"
-#include "threadsoup/plat.h"
-#include "threadsoup/proto.h"
+#include "../load_form.h"
+#include "../menu_items.h"
+#include "../resource.h"
 
-/* From the worker thread: the call ended; its result is in the dialog's dialogs_call. */
-#define WM_DIALOGS_DONE (WM_APP + 10)
-
-#define DIALOGS_THREAD_STACK (256 * 1024)
 #define DIALOGS_TEXT_MAX 600
 #define DIALOGS_HISTORY_LIMIT "20"
 
-/* One request in flight and its answer. On the heap: three protocol messages are ~200 KiB. */
+/* One request in flight and its answer. On the heap: two protocol messages are ~130 KiB. */
 typedef struct dialogs_call {
   HWND dialog;
-  char pipe[PLAT_PATH_MAX];
+  tray_shell *shell;
+  tray_slot slot; /* closing the dialog wakes a blocked read */
   plat_thread thread;
   BOOL running;
-  plat_mutex lock;
-  plat_ipc_conn *conn; /* under lock, so closing the dialog can wake a blocked read */
-  BOOL cancelled;      /* under lock */
   proto_message request;
   /* The answer: ok, or the text to show (the service's message, or why it was not reached). */
   BOOL ok;
   char error[DIALOGS_TEXT_MAX];
   proto_message reply;
-  char in[PROTO_MAX_MESSAGE * 2];
-  char wire[PROTO_MAX_MESSAGE * 2];
 } dialogs_call;
 
 /* What one open dialog knows. */
 typedef struct dialogs_state {
   UINT id; /* IDM_CUSTOM_LOAD or IDM_RECORD_SCORE */
   const wchar_t *name;
-  FILE *log;
+  tray_shell *shell;
   dialogs_call *call;
   char sent_verb[PROTO_MAX_NAME]; /* the request in flight: history or the dialog's own */
 } dialogs_state;
 
-static void dialogs_log(const dialogs_state *st, const wchar_t *format, ...) {
-  if (st->log == NULL)
-    return;
-  wchar_t line[DIALOGS_TEXT_MAX + 100];
-  va_list ap;
-  va_start(ap, format);
-  vswprintf(line, ARRAYSIZE(line), format, ap);
-  va_end(ap);
-  line[ARRAYSIZE(line) - 1] = L'\0';
-  for (wchar_t *c = line; *c; c++)
-    if (*c == L'\n' || *c == L'\r')
-      *c = L' ';
-  char utf8[3 * ARRAYSIZE(line)];
-  if (WideCharToMultiByte(CP_UTF8, 0, line, -1, utf8, (int)sizeof utf8, NULL, NULL) == 0)
-    return;
-  fprintf(st->log, "%s\n", utf8);
-  fflush(st->log);
-}
-
 /* ---------------------------------------------------------------- the worker */
 
-/* Reads one whole message into call->reply; *used counts the bytes of call->in kept. */
-static int dialogs_read(dialogs_call *call, size_t *used, ts_err *err) {
-  for (;;) {
-    size_t consumed = 0;
-    if (proto_decode(call->in, *used, &consumed, &call->reply, err) != TS_OK)
-      return ts_err_prefix(err, "the service sent something unreadable");
-    if (consumed != 0) {
-      memmove(call->in, call->in + consumed, *used - consumed);
-      *used -= consumed;
-      return TS_OK;
-    }
-    size_t got = 0;
-    int rc = plat_ipc_recv(call->conn, call->in + *used, sizeof call->in - *used, &got, err);
-    if (rc != TS_OK)
-      return rc;
-    if (got == 0)
-      return ts_err_set(err, TS_EUNSUPPORTED, "the service closed the connection");
-    *used += got;
-  }
-}
-
-/* hello and the request in one write, then both replies; posts WM_DIALOGS_DONE at the end. */
+/* The request and its reply; posts TRAY_WM_DIALOG_REPLY at the end. */
 static void dialogs_worker(void *arg) {
   dialogs_call *call = arg;
   ts_err err;
-  plat_ipc_conn *conn = NULL;
-  int rc = plat_ipc_connect(&conn, call->pipe, &err);
-  plat_mutex_lock(&call->lock);
-  if (rc == TS_OK && call->cancelled)
-    rc = ts_err_set(&err, TS_EINTERRUPTED, "the dialog was closed");
-  if (rc == TS_OK)
-    call->conn = conn;
-  plat_mutex_unlock(&call->lock);
-  size_t n = 0, m = 0, used = 0;
-  proto_message *hello = &call->reply; /* free until the replies come */
-  if (rc == TS_OK) {
-    proto_init(hello, PROTO_REQUEST, "hello");
-    rc = proto_addf(hello, &err, "version", "%d", PROTO_VERSION);
-  }
-  if (rc == TS_OK)
-    rc = proto_encode(hello, call->wire, sizeof call->wire, &n, &err);
-  if (rc == TS_OK)
-    rc = proto_encode(&call->request, call->wire + n, sizeof call->wire - n, &m, &err);
-  if (rc == TS_OK)
-    rc = plat_ipc_send(conn, call->wire, n + m, &err);
-  if (rc == TS_OK)
-    rc = dialogs_read(call, &used, &err); /* hello's reply */
-  if (rc == TS_OK && call->reply.kind != PROTO_ERROR)
-    rc = dialogs_read(call, &used, &err);
-  plat_mutex_lock(&call->lock);
-  call->conn = NULL;
-  plat_mutex_unlock(&call->lock);
-  if (conn != NULL)
-    plat_ipc_close(conn);
+  int rc = tray_call(call->shell, &call->slot, &call->request, &call->reply, &err);
   call->ok = FALSE;
-  if (rc != TS_OK) {
+  if (rc != TS_OK)
     snprintf(call->error, sizeof call->error, "%s", err.text);
-  } else if (call->reply.kind == PROTO_ERROR) {
-    /* The service's own words, as the CLI prints them. */
-    const char *message = proto_get(&call->reply, "message");
-    snprintf(call->error, sizeof call->error, "%s", message ? message : "no reason given");
-  } else {
+  else if (call->reply.kind == PROTO_ERROR) /* the service's own words, as the CLI prints them */
+    snprintf(call->error, sizeof call->error, "%s", call_refusal_text(&call->reply));
+  else
     call->ok = TRUE;
-  }
-  PostMessageW(call->dialog, WM_DIALOGS_DONE, 0, 0);
+  PostMessageW(call->dialog, TRAY_WM_DIALOG_REPLY, 0, 0);
 }
 
 /* Starts call->request on a worker; FALSE (with the reason shown) when one runs already. */
@@ -145,11 +60,11 @@ static BOOL dialogs_send(HWND dialog, dialogs_state *st, int error_id) {
   dialogs_call *call = st->call;
   if (call->running)
     return FALSE;
-  call->cancelled = FALSE;
+  call->slot.cancelled = FALSE;
   call->error[0] = '\0';
   snprintf(st->sent_verb, sizeof st->sent_verb, "%s", call->request.verb);
   ts_err err;
-  if (plat_thread_start(&call->thread, DIALOGS_THREAD_STACK, dialogs_worker, call, &err) != TS_OK) {
+  if (plat_thread_start(&call->thread, TRAY_THREAD_STACK, dialogs_worker, call, &err) != TS_OK) {
     SetDlgItemTextA(dialog, error_id, err.text);
     return FALSE;
   }
@@ -162,14 +77,10 @@ static BOOL dialogs_send(HWND dialog, dialogs_state *st, int error_id) {
 static void dialogs_cancel(dialogs_call *call) {
   if (!call->running)
     return;
-  plat_mutex_lock(&call->lock);
-  call->cancelled = TRUE;
-  if (call->conn != NULL)
-    plat_ipc_shutdown(call->conn);
-  plat_mutex_unlock(&call->lock);
+  tray_slot_cancel(call->shell, &call->slot);
   plat_thread_join(call->thread);
   call->running = FALSE;
-  /* Its WM_DIALOGS_DONE may still be queued: harmless, running is FALSE now. */
+  /* Its TRAY_WM_DIALOG_REPLY may still be queued: harmless, running is FALSE now. */
 }
 
 /* ---------------------------------------------------------------- fields */
@@ -178,8 +89,7 @@ static void dialogs_cancel(dialogs_call *call) {
 static void dialogs_text(HWND dialog, int id, char *out, size_t size) {
   wchar_t wide[512];
   GetDlgItemTextW(dialog, id, wide, ARRAYSIZE(wide));
-  if (WideCharToMultiByte(CP_UTF8, 0, wide, -1, out, (int)size, NULL, NULL) == 0)
-    out[0] = '\0';
+  tray_narrow(wide, out, size);
 }
 
 static void dialogs_fill(HWND dialog, int id, const wchar_t *const *items, size_t count,
@@ -192,10 +102,9 @@ static void dialogs_fill(HWND dialog, int id, const wchar_t *const *items, size_
 /* Shows an error in the dialog's static text and writes it to the log. */
 static void dialogs_show_error(HWND dialog, const dialogs_state *st, int id, const char *text) {
   wchar_t wide[DIALOGS_TEXT_MAX];
-  if (MultiByteToWideChar(CP_UTF8, 0, text, -1, wide, ARRAYSIZE(wide)) == 0)
-    lstrcpynW(wide, L"?", ARRAYSIZE(wide));
+  tray_widen(text, wide, ARRAYSIZE(wide));
   SetDlgItemTextW(dialog, id, wide);
-  dialogs_log(st, L"dialog %ls error %ls", st->name, wide);
+  tray_log(st->shell, L"dialog %ls error %ls", st->name, wide);
 }
 
 /* Logs where each control is on the screen, so a test can click it: "dialog NAME control LABEL
@@ -220,31 +129,39 @@ static void dialogs_log_controls(HWND dialog, const dialogs_state *st) {
       {IDOK, L"ok"},
       {IDCANCEL, L"cancel"},
   };
-  for (size_t i = 0; i < ARRAYSIZE(controls); i++) {
-    HWND control = GetDlgItem(dialog, controls[i].id);
-    RECT r;
-    if (control == NULL || !GetWindowRect(control, &r))
-      continue;
-    /* A combo box's rectangle is its closed height: the centre is on its edit field. */
-    dialogs_log(st, L"dialog %ls control %ls at %ld,%ld", st->name, controls[i].label,
-                (r.left + r.right) / 2, (r.top + r.bottom) / 2);
-  }
+  for (size_t i = 0; i < ARRAYSIZE(controls); i++)
+    tray_log_control(st->shell, dialog, st->name, controls[i].id, controls[i].label);
   RECT all;
   if (GetWindowRect(dialog, &all))
-    dialogs_log(st, L"dialog %ls open at %ld,%ld size %ldx%ld", st->name, all.left, all.top,
-                all.right - all.left, all.bottom - all.top);
+    tray_log(st->shell, L"dialog %ls open at %ld,%ld size %ldx%ld", st->name, all.left, all.top,
+             all.right - all.left, all.bottom - all.top);
 }
 
 /* ---------------------------------------------------------------- Custom load */
 
-static const wchar_t *const DIALOGS_SCENARIOS[] = {L"sleep", L"yield", L"wait", L"procs", L"burn"};
 /* "" first: the engine's default, which the condition then leaves unsaid. */
 static const wchar_t *const DIALOGS_PHASES[] = {L"", L"spread", L"sync"};
 static const wchar_t *const DIALOGS_TIMERS[] = {L"", L"relative", L"absolute"};
 static const wchar_t *const DIALOGS_RESOLUTIONS[] = {L"", L"default", L"high"};
 
-static void dialogs_load_init(HWND dialog) {
-  dialogs_fill(dialog, IDC_LOAD_SCENARIO, DIALOGS_SCENARIOS, ARRAYSIZE(DIALOGS_SCENARIOS), 0);
+/* Adds the catalog's names (UTF-8) to a combo box and logs them: "dialog NAME WHAT | a | b". */
+static void dialogs_fill_names(HWND dialog, const dialogs_state *st, int id, const wchar_t *what,
+                               const char (*names)[TRAY_CATALOG_NAME], int count, int select) {
+  wchar_t logged[TRAY_CATALOG_MAX * (TRAY_CATALOG_NAME + 3)] = L"";
+  size_t used = 0;
+  for (int i = 0; i < count; i++) {
+    wchar_t name[TRAY_CATALOG_NAME];
+    tray_widen(names[i], name, ARRAYSIZE(name));
+    SendDlgItemMessageW(dialog, id, CB_ADDSTRING, 0, (LPARAM)name);
+    used += (size_t)swprintf(logged + used, ARRAYSIZE(logged) - used, L" | %ls", name);
+  }
+  SendDlgItemMessageW(dialog, id, CB_SETCURSEL, (WPARAM)select, 0);
+  tray_log(st->shell, L"dialog %ls %ls%ls", st->name, what, logged);
+}
+
+static void dialogs_load_init(HWND dialog, const dialogs_state *st) {
+  const tray_catalog *c = &st->shell->catalog;
+  dialogs_fill_names(dialog, st, IDC_LOAD_SCENARIO, L"scenarios", c->scenario, c->scenarios, 0);
   dialogs_fill(dialog, IDC_LOAD_PHASE, DIALOGS_PHASES, ARRAYSIZE(DIALOGS_PHASES), 0);
   dialogs_fill(dialog, IDC_LOAD_TIMER, DIALOGS_TIMERS, ARRAYSIZE(DIALOGS_TIMERS), 0);
   dialogs_fill(dialog, IDC_LOAD_RESOLUTION, DIALOGS_RESOLUTIONS, ARRAYSIZE(DIALOGS_RESOLUTIONS), 0);
@@ -273,17 +190,17 @@ static void dialogs_load_ok(HWND dialog, dialogs_state *st) {
     return;
   }
   SetDlgItemTextW(dialog, IDC_LOAD_ERROR, L"Starting the load\u2026");
-  dialogs_log(st, L"dialog %ls sends load-start %hs", st->name, spec);
+  tray_log(st->shell, L"dialog %ls sends load-start %hs", st->name, spec);
   dialogs_send(dialog, st, IDC_LOAD_ERROR);
 }
 
 /* ---------------------------------------------------------------- Record a score */
 
-static const wchar_t *const DIALOGS_BENCHES[] = {L"builtin-st", L"builtin-mt", L"7zip",
-                                                 L"cpuz:single", L"cpuz:multi"};
-
 static void dialogs_record_init(HWND dialog, dialogs_state *st) {
-  dialogs_fill(dialog, IDC_RECORD_BENCH, DIALOGS_BENCHES, ARRAYSIZE(DIALOGS_BENCHES), -1);
+  /* Every benchmark of the service: a score may come from a run elsewhere, so one that cannot
+     run on the service's machine is offered too. */
+  const tray_catalog *c = &st->shell->catalog;
+  dialogs_fill_names(dialog, st, IDC_RECORD_BENCH, L"benches", c->bench, c->benches, -1);
   SetDlgItemTextW(dialog, IDC_RECORD_CONDITION, L"baseline");
   /* Item data: the run's number; 0 for a new run. */
   LRESULT at = SendDlgItemMessageW(dialog, IDC_RECORD_RUN, CB_ADDSTRING, 0, (LPARAM)L"New run");
@@ -321,7 +238,7 @@ static void dialogs_record_runs(HWND dialog, const dialogs_state *st) {
     LRESULT at = SendDlgItemMessageW(dialog, IDC_RECORD_RUN, CB_ADDSTRING, 0, (LPARAM)label);
     if (at >= 0)
       SendDlgItemMessageW(dialog, IDC_RECORD_RUN, CB_SETITEMDATA, (WPARAM)at, (LPARAM)id);
-    dialogs_log(st, L"dialog %ls run-choice %ls", st->name, label);
+    tray_log(st->shell, L"dialog %ls run-choice %ls", st->name, label);
   }
 }
 
@@ -352,8 +269,8 @@ static void dialogs_record_ok(HWND dialog, dialogs_state *st) {
     return;
   }
   SetDlgItemTextW(dialog, IDC_RECORD_ERROR, L"Recording\u2026");
-  dialogs_log(st, L"dialog %ls sends record run %hs bench %hs condition %hs score %hs", st->name,
-              run, bench, condition, score);
+  tray_log(st->shell, L"dialog %ls sends record run %hs bench %hs condition %hs score %hs",
+           st->name, run, bench, condition, score);
   dialogs_send(dialog, st, IDC_RECORD_ERROR);
 }
 
@@ -382,12 +299,12 @@ static void dialogs_done(HWND dialog, dialogs_state *st) {
     return;
   }
   if (st->id == IDM_RECORD_SCORE)
-    dialogs_log(st, L"dialog %ls recorded run %hs trial %hs", st->name,
-                proto_get(&call->reply, "run") ? proto_get(&call->reply, "run") : "?",
-                proto_get(&call->reply, "trial") ? proto_get(&call->reply, "trial") : "?");
+    tray_log(st->shell, L"dialog %ls recorded run %hs trial %hs", st->name,
+             proto_get(&call->reply, "run") ? proto_get(&call->reply, "run") : "?",
+             proto_get(&call->reply, "trial") ? proto_get(&call->reply, "trial") : "?");
   else
-    dialogs_log(st, L"dialog %ls started %hs", st->name,
-                proto_get(&call->reply, "load") ? proto_get(&call->reply, "load") : "?");
+    tray_log(st->shell, L"dialog %ls started %hs", st->name,
+             proto_get(&call->reply, "load") ? proto_get(&call->reply, "load") : "?");
   EndDialog(dialog, IDOK);
 }
 
@@ -399,14 +316,14 @@ static INT_PTR CALLBACK dialogs_proc(HWND dialog, UINT msg, WPARAM wp, LPARAM lp
     SetWindowLongPtrW(dialog, DWLP_USER, (LONG_PTR)st);
     st->call->dialog = dialog;
     if (st->id == IDM_CUSTOM_LOAD)
-      dialogs_load_init(dialog);
+      dialogs_load_init(dialog, st);
     else
       dialogs_record_init(dialog, st);
     /* Opened from the tray's menu: in front, so that typing reaches it. */
     SetForegroundWindow(dialog);
     dialogs_log_controls(dialog, st);
     return TRUE;
-  case WM_DIALOGS_DONE:
+  case TRAY_WM_DIALOG_REPLY:
     if (st != NULL)
       dialogs_done(dialog, st);
     return TRUE;
@@ -424,7 +341,7 @@ static INT_PTR CALLBACK dialogs_proc(HWND dialog, UINT msg, WPARAM wp, LPARAM lp
     }
     if (LOWORD(wp) == IDCANCEL) {
       dialogs_cancel(st->call);
-      dialogs_log(st, L"dialog %ls cancelled", st->name);
+      tray_log(st->shell, L"dialog %ls cancelled", st->name);
       EndDialog(dialog, IDCANCEL);
       return TRUE;
     }
@@ -434,20 +351,42 @@ static INT_PTR CALLBACK dialogs_proc(HWND dialog, UINT msg, WPARAM wp, LPARAM lp
   }
 }
 
-void dialogs_show(HINSTANCE instance, UINT id, const char *pipe, FILE *log) {
+/* Shows the dialog of menu command `id` and returns when it closes; the window thread's
+   messages keep flowing meanwhile. */
+static void dialogs_show(tray_shell *shell, UINT id) {
   dialogs_state st;
   ZeroMemory(&st, sizeof st);
   st.id = id;
   st.name = id == IDM_CUSTOM_LOAD ? L"custom-load" : L"record-score";
-  st.log = log;
+  st.shell = shell;
   st.call = calloc(1, sizeof *st.call);
   if (st.call == NULL)
     return;
-  snprintf(st.call->pipe, sizeof st.call->pipe, "%s", pipe);
-  plat_mutex_init(&st.call->lock);
+  st.call->shell = shell;
   int template_id = id == IDM_CUSTOM_LOAD ? IDD_CUSTOM_LOAD : IDD_RECORD_SCORE;
-  DialogBoxParamW(instance, MAKEINTRESOURCEW(template_id), NULL, dialogs_proc, (LPARAM)&st);
+  DialogBoxParamW(shell->instance, MAKEINTRESOURCEW(template_id), NULL, dialogs_proc, (LPARAM)&st);
   dialogs_cancel(st.call); /* the dialog may have ended another way (WM_CLOSE from outside) */
-  plat_mutex_destroy(&st.call->lock);
   free(st.call);
 }
+
+/* Custom load… at the end of Start load's submenu; Record a score… after the experiment items. */
+static void dialogs_menu(tray_shell *shell, tray_menu *menu) {
+  if (menu->loads != NULL)
+    AppendMenuW(menu->loads, MF_STRING, IDM_CUSTOM_LOAD, TRAY_CUSTOM_LOAD_LABEL);
+  AppendMenuW(menu->main, MF_STRING | tray_enabled(shell->shown.connected), IDM_RECORD_SCORE,
+              TRAY_ITEM_LABELS[TRAY_ITEM_RECORD_SCORE]);
+  AppendMenuW(menu->main, MF_SEPARATOR, 0, NULL);
+}
+
+static BOOL dialogs_command(tray_shell *shell, UINT id) {
+  if (id != IDM_CUSTOM_LOAD && id != IDM_RECORD_SCORE)
+    return FALSE;
+  dialogs_show(shell, id);
+  return TRUE;
+}
+
+const tray_part tray_part_dialogs = {
+    .name = L"dialogs",
+    .menu = dialogs_menu,
+    .command = dialogs_command,
+};

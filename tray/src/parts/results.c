@@ -2,127 +2,106 @@
 /* results.c - the tray's results: a finished run's headline in its balloon, "Open latest
    report" (the run's HTML report fetched page by page, written under %LOCALAPPDATA% and opened),
    and the History… dialog listing the runs with their headlines. */
-#include <windows.h>
+#include "part.h"
+
 #include <commctrl.h>
 #include <objbase.h>
 #include <shellapi.h>
 #include <shlobj.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
-#include "menu_items.h"
-#include "resource.h"
-#include "threadsoup/plat.h"
-#include "threadsoup/proto.h"
-#include "results.h"
-
-/* Worker to the tray's window: lParam is a malloc'd wide line for the log (and a balloon). */
-#define WM_TRAY_RESULTS (WM_APP + 20)
-/* Worker to the History dialog: lParam is a malloc'd results_history. */
-#define WM_RESULTS_HISTORY (WM_APP + 21)
+#include "../menu_items.h"
+#include "../resource.h"
 
 #define RESULTS_MAX_ROWS 200
 
-/* 1 after a run-finished balloon: a click on it opens the latest report. */
-static volatile LONG results_balloon_is_run;
-
-void tray_results_finished(const proto_message *m, char *text, size_t len) {
+/* A run-finished event: its balloon, whose click opens the latest report. */
+static void results_event(tray_shell *shell, const proto_message *m) {
+  const char *run = proto_get(m, "run");
+  if (strcmp(m->verb, "run-finished") != 0 || run == NULL)
+    return;
+  char text[300];
   const char *headline = proto_get(m, "headline");
-  size_t used = strlen(text);
-  if (headline && headline[0] && used < len)
-    snprintf(text + used, len - used, "\n%s", headline);
-  InterlockedExchange(&results_balloon_is_run, 1);
+  if (headline && headline[0])
+    snprintf(text, sizeof text, "Run %s\n%s", run, headline);
+  else
+    snprintf(text, sizeof text, "Run %s", run);
+  /* The outcome field names how it ended ("finished", "interrupted", "failed"). */
+  const char *outcome = proto_get(m, "outcome");
+  tray_post_balloon(shell, &tray_part_results, outcome && strcmp(outcome, "failed") == 0,
+                    L"ThreadSoup experiment", text);
 }
 
-void tray_results_menu(tray_ctx *ctx, HMENU menu) {
-  AppendMenuW(menu, MF_STRING, IDM_RESULTS_LATEST, TRAY_ITEM_LABELS[TRAY_ITEM_LATEST_REPORT]);
-  AppendMenuW(menu, MF_STRING, IDM_RESULTS_HISTORY, TRAY_ITEM_LABELS[TRAY_ITEM_HISTORY]);
-  AppendMenuW(menu, MF_SEPARATOR, 0, NULL);
-  tray_log(ctx, L"menu results | Open latest report | History");
+static void results_menu(tray_shell *shell, tray_menu *menu) {
+  AppendMenuW(menu->main, MF_STRING, IDM_RESULTS_LATEST, TRAY_ITEM_LABELS[TRAY_ITEM_LATEST_REPORT]);
+  AppendMenuW(menu->main, MF_STRING, IDM_RESULTS_HISTORY, TRAY_ITEM_LABELS[TRAY_ITEM_HISTORY]);
+  AppendMenuW(menu->main, MF_SEPARATOR, 0, NULL);
+  tray_log(shell, L"menu results | Open latest report | History");
 }
 
 /* ---------------------------------------------------------------- talking to the service */
 
-/* One connection for one worker: its buffers live on the heap. */
+/* One connection for one worker (reports come page by page on it); on the heap. */
 typedef struct results_link {
-  plat_ipc_conn *conn;
-  size_t used;
-  char in[PROTO_MAX_MESSAGE * 2];
-  char wire[PROTO_MAX_MESSAGE * 2];
-  proto_message hello;
+  tray_shell *shell;
+  tray_slot slot; /* never cancelled: quitting does not wait for this worker */
+  call_link *link;
   proto_message request;
   proto_message reply;
 } results_link;
 
-static int results_read(results_link *l, ts_err *err) {
-  for (;;) {
-    size_t consumed = 0;
-    if (proto_decode(l->in, l->used, &consumed, &l->reply, err) != TS_OK)
-      return ts_err_prefix(err, "the service sent something unreadable");
-    if (consumed) {
-      memmove(l->in, l->in + consumed, l->used - consumed);
-      l->used -= consumed;
-      return TS_OK;
-    }
-    size_t got = 0;
-    int rc = plat_ipc_recv(l->conn, l->in + l->used, sizeof l->in - l->used, &got, err);
-    if (rc != TS_OK)
-      return rc;
-    if (got == 0)
-      return ts_err_set(err, TS_EUNSUPPORTED, "the service closed the connection");
-    l->used += got;
+static results_link *results_link_new(tray_shell *shell) {
+  results_link *l = calloc(1, sizeof *l);
+  if (l != NULL && (l->link = call_link_new()) == NULL) {
+    free(l);
+    l = NULL;
   }
+  if (l != NULL)
+    l->shell = shell;
+  return l;
 }
 
-/* Sends l->request (after a hello on a new connection) and reads its reply into l->reply. */
-static int results_call(results_link *l, const char *pipe, ts_err *err) {
-  size_t n = 0, m = 0;
-  int rc = TS_OK;
-  if (!l->conn) {
-    l->used = 0;
-    rc = plat_ipc_connect(&l->conn, pipe, err);
-    if (rc == TS_OK) {
-      proto_init(&l->hello, PROTO_REQUEST, "hello");
-      rc = proto_addf(&l->hello, err, "version", "%d", PROTO_VERSION);
-    }
-    if (rc == TS_OK)
-      rc = proto_encode(&l->hello, l->wire, sizeof l->wire, &n, err);
-  }
+/* Sends l->request (on a new connection the first time) and reads its reply into l->reply; a
+   refusal is TS_EFAILED with the service's words. */
+static int results_call(results_link *l, ts_err *err) {
+  int rc = l->link->conn ? TS_OK : tray_link_open(l->shell, l->link, &l->slot, err);
   if (rc == TS_OK)
-    rc = proto_encode(&l->request, l->wire + n, sizeof l->wire - n, &m, err);
-  if (rc == TS_OK)
-    rc = plat_ipc_send(l->conn, l->wire, n + m, err);
-  if (rc == TS_OK && n)
-    rc = results_read(l, err); /* the hello's answer */
-  if (rc == TS_OK)
-    rc = results_read(l, err);
-  if (rc == TS_OK && l->reply.kind == PROTO_ERROR) {
-    const char *message = proto_get(&l->reply, "message");
-    rc = ts_err_set(err, TS_EFAILED, "%s", message ? message : "the service refused");
-  }
+    rc = call_link_request(l->link, &l->request, &l->reply, err);
+  if (rc == TS_OK && l->reply.kind == PROTO_ERROR)
+    rc = ts_err_set(err, TS_EFAILED, "%s", call_refusal_text(&l->reply));
   return rc;
 }
 
-static void results_link_close(results_link *l) {
-  if (l->conn)
-    plat_ipc_close(l->conn);
-  l->conn = NULL;
+static void results_link_free(results_link *l) {
+  if (l == NULL)
+    return;
+  tray_link_close(l->shell, l->link, &l->slot);
+  call_link_free(l->link);
+  free(l);
 }
 
 /* ---------------------------------------------------------------- opening a report */
 
 typedef struct results_job {
-  HWND window; /* the tray's: gets WM_TRAY_RESULTS */
-  tray_ctx *ctx;
-  char pipe[PLAT_PATH_MAX];
+  tray_shell *shell;
   long long run; /* 0: the latest */
 } results_job;
 
+/* The window's side of an outcome: "I..." logged, "E..." logged and shown in a balloon. */
+static void results_told(tray_shell *shell, void *data) {
+  const wchar_t *line = data;
+  tray_log(shell, L"results %ls", line + 1);
+  if (line[0] == L'E') {
+    char text[700];
+    tray_narrow(line + 1, text, sizeof text);
+    tray_post_balloon(shell, NULL, TRUE, L"Open report", text);
+  }
+}
+
 static void results_tell(results_job *job, const wchar_t *line) {
-  wchar_t *copy = _wcsdup(line);
-  if (copy && !PostMessageW(job->window, WM_TRAY_RESULTS, 0, (LPARAM)copy))
-    free(copy);
+  tray_ui_post(job->shell, results_told, _wcsdup(line));
 }
 
 /* %LOCALAPPDATA%\ThreadSoup\reports\run-N.html, its folders made. */
@@ -140,15 +119,14 @@ static BOOL results_report_path(long long run, wchar_t *path, size_t count) {
 }
 
 /* Fetches the report in pages (the `report` request's offset and next) into `file`. */
-static int results_fetch(results_link *l, const char *pipe, long long run, FILE *file,
-                         ts_err *err) {
+static int results_fetch(results_link *l, long long run, FILE *file, ts_err *err) {
   long offset = 0, total = -1;
   while (total < 0 || offset < total) {
     proto_init(&l->request, PROTO_REQUEST, "report");
     proto_addf(&l->request, err, "run", "%lld", run);
     proto_add(&l->request, "format", "html", err);
     proto_addf(&l->request, err, "offset", "%ld", offset);
-    int rc = results_call(l, pipe, err);
+    int rc = results_call(l, err);
     if (rc != TS_OK)
       return rc;
     const char *text = proto_get(&l->reply, "text");
@@ -184,14 +162,14 @@ static BOOL results_shell_open(const wchar_t *file, const wchar_t *params) {
 
 static DWORD WINAPI results_open_main(void *arg) {
   results_job *job = arg;
-  results_link *l = calloc(1, sizeof *l);
+  results_link *l = results_link_new(job->shell);
   ts_err err;
   wchar_t line[700], path[MAX_PATH + 64];
   int rc = l ? TS_OK : ts_err_set(&err, TS_ENOMEM, "no memory");
   if (rc == TS_OK && job->run == 0) {
     proto_init(&l->request, PROTO_REQUEST, "history");
     proto_add(&l->request, "limit", "1", &err);
-    rc = results_call(l, job->pipe, &err);
+    rc = results_call(l, &err);
     const char *row = rc == TS_OK ? proto_get(&l->reply, "run") : NULL;
     if (rc == TS_OK && !row)
       rc = ts_err_set(&err, TS_EFAILED, "the service has no runs yet");
@@ -204,12 +182,10 @@ static DWORD WINAPI results_open_main(void *arg) {
   if (rc == TS_OK && (file = _wfopen(path, L"wb")) == NULL)
     rc = ts_err_set(&err, TS_EFAILED, "cannot write the report's file");
   if (rc == TS_OK)
-    rc = results_fetch(l, job->pipe, job->run, file, &err);
+    rc = results_fetch(l, job->run, file, &err);
   if (file)
     fclose(file);
-  if (l)
-    results_link_close(l);
-  free(l);
+  results_link_free(l);
   if (rc != TS_OK) {
     wchar_t why[600];
     MultiByteToWideChar(CP_UTF8, 0, err.text, -1, why, ARRAYSIZE(why));
@@ -236,14 +212,12 @@ static DWORD WINAPI results_open_main(void *arg) {
   return 0;
 }
 
-static void results_open(tray_ctx *ctx, HWND window, const char *pipe, long long run) {
+static void results_open(tray_shell *shell, long long run) {
   results_job *job = calloc(1, sizeof *job);
   if (!job)
     return;
-  job->window = window;
-  job->ctx = ctx;
+  job->shell = shell;
   job->run = run;
-  snprintf(job->pipe, sizeof job->pipe, "%s", pipe);
   HANDLE t = CreateThread(NULL, 0, results_open_main, job, 0, NULL);
   if (t)
     CloseHandle(t);
@@ -251,20 +225,15 @@ static void results_open(tray_ctx *ctx, HWND window, const char *pipe, long long
     free(job);
 }
 
-void tray_results_on_message(tray_ctx *ctx, LPARAM lp) {
-  wchar_t *line = (wchar_t *)lp;
-  tray_log(ctx, L"results %ls", line + 1);
-  if (line[0] == L'E') {
-    char text[700];
-    WideCharToMultiByte(CP_UTF8, 0, line + 1, -1, text, sizeof text, NULL, NULL);
-    tray_post_balloon(ctx, TRUE, L"Open report", text);
-  }
-  free(line);
-}
-
-void tray_results_balloon_click(tray_ctx *ctx, HWND window, const char *pipe) {
-  if (InterlockedExchange(&results_balloon_is_run, 0))
-    results_open(ctx, window, pipe, 0);
+/* A click on the run-finished balloon opens the latest report. */
+static BOOL results_message(tray_shell *shell, UINT msg, WPARAM wp, LPARAM lp) {
+  (void)wp;
+  if (msg != TRAY_WM_NOTIFY || tray_icon_event(shell, lp) != NIN_BALLOONUSERCLICK ||
+      shell->balloon_owner != &tray_part_results)
+    return FALSE;
+  shell->balloon_owner = NULL;
+  results_open(shell, 0);
+  return TRUE;
 }
 
 /* ---------------------------------------------------------------- History… */
@@ -281,18 +250,14 @@ typedef struct results_history {
 } results_history;
 
 typedef struct results_dialog {
-  tray_ctx *ctx;
-  HWND tray_window;
-  char pipe[PLAT_PATH_MAX];
+  tray_shell *shell;
   HWND dialog;
 } results_dialog;
 
 static DWORD WINAPI results_history_main(void *arg) {
   results_dialog *d = arg;
   HWND dialog = d->dialog;
-  char pipe[PLAT_PATH_MAX];
-  snprintf(pipe, sizeof pipe, "%s", d->pipe);
-  results_link *l = calloc(1, sizeof *l);
+  results_link *l = results_link_new(d->shell);
   results_history *h = calloc(1, sizeof *h);
   ts_err err;
   if (!l || !h) {
@@ -303,7 +268,7 @@ static DWORD WINAPI results_history_main(void *arg) {
   proto_init(&l->request, PROTO_REQUEST, "history");
   proto_add(&l->request, "limit", "50", &err); /* each headline computes its run's statistics */
   proto_add(&l->request, "headlines", "yes", &err);
-  if (results_call(l, pipe, &err) == TS_OK) {
+  if (results_call(l, &err) == TS_OK) {
     for (int i = 0; i < l->reply.field_count && h->count < RESULTS_MAX_ROWS; i++) {
       const char *v = proto_value(&l->reply, i);
       if (strcmp(l->reply.fields[i].key, "run") == 0) {
@@ -324,9 +289,8 @@ static DWORD WINAPI results_history_main(void *arg) {
   } else {
     MultiByteToWideChar(CP_UTF8, 0, err.text, -1, h->error, ARRAYSIZE(h->error));
   }
-  results_link_close(l);
-  free(l);
-  if (!PostMessageW(dialog, WM_RESULTS_HISTORY, 0, (LPARAM)h))
+  results_link_free(l);
+  if (!PostMessageW(dialog, TRAY_WM_DIALOG_REPLY, 0, (LPARAM)h))
     free(h);
   return 0;
 }
@@ -340,17 +304,10 @@ static void results_column(HWND list, int i, const wchar_t *title, int width) {
   SendMessageW(list, LVM_INSERTCOLUMNW, (WPARAM)i, (LPARAM)&c);
 }
 
-static void results_log_control(results_dialog *d, int id, const wchar_t *label) {
-  RECT rc;
-  GetWindowRect(GetDlgItem(d->dialog, id), &rc);
-  tray_log(d->ctx, L"dialog history control %ls at %ld,%ld", label, (rc.left + rc.right) / 2,
-           (rc.top + rc.bottom) / 2);
-}
-
 static void results_fill(results_dialog *d, results_history *h) {
   HWND list = GetDlgItem(d->dialog, IDC_HISTORY_LIST);
   if (h->error[0]) {
-    tray_log(d->ctx, L"dialog history error %ls", h->error);
+    tray_log(d->shell, L"dialog history error %ls", h->error);
     SetDlgItemTextW(d->dialog, IDC_HISTORY_LABEL, h->error);
   }
   for (int i = 0; i < h->count; i++) {
@@ -372,12 +329,12 @@ static void results_fill(results_dialog *d, results_history *h) {
       sub.pszText = (wchar_t *)cells[k];
       SendMessageW(list, LVM_SETITEMTEXTW, (WPARAM)at, (LPARAM)&sub);
     }
-    tray_log(d->ctx, L"dialog history row %lld | %ls | %ls | %ls", r->run, r->date, r->plan,
+    tray_log(d->shell, L"dialog history row %lld | %ls | %ls | %ls", r->run, r->date, r->plan,
              r->headline);
   }
   if (h->count > 0)
     ListView_SetItemState(list, 0, LVIS_SELECTED | LVIS_FOCUSED, LVIS_SELECTED | LVIS_FOCUSED);
-  tray_log(d->ctx, L"dialog history rows %d", h->count);
+  tray_log(d->shell, L"dialog history rows %d", h->count);
   free(h);
 }
 
@@ -391,7 +348,7 @@ static void results_open_selected(results_dialog *d) {
   item.mask = LVIF_PARAM;
   item.iItem = at;
   SendMessageW(list, LVM_GETITEMW, 0, (LPARAM)&item);
-  results_open(d->ctx, d->tray_window, d->pipe, (long long)item.lParam);
+  results_open(d->shell, (long long)item.lParam);
 }
 
 static INT_PTR CALLBACK results_dialog_proc(HWND dialog, UINT msg, WPARAM wp, LPARAM lp) {
@@ -407,15 +364,15 @@ static INT_PTR CALLBACK results_dialog_proc(HWND dialog, UINT msg, WPARAM wp, LP
     results_column(list, 1, L"Date", 150);
     results_column(list, 2, L"Plan", 70);
     results_column(list, 3, L"Headline", 400);
-    results_log_control(d, IDC_HISTORY_LIST, L"Runs");
-    results_log_control(d, IDC_HISTORY_OPEN, L"Open report");
-    results_log_control(d, IDCANCEL, L"Close");
+    tray_log_control(d->shell, dialog, L"history", IDC_HISTORY_LIST, L"Runs");
+    tray_log_control(d->shell, dialog, L"history", IDC_HISTORY_OPEN, L"Open report");
+    tray_log_control(d->shell, dialog, L"history", IDCANCEL, L"Close");
     HANDLE t = CreateThread(NULL, 0, results_history_main, d, 0, NULL);
     if (t)
       CloseHandle(t);
     return TRUE;
   }
-  case WM_RESULTS_HISTORY:
+  case TRAY_WM_DIALOG_REPLY:
     results_fill(d, (results_history *)lp);
     return TRUE;
   case WM_NOTIFY: {
@@ -440,23 +397,32 @@ static INT_PTR CALLBACK results_dialog_proc(HWND dialog, UINT msg, WPARAM wp, LP
   return FALSE;
 }
 
-void tray_results_command(tray_ctx *ctx, HWND window, const char *pipe, UINT id) {
+static BOOL results_command(tray_shell *shell, UINT id) {
   if (id == IDM_RESULTS_LATEST) {
-    results_open(ctx, window, pipe, 0);
+    results_open(shell, 0);
   } else if (id == IDM_RESULTS_HISTORY) {
     /* The dialog's worker may still post after it closes: the context is never freed (it is
        small, and one per opening). */
     results_dialog *d = calloc(1, sizeof *d);
     if (!d)
-      return;
-    d->ctx = ctx;
-    d->tray_window = window;
-    snprintf(d->pipe, sizeof d->pipe, "%s", pipe);
+      return TRUE;
+    d->shell = shell;
     INITCOMMONCONTROLSEX icc = {sizeof icc, ICC_LISTVIEW_CLASSES};
     InitCommonControlsEx(&icc);
-    tray_log(ctx, L"dialog history opened");
+    tray_log(shell, L"dialog history opened");
     DialogBoxParamW(GetModuleHandleW(NULL), MAKEINTRESOURCEW(IDD_HISTORY), NULL,
                     results_dialog_proc, (LPARAM)d);
-    tray_log(ctx, L"dialog history closed");
+    tray_log(shell, L"dialog history closed");
+  } else {
+    return FALSE;
   }
+  return TRUE;
 }
+
+const tray_part tray_part_results = {
+    .name = L"results",
+    .menu = results_menu,
+    .command = results_command,
+    .message = results_message,
+    .event = results_event,
+};

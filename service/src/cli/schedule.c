@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
+/* schedule.c - `threadsoup schedule add|list|remove`: experiments the service runs unattended. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../plan/plan.h"
+#include "../plan/schedule.h"
+#include "cli.h"
+#include "threadsoup/buf.h"
+#include "threadsoup/parse.h"
+#include "threadsoup/plat.h"
+#include "threadsoup/proto.h"
+
+static int schedule_main(int argc, char **argv) {
+  const cli_command *cmd = &cli_schedule_command;
+  if (argc < 1)
+    return cli_usage_error(cmd, "schedule needs add, list or remove");
+  const char *verb = argv[0];
+  cli_args a;
+  ts_err err;
+  const char *address = NULL, *plan_name = NULL, *require = NULL, *grace = NULL, *export_to = NULL;
+  char when[128];
+  ts_buf words = ts_buf_on(when, sizeof when);
+  cli_args_init(&a, argc - 1, argv + 1, "schedule");
+  while (cli_args_next(&a)) {
+    int rc = TS_OK;
+    if (a.word) {
+      /* The words of WHEN, or the schedule number for remove. */
+      ts_buf_addf(&words, "%s%s", words.len ? " " : "", a.word);
+      if (words.cut)
+        return cli_usage_error(cmd, "schedule: WHEN is too long");
+    } else if (cli_args_is(&a, "--socket")) {
+      rc = cli_args_value(&a, "the service's socket or pipe", &address, &err);
+    } else if (cli_args_is(&a, "--plan")) {
+      rc = cli_args_value(&a, "a preset or a plan file", &plan_name, &err);
+    } else if (cli_args_is(&a, "--require")) {
+      rc = cli_args_value(&a, "ac, idle:MINUTES, or both joined with ','", &require, &err);
+    } else if (cli_args_is(&a, "--grace")) {
+      rc = cli_args_value(&a, "a duration such as 1h", &grace, &err);
+    } else if (cli_args_is(&a, "--export-to")) {
+      rc = cli_args_value(&a, "a folder", &export_to, &err);
+    } else {
+      rc = ts_err_set(&err, TS_EUSAGE, "schedule: unknown option '%s'", a.name);
+    }
+    if (rc != TS_OK)
+      return cli_usage_error(cmd, err.text);
+  }
+  static proto_message request;
+  if (strcmp(verb, "list") == 0) {
+    if (words.len)
+      return cli_usage_error(cmd, "schedule list takes no arguments");
+    proto_init(&request, PROTO_REQUEST, "schedule-list");
+  } else if (strcmp(verb, "remove") == 0) {
+    long id;
+    if (parse_long(when, 1, 2147483647L, "schedule remove ID", &id, &err) != TS_OK)
+      return cli_usage_error(cmd, err.text);
+    proto_init(&request, PROTO_REQUEST, "schedule-remove");
+    proto_addf(&request, &err, "schedule", "%ld", id);
+  } else if (strcmp(verb, "add") == 0) {
+    schedule_when parsed;
+    if (schedule_parse(when, &parsed, &err) != TS_OK)
+      return cli_usage_error(cmd, err.text);
+    proto_init(&request, PROTO_REQUEST, "schedule-add");
+    proto_add(&request, "when", parsed.text, &err);
+    /* A plan file is read here, where the user's files are; the service gets its text. */
+    static plan p;
+    char text[PLAN_FORMAT_MAX];
+    const char *name = plan_name ? plan_name : plan_default_preset();
+    int rc = !plan_is_preset(name) && plat_file_exists(name) ? plan_read_file(name, &p, &err)
+                                                             : plan_preset(name, &p, &err);
+    /* The plan setting itself (its checks and words): the stored plan text carries it. */
+    if (rc == TS_OK && export_to)
+      rc = plan_set(&p, "export-to", export_to, &err);
+    if (rc != TS_OK)
+      return cli_usage_error(cmd, err.text);
+    plan_format(&p, text, sizeof text);
+    proto_add(&request, "plan", text, &err);
+    if (require)
+      proto_add(&request, "require", require, &err);
+    if (grace)
+      proto_add(&request, "grace", grace, &err);
+  } else {
+    char message[200];
+    snprintf(message, sizeof message,
+             "schedule: unknown action '%.100s' (accepted: add, list, "
+             "remove)",
+             verb);
+    return cli_usage_error(cmd, message);
+  }
+  return cli_call_and_print(address, &request);
+}
+
+const cli_command cli_schedule_command = {
+    .name = "schedule",
+    .synopsis = "schedule add WHEN [--plan PLAN] [--require LIST] [--grace DURATION] "
+                "[--export-to FOLDER] | "
+                "schedule list | schedule remove ID   [--socket ADDRESS]",
+    .summary = "have the service run experiments unattended (set and forget)",
+    .help = "\nWHEN (local time):\n"
+            "  daily HH:MM  |  weekly DAY HH:MM (mon ... sun)  |  once YYYY-MM-DD HH:MM\n"
+            "  boot DURATION   after the service starts (let the machine settle after boot)\n"
+            "\noptions:\n"
+            "  --plan PLAN       a preset or a plan file (default quick)\n"
+            "  --require LIST    ac (only on mains power), idle:MINUTES (the user idle that long,\n"
+            "                    as the tray reports; recorded as unknown without a tray)\n"
+            "  --grace DURATION  a due time missed while the machine was off still runs at the\n"
+            "                    next start within this window (default 1h); later, it is\n"
+            "                    recorded as missed\n"
+            "  --export-to FOLDER\n"
+            "                    the plan's export-to: each finished run's export file goes\n"
+            "                    into this folder (a network share, for a collector machine);\n"
+            "                    like program paths, only SYSTEM, an elevated administrator or\n"
+            "                    root may schedule it; 'schedule list' shows it\n"
+            "  --socket ADDRESS  the service's socket or pipe\n"
+            "\nA schedule the same as one still enabled (WHEN, plan, --require, --grace) is not\n"
+            "added again: the answer names the one there is.\n",
+    .main = schedule_main,
+};
