@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* blocked.c - the paired comparison of a condition with the baseline over blocks, on log ratios
    (the method: blocked.h). */
-#include "stats/blocked.h"
+#include "blocked.h"
 
 #include <math.h>
 
-#include "stats/dist.h"
+#include "dist.h"
 
 /* Fills every number with NaN and the verdict "inconclusive": what an error leaves. */
 static void result_clear(blocked_result *out) {

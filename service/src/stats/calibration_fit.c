@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* calibration_fit.c - the slope of measured on expected burn cost and the calibration verdict
    (the method: calibration_fit.h). */
-#include "stats/calibration_fit.h"
+#include "calibration_fit.h"
 
 #include <math.h>
 
-#include "stats/dist.h"
-#include "stats/gls.h"
+#include "dist.h"
+#include "gls.h"
 
 static void result_clear(calib_result *out, int n) {
   out->status = GLS_OK;

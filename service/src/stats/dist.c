@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* dist.c - normal, Student t and F quantiles and distribution functions for the blocked
    statistics. */
-#include "stats/dist.h"
+#include "dist.h"
 
 #include <float.h>
 #include <math.h>
 
-#include "experiment/stats.h"
+#include "../experiment/stats.h"
 
 /* pi, spelled out: strict C11 has no M_PI. */
 #define DIST_PI 3.14159265358979323846

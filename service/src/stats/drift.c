@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* drift.c - the trend of a blocked run's scores or effects, flagged against the margin (the
    method: drift.h). */
-#include "stats/drift.h"
+#include "drift.h"
 
 #include <math.h>
 
-#include "experiment/stats.h"
-#include "stats/dist.h"
+#include "../experiment/stats.h"
+#include "dist.h"
 
 static int value_bad(double x) { return !isnan(x) && !(x > 0 && isfinite(x)); }
 

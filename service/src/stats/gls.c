@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* gls.c - generalized least squares for effects sharing one baseline, their block-estimated
    covariance, equivalence and the knee test (the method: gls.h). */
-#include "stats/gls.h"
+#include "gls.h"
 
 #include <math.h>
 
-#include "stats/dist.h"
+#include "dist.h"
 
 /* Cholesky factor L (lower, row-major n x n) of the symmetric a; 0, or -1 when a is not
    positive definite (a pivot at or below a relative 1e-13 of its diagonal). */

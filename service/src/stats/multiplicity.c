@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* multiplicity.c - Holm's step-down correction and the interval levels compatible with it (the
    method: multiplicity.h). */
-#include "stats/multiplicity.h"
+#include "multiplicity.h"
 
 #include <math.h>
 

@@ -35,7 +35,7 @@
 
 #include <stddef.h>
 
-#include "stats/blocked.h"
+#include "blocked.h"
 
 /* Holm adjusted p values of p[0..k-1] into adjusted[0..k-1] (may be the same array). A NaN p
    (a comparison that could not be made) counts as 1: it stays in k, so the others are not

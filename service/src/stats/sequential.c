@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* sequential.c - alpha-spending boundaries by numerical integration, and the adaptive precision
    rules (the method: sequential.h). */
-#include "stats/sequential.h"
+#include "sequential.h"
 
 #include <math.h>
 
-#include "stats/dist.h"
+#include "dist.h"
 
 double seq_alpha_spent(double t, double alpha) {
   if (!(t > 0 && t <= 1) || !(alpha > 0 && alpha < 1))

@@ -43,7 +43,7 @@
 #ifndef THREADSOUP_STATS_SEQUENTIAL_H
 #define THREADSOUP_STATS_SEQUENTIAL_H
 
-#include "stats/blocked.h"
+#include "blocked.h"
 
 #define SEQ_MAX_LOOKS 64
 #define SEQ_GRID 601
