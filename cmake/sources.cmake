@@ -60,10 +60,8 @@ set(TS_CORE_SOURCES
   service/src/engine/scenarios/yield.c
   service/src/experiment/estimate.c
   service/src/experiment/experiment.c
-  service/src/experiment/fit.c
   service/src/experiment/plan.c
   service/src/experiment/precision.c
-  service/src/experiment/stats.c
   service/src/quiet/quiet.c
   service/src/report/census.c
   service/src/report/cost.c
@@ -82,6 +80,8 @@ set(TS_CORE_SOURCES
   service/src/server/schedule.c
   service/src/server/scheduler.c
   service/src/server/server.c
+  service/src/stats/fit.c
+  service/src/stats/stats.c
   service/src/store/schema.c
   service/src/store/store.c
 )

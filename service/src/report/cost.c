@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* cost.c - the reports' "Cost model": from a run's sleep and wait conditions, whether the number
-   of idle threads or their wake-ups slow a benchmark (weighted least squares, experiment/fit.h),
+   of idle threads or their wake-ups slow a benchmark (weighted least squares, stats/fit.h),
    and for a dose series where the cost begins (a hinge fit); in text, JSON and HTML. */
 #include <math.h>
 #include <stdlib.h>

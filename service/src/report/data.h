@@ -7,10 +7,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../experiment/fit.h"
+#include "../stats/fit.h"
 #include "../experiment/plan.h"
 #include "../experiment/precision.h"
-#include "../experiment/stats.h"
+#include "../stats/stats.h"
 #include "../store/store.h"
 
 #define REPORT_MAX_CONDITIONS 64
