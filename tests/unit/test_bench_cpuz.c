@@ -77,7 +77,8 @@ static void unavailable_here_with_a_reason(void) {
                             "threadsoup record");
   else
     CHECK_STR_CONTAINS(why, "CPU-Z not found in C:\\Program Files\\CPUID\\CPU-Z\\cpuz.exe");
-  bench_args args = {NULL, 1.0, "no-such-folder\\cpuz.exe", NULL, NULL, 0, NULL};
+  const char *settings[] = {"no-such-folder\\cpuz.exe"};
+  bench_args args = {NULL, 1.0, settings, 0, NULL};
   bench_result r;
   ts_err err;
   CHECK_INT(bench_cpuz.run(&args, &r, &err), TS_EUNSUPPORTED);
