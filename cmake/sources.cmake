@@ -52,12 +52,14 @@ set(TS_CORE_SOURCES
   service/src/exchange/export.c
   service/src/exchange/import.c
   service/src/engine/like.c
+  service/src/engine/probe.c
   service/src/engine/scenarios.c
   service/src/engine/scenarios/burn.c
   service/src/engine/scenarios/procs.c
   service/src/engine/scenarios/sleep.c
   service/src/engine/scenarios/wait.c
   service/src/engine/scenarios/yield.c
+  service/src/engine/spec.c
   service/src/experiment/estimate.c
   service/src/experiment/experiment.c
   service/src/experiment/plan.c

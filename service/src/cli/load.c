@@ -19,16 +19,6 @@ typedef struct load_options {
   int quiet;
 } load_options;
 
-/* Option names that set a scenario option, with the key load_part_set knows them by. */
-static const struct {
-  const char *flag;
-  const char *key;
-} part_flags[] = {
-    {"--count", "count"},           {"--interval", "interval"}, {"--kind", "kind"},
-    {"--stack", "stack"},           {"--priority", "priority"}, {"--ramp", "ramp"},
-    {"--phase", "phase"},           {"--timer", "timer"},       {"--check", "check"},
-    {"--resolution", "resolution"}, {"--duty", "duty"},         {"--period", "period"}};
-
 static int read_options(int argc, char **argv, load_options *o, ts_err *err) {
   return cli_parse_load(argc, argv, "load", &o->spec, &o->for_ns, &o->quiet, NULL, err);
 }
@@ -91,16 +81,16 @@ int cli_parse_load(int argc, char **argv, const char *command, load_spec *spec, 
     } else if (quiet && cli_args_is(&a, "--quiet")) {
       o->quiet = 1;
     } else {
-      const char *key = NULL;
-      for (size_t i = 0; i < sizeof part_flags / sizeof part_flags[0]; i++)
-        if (cli_args_is(&a, part_flags[i].flag))
-          key = part_flags[i].key;
-      if (!key)
+      /* --KEY sets the option KEY of the scenario before it; any scenario's option is known
+         here, and one its scenario does not take is refused by load_part_set, naming both. */
+      const load_option *option =
+          strncmp(a.name, "--", 2) == 0 ? load_option_find(NULL, a.name + 2) : NULL;
+      if (!option)
         return ts_err_set(err, TS_EUSAGE, "%s: unknown option '%s'", command, a.name);
       if (!part)
         return ts_err_set(err, TS_EUSAGE, "%s: %s must follow a scenario name", command, a.name);
-      const char *v = NULL;
-      if (strcmp(key, "check") != 0 || a.inline_value)
+      const char *key = option->name, *v = NULL;
+      if (option->kind != LOAD_OPTION_FLAG || a.inline_value)
         rc = cli_args_value(&a, "see threadsoup load --help", &v, err);
       if (rc == TS_OK)
         rc = load_part_set(part, key, v, err);
@@ -128,24 +118,11 @@ static void print_scenarios(void) {
     const scenario_def *sc = scenario_table[i];
     const char *why = sc->unavailable_reason ? sc->unavailable_reason() : NULL;
     printf("%-6s %s%s%s\n", sc->name, sc->help, why ? " [unavailable here: " : "", why ? why : "");
-    printf("       options: --count%s",
-           sc->options & LOAD_OPT_DUTY ? " (default: one per CPU)" : "");
-    static const struct {
-      unsigned flag;
-      const char *name;
-    } names[] = {{LOAD_OPT_INTERVAL, "--interval"},
-                 {LOAD_OPT_KIND, "--kind"},
-                 {LOAD_OPT_STACK, "--stack"},
-                 {LOAD_OPT_PRIORITY, "--priority"},
-                 {LOAD_OPT_RAMP, "--ramp"},
-                 {LOAD_OPT_PHASE, "--phase"},
-                 {LOAD_OPT_TIMER, "--timer"},
-                 {LOAD_OPT_CHECK, "--check"},
-                 {LOAD_OPT_RESOLUTION, "--resolution"},
-                 {LOAD_OPT_DUTY, "--duty --period"}};
-    for (size_t j = 0; j < sizeof names / sizeof names[0]; j++)
-      if (sc->options & names[j].flag)
-        printf(" %s", names[j].name);
+    printf("       options:");
+    const load_option *o;
+    for (size_t j = 0; (o = load_option_at(sc, j)) != NULL; j++)
+      printf(" --%s%s", o->name,
+             strcmp(o->name, "count") == 0 && sc->count_per_cpu ? " (default: one per CPU)" : "");
     printf("\n");
   }
   load_options_help(options, sizeof options);
@@ -206,7 +183,7 @@ static void print_census(const load_options *o, census_sample *prev, uint64_t st
 static void print_timers(const load_spec *spec, const load *l) {
   int sleepers = 0;
   for (int i = 0; i < spec->part_count; i++)
-    sleepers |= (spec->parts[i].scenario->options & LOAD_OPT_RESOLUTION) != 0;
+    sleepers |= spec->parts[i].scenario->timers != NULL;
   if (!sleepers)
     return;
   plat_resolution asked = load_spec_resolution(spec), ignored, obtained;

@@ -150,10 +150,7 @@ typedef struct plan_setting {
 static const plan_setting plan_settings[] = {
     NAME("name", name, "UTF-8 text without control characters", "custom",
          "the plan's name, stored with the run (a plan file without one is named after the file)"),
-    LIST("conditions", KIND_CONDITIONS, PLAN_MAX_CONDITIONS,
-         "baseline, baseline-LABEL (a second baseline, for A/A), sleep:COUNT[@INTERVAL], "
-         "wait:COUNT[:KIND], yield:COUNT[/check], procs:COUNT or burn:DUTY[@PERIOD] (e.g. "
-         "burn:10%), with options as /KEY=VALUE and parts joined with +",
+    LIST("conditions", KIND_CONDITIONS, PLAN_MAX_CONDITIONS, NULL /* from the scenarios' rows */,
          "the conditions every benchmark runs under"),
     LIST("bench", KIND_BENCHES, PLAN_MAX_BENCHES, NULL /* from bench_table */, "the benchmarks"),
     WHOLE("reps", reps, 1, PLAN_MAX_REPS, "5",
@@ -271,9 +268,12 @@ static void accepted_text(const plan_setting *s, char *buf, size_t len) {
     else
       snprintf(buf, len, "%s, at most %.0f bytes", s->forms, s->max);
     return;
-  case KIND_CONDITIONS:
-    snprintf(buf, len, "%.0f to %.0f, comma-separated: %s", s->min, s->max, s->forms);
+  case KIND_CONDITIONS: {
+    char forms[PLAN_ACCEPTED_MAX];
+    load_spec_forms(forms, sizeof forms);
+    snprintf(buf, len, "%.0f to %.0f, comma-separated: %s", s->min, s->max, forms);
     return;
+  }
   case KIND_BENCHES: {
     ts_buf forms = ts_buf_on(buf, len);
     ts_buf_addf(&forms, "%.0f to %.0f, comma-separated: ", s->min, s->max);

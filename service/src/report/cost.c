@@ -31,7 +31,7 @@ static const char *condition_load(const char *text, double *threads, double *wak
     if (part->scenario->creates_processes)
       return "processes, not threads: the model counts threads";
     if (strcmp(name, "sleep") == 0)
-      *wakeups += (double)part->count * (double)TS_NS_PER_S / (double)part->interval_ns;
+      *wakeups += load_part_wakeups_per_s(part);
     else if (strcmp(name, "wait") != 0)
       return "busy threads: their wake-ups are not set by the plan";
     *threads += (double)part->count;
