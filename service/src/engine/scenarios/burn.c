@@ -57,9 +57,9 @@ static void format_duty(const load_part *part, char *buf, size_t len) {
    are no longer a steady share of a core). */
 static const load_option burn_options[] = {
     LOAD_CUSTOM("duty", LOAD_PLACE_FIRST, burn_params, duty_permille, int, "10%",
-                "burn: share of each period spent spinning, 0.1% to 100%", parse_duty, format_duty),
+                "share of each period spent spinning, 0.1% to 100%", parse_duty, format_duty),
     LOAD_DURATION("period", LOAD_PLACE_AT, burn_params, period_ns, (double)TS_NS_PER_MS,
-                  (double)TS_NS_PER_S, "10ms", "burn: the period, 1ms to 1s (default 10ms)"),
+                  (double)TS_NS_PER_S, "10ms", "the period, 1ms to 1s (default 10ms)"),
     LOAD_OPTIONS_END,
 };
 
