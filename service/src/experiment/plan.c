@@ -766,7 +766,7 @@ int plan_check(const plan *p, ts_err *err) {
   for (int i = 0; i < p->bench_count; i++) {
     const char *arg;
     const bench_def *b = plan_bench(p, p->benches[i], &arg, settings, err);
-    if (b->check_plan && b->check_plan(settings, err) != TS_OK)
+    if (b && b->check_plan && b->check_plan(settings, err) != TS_OK)
       return err->code;
   }
   return TS_OK;
