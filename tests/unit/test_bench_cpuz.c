@@ -86,6 +86,15 @@ static void unavailable_here_with_a_reason(void) {
   CHECK(bench_find("cpuz:multi", &arg, &err) == NULL);
   CHECK_INT(err.code, TS_EUNSUPPORTED);
   CHECK_STR_CONTAINS(err.text, "benchmark 'cpuz' is not available here: CPU-Z ");
+  /* Its path given, it is found (the run then says whether the program is there), and its
+     argument is still checked. */
+  CHECK(bench_find_with("cpuz:multi", settings, &arg, &err) == &bench_cpuz);
+  CHECK_STR_CONTAINS(arg, "multi");
+  CHECK(bench_find_with("cpuz:both", settings, &arg, &err) == NULL);
+  CHECK_INT(err.code, TS_EUSAGE);
+  const char *none[] = {""};
+  CHECK(bench_find_with("cpuz", none, &arg, &err) == NULL);
+  CHECK_INT(err.code, TS_EUNSUPPORTED);
 }
 
 int main(int argc, char **argv) {

@@ -391,6 +391,16 @@ static void benchmark_settings_are_plan_settings(void) {
     }
   }
   CHECK(total <= BENCH_SETTINGS_MAX);
+  /* A benchmark a search does not find here is refused by plan_check with the setting that gives
+     its program; given, the plan passes. (CPU-Z is never found on Linux or under Wine.) */
+  const bench_def *cpuz = bench_named("cpuz");
+  if (cpuz && cpuz->unavailable_reason()) {
+    CHECK_INT(plan_parse("conditions = baseline\nbench = cpuz:multi\n", "test", &p, &err), TS_OK);
+    CHECK_INT(plan_check(&p, &err), TS_EUNSUPPORTED);
+    CHECK_STR_CONTAINS(err.text, "bench cpuz:multi (give its path with --cpuz PATH): ");
+    CHECK_INT(plan_set(&p, "cpuz", "C:\\CPU-Z\\cpuz.exe", &err), TS_OK);
+    CHECK_INT(plan_check(&p, &err), TS_OK);
+  }
   CHECK(plan_bench_setting(&p, "colour") == NULL);
   /* A benchmark that runs programs makes the plan one that does, named as such. */
   for (size_t b = 0; bench_table[b]; b++) {
