@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # Makefile - the front door: `make run` sets up, builds and runs the default experiment;
 # `make test` builds both targets and runs every test (native and Windows under Wine, side by side).
-.PHONY: format format-check all setup linux windows run test test-linux test-windows bench clean help
+.PHONY: format format-check all setup setup-native linux windows run test test-linux test-windows bench clean help
 
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 LINUX_BUILD := build/linux
@@ -14,18 +14,27 @@ all: linux windows
 help:
 	@echo "make run       build and run the default experiment (quick) on the native build"
 	@echo "make test      build both targets and run all tests (native and Windows under Wine, side by side)"
+	@echo "make test-linux / make test-windows   one half of make test"
 	@echo "make linux     native build in $(LINUX_BUILD)"
 	@echo "make windows   MinGW-w64 cross build in $(MINGW_BUILD)"
 	@echo "make bench     build natively and run the performance benchmarks (BENCH_ARGS=...)"
 	@echo "make install   build natively and install into PREFIX (/usr/local), DESTDIR for staging"
 	@echo "make uninstall remove what make install installed (same PREFIX and DESTDIR)"
 	@echo "make clean     remove build/"
+	@echo "make format    apply .clang-format to every C file; make format-check fails on any that differs"
+	@echo "make setup     install what the tests and the Windows build need (make setup-native: the native build only)"
 
-# Installs missing Debian packages and the pinned SQLite amalgamation; quick when all is there.
-setup:
-	@sh scripts/bootstrap.sh
+# Install the missing Debian packages of a profile (scripts/bootstrap.sh); quick when all is there.
+# The native targets (run, linux, bench, install) need only the native profile; the tests and the
+# Windows build need all of it (and the pinned SQLite amalgamation). setup waits for setup-native
+# so the two never run apt at once under make -j.
+setup-native:
+	@sh scripts/bootstrap.sh native
 
-linux: setup
+setup: setup-native
+	@sh scripts/bootstrap.sh all
+
+linux: setup-native
 	cmake --preset linux >/dev/null
 	cmake --build --preset linux -j $(NPROC)
 
@@ -45,7 +54,7 @@ TEST_JOBS ?= 4
 # Both halves side by side, each line marked with its half: the native tests start as soon as the
 # native build is done, while the Windows programs compile and Wine's prefix is made beside them
 # (wine-run --prepare); the Windows tests follow their build. Fails when either half fails.
-test: linux
+test: setup linux
 	@cmake --preset mingw >/dev/null && { $(MINGW_BUILD)/wine-run --prepare & }; \
 	rc=$$(mktemp -d); t0=$$(date +%s); \
 	echo "make test: $$(df -Pm . | awk 'NR == 2 { print $$4 }') MB free on the build's disk" \
@@ -58,7 +67,7 @@ test: linux
 	  "$$(df -Pm . | awk 'NR == 2 { print $$4 }') MB left on the build's disk"; \
 	[ "$$l" = 0 ] && [ "$$w" = 0 ]
 
-test-linux: linux
+test-linux: setup linux
 	ctest --preset linux -j $(TEST_JOBS)
 
 # Wine's servers (one per prefix) are ended afterwards so no Windows process outlives the tests.
@@ -67,8 +76,9 @@ test-windows: windows
 	for p in $(CURDIR)/$(MINGW_BUILD)/wineprefix*/; do \
 	  [ -d $$p ] && WINEPREFIX=$$p wineserver -k 2>/dev/null; done; exit $$rc
 
-# Ratios against floors measured in the same run; about 6 minutes. Missed targets are printed as
-# MISSED without failing the build, e.g. make bench BENCH_ARGS="threads --reps 3".
+# threadsoup-bench (tools/engine-bench/): ratios against floors measured in the same run; about
+# 6 minutes. Missed targets are printed as MISSED without failing the build, e.g.
+# make bench BENCH_ARGS="threads --reps 3".
 BENCH_ARGS ?=
 bench: linux
 	$(LINUX_BUILD)/threadsoup-bench $(BENCH_ARGS)

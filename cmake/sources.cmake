@@ -12,7 +12,7 @@ set(TS_SHARED_SOURCES
   shared/src/ntprocinfo.c
   shared/src/parse.c
   shared/src/plat/cores.c
-  shared/src/plat/fault.c
+  shared/src/plat/knobs.c
   shared/src/plat/machine_id.c
   shared/src/plat/peer_rights.c
   shared/src/plat/run_deadline.c
@@ -48,6 +48,7 @@ set(TS_CORE_SOURCES
   service/src/bench/sevenzip.c
   service/src/doctor/checks.c
   service/src/doctor/doctor.c
+  service/src/doctor/findings.c
   service/src/engine/engine.c
   service/src/exchange/export.c
   service/src/exchange/import.c
@@ -62,30 +63,45 @@ set(TS_CORE_SOURCES
   service/src/engine/spec.c
   service/src/experiment/estimate.c
   service/src/experiment/experiment.c
-  service/src/experiment/plan.c
   service/src/experiment/precision.c
+  service/src/plan/plan.c
+  service/src/plan/schedule.c
   service/src/quiet/quiet.c
+  service/src/report/format.c
+  service/src/report/data.c
+  service/src/report/header.c
+  service/src/report/headline.c
+  service/src/report/benchmarks.c
   service/src/report/census.c
   service/src/report/cost.c
   service/src/report/calibration.c
+  service/src/report/timers.c
+  service/src/report/counts.c
+  service/src/report/checks.c
+  service/src/report/placement.c
+  service/src/report/plan.c
+  service/src/report/trials.c
+  service/src/report/sections.c
+  service/src/report/report.c
   service/src/report/compare.c
-  service/src/report/csv.c
-  service/src/report/data.c
-  service/src/report/headline.c
-  service/src/report/html.c
-  service/src/report/json.c
-  service/src/report/text.c
   service/src/server/events.c
   service/src/server/handlers.c
   service/src/server/quiet_guard.c
   service/src/server/runner.c
-  service/src/server/schedule.c
   service/src/server/scheduler.c
   service/src/server/server.c
   service/src/stats/fit.c
   service/src/stats/stats.c
+  service/src/store/exchange.c
+  service/src/store/kit.c
+  service/src/store/machine_checks.c
+  service/src/store/quiet_journal.c
+  service/src/store/runs.c
+  service/src/store/schedules.c
   service/src/store/schema.c
+  service/src/store/statuses.c
   service/src/store/store.c
+  service/src/store/trials.c
 )
 
 set(TS_CLI_SOURCES

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "threadsoup/json.h"
+#include "threadsoup/json_read.h"
 #include "threadsoup/utf8.h"
 
 typedef struct reader {

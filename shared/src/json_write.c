@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* json_write.c - JSON strings as ThreadSoup writes them, one escaper for reports and export
-   files. */
+/* json_write.c - JSON values as ThreadSoup writes them: one string escaper and one number writer
+   for reports, export files and the doctor. */
+#include <math.h>
 #include <string.h>
 
-#include "threadsoup/json.h"
+#include "threadsoup/json_write.h"
 #include "threadsoup/utf8.h"
 
 void ts_json_string(FILE *out, const char *text) {
@@ -31,4 +32,40 @@ void ts_json_string(FILE *out, const char *text) {
     left -= len;
   }
   fputc('"', out);
+}
+
+void ts_json_number(FILE *out, double value, int digits) {
+  if (isfinite(value))
+    fprintf(out, "%.*g", digits, value);
+  else
+    fputs("null", out);
+}
+
+void ts_json_key(FILE *out, const char *key) {
+  ts_json_string(out, key);
+  fputc(':', out);
+}
+
+void ts_json_string_member(FILE *out, const char *key, const char *text) {
+  fputc(',', out);
+  ts_json_key(out, key);
+  ts_json_string(out, text);
+}
+
+void ts_json_number_member(FILE *out, const char *key, double value, int digits) {
+  fputc(',', out);
+  ts_json_key(out, key);
+  ts_json_number(out, value, digits);
+}
+
+void ts_json_range(FILE *out, int have, double low, double high, int digits) {
+  if (!have) {
+    fputs("null", out);
+    return;
+  }
+  fputc('[', out);
+  ts_json_number(out, low, digits);
+  fputc(',', out);
+  ts_json_number(out, high, digits);
+  fputc(']', out);
 }

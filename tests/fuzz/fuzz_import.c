@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../service/src/exchange/exchange.h"
+#include "../../service/src/exchange/import.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

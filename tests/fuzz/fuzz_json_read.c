@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "threadsoup/json.h"
+#include "threadsoup/json_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -159,18 +159,9 @@ static report_data *make_report(stats_verdict largest, stats_verdict aa) {
   return r;
 }
 
-static char *render(const report_data *r, void (*write)(const report_data *, FILE *)) {
-  FILE *f = tmpfile();
-  if (!f)
-    return NULL;
-  write(r, f);
-  long n = ftell(f);
-  char *text = n >= 0 ? calloc(1, (size_t)n + 1) : NULL;
-  rewind(f);
-  if (text && fread(text, 1, (size_t)n, f) != (size_t)n)
-    text[0] = '\0';
-  fclose(f);
-  return text;
+/* The calibration section of r in one format. */
+static char *render(const report_data *r, report_format format) {
+  return test_render_section(&report_section_calibration, NULL, r, format);
 }
 
 static void a_run_is_judged_from_its_cells(void) {
@@ -197,21 +188,21 @@ static void a_run_is_judged_from_its_cells(void) {
   CHECK_INT(cal->passed[1], 1);
   CHECK_INT(cal->all_passed, 1);
 
-  char *text = render(r, report_write_calibration_text);
+  char *text = render(r, REPORT_FORMAT_TEXT);
   CHECK_STR_CONTAINS(text, "Calibration: PASSED");
   CHECK_STR_CONTAINS(text, "4 logical CPUs of the run's machine");
   CHECK_STR_CONTAINS(text, "burn:10%@10ms (largest)");
   CHECK_STR_CONTAINS(text, "0 to -2.5 %"); /* burn:10%/count=1 beside builtin-mt */
   CHECK_STR_CONTAINS(text, "baseline-b (A/A)");
   free(text);
-  char *json = render(r, report_write_calibration_json);
+  char *json = render(r, REPORT_FORMAT_JSON);
   CHECK_STR_CONTAINS(json, ",\n\"calibration\":{\"logical_cpus\":4,\"logical_cpus_from\":\"run\","
                            "\"verdict\":\"passed\"");
   CHECK_STR_CONTAINS(json, "\"role\":\"largest burn\",\"duty_percent\":10,\"burners\":4,"
                            "\"expected_percent\":[-10,-10],\"measured_percent\":-9.5");
   CHECK_STR_CONTAINS(json, "\"role\":\"a/a\"");
   free(json);
-  char *html = render(r, report_write_calibration_html);
+  char *html = render(r, REPORT_FORMAT_HTML);
   CHECK_STR_CONTAINS(html, "<h2>Calibration: <span class=\"verdict faster\">PASSED</span></h2>");
   free(html);
 
@@ -222,7 +213,7 @@ static void a_run_is_judged_from_its_cells(void) {
   CHECK_INT(cal->passed[1], 0);
   CHECK_INT(cal->all_passed, 0);
   CHECK_STR_CONTAINS(cal->why[1], "A/A pair differed");
-  text = render(r, report_write_calibration_text);
+  text = render(r, REPORT_FORMAT_TEXT);
   CHECK_STR_CONTAINS(text, "Calibration: FAILED");
   free(text);
   free(cal);
@@ -237,9 +228,9 @@ static void no_burn_no_section(void) {
   report_calibration *cal = malloc(sizeof *cal);
   REQUIRE(cal);
   CHECK_INT(report_calibration_of(r, cal), 0);
-  char *text = render(r, report_write_calibration_text);
-  char *json = render(r, report_write_calibration_json);
-  char *html = render(r, report_write_calibration_html);
+  char *text = render(r, REPORT_FORMAT_TEXT);
+  char *json = render(r, REPORT_FORMAT_JSON);
+  char *html = render(r, REPORT_FORMAT_HTML);
   CHECK(text && text[0] == '\0');
   CHECK(json && json[0] == '\0');
   CHECK(html && html[0] == '\0');
@@ -300,7 +291,7 @@ static void a_stored_run_is_judged_on_its_machine(void) {
   CHECK_INT(cal->all_passed, 1);
   CHECK_STR_CONTAINS(cal->why[0], "burn:10%@10ms came out slower by 9.98 %");
   CHECK_STR_CONTAINS(cal->why[0], "the A/A pair did not differ");
-  char *text = render(r, report_write_calibration_text);
+  char *text = render(r, REPORT_FORMAT_TEXT);
   CHECK_STR_CONTAINS(text, "6 logical CPUs of the run's machine");
   free(text);
   free(cal);

@@ -4,6 +4,7 @@
 #include "check.h"
 #include "ntsnapshot.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/plat_knobs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +100,7 @@ static void use_snapshot(nts_builder *b) {
   nts_finish(b);
   CHECK(nts_write_file(b, SNAPSHOT));
   nts_free(b);
-  plat_census_set_source(SNAPSHOT);
+  plat_knob_set_text(PLAT_KNOB_CENSUS_SOURCE, SNAPSHOT);
 }
 
 static void process_states_from_a_recording(void) {
@@ -138,7 +139,7 @@ static void process_states_from_a_recording(void) {
 
   CHECK_INT(plat_census_process(777, &pc, &err), TS_EOS);
   CHECK_STR_CONTAINS(err.text, "process 777 not found");
-  plat_census_set_source(NULL);
+  plat_knob_set_text(PLAT_KNOB_CENSUS_SOURCE, NULL);
 }
 
 static void machine_totals_from_a_recording(void) {
@@ -160,7 +161,7 @@ static void machine_totals_from_a_recording(void) {
   CHECK_INT(plat_process_thread_count(1044, &err), 15);
   CHECK_INT(plat_process_thread_count(778, &err), -1);
   CHECK_STR_CONTAINS(err.text, "process 778 not found");
-  plat_census_set_source(NULL);
+  plat_knob_set_text(PLAT_KNOB_CENSUS_SOURCE, NULL);
 }
 
 static void every_process_from_a_recording(void) {
@@ -187,7 +188,7 @@ static void every_process_from_a_recording(void) {
     CHECK_INT(list[3].state_count, 0);
   }
   free(list);
-  plat_census_set_source(NULL);
+  plat_knob_set_text(PLAT_KNOB_CENSUS_SOURCE, NULL);
 }
 
 /* More distinct states than PLAT_MAX_STATES: the smallest are lumped into "other"; equal counts
@@ -224,7 +225,7 @@ static void many_states_end_in_other(void) {
   for (int i = 0; i < pc.state_count; i++)
     sum += pc.states[i].threads;
   CHECK_INT(sum, pc.threads);
-  plat_census_set_source(NULL);
+  plat_knob_set_text(PLAT_KNOB_CENSUS_SOURCE, NULL);
 }
 
 static void damaged_recording_is_refused(void) {
@@ -234,7 +235,7 @@ static void damaged_recording_is_refused(void) {
   nts_put(b.buf + 4, 0x7FFFFFFF, 4); /* Idle claims more threads than the buffer holds */
   CHECK(nts_write_file(&b, SNAPSHOT));
   nts_free(&b);
-  plat_census_set_source(SNAPSHOT);
+  plat_knob_set_text(PLAT_KNOB_CENSUS_SOURCE, SNAPSHOT);
   plat_census m = {1, 2, 3, 4, 5};
   ts_err err;
   CHECK_INT(plat_census_machine(&m, &err), TS_EINVAL);
@@ -246,10 +247,10 @@ static void damaged_recording_is_refused(void) {
   CHECK_INT(plat_census_processes(&list, &count, &err), TS_EINVAL);
   CHECK(list == NULL);
   CHECK_INT(count, -1);
-  plat_census_set_source("no-such-file.snapshot");
+  plat_knob_set_text(PLAT_KNOB_CENSUS_SOURCE, "no-such-file.snapshot");
   CHECK_INT(plat_census_machine(&m, &err), TS_EINVAL);
   CHECK_STR_CONTAINS(err.text, "census source: cannot open the snapshot 'no-such-file.snapshot'");
-  plat_census_set_source(NULL);
+  plat_knob_set_text(PLAT_KNOB_CENSUS_SOURCE, NULL);
   remove(SNAPSHOT);
 }
 
@@ -268,7 +269,7 @@ static DWORD WINAPI waiter(void *arg) {
 #define LIVE_THREADS 300
 
 static void live_census_counts_our_threads(void) {
-  plat_census_set_source(NULL);
+  plat_knob_set_text(PLAT_KNOB_CENSUS_SOURCE, NULL);
   plat_census m;
   ts_err err;
   CHECK_INT(plat_census_machine(&m, &err), TS_OK);

@@ -11,6 +11,7 @@
 #include "../../shared/src/plat/spin_probe.h"
 #include "check.h"
 #include "doctor/doctor.h"
+#include "plan/plan.h"
 #include "report/report.h"
 #include "store/store.h"
 #include "testdb.h"
@@ -27,12 +28,14 @@ static doctor_finding *finding(doctor_report *r, const char *name) {
 }
 
 #ifndef _WIN32
-/* The cheap checks that are not a client's, on the machine under `root`, 300 tasks running. */
-static doctor_report *run_cheap(const char *root) {
+/* The cheap checks that are not a client's, on the machine under `root`, 300 tasks running, for a
+   load of `load_tasks`. */
+static doctor_report *run_cheap(const char *root, long load_tasks) {
   doctor_context ctx;
   memset(&ctx, 0, sizeof ctx);
   ctx.root = root;
   ctx.machine_tasks = 300;
+  ctx.load_tasks = load_tasks;
   doctor_report *r = malloc(sizeof *r);
   if (r)
     doctor_run(&ctx, DOCTOR_CHEAP, DOCTOR_CLIENT, r);
@@ -93,8 +96,8 @@ static void default_systemd_unit_fails_the_largest_preset(void) {
   CHECK_STR_CONTAINS(l.pids_max_at, "/system.slice/threadsoup.service");
   CHECK_STR_CONTAINS(l.whose, "threadsoup.service unit (pid 4242)");
 
-  long need = doctor_preset_tasks() + 64;
-  CHECK(doctor_preset_tasks() >= 15000);
+  long need = plan_preset_largest_load() + 64;
+  CHECK(plan_preset_largest_load() >= 15000);
   doctor_finding f;
   memset(&f, 0, sizeof f);
   doctor_judge_pids_max(&l, need, &f);
@@ -117,7 +120,7 @@ static void default_systemd_unit_fails_the_largest_preset(void) {
   CHECK(f.value == 1024);
 
   /* The same facts through the runner: the verdict does not hold. */
-  doctor_report *r = run_cheap(root);
+  doctor_report *r = run_cheap(root, plan_preset_largest_load());
   REQUIRE(r);
   const doctor_finding *pids = finding(r, "pids-max");
   REQUIRE(pids);
@@ -127,6 +130,14 @@ static void default_systemd_unit_fails_the_largest_preset(void) {
   char summary[256];
   doctor_summary(r, summary, sizeof summary);
   CHECK_STR_CONTAINS(summary, "pids-max");
+  free(r);
+  /* The load the runner is handed is the one judged: 4,000 tasks fit under pids.max 4915. */
+  r = run_cheap(root, 4000);
+  REQUIRE(r);
+  pids = finding(r, "pids-max");
+  REQUIRE(pids);
+  CHECK_INT(pids->status, DOCTOR_OK);
+  CHECK_STR_CONTAINS(pids->measured, "4064 tasks");
   free(r);
 }
 
@@ -139,7 +150,7 @@ static void raised_limits_hold(void) {
   write_file(root, "/sys/fs/cgroup/system.slice/threadsoup.service/pids.max", "max\n");
   limits_file(limits, sizeof limits, "unlimited", "65536");
   write_file(root, "/proc/4242/limits", limits);
-  doctor_report *r = run_cheap(root);
+  doctor_report *r = run_cheap(root, plan_preset_largest_load());
   REQUIRE(r);
   for (int i = 0; i < r->count; i++) {
     const doctor_finding *f = &r->findings[i];
@@ -621,13 +632,15 @@ static void run_stores_checks_and_report_shows_them(void) {
   int64_t run_id = 0;
   REQUIRE(store_run_create_manual(s, &info, &run_id, &err) == TS_OK);
   char note[4096];
-  REQUIRE(doctor_check_run(s, run_id, note, sizeof note, &err) == TS_OK);
+  REQUIRE(doctor_check_run(s, run_id, plan_preset_largest_load(), note, sizeof note, &err) ==
+          TS_OK);
   CHECK_STR_CONTAINS(note, "machine checks: ");
   int rows = 0;
   REQUIRE(store_doctor_findings(s, run_id, count_row, &rows, &err) == TS_OK);
   CHECK(rows >= 2); /* the timer and, natively, the limits */
   /* A resumed run's sitting replaces the stored checks. */
-  REQUIRE(doctor_check_run(s, run_id, note, sizeof note, &err) == TS_OK);
+  REQUIRE(doctor_check_run(s, run_id, plan_preset_largest_load(), note, sizeof note, &err) ==
+          TS_OK);
   int again = 0;
   REQUIRE(store_doctor_findings(s, run_id, count_row, &again, &err) == TS_OK);
   CHECK_INT(again, rows);

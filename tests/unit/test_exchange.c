@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../service/src/exchange/exchange.h"
+#include "../../service/src/exchange/export.h"
+#include "../../service/src/exchange/import.h"
 #include "../../service/src/experiment/experiment.h"
-#include "../../service/src/experiment/plan.h"
+#include "../../service/src/plan/plan.h"
 #include "check.h"
 #include "testdb.h"
 #include "testreport.h"

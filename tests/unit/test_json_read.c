@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_json_read.c - the strict JSON reader: values, escapes and surrogates decoded to UTF-8,
-   exact whole numbers, and every malformed text refused with the byte where it went wrong. */
+   exact whole numbers, and every malformed text refused with the byte where it went wrong; and
+   what the writer writes read back. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
-#include "threadsoup/json.h"
+#include "threadsoup/json_read.h"
+#include "threadsoup/json_write.h"
 
 static ts_json_value *parse(const char *text) {
   ts_json_value *v = NULL;
@@ -168,6 +171,40 @@ static void written_strings_read_back(void) {
   ts_json_free(v);
 }
 
+/* Numbers with the digits asked for, null for what is not finite, members and ranges: the exact
+   text, and it reads back. */
+static void written_numbers_and_members_read_back(void) {
+  FILE *f = tmpfile();
+  REQUIRE(f != NULL);
+  fputc('{', f);
+  ts_json_key(f, "pi");
+  ts_json_number(f, 3.14159265358979, 4);
+  ts_json_number_member(f, "third", 1.0 / 3, 10);
+  ts_json_number_member(f, "none", NAN, 10);
+  ts_json_number_member(f, "inf", INFINITY, 10);
+  ts_json_string_member(f, "name \"q\"", "a\tb");
+  fputs(",\"ci\":", f);
+  ts_json_range(f, 1, -1.5, 2.25, 10);
+  fputs(",\"no_ci\":", f);
+  ts_json_range(f, 0, -1.5, 2.25, 10);
+  fputc('}', f);
+  long size = ftell(f);
+  rewind(f);
+  char buf[256] = "";
+  REQUIRE(size > 0 && size < (long)sizeof buf);
+  CHECK_INT(fread(buf, 1, (size_t)size, f), size);
+  fclose(f);
+  CHECK_STR_EQ(buf, "{\"pi\":3.142,\"third\":0.3333333333,\"none\":null,\"inf\":null,"
+                    "\"name \\\"q\\\"\":\"a\\tb\",\"ci\":[-1.5,2.25],\"no_ci\":null}");
+  ts_json_value *v = parse(buf);
+  REQUIRE(v != NULL);
+  CHECK(ts_json_get(v, "third")->number == 0.3333333333);
+  CHECK_INT(ts_json_get(v, "none")->type, TS_JSON_NULL);
+  CHECK_STR_EQ(ts_json_get(v, "name \"q\"")->text, "a\tb");
+  CHECK_INT(ts_json_get(v, "ci")->count, 2);
+  ts_json_free(v);
+}
+
 int main(void) {
   RUN_CASE(values_of_every_type);
   RUN_CASE(escapes_and_surrogates_become_utf8);
@@ -175,5 +212,6 @@ int main(void) {
   RUN_CASE(malformed_texts_are_refused_with_the_byte);
   RUN_CASE(limits_hold);
   RUN_CASE(written_strings_read_back);
+  RUN_CASE(written_numbers_and_members_read_back);
   return check_summary();
 }

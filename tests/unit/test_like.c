@@ -4,6 +4,7 @@
    census half gives every thread's switches from recorded data (a /proc tree, a process list). */
 #include "check.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/plat_knobs.h"
 #include "threadsoup/units.h"
 
 #include "../../service/src/engine/like.h"
@@ -202,7 +203,7 @@ static void posix_threads_from_a_recording(void) {
   snprintf(path, sizeof path, "%s/4250/stat", root);
   write_file(path, "4250 (trayutil) Z 1 4250 4250 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 100 0 0\n");
 
-  plat_census_set_source(root);
+  plat_knob_set_text(PLAT_KNOB_CENSUS_SOURCE, root);
   plat_process_census process;
   plat_thread_switches *threads = NULL;
   long count = 0;
@@ -223,7 +224,7 @@ static void posix_threads_from_a_recording(void) {
   like_target t;
   CHECK(like_find("trayutil", &t, &err) == TS_OK);
   CHECK_INT(t.pid, 4242);
-  plat_census_set_source(NULL);
+  plat_knob_set_text(PLAT_KNOB_CENSUS_SOURCE, NULL);
 }
 #endif
 
@@ -245,7 +246,7 @@ static void windows_threads_from_a_recording(void) {
   nts_finish(&b);
   REQUIRE(nts_write_file(&b, "test_like.snapshot"));
   nts_free(&b);
-  plat_census_set_source("test_like.snapshot");
+  plat_knob_set_text(PLAT_KNOB_CENSUS_SOURCE, "test_like.snapshot");
   plat_process_census process;
   plat_thread_switches *threads = NULL;
   long count = 0;
@@ -269,7 +270,7 @@ static void windows_threads_from_a_recording(void) {
   like_target t;
   CHECK(like_find("trayutil", &t, &err) == TS_OK);
   CHECK_INT(t.pid, 5120);
-  plat_census_set_source(NULL);
+  plat_knob_set_text(PLAT_KNOB_CENSUS_SOURCE, NULL);
   remove("test_like.snapshot");
 }
 #endif

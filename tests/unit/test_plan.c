@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "experiment/experiment.h"
-#include "experiment/plan.h"
+#include "plan/plan.h"
 #include "threadsoup/buf.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/units.h"

@@ -18,6 +18,7 @@
 #include "store/store.h"
 #include "threadsoup/civil.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/plat_knobs.h"
 
 /* 2026-12-07T10:00:00Z, as the Settings app writes a pause end; 2023-11-14T22:13:20Z, a pause
    that has ended long ago but is still stored. */
@@ -553,10 +554,11 @@ static void the_system_says_why_it_cannot(void) {
 static void the_registry_pause_round_trips(void) {
   const plat_quiet_ops *sys = plat_quiet_system();
   ts_err err;
-  plat_quiet_set_update_key("SOFTWARE\\ThreadSoupTests\\WindowsUpdate\\UX\\Settings");
+  plat_knob_set_text(PLAT_KNOB_UPDATE_KEY,
+                     "SOFTWARE\\ThreadSoupTests\\WindowsUpdate\\UX\\Settings");
   int rc = sys->update_set(DEC_2026, &err);
   if (rc == TS_EUNSUPPORTED || (rc != TS_OK && strstr(err.text, "elevated"))) {
-    plat_quiet_set_update_key(NULL);
+    plat_knob_set_text(PLAT_KNOB_UPDATE_KEY, NULL);
     return;
   }
   CHECK_INT(rc, TS_OK);
@@ -569,7 +571,7 @@ static void the_registry_pause_round_trips(void) {
   CHECK_INT(sys->update_set(0, &err), TS_OK);
   CHECK_INT(sys->update_get(&until, &err), TS_OK);
   CHECK_INT(until, 0);
-  plat_quiet_set_update_key(NULL);
+  plat_knob_set_text(PLAT_KNOB_UPDATE_KEY, NULL);
 }
 
 #ifdef _WIN32
@@ -612,13 +614,13 @@ static void the_real_registry_confirms_blocks_or_only_writes(void) {
   const plat_quiet_ops *sys = plat_quiet_system();
   ts_err err;
   reg_clear();
-  plat_quiet_set_update_key(TEST_ROOT "\\UX\\Settings");
-  plat_quiet_set_signal_root(TEST_ROOT);
+  plat_knob_set_text(PLAT_KNOB_UPDATE_KEY, TEST_ROOT "\\UX\\Settings");
+  plat_knob_set_text(PLAT_KNOB_UPDATE_SIGNAL_ROOT, TEST_ROOT);
   plat_update_signal sig;
   int rc = sys->update_signal(&sig, &err);
   if (rc != TS_OK) { /* a Windows where HKLM is not writable by this test: nothing to show */
-    plat_quiet_set_update_key(NULL);
-    plat_quiet_set_signal_root(NULL);
+    plat_knob_set_text(PLAT_KNOB_UPDATE_KEY, NULL);
+    plat_knob_set_text(PLAT_KNOB_UPDATE_SIGNAL_ROOT, NULL);
     return;
   }
   CHECK_INT(sig.quality_status, -1);
@@ -680,8 +682,8 @@ static void the_real_registry_confirms_blocks_or_only_writes(void) {
   store_close(s);
 
   reg_clear();
-  plat_quiet_set_update_key(NULL);
-  plat_quiet_set_signal_root(NULL);
+  plat_knob_set_text(PLAT_KNOB_UPDATE_KEY, NULL);
+  plat_knob_set_text(PLAT_KNOB_UPDATE_SIGNAL_ROOT, NULL);
 }
 #endif
 
@@ -695,7 +697,7 @@ static void a_pause_the_update_service_takes_is_confirmed(void) {
   REQUIRE(s != NULL);
   fake.signal_takes_pause = 1;
   fake.signal_delay = 2; /* written asynchronously: the third read sees it */
-  quiet_set_confirm_wait_ms(2000);
+  plat_knob_set_number(PLAT_KNOB_QUIET_CONFIRM_WAIT_MS, 2000);
   quiet_outcome out;
   ts_err err;
   CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 3", &out, &err), TS_OK);
@@ -718,7 +720,7 @@ static void a_pause_the_update_service_takes_is_confirmed(void) {
   CHECK_INT(check.ok, 1);
   CHECK_INT(check.state, QUIET_UPDATE_CONFIRMED);
   CHECK_STR_CONTAINS(check.text, "confirmed by the update service");
-  quiet_set_confirm_wait_ms(0);
+  plat_knob_set_number(PLAT_KNOB_QUIET_CONFIRM_WAIT_MS, 0);
   store_close(s);
 }
 
@@ -728,7 +730,7 @@ static void a_pause_only_read_back_is_written_not_confirmed(void) {
   const char *path = "quiet_written.db";
   store *s = fresh_store(path);
   REQUIRE(s != NULL);
-  quiet_set_confirm_wait_ms(500);
+  plat_knob_set_number(PLAT_KNOB_QUIET_CONFIRM_WAIT_MS, 500);
   quiet_outcome out;
   ts_err err;
   uint64_t t0 = plat_clock_ns();
@@ -756,7 +758,7 @@ static void a_pause_only_read_back_is_written_not_confirmed(void) {
   CHECK_INT(quiet_update_classify(&sig, DEC_2026, how, sizeof how), QUIET_UPDATE_WRITTEN);
   CHECK_STR_CONTAINS(how, "PauseQualityUpdatesEndTime is 2023-11-14 22:13 UTC, before the "
                           "2026-12-07 10:00 UTC asked");
-  quiet_set_confirm_wait_ms(0);
+  plat_knob_set_number(PLAT_KNOB_QUIET_CONFIRM_WAIT_MS, 0);
   store_close(s);
 }
 
@@ -799,7 +801,7 @@ static void a_run_keeps_what_was_asked_and_confirmed(void) {
   const char *path = "quiet_run.db";
   store *s = fresh_store(path);
   REQUIRE(s != NULL);
-  quiet_set_confirm_wait_ms(0);
+  plat_knob_set_number(PLAT_KNOB_QUIET_CONFIRM_WAIT_MS, 0);
   quiet_outcome out;
   ts_err err;
   CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 9", &out, &err), TS_OK);
@@ -816,13 +818,13 @@ static void a_run_keeps_what_was_asked_and_confirmed(void) {
   CHECK_STR_CONTAINS(line, "Defender real-time off asked, confirmed off (read back); Windows "
                            "Update pause asked until ");
   CHECK_STR_CONTAINS(line, "written, not confirmed: the update service has not taken");
-  quiet_set_confirm_wait_ms(0);
+  plat_knob_set_number(PLAT_KNOB_QUIET_CONFIRM_WAIT_MS, 0);
   store_close(s);
 }
 
 int main(void) {
   /* The fake update stack never confirms unless a case says so: no case waits for it. */
-  quiet_set_confirm_wait_ms(0);
+  plat_knob_set_number(PLAT_KNOB_QUIET_CONFIRM_WAIT_MS, 0);
   RUN_CASE(enter_journals_first_then_changes);
   RUN_CASE(leave_restores_exactly);
   RUN_CASE(a_longer_pause_is_left_alone);

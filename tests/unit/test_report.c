@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_report.c - the CSV, JSON and HTML reports of a small stored run: structure, quoting and
-   escaping of user text, one row per trial, metric columns, the charts and the verdicts; and the
-   precision check of adaptive repetitions measuring the intervals the report shows. */
+   escaping of user text, one row per trial, metric columns, the charts and the verdicts; the
+   section table giving each format one order; and the precision check of adaptive repetitions
+   measuring the intervals the report shows. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -422,9 +423,33 @@ static void the_report_shows_quiet_mode_asked_and_confirmed(void) {
   free(html);
 }
 
+/* Every format prints each of its sections once: a section has a place in a format exactly when
+   it has a writer there, and a format's places run 1, 2, ... without a gap or a tie. */
+static void each_format_places_its_sections_once(void) {
+  for (int f = 0; f < REPORT_FORMAT_COUNT; f++) {
+    int at_place[64] = {0}, count = 0;
+    REQUIRE(report_section_count < 64);
+    for (int i = 0; i < report_section_count; i++) {
+      const report_section_place *row = &report_sections[i];
+      int place = row->position[f], has = row->section->write[f] != NULL;
+      if (has != (place > 0))
+        fprintf(stderr, "section %s, format %d: place %d, %s writer\n", row->section->name, f,
+                place, has ? "a" : "no");
+      CHECK_INT(place > 0, has);
+      if (place > 0 && place < 64) {
+        at_place[place]++;
+        count++;
+      }
+    }
+    for (int k = 1; k <= count; k++)
+      CHECK_INT(at_place[k], 1);
+  }
+}
+
 int main(void) {
   make_run();
   RUN_CASE(test_format_names);
+  RUN_CASE(each_format_places_its_sections_once);
   RUN_CASE(test_csv);
   RUN_CASE(test_json);
   RUN_CASE(test_html);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../service/src/report/cost.h"
 #include "../../service/src/report/data.h"
 #include "../../service/src/report/report.h"
 #include "check.h"

@@ -4,7 +4,7 @@
 #include <time.h>
 
 #include "check.h"
-#include "server/schedule.h"
+#include "plan/schedule.h"
 
 static void parses_and_refuses(void) {
   schedule_when w;

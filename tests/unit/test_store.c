@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_store.c - the database: created and migrated from nothing or from older versions, reopened,
    foreign or newer files refused and left untouched, each trial visible to other readers once it
-   is finished, statuses read as enums (a text the store does not know is an error). */
+   is finished, statuses read as enums (a text the store does not know is an error), and the one
+   table of the trial's columns true to the trial table and to what a trial row holds. */
 #define _DEFAULT_SOURCE /* symlink, chown */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -195,6 +196,138 @@ static void finished_trial_is_visible_at_once(void) {
   /* A finished trial is never overwritten. */
   CHECK_INT(store_trial_finish(s, trials[0].id, &r, &err), TS_ESTORE);
   store_close(s);
+}
+
+static const store_trial_column *trial_column(const char *name) {
+  for (int i = 0; i < store_trial_column_count; i++)
+    if (strcmp(store_trial_columns[i].name, name) == 0)
+      return &store_trial_columns[i];
+  return NULL;
+}
+
+/* Each column of a new database's trial table is in store_trial_columns with its SQL type, and
+   nothing else is; the reports' places are 1..n, each once; export records can hold them all. */
+static void trial_columns_match_the_trial_table(void) {
+  const char *path = "store_columns.db";
+  remove_db(path);
+  store *s;
+  ts_err err;
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
+  store_close(s);
+  sqlite3 *db;
+  sqlite3_stmt *st;
+  REQUIRE(sqlite3_open(path, &db) == SQLITE_OK);
+  REQUIRE(sqlite3_prepare_v2(db, "SELECT name, type FROM pragma_table_info('trial')", -1, &st,
+                             NULL) == SQLITE_OK);
+  static const char *const sql_types[] = {"", "INTEGER", "REAL", "TEXT"}; /* by store_value_type */
+  int columns = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const char *name = (const char *)sqlite3_column_text(st, 0);
+    const char *type = (const char *)sqlite3_column_text(st, 1);
+    const store_trial_column *c = trial_column(name);
+    if (!c)
+      fprintf(stderr, "  store_trial_columns lacks the trial table's column %s\n", name);
+    CHECK(c != NULL);
+    if (c && strcmp(sql_types[c->type], type) != 0)
+      fprintf(stderr, "  store_trial_columns: %s is %s, the trial table's %s\n", name,
+              sql_types[c->type], type);
+    CHECK(!c || strcmp(sql_types[c->type], type) == 0);
+    columns++;
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  CHECK_INT(columns, store_trial_column_count);
+  int shown = 0, exported = 0;
+  for (int i = 0; i < store_trial_column_count; i++) {
+    shown += store_trial_columns[i].report > 0;
+    exported += store_trial_columns[i].exported;
+    CHECK((store_trial_columns[i].field == STORE_FIELD_NONE) == (store_trial_columns[i].size == 0));
+  }
+  for (int place = 1; place <= shown; place++) {
+    int at = 0;
+    for (int i = 0; i < store_trial_column_count; i++)
+      at += store_trial_columns[i].report == place;
+    CHECK_INT(at, 1);
+  }
+  CHECK(exported <= STORE_RECORD_MAX_VALUES);
+}
+
+/* Keeps every trial (ctx: store_trial_row[], as long as the run). */
+static int keep_trials(void *ctx, const store_trial_row *row) {
+  ((store_trial_row *)ctx)[row->seq - 1] = *row;
+  return 0;
+}
+
+/* A trial's columns as reports show them: what was not recorded (a pending trial's score,
+   seconds and thread count) is null, texts and the status are text, counts are whole numbers. */
+static void trial_values_as_reports_show_them(void) {
+  const char *path = "store_values.db";
+  remove_db(path);
+  store *s;
+  ts_err err;
+  store_trial_plan trials[2] = {{1, 0, "baseline", "builtin-st", 0},
+                                {2, 1, "sleep:10@500ms", "builtin-mt", 0}};
+  int64_t run_id = 0;
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
+  CHECK_INT(store_run_begin(s, &info, trials, 2, &run_id, &err), TS_OK);
+  store_trial_result r = {"2026-01-01T00:00:01.000Z",
+                          "2026-01-01T00:00:02.000Z",
+                          123.5,
+                          "rounds/s",
+                          1.25,
+                          12,
+                          300,
+                          2500,
+                          0,
+                          NULL,
+                          "",
+                          "ac",
+                          "off",
+                          "uniform"};
+  CHECK_INT(store_trial_finish(s, trials[0].id, &r, &err), TS_OK);
+  store_trial_row rows[2];
+  memset(rows, 0, sizeof rows);
+  CHECK_INT(store_run_trials(s, run_id, keep_trials, rows, &err), TS_OK);
+  store_close(s);
+
+  const store_trial_row *done = &rows[0], *pending = &rows[1];
+  CHECK(done->id == trials[0].id);
+  CHECK_INT(done->seq, 1);
+  CHECK_INT(done->block, 0);
+  CHECK(strcmp(done->condition, "baseline") == 0);
+  CHECK(strcmp(pending->bench, "builtin-mt") == 0);
+  CHECK_INT(done->machine_processes, 300);
+  CHECK_INT(done->machine_threads, 2500);
+  CHECK_INT(pending->machine_threads, -1);
+  /* An empty warning is still a warning; a pending trial has none. */
+  CHECK_INT(done->has_warnings, 1);
+  CHECK_INT(pending->has_warnings, 0);
+
+  store_value v = store_trial_value(done, trial_column("score"));
+  CHECK_INT(v.type, STORE_VALUE_REAL);
+  CHECK(v.d == 123.5);
+  CHECK(strcmp(v.name, "score") == 0);
+  v = store_trial_value(done, trial_column("seconds"));
+  CHECK(v.type == STORE_VALUE_REAL && v.d == 1.25);
+  v = store_trial_value(done, trial_column("process_threads"));
+  CHECK(v.type == STORE_VALUE_INT && v.i == 12);
+  v = store_trial_value(done, trial_column("seq"));
+  CHECK(v.type == STORE_VALUE_INT && v.i == 1);
+  v = store_trial_value(done, trial_column("status"));
+  CHECK(v.type == STORE_VALUE_TEXT && strcmp(v.text, "done") == 0);
+  v = store_trial_value(done, trial_column("core_classes"));
+  CHECK(v.type == STORE_VALUE_TEXT && strcmp(v.text, "uniform") == 0);
+  v = store_trial_value(done, trial_column("error"));
+  CHECK_INT(v.type, STORE_VALUE_NULL); /* not in the row */
+
+  CHECK_INT(store_trial_value(pending, trial_column("score")).type, STORE_VALUE_NULL);
+  CHECK_INT(store_trial_value(pending, trial_column("seconds")).type, STORE_VALUE_NULL);
+  CHECK_INT(store_trial_value(pending, trial_column("process_threads")).type, STORE_VALUE_NULL);
+  CHECK_INT(store_trial_value(pending, trial_column("timer_resolution_us")).type, STORE_VALUE_NULL);
+  v = store_trial_value(pending, trial_column("status"));
+  CHECK(v.type == STORE_VALUE_TEXT && strcmp(v.text, "pending") == 0);
+  v = store_trial_value(pending, trial_column("power_source"));
+  CHECK(v.type == STORE_VALUE_TEXT && strcmp(v.text, "") == 0);
 }
 
 static void migrates_version_1_keeping_its_runs(void) {
@@ -659,6 +792,24 @@ static void opened_by_many_at_once(void) {
   remove_db("at_once.db");
 }
 
+/* The sidecars (-wal, -shm, -journal) are checked at every open before the database exists; once
+   it does, Windows leaves them alone (another connection may be deleting its journal), POSIX
+   checks them still. */
+static void sidecars_checked_while_safe(void) {
+  const char *path = "store_sidecars.db";
+  remove_db(path);
+  CHECK(plat_database_sidecars_inspectable(path));
+  store *s;
+  ts_err err;
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
+#ifdef _WIN32
+  CHECK(!plat_database_sidecars_inspectable(path));
+#else
+  CHECK(plat_database_sidecars_inspectable(path));
+#endif
+  store_close(s);
+}
+
 #ifndef _WIN32
 /* Whoever can write the database decides what the service runs: a database, folder or sidecar
    that is someone else's, a link, or writable by everyone is refused at open, naming the file. */
@@ -725,6 +876,8 @@ int main(void) {
   RUN_CASE(migrates_an_empty_file);
   RUN_CASE(reopens_with_its_runs);
   RUN_CASE(finished_trial_is_visible_at_once);
+  RUN_CASE(trial_columns_match_the_trial_table);
+  RUN_CASE(trial_values_as_reports_show_them);
   RUN_CASE(migrates_version_1_keeping_its_runs);
   RUN_CASE(migrates_version_4_marking_runs_to_resume);
   RUN_CASE(checkpoint_marks_and_reopen_clears);
@@ -736,6 +889,7 @@ int main(void) {
   RUN_CASE(refuses_another_programs_database);
   RUN_CASE(refuses_a_newer_database);
   RUN_CASE(opened_by_many_at_once);
+  RUN_CASE(sidecars_checked_while_safe);
 #ifndef _WIN32
   RUN_CASE(refuses_files_that_are_not_ours);
 #endif

@@ -11,11 +11,12 @@
 #include "check.h"
 #include "engine/engine.h"
 #include "experiment/experiment.h"
-#include "experiment/plan.h"
+#include "plan/plan.h"
 #include "report/report.h"
 #include "store/store.h"
 #include "testdb.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/plat_knobs.h"
 #include "threadsoup/units.h"
 
 #ifndef _WIN32
@@ -68,6 +69,15 @@ static void parses_and_refuses_like_other_options(void) {
 }
 
 /* The OS's answer, as a `doctor` will read it. */
+#ifdef _WIN32
+/* NtQueryTimerResolution's answer, in 100 ns units, as the timer knobs give it instead of ntdll. */
+static void set_ntdll_answer(long coarsest, long finest, long current) {
+  plat_knob_set_number(PLAT_KNOB_TIMER_COARSEST, coarsest);
+  plat_knob_set_number(PLAT_KNOB_TIMER_FINEST, finest);
+  plat_knob_set_number(PLAT_KNOB_TIMER_CURRENT, current);
+}
+#endif
+
 static void the_os_says_its_timer_resolution(void) {
   plat_timer_info info;
   ts_err err;
@@ -88,18 +98,16 @@ static void the_os_says_its_timer_resolution(void) {
   }
   /* The same code path with the answer of a default Windows 10/11 PC: 15.625 ms now, 0.5 ms at
      best. */
-  static const unsigned long windows_default[3] = {156250, 5000, 156250};
-  plat_timer_resolution_inject(windows_default);
+  set_ntdll_answer(156250, 5000, 156250);
   CHECK_INT(plat_timer_resolution(&info, &err), TS_OK);
-  plat_timer_resolution_inject(NULL);
+  plat_knob_reset(PLAT_KNOB_TIMER_CURRENT);
   CHECK(fabs(info.current_us - 15625) < 1e-9);
   CHECK(fabs(info.coarsest_us - 15625) < 1e-9);
   CHECK(fabs(info.finest_us - 500) < 1e-9);
   CHECK_STR_CONTAINS(info.source, "injected");
-  static const unsigned long nothing[3] = {0, 0, 0};
-  plat_timer_resolution_inject(nothing);
+  set_ntdll_answer(0, 0, 0);
   CHECK_INT(plat_timer_resolution(&info, &err), TS_EUNSUPPORTED);
-  plat_timer_resolution_inject(NULL);
+  plat_knob_reset(PLAT_KNOB_TIMER_CURRENT);
   CHECK(info.current_us < 0);
 #else
   CHECK_INT(rc, TS_OK);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* testreport.h - report helpers shared by the unit tests: a stored trial finished with a given
-   score, and one stored run's whole report in one format, as a string. */
+   score, and one stored run's whole report, or one section of it, in one format, as a string. */
 #ifndef THREADSOUP_TESTREPORT_H
 #define THREADSOUP_TESTREPORT_H
 
@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "../../service/src/report/report.h"
+#include "../../service/src/report/section.h"
 #include "check.h"
 
 /* Finishes stored trial trial_id with score (Mwork/s in 0.5 s; 3 threads, 100 processes and 900
@@ -52,6 +53,27 @@ static inline char *test_render_report(store *s, int64_t run_id, report_format f
   if (!f)
     return NULL;
   CHECK_INT(report_run_format(s, run_id, format, f, &err), TS_OK);
+  return test_read_back(f);
+}
+
+/* One section of a report of r in one format, as a string the caller frees ("" when the section
+   is absent in that format); s may be NULL for a section that prepares from r alone. */
+static inline char *test_render_section(const report_section *section, store *s,
+                                        const report_data *r, report_format format) {
+  FILE *f = tmpfile();
+  ts_err err;
+  void *prepared = NULL;
+  CHECK(f != NULL);
+  if (!f)
+    return NULL;
+  if (section->prepare)
+    CHECK_INT(section->prepare(s, r, &prepared, &err), TS_OK);
+  if (section->write[format])
+    section->write[format](r, prepared, f);
+  if (section->release)
+    section->release(prepared);
+  else
+    free(prepared);
   return test_read_back(f);
 }
 

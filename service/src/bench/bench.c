@@ -31,11 +31,6 @@ size_t bench_setting_count(const bench_def *b) {
   return n;
 }
 
-const char *bench_args_setting(const bench_args *args, size_t i) {
-  const char *v = args->settings ? args->settings[i] : NULL;
-  return v && *v ? v : NULL;
-}
-
 const char *bench_setting_value_name(bench_setting_kind kind) {
   static const char *const names[] = {[BENCH_SETTING_PATH] = "PATH",
                                       [BENCH_SETTING_COMMAND] = "CMD",

@@ -68,8 +68,12 @@ typedef struct bench_args {
   const plat_cancel *cancel; /* external tools: killed when raised (NULL: on the interrupt) */
 } bench_args;
 
-/* The text of setting `i` of a run's settings, or NULL when it is not given. */
-const char *bench_args_setting(const bench_args *args, size_t i);
+/* The text of setting `i` of a run's settings, or NULL when it is not given. Inline, since the
+   benchmarks' files call it and bench.c, which lists them, must not be called back. */
+static inline const char *bench_args_setting(const bench_args *args, size_t i) {
+  const char *v = args->settings ? args->settings[i] : NULL;
+  return v && *v ? v : NULL;
+}
 
 typedef struct bench_def {
   const char *name;

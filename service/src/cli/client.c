@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "../engine/engine.h"
-#include "../experiment/plan.h"
+#include "../plan/plan.h"
 #include "../quiet/quiet.h"
-#include "../server/schedule.h"
+#include "../plan/schedule.h"
 #include "cli.h"
 #include "threadsoup/buf.h"
 #include "threadsoup/parse.h"

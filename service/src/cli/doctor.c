@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../doctor/doctor.h"
+#include "../plan/plan.h"
 #include "cli.h"
 #include "threadsoup/proto.h"
 
@@ -36,6 +37,7 @@ static int doctor_main(int argc, char **argv) {
   doctor_context ctx;
   memset(&ctx, 0, sizeof ctx);
   ctx.machine_tasks = -1;
+  ctx.load_tasks = plan_preset_largest_load();
   ctx.ask_status = ask_status;
   cli_args_init(&a, argc, argv, "doctor");
   while (cli_args_next(&a)) {

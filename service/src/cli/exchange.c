@@ -4,7 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../exchange/exchange.h"
+#include "../exchange/export.h"
+#include "../exchange/import.h"
 #include "cli.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/utf8.h"

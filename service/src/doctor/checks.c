@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "doctor.h"
-#include "experiment/plan.h"
+#include "checks.h"
+#include "quiet/quiet.h"
 #include "threadsoup/units.h"
 
 /* The service's own threads beside its load (connections, runner, scheduler), with room. */
@@ -478,23 +478,6 @@ static void check_burn_clock(const doctor_context *ctx, doctor_finding *out) {
 
 /* ---- Linux task and file limits -------------------------------------------------------------- */
 
-long doctor_preset_tasks(void) {
-  plan *p = malloc(sizeof *p);
-  long most = 0;
-  ts_err err;
-  for (size_t i = 0; p && plan_preset_name(i); i++) {
-    if (plan_preset(plan_preset_name(i), p, &err) != TS_OK)
-      continue;
-    for (int c = 0; c < p->condition_count; c++) {
-      long n = load_spec_threads(&p->conditions[c]) + load_spec_processes(&p->conditions[c]);
-      if (n > most)
-        most = n;
-    }
-  }
-  free(p);
-  return most;
-}
-
 /* The limits, or a skip saying why there are none; 0 when out was filled. */
 static int limits_of(const doctor_context *ctx, plat_task_limits *own, const plat_task_limits **l,
                      doctor_finding *out) {
@@ -613,27 +596,27 @@ void doctor_judge_user_tasks(const plat_task_limits *l, long need, doctor_findin
                l->whose, l->uid, l->nproc_soft, need);
 }
 
-static long need_tasks(void) { return doctor_preset_tasks() + DOCTOR_SERVICE_TASKS; }
+static long need_tasks(const doctor_context *ctx) { return ctx->load_tasks + DOCTOR_SERVICE_TASKS; }
 
 static void check_pid_max(const doctor_context *ctx, doctor_finding *out) {
   plat_task_limits own;
   const plat_task_limits *l;
   if (limits_of(ctx, &own, &l, out))
-    doctor_judge_pid_max(l, need_tasks(), machine_tasks(ctx), out);
+    doctor_judge_pid_max(l, need_tasks(ctx), machine_tasks(ctx), out);
 }
 
 static void check_threads_max(const doctor_context *ctx, doctor_finding *out) {
   plat_task_limits own;
   const plat_task_limits *l;
   if (limits_of(ctx, &own, &l, out))
-    doctor_judge_threads_max(l, need_tasks(), machine_tasks(ctx), out);
+    doctor_judge_threads_max(l, need_tasks(ctx), machine_tasks(ctx), out);
 }
 
 static void check_pids_max(const doctor_context *ctx, doctor_finding *out) {
   plat_task_limits own;
   const plat_task_limits *l;
   if (limits_of(ctx, &own, &l, out))
-    doctor_judge_pids_max(l, need_tasks(), out);
+    doctor_judge_pids_max(l, need_tasks(ctx), out);
 }
 
 static void check_open_files(const doctor_context *ctx, doctor_finding *out) {
@@ -647,7 +630,7 @@ static void check_user_tasks(const doctor_context *ctx, doctor_finding *out) {
   plat_task_limits own;
   const plat_task_limits *l;
   if (limits_of(ctx, &own, &l, out))
-    doctor_judge_user_tasks(l, need_tasks(), out);
+    doctor_judge_user_tasks(l, need_tasks(ctx), out);
 }
 
 /* ---- the table ------------------------------------------------------------------------------- */

@@ -1,39 +1,16 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* doctor.c - the doctor's runner: runs the table's checks in order, counts them, gives the verdict
-   (0 when every check holds, 1 otherwise) and writes the findings as text or JSON. */
+/* doctor.c - the doctor's runner: runs the table's checks (checks.c) in order, counts them, gives
+   the verdict (0 when every check holds, 1 otherwise) and writes the findings as text or JSON. */
 #include "doctor.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/data.h"
 #include "store/store.h"
 #include "threadsoup/buf.h"
+#include "threadsoup/json_write.h"
 #include "threadsoup/units.h"
-
-static const char *const status_names[] = {"ok", "warn", "fail", "skip"};
-
-const char *doctor_status_name(doctor_status s) { return (unsigned)s < 4 ? status_names[s] : "?"; }
-
-int doctor_status_parse(const char *name) {
-  for (int i = 0; i < 4; i++)
-    if (strcmp(name, status_names[i]) == 0)
-      return i;
-  return -1;
-}
-
-void doctor_set(doctor_finding *out, doctor_status status, double value, const char *advice,
-                const char *measured_format, ...) {
-  out->status = status;
-  out->value = value;
-  snprintf(out->advice, sizeof out->advice, "%s", advice ? advice : "");
-  va_list ap;
-  va_start(ap, measured_format);
-  vsnprintf(out->measured, sizeof out->measured, measured_format, ap);
-  va_end(ap);
-}
 
 void doctor_count(doctor_report *r) {
   switch (r->findings[r->count - 1].status) {
@@ -94,10 +71,24 @@ void doctor_write_json(const doctor_report *r, FILE *out) {
     const doctor_finding *f = &r->findings[i];
     if (i)
       fputc(',', out);
-    report_json_check(out, f->check, doctor_status_name(f->status), f->measured, f->value,
+    doctor_json_check(out, f->check, doctor_status_name(f->status), f->measured, f->value,
                       f->advice, NULL);
   }
   fputs("]}\n", out);
+}
+
+void doctor_json_check(FILE *out, const char *check, const char *status, const char *measured,
+                       double value, const char *advice, const char *checked_at) {
+  fputc('{', out);
+  ts_json_key(out, "check");
+  ts_json_string(out, check);
+  ts_json_string_member(out, "status", status);
+  ts_json_string_member(out, "measured", measured);
+  ts_json_number_member(out, "value", value, 10);
+  ts_json_string_member(out, "advice", advice);
+  if (checked_at)
+    ts_json_string_member(out, "checked_at", checked_at);
+  fputc('}', out);
 }
 
 void doctor_summary(const doctor_report *r, char *buf, size_t len) {
@@ -115,7 +106,8 @@ void doctor_summary(const doctor_report *r, char *buf, size_t len) {
            (double)r->elapsed_ns / TS_NS_PER_MS);
 }
 
-int doctor_check_run(store *s, int64_t run_id, char *note, size_t len, ts_err *err) {
+int doctor_check_run(store *s, int64_t run_id, long load_tasks, char *note, size_t len,
+                     ts_err *err) {
   doctor_report *r = malloc(sizeof *r);
   store_doctor_row *rows = calloc(DOCTOR_MAX_FINDINGS, sizeof *rows);
   if (!r || !rows) {
@@ -127,6 +119,7 @@ int doctor_check_run(store *s, int64_t run_id, char *note, size_t len, ts_err *e
   memset(&ctx, 0, sizeof ctx);
   ctx.in_run = 1;
   ctx.machine_tasks = -1;
+  ctx.load_tasks = load_tasks;
   doctor_run(&ctx, DOCTOR_CHEAP, DOCTOR_CLIENT, r);
   char at[32];
   plat_utc_timestamp(at, sizeof at);

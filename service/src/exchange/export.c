@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exchange.h"
-#include "threadsoup/json.h"
+#include "export.h"
+#include "threadsoup/json_write.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/version.h"
 

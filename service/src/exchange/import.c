@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exchange.h"
-#include "threadsoup/json.h"
+#include "export.h"
+#include "import.h"
+#include "threadsoup/json_read.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/version.h"
 

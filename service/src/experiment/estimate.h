@@ -26,7 +26,7 @@
 
 #include "../store/store.h"
 #include "experiment.h"
-#include "plan.h"
+#include "../plan/plan.h"
 
 #define ESTIMATE_MAX_RUNS 20
 #define ESTIMATE_PILOT_PLAN "estimate-pilot"

@@ -10,7 +10,7 @@
 
 #include "../bench/bench.h"
 #include "../doctor/doctor.h"
-#include "../exchange/exchange.h"
+#include "../exchange/export.h"
 #include "../quiet/quiet.h"
 #include "precision.h"
 #include "threadsoup/log.h"
@@ -391,7 +391,7 @@ static void leave_quiet(store *s, const experiment_observer *o) {
 static void check_machine(store *s, int64_t run_id, const experiment_observer *o) {
   char text[4096];
   ts_err err;
-  if (doctor_check_run(s, run_id, text, sizeof text, &err) != TS_OK)
+  if (doctor_check_run(s, run_id, plan_preset_largest_load(), text, sizeof text, &err) != TS_OK)
     snprintf(text, sizeof text, "machine checks not stored: %s", err.text);
   note(o, text);
 }

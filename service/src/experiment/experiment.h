@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "../store/store.h"
-#include "plan.h"
+#include "../plan/plan.h"
 
 typedef struct experiment_progress {
   int64_t run_id;

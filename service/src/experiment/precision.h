@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "../store/store.h"
-#include "plan.h"
+#include "../plan/plan.h"
 #include "../stats/stats.h"
 
 /* The stats options of every comparison of a run: the bootstrap is seeded from the run id, so a

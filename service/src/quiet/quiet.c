@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "threadsoup/civil.h"
+#include "threadsoup/plat_knobs.h"
 
 static const char tamper_refusal[] =
     "Defender refused: Tamper Protection is on; turn it off in Windows Security or leave quiet "
@@ -84,10 +85,6 @@ quiet_update_state quiet_update_state_parse(const char *token) {
       return (quiet_update_state)i;
   return QUIET_UPDATE_NOT_ASKED;
 }
-
-static int confirm_wait_ms = QUIET_CONFIRM_WAIT_MS;
-
-void quiet_set_confirm_wait_ms(int ms) { confirm_wait_ms = ms < 0 ? QUIET_CONFIRM_WAIT_MS : ms; }
 
 int quiet_update_policy(const plat_update_signal *sig, char *buf, size_t len) {
   buf[0] = '\0';
@@ -165,13 +162,15 @@ quiet_update_state quiet_update_classify(const plat_update_signal *sig, int64_t 
   return QUIET_UPDATE_WRITTEN;
 }
 
-/* Reads the signal until it confirms `until` or confirm_wait_ms has passed. */
+/* Reads the signal until it confirms `until` or QUIET_CONFIRM_WAIT_MS (a test's
+   PLAT_KNOB_QUIET_CONFIRM_WAIT_MS) has passed. */
 static quiet_update_state wait_for_confirmation(const plat_quiet_ops *ops, int64_t until, char *how,
                                                 size_t len) {
   if (!ops->update_signal) {
     snprintf(how, len, "this machine offers no second signal");
     return QUIET_UPDATE_WRITTEN;
   }
+  long confirm_wait_ms = plat_knob_number(PLAT_KNOB_QUIET_CONFIRM_WAIT_MS, QUIET_CONFIRM_WAIT_MS);
   int waited = 0;
   for (;;) {
     plat_update_signal sig;

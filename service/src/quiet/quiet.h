@@ -57,10 +57,6 @@ typedef struct quiet_outcome {
   char text[1024];
 } quiet_outcome;
 
-/* Tests only: how long quiet_enter waits for the update stack's signal (ms; < 0 restores
-   QUIET_CONFIRM_WAIT_MS). */
-void quiet_set_confirm_wait_ms(int ms);
-
 /* The update stack's view of a pause asked until `asked_until`: CONFIRMED when it says paused
    (status 1 or PolicyState paused) and any end it states is >= asked_until; WRITTEN otherwise.
    `how` says which values decided, in words. */

@@ -9,7 +9,10 @@
 #include <string.h>
 
 #include "../engine/engine.h"
+#include "format.h"
+#include "section.h"
 #include "threadsoup/buf.h"
+#include "threadsoup/json_write.h"
 #include "threadsoup/utf8.h"
 
 /* ---- the rules ------------------------------------------------------------------------------ */
@@ -229,15 +232,6 @@ static const char *cell_verdict(const report_cell *cell) {
   return cell->compared ? stats_verdict_name(cell->cmp.verdict) : "no data";
 }
 
-static report_calibration *calibration_alloc(const report_data *r) {
-  report_calibration *cal = malloc(sizeof *cal);
-  if (cal && report_calibration_of(r, cal) == 0) {
-    free(cal);
-    return NULL;
-  }
-  return cal;
-}
-
 static void cpus_text(const report_calibration *cal, char *buf, size_t len) {
   snprintf(buf, len, "%d logical CPU%s of %s", cal->logical_cpus, cal->logical_cpus == 1 ? "" : "s",
            cal->cpus_from_run ? "the run's machine" : "this machine");
@@ -245,10 +239,8 @@ static void cpus_text(const report_calibration *cal, char *buf, size_t len) {
 
 /* ---- text ---- */
 
-#define SHOWN(text, buf) ts_utf8_printable((text), (buf), sizeof(buf))
-
-void report_write_calibration_text(const report_data *r, FILE *out) {
-  report_calibration *cal = calibration_alloc(r);
+static void write_text(const report_data *r, const void *prepared, FILE *out) {
+  const report_calibration *cal = prepared;
   if (!cal)
     return;
   char cpus[96], bench[256], cond[160], shown[640], why[1024];
@@ -275,13 +267,12 @@ void report_write_calibration_text(const report_data *r, FILE *out) {
     }
     fprintf(out, "  %s: %s\n", cal->passed[b] ? "PASSED" : "FAILED", SHOWN(cal->why[b], why));
   }
-  free(cal);
 }
 
 /* ---- JSON ---- */
 
-void report_write_calibration_json(const report_data *r, FILE *out) {
-  report_calibration *cal = calibration_alloc(r);
+static void write_json(const report_data *r, const void *prepared, FILE *out) {
+  const report_calibration *cal = prepared;
   if (!cal)
     return;
   fprintf(out, ",\n\"calibration\":{\"logical_cpus\":%d,\"logical_cpus_from\":\"%s\",",
@@ -290,16 +281,16 @@ void report_write_calibration_json(const report_data *r, FILE *out) {
   calibration_row rows[2 * REPORT_MAX_CONDITIONS];
   for (int b = 0; b < r->bench_count; b++) {
     fputs(b ? ",\n {\"bench\":" : "\n {\"bench\":", out);
-    report_json_string(out, r->benches[b]);
+    ts_json_string(out, r->benches[b]);
     fprintf(out, ",\"threads\":\"%s\",\"verdict\":\"%s\",\"why\":",
             calibration_threads_name(cal->threads[b]), cal->passed[b] ? "passed" : "failed");
-    report_json_string(out, cal->why[b]);
+    ts_json_string(out, cal->why[b]);
     fputs(",\"conditions\":[", out);
     int n = rows_of(cal, b, rows);
     for (int i = 0; i < n; i++) {
       const report_cell *cell = &r->cells[b][rows[i].condition];
       fputs(i ? ",{\"condition\":" : "{\"condition\":", out);
-      report_json_string(out, r->conditions[rows[i].condition]);
+      ts_json_string(out, r->conditions[rows[i].condition]);
       fprintf(out, ",\"role\":\"%s\"",
               rows[i].largest   ? "largest burn"
               : rows[i].control ? "burn"
@@ -308,26 +299,26 @@ void report_write_calibration_json(const report_data *r, FILE *out) {
         fprintf(out, ",\"duty_percent\":%g,\"burners\":%ld", rows[i].control->duty_percent,
                 rows[i].control->burners);
       fputs(",\"expected_percent\":[", out);
-      report_json_number(out, rows[i].near);
+      ts_json_number(out, rows[i].near, REPORT_JSON_DIGITS);
       fputc(',', out);
-      report_json_number(out, rows[i].far);
+      ts_json_number(out, rows[i].far, REPORT_JSON_DIGITS);
       fputs("],\"measured_percent\":", out);
-      report_json_number(out, cell->compared ? cell->cmp.percent : NAN);
-      report_json_string_member(out, "verdict", cell_verdict(cell));
-      report_json_number_member(out, "detectable_percent",
-                                cell->compared ? cell->sens.detectable_percent : NAN);
+      ts_json_number(out, cell->compared ? cell->cmp.percent : NAN, REPORT_JSON_DIGITS);
+      ts_json_string_member(out, "verdict", cell_verdict(cell));
+      ts_json_number_member(out, "detectable_percent",
+                            cell->compared ? cell->sens.detectable_percent : NAN,
+                            REPORT_JSON_DIGITS);
       fputc('}', out);
     }
     fputs("]}", out);
   }
   fputs("]}", out);
-  free(cal);
 }
 
 /* ---- HTML ---- */
 
-void report_write_calibration_html(const report_data *r, FILE *out) {
-  report_calibration *cal = calibration_alloc(r);
+static void write_html(const report_data *r, const void *prepared, FILE *out) {
+  const report_calibration *cal = prepared;
   if (!cal)
     return;
   char cpus[96];
@@ -368,5 +359,21 @@ void report_write_calibration_html(const report_data *r, FILE *out) {
     fputs("</p>\n", out);
   }
   fputs("</section>\n", out);
-  free(cal);
 }
+
+/* The calibration when the run has a burn condition; *prepared stays NULL (no section) when not. */
+static int prepare(store *s, const report_data *r, void **prepared, ts_err *err) {
+  (void)s;
+  report_calibration *cal = malloc(sizeof *cal);
+  if (!cal)
+    return ts_err_set(err, TS_ENOMEM, "no memory for the calibration");
+  if (report_calibration_of(r, cal) == 0) {
+    free(cal);
+    cal = NULL;
+  }
+  *prepared = cal;
+  return TS_OK;
+}
+
+const report_section report_section_calibration = {
+    "calibration", prepare, NULL, {write_text, NULL, write_json, write_html}};

@@ -79,9 +79,4 @@ typedef struct report_calibration {
    burn condition is one whose only part is burn. */
 int report_calibration_of(const report_data *r, report_calibration *out);
 
-/* The formats' "Calibration" parts; each writes nothing when the run has no burn condition. */
-void report_write_calibration_text(const report_data *r, FILE *out);
-void report_write_calibration_json(const report_data *r, FILE *out);
-void report_write_calibration_html(const report_data *r, FILE *out);
-
 #endif

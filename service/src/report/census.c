@@ -8,7 +8,10 @@
 #include <string.h>
 
 #include "../engine/engine.h"
-#include "data.h"
+#include "census.h"
+#include "format.h"
+#include "section.h"
+#include "threadsoup/json_write.h"
 #include "threadsoup/civil.h"
 #include "threadsoup/utf8.h"
 
@@ -45,7 +48,8 @@ typedef struct census_trial {
 } census_trial;
 
 typedef struct census_ctx {
-  report_data *r;
+  const report_data *r;
+  report_censuses *out;
   census_trial *trials;
   size_t count, cap, cursor;
   char names[REPORT_CENSUS_MAX_STATES][REPORT_METRIC_NAME_MAX];
@@ -193,9 +197,10 @@ static int compare_states(const void *a, const void *b) {
 }
 
 static void summarise(census_ctx *cx, double *scratch) {
-  report_data *r = cx->r;
+  const report_data *r = cx->r;
+  report_censuses *out = cx->out;
   for (int c = 0; c < r->condition_count; c++) {
-    report_census *k = &r->census[c];
+    report_census *k = &out->census[c];
     memset(k, 0, sizeof *k);
     for (size_t i = 0; i < cx->count; i++)
       if (cx->trials[i].condition == c) {
@@ -208,15 +213,15 @@ static void summarise(census_ctx *cx, double *scratch) {
     for (int v = 0; v < V_COUNT; v++)
       *values[v] = condition_median(cx, scratch, c, v, -1);
     if (k->recorded > 0)
-      r->have_census = 1;
+      out->have_census = 1;
     double rate;
     condition_sleepers(r->conditions[c], &k->sleepers, &rate);
     k->sleeper_interval_s = k->sleepers > 0 ? (double)k->sleepers / rate : NAN;
     k->per_sleeper_interval = k->sleepers > 0 ? k->switches_per_s / rate : NAN;
   }
-  const report_census *base = &r->census[r->baseline];
+  const report_census *base = &out->census[r->baseline];
   for (int c = 0; c < r->condition_count; c++) {
-    report_census *k = &r->census[c];
+    report_census *k = &out->census[c];
     k->load_threads = k->process_threads - base->process_threads;
     if (!k->recorded)
       continue;
@@ -234,10 +239,12 @@ static void summarise(census_ctx *cx, double *scratch) {
   }
 }
 
-int report_census_load(store *s, report_data *r, ts_err *err) {
+int report_census_compute(store *s, const report_data *r, report_censuses *out, ts_err *err) {
   census_ctx cx;
   memset(&cx, 0, sizeof cx);
+  memset(out, 0, sizeof *out);
   cx.r = r;
+  cx.out = out;
   int rc = store_run_trials(s, r->run_id, collect_trial, &cx, err);
   if (rc == TS_OK)
     rc = store_run_metrics(s, r->run_id, collect_metric, &cx, err);
@@ -270,8 +277,9 @@ static const char *number_text(double value, int decimals, char *buf, size_t len
 
 /* A recorded condition's threads by state, "S (sleeping) 197, R (running) 3": the load's, and the
    baseline's own; 0 (and "") when the condition's census was not recorded. */
-static int states_text(const report_data *r, int c, char *buf, size_t len) {
-  const report_census *k = &r->census[c];
+static int states_text(const report_data *r, const report_censuses *cs, int c, char *buf,
+                       size_t len) {
+  const report_census *k = &cs->census[c];
   size_t used = 0;
   buf[0] = '\0';
   if (!k->recorded)
@@ -290,11 +298,12 @@ static int states_text(const report_data *r, int c, char *buf, size_t len) {
 
 #define NOT_RECORDED "not recorded (stored before reports had a census, or typed in)"
 
-void report_write_census_text(const report_data *r, FILE *out) {
+static void write_text(const report_data *r, const void *prepared, FILE *out) {
+  const report_censuses *cs = prepared;
   char cond[512];
   fprintf(out, "\nCensus (taken before each benchmark; medians of the done trials, warm-ups left "
                "out; load = the process's threads minus the baseline's)\n");
-  if (!r->have_census) {
+  if (!cs->have_census) {
     fprintf(out, "  %s\n", NOT_RECORDED);
     return;
   }
@@ -302,7 +311,7 @@ void report_write_census_text(const report_data *r, FILE *out) {
           "children", "processes", "machine th", "switches/s", "per sleeper/iv", "load CPU",
           "census cost");
   for (int c = 0; c < r->condition_count; c++) {
-    const report_census *k = &r->census[c];
+    const report_census *k = &cs->census[c];
     fprintf(out, "  %-30s", ts_utf8_printable(r->conditions[c], cond, sizeof cond));
     if (!k->recorded) {
       fprintf(out, " %s\n", k->trials ? "not recorded" : "no data");
@@ -331,7 +340,7 @@ void report_write_census_text(const report_data *r, FILE *out) {
   fprintf(out, "  threads by state (the load's; the baseline: the process's own):\n");
   for (int c = 0; c < r->condition_count; c++) {
     char states[REPORT_CENSUS_MAX_STATES * (REPORT_METRIC_NAME_MAX + 16)], shown[sizeof states * 4];
-    if (!states_text(r, c, states, sizeof states))
+    if (!states_text(r, cs, c, states, sizeof states))
       continue;
     fprintf(out, "    %s: %s\n", ts_utf8_printable(r->conditions[c], cond, sizeof cond),
             ts_utf8_printable(states, shown, sizeof shown));
@@ -340,16 +349,17 @@ void report_write_census_text(const report_data *r, FILE *out) {
 
 /* The states that occur in any condition, in order of first appearance (each condition's most
    loaded first, the baseline's last), each with its colour. */
-static int census_state_names(const report_data *r, char (*names)[REPORT_METRIC_NAME_MAX]) {
+static int census_state_names(const report_data *r, const report_censuses *cs,
+                              char (*names)[REPORT_METRIC_NAME_MAX]) {
   int count = 0;
   for (int i = 0; i < r->condition_count; i++) {
     int c = i < r->condition_count - 1 ? (i < r->baseline ? i : i + 1) : r->baseline;
-    for (int s = 0; s < r->census[c].state_count; s++) {
+    for (int s = 0; s < cs->census[c].state_count; s++) {
       int k = 0;
-      while (k < count && strcmp(names[k], r->census[c].states[s].name) != 0)
+      while (k < count && strcmp(names[k], cs->census[c].states[s].name) != 0)
         k++;
       if (k == count && count < REPORT_CENSUS_MAX_STATES)
-        memcpy(names[count++], r->census[c].states[s].name, REPORT_METRIC_NAME_MAX);
+        memcpy(names[count++], cs->census[c].states[s].name, REPORT_METRIC_NAME_MAX);
     }
   }
   return count;
@@ -357,7 +367,8 @@ static int census_state_names(const report_data *r, char (*names)[REPORT_METRIC_
 
 /* ---- csv --------------------------------------------------------------------------------- */
 
-void report_write_census_csv(const report_data *r, FILE *out) {
+static void write_csv(const report_data *r, const void *prepared, FILE *out) {
+  const report_censuses *cs = prepared;
   static const char *const columns[] = {
       "census_condition", "trials",          "recorded",           "process_threads",
       "load_threads",     "child_processes", "machine_processes",  "machine_threads",
@@ -365,7 +376,7 @@ void report_write_census_csv(const report_data *r, FILE *out) {
       "load_cpu_percent", "census_cpu_ms",   "census_percent"};
   /* The states that occur in any condition, each a column of the load's threads. */
   char names[REPORT_CENSUS_MAX_STATES][REPORT_METRIC_NAME_MAX];
-  int name_count = census_state_names(r, names);
+  int name_count = census_state_names(r, cs, names);
   fputc('\n', out);
   for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
     fprintf(out, "%s%s", i ? "," : "", columns[i]);
@@ -377,7 +388,7 @@ void report_write_census_csv(const report_data *r, FILE *out) {
   }
   fputc('\n', out);
   for (int c = 0; c < r->condition_count; c++) {
-    const report_census *k = &r->census[c];
+    const report_census *k = &cs->census[c];
     report_csv_field(out, r->conditions[c]);
     fprintf(out, ",%d,%d", k->trials, k->recorded);
     double values[] = {k->process_threads,
@@ -416,23 +427,24 @@ static void json_states(FILE *out, const report_census *k, int of_load) {
   for (int s = 0; s < k->state_count; s++) {
     if (s)
       fputc(',', out);
-    report_json_string(out, k->states[s].name);
+    ts_json_string(out, k->states[s].name);
     fputc(':', out);
-    report_json_number(out, of_load ? k->states[s].load : k->states[s].process);
+    ts_json_number(out, of_load ? k->states[s].load : k->states[s].process, REPORT_JSON_DIGITS);
   }
   fputc('}', out);
 }
 
-void report_write_census_json(const report_data *r, FILE *out) {
+static void write_json(const report_data *r, const void *prepared, FILE *out) {
+  const report_censuses *cs = prepared;
   fputs(",\n\"census\":[", out);
   for (int c = 0; c < r->condition_count; c++) {
-    const report_census *k = &r->census[c];
+    const report_census *k = &cs->census[c];
     fputs(c ? ",\n {\"condition\":" : "\n {\"condition\":", out);
-    report_json_string(out, r->conditions[c]);
+    ts_json_string(out, r->conditions[c]);
     fprintf(out, ",\"baseline\":%s,\"trials\":%d,\"recorded\":%d",
             c == r->baseline ? "true" : "false", k->trials, k->recorded);
-    report_json_number_member(out, "process_threads", k->process_threads);
-    report_json_number_member(out, "load_threads", k->load_threads);
+    ts_json_number_member(out, "process_threads", k->process_threads, REPORT_JSON_DIGITS);
+    ts_json_number_member(out, "load_threads", k->load_threads, REPORT_JSON_DIGITS);
     fputs(",\"threads_by_state\":", out);
     if (k->recorded)
       json_states(out, k, 1);
@@ -443,16 +455,16 @@ void report_write_census_json(const report_data *r, FILE *out) {
       json_states(out, k, 0);
     else
       fputs("null", out);
-    report_json_number_member(out, "child_processes", k->child_processes);
-    report_json_number_member(out, "machine_processes", k->machine_processes);
-    report_json_number_member(out, "machine_threads", k->machine_threads);
-    report_json_number_member(out, "switches_per_s", k->switches_per_s);
+    ts_json_number_member(out, "child_processes", k->child_processes, REPORT_JSON_DIGITS);
+    ts_json_number_member(out, "machine_processes", k->machine_processes, REPORT_JSON_DIGITS);
+    ts_json_number_member(out, "machine_threads", k->machine_threads, REPORT_JSON_DIGITS);
+    ts_json_number_member(out, "switches_per_s", k->switches_per_s, REPORT_JSON_DIGITS);
     fprintf(out, ",\"sleepers\":%ld", k->sleepers);
-    report_json_number_member(out, "sleeper_interval_s", k->sleeper_interval_s);
-    report_json_number_member(out, "per_sleeper_interval", k->per_sleeper_interval);
-    report_json_number_member(out, "load_cpu_percent", k->cpu_percent);
-    report_json_number_member(out, "census_cpu_ms", k->census_ms);
-    report_json_number_member(out, "census_percent", k->census_percent);
+    ts_json_number_member(out, "sleeper_interval_s", k->sleeper_interval_s, REPORT_JSON_DIGITS);
+    ts_json_number_member(out, "per_sleeper_interval", k->per_sleeper_interval, REPORT_JSON_DIGITS);
+    ts_json_number_member(out, "load_cpu_percent", k->cpu_percent, REPORT_JSON_DIGITS);
+    ts_json_number_member(out, "census_cpu_ms", k->census_ms, REPORT_JSON_DIGITS);
+    ts_json_number_member(out, "census_percent", k->census_percent, REPORT_JSON_DIGITS);
     fputc('}', out);
   }
   fputs("]", out);
@@ -478,7 +490,7 @@ static const char *state_color(char (*names)[REPORT_METRIC_NAME_MAX], int count,
   return state_colors[k % (int)(sizeof state_colors / sizeof state_colors[0])];
 }
 
-static void html_table(const report_data *r, FILE *out) {
+static void html_table(const report_data *r, const report_censuses *cs, FILE *out) {
   fputs("<div class=\"wrap\"><table>\n<thead><tr><th class=\"cond\">condition</th>"
         "<th>threads</th><th>load's<br>threads</th><th>child<br>processes</th>"
         "<th>machine<br>processes</th><th>machine<br>threads</th><th>switches/s</th>"
@@ -486,7 +498,7 @@ static void html_table(const report_data *r, FILE *out) {
         "</thead>\n<tbody>\n",
         out);
   for (int c = 0; c < r->condition_count; c++) {
-    const report_census *k = &r->census[c];
+    const report_census *k = &cs->census[c];
     fputs("<tr><td class=\"cond\">", out);
     report_html_text(out, r->conditions[c]);
     fputs("</td>", out);
@@ -519,13 +531,13 @@ static void html_table(const report_data *r, FILE *out) {
 
 /* One bar per condition: its load's threads, stacked by state (a state with fewer threads than
    the baseline's adds nothing to the bar; the table and the segment's title say by how much). */
-static void html_bars(const report_data *r, FILE *out) {
+static void html_bars(const report_data *r, const report_censuses *cs, FILE *out) {
   char names[REPORT_CENSUS_MAX_STATES][REPORT_METRIC_NAME_MAX];
-  int count = census_state_names(r, names);
+  int count = census_state_names(r, cs, names);
   double most = 0;
   int rows = 0;
   for (int c = 0; c < r->condition_count; c++) {
-    const report_census *k = &r->census[c];
+    const report_census *k = &cs->census[c];
     if (!k->recorded || c == r->baseline)
       continue;
     rows++;
@@ -549,13 +561,13 @@ static void html_bars(const report_data *r, FILE *out) {
           width, height);
   int row = 0;
   for (int c = 0; c < r->condition_count; c++) {
-    const report_census *k = &r->census[c];
+    const report_census *k = &cs->census[c];
     if (!k->recorded || c == r->baseline)
       continue;
     double y = top + row * row_h;
     row++;
     char states[REPORT_CENSUS_MAX_STATES * (REPORT_METRIC_NAME_MAX + 16)];
-    states_text(r, c, states, sizeof states);
+    states_text(r, cs, c, states, sizeof states);
     fputs("<g><title>", out);
     report_html_text(out, r->conditions[c]);
     fputs(": ", out);
@@ -598,21 +610,22 @@ static void html_bars(const report_data *r, FILE *out) {
   fputs("</ul>\n</figure>\n", out);
 }
 
-void report_write_census_html(const report_data *r, FILE *out) {
+static void write_html(const report_data *r, const void *prepared, FILE *out) {
+  const report_censuses *cs = prepared;
   fputs("<section class=\"census\">\n<h2>Census</h2>\n<p class=\"note\">Taken before each "
         "benchmark, after the settle time; medians of the done trials, warm-ups left out. The "
         "load's threads are the process's threads minus the baseline's.</p>\n",
         out);
-  if (!r->have_census)
+  if (!cs->have_census)
     fputs("<p class=\"note\">" NOT_RECORDED ".</p>\n", out);
   else {
-    html_table(r, out);
+    html_table(r, cs, out);
     fputs("<p class=\"note\">Threads by state (the load's; the baseline: the process's own):</p>\n"
           "<ul class=\"verdicts\">\n",
           out);
     for (int c = 0; c < r->condition_count; c++) {
       char states[REPORT_CENSUS_MAX_STATES * (REPORT_METRIC_NAME_MAX + 16)];
-      if (!states_text(r, c, states, sizeof states))
+      if (!states_text(r, cs, c, states, sizeof states))
         continue;
       fputs("<li><b>", out);
       report_html_text(out, r->conditions[c]);
@@ -621,7 +634,18 @@ void report_write_census_html(const report_data *r, FILE *out) {
       fputs("</li>\n", out);
     }
     fputs("</ul>\n", out);
-    html_bars(r, out);
+    html_bars(r, cs, out);
   }
   fputs("</section>\n", out);
 }
+
+static int prepare(store *s, const report_data *r, void **prepared, ts_err *err) {
+  report_censuses *cs = malloc(sizeof *cs);
+  if (!cs)
+    return ts_err_set(err, TS_ENOMEM, "no memory for the census");
+  *prepared = cs;
+  return report_census_compute(s, r, cs, err);
+}
+
+const report_section report_section_census = {
+    "census", prepare, NULL, {write_text, write_csv, write_json, write_html}};

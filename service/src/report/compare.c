@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
+#include "threadsoup/json_write.h"
 #include "threadsoup/utf8.h"
-
-#define SHOWN(text, buf) ts_utf8_printable((text), (buf), sizeof(buf))
 
 void report_compare_free(report_compare *c) {
   if (!c)
@@ -475,8 +475,7 @@ void report_write_compare_csv(const report_compare *c, FILE *out) {
                                         "p_mw",
                                         "verdict",
                                         "detectable_percent"};
-  for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
-    fprintf(out, "%s%s", i ? "," : "", columns[i]);
+  report_csv_names(out, columns, sizeof columns / sizeof columns[0]);
   fputc('\n', out);
   for (int b = 0; b < c->bench_count; b++)
     for (int i = 0; i < c->condition_count; i++)
@@ -559,26 +558,27 @@ static void write_run_json(const report_compare *c, int k, FILE *out) {
                           row->finished_at,  row->plan_name,  store_run_status_name(row->status),
                           row->imported_from};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-    report_json_string_member(out, keys[i], values[i]);
+    ts_json_string_member(out, keys[i], values[i]);
   fprintf(out, ",\"logical_cpus\":%d", row->logical_cpus);
   /* An integer, every digit (a double's %.10g would round it). */
   if (row->memory_bytes)
     fprintf(out, ",\"memory_bytes\":%llu", (unsigned long long)row->memory_bytes);
   else
     fputs(",\"memory_bytes\":null", out);
-  report_json_number_member(out, "work_scale", c->work_scale[k]);
-  report_json_number_member(out, "margin_percent", r->margin_pct > 0 ? r->margin_pct : NAN);
+  ts_json_number_member(out, "work_scale", c->work_scale[k], REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "margin_percent", r->margin_pct > 0 ? r->margin_pct : NAN,
+                        REPORT_JSON_DIGITS);
   fputs(",\"conditions\":[", out);
   for (int i = 0; i < r->condition_count; i++) {
     if (i)
       fputc(',', out);
-    report_json_string(out, r->conditions[i]);
+    ts_json_string(out, r->conditions[i]);
   }
   fputs("],\"benchmarks\":[", out);
   for (int b = 0; b < r->bench_count; b++) {
     if (b)
       fputc(',', out);
-    report_json_string(out, r->benches[b]);
+    ts_json_string(out, r->benches[b]);
   }
   fputs("]}", out);
 }
@@ -587,21 +587,21 @@ static void write_cell_json(const report_compare *c, int k, int b, int i, FILE *
   const report_data *r;
   const report_cell *cell = report_compare_cell(c, k, b, i, &r);
   fprintf(out, "{\"run\":%lld", (long long)r->run_id);
-  report_json_string_member(out, "condition", c->conditions[i]);
+  ts_json_string_member(out, "condition", c->conditions[i]);
   fprintf(out, ",\"measured\":%s", cell ? "true" : "false");
   int compared = cell && cell->compared;
-  report_json_number_member(out, "n", cell ? (double)cell->d.n : NAN);
-  report_json_number_member(out, "percent", compared ? cell->cmp.percent : NAN);
+  ts_json_number_member(out, "n", cell ? (double)cell->d.n : NAN, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "percent", compared ? cell->cmp.percent : NAN, REPORT_JSON_DIGITS);
   fputs(",\"ci95\":", out);
   /* No cell (a condition this run lacks): nothing to read the interval from. */
   double low = compared ? cell->cmp.ci95_low : NAN, high = compared ? cell->cmp.ci95_high : NAN;
-  report_json_range(out, isfinite(low), low, high);
-  report_json_number_member(out, "p_welch", compared ? cell->cmp.welch.p : NAN);
-  report_json_number_member(out, "p_mw", compared ? cell->cmp.mann_whitney.p : NAN);
-  report_json_string_member(out, "verdict", cell_word(r, cell));
-  report_json_string_member(out, "verdict_text", compared ? cell->verdict : "");
-  report_json_number_member(out, "detectable_percent",
-                            compared ? cell->sens.detectable_percent : NAN);
+  ts_json_range(out, isfinite(low), low, high, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "p_welch", compared ? cell->cmp.welch.p : NAN, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "p_mw", compared ? cell->cmp.mann_whitney.p : NAN, REPORT_JSON_DIGITS);
+  ts_json_string_member(out, "verdict", cell_word(r, cell));
+  ts_json_string_member(out, "verdict_text", compared ? cell->verdict : "");
+  ts_json_number_member(out, "detectable_percent", compared ? cell->sens.detectable_percent : NAN,
+                        REPORT_JSON_DIGITS);
   fputc('}', out);
 }
 
@@ -615,15 +615,15 @@ void report_write_compare_json(const report_compare *c, FILE *out) {
   for (int i = 0; i < c->difference_count; i++) {
     fputs(i ? ",\n {" : "\n {", out);
     fputs("\"setting\":", out);
-    report_json_string(out, c->differences[i].setting);
-    report_json_string_member(out, "text", c->differences[i].text);
+    ts_json_string(out, c->differences[i].setting);
+    ts_json_string_member(out, "text", c->differences[i].text);
     fputc('}', out);
   }
   fputs("],\n\"benchmarks\":[", out);
   for (int b = 0; b < c->bench_count; b++) {
     fputs(b ? ",\n{" : "\n{", out);
     fputs("\"name\":", out);
-    report_json_string(out, c->benches[b]);
+    ts_json_string(out, c->benches[b]);
     fputs(",\"machines\":[", out);
     for (int k = 0; k < c->run_count; k++) {
       const report_data *r = c->runs[k];
@@ -632,11 +632,12 @@ void report_write_compare_json(const report_compare *c, FILE *out) {
       int rb = c->bench_of[k][b];
       fprintf(out, "%s{\"run\":%lld,\"measured\":%s", k ? ",\n " : "\n ", (long long)r->run_id,
               rb >= 0 ? "true" : "false");
-      report_json_string_member(out, "unit", rb >= 0 ? r->units[rb] : "");
-      report_json_string_member(out, "baseline", r->conditions[r->baseline]);
-      report_json_number_member(out, "baseline_n", rb >= 0 ? (double)n : NAN);
-      report_json_number_member(out, "baseline_cv", cv);
-      report_json_number_member(out, "baseline_drift_percent", rb >= 0 ? r->drift[rb] : NAN);
+      ts_json_string_member(out, "unit", rb >= 0 ? r->units[rb] : "");
+      ts_json_string_member(out, "baseline", r->conditions[r->baseline]);
+      ts_json_number_member(out, "baseline_n", rb >= 0 ? (double)n : NAN, REPORT_JSON_DIGITS);
+      ts_json_number_member(out, "baseline_cv", cv, REPORT_JSON_DIGITS);
+      ts_json_number_member(out, "baseline_drift_percent", rb >= 0 ? r->drift[rb] : NAN,
+                            REPORT_JSON_DIGITS);
       fputs(",\"conditions\":[", out);
       int first = 1;
       for (int i = 0; i < c->condition_count; i++) {
@@ -828,7 +829,8 @@ static void write_bench_table_html(const report_compare *c, int b, FILE *out) {
         fprintf(out, "<td>[%+.2f, %+.2f]</td>", cell->cmp.ci95_low, cell->cmp.ci95_high);
       else
         fputs("<td>-</td>", out);
-      fprintf(out, "<td class=\"cond verdict %s\" title=\"", report_html_verdict_class(cell));
+      fprintf(out, "<td class=\"cond verdict %s\" title=\"",
+              report_html_verdict_class(cell->compared, cell->cmp.verdict));
       report_html_text(out, cell->verdict);
       fputs("\">", out);
       report_html_text(out, cell_word(r, cell));
@@ -869,7 +871,7 @@ static void write_summary_html(const report_compare *c, FILE *out) {
         char text[512];
         cell_summary(r, cell, text, sizeof text);
         fprintf(out, "<td class=\"cond verdict %s\">",
-                cell ? report_html_verdict_class(cell) : "ref");
+                cell ? report_html_verdict_class(cell->compared, cell->cmp.verdict) : "ref");
         report_html_text(out, text);
         fputs("</td>", out);
       }

@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data.h"
+#include "cost.h"
+#include "format.h"
+#include "section.h"
+#include "threadsoup/json_write.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/units.h"
 #include "threadsoup/utf8.h"
@@ -326,14 +329,10 @@ static void switches_text(const report_cost *c, char *buf, size_t len) {
 
 /* ---- text ----------------------------------------------------------------------------------- */
 
-#define SHOWN(text, buf) ts_utf8_printable((text), (buf), sizeof(buf))
-
-void report_write_cost_text(const report_data *r, FILE *out) {
-  report_cost *c = report_cost_compute(r);
-  if (!c || !c->applies) {
-    free(c);
+static void write_text(const report_data *r, const void *prepared, FILE *out) {
+  const report_cost *c = prepared;
+  if (!c->applies)
     return;
-  }
   char name[512], line[1200];
   fprintf(out, "\nCost model: does the number of idle threads cost, or their wake-ups?\n");
   fprintf(out, "  %-30s %8s %11s %11s\n", "condition", "threads", "wake-ups/s", "switches/s");
@@ -367,7 +366,6 @@ void report_write_cost_text(const report_data *r, FILE *out) {
       fprintf(out, "    %s\n", line);
     }
   }
-  free(c);
 }
 
 /* ---- JSON ----------------------------------------------------------------------------------- */
@@ -379,10 +377,10 @@ static void json_estimate(FILE *out, const char *key, const fit_wls *f, int j) {
     return;
   }
   fputs("{\"percent\":", out);
-  report_json_number(out, f->coef[j]);
-  report_json_number_member(out, "se", f->se[j]);
+  ts_json_number(out, f->coef[j], REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "se", f->se[j], REPORT_JSON_DIGITS);
   fputs(",\"ci95\":", out);
-  report_json_range(out, 1, f->ci_low[j], f->ci_high[j]);
+  ts_json_range(out, 1, f->ci_low[j], f->ci_high[j], REPORT_JSON_DIGITS);
   fputc('}', out);
 }
 
@@ -398,20 +396,20 @@ static const char *answer_name(report_cost_answer a) {
 }
 
 static void json_fit_quality(FILE *out, const fit_wls *f) {
-  report_json_number_member(out, "df", f->df);
-  report_json_number_member(out, "r2", f->r2);
-  report_json_number_member(out, "chi2", f->rss);
-  report_json_number_member(out, "chi2_p", f->chi2_p);
+  ts_json_number_member(out, "df", f->df, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "r2", f->r2, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "chi2", f->rss, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "chi2_p", f->chi2_p, REPORT_JSON_DIGITS);
 }
 
 static void json_cost_bench(const report_data *r, const report_cost *c, int b, FILE *out) {
   const report_cost_bench *cb = &c->bench[b];
   char text[1200];
   fputs("{\"bench\":", out);
-  report_json_string(out, r->benches[b]);
+  ts_json_string(out, r->benches[b]);
   fprintf(out, ",\"conditions_fitted\":%d,\"answer\":\"%s\",\"fitted\":%s,\"why\":", cb->points,
           answer_name(cb->answer), cb->model.ok ? "true" : "false");
-  report_json_string(out, cb->model.ok ? "" : cb->model.why);
+  ts_json_string(out, cb->model.ok ? "" : cb->model.why);
   json_estimate(out, "per_1000_wakeups_per_s", &cb->model, 0);
   json_estimate(out, "per_1000_threads", &cb->model, 1);
   json_fit_quality(out, &cb->model);
@@ -421,7 +419,7 @@ static void json_cost_bench(const report_data *r, const report_cost *c, int b, F
   json_fit_quality(out, &cb->threads_fit);
   fputs("},\"text\":", out);
   answer_text(c, cb, text, sizeof text);
-  report_json_string(out, text);
+  ts_json_string(out, text);
   fputc('}', out);
 }
 
@@ -429,46 +427,45 @@ static void json_knee_bench(const report_data *r, const report_cost_bench *cb, i
   const fit_hinge *h = &cb->knee;
   char text[800];
   fputs("{\"bench\":", out);
-  report_json_string(out, r->benches[b]);
+  ts_json_string(out, r->benches[b]);
   fprintf(out, ",\"knee\":%s,\"fitted\":%s,\"threads\":", h->knee ? "true" : "false",
           h->ok ? "true" : "false");
-  report_json_number(out, h->knee ? h->knot * 1000 : NAN);
+  ts_json_number(out, h->knee ? h->knot * 1000 : NAN, REPORT_JSON_DIGITS);
   fputs(",\"threads_range\":", out);
-  report_json_range(out, h->knee, h->knot_low * 1000, h->knot_high * 1000);
+  ts_json_range(out, h->knee, h->knot_low * 1000, h->knot_high * 1000, REPORT_JSON_DIGITS);
   const double values[] = {h->slope, h->slope_se, h->line_slope, h->line_se, h->f, h->p};
   const char *keys[] = {
       "per_1000_threads_beyond", "se", "line_per_1000_threads", "line_se", "f", "p"};
   for (int i = 0; i < 6; i++) {
-    report_json_number_member(out, keys[i], h->ok ? values[i] : NAN);
+    ts_json_number_member(out, keys[i], h->ok ? values[i] : NAN, REPORT_JSON_DIGITS);
   }
   fputs(",\"text\":", out);
   knee_text(h, text, sizeof text);
-  report_json_string(out, text);
+  ts_json_string(out, text);
   fputc('}', out);
 }
 
-void report_write_cost_json(const report_data *r, FILE *out) {
-  report_cost *c = report_cost_compute(r);
-  if (!c || !c->applies) {
+static void write_json(const report_data *r, const void *prepared, FILE *out) {
+  const report_cost *c = prepared;
+  if (!c->applies) {
     fputs(",\n\"cost_model\":null,\"knee\":null", out);
-    free(c);
     return;
   }
   fputs(",\n\"cost_model\":{\"conditions\":[", out);
   for (int i = 0; i < c->used_count; i++) {
     const report_cost_condition *u = &c->used[i];
     fputs(i ? ",{\"condition\":" : "{\"condition\":", out);
-    report_json_string(out, r->conditions[u->condition]);
-    report_json_number_member(out, "threads", u->threads);
-    report_json_number_member(out, "wakeups_per_s", u->wakeups_per_s);
-    report_json_number_member(out, "switches_per_s", u->switches_per_s);
+    ts_json_string(out, r->conditions[u->condition]);
+    ts_json_number_member(out, "threads", u->threads, REPORT_JSON_DIGITS);
+    ts_json_number_member(out, "wakeups_per_s", u->wakeups_per_s, REPORT_JSON_DIGITS);
+    ts_json_number_member(out, "switches_per_s", u->switches_per_s, REPORT_JSON_DIGITS);
     fputc('}', out);
   }
   fputs("],\"left_out\":[", out);
   for (int i = 0; i < c->left_count; i++) {
     fputs(i ? ",{\"condition\":" : "{\"condition\":", out);
-    report_json_string(out, r->conditions[c->left[i]]);
-    report_json_string_member(out, "why", c->left_why[i]);
+    ts_json_string(out, r->conditions[c->left[i]]);
+    ts_json_string_member(out, "why", c->left_why[i]);
     fputc('}', out);
   }
   fputs("],\"benchmarks\":[", out);
@@ -487,7 +484,6 @@ void report_write_cost_json(const report_data *r, FILE *out) {
     }
     fputs("]}", out);
   }
-  free(c);
 }
 
 /* ---- HTML ----------------------------------------------------------------------------------- */
@@ -650,12 +646,10 @@ static void html_text(FILE *out, const char *open, const char *text, const char 
   fputs(close, out);
 }
 
-void report_write_cost_html(const report_data *r, FILE *out) {
-  report_cost *c = report_cost_compute(r);
-  if (!c || !c->applies) {
-    free(c);
+static void write_html(const report_data *r, const void *prepared, FILE *out) {
+  const report_cost *c = prepared;
+  if (!c->applies)
     return;
-  }
   char line[1200];
   fputs("<section class=\"cost\">\n<h2>Cost model</h2>\n<p class=\"note\">Does the number of idle "
         "threads cost, or their wake-ups? The effect of each sleep and wait condition, weighted "
@@ -704,3 +698,12 @@ void report_write_cost_html(const report_data *r, FILE *out) {
   }
   fputs("</section>\n", out);
 }
+
+static int prepare(store *s, const report_data *r, void **prepared, ts_err *err) {
+  (void)s;
+  *prepared = report_cost_compute(r);
+  return *prepared ? TS_OK : ts_err_set(err, TS_ENOMEM, "no memory for the cost model");
+}
+
+const report_section report_section_cost = {
+    "cost", prepare, NULL, {write_text, NULL, write_json, write_html}};

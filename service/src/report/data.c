@@ -370,8 +370,6 @@ int report_data_load(store *s, int64_t run_id, const plan *p, int flags, report_
     }
   if (rc == TS_OK && (flags & REPORT_WITH_STATS))
     rc = compute_stats(s, r, err);
-  if (rc == TS_OK && (flags & REPORT_WITH_STATS))
-    rc = report_census_load(s, r, err);
   if (rc != TS_OK) {
     report_data_free(r);
     return rc;

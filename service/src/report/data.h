@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* data.h - the statistics of one run computed once, from the database, for every report format
-   (text, csv, json, html), so the formats cannot disagree. */
+/* data.h - the report's model: the statistics of one run computed once, from the database, for
+   every section in every format (text, csv, json, html), so the formats cannot disagree. */
 #ifndef THREADSOUP_REPORT_DATA_H
 #define THREADSOUP_REPORT_DATA_H
 
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../stats/fit.h"
-#include "../experiment/plan.h"
+#include "../plan/plan.h"
 #include "../experiment/precision.h"
 #include "../stats/stats.h"
 #include "../store/store.h"
@@ -63,37 +62,6 @@ typedef struct report_trial {
   size_t metric_count;
 } report_trial;
 
-/* census: one OS state of a condition's threads (medians over its trials; a trial whose census
-   lacks the state counts 0). */
-#define REPORT_CENSUS_MAX_STATES 32
-typedef struct report_census_state {
-  char name[REPORT_METRIC_NAME_MAX]; /* as the OS names it, e.g. "Wait:DelayExecution" */
-  double process;                    /* the process's threads in the state */
-  double load;                       /* the load's: the process's minus the baseline condition's */
-} report_census_state;
-
-/* census: what one condition's load was, as the census before each benchmark counted it: medians
-   over the condition's done, non-warm-up trials; NaN where not recorded (runs stored before the
-   census metrics, scores typed in). */
-typedef struct report_census {
-  int trials;             /* done, non-warm-up trials */
-  int recorded;           /* of those, trials whose census was stored (its state.* metrics) */
-  double process_threads; /* threads of the measuring process */
-  double load_threads;    /* process_threads minus the baseline condition's */
-  int state_count;        /* states by load, then process, most threads first */
-  report_census_state states[REPORT_CENSUS_MAX_STATES];
-  double child_processes; /* the load's child processes */
-  double machine_processes, machine_threads;
-  double switches_per_s;     /* the process's context switches per second over settle and gate */
-  long sleepers;             /* the condition's sleeping threads (its sleep parts); 0: none */
-  double sleeper_interval_s; /* their interval; with mixed intervals, sleepers / their wake-ups/s */
-  double per_sleeper_interval; /* switches_per_s x interval / sleepers; about 1 when each sleeper
-                                  wakes once per interval; NaN without sleepers */
-  double cpu_percent;          /* the load's CPU, % of one CPU */
-  double census_ms;            /* the census's own CPU per trial */
-  double census_percent;       /* that, as % of the trial's time (start to finish) */
-} report_census;
-
 typedef struct report_data {
   int64_t run_id;
   int have_run;
@@ -141,9 +109,6 @@ typedef struct report_data {
      classes with its trials, most frequent first ("" where not recorded). Always read. */
   report_placement *placements;
   int placement_count;
-  /* census: per condition, with REPORT_WITH_STATS (report/census.c) */
-  report_census census[REPORT_MAX_CONDITIONS];
-  int have_census; /* 1 when any condition's census was recorded */
   /* Minutes for more blocks (REPORT_WITH_STATS): the median wall time of the run's blocks whose
      trials are all done, in seconds; NaN when there is none. */
   double block_seconds;
@@ -170,98 +135,5 @@ double report_trial_metric(const report_data *r, const report_trial *t, const ch
 int report_has_timers(const report_data *r);
 /* The condition index of a name; -1 when it is not one of the report's. */
 int report_condition_index(const report_data *r, const char *name);
-
-/* The formats, each writing the whole document. */
-void report_write_text_header(const report_data *r, FILE *out);
-void report_write_text_body(const report_data *r, FILE *out);
-void report_write_csv(const report_data *r, FILE *out);
-void report_write_json(const report_data *r, FILE *out);
-void report_write_html(const report_data *r, FILE *out);
-/* One machine check as a JSON object (check, status, measured, value, advice, and checked_at
-   unless NULL): the reports' "machine_checks" and `threadsoup doctor --json` alike. */
-void report_json_check(FILE *out, const char *check, const char *status, const char *measured,
-                       double value, const char *advice, const char *checked_at);
-
-/* census (report/census.c): computes r->census from the database (REPORT_WITH_STATS), and writes
-   it in each format; a run that recorded none says "not recorded". */
-int report_census_load(store *s, report_data *r, ts_err *err);
-void report_write_census_text(const report_data *r, FILE *out);
-void report_write_census_csv(const report_data *r, FILE *out);
-void report_write_census_json(const report_data *r, FILE *out);
-void report_write_census_html(const report_data *r, FILE *out);
-/* The formats' escaping, for report parts in files of their own (census, cost, calibration): a
-   CSV field, a CSV number, a JSON string (escaped; NULL never), a JSON number (null when not
-   finite), HTML text (escaped). */
-void report_csv_field(FILE *out, const char *text);
-void report_csv_number(FILE *out, double value);
-void report_json_string(FILE *out, const char *text);
-void report_json_number(FILE *out, double value);
-/* ,"key":value - a member after the first of a JSON object (key: a plain ASCII name). */
-void report_json_number_member(FILE *out, const char *key, double value);
-void report_json_string_member(FILE *out, const char *key, const char *text);
-/* [low,high] when `have`, else null: a confidence interval or range. */
-void report_json_range(FILE *out, int have, double low, double high);
-void report_html_text(FILE *out, const char *text);
-/* The HTML report's parts for pages written elsewhere (report/compare.c): its <style> element, the
-   colour of series k, a cell's verdict class ("slower", "faster", "same", "unsure", "ref") and a
-   name cut to fit a chart's label column (escaped). */
-void report_html_style(FILE *out);
-const char *report_html_palette(int k);
-const char *report_html_verdict_class(const report_cell *cell);
-void report_html_short_label(FILE *out, const char *name);
-/* The x axis of a chart of % differences, -range to +range drawn from x = left to right: grid
-   lines every step from top to bottom, labels under it. */
-void report_html_percent_axis(FILE *out, double range, double step, double left, double right,
-                              double top, double bottom);
-/* ---- cost model (report/cost.c): which costs, the number of idle threads or their wake-ups ----
-   Computed from the report's cells on demand (each format calls its writer once); the conditions
-   come from their load specs, the effects and standard errors from the cells. */
-typedef struct report_cost_condition {
-  int condition;         /* index into report_data.conditions */
-  double threads;        /* sleep and wait threads of the spec */
-  double wakeups_per_s;  /* the sleep threads' planned wake-ups: count / interval */
-  double switches_per_s; /* measured (report_data.switches_per_s); NaN when not */
-} report_cost_condition;
-
-typedef enum report_cost_answer {
-  REPORT_COST_NO_FIT,       /* too few conditions with an effect and a standard error */
-  REPORT_COST_WAKEUPS,      /* the wake-ups' CI excludes 0, the threads' does not */
-  REPORT_COST_THREADS,      /* the reverse */
-  REPORT_COST_BOTH,         /* both exclude 0 */
-  REPORT_COST_CANNOT_TELL,  /* neither does */
-  REPORT_COST_TOGETHER,     /* wake-ups rose with the thread count: one fit, on threads */
-  REPORT_COST_THREADS_ONLY, /* no condition wakes: one fit, on threads */
-} report_cost_answer;
-
-typedef struct report_cost_bench {
-  int points;                      /* conditions with an effect and a standard error */
-  int used[REPORT_MAX_CONDITIONS]; /* their indexes into report_cost.used */
-  report_cost_answer answer;
-  fit_wls model;       /* on wake-ups and threads, both in thousands, through 0 */
-  fit_wls threads_fit; /* TOGETHER, THREADS_ONLY: on thousands of threads alone */
-  fit_hinge knee;      /* dose-like runs: on thousands of threads */
-} report_cost_bench;
-
-typedef struct report_cost {
-  int applies;   /* at least 3 sleep/wait conditions with distinct thread and wake-up counts */
-  int dose_like; /* every such condition has the same wake-ups per thread: a knee is looked for */
-  double wakeups_per_thread; /* dose-like: that ratio per second (0: none wake) */
-  int used_count;
-  report_cost_condition used[REPORT_MAX_CONDITIONS];
-  int left_count; /* conditions left out of the model, and why */
-  int left[REPORT_MAX_CONDITIONS];
-  const char *left_why[REPORT_MAX_CONDITIONS];
-  report_cost_bench bench[REPORT_MAX_BENCHES];
-} report_cost;
-
-/* The cost model of a run; NULL when out of memory. Free with free(). */
-report_cost *report_cost_compute(const report_data *r);
-/* The "Cost model" section (and the knee) when it applies; nothing otherwise. The JSON writer
-   adds ,"cost_model":…,"knee":… (null when they do not apply) inside the report's object. */
-void report_write_cost_text(const report_data *r, FILE *out);
-void report_write_cost_json(const report_data *r, FILE *out);
-void report_write_cost_html(const report_data *r, FILE *out);
-/* The HTML axis steps, shared with the parts drawn in their own files. */
-double report_html_step(double span, int count);
 
 #endif

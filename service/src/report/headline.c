@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* headline.c - a run's one-line headline (its most informative compared cell), for the tray's
-   notification, the history and the top of the text report. */
+   notification, the history, and the text report's headline section. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 #include "../engine/engine.h"
 #include "data.h"
 #include "headline.h"
+#include "section.h"
 
 /* "15,000 sleepers" when the condition is sleepers alone; else the condition's own text. */
 static void condition_label(const char *text, char *buf, size_t len) {
@@ -102,8 +103,15 @@ int report_headline_load(store *s, int64_t run_id, char *buf, size_t len, ts_err
   return TS_OK;
 }
 
-void report_write_headline_text(const report_data *r, FILE *out) {
+/* "Headline: …" at the top of the text report, under the run's header (none without it). */
+static void write_text(const report_data *r, const void *prepared, FILE *out) {
+  (void)prepared;
+  if (!r->have_run)
+    return;
   char line[512];
   report_headline(r, line, sizeof line);
   fprintf(out, "Headline: %s\n", line);
 }
+
+const report_section report_section_headline = {
+    "headline", NULL, NULL, {write_text, NULL, NULL, NULL}};

@@ -18,7 +18,5 @@ int report_headline_pick(const report_data *r, int *bench, int *condition);
 void report_headline(const report_data *r, char *buf, size_t len);
 /* Reads run_id's statistics from the database and writes its headline. */
 int report_headline_load(store *s, int64_t run_id, char *buf, size_t len, ts_err *err);
-/* "Headline: …" on one line, for the top of the text report. */
-void report_write_headline_text(const report_data *r, FILE *out);
 
 #endif

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* report.h - turns the stored trials of a run into statistics and verdicts for people; every
-   number is read back from the database. */
+/* report.h - the report's one door (report/report.c): turns the stored trials of a run into
+   statistics and verdicts for people; every number is read back from the database. */
 #ifndef THREADSOUP_REPORT_H
 #define THREADSOUP_REPORT_H
 
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../experiment/plan.h"
+#include "../plan/plan.h"
 #include "../store/store.h"
 
 /* For each benchmark, one line per condition: n, mean, median, sd, cv, the load's wake-ups, the
@@ -24,6 +24,7 @@ typedef enum report_format {
   REPORT_FORMAT_JSON, /* the run, its plan, statistics per benchmark and condition, the trials */
   REPORT_FORMAT_HTML  /* one self-contained page: the tables, verdicts and inline SVG charts */
 } report_format;
+#define REPORT_FORMAT_COUNT 4
 
 /* "text", "csv", "json" or "html"; TS_EUSAGE naming the accepted ones otherwise. */
 int report_format_parse(const char *name, report_format *out, ts_err *err);

@@ -13,7 +13,7 @@
 #include "../quiet/quiet.h"
 #include "../report/headline.h"
 #include "../report/report.h"
-#include "schedule.h"
+#include "../plan/schedule.h"
 #include "../../../shared/src/plat/peer_rights.h"
 #include "threadsoup/buf.h"
 #include "threadsoup/parse.h"

@@ -9,7 +9,7 @@
 #include "server.h"
 
 #include "../engine/engine.h"
-#include "../experiment/plan.h"
+#include "../plan/plan.h"
 #include "../quiet/quiet.h"
 #include "../store/store.h"
 #include "threadsoup/log.h"

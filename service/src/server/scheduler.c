@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "schedule.h"
+#include "../plan/schedule.h"
 #include "threadsoup/units.h"
 
 typedef struct due_list {

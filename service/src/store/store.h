@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* store.h - the database of runs and trials: every SQL statement of ThreadSoup lives behind these
-   typed functions (store.c, schema.c). */
+   typed functions, one file per kind of row in service/src/store/ (store.c the file itself,
+   schema.c its migrations, runs.c, trials.c, schedules.c, quiet_journal.c, machine_checks.c,
+   exchange.c, statuses.c, on the helpers of kit.c). */
 #ifndef THREADSOUP_STORE_H
 #define THREADSOUP_STORE_H
 
@@ -73,6 +75,22 @@ typedef enum store_schedule_outcome {
 const char *store_run_status_name(store_run_status s);
 const char *store_trial_status_name(store_trial_status s);
 const char *store_schedule_outcome_name(store_schedule_outcome s);
+
+/* A named value of a row: a field of an export record, or a trial's column (store_trial_value). */
+typedef enum store_value_type {
+  STORE_VALUE_NULL,
+  STORE_VALUE_INT,
+  STORE_VALUE_REAL,
+  STORE_VALUE_TEXT
+} store_value_type;
+
+typedef struct store_value {
+  const char *name;
+  store_value_type type;
+  int64_t i;        /* STORE_VALUE_INT */
+  double d;         /* STORE_VALUE_REAL */
+  const char *text; /* STORE_VALUE_TEXT, UTF-8 */
+} store_value;
 
 typedef struct store_run_info {
   const char *plan_name;
@@ -172,6 +190,43 @@ typedef struct store_trial_row {
   long machine_processes; /* the machine's census during the trial; -1 when not counted */
   long machine_threads;
 } store_trial_row;
+
+/* ---- the trial's columns, declared once -----------------------------------------------------
+   One row per column of the trial table, from which the store builds its SELECT of trials and the
+   fields of export files' trial records (import and export), and which the reports can walk to
+   show a trial (CSV columns, JSON members). A test holds it equal to the trial table of a new
+   database. */
+
+/* How store_trial_row holds a column. */
+typedef enum store_trial_field {
+  STORE_FIELD_NONE,   /* not in the row: export files only */
+  STORE_FIELD_ID,     /* int64_t */
+  STORE_FIELD_INT,    /* int */
+  STORE_FIELD_STATUS, /* store_trial_status, stored as its text */
+  STORE_FIELD_TEXT,   /* char[size]; "" when NULL */
+  STORE_FIELD_SCORE,  /* double; meaningful only when the trial is done */
+  STORE_FIELD_REAL,   /* double; NAN when NULL */
+  STORE_FIELD_COUNT   /* long; -1 when NULL */
+} store_trial_field;
+
+typedef struct store_trial_column {
+  const char *name;      /* the column of table trial, the field of export records, the report's */
+  store_value_type type; /* the SQL type (INTEGER, REAL, TEXT) and that of its values */
+  int exported;          /* 1: a field of export files' trial records (docs/schema.md) */
+  int report;            /* its place among the reports' trial columns, from 1; 0: not shown */
+  store_trial_field field; /* how store_trial_row holds it */
+  size_t offset;           /* of the field in store_trial_row */
+  size_t size;             /* of the field: a text's buffer */
+} store_trial_column;
+
+/* In the order of export files' trial records. */
+extern const store_trial_column store_trial_columns[];
+extern const int store_trial_column_count;
+
+/* A column's value in a row as reports show it: STORE_VALUE_NULL when not recorded (seconds NAN,
+   a count -1, the score of a trial not done) or not in the row; a text points into the row ("" when
+   not recorded); the status is its text. */
+store_value store_trial_value(const store_trial_row *row, const store_trial_column *column);
 
 /* Calls fn for each distinct (power source, power throttling, core classes) of the run's done
    trials, most frequent first, with the number of trials; NULL columns come as "" (older trials,
@@ -387,22 +442,8 @@ int store_doctor_findings(store *s, int64_t run_id,
 /* ---- runs across databases (threadsoup export and import) ------------------------------------
    A run travels as records of named values, one record per row: the run, its machine checks,
    its quiet-mode journal entry, its trials and their metrics. The names are the columns of
-   docs/schema.md's export format; store.c keeps the one list of them, for both directions. */
-
-typedef enum store_value_type {
-  STORE_VALUE_NULL,
-  STORE_VALUE_INT,
-  STORE_VALUE_REAL,
-  STORE_VALUE_TEXT
-} store_value_type;
-
-typedef struct store_value {
-  const char *name;
-  store_value_type type;
-  int64_t i;        /* STORE_VALUE_INT */
-  double d;         /* STORE_VALUE_REAL */
-  const char *text; /* STORE_VALUE_TEXT, UTF-8 */
-} store_value;
+   docs/schema.md's export format; exchange.c keeps the one list of them, for both directions
+   (the trial's: store_trial_columns). */
 
 #define STORE_RECORD_MAX_VALUES 32
 
@@ -451,7 +492,7 @@ typedef struct store_import_run {
 /* Stores a run read from an export file, in one transaction: the run, its trials, metrics,
    machine checks and quiet-mode entry, or nothing at all. A run whose uid the database already
    holds is not stored again: *already = 1 and *run_id is the stored one. TS_EINVAL naming the
-   record and value for a name store.c does not list for its kind, a value of the wrong type or a
+   record and value for a name exchange.c does not list for its kind, a value of the wrong type or a
    uid that is not 32 lowercase hex digits; TS_ESTORE when the database refuses a row (a status it
    does not know, a missing value that may not be empty, a metric of a trial not in the run).
    *bad_record is the index of the record at fault, -1 when the fault is not one record's.

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "threadsoup/err.h"
+#include "threadsoup/plat_knobs.h" /* what tests may change in how this layer meets the OS */
 
 /* ---- threads (thread.c) ---------------------------------------------------------------------- */
 
@@ -197,11 +198,6 @@ int plat_machine_cpu_ns(uint64_t *busy_ns, uint64_t *total_ns, ts_err *err);
 long plat_process_thread_count(long pid, ts_err *err);
 long plat_self_pid(void);
 
-/* Tests only: read recorded data instead of asking the OS, through the same parsing code. POSIX:
-   a folder laid out like /proc. Windows: a file holding a SystemProcessInformation buffer as
-   captured on x64 Windows (see ntprocinfo.h for the file format). NULL goes back to the OS. */
-void plat_census_set_source(const char *path);
-
 /* ---- waiting forever (wait.c): one object many threads block on until it is released -------- */
 
 typedef enum plat_wait_kind {
@@ -222,26 +218,6 @@ void plat_waitpoint_wait(plat_waitpoint *wp, long index);
 void plat_waitpoint_release(plat_waitpoint *wp);
 /* Frees it; every waiter must have returned (joined). */
 void plat_waitpoint_destroy(plat_waitpoint *wp);
-
-/* ---- fault injection (fault.c): OS refusals on demand, for tests ---- */
-
-typedef enum plat_fault_site {
-  PLAT_FAULT_THREAD_START, /* plat_thread_start */
-  PLAT_FAULT_CHILD_SPAWN,  /* plat_child_group_spawn */
-  PLAT_FAULT_CHILD_LOST,   /* plat_child_group_spawn on Windows: the child starts, yet its
-                              creation reports a refusal (Wine does this under load) */
-  PLAT_FAULT_HIRES_TIMER,  /* a high-resolution sleeper: Windows plat_sleeper_init is refused the
-                              flag as before Windows 10 1803 (ERROR_INVALID_PARAMETER); POSIX
-                              plat_sleeper_enter is refused the timer slack */
-  PLAT_FAULT_SITES
-} plat_fault_site;
-
-/* After `successes` more calls at `site` succeed, the next `refusals` calls fail as the OS fails
-   them when out of resources (refusals < 0: every further call), then calls succeed again.
-   successes < 0 turns injection at the site off, the default. */
-void plat_fault_inject(plat_fault_site site, long successes, long refusals);
-/* Counts one call at `site`; 1 when that call must be refused. */
-int plat_fault_due(plat_fault_site site);
 
 /* ---- idle children (child.c): processes that live exactly as long as their owner ------------- */
 
@@ -387,6 +363,12 @@ int plat_folder_is_admin_only(const char *folder, int *admin_only, char *reason,
    group other than ours (a sticky folder such as /tmp excepted). TS_EDENIED naming the file and
    its owner otherwise. */
 int plat_check_own_file(const char *path, ts_err *err);
+/* Whether the -wal, -shm and -journal files beside the database at `path` may be inspected
+   (plat_check_own_file) now. POSIX: always. Windows: only while the database does not exist yet,
+   against files planted ahead of the first start: a handle on a journal that another connection is
+   deleting keeps its name taken (delete pending) and fails that connection; after the first start
+   the folder's own protected access list keeps others from creating files in it. */
+int plat_database_sidecars_inspectable(const char *path);
 /* Creates the service's data folder and its parents. Windows: with a protected access list
    (SYSTEM and Administrators full control, Users read, nothing inherited from ProgramData); an
    existing folder owned by SYSTEM or Administrators is given the same list. POSIX: mode 0755. */
@@ -467,15 +449,6 @@ typedef struct plat_quiet_ops {
    Windows Update pause on Windows; on POSIX every function fails with TS_EUNSUPPORTED. */
 const plat_quiet_ops *plat_quiet_system(void);
 
-/* Tests only: keep the Windows Update pause values under this HKLM subkey instead of
-   SOFTWARE\Microsoft\WindowsUpdate\UX\Settings, so the registry code runs under Wine without
-   touching the real values; NULL goes back to the real key. Ignored on POSIX. */
-void plat_quiet_set_update_key(const char *subkey);
-/* Tests only: read the update stack's signal and the policy under this HKLM subkey (its
-   UpdatePolicy\Settings, UpdatePolicy\PolicyState, Policies\WindowsUpdate(\AU) and
-   PolicyManager\Update) instead of the real places; NULL goes back. Ignored on POSIX. */
-void plat_quiet_set_signal_root(const char *subkey);
-
 /* ---- timer resolution (time.c) ------------------------------------------------------------- */
 
 /* How precisely a sleeper's timer is asked to fire.
@@ -526,10 +499,6 @@ typedef struct plat_timer_info {
 
 /* Fills *out; TS_EUNSUPPORTED (and current_us -1) when the OS does not say. */
 int plat_timer_resolution(plat_timer_info *out, ts_err *err);
-/* Tests only: plat_timer_resolution on Windows answers these NtQueryTimerResolution values
-   (coarsest, finest, current, in 100 ns) instead of asking ntdll; NULL asks ntdll again. Ignored
-   on POSIX. */
-void plat_timer_resolution_inject(const unsigned long *values);
 
 /* ---- benchmark placement: power throttling, priority, power source, core classes ----------
    Windows 11 runs a background service's threads under EcoQoS (power throttling) on hybrid CPUs,

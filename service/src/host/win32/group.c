@@ -10,7 +10,7 @@
 #include <lm.h> /* needs windows.h first */
 #include <sddl.h>
 
-#include "../../../../shared/src/plat/peer_rights.h"
+#include "plat/peer_rights.h"
 #include "threadsoup/plat_win32.h"
 
 /* What the documentation says and this relies on: NetLocalGroupAdd (level 1: name and comment)

@@ -3,6 +3,7 @@
    from /proc, as the kernel reports them. */
 #define _GNU_SOURCE
 #include "threadsoup/plat.h"
+#include "threadsoup/plat_knobs.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -15,11 +16,10 @@
 
 #include "threadsoup/units.h"
 
-/* "/proc", or a recorded tree in the same layout for tests (plat_census_set_source). */
-static char census_root[PLAT_PATH_MAX] = "/proc";
-
-void plat_census_set_source(const char *path) {
-  snprintf(census_root, sizeof census_root, "%s", path ? path : "/proc");
+/* "/proc", or a recorded tree in the same layout for tests (PLAT_KNOB_CENSUS_SOURCE). */
+static const char *census_root(void) {
+  const char *source = plat_knob_text(PLAT_KNOB_CENSUS_SOURCE);
+  return source ? source : "/proc";
 }
 
 /* Reads a small /proc file whole with plain syscalls (stdio would double the cost for 15,000
@@ -214,7 +214,7 @@ static int census_one(const char *pid_text, plat_process_census *out, int with_s
                       thread_list *threads) {
   char pid_dir[PLAT_PATH_MAX + 32];
   proc_stat st;
-  snprintf(pid_dir, sizeof pid_dir, "%s/%s", census_root, pid_text);
+  snprintf(pid_dir, sizeof pid_dir, "%s/%s", census_root(), pid_text);
   if (read_proc_stat(pid_dir, &st) != 0)
     return -1;
   /* A zombie's threads are gone: whoever asks for them asks about a running program. */
@@ -237,7 +237,7 @@ int plat_census_process(long pid, plat_process_census *out, ts_err *err) {
   char pid_text[32];
   snprintf(pid_text, sizeof pid_text, "%ld", pid);
   if (census_one(pid_text, out, 1, NULL) != 0)
-    return ts_err_set(err, TS_EOS, "process %ld not found in %s", pid, census_root);
+    return ts_err_set(err, TS_EOS, "process %ld not found in %s", pid, census_root());
   return TS_OK;
 }
 
@@ -250,7 +250,7 @@ int plat_census_threads(long pid, plat_process_census *process, plat_thread_swit
   snprintf(pid_text, sizeof pid_text, "%ld", pid);
   if (census_one(pid_text, process, 0, &list) != 0) {
     free(list.items);
-    return ts_err_set(err, TS_EOS, "process %ld not found in %s", pid, census_root);
+    return ts_err_set(err, TS_EOS, "process %ld not found in %s", pid, census_root());
   }
   if (list.no_memory) {
     free(list.items);
@@ -274,9 +274,9 @@ int plat_process_name_matches(const char *census_name, const char *wanted) {
 int plat_census_processes(plat_process_census **list, long *count, ts_err *err) {
   *list = NULL;
   *count = 0;
-  DIR *dir = opendir(census_root);
+  DIR *dir = opendir(census_root());
   if (!dir)
-    return ts_err_set(err, TS_EOS, "cannot read %s: %s", census_root, strerror(errno));
+    return ts_err_set(err, TS_EOS, "cannot read %s: %s", census_root(), strerror(errno));
   long n = 0, cap = 256;
   plat_process_census *items = malloc((size_t)cap * sizeof *items);
   struct dirent *de;
@@ -305,9 +305,9 @@ int plat_census_processes(plat_process_census **list, long *count, ts_err *err) 
 }
 
 int plat_census_machine(plat_census *out, ts_err *err) {
-  DIR *dir = opendir(census_root);
+  DIR *dir = opendir(census_root());
   if (!dir)
-    return ts_err_set(err, TS_EOS, "cannot read %s: %s", census_root, strerror(errno));
+    return ts_err_set(err, TS_EOS, "cannot read %s: %s", census_root(), strerror(errno));
   memset(out, 0, sizeof *out);
   out->handles = -1;
   struct dirent *de;
@@ -316,7 +316,7 @@ int plat_census_machine(plat_census *out, ts_err *err) {
       continue;
     char pid_dir[PLAT_PATH_MAX + 32];
     proc_stat st;
-    snprintf(pid_dir, sizeof pid_dir, "%s/%s", census_root, de->d_name);
+    snprintf(pid_dir, sizeof pid_dir, "%s/%s", census_root(), de->d_name);
     if (read_proc_stat(pid_dir, &st) != 0)
       continue; /* ended while we looked */
     out->processes++;
@@ -325,7 +325,7 @@ int plat_census_machine(plat_census *out, ts_err *err) {
   closedir(dir);
   /* The kernel keeps both totals: "ctxt" since boot and "procs_running" right now. */
   char path[PLAT_PATH_MAX + 16], buf[16384];
-  snprintf(path, sizeof path, "%s/stat", census_root);
+  snprintf(path, sizeof path, "%s/stat", census_root());
   if (read_small_file(path, buf, sizeof buf) >= 0) {
     const char *ctxt = strstr(buf, "\nctxt ");
     const char *running = strstr(buf, "\nprocs_running ");
@@ -340,9 +340,9 @@ int plat_census_machine(plat_census *out, ts_err *err) {
 long plat_process_thread_count(long pid, ts_err *err) {
   char pid_dir[PLAT_PATH_MAX + 32];
   proc_stat st;
-  snprintf(pid_dir, sizeof pid_dir, "%s/%ld", census_root, pid);
+  snprintf(pid_dir, sizeof pid_dir, "%s/%ld", census_root(), pid);
   if (read_proc_stat(pid_dir, &st) != 0) {
-    ts_err_set(err, TS_EOS, "process %ld not found in %s", pid, census_root);
+    ts_err_set(err, TS_EOS, "process %ld not found in %s", pid, census_root());
     return -1;
   }
   return st.threads;
@@ -352,7 +352,7 @@ long plat_self_pid(void) { return (long)getpid(); }
 
 int plat_machine_cpu_ns(uint64_t *busy_ns, uint64_t *total_ns, ts_err *err) {
   char path[PLAT_PATH_MAX + 16], buf[1024];
-  snprintf(path, sizeof path, "%s/stat", census_root);
+  snprintf(path, sizeof path, "%s/stat", census_root());
   if (read_small_file(path, buf, sizeof buf) < 0 || strncmp(buf, "cpu ", 4) != 0)
     return ts_err_set(err, TS_EOS, "cannot read the CPU times in %s", path);
   /* cpu user nice system idle iowait irq softirq steal …, in clock ticks. */

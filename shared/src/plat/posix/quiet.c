@@ -41,7 +41,3 @@ static const plat_quiet_ops posix_quiet_ops = {defender_get, defender_set,      
                                                update_set,   unavailable_reason, update_signal};
 
 const plat_quiet_ops *plat_quiet_system(void) { return &posix_quiet_ops; }
-
-void plat_quiet_set_update_key(const char *subkey) { (void)subkey; }
-
-void plat_quiet_set_signal_root(const char *subkey) { (void)subkey; }

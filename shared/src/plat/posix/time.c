@@ -174,5 +174,3 @@ int plat_timer_resolution(plat_timer_info *out, ts_err *err) {
 #endif
   return TS_OK;
 }
-
-void plat_timer_resolution_inject(const unsigned long *values) { (void)values; }

@@ -2,6 +2,7 @@
 /* census.c (Windows) - counts processes and threads, and threads by state, from one
    NtQuerySystemInformation(SystemProcessInformation) buffer, as Process Explorer does. */
 #include "threadsoup/plat.h"
+#include "threadsoup/plat_knobs.h"
 
 #include "threadsoup/ntprocinfo.h"
 #include "win32.h"
@@ -17,9 +18,6 @@
 #define STATUS_BUFFER_TOO_SMALL_CODE ((LONG)0xC0000023L)
 
 typedef LONG(WINAPI *nt_query_system_information_fn)(ULONG, PVOID, ULONG, PULONG);
-
-/* plat_census_set_source: tests only, and set before the census is used, so no lock. */
-static char census_source[PLAT_PATH_MAX];
 
 typedef struct snapshot {
   unsigned char *buf;
@@ -80,8 +78,9 @@ static int snapshot_query(snapshot *s, ts_err *err) {
 }
 
 static int snapshot_take(snapshot *s, ts_err *err) {
-  if (census_source[0]) {
-    int rc = ntproc_load_snapshot(census_source, &s->buf, &s->len, &s->base, err);
+  const char *source = plat_knob_text(PLAT_KNOB_CENSUS_SOURCE);
+  if (source) {
+    int rc = ntproc_load_snapshot(source, &s->buf, &s->len, &s->base, err);
     return rc == TS_OK ? rc : ts_err_prefix(err, "census source");
   }
   return snapshot_query(s, err);
@@ -99,12 +98,6 @@ static int census_walk(ntproc_process_fn on_process, ntproc_thread_fn on_thread,
   if (rc != TS_OK && rc != TS_ENOMEM)
     ts_err_prefix(err, "the process list could not be read");
   return rc;
-}
-
-void plat_census_set_source(const char *path) {
-  census_source[0] = '\0';
-  if (path)
-    snprintf(census_source, sizeof census_source, "%s", path);
 }
 
 /* ---- helpers --------------------------------------------------------------------------------- */

@@ -352,6 +352,10 @@ int plat_check_own_file(const char *path, ts_err *err) {
   return rc;
 }
 
+/* Once the database exists, SQLite may be deleting a journal in another connection, and a handle
+   opened on it now would fail that connection. */
+int plat_database_sidecars_inspectable(const char *path) { return !plat_file_exists(path); }
+
 /* SYSTEM and Administrators full control, Users read, for the folder and all inside; protected:
    nothing inherited from ProgramData (where Users may create files). */
 #define SERVICE_DATA_SDDL L"D:P(A;OICI;FA;;;SY)(A;OICI;FA;;;BA)(A;OICI;FR;;;BU)"

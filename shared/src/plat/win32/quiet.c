@@ -3,6 +3,7 @@
    PowerShell's Defender cmdlets, and the Windows Update pause through the registry values the
    Settings app writes. */
 #include "threadsoup/plat.h"
+#include "threadsoup/plat_knobs.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -31,16 +32,18 @@ static const wchar_t *const pause_start_values[] = {
     L"PauseUpdatesStartTime", L"PauseFeatureUpdatesStartTime", L"PauseQualityUpdatesStartTime"};
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The test override of the key (plat_quiet_set_update_key); empty = the real key. */
-static wchar_t update_key_override[256];
+#define KEY_MAX 256
 
-static const wchar_t *update_key(void) {
-  return update_key_override[0] ? update_key_override : UPDATE_KEY_DEFAULT;
+/* A test's HKLM subkey (a text knob) in `buf`, or NULL when the knob is off. */
+static const wchar_t *test_key(plat_knob knob, wchar_t buf[KEY_MAX]) {
+  const char *subkey = plat_knob_text(knob);
+  return subkey && win32_to_wide(subkey, buf, KEY_MAX) ? buf : NULL;
 }
 
-void plat_quiet_set_update_key(const char *subkey) {
-  if (!subkey || !win32_to_wide(subkey, update_key_override, COUNT(update_key_override)))
-    update_key_override[0] = L'\0';
+/* The key of the pause values: the real one, or a test's (PLAT_KNOB_UPDATE_KEY). */
+static const wchar_t *update_key(wchar_t buf[KEY_MAX]) {
+  const wchar_t *key = test_key(PLAT_KNOB_UPDATE_KEY, buf);
+  return key ? key : UPDATE_KEY_DEFAULT;
 }
 
 /* ---- Defender through PowerShell ----------------------------------------------------------- */
@@ -172,8 +175,9 @@ static void format_iso_utc(int64_t t, wchar_t *buf, size_t count) {
 
 static int registry_error(ts_err *err, LSTATUS status, const char *doing) {
   char text[256], key[300];
+  wchar_t where[KEY_MAX];
   win32_error_text((DWORD)status, text, sizeof text);
-  if (!win32_from_wide(update_key(), key, sizeof key))
+  if (!win32_from_wide(update_key(where), key, sizeof key))
     snprintf(key, sizeof key, "?");
   if (status == ERROR_ACCESS_DENIED)
     return ts_err_set(err, TS_EOS,
@@ -209,10 +213,11 @@ static int read_time_value(HKEY key, const wchar_t *name, int64_t *out, int *pre
 static int update_get(int64_t *paused_until_unix, ts_err *err) {
   *paused_until_unix = 0;
   HKEY key;
-  LSTATUS status =
-      RegOpenKeyExW(HKEY_LOCAL_MACHINE, update_key(), 0, KEY_QUERY_VALUE | KEY_WOW64_64KEY, &key);
+  wchar_t where[KEY_MAX];
+  LSTATUS status = RegOpenKeyExW(HKEY_LOCAL_MACHINE, update_key(where), 0,
+                                 KEY_QUERY_VALUE | KEY_WOW64_64KEY, &key);
   if (status == ERROR_FILE_NOT_FOUND)
-    return key_exists(WINDOWS_UPDATE_KEY) || update_key_override[0]
+    return key_exists(WINDOWS_UPDATE_KEY) || plat_knob_is_set(PLAT_KNOB_UPDATE_KEY)
                ? TS_OK
                : ts_err_set(err, TS_EUNSUPPORTED,
                             "Windows Update is not there (no HKLM\\SOFTWARE\\Microsoft\\"
@@ -246,10 +251,11 @@ static int write_time_value(HKEY key, const wchar_t *name, int64_t t, ts_err *er
 static int update_set(int64_t paused_until_unix, ts_err *err) {
   HKEY key;
   LSTATUS status;
+  wchar_t where[KEY_MAX];
   if (paused_until_unix == 0) {
     /* "Resume updates" removes the values; no key means nothing is paused already. */
-    status =
-        RegOpenKeyExW(HKEY_LOCAL_MACHINE, update_key(), 0, KEY_SET_VALUE | KEY_WOW64_64KEY, &key);
+    status = RegOpenKeyExW(HKEY_LOCAL_MACHINE, update_key(where), 0,
+                           KEY_SET_VALUE | KEY_WOW64_64KEY, &key);
     if (status == ERROR_FILE_NOT_FOUND)
       return TS_OK;
     if (status != ERROR_SUCCESS)
@@ -266,11 +272,11 @@ static int update_set(int64_t paused_until_unix, ts_err *err) {
     RegCloseKey(key);
     return rc;
   }
-  if (!update_key_override[0] && !key_exists(WINDOWS_UPDATE_KEY))
+  if (!plat_knob_is_set(PLAT_KNOB_UPDATE_KEY) && !key_exists(WINDOWS_UPDATE_KEY))
     return ts_err_set(err, TS_EUNSUPPORTED,
                       "Windows Update is not there (no HKLM\\SOFTWARE\\Microsoft\\WindowsUpdate "
                       "key)");
-  status = RegCreateKeyExW(HKEY_LOCAL_MACHINE, update_key(), 0, NULL, 0,
+  status = RegCreateKeyExW(HKEY_LOCAL_MACHINE, update_key(where), 0, NULL, 0,
                            KEY_SET_VALUE | KEY_QUERY_VALUE | KEY_WOW64_64KEY, NULL, &key, NULL);
   if (status != ERROR_SUCCESS)
     return registry_error(err, status, "create");
@@ -307,23 +313,17 @@ static const wchar_t *const signal_keys[SIG_COUNT] = {
     L"SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate",
     L"SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate\\AU",
     L"SOFTWARE\\Microsoft\\PolicyManager\\current\\device\\Update"};
-/* The same under a test root (plat_quiet_set_signal_root). */
+/* The same under a test root (PLAT_KNOB_UPDATE_SIGNAL_ROOT). */
 static const wchar_t *const signal_test_keys[SIG_COUNT] = {
     L"UpdatePolicy\\Settings", L"UpdatePolicy\\PolicyState", L"Policies\\WindowsUpdate",
     L"Policies\\WindowsUpdate\\AU", L"PolicyManager\\Update"};
 
-static wchar_t signal_root_override[200];
-
-void plat_quiet_set_signal_root(const char *subkey) {
-  if (!subkey || !win32_to_wide(subkey, signal_root_override, COUNT(signal_root_override)))
-    signal_root_override[0] = L'\0';
-}
-
 /* Opens one of the keys for reading; NULL when it is not there (or cannot be read). */
 static HKEY open_signal_key(int which) {
-  wchar_t path[400];
-  if (signal_root_override[0])
-    _snwprintf(path, COUNT(path), L"%ls\\%ls", signal_root_override, signal_test_keys[which]);
+  wchar_t path[400], root_buf[KEY_MAX];
+  const wchar_t *root = test_key(PLAT_KNOB_UPDATE_SIGNAL_ROOT, root_buf);
+  if (root)
+    _snwprintf(path, COUNT(path), L"%ls\\%ls", root, signal_test_keys[which]);
   else
     _snwprintf(path, COUNT(path), L"%ls", signal_keys[which]);
   path[COUNT(path) - 1] = L'\0';
@@ -360,7 +360,7 @@ static void note_policy(plat_update_signal *out, const char *where) {
 
 static int update_signal(plat_update_signal *out, ts_err *err) {
   memset(out, 0, sizeof *out);
-  if (!signal_root_override[0] && !key_exists(WINDOWS_UPDATE_KEY))
+  if (!plat_knob_is_set(PLAT_KNOB_UPDATE_SIGNAL_ROOT) && !key_exists(WINDOWS_UPDATE_KEY))
     return ts_err_set(err, TS_EUNSUPPORTED,
                       "Windows Update is not there (no HKLM\\SOFTWARE\\Microsoft\\WindowsUpdate "
                       "key)");

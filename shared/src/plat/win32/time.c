@@ -2,6 +2,7 @@
 /* time.c (Windows) - clocks, timestamps, the sleeps the sleep scenario is made of (plain SleepEx,
    or high-resolution waitable timers) and the system timer resolution (NtQueryTimerResolution). */
 #include "threadsoup/plat.h"
+#include "threadsoup/plat_knobs.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -205,18 +206,14 @@ void plat_sleeper_free(plat_sleeper *s) {
    most machines), the finest (5000 or 10000) and the current one. */
 typedef LONG(NTAPI *query_timer_resolution_fn)(PULONG coarsest, PULONG finest, PULONG current);
 
-static const unsigned long *injected_resolution;
-
-void plat_timer_resolution_inject(const unsigned long *values) { injected_resolution = values; }
-
 int plat_timer_resolution(plat_timer_info *out, ts_err *err) {
   out->current_us = out->finest_us = out->coarsest_us = out->slack_us = -1;
   ULONG coarsest = 0, finest = 0, current = 0;
-  if (injected_resolution) {
+  if (plat_knob_is_set(PLAT_KNOB_TIMER_CURRENT)) {
     snprintf(out->source, sizeof out->source, "NtQueryTimerResolution (injected for a test)");
-    coarsest = (ULONG)injected_resolution[0];
-    finest = (ULONG)injected_resolution[1];
-    current = (ULONG)injected_resolution[2];
+    coarsest = (ULONG)plat_knob_number(PLAT_KNOB_TIMER_COARSEST, 0);
+    finest = (ULONG)plat_knob_number(PLAT_KNOB_TIMER_FINEST, 0);
+    current = (ULONG)plat_knob_number(PLAT_KNOB_TIMER_CURRENT, 0);
   } else {
     snprintf(out->source, sizeof out->source, "NtQueryTimerResolution");
     HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");

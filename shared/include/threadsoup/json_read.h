@@ -1,24 +1,13 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* json.h - the JSON of ThreadSoup: strings written escaped (reports, export files) and a small
-   strict reader for the files ThreadSoup reads back (run export files). */
-#ifndef THREADSOUP_JSON_H
-#define THREADSOUP_JSON_H
+/* json_read.h - a small strict JSON reader for the files ThreadSoup reads back (run export
+   files); the writing side is json_write.h. */
+#ifndef THREADSOUP_JSON_READ_H
+#define THREADSOUP_JSON_READ_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "threadsoup/err.h"
-
-/* ---- writing ----------------------------------------------------------------------------------
- */
-
-/* A JSON string: quotes, backslashes and control characters escaped; UTF-8 passes through, and a
-   byte that is not UTF-8 (a name stored before names were checked) becomes U+FFFD. */
-void ts_json_string(FILE *out, const char *text);
-
-/* ---- reading ----------------------------------------------------------------------------------
- */
 
 /* How deep arrays and objects may nest, and how long a text may be: a file crafted to exhaust
    the stack or memory is refused instead. */

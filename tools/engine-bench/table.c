@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* table.c - gathers every measured figure and prints them at the end as one table with totals. */
-#include "bench.h"
+#include "engine_bench.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 /* controller.c - how often the real `threadsoup load` wakes its controlling thread while a load
    runs, counted from outside through /proc so the measuring costs the measured nothing. */
 #define _GNU_SOURCE
-#include "bench.h"
+#include "engine_bench.h"
 
 #include <errno.h>
 #include <math.h>

@@ -2,7 +2,7 @@
 /* threads.c - idle threads, engine against floor: creation and teardown time, memory per thread,
    CPU and context switches per wake-up, the census's cost, and how all of it scales. */
 #define _GNU_SOURCE
-#include "bench.h"
+#include "engine_bench.h"
 
 #include <errno.h>
 #include <math.h>

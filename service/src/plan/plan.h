@@ -53,6 +53,9 @@ const char *plan_default_preset(void);
 /* The name of preset number i (from 0); NULL past the last. */
 const char *plan_preset_name(size_t i);
 int plan_is_preset(const char *name);
+/* The largest load of any preset: threads + processes of its largest condition (what the doctor's
+   limit checks must leave room for). */
+long plan_preset_largest_load(void);
 
 /* Reads a plan file; errors name the file, the line and what is accepted. */
 int plan_read_file(const char *path, plan *out, ts_err *err);

@@ -654,6 +654,23 @@ int plan_preset(const char *name, plan *out, ts_err *err) {
                     names);
 }
 
+long plan_preset_largest_load(void) {
+  plan *p = malloc(sizeof *p);
+  long most = 0;
+  ts_err err;
+  for (size_t i = 0; p && i < PRESET_COUNT; i++) {
+    if (plan_preset(plan_presets[i].name, p, &err) != TS_OK)
+      continue;
+    for (int c = 0; c < p->condition_count; c++) {
+      long n = load_spec_threads(&p->conditions[c]) + load_spec_processes(&p->conditions[c]);
+      if (n > most)
+        most = n;
+    }
+  }
+  free(p);
+  return most;
+}
+
 int plan_read_file(const char *path, plan *out, ts_err *err) {
   FILE *f = fopen(path, "rb");
   if (!f)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* bench.h - the pieces threadsoup-bench's files share: options, the results table, child runs and
-   the /proc readers every measurement is made of. */
-#ifndef THREADSOUP_BENCH_BENCH_H
-#define THREADSOUP_BENCH_BENCH_H
+/* engine_bench.h - the pieces threadsoup-bench's files share: options, the results table, child
+   runs and the /proc readers every measurement is made of. */
+#ifndef THREADSOUP_ENGINE_BENCH_H
+#define THREADSOUP_ENGINE_BENCH_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../service/src/bench/bench.h"
-#include "bench.h"
+#include "bench/bench.h"
+#include "engine_bench.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/units.h"
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* exchange.h - runs carried between databases (machines): one self-describing JSON-lines file
-   per run, written by `threadsoup export` and read by `threadsoup import` (docs/schema.md). */
-#ifndef THREADSOUP_EXCHANGE_H
-#define THREADSOUP_EXCHANGE_H
+/* export.h - runs carried between databases (machines): one self-describing JSON-lines file
+   per run, written by `threadsoup export` (and a plan's export-to) and read back by import.h's
+   functions (docs/schema.md). */
+#ifndef THREADSOUP_EXCHANGE_EXPORT_H
+#define THREADSOUP_EXCHANGE_EXPORT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -32,27 +33,7 @@ int exchange_export_file(store *db, int64_t run_id, const char *path, ts_err *er
 int exchange_export_to_folder(store *db, int64_t run_id, const char *folder, char *written,
                               size_t written_len, ts_err *err);
 
-typedef struct exchange_import_result {
-  int64_t run_id; /* in the importing database */
-  int already;    /* 1: its uid was there already; nothing was stored */
-  char uid[40];
-  int trials;
-} exchange_import_result;
-
-/* Imports one export file in one transaction. A damaged or foreign file is refused (TS_EINVAL)
-   with the file, the line and the reason, and the database is left unchanged. */
-int exchange_import_file(store *db, const char *path, exchange_import_result *result, ts_err *err);
-
 /* folder + the platform's separator (unless it ends with one) + name. */
 void exchange_join_path(const char *folder, const char *name, char *out, size_t len);
-
-/* Imports `path`: one file, or each export file of a folder (*.jsonl, not hidden: a file still
-   being written starts with '.') in name order, each in its own transaction; fn is told the
-   outcome of each (rc TS_OK: imported or already there; else refused, err says why) and *files
-   how many there were. TS_OK unless the folder cannot be read. */
-int exchange_import_path(store *db, const char *path,
-                         void (*fn)(void *ctx, const char *file, int rc,
-                                    const exchange_import_result *result, const ts_err *err),
-                         void *ctx, int *files, ts_err *err);
 
 #endif

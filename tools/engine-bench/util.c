@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* util.c - the /proc readers, clocks and child-process plumbing every benchmark is built from. */
 #define _GNU_SOURCE
-#include "bench.h"
+#include "engine_bench.h"
 
 #include <dirent.h>
 #include <errno.h>

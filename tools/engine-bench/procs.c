@@ -2,7 +2,7 @@
 /* procs.c - idle processes, the procs scenario against plain fork + execve of a libc-free pause
    program: creation time, memory per process and teardown. */
 #define _GNU_SOURCE
-#include "bench.h"
+#include "engine_bench.h"
 
 #include <dirent.h>
 #include <errno.h>

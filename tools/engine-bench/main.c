@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "engine_bench.h"
 
 static const char usage[] =
     "usage: threadsoup-bench [SUB-COMMAND...] [options]\n"

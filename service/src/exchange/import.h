@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
+/* import.h - `threadsoup import`: run export files (export.h writes them) read, checked and
+   stored, one transaction per file (docs/schema.md). */
+#ifndef THREADSOUP_EXCHANGE_IMPORT_H
+#define THREADSOUP_EXCHANGE_IMPORT_H
+
+#include <stdint.h>
+
+#include "../store/store.h"
+#include "threadsoup/err.h"
+
+typedef struct exchange_import_result {
+  int64_t run_id; /* in the importing database */
+  int already;    /* 1: its uid was there already; nothing was stored */
+  char uid[40];
+  int trials;
+} exchange_import_result;
+
+/* Imports one export file in one transaction. A damaged or foreign file is refused (TS_EINVAL)
+   with the file, the line and the reason, and the database is left unchanged. */
+int exchange_import_file(store *db, const char *path, exchange_import_result *result, ts_err *err);
+
+/* Imports `path`: one file, or each export file of a folder (*.jsonl, not hidden: a file still
+   being written starts with '.') in name order, each in its own transaction; fn is told the
+   outcome of each (rc TS_OK: imported or already there; else refused, err says why) and *files
+   how many there were. TS_OK unless the folder cannot be read. */
+int exchange_import_path(store *db, const char *path,
+                         void (*fn)(void *ctx, const char *file, int rc,
+                                    const exchange_import_result *result, const ts_err *err),
+                         void *ctx, int *files, ts_err *err);
+
+#endif

@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
+/* benchmarks.c - the report's benchmarks section: per benchmark a table of conditions with their
+   statistics against the baseline, a verdict for each and the drift of the baseline; in HTML two
+   inline SVG charts besides: each condition's difference from the baseline with its 95 % CI, and
+   every trial's score in run order, to show drift and outliers. */
+#include <math.h>
+#include <string.h>
+
+#include "format.h"
+#include "section.h"
+#include "threadsoup/json_write.h"
+
+/* ---- text ----------------------------------------------------------------------------------- */
+
+static void write_text(const report_data *r, const void *prepared, FILE *out) {
+  (void)prepared;
+  char bench[256], unit[128], cond[512], verdict[1024];
+  for (int b = 0; b < r->bench_count; b++) {
+    fprintf(out, "\n%s (%s, higher is faster)\n", SHOWN(r->benches[b], bench),
+            r->units[b][0] ? SHOWN(r->units[b], unit) : "score");
+    fprintf(out, "  %-30s %4s %10s %10s %6s %11s %9s %19s %8s %8s\n", "condition", "n", "mean",
+            "median", "cv", "switches/s", "vs base", "95% CI", "p Welch", "p MW");
+    for (int c = 0; c < r->condition_count; c++) {
+      const report_cell *cell = &r->cells[b][c];
+      const stats_description *d = &cell->d;
+      char wake_text[16] = "-";
+      if (!isnan(r->switches_per_s[c]))
+        snprintf(wake_text, sizeof wake_text, "%.0f", r->switches_per_s[c]);
+      fprintf(out, "  %-30s %4zu %10.2f %10.2f %5.1f%% %11s", SHOWN(r->conditions[c], cond), d->n,
+              d->mean, d->median, isnan(d->cv) ? 0 : d->cv * 100, wake_text);
+      if (!cell->compared) {
+        fprintf(out, " %9s\n", d->n == 0 ? "no data" : "reference");
+        continue;
+      }
+      const stats_comparison *cmp = &cell->cmp;
+      char ci[40] = "", welch[16] = "", mw[16] = "";
+      if (!isnan(cmp->ci95_low))
+        snprintf(ci, sizeof ci, "[%+.2f, %+.2f]", cmp->ci95_low, cmp->ci95_high);
+      if (!isnan(cmp->welch.p))
+        snprintf(welch, sizeof welch, "%.3g", cmp->welch.p);
+      if (!isnan(cmp->mann_whitney.p))
+        snprintf(mw, sizeof mw, "%.3g", cmp->mann_whitney.p);
+      fprintf(out, " %+8.2f%% %19s %8s %8s\n", cmp->percent, ci, welch, mw);
+    }
+    for (int c = 0; c < r->condition_count; c++) {
+      const report_cell *cell = &r->cells[b][c];
+      if (!cell->verdict[0])
+        continue;
+      fprintf(out, "  %s: %s\n", SHOWN(r->conditions[c], cond), SHOWN(cell->verdict, verdict));
+      char sensitivity[200];
+      if (report_sensitivity_text(r, cell, sensitivity, sizeof sensitivity))
+        fprintf(out, "    %s\n", sensitivity);
+    }
+    double drift = r->drift[b];
+    if (!isnan(drift)) {
+      double margin = r->margin_pct > 0 ? r->margin_pct : 1.0;
+      fprintf(out,
+              "  drift: the baseline's later half scored %+.2f %% against its earlier half%s\n",
+              drift,
+              fabs(drift) > margin ? " - more than the margin: the machine changed during the run"
+                                   : "");
+    }
+  }
+}
+
+/* ---- JSON ----------------------------------------------------------------------------------- */
+
+static void write_condition(const report_data *r, int b, int c, FILE *out) {
+  const report_cell *cell = &r->cells[b][c];
+  fputs("{", out);
+  ts_json_key(out, "condition");
+  ts_json_string(out, r->conditions[c]);
+  fprintf(out, ",\"baseline\":%s,\"n\":%zu,\"mean\":", c == r->baseline ? "true" : "false",
+          cell->d.n);
+  /* An empty group has no mean or spread, whatever stats_describe zeroed. */
+  int has = cell->d.n > 0;
+  ts_json_number(out, has ? cell->d.mean : NAN, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "median", has ? cell->d.median : NAN, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "sd", has ? cell->d.sd : NAN, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "cv", has ? cell->d.cv : NAN, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "switches_per_s", r->switches_per_s[c], REPORT_JSON_DIGITS);
+  ts_json_string_member(out, "resolution_asked", r->resolution_asked[c]);
+  ts_json_string_member(out, "resolution_obtained", r->resolution_obtained[c]);
+  ts_json_number_member(out, "timer_resolution_us", r->timer_resolution_us[c], REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "timer_overshoot_us", r->timer_overshoot_us[c], REPORT_JSON_DIGITS);
+  const stats_comparison *cmp = &cell->cmp;
+  ts_json_number_member(out, "percent",
+                        cell->compared ? cmp->percent : (c == r->baseline && has ? 0 : NAN),
+                        REPORT_JSON_DIGITS);
+  fputs(",\"ci95\":", out);
+  ts_json_range(out, cell->compared && isfinite(cmp->ci95_low), cmp->ci95_low, cmp->ci95_high,
+                REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "p_welch", cell->compared ? cmp->welch.p : NAN, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "p_mw", cell->compared ? cmp->mann_whitney.p : NAN,
+                        REPORT_JSON_DIGITS);
+  fputs(",\"verdict\":", out);
+  if (cell->compared)
+    ts_json_string(out, stats_verdict_name(cmp->verdict));
+  else
+    ts_json_string(out, has ? "reference" : "no data");
+  ts_json_string_member(out, "verdict_text", cell->verdict);
+  ts_json_number_member(out, "detectable_percent",
+                        cell->compared ? cell->sens.detectable_percent : NAN, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "more_blocks_for_margin",
+                        cell->compared && cell->more_blocks_for_margin >= 0
+                            ? (double)cell->more_blocks_for_margin
+                            : NAN,
+                        REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "more_minutes_for_margin", report_more_minutes(r, cell),
+                        REPORT_JSON_DIGITS);
+  fputs("}", out);
+}
+
+static void write_json(const report_data *r, const void *prepared, FILE *out) {
+  (void)prepared;
+  fputs(",\n\"benchmarks\":[", out);
+  for (int b = 0; b < r->bench_count; b++) {
+    fprintf(out, "%s\n{\"name\":", b ? "," : "");
+    ts_json_string(out, r->benches[b]);
+    ts_json_string_member(out, "unit", r->units[b]);
+    ts_json_number_member(out, "baseline_drift_percent", r->drift[b], REPORT_JSON_DIGITS);
+    fputs(",\"conditions\":[", out);
+    for (int c = 0; c < r->condition_count; c++) {
+      fputs(c ? ",\n " : "\n ", out);
+      write_condition(r, b, c, out);
+    }
+    fputs("]}", out);
+  }
+  fputs("]", out);
+}
+
+/* ---- HTML ----------------------------------------------------------------------------------- */
+
+/* Each condition's colour; the baseline is dark grey. */
+static const char *condition_color(const report_data *r, int c) {
+  if (c == r->baseline || c < 0)
+    return "#404040";
+  int k = c < r->baseline ? c : c - 1;
+  return report_html_palette(k);
+}
+
+/* A table cell with `decimals` places (or 3 significant digits when negative) and a suffix. */
+static void cell_number(FILE *out, int decimals, const char *suffix, int sign, double value) {
+  fputs("<td>", out);
+  if (!isfinite(value))
+    fputs("-", out);
+  else if (decimals < 0)
+    fprintf(out, "%.3g", value);
+  else
+    fprintf(out, sign ? "%+.*f%s" : "%.*f%s", decimals, value, suffix);
+  fputs("</td>", out);
+}
+
+static void write_table(const report_data *r, int b, FILE *out) {
+  fputs("<div class=\"wrap\"><table>\n<thead><tr><th class=\"cond\">condition</th><th>n</th>"
+        "<th>mean</th><th>median</th><th>sd</th><th>cv</th><th>switches/s</th><th>vs base</th>"
+        "<th>95&nbsp;% CI</th><th>p Welch</th><th>p MW</th><th class=\"cond\">verdict</th>"
+        "</tr></thead>\n<tbody>\n",
+        out);
+  for (int c = 0; c < r->condition_count; c++) {
+    const report_cell *cell = &r->cells[b][c];
+    int has = cell->d.n > 0;
+    fprintf(out, "<tr><td class=\"cond\"><span class=\"swatch\" style=\"background:%s\"></span>",
+            condition_color(r, c));
+    report_html_text(out, r->conditions[c]);
+    fprintf(out, "</td><td>%zu</td>", cell->d.n);
+    cell_number(out, 2, "", 0, has ? cell->d.mean : NAN);
+    cell_number(out, 2, "", 0, has ? cell->d.median : NAN);
+    cell_number(out, 2, "", 0, has ? cell->d.sd : NAN);
+    cell_number(out, 1, "&nbsp;%", 0, has ? cell->d.cv * 100 : NAN);
+    cell_number(out, 0, "", 0, r->switches_per_s[c]);
+    const stats_comparison *cmp = &cell->cmp;
+    if (!cell->compared) {
+      fprintf(out, "<td colspan=\"4\"></td><td class=\"cond verdict ref\">%s</td></tr>\n",
+              has ? "reference" : "no data");
+      continue;
+    }
+    cell_number(out, 2, "&nbsp;%", 1, cmp->percent);
+    if (isfinite(cmp->ci95_low))
+      fprintf(out, "<td>[%+.2f, %+.2f]</td>", cmp->ci95_low, cmp->ci95_high);
+    else
+      fputs("<td>-</td>", out);
+    cell_number(out, -1, "", 0, cmp->welch.p);
+    cell_number(out, -1, "", 0, cmp->mann_whitney.p);
+    fprintf(out, "<td class=\"cond verdict %s\">",
+            report_html_verdict_class(cell->compared, cell->cmp.verdict));
+    report_html_text(out, stats_verdict_name(cmp->verdict));
+    fputs("</td></tr>\n", out);
+  }
+  fputs("</tbody></table></div>\n<ul class=\"verdicts\">\n", out);
+  for (int c = 0; c < r->condition_count; c++) {
+    const report_cell *cell = &r->cells[b][c];
+    if (!cell->verdict[0])
+      continue;
+    fputs("<li><b>", out);
+    report_html_text(out, r->conditions[c]);
+    fprintf(out, "</b>: <span class=\"verdict %s\">",
+            report_html_verdict_class(cell->compared, cell->cmp.verdict));
+    report_html_text(out, cell->verdict);
+    fputs("</span>", out);
+    char sensitivity[200];
+    if (report_sensitivity_text(r, cell, sensitivity, sizeof sensitivity)) {
+      fputs("<br><span class=\"note\">", out);
+      report_html_text(out, sensitivity);
+      fputs("</span>", out);
+    }
+    fputs("</li>\n", out);
+  }
+  fputs("</ul>\n", out);
+  if (isfinite(r->drift[b])) {
+    double margin = r->margin_pct > 0 ? r->margin_pct : 1.0;
+    int big = fabs(r->drift[b]) > margin;
+    fprintf(out,
+            "<p class=\"note%s\">Drift: the baseline's later half scored %+.2f&nbsp;%% "
+            "against its earlier half%s.</p>\n",
+            big ? " warn" : "", r->drift[b],
+            big ? " &mdash; more than the margin: the machine changed during the run" : "");
+  }
+}
+
+/* Chart 1: each condition's % difference from the baseline, a dot with its 95 % CI as a bar,
+   around a zero line, with the equivalence margin shaded. */
+static void write_difference_chart(const report_data *r, int b, FILE *out) {
+  int rows = 0;
+  double range = r->margin_pct > 0 ? r->margin_pct : 1.0;
+  for (int c = 0; c < r->condition_count; c++) {
+    const report_cell *cell = &r->cells[b][c];
+    if (!cell->compared || !isfinite(cell->cmp.percent))
+      continue;
+    rows++;
+    double values[3] = {cell->cmp.percent, cell->cmp.ci95_low, cell->cmp.ci95_high};
+    for (int i = 0; i < 3; i++)
+      if (isfinite(values[i]) && fabs(values[i]) > range)
+        range = fabs(values[i]);
+  }
+  if (rows == 0)
+    return;
+  double step = report_html_step(range, 2);
+  range = ceil(range * 1.02 / step) * step;
+  const double left = 200, right = 730, top = 14, row_h = 30, width = 760;
+  double height = top + rows * row_h + 34;
+  double bottom = top + rows * row_h;
+#define X_OF(v) (left + ((v) + range) / (2 * range) * (right - left))
+  fputs("<figure>\n<figcaption>Difference from the baseline (mean, with its 95&nbsp;% CI; the "
+        "shaded band is the equivalence margin)</figcaption>\n",
+        out);
+  fprintf(out,
+          "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"difference from the "
+          "baseline per condition\" xmlns=\"http://www.w3.org/2000/svg\">\n",
+          width, height);
+  double margin = r->margin_pct > 0 ? r->margin_pct : 1.0;
+  fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#eef3ea\"/>\n",
+          X_OF(-margin), top, X_OF(margin) - X_OF(-margin), bottom - top);
+  report_html_percent_axis(out, range, step, left, right, top, bottom);
+  int row = 0;
+  for (int c = 0; c < r->condition_count; c++) {
+    const report_cell *cell = &r->cells[b][c];
+    if (!cell->compared || !isfinite(cell->cmp.percent))
+      continue;
+    double y = top + row * row_h + row_h / 2;
+    row++;
+    const char *color = condition_color(r, c);
+    fputs("<g><title>", out);
+    report_html_text(out, r->conditions[c]);
+    fputs(": ", out);
+    report_html_text(out, cell->verdict);
+    fputs("</title>\n", out);
+    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" dominant-baseline=\"middle\">",
+            left - 8, y);
+    report_html_short_label(out, r->conditions[c]);
+    fputs("</text>\n", out);
+    if (isfinite(cell->cmp.ci95_low) && isfinite(cell->cmp.ci95_high)) {
+      double x1 = X_OF(cell->cmp.ci95_low), x2 = X_OF(cell->cmp.ci95_high);
+      fprintf(out,
+              "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+              "stroke-width=\"2\"/>\n",
+              x1, y, x2, y, color);
+      for (int i = 0; i < 2; i++)
+        fprintf(out,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                "stroke-width=\"2\"/>\n",
+                i ? x2 : x1, y - 6, i ? x2 : x1, y + 6, color);
+    }
+    fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"/>\n</g>\n",
+            X_OF(cell->cmp.percent), y, color);
+  }
+#undef X_OF
+  fputs("</svg>\n</figure>\n", out);
+}
+
+/* Chart 2: every trial's score of the benchmark against its place in the run, coloured by
+   condition (warm-ups hollow), so drift and outliers show. */
+static void write_trial_chart(const report_data *r, int b, FILE *out) {
+  double lo = INFINITY, hi = -INFINITY;
+  int max_seq = 1, points = 0;
+  for (size_t i = 0; i < r->trial_count; i++) {
+    const store_trial_row *row = &r->trials[i].row;
+    if (row->seq > max_seq)
+      max_seq = row->seq;
+    if (row->status != STORE_TRIAL_DONE || strcmp(row->bench, r->benches[b]) != 0 ||
+        !isfinite(row->score))
+      continue;
+    points++;
+    lo = fmin(lo, row->score);
+    hi = fmax(hi, row->score);
+  }
+  if (points == 0)
+    return;
+  if (hi - lo < fabs(hi) * 1e-6 + 1e-12) { /* one value: give the axis some height */
+    lo -= fabs(lo) * 0.01 + 1;
+    hi += fabs(hi) * 0.01 + 1;
+  }
+  double ystep = report_html_step(hi - lo, 4);
+  lo = floor(lo / ystep) * ystep;
+  hi = ceil(hi / ystep) * ystep;
+  const double left = 70, right = 740, top = 10, bottom = 230, width = 760, height = 262;
+/* 10 px inside the axis, so the first and last trials are not cut off at its ends. */
+#define X_OF(s)                                                                                    \
+  (left + 10 + (max_seq > 1 ? ((s)-1) / (double)(max_seq - 1) : 0.5) * (right - left - 20))
+#define Y_OF(v) (bottom - ((v)-lo) / (hi - lo) * (bottom - top))
+  fputs("<figure>\n<figcaption>Every trial's score in run order (hollow: warm-up)</figcaption>\n",
+        out);
+  fprintf(out,
+          "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"scores in run order\" "
+          "xmlns=\"http://www.w3.org/2000/svg\">\n",
+          width, height);
+  for (double v = lo; v <= hi + ystep / 2; v += ystep) {
+    double y = Y_OF(v);
+    fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>\n",
+            left, y, right, y);
+    fprintf(out,
+            "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" dominant-baseline=\"middle\">"
+            "%.4g</text>\n",
+            left - 6, y, v);
+  }
+  double xstep = max_seq > 1 ? report_html_step(max_seq - 1, 8) : 1;
+  if (xstep < 1)
+    xstep = 1;
+  for (double s = 1; s <= max_seq + 0.5; s += xstep)
+    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n", X_OF(s),
+            bottom + 16, s);
+  fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">trial (run order)</text>\n",
+          (left + right) / 2, bottom + 30);
+  fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>\n", left,
+          bottom, right, bottom);
+  for (size_t i = 0; i < r->trial_count; i++) {
+    const store_trial_row *row = &r->trials[i].row;
+    if (row->status != STORE_TRIAL_DONE || strcmp(row->bench, r->benches[b]) != 0 ||
+        !isfinite(row->score))
+      continue;
+    const char *color = condition_color(r, report_condition_index(r, row->condition));
+    if (row->block == 0)
+      fprintf(out,
+              "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#fff\" stroke=\"%s\" "
+              "stroke-width=\"1.5\">",
+              X_OF(row->seq), Y_OF(row->score), color);
+    else
+      fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\">", X_OF(row->seq),
+              Y_OF(row->score), color);
+    fprintf(out, "<title>trial %d, ", row->seq);
+    report_html_text(out, row->condition);
+    fprintf(out, ": %.6g</title></circle>\n", row->score);
+  }
+#undef X_OF
+#undef Y_OF
+  fputs("</svg>\n<ul class=\"legend\">", out);
+  for (int c = 0; c < r->condition_count; c++) {
+    fprintf(out, "<li><span class=\"swatch\" style=\"background:%s\"></span>",
+            condition_color(r, c));
+    report_html_text(out, r->conditions[c]);
+    fputs("</li>", out);
+  }
+  fputs("</ul>\n</figure>\n", out);
+}
+
+static void write_html(const report_data *r, const void *prepared, FILE *out) {
+  (void)prepared;
+  if (r->bench_count == 0)
+    fputs("<p class=\"note\">No finished trials yet.</p>\n", out);
+  for (int b = 0; b < r->bench_count; b++) {
+    fputs("<section class=\"bench\">\n<h2>", out);
+    report_html_text(out, r->benches[b]);
+    fputs(" <span class=\"note\">(", out);
+    report_html_text(out, r->units[b][0] ? r->units[b] : "score");
+    fputs(", higher is faster)</span></h2>\n", out);
+    write_table(r, b, out);
+    write_difference_chart(r, b, out);
+    write_trial_chart(r, b, out);
+    fputs("</section>\n", out);
+  }
+}
+
+const report_section report_section_benchmarks = {
+    "benchmarks", NULL, NULL, {write_text, NULL, write_json, write_html}};

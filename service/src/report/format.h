@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
+/* format.h - the report's format primitives, which know no section: text made printable, CSV
+   fields and numbers, HTML text and the HTML page's style, colours and SVG axes (JSON values are
+   written by threadsoup/json_write.h). */
+#ifndef THREADSOUP_REPORT_FORMAT_H
+#define THREADSOUP_REPORT_FORMAT_H
+
+#include <stdio.h>
+
+#include "../stats/stats.h"
+#include "threadsoup/utf8.h"
+
+/* Names come from the database, which may hold any bytes (stored before every path checked
+   them): printed with control characters and stray bytes escaped, so none reaches a terminal. */
+#define SHOWN(text, buf) ts_utf8_printable((text), (buf), sizeof(buf))
+
+/* The significant digits of every number in the JSON reports. */
+#define REPORT_JSON_DIGITS 10
+
+/* A CSV field, quoted only when it must be (RFC 4180), with a leading apostrophe where a
+   spreadsheet would run it as a formula; a CSV number, empty when it was not measured. */
+void report_csv_field(FILE *out, const char *text);
+void report_csv_number(FILE *out, double value);
+/* A header's column names (plain words, written as they are), joined by commas. */
+void report_csv_names(FILE *out, const char *const *names, size_t count);
+
+/* HTML text, escaped (names come from users). */
+void report_html_text(FILE *out, const char *text);
+/* The HTML pages' <style> element. */
+void report_html_style(FILE *out);
+/* The colour of series k (Okabe-Ito: told apart by colour-blind readers too). */
+const char *report_html_palette(int k);
+/* A verdict's class: "slower", "faster", "same", "unsure", or "ref" when not compared. */
+const char *report_html_verdict_class(int compared, stats_verdict verdict);
+/* A name cut to fit a chart's label column (escaped; the full name is in the table). */
+void report_html_short_label(FILE *out, const char *name);
+/* A round step for about `count` ticks over `span`: 1, 2 or 5 times a power of ten. */
+double report_html_step(double span, int count);
+/* The x axis of a chart of % differences, -range to +range drawn from x = left to right: grid
+   lines every step from top to bottom, labels under it. */
+void report_html_percent_axis(FILE *out, double range, double step, double left, double right,
+                              double top, double bottom);
+
+#endif
