@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "checks.h"
-#include "quiet/quiet.h"
+#include "../quiet/quiet.h"
 #include "threadsoup/units.h"
 
 /* The service's own threads beside its load (connections, runner, scheduler), with room. */

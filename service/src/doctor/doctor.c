@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/store.h"
+#include "../store/store.h"
 #include "threadsoup/buf.h"
 #include "threadsoup/json_write.h"
 #include "threadsoup/units.h"

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "store/store.h"
+#include "../store/store.h"
 #include "threadsoup/err.h"
 #include "threadsoup/plat.h"
 

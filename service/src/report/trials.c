@@ -2,35 +2,43 @@
 /* trials.c - the report's trials section: every trial with its metrics, as the CSV report's table
    (a row per trial, a column per metric name in the run; rows end with "\n": the C library writes
    CRLF where the platform's text files want it) and the JSON report's "trials" member. A trial's
-   columns are listed once per format here. */
-#include <math.h>
-
+   columns are the store's (store_trial_columns, in their report order), walked by both writers. */
 #include "format.h"
 #include "section.h"
 #include "threadsoup/json_write.h"
 
+/* The shown columns in the reports' order (store_trial_column.report: 1, 2, …); returns how many.
+ */
+static int shown_columns(const store_trial_column **shown, int max) {
+  int n = 0;
+  for (int place = 1; n < max; place++) {
+    const store_trial_column *found = NULL;
+    for (int c = 0; c < store_trial_column_count && !found; c++)
+      if (store_trial_columns[c].report == place)
+        found = &store_trial_columns[c];
+    if (!found)
+      break;
+    shown[n++] = found;
+  }
+  return n;
+}
+
+static void write_csv_value(FILE *out, store_value v) {
+  if (v.type == STORE_VALUE_INT)
+    fprintf(out, "%lld", (long long)v.i);
+  else if (v.type == STORE_VALUE_REAL)
+    report_csv_number(out, v.d);
+  else if (v.type == STORE_VALUE_TEXT)
+    report_csv_field(out, v.text);
+}
+
 static void write_csv(const report_data *r, const void *prepared, FILE *out) {
   (void)prepared;
-  static const char *const columns[] = {"run",
-                                        "seq",
-                                        "block",
-                                        "condition",
-                                        "bench",
-                                        "status",
-                                        "score",
-                                        "unit",
-                                        "seconds",
-                                        "started_at",
-                                        "finished_at",
-                                        "process_threads",
-                                        "warnings",
-                                        "resolution_asked",
-                                        "resolution_obtained",
-                                        "timer_resolution_us",
-                                        "power_source",
-                                        "power_throttling",
-                                        "core_classes"};
-  report_csv_names(out, columns, sizeof columns / sizeof columns[0]);
+  const store_trial_column *shown[64];
+  int count = shown_columns(shown, 64);
+  fputs("run", out);
+  for (int c = 0; c < count; c++)
+    fprintf(out, ",%s", shown[c]->name);
   for (size_t k = 0; k < r->metric_name_count; k++) {
     fputc(',', out);
     report_csv_field(out, r->metric_names[k]);
@@ -38,41 +46,11 @@ static void write_csv(const report_data *r, const void *prepared, FILE *out) {
   fputc('\n', out);
   for (size_t i = 0; i < r->trial_count; i++) {
     const report_trial *t = &r->trials[i];
-    const store_trial_row *row = &t->row;
-    int done = row->status == STORE_TRIAL_DONE;
-    fprintf(out, "%lld,%d,%d,", (long long)r->run_id, row->seq, row->block);
-    report_csv_field(out, row->condition);
-    fputc(',', out);
-    report_csv_field(out, row->bench);
-    fputc(',', out);
-    report_csv_field(out, store_trial_status_name(row->status));
-    fputc(',', out);
-    report_csv_number(out, done ? row->score : NAN);
-    fputc(',', out);
-    report_csv_field(out, row->unit);
-    fputc(',', out);
-    report_csv_number(out, row->seconds);
-    fputc(',', out);
-    report_csv_field(out, row->started_at);
-    fputc(',', out);
-    report_csv_field(out, row->finished_at);
-    fputc(',', out);
-    if (row->process_threads >= 0)
-      fprintf(out, "%ld", row->process_threads);
-    fputc(',', out);
-    report_csv_field(out, row->warnings);
-    fputc(',', out);
-    report_csv_field(out, row->resolution_asked);
-    fputc(',', out);
-    report_csv_field(out, row->resolution_obtained);
-    fputc(',', out);
-    report_csv_number(out, row->timer_resolution_us);
-    fputc(',', out);
-    report_csv_field(out, row->power_source);
-    fputc(',', out);
-    report_csv_field(out, row->power_throttling);
-    fputc(',', out);
-    report_csv_field(out, row->core_classes);
+    fprintf(out, "%lld", (long long)r->run_id);
+    for (int c = 0; c < count; c++) {
+      fputc(',', out);
+      write_csv_value(out, store_trial_value(&t->row, shown[c]));
+    }
     for (size_t k = 0; k < r->metric_name_count; k++) {
       fputc(',', out);
       report_csv_number(out, report_trial_metric(r, t, r->metric_names[k]));
@@ -81,28 +59,24 @@ static void write_csv(const report_data *r, const void *prepared, FILE *out) {
   }
 }
 
+/* A trial as a JSON object: its shown columns in order (the first opens the object), then its
+   metrics; a value not recorded is null. */
 static void write_trial(const report_data *r, const report_trial *t, FILE *out) {
-  const store_trial_row *row = &t->row;
-  fprintf(out, "{\"seq\":%d,\"block\":%d,\"condition\":", row->seq, row->block);
-  ts_json_string(out, row->condition);
-  ts_json_string_member(out, "bench", row->bench);
-  ts_json_string_member(out, "status", store_trial_status_name(row->status));
-  ts_json_number_member(out, "score", row->status == STORE_TRIAL_DONE ? row->score : NAN,
-                        REPORT_JSON_DIGITS);
-  ts_json_string_member(out, "unit", row->unit);
-  ts_json_number_member(out, "seconds", row->seconds, REPORT_JSON_DIGITS);
-  ts_json_string_member(out, "started_at", row->started_at);
-  ts_json_string_member(out, "finished_at", row->finished_at);
-  ts_json_number_member(out, "process_threads",
-                        row->process_threads >= 0 ? (double)row->process_threads : NAN,
-                        REPORT_JSON_DIGITS);
-  ts_json_string_member(out, "warnings", row->warnings);
-  ts_json_string_member(out, "resolution_asked", row->resolution_asked);
-  ts_json_string_member(out, "resolution_obtained", row->resolution_obtained);
-  ts_json_number_member(out, "timer_resolution_us", row->timer_resolution_us, REPORT_JSON_DIGITS);
-  ts_json_string_member(out, "power_source", row->power_source);
-  ts_json_string_member(out, "power_throttling", row->power_throttling);
-  ts_json_string_member(out, "core_classes", row->core_classes);
+  const store_trial_column *shown[64];
+  int count = shown_columns(shown, 64);
+  for (int c = 0; c < count; c++) {
+    store_value v = store_trial_value(&t->row, shown[c]);
+    fputs(c ? "," : "{", out);
+    ts_json_key(out, shown[c]->name);
+    if (v.type == STORE_VALUE_INT)
+      fprintf(out, "%lld", (long long)v.i);
+    else if (v.type == STORE_VALUE_REAL)
+      ts_json_number(out, v.d, REPORT_JSON_DIGITS);
+    else if (v.type == STORE_VALUE_TEXT)
+      ts_json_string(out, v.text);
+    else
+      fputs("null", out);
+  }
   fputs(",\"metrics\":{", out);
   for (size_t i = 0; i < t->metric_count; i++) {
     const report_metric *m = &r->metrics[t->metric_first + i];
