@@ -52,19 +52,19 @@ set(TS_CORE_SOURCES
   service/src/doctor/findings.c
   service/src/engine/engine.c
   service/src/engine/like.c
+  service/src/engine/probe.c
   service/src/engine/scenarios.c
   service/src/engine/scenarios/burn.c
   service/src/engine/scenarios/procs.c
   service/src/engine/scenarios/sleep.c
   service/src/engine/scenarios/wait.c
   service/src/engine/scenarios/yield.c
+  service/src/engine/spec.c
   service/src/exchange/export.c
   service/src/exchange/import.c
   service/src/experiment/estimate.c
   service/src/experiment/experiment.c
-  service/src/experiment/fit.c
   service/src/experiment/precision.c
-  service/src/experiment/stats.c
   service/src/plan/plan.c
   service/src/plan/schedule.c
   service/src/quiet/quiet.c
@@ -96,9 +96,11 @@ set(TS_CORE_SOURCES
   service/src/stats/calibration_fit.c
   service/src/stats/dist.c
   service/src/stats/drift.c
+  service/src/stats/fit.c
   service/src/stats/gls.c
   service/src/stats/multiplicity.c
   service/src/stats/sequential.c
+  service/src/stats/stats.c
   service/src/store/exchange.c
   service/src/store/kit.c
   service/src/store/machine_checks.c

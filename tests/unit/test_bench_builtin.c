@@ -10,7 +10,7 @@ extern const bench_def bench_builtin_st;
 extern const bench_def bench_builtin_mt;
 
 static int run_builtin(const char *arg, double work_scale, bench_result *result, ts_err *err) {
-  bench_args args = {arg, work_scale, NULL, NULL, NULL, 0, NULL};
+  bench_args args = {arg, work_scale, NULL, 0, NULL};
   memset(result, 0, sizeof *result);
   memset(err, 0, sizeof *err);
   return bench_builtin_st.run(&args, result, err);
@@ -60,7 +60,7 @@ static void is_available_everywhere(void) {
 }
 
 static int run_mt(const char *arg, double work_scale, bench_result *result, ts_err *err) {
-  bench_args args = {arg, work_scale, NULL, NULL, NULL, 0, NULL};
+  bench_args args = {arg, work_scale, NULL, 0, NULL};
   memset(result, 0, sizeof *result);
   memset(err, 0, sizeof *err);
   return bench_builtin_mt.run(&args, result, err);

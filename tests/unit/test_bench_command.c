@@ -19,7 +19,8 @@ static int run_command(const char *arguments, const char *regex, uint64_t timeou
   static char line[2048];
   /* Quoted, as a user would quote a path with spaces in --command. */
   snprintf(line, sizeof line, "\"%s\" %s", threadsoup, arguments);
-  bench_args args = {NULL, 1.0, NULL, line, regex, timeout_ns, NULL};
+  const char *settings[] = {line, regex};
+  bench_args args = {NULL, 1.0, settings, timeout_ns, NULL};
   memset(r, 0, sizeof *r);
   memset(err, 0, sizeof *err);
   return bench_command.run(&args, r, err);
@@ -100,18 +101,19 @@ static void timeout_kills_a_long_command(void) {
 }
 
 static void command_line_problems(void) {
-  bench_args args = {NULL, 1.0, NULL, NULL, NULL, 0, NULL};
+  const char *settings[] = {NULL, NULL};
+  bench_args args = {NULL, 1.0, settings, 0, NULL};
   bench_result r;
   ts_err err;
   CHECK_INT(bench_command.run(&args, &r, &err), TS_EUSAGE);
   CHECK_STR_CONTAINS(err.text, "command needs a command line (--command \"...\")");
-  args.command_line = "   ";
+  settings[0] = "   ";
   CHECK_INT(bench_command.run(&args, &r, &err), TS_EUSAGE);
   CHECK_STR_CONTAINS(err.text, "command needs a command line");
-  args.command_line = "prog \"unclosed arg";
+  settings[0] = "prog \"unclosed arg";
   CHECK_INT(bench_command.run(&args, &r, &err), TS_EUSAGE);
   CHECK_STR_CONTAINS(err.text, "the quote at character 6 of 'prog \"unclosed arg' is never closed");
-  args.command_line = "no-such-program-threadsoup-test --flag";
+  settings[0] = "no-such-program-threadsoup-test --flag";
   CHECK_INT(bench_command.run(&args, &r, &err), TS_EOS);
   CHECK_STR_CONTAINS(err.text, "command: cannot start 'no-such-program-threadsoup-test'");
 }

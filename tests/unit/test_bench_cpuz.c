@@ -77,7 +77,8 @@ static void unavailable_here_with_a_reason(void) {
                             "threadsoup record");
   else
     CHECK_STR_CONTAINS(why, "CPU-Z not found in C:\\Program Files\\CPUID\\CPU-Z\\cpuz.exe");
-  bench_args args = {NULL, 1.0, "no-such-folder\\cpuz.exe", NULL, NULL, 0, NULL};
+  const char *settings[] = {"no-such-folder\\cpuz.exe"};
+  bench_args args = {NULL, 1.0, settings, 0, NULL};
   bench_result r;
   ts_err err;
   CHECK_INT(bench_cpuz.run(&args, &r, &err), TS_EUNSUPPORTED);
@@ -85,6 +86,15 @@ static void unavailable_here_with_a_reason(void) {
   CHECK(bench_find("cpuz:multi", &arg, &err) == NULL);
   CHECK_INT(err.code, TS_EUNSUPPORTED);
   CHECK_STR_CONTAINS(err.text, "benchmark 'cpuz' is not available here: CPU-Z ");
+  /* Its path given, it is found (the run then says whether the program is there), and its
+     argument is still checked. */
+  CHECK(bench_find_with("cpuz:multi", settings, &arg, &err) == &bench_cpuz);
+  CHECK_STR_CONTAINS(arg, "multi");
+  CHECK(bench_find_with("cpuz:both", settings, &arg, &err) == NULL);
+  CHECK_INT(err.code, TS_EUSAGE);
+  const char *none[] = {""};
+  CHECK(bench_find_with("cpuz", none, &arg, &err) == NULL);
+  CHECK_INT(err.code, TS_EUNSUPPORTED);
 }
 
 int main(int argc, char **argv) {

@@ -341,7 +341,7 @@ static void this_machine_answers(void) {
 }
 
 static void builtin_benchmarks_say_where_they_ran(void) {
-  bench_args args = {NULL, 0.02, NULL, NULL, NULL, 0, NULL};
+  bench_args args = {NULL, 0.02, NULL, 0, NULL};
   bench_result r;
   ts_err err;
   memset(&r, 0, sizeof r);

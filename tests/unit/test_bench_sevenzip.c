@@ -145,7 +145,8 @@ static void thread_argument_is_checked(void) {
 }
 
 static void missing_tool_path_is_an_error(void) {
-  bench_args args = {"1", 1.0, "no-such-folder/7zz", NULL, NULL, 0, NULL};
+  const char *settings[] = {"no-such-folder/7zz"};
+  bench_args args = {"1", 1.0, settings, 0, NULL};
   bench_result r;
   ts_err err;
   CHECK(bench_7zip.run(&args, &r, &err) != TS_OK);
@@ -159,7 +160,8 @@ static void real_run_scores_above_zero(void) {
     printf("  skipped: %s\n", bench_7zip.unavailable_reason());
     return;
   }
-  bench_args args = {"1", 1.0, tool_path, NULL, NULL, 4 * TS_NS_PER_MIN, NULL};
+  const char *settings[] = {tool_path};
+  bench_args args = {"1", 1.0, settings, 4 * TS_NS_PER_MIN, NULL};
   bench_result r;
   ts_err err;
   memset(&r, 0, sizeof r);
@@ -183,7 +185,7 @@ static void missing_7zip_is_reported(void) {
   CHECK_STR_CONTAINS(why, "7zz, 7z and 7za in PATH");
   CHECK_STR_CONTAINS(why, "apt install 7zip");
   CHECK_STR_CONTAINS(why, "--7zip PATH");
-  bench_args args = {"1", 1.0, NULL, NULL, NULL, 0, NULL};
+  bench_args args = {"1", 1.0, NULL, 0, NULL};
   bench_result r;
   ts_err err;
   CHECK_INT(bench_7zip.run(&args, &r, &err), TS_EUNSUPPORTED);

@@ -2,6 +2,7 @@
 /* test_engine_scenarios.c - every scenario creates exactly what it is asked for and leaves
    nothing behind, counted through the OS: threads of this process, child processes by parent id,
    and (on Linux, where the OS reports them) the state the threads wait in. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,8 +225,72 @@ static void options_parse_check_and_print(void) {
   CHECK_STR_CONTAINS(err.text, "idle, low, normal, high");
 }
 
+/* Every option is a row of the engine or of its scenario: found by name, listed in help, in the
+   "known" list of an unknown option and in the plan's forms; its default read back as itself and
+   left out of the text; refused, by name, by a scenario that does not take it. */
+static void every_option_comes_from_its_rows(void) {
+  char help[4096], forms[1024];
+  load_options_help(help, sizeof help);
+  load_spec_forms(forms, sizeof forms);
+  for (size_t s = 0; scenario_table[s]; s++) {
+    const scenario_def *sc = scenario_table[s];
+    load_part part;
+    ts_err err;
+    char name[64], text[LOAD_TEXT_MAX], again[LOAD_TEXT_MAX];
+    fprintf(stderr, "  %s\n", sc->name);
+    snprintf(name, sizeof name, "%s:", sc->name);
+    CHECK_STR_CONTAINS(forms, name);
+    REQUIRE(load_part_init(&part, sc->name, &err) == TS_OK);
+    CHECK_INT(load_part_set(&part, "colour", "blue", &err), TS_EUSAGE);
+    char unknown[512];
+    snprintf(unknown, sizeof unknown, "%s", err.text);
+    /* Its first slot given, the part is complete. */
+    const load_option *first = load_option_at(sc, 0);
+    REQUIRE(first != NULL);
+    CHECK_INT(load_part_set(&part, first->name, first->example, &err), TS_OK);
+    REQUIRE(load_part_finish(&part, text, sizeof text, &err) == TS_OK);
+    const load_option *o;
+    for (size_t i = 0; (o = load_option_at(sc, i)) != NULL; i++) {
+      CHECK(o->help && o->help[0]);
+      CHECK(load_option_kind_name(o->kind)[0]);
+      CHECK(load_option_find(sc, o->name) == o);
+      CHECK(load_option_find(NULL, o->name) != NULL);
+      snprintf(name, sizeof name, "  %s ", o->name);
+      CHECK_STR_CONTAINS(help, name);
+      snprintf(name, sizeof name, i ? " %s," : "(known: %s", o->name);
+      if (load_option_at(sc, i + 1) == NULL)
+        snprintf(name, sizeof name, " %s)", o->name);
+      CHECK_STR_CONTAINS(unknown, name);
+      if (!o->dflt)
+        continue;
+      /* The default, given again, changes nothing. */
+      load_part copy = part;
+      CHECK_INT(load_part_set(&copy, o->name, o->dflt, &err), TS_OK);
+      REQUIRE(load_part_finish(&copy, again, sizeof again, &err) == TS_OK);
+      CHECK(strcmp(text, again) == 0);
+      /* Another scenario without it refuses it by name. */
+      for (size_t t = 0; scenario_table[t]; t++) {
+        if (load_option_find(scenario_table[t], o->name))
+          continue;
+        load_part other;
+        char takes_no[128];
+        REQUIRE(load_part_init(&other, scenario_table[t]->name, &err) == TS_OK);
+        CHECK_INT(load_part_set(&other, o->name, o->dflt, &err), TS_EUSAGE);
+        snprintf(takes_no, sizeof takes_no, "scenario '%s' takes no %s", scenario_table[t]->name,
+                 o->name);
+        CHECK_STR_CONTAINS(err.text, takes_no);
+      }
+    }
+    /* The text reads back as itself. */
+    load_spec spec;
+    CHECK_INT(load_spec_parse(text, &spec, &err), TS_OK);
+    CHECK(strcmp(spec.text, text) == 0);
+  }
+}
+
 int main(void) {
   RUN_CASE(options_parse_check_and_print);
+  RUN_CASE(every_option_comes_from_its_rows);
   RUN_CASE(sleep_with_every_timer_and_phase);
   RUN_CASE(wait_every_kind);
   RUN_CASE(yield_with_and_without_check);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "../../service/src/experiment/estimate.h"
-#include "../../service/src/experiment/stats.h"
+#include "../../service/src/stats/stats.h"
 #include "check.h"
 #include "testdb.h"
 

@@ -5,7 +5,7 @@
 #include <math.h>
 
 #include "check.h"
-#include "experiment/fit.h"
+#include "stats/fit.h"
 
 /* The script's datasets: the cost preset's conditions (thousands of wake-ups per second and of
    threads) with slowdowns in % and their standard errors. */

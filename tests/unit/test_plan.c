@@ -23,7 +23,7 @@ static void conditions_parse_to_canonical_text(void) {
   CHECK_INT(load_spec_parse("baselines", &spec, &err), TS_EUSAGE);
   CHECK_INT(load_spec_parse("sleep:1500", &spec, &err), TS_OK);
   CHECK_STR_CONTAINS(spec.text, "sleep:1500@500ms");
-  CHECK_INT(spec.parts[0].interval_ns, 500 * TS_NS_PER_MS);
+  CHECK(load_part_wakeups_per_s(&spec.parts[0]) == 3000); /* 1500 threads, each every 0.5 s */
   CHECK_INT(load_spec_parse("sleep:10@2s+sleep:5@100ms", &spec, &err), TS_OK);
   CHECK_INT(spec.part_count, 2);
   CHECK_INT(load_spec_threads(&spec), 15);
@@ -277,21 +277,26 @@ static void text_lists_and_names_are_bounded(void) {
 /* Every setting is covered above, and each default is accepted by its own setter and is what an
    empty plan holds. */
 static void every_setting_is_covered_and_defaults_hold(void) {
-  static const char *const others[] = {"name", "conditions", "bench",       "7zip",
-                                       "cpuz", "command",    "score-regex", "export-to"};
+  /* Text settings; each benchmark's own are covered by benchmark_settings_are_plan_settings. */
+  static const char *const others[] = {"name", "conditions", "bench", "export-to"};
   plan_setting_info info;
   plan p, q;
   ts_err err;
   char a[PLAN_FORMAT_MAX], line[512];
   CHECK_INT(plan_parse("", "test", &p, &err), TS_OK);
   plan_format(&p, a, sizeof a);
-  size_t count = 0;
+  size_t count = 0, bench_settings = 0;
+  for (size_t b = 0; bench_table[b]; b++)
+    bench_settings += bench_setting_count(bench_table[b]);
   for (size_t i = 0; plan_setting_info_at(i, &info); i++, count++) {
     int covered = 0;
     for (size_t j = 0; j < sizeof bounded / sizeof bounded[0]; j++)
       covered |= strcmp(bounded[j].key, info.key) == 0;
     for (size_t j = 0; j < sizeof others / sizeof others[0]; j++)
       covered |= strcmp(others[j], info.key) == 0;
+    for (size_t b = 0; bench_table[b]; b++)
+      for (size_t k = 0; k < bench_setting_count(bench_table[b]); k++)
+        covered |= strcmp(bench_table[b]->settings[k].key, info.key) == 0;
     if (!covered)
       fprintf(stderr, "  setting '%s' has no bounds test\n", info.key);
     CHECK(covered);
@@ -303,7 +308,8 @@ static void every_setting_is_covered_and_defaults_hold(void) {
       CHECK_STR_CONTAINS(a, line);
     }
   }
-  CHECK_INT(count, sizeof bounded / sizeof bounded[0] + sizeof others / sizeof others[0]);
+  CHECK_INT(count,
+            sizeof bounded / sizeof bounded[0] + sizeof others / sizeof others[0] + bench_settings);
   CHECK_STR_CONTAINS(p.name, "custom");
   CHECK_INT(p.reps, 5);
   CHECK_INT(p.warmup, 1);
@@ -315,8 +321,9 @@ static void every_setting_is_covered_and_defaults_hold(void) {
   CHECK_INT(p.bench_timeout_ns, 10 * TS_NS_PER_MIN);
   CHECK_INT(p.quiet, 0);
   CHECK_INT(p.condition_count + p.bench_count, 0);
-  CHECK(!p.sevenzip_path[0] && !p.cpuz_path[0] && !p.command_line[0] && !p.score_regex[0] &&
-        !p.export_to[0]);
+  for (size_t i = 0; i < BENCH_SETTINGS_MAX; i++)
+    CHECK(!p.bench_settings[i][0]);
+  CHECK(!p.export_to[0]);
 }
 
 static void unknown_keys_list_every_setting(void) {
@@ -339,6 +346,70 @@ static void unknown_keys_list_every_setting(void) {
   CHECK_STR_CONTAINS(err.text, "x.plan:2: unknown setting 'colour' ");
   CHECK_STR_CONTAINS(err.text, known);
   CHECK(!plan_is_setting("repetitions"));
+}
+
+/* A benchmark's setting is its own row (bench.h): a plan setting and a run option, read and
+   written with the plan, handed to that benchmark alone, and what makes a plan run programs when
+   it names one. */
+static void benchmark_settings_are_plan_settings(void) {
+  plan p;
+  ts_err err;
+  char text[PLAN_FORMAT_MAX], help[16384], line[BENCH_SETTING_MAX + 64];
+  plan_settings_help(help, sizeof help);
+  size_t total = 0;
+  for (size_t b = 0; bench_table[b]; b++) {
+    const bench_def *def = bench_table[b];
+    for (size_t k = 0; k < bench_setting_count(def); k++, total++) {
+      const bench_setting *s = &def->settings[k];
+      CHECK(plan_is_setting(s->key));
+      snprintf(line, sizeof line, "--%s %s ", s->key, bench_setting_value_name(s->kind));
+      CHECK_STR_CONTAINS(help, line);
+      CHECK_INT(plan_parse("", "test", &p, &err), TS_OK);
+      char what[128];
+      CHECK(!plan_runs_programs(&p, what, sizeof what));
+      CHECK_INT(plan_set(&p, s->key, "x y", &err), TS_OK);
+      CHECK(strcmp(plan_bench_setting(&p, s->key), "x y") == 0);
+      CHECK_INT(plan_runs_programs(&p, what, sizeof what), bench_setting_runs_programs(s->kind));
+      if (bench_setting_runs_programs(s->kind)) {
+        snprintf(line, sizeof line, "%s = x y", s->key);
+        CHECK(strcmp(what, line) == 0);
+      }
+      /* Only its own benchmark sees it, in its row's place. */
+      const char *arg, *settings[BENCH_SETTINGS_MAX];
+      for (size_t o = 0; bench_table[o]; o++) {
+        if (plan_bench(&p, bench_table[o]->name, &arg, settings, &err) == NULL)
+          continue;
+        for (size_t j = 0; j < bench_setting_count(bench_table[o]); j++)
+          CHECK_INT(strcmp(settings[j], "x y") == 0, o == b && j == k);
+      }
+      plan_format(&p, text, sizeof text);
+      snprintf(line, sizeof line, "\n%s = x y\n", s->key);
+      CHECK_STR_CONTAINS(text, line);
+      plan q;
+      CHECK_INT(plan_parse(text, "stored plan", &q, &err), TS_OK);
+      CHECK(strcmp(plan_bench_setting(&q, s->key), "x y") == 0);
+    }
+  }
+  CHECK(total <= BENCH_SETTINGS_MAX);
+  /* A benchmark a search does not find here is refused by plan_check with the setting that gives
+     its program; given, the plan passes. (CPU-Z is never found on Linux or under Wine.) */
+  const bench_def *cpuz = bench_named("cpuz");
+  if (cpuz && cpuz->unavailable_reason()) {
+    CHECK_INT(plan_parse("conditions = baseline\nbench = cpuz:multi\n", "test", &p, &err), TS_OK);
+    CHECK_INT(plan_check(&p, &err), TS_EUNSUPPORTED);
+    CHECK_STR_CONTAINS(err.text, "bench cpuz:multi (give its path with --cpuz PATH): ");
+    CHECK_INT(plan_set(&p, "cpuz", "C:\\CPU-Z\\cpuz.exe", &err), TS_OK);
+    CHECK_INT(plan_check(&p, &err), TS_OK);
+  }
+  CHECK(plan_bench_setting(&p, "colour") == NULL);
+  /* A benchmark that runs programs makes the plan one that does, named as such. */
+  for (size_t b = 0; bench_table[b]; b++) {
+    char what[128];
+    CHECK_INT(plan_parse("", "test", &p, &err), TS_OK);
+    if (plan_set(&p, "bench", bench_table[b]->name, &err) != TS_OK)
+      continue; /* refused here: the name alone needs an argument */
+    CHECK_INT(plan_runs_programs(&p, what, sizeof what), bench_table[b]->runs_programs);
+  }
 }
 
 /* Text stored with runs before settings became a table, as plan_format wrote it then. */
@@ -364,8 +435,8 @@ static void old_stored_text_still_reads(void) {
   CHECK_INT(plan_parse(older, "stored plan", &p, &err), TS_OK);
   CHECK_INT(p.quiet, 1);
   CHECK(p.margin_pct == 2 && p.precision_pct == 0.5);
-  CHECK_STR_CONTAINS(p.sevenzip_path, "/opt/7zz");
-  CHECK_STR_CONTAINS(p.score_regex, "([0-9]+)");
+  CHECK_STR_CONTAINS(plan_bench_setting(&p, "7zip"), "/opt/7zz");
+  CHECK_STR_CONTAINS(plan_bench_setting(&p, "score-regex"), "([0-9]+)");
 }
 
 /* Help for run --help comes from the table: every option with its generated accepted text and
@@ -469,6 +540,7 @@ int main(void) {
   RUN_CASE(every_setting_is_covered_and_defaults_hold);
   RUN_CASE(unknown_keys_list_every_setting);
   RUN_CASE(old_stored_text_still_reads);
+  RUN_CASE(benchmark_settings_are_plan_settings);
   RUN_CASE(help_comes_from_the_table);
   RUN_CASE(docs_match_the_table);
   RUN_CASE(order_is_interleaved_and_reproducible);

@@ -49,7 +49,7 @@ static int64_t make_run(const char *preset, const char *conditions, int blocks,
     double wakeups = 0;
     for (int k = 0; k < spec->part_count; k++)
       if (strcmp(spec->parts[k].scenario->name, "sleep") == 0)
-        wakeups += (double)spec->parts[k].count * 1e9 / (double)spec->parts[k].interval_ns;
+        wakeups += load_part_wakeups_per_s(&spec->parts[k]);
     double score = 100 * (1 + effect(spec) / 100) + jitter[trials[i].block - 1];
     store_metric metrics[1] = {{"load.switches_per_s", 0.98 * wakeups}};
     CHECK_INT(test_finish_trial(db, trials[i].id, score, 1, metrics, &err), TS_OK);
@@ -64,7 +64,7 @@ static double wakeups_cost(const load_spec *spec) {
   double wakeups = 0;
   for (int k = 0; k < spec->part_count; k++)
     if (strcmp(spec->parts[k].scenario->name, "sleep") == 0)
-      wakeups += (double)spec->parts[k].count * 1e9 / (double)spec->parts[k].interval_ns;
+      wakeups += load_part_wakeups_per_s(&spec->parts[k]);
   return -0.4 * wakeups / 1000;
 }
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "check.h"
-#include "experiment/stats.h"
+#include "stats/stats.h"
 #include "threadsoup/rng.h"
 
 static int close_to(double a, double b, double tolerance) { return fabs(a - b) <= tolerance; }

@@ -36,8 +36,8 @@ void bench_noise(const bench_options *o) {
   int ok = a && b;
   for (int i = 0; ok && i < n; i++) {
     bench_result r;
-    bench_args st = {NULL, 1.0, NULL, NULL, NULL, 0, NULL};
-    bench_args sz = {"1", 1.0, NULL, NULL, NULL, 0, NULL};
+    bench_args st = {NULL, 1.0, NULL, 0, NULL};
+    bench_args sz = {"1", 1.0, NULL, 0, NULL};
     progress("steadiness: run %d of %d", i + 1, n);
     ok = builtin->run(&st, &r, &err) == TS_OK;
     a[i] = r.score;

@@ -31,32 +31,80 @@ typedef struct bench_result {
   char core_classes[PLAT_BENCH_TEXT_MAX];
 } bench_result;
 
+/* A benchmark's setting: a plan key and --KEY option of its own (7zip = PATH, command = CMD),
+   text of at most BENCH_SETTING_MAX - 1 bytes, "" when not given. The kind says what the text is,
+   and so whether giving it makes a plan run programs. */
+#define BENCH_SETTING_MAX 512
+#define BENCH_SETTINGS_MAX 8 /* settings of all benchmarks together (a test checks the table) */
+
+typedef enum bench_setting_kind {
+  BENCH_SETTING_PATH,    /* the benchmark's program: it runs there though a search finds none */
+  BENCH_SETTING_COMMAND, /* a command line the benchmark runs */
+  BENCH_SETTING_PATTERN, /* a regular expression read by the benchmark */
+} bench_setting_kind;
+
+typedef struct bench_setting {
+  const char *key;
+  bench_setting_kind kind;
+  const char *help;
+} bench_setting;
+
+/* What --help calls a kind's value ("PATH"), and what its text is ("a path"). */
+const char *bench_setting_value_name(bench_setting_kind kind);
+const char *bench_setting_forms(bench_setting_kind kind);
+/* Whether a setting of this kind, given, makes whoever runs the plan run programs. */
+int bench_setting_runs_programs(bench_setting_kind kind);
+
 /* What a run is asked for. `arg` is the text after the name's colon ("builtin-mt:4" gives "4"),
-   or NULL. `work_scale` multiplies the fixed amount of work (1.0 = the documented amount). The
-   other fields come from the plan or the command line and may be NULL. */
+   or NULL. `work_scale` multiplies the fixed amount of work (1.0 = the documented amount).
+   `settings` holds the texts of the benchmark's own settings in its rows' order ("" or NULL when
+   not given); NULL when none is given. The other fields come from the plan and may be 0 or
+   NULL. */
 typedef struct bench_args {
   const char *arg;
   double work_scale;
-  const char *tool_path;     /* --7zip PATH, --cpuz PATH: where the external tool is */
-  const char *command_line;  /* command: the command to run */
-  const char *score_regex;   /* command: a regular expression whose first group is the score */
+  const char *const *settings;
   uint64_t timeout_ns;       /* external tools: kill after this long (0: the benchmark's default) */
   const plat_cancel *cancel; /* external tools: killed when raised (NULL: on the interrupt) */
 } bench_args;
 
+/* The text of setting `i` of a run's settings, or NULL when it is not given. Inline, since the
+   benchmarks' files call it and bench.c, which lists them, must not be called back. */
+static inline const char *bench_args_setting(const bench_args *args, size_t i) {
+  const char *v = args->settings ? args->settings[i] : NULL;
+  return v && *v ? v : NULL;
+}
+
 typedef struct bench_def {
   const char *name;
   const char *help;
+  const char *forms; /* how a plan names it when it takes an argument: "7zip[:N]"; NULL: name */
   /* NULL when the benchmark can run here, otherwise a static sentence saying why not. */
   const char *(*unavailable_reason)(void);
   /* Validates `arg` before any trial runs; NULL means the benchmark takes no argument. */
   int (*check_arg)(const char *arg, ts_err *err);
   int (*run)(const bench_args *args, bench_result *out, ts_err *err);
+  /* Its settings, ending with a row whose key is NULL; NULL when it has none. */
+  const bench_setting *settings;
+  /* NULL, or a check of a plan that lists it, once every setting is read: `settings` as in
+     bench_args. It refuses what the benchmark cannot run without (command: a command line). */
+  int (*check_plan)(const char *const *settings, ts_err *err);
+  /* 1: listing it makes whoever runs the plan run programs (a command benchmark). */
+  int runs_programs;
 } bench_def;
 
 extern const bench_def *const bench_table[];
 
-/* Finds a benchmark by the part of `spec` before ':'; sets *arg to the part after it or NULL. */
+/* Finds a benchmark by the part of `spec` before ':'; sets *arg to the part after it or NULL.
+   Refuses an unknown name, a benchmark that cannot run here, and an argument it does not take. */
 const bench_def *bench_find(const char *spec, const char **arg, ts_err *err);
+/* The same with the settings a plan gives it (as in bench_args): a benchmark that a search does
+   not find here still runs from a program path its settings give. */
+const bench_def *bench_find_with(const char *spec, const char *const *settings, const char **arg,
+                                 ts_err *err);
+/* The benchmark `spec` names (the part before ':'), whether or not it can run; NULL: none. */
+const bench_def *bench_named(const char *spec);
+/* The number of settings a benchmark has. */
+size_t bench_setting_count(const bench_def *b);
 
 #endif

@@ -621,6 +621,7 @@ static int builtin_mt_run(const bench_args *args, bench_result *out, ts_err *err
 
 const bench_def bench_builtin_mt = {
     .name = "builtin-mt",
+    .forms = "builtin-mt[:N]",
     .help = "builtin-st's kernels on N threads at once (builtin-mt:N, 1 to 1024; default: one per "
             "logical CPU), each doing builtin-st's work; score in millions of work units per "
             "second of wall time",

@@ -105,24 +105,28 @@ static int score_from_output(const char *regex, const char *output, double *scor
   return TS_OK;
 }
 
+/* The settings' places in command_settings. */
+enum { SETTING_COMMAND, SETTING_SCORE_REGEX };
+
 static int command_run(const bench_args *args, bench_result *out, ts_err *err) {
-  if (!args->command_line || !*args->command_line)
+  const char *command_line = bench_args_setting(args, SETTING_COMMAND);
+  if (!command_line)
     return ts_err_set(err, TS_EUSAGE, "command needs a command line (--command \"...\")");
-  const char *regex = args->score_regex && *args->score_regex ? args->score_regex : NULL;
+  const char *regex = bench_args_setting(args, SETTING_SCORE_REGEX);
   /* Compiled before the run, so that a typo in the regex costs no run. */
   if (regex) {
     char ignored[1];
     if (ts_regex_first_group(regex, "", ignored, sizeof ignored, err) < 0)
       return ts_err_prefix(err, "command --score-regex");
   }
-  size_t line_length = strlen(args->command_line);
+  size_t line_length = strlen(command_line);
   char *words = malloc(line_length + 1);
   char *output = malloc(COMMAND_OUTPUT_MAX);
   const char *argv[COMMAND_MAX_ARGS];
   int rc =
       words && output ? TS_OK : ts_err_set(err, TS_ENOMEM, "command: no memory for its output");
   if (rc == TS_OK)
-    rc = split_command_line(args->command_line, words, argv, COMMAND_MAX_ARGS, err);
+    rc = split_command_line(command_line, words, argv, COMMAND_MAX_ARGS, err);
   int exit_code = 0;
   char throttling[PLAT_BENCH_TEXT_MAX] = "";
   uint64_t started = plat_clock_ns(), elapsed = 0;
@@ -140,7 +144,7 @@ static int command_run(const bench_args *args, bench_result *out, ts_err *err) {
     rc = ts_err_set(err, TS_EBENCH,
                     "command: '%s' failed with exit code %d; its output begins: "
                     "'%s'",
-                    args->command_line, exit_code, preview);
+                    command_line, exit_code, preview);
   }
   double score = 0;
   if (rc == TS_OK) {
@@ -165,6 +169,21 @@ static const char *command_unavailable_reason(void) {
   return NULL; /* it runs whatever it is given, wherever that runs */
 }
 
+static int command_check_plan(const char *const *settings, ts_err *err) {
+  if (!settings || !settings[SETTING_COMMAND] || !settings[SETTING_COMMAND][0])
+    return ts_err_set(err, TS_EUSAGE,
+                      "the command benchmark needs a command line (command = … or --command)");
+  return TS_OK;
+}
+
+static const bench_setting command_settings[] = {
+    [SETTING_COMMAND] = {"command", BENCH_SETTING_COMMAND, "the command benchmark's command line"},
+    [SETTING_SCORE_REGEX] = {"score-regex", BENCH_SETTING_PATTERN,
+                             "the command benchmark: a regular expression whose first group is "
+                             "the score (without it, the score is 1 / seconds)"},
+    {NULL, BENCH_SETTING_PATH, NULL},
+};
+
 const bench_def bench_command = {
     .name = "command",
     .help = "any program as a benchmark (--command \"...\"): the score is the first group of "
@@ -172,4 +191,7 @@ const bench_def bench_command = {
     .unavailable_reason = command_unavailable_reason,
     .check_arg = NULL,
     .run = command_run,
+    .settings = command_settings,
+    .check_plan = command_check_plan,
+    .runs_programs = 1,
 };

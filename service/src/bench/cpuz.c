@@ -147,7 +147,7 @@ static int cpuz_run(const bench_args *args, bench_result *out, ts_err *err) {
     return err->code;
   if (!on_windows())
     return ts_err_set(err, TS_EUNSUPPORTED, "%s", windows_only);
-  const char *program = args->tool_path && *args->tool_path ? args->tool_path : default_path;
+  const char *program = bench_args_setting(args, 0) ? bench_args_setting(args, 0) : default_path;
   if (!plat_file_exists(program))
     return ts_err_set(err, TS_EUNSUPPORTED,
                       "CPU-Z not found in %s; install it from https://www.cpuid.com or give its "
@@ -195,11 +195,18 @@ static int cpuz_run(const bench_args *args, bench_result *out, ts_err *err) {
   return TS_OK;
 }
 
+static const bench_setting cpuz_settings[] = {
+    {"cpuz", BENCH_SETTING_PATH, "where CPU-Z is (cpuz.exe); searched for when not given"},
+    {NULL, BENCH_SETTING_PATH, NULL},
+};
+
 const bench_def bench_cpuz = {
     .name = "cpuz",
+    .forms = "cpuz[:single or multi]",
     .help = "CPU-Z's benchmark (cpuz.exe -bench), Windows only: cpuz:single (default) or "
             "cpuz:multi picks the score, the other is kept as a sub-score",
     .unavailable_reason = cpuz_unavailable_reason,
     .check_arg = cpuz_check_arg,
     .run = cpuz_run,
+    .settings = cpuz_settings,
 };

@@ -163,8 +163,9 @@ static int sevenzip_run(const bench_args *args, bench_result *out, ts_err *err) 
       parse_long(args->arg, 1, SEVENZIP_MAX_THREADS, "7zip's thread count", &threads, err) != TS_OK)
     return err->code;
   char path[PLAT_PATH_MAX], tried[256];
-  if (args->tool_path && *args->tool_path) {
-    if (plat_find_program(args->tool_path, path, sizeof path, err) != TS_OK)
+  const char *given = bench_args_setting(args, 0);
+  if (given) {
+    if (plat_find_program(given, path, sizeof path, err) != TS_OK)
       return ts_err_prefix(err, "7zip (--7zip)");
   } else if (!find_sevenzip(path, sizeof path, tried, sizeof tried)) {
     return ts_err_set(err, TS_EUNSUPPORTED, "%s", not_found_reason());
@@ -200,11 +201,18 @@ static int sevenzip_run(const bench_args *args, bench_result *out, ts_err *err) 
   return TS_OK;
 }
 
+static const bench_setting sevenzip_settings[] = {
+    {"7zip", BENCH_SETTING_PATH, "where 7-Zip is (7z, 7zz or 7z.exe); searched for when not given"},
+    {NULL, BENCH_SETTING_PATH, NULL},
+};
+
 const bench_def bench_7zip = {
     .name = "7zip",
+    .forms = "7zip[:N]",
     .help = "7-Zip's LZMA benchmark (7z b -mmtN -md22), the original experiment's; 7zip:N runs "
             "N threads (1 to 256, default 4); score: the Tot: rating in MIPS",
     .unavailable_reason = not_found_reason,
     .check_arg = sevenzip_check_arg,
     .run = sevenzip_run,
+    .settings = sevenzip_settings,
 };

@@ -19,16 +19,6 @@ typedef struct load_options {
   int quiet;
 } load_options;
 
-/* Option names that set a scenario option, with the key load_part_set knows them by. */
-static const struct {
-  const char *flag;
-  const char *key;
-} part_flags[] = {
-    {"--count", "count"},           {"--interval", "interval"}, {"--kind", "kind"},
-    {"--stack", "stack"},           {"--priority", "priority"}, {"--ramp", "ramp"},
-    {"--phase", "phase"},           {"--timer", "timer"},       {"--check", "check"},
-    {"--resolution", "resolution"}, {"--duty", "duty"},         {"--period", "period"}};
-
 static int read_options(int argc, char **argv, load_options *o, ts_err *err) {
   return cli_parse_load(argc, argv, "load", &o->spec, &o->for_ns, &o->quiet, NULL, err);
 }
@@ -91,16 +81,16 @@ int cli_parse_load(int argc, char **argv, const char *command, load_spec *spec, 
     } else if (quiet && cli_args_is(&a, "--quiet")) {
       o->quiet = 1;
     } else {
-      const char *key = NULL;
-      for (size_t i = 0; i < sizeof part_flags / sizeof part_flags[0]; i++)
-        if (cli_args_is(&a, part_flags[i].flag))
-          key = part_flags[i].key;
-      if (!key)
+      /* --KEY sets the option KEY of the scenario before it; any scenario's option is known
+         here, and one its scenario does not take is refused by load_part_set, naming both. */
+      const load_option *option =
+          strncmp(a.name, "--", 2) == 0 ? load_option_find(NULL, a.name + 2) : NULL;
+      if (!option)
         return ts_err_set(err, TS_EUSAGE, "%s: unknown option '%s'", command, a.name);
       if (!part)
         return ts_err_set(err, TS_EUSAGE, "%s: %s must follow a scenario name", command, a.name);
-      const char *v = NULL;
-      if (strcmp(key, "check") != 0 || a.inline_value)
+      const char *key = option->name, *v = NULL;
+      if (option->kind != LOAD_OPTION_FLAG || a.inline_value)
         rc = cli_args_value(&a, "see threadsoup load --help", &v, err);
       if (rc == TS_OK)
         rc = load_part_set(part, key, v, err);
@@ -128,24 +118,11 @@ static void print_scenarios(void) {
     const scenario_def *sc = scenario_table[i];
     const char *why = sc->unavailable_reason ? sc->unavailable_reason() : NULL;
     printf("%-6s %s%s%s\n", sc->name, sc->help, why ? " [unavailable here: " : "", why ? why : "");
-    printf("       options: --count%s",
-           sc->options & LOAD_OPT_DUTY ? " (default: one per CPU)" : "");
-    static const struct {
-      unsigned flag;
-      const char *name;
-    } names[] = {{LOAD_OPT_INTERVAL, "--interval"},
-                 {LOAD_OPT_KIND, "--kind"},
-                 {LOAD_OPT_STACK, "--stack"},
-                 {LOAD_OPT_PRIORITY, "--priority"},
-                 {LOAD_OPT_RAMP, "--ramp"},
-                 {LOAD_OPT_PHASE, "--phase"},
-                 {LOAD_OPT_TIMER, "--timer"},
-                 {LOAD_OPT_CHECK, "--check"},
-                 {LOAD_OPT_RESOLUTION, "--resolution"},
-                 {LOAD_OPT_DUTY, "--duty --period"}};
-    for (size_t j = 0; j < sizeof names / sizeof names[0]; j++)
-      if (sc->options & names[j].flag)
-        printf(" %s", names[j].name);
+    printf("       options:");
+    const load_option *o;
+    for (size_t j = 0; (o = load_option_at(sc, j)) != NULL; j++)
+      printf(" --%s%s", o->name,
+             strcmp(o->name, "count") == 0 && sc->count_per_cpu ? " (default: one per CPU)" : "");
     printf("\n");
   }
   load_options_help(options, sizeof options);
@@ -206,7 +183,7 @@ static void print_census(const load_options *o, census_sample *prev, uint64_t st
 static void print_timers(const load_spec *spec, const load *l) {
   int sleepers = 0;
   for (int i = 0; i < spec->part_count; i++)
-    sleepers |= (spec->parts[i].scenario->options & LOAD_OPT_RESOLUTION) != 0;
+    sleepers |= spec->parts[i].scenario->timers != NULL;
   if (!sleepers)
     return;
   plat_resolution asked = load_spec_resolution(spec), ignored, obtained;
@@ -403,36 +380,51 @@ static int run_load(const load_options *opts) {
   return CLI_EXIT_OK;
 }
 
+/* The scenarios and their options come from their rows; the command's own options are here. */
+static void print_help(void) {
+  char names[256];
+  scenario_names(names, sizeof names);
+  printf("\nSCENARIO is a name (%s) followed by its options, or a\n"
+         "condition such as sleep:5000@500ms+procs:100 or burn:10%%@20ms. 'threadsoup load\n"
+         "list' shows them.\n"
+         "\noptions of a scenario (each applies to the scenario before it) [the scenarios that\n"
+         "take it]:\n",
+         names);
+  /* Each option once, where it first appears, with every scenario that takes it. */
+  for (size_t s = 0; scenario_table[s]; s++) {
+    const load_option *o;
+    for (size_t i = 0; (o = load_option_at(scenario_table[s], i)) != NULL; i++) {
+      int seen = 0;
+      for (size_t t = 0; t < s && !seen; t++)
+        seen = load_option_find(scenario_table[t], o->name) != NULL;
+      if (seen)
+        continue;
+      char takers[256];
+      ts_buf list = ts_buf_on(takers, sizeof takers);
+      for (size_t t = 0; scenario_table[t]; t++)
+        if (load_option_find(scenario_table[t], o->name))
+          ts_buf_itemf(&list, ", ", "%s%s", scenario_table[t]->name,
+                       strcmp(o->name, "count") == 0 && scenario_table[t]->count_per_cpu
+                           ? " (default: one per logical CPU)"
+                           : "");
+      printf("  --%s [%s]\n        %s\n", o->name, takers, o->help);
+    }
+  }
+  printf("\noptions of the command:\n"
+         "  --for DURATION       stop after this time, e.g. 30s, 5m\n"
+         "  --quiet              no census lines (the controller then never wakes up)\n"
+         "\nload sleep --like PID|NAME [--window DURATION] [--print-only] [--for DURATION]\n"
+         "  watches a running process (a PID, or its executable's exact name) for the window\n"
+         "  (default 2s), counts each thread's context switches and runs as many sleepers at\n"
+         "  the same rates, and waiters for threads that never woke, e.g.\n"
+         "  sleep:4@100ms+sleep:1@1s+wait:18:event. --print-only prints that load and exits.\n");
+}
+
 const cli_command cli_load_command = {
     .name = "load",
     .synopsis = "load SCENARIO [options] [+ SCENARIO [options]]... [--for DURATION] [--quiet]",
     .summary = "run load in the foreground until Ctrl+C, SIGTERM or --for",
-    .help = "\nSCENARIO is a name (sleep, yield, wait, procs, burn) followed by its options, or a\n"
-            "condition such as sleep:5000@500ms+procs:100 or burn:10%@20ms. 'threadsoup load\n"
-            "list' shows them.\n"
-            "\noptions of a scenario (each applies to the scenario before it):\n"
-            "  --count N            threads or processes, 1 to 1000000 (required; burn: one\n"
-            "                       per logical CPU when not given)\n"
-            "  --interval DURATION  sleep: time between wake-ups (default 500ms)\n"
-            "  --kind KIND          wait: event, condvar, address, channel, join, iocp\n"
-            "  --stack KIB          thread stack (default and least: 16 POSIX, 64 Windows)\n"
-            "  --priority P         idle, low, normal, high\n"
-            "  --ramp DURATION      create gradually over this time\n"
-            "  --phase spread|sync  sleep: first wake-ups spread over an interval, or together\n"
-            "  --timer relative|absolute  sleep: sleep the interval, or to deadlines\n"
-            "  --check              yield: check the stop flag in the loop (mode 1)\n"
-            "  --resolution default|high  sleep: the OS's plain sleep (default; Windows ticks\n"
-            "                       at 15.6 ms) or high-resolution timers (Windows: waitable\n"
-            "                       timers; Linux: timer slack 1 ns instead of 50 us)\n"
-            "  --duty P             burn: share of each period spent spinning, 0.1% to 100%\n"
-            "  --period DURATION    burn: 1ms to 1s (default 10ms)\n"
-            "\noptions of the command:\n"
-            "  --for DURATION       stop after this time, e.g. 30s, 5m\n"
-            "  --quiet              no census lines (the controller then never wakes up)\n"
-            "\nload sleep --like PID|NAME [--window DURATION] [--print-only] [--for DURATION]\n"
-            "  watches a running process (a PID, or its executable's exact name) for the window\n"
-            "  (default 2s), counts each thread's context switches and runs as many sleepers at\n"
-            "  the same rates, and waiters for threads that never woke, e.g.\n"
-            "  sleep:4@100ms+sleep:1@1s+wait:18:event. --print-only prints that load and exits.\n",
+    .help = "",
+    .more_help = print_help,
     .main = load_main,
 };

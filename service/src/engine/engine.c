@@ -1,16 +1,14 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* engine.c - parses load specifications, and starts and stops their scenarios as one load. */
+/* engine.c - starts and stops the parts of a load spec as one load, with the thread helpers
+   scenarios share (ramp, priority, wake and join). */
 #include "engine.h"
 
-#include <math.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "threadsoup/buf.h"
-#include "threadsoup/parse.h"
 #include "threadsoup/units.h"
 
 struct load {
@@ -18,421 +16,6 @@ struct load {
   const scenario_def *scenarios[LOAD_MAX_PARTS];
   void *instances[LOAD_MAX_PARTS];
 };
-
-static const char load_syntax[] =
-    "accepted: baseline[-LABEL], or SCENARIO:COUNT[@INTERVAL][:KIND][/KEY=VALUE]... joined with "
-    "'+', "
-    "e.g. sleep:1500@500ms or wait:1000:address; burn:DUTY[@PERIOD][/count=N], e.g. burn:10%";
-
-/* burn's period: at least 1 ms (a shorter one is mostly timer lateness), at most 1 s (longer
-   bursts are no longer a steady share of a core). */
-#define DUTY_PERIOD_MIN_NS TS_NS_PER_MS
-#define DUTY_PERIOD_MAX_NS TS_NS_PER_S
-
-/* ---- options --------------------------------------------------------------------------------- */
-
-static const char *const priority_names[] = {"idle", "low", "normal", "high", NULL};
-static const char *const phase_names[] = {"spread", "sync", NULL};
-static const char *const timer_names[] = {"relative", "absolute", NULL};
-static const char *const resolution_names[] = {"default", "high", NULL};
-
-static int name_index(const char *const *names, const char *value) {
-  for (int i = 0; names[i]; i++)
-    if (strcmp(names[i], value) == 0)
-      return i;
-  return -1;
-}
-
-static void join_names(const char *const *names, char *buf, size_t len) {
-  ts_buf joined = ts_buf_on(buf, len);
-  for (int i = 0; names[i]; i++)
-    ts_buf_item(&joined, ", ", names[i]);
-}
-
-static int set_choice(const load_part *part, const char *key, const char *const *names,
-                      const char *value, int *out, ts_err *err) {
-  int i = value ? name_index(names, value) : -1;
-  if (i < 0) {
-    char accepted[256];
-    join_names(names, accepted, sizeof accepted);
-    return ts_err_set(err, TS_EUSAGE, "%s of '%s': '%s' is not accepted (accepted: %s)", key,
-                      part->scenario->name, value ? value : "", accepted);
-  }
-  *out = i;
-  return TS_OK;
-}
-
-static int set_count(load_part *p, const char *v, ts_err *err) {
-  char what[64];
-  snprintf(what, sizeof what, "count of '%s'", p->scenario->name);
-  int rc = parse_long(v, 1, LOAD_MAX_COUNT, what, &p->count, err);
-  if (rc == TS_OK)
-    p->count_auto = 0;
-  return rc;
-}
-
-static int set_interval(load_part *p, const char *v, ts_err *err) {
-  char what[64];
-  if (p->scenario->options & LOAD_OPT_DUTY) {
-    snprintf(what, sizeof what, "period of '%s'", p->scenario->name);
-    return parse_duration(v, DUTY_PERIOD_MIN_NS, DUTY_PERIOD_MAX_NS, what, &p->interval_ns, err);
-  }
-  snprintf(what, sizeof what, "interval of '%s'", p->scenario->name);
-  return parse_duration(v, TS_NS_PER_MS, TS_NS_PER_HOUR, what, &p->interval_ns, err);
-}
-
-/* A duty such as "10%" or "2.5%": 0.1 % to 100 % in steps of 0.1 %. The '%' is required, so
-   that burn:4 is not taken for four of something. */
-static int set_duty(load_part *p, const char *v, ts_err *err) {
-  static const char accepted[] = "accepted: 0.1% to 100% in steps of 0.1%, e.g. burn:10%";
-  const char *name = p->scenario->name;
-  size_t n = v ? strlen(v) : 0;
-  char number[32];
-  if (n < 2 || n >= sizeof number || v[n - 1] != '%' ||
-      !((v[0] >= '0' && v[0] <= '9') || v[0] == '.'))
-    return ts_err_set(err, TS_EUSAGE, "duty of '%s': '%s' is not a percentage (%s)", name,
-                      v ? v : "", accepted);
-  memcpy(number, v, n - 1);
-  number[n - 1] = '\0';
-  char *end;
-  double percent = strtod(number, &end);
-  if (*end || end == number || !(percent >= 0))
-    return ts_err_set(err, TS_EUSAGE, "duty of '%s': '%s' is not a percentage (%s)", name, v,
-                      accepted);
-  double permille = percent * 10;
-  if (permille < 1 - 1e-9 || permille > 1000 + 1e-9)
-    return ts_err_set(err, TS_EUSAGE, "duty of '%s': %s is out of range (%s)", name, v, accepted);
-  long whole = lround(permille);
-  if (fabs(permille - (double)whole) > 1e-6)
-    return ts_err_set(err, TS_EUSAGE, "duty of '%s': %s is finer than 0.1%% (%s)", name, v,
-                      accepted);
-  p->duty_permille = (int)whole;
-  return TS_OK;
-}
-
-void load_format_duty(int permille, char *buf, size_t len) {
-  if (permille % 10 == 0)
-    snprintf(buf, len, "%d%%", permille / 10);
-  else
-    snprintf(buf, len, "%d.%d%%", permille / 10, permille % 10);
-}
-
-static int set_kind(load_part *p, const char *v, ts_err *err) {
-  return set_choice(p, "kind", p->scenario->kinds, v, &p->kind, err);
-}
-
-static int set_stack(load_part *p, const char *v, ts_err *err) {
-  long min_kib = (long)(plat_thread_min_stack() / 1024), kib;
-  char what[64];
-  snprintf(what, sizeof what, "stack (KiB) of '%s'", p->scenario->name);
-  int rc = parse_long(v, min_kib, 65536, what, &kib, err);
-  if (rc == TS_OK)
-    p->stack_bytes = (size_t)kib * 1024;
-  return rc;
-}
-
-static int set_priority(load_part *p, const char *v, ts_err *err) {
-  int i;
-  int rc = set_choice(p, "priority", priority_names, v, &i, err);
-  if (rc == TS_OK)
-    p->priority = (plat_priority)i;
-  return rc;
-}
-
-static int set_ramp(load_part *p, const char *v, ts_err *err) {
-  char what[64];
-  snprintf(what, sizeof what, "ramp of '%s'", p->scenario->name);
-  return parse_duration(v, 0, TS_NS_PER_HOUR, what, &p->ramp_ns, err);
-}
-
-static int set_phase(load_part *p, const char *v, ts_err *err) {
-  int i;
-  int rc = set_choice(p, "phase", phase_names, v, &i, err);
-  if (rc == TS_OK)
-    p->phase = (load_phase)i;
-  return rc;
-}
-
-static int set_timer(load_part *p, const char *v, ts_err *err) {
-  int i;
-  int rc = set_choice(p, "timer", timer_names, v, &i, err);
-  if (rc == TS_OK)
-    p->timer = (load_timer)i;
-  return rc;
-}
-
-static int set_resolution(load_part *p, const char *v, ts_err *err) {
-  int i;
-  int rc = set_choice(p, "resolution", resolution_names, v, &i, err);
-  if (rc == TS_OK)
-    p->resolution = (plat_resolution)i;
-  return rc;
-}
-
-static int set_check(load_part *p, const char *v, ts_err *err) {
-  static const char *const yes_no[] = {"no", "yes", NULL};
-  if (!v) {
-    p->check = 1; /* a bare flag: --check, /check */
-    return TS_OK;
-  }
-  return set_choice(p, "check", yes_no, v, &p->check, err);
-}
-
-typedef struct option_def {
-  const char *key;
-  unsigned flag; /* 0: every scenario takes it */
-  const char *accepted;
-  int (*set)(load_part *part, const char *value, ts_err *err);
-} option_def;
-
-static const option_def option_table[] = {
-    {"count", 0, "how many threads or processes, 1 to 1000000", set_count},
-    {"interval", LOAD_OPT_INTERVAL, "sleep time between wake-ups, 1ms to 1h (default 500ms)",
-     set_interval},
-    {"kind", LOAD_OPT_KIND, "what the threads wait on (see the scenario)", set_kind},
-    {"stack", LOAD_OPT_STACK, "stack size in KiB (default and least: 16 POSIX, 64 Windows)",
-     set_stack},
-    {"priority", LOAD_OPT_PRIORITY, "idle, low, normal (default), high", set_priority},
-    {"ramp", LOAD_OPT_RAMP, "create gradually over a duration such as 10s (default 0s)", set_ramp},
-    {"phase", LOAD_OPT_PHASE, "spread (default: first wake-ups evenly over one interval) or sync",
-     set_phase},
-    {"timer", LOAD_OPT_TIMER, "relative (default: sleep the interval) or absolute (deadlines)",
-     set_timer},
-    {"check", LOAD_OPT_CHECK, "the loop checks the stop flag (mode 1); without it, mode 2",
-     set_check},
-    {"resolution", LOAD_OPT_RESOLUTION,
-     "default (the OS's plain sleep, as the original) or high (high-resolution timers)",
-     set_resolution},
-    {"duty", LOAD_OPT_DUTY, "burn: share of each period spent spinning, 0.1% to 100%", set_duty},
-    {"period", LOAD_OPT_DUTY, "burn: the period, 1ms to 1s (default 10ms)", set_interval},
-};
-
-void load_options_help(char *buf, size_t len) {
-  ts_buf help = ts_buf_on(buf, len);
-  for (size_t i = 0; i < sizeof option_table / sizeof option_table[0]; i++)
-    ts_buf_addf(&help, "  %-10s %s\n", option_table[i].key, option_table[i].accepted);
-}
-
-int load_part_init(load_part *part, const char *name, ts_err *err) {
-  const scenario_def *sc = scenario_find(name, strlen(name));
-  memset(part, 0, sizeof *part);
-  if (!sc) {
-    char names[256];
-    scenario_names(names, sizeof names);
-    return ts_err_set(err, TS_EUSAGE, "unknown scenario '%s' (known: %s)", name, names);
-  }
-  part->scenario = sc;
-  part->interval_ns = sc->default_interval_ns;
-  part->priority = PLAT_PRIORITY_NORMAL;
-  if (sc->options & LOAD_OPT_DUTY) {
-    /* One thread per logical CPU of every processor group, until a count is given. */
-    plat_sysinfo info;
-    plat_sysinfo_read(&info);
-    part->count = info.logical_cpus >= 1 ? info.logical_cpus : 1;
-    part->count_auto = 1;
-  }
-  return TS_OK;
-}
-
-int load_part_set(load_part *part, const char *key, const char *value, ts_err *err) {
-  for (size_t i = 0; i < sizeof option_table / sizeof option_table[0]; i++) {
-    const option_def *o = &option_table[i];
-    if (strcmp(o->key, key) != 0)
-      continue;
-    if (o->flag && !(part->scenario->options & o->flag))
-      return ts_err_set(err, TS_EUSAGE, "scenario '%s' takes no %s", part->scenario->name, key);
-    if (o->set != set_check && !value)
-      return ts_err_set(err, TS_EUSAGE, "%s of '%s' needs a value (%s)", key, part->scenario->name,
-                        o->accepted);
-    return o->set(part, value, err);
-  }
-  return ts_err_set(err, TS_EUSAGE,
-                    "unknown option '%s' for '%s' (known: count, duty, interval, period, kind, "
-                    "stack, priority, ramp, phase, timer, check, resolution)",
-                    key, part->scenario->name);
-}
-
-int load_part_finish(const load_part *p, char *text, size_t len, ts_err *err) {
-  int duty = (p->scenario->options & LOAD_OPT_DUTY) != 0;
-  if (duty && p->duty_permille <= 0)
-    return ts_err_set(err, TS_EUSAGE, "'%s' needs a duty, e.g. %s:10%% or --duty 10%%",
-                      p->scenario->name, p->scenario->name);
-  if (p->count <= 0)
-    return ts_err_set(err, TS_EUSAGE, "'%s' needs a count, e.g. %s:1500 or --count 1500",
-                      p->scenario->name, p->scenario->name);
-  ts_buf b = ts_buf_on(text, len);
-  char duration[32];
-  if (duty) {
-    /* burn:DUTY@PERIOD; the count only when given, so the text means the same on any machine. */
-    char share[16];
-    load_format_duty(p->duty_permille, share, sizeof share);
-    format_duration(p->interval_ns, duration, sizeof duration);
-    ts_buf_addf(&b, "%s:%s@%s", p->scenario->name, share, duration);
-    if (!p->count_auto)
-      ts_buf_addf(&b, "/count=%ld", p->count);
-  } else {
-    ts_buf_addf(&b, "%s:%ld", p->scenario->name, p->count);
-  }
-  if (p->scenario->options & LOAD_OPT_INTERVAL) {
-    format_duration(p->interval_ns, duration, sizeof duration);
-    ts_buf_addf(&b, "@%s", duration);
-  }
-  if (p->scenario->options & LOAD_OPT_KIND)
-    ts_buf_addf(&b, ":%s", p->scenario->kinds[p->kind]);
-  if (p->stack_bytes)
-    ts_buf_addf(&b, "/stack=%zu", p->stack_bytes / 1024);
-  if (p->priority != PLAT_PRIORITY_NORMAL)
-    ts_buf_addf(&b, "/priority=%s", priority_names[p->priority]);
-  if (p->ramp_ns) {
-    format_duration(p->ramp_ns, duration, sizeof duration);
-    ts_buf_addf(&b, "/ramp=%s", duration);
-  }
-  if (p->phase != LOAD_PHASE_SPREAD)
-    ts_buf_addf(&b, "/phase=%s", phase_names[p->phase]);
-  if (p->timer != LOAD_TIMER_RELATIVE)
-    ts_buf_addf(&b, "/timer=%s", timer_names[p->timer]);
-  if (p->check)
-    ts_buf_add(&b, "/check");
-  if (p->resolution != PLAT_RESOLUTION_DEFAULT)
-    ts_buf_addf(&b, "/resolution=%s", resolution_names[p->resolution]);
-  if (b.cut)
-    return ts_err_set(err, TS_EUSAGE, "load '%s:%ld…' is too long", p->scenario->name, p->count);
-  return TS_OK;
-}
-
-/* ---- parsing ---- */
-
-/* Parses one NAME:COUNT[@INTERVAL][:KIND][/KEY=VALUE]… of length len. */
-static int parse_part(const char *text, size_t len, load_part *out, ts_err *err) {
-  char buf[LOAD_TEXT_MAX];
-  if (len >= sizeof buf)
-    return ts_err_set(err, TS_EUSAGE, "load '%.*s' is too long", (int)len, text);
-  memcpy(buf, text, len);
-  buf[len] = '\0';
-
-  char *options = strchr(buf, '/');
-  if (options)
-    *options++ = '\0';
-  char *count = strchr(buf, ':');
-  if (count)
-    *count++ = '\0';
-  int rc = load_part_init(out, buf, err);
-  if (rc != TS_OK)
-    return rc;
-  int duty = (out->scenario->options & LOAD_OPT_DUTY) != 0;
-  if (!count && duty)
-    return ts_err_set(err, TS_EUSAGE, "'%s' needs a duty, e.g. %s:10%% (%s)", buf, buf,
-                      load_syntax);
-  if (!count)
-    return ts_err_set(err, TS_EUSAGE, "'%s' needs a count, e.g. %s:1500 (%s)", buf, buf,
-                      load_syntax);
-  char *kind = strchr(count, ':');
-  if (kind)
-    *kind++ = '\0';
-  char *interval = strchr(count, '@');
-  if (interval)
-    *interval++ = '\0';
-  /* burn's slots are a duty and a period; its count is an option (/count=N). */
-  rc = load_part_set(out, duty ? "duty" : "count", count, err);
-  if (rc == TS_OK && interval)
-    rc = load_part_set(out, duty ? "period" : "interval", interval, err);
-  if (rc == TS_OK && kind)
-    rc = load_part_set(out, "kind", kind, err);
-  while (rc == TS_OK && options && *options) {
-    char *next = strchr(options, '/');
-    if (next)
-      *next++ = '\0';
-    char *eq = strchr(options, '=');
-    if (eq)
-      *eq++ = '\0';
-    rc = load_part_set(out, options, eq, err);
-    options = next;
-  }
-  return rc;
-}
-
-int load_spec_format(load_spec *spec, ts_err *err) {
-  if (spec->part_count == 0) {
-    if (strncmp(spec->text, "baseline", 8) != 0)
-      snprintf(spec->text, sizeof spec->text, "baseline");
-    return TS_OK;
-  }
-  ts_buf text = ts_buf_on(spec->text, sizeof spec->text);
-  for (int i = 0; i < spec->part_count; i++) {
-    char part[LOAD_TEXT_MAX];
-    int rc = load_part_finish(&spec->parts[i], part, sizeof part, err);
-    if (rc != TS_OK)
-      return rc;
-    ts_buf_item(&text, "+", part);
-    if (text.cut)
-      return ts_err_set(err, TS_EUSAGE, "condition is too long (at most %d characters)",
-                        LOAD_TEXT_MAX - 1);
-  }
-  return TS_OK;
-}
-
-int load_spec_parse(const char *text, load_spec *out, ts_err *err) {
-  memset(out, 0, sizeof *out);
-  if (!text || !*text)
-    return ts_err_set(err, TS_EUSAGE, "empty condition (%s)", load_syntax);
-  if (strncmp(text, "baseline", 8) == 0) {
-    /* "baseline-LABEL" is a second baseline under another name: an A/A test of the noise. */
-    const char *label = text + 8;
-    if (*label == '-' && label[1]) {
-      for (const char *c = label + 1; *c; c++)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9')))
-          return ts_err_set(err, TS_EUSAGE,
-                            "'%s': a baseline label has only a-z and 0-9 (e.g. baseline-b)", text);
-      if (strlen(text) >= sizeof out->text)
-        return ts_err_set(err, TS_EUSAGE, "'%s' is too long", text);
-    } else if (*label) {
-      return ts_err_set(err, TS_EUSAGE, "'%s' is not a condition (%s)", text, load_syntax);
-    }
-    snprintf(out->text, sizeof out->text, "%s", text);
-    return TS_OK;
-  }
-  const char *p = text;
-  for (;;) {
-    const char *plus = strchr(p, '+');
-    size_t len = plus ? (size_t)(plus - p) : strlen(p);
-    if (len == 0)
-      return ts_err_set(err, TS_EUSAGE, "empty part in condition '%s' (%s)", text, load_syntax);
-    if (out->part_count == LOAD_MAX_PARTS)
-      return ts_err_set(err, TS_EUSAGE, "condition '%s' has more than %d parts", text,
-                        LOAD_MAX_PARTS);
-    int rc = parse_part(p, len, &out->parts[out->part_count], err);
-    if (rc != TS_OK)
-      return rc;
-    out->part_count++;
-    if (!plus)
-      break;
-    p = plus + 1;
-  }
-  return load_spec_format(out, err);
-}
-
-long load_spec_threads(const load_spec *spec) {
-  long n = 0;
-  for (int i = 0; i < spec->part_count; i++)
-    if (!spec->parts[i].scenario->creates_processes)
-      n += spec->parts[i].count;
-  return n;
-}
-
-long load_spec_processes(const load_spec *spec) {
-  long n = 0;
-  for (int i = 0; i < spec->part_count; i++)
-    if (spec->parts[i].scenario->creates_processes)
-      n += spec->parts[i].count;
-  return n;
-}
-
-plat_resolution load_spec_resolution(const load_spec *spec) {
-  for (int i = 0; i < spec->part_count; i++)
-    if (spec->parts[i].resolution == PLAT_RESOLUTION_HIGH)
-      return PLAT_RESOLUTION_HIGH;
-  return PLAT_RESOLUTION_DEFAULT;
-}
 
 /* ---- running ---- */
 
@@ -469,7 +52,7 @@ void load_wake_and_join(void *slots, size_t slot_size, size_t done_offset, long 
 
 void load_thread_begin(const load_part *part) {
   ts_err ignored; /* checked before any thread started: see check_priority */
-  plat_thread_set_priority(part->priority, &ignored);
+  plat_thread_set_priority((plat_priority)part->priority, &ignored);
 }
 
 int load_start_threads(const load_part *part, const plat_cancel *cancel, void *slots,
@@ -504,9 +87,10 @@ static void priority_probe_thread(void *arg) {
 
 /* A priority the OS will refuse is refused before any load exists, on a throwaway thread. */
 static int check_priority(const load_part *part, ts_err *err) {
-  if (part->priority == PLAT_PRIORITY_NORMAL || (part->scenario->options & LOAD_OPT_PRIORITY) == 0)
+  if (part->priority == PLAT_PRIORITY_NORMAL ||
+      (part->scenario->engine_options & LOAD_TAKES_PRIORITY) == 0)
     return TS_OK;
-  priority_probe probe = {{0}, part->priority, TS_OK, {0, ""}};
+  priority_probe probe = {{0}, (plat_priority)part->priority, TS_OK, {0, ""}};
   int rc = plat_thread_start(&probe.thread, 0, priority_probe_thread, &probe, err);
   if (rc != TS_OK)
     return rc;
@@ -514,7 +98,7 @@ static int check_priority(const load_part *part, ts_err *err) {
   if (probe.rc != TS_OK) {
     *err = probe.err;
     return ts_err_prefix(err, "%s: priority=%s refused", part->scenario->name,
-                         priority_names[part->priority]);
+                         load_option_find(NULL, "priority")->names[part->priority]);
   }
   return TS_OK;
 }

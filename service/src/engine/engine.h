@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* engine.h - the load engine: parses load specifications, starts the scenarios they name, and tears
-   every thread and process down again. */
+/* engine.h - the load engine: the parts of a load and their options (the kit each scenario
+   describes its own options with), the spec language that reads them (spec.c), starting and
+   tearing down every thread and process (engine.c), and the scenario registry (scenarios.c). */
 #ifndef THREADSOUP_ENGINE_H
 #define THREADSOUP_ENGINE_H
 
@@ -16,41 +17,31 @@
 
 typedef struct scenario_def scenario_def;
 
-/* Options a scenario may take; each scenario lists the ones it accepts. */
-enum load_option {
-  LOAD_OPT_INTERVAL = 1 << 0,   /* sleep: time between wake-ups */
-  LOAD_OPT_KIND = 1 << 1,       /* wait: what the threads wait on */
-  LOAD_OPT_STACK = 1 << 2,      /* thread stack size */
-  LOAD_OPT_PRIORITY = 1 << 3,   /* thread priority */
-  LOAD_OPT_RAMP = 1 << 4,       /* create gradually over a duration */
-  LOAD_OPT_PHASE = 1 << 5,      /* sleep: first wake-ups spread or together */
-  LOAD_OPT_TIMER = 1 << 6,      /* sleep: relative or absolute deadlines */
-  LOAD_OPT_CHECK = 1 << 7,      /* yield: check the stop flag in the loop */
-  LOAD_OPT_RESOLUTION = 1 << 8, /* sleep: the OS's plain sleep or high-resolution timers */
-  LOAD_OPT_DUTY = 1 << 9,       /* burn: the COUNT slot holds a duty ("10%"), "@" a period, and
-                                   the count (/count=N) defaults to one per logical CPU */
-};
-#define LOAD_THREAD_OPTIONS (LOAD_OPT_STACK | LOAD_OPT_PRIORITY | LOAD_OPT_RAMP)
+/* Room in a part for its scenario's own option values: each scenario lays a struct of its own
+   there (sleep_params, …) and reads it back with LOAD_PARAMS. */
+#define LOAD_PARAMS_MAX 32
 
-typedef enum load_phase { LOAD_PHASE_SPREAD, LOAD_PHASE_SYNC } load_phase;
-typedef enum load_timer { LOAD_TIMER_RELATIVE, LOAD_TIMER_ABSOLUTE } load_timer;
-
-/* One scenario with its options, e.g. "sleep:5000@500ms". */
+/* One scenario with its options, e.g. "sleep:5000@500ms". The count and the thread options are
+   the engine's (load_start_threads honours them); everything else a scenario takes is in
+   `params`, where its option rows put it. */
 typedef struct load_part {
   const scenario_def *scenario;
   long count;
-  uint64_t interval_ns;       /* sleep */
-  int kind;                   /* wait: index into scenario->kinds */
-  size_t stack_bytes;         /* 0 = the platform's smallest safe stack */
-  plat_priority priority;     /* PLAT_PRIORITY_NORMAL = unchanged */
-  uint64_t ramp_ns;           /* 0 = as fast as possible */
-  load_phase phase;           /* sleep */
-  load_timer timer;           /* sleep */
-  int check;                  /* yield: 1 = the loop checks the stop flag (mode 1) */
-  plat_resolution resolution; /* sleep: default (plain sleep) or high */
-  int duty_permille;          /* burn: tenths of a percent of each period spent spinning, 1-1000 */
-  int count_auto;             /* burn: 1 while count is the default, one per logical CPU */
+  int count_auto;     /* 1 while count is the default, one per logical CPU (count_per_cpu) */
+  size_t stack_bytes; /* 0 = the platform's smallest safe stack */
+  int priority;       /* a plat_priority; PLAT_PRIORITY_NORMAL = unchanged */
+  uint64_t ramp_ns;   /* 0 = as fast as possible */
+  unsigned given;     /* bit i: the option load_option_at(scenario, i) was set */
+  union {
+    unsigned char bytes[LOAD_PARAMS_MAX];
+    uint64_t align_u64;
+    double align_double;
+    void *align_pointer;
+  } params;
 } load_part;
+
+/* A scenario's option values, as the struct `type` it keeps in part->params. */
+#define LOAD_PARAMS(part, type) ((const type *)(const void *)(part)->params.bytes)
 
 /* A condition of an experiment: no parts ("baseline") or parts joined with '+'. */
 typedef struct load_spec {
@@ -59,30 +50,111 @@ typedef struct load_spec {
   load_part parts[LOAD_MAX_PARTS];
 } load_spec;
 
-/* Parses "baseline" or parts joined with '+', each NAME:COUNT[@INTERVAL][:KIND][/KEY=VALUE]…
-   (e.g. "sleep:5000@500ms/timer=absolute+wait:1000:address"), or for burn
-   burn:DUTY[@PERIOD][/count=N] ("burn:10%@20ms"). Nothing is created. */
+/* ---- the option kit: one row per option, read and written by one setter and one formatter -- */
+
+typedef enum load_option_kind {
+  LOAD_OPTION_COUNT,    /* long in [min, max] */
+  LOAD_OPTION_DURATION, /* uint64_t nanoseconds in [min, max] */
+  LOAD_OPTION_CHOICE,   /* int: the index of a name in `names` */
+  LOAD_OPTION_FLAG,     /* int: 1 when given bare (/check, --check) or "yes", 0 for "no" */
+  LOAD_OPTION_CUSTOM,   /* read and written by the row's own parse and format */
+} load_option_kind;
+
+/* Where an option stands in a part's text NAME:FIRST[@AT][:KIND][/KEY=VALUE]…. */
+typedef enum load_option_place {
+  LOAD_PLACE_OPTION, /* /KEY=VALUE (a flag: /KEY), written when not its default */
+  LOAD_PLACE_FIRST,  /* the slot after the name, in place of the count (burn's duty) */
+  LOAD_PLACE_AT,     /* @VALUE, always written */
+  LOAD_PLACE_KIND,   /* :VALUE after the first slot, always written */
+} load_option_place;
+
+typedef struct load_option {
+  const char *name; /* the key of /KEY=VALUE and of --KEY */
+  load_option_kind kind;
+  load_option_place place;
+  size_t at;                /* offsetof its value in load_part (LOAD_AT for params) */
+  double min, max;          /* count, duration: the bounds, in the kind's unit */
+  const char *const *names; /* choice: NULL-terminated */
+  const char *dflt;         /* the default as text, set through the setter; NULL: none */
+  const char *example;      /* FIRST: a value for "needs a …, e.g. burn:10%" */
+  const char *help;         /* what it means and accepts, for help and "needs a value" */
+  /* custom: reads `value` into the part; `what` names it in messages ("duty of 'burn'"). */
+  int (*parse)(load_part *part, const char *value, const char *what, ts_err *err);
+  /* custom: the value as text; "" when it is the default (then /KEY=VALUE is not written). */
+  void (*format)(const load_part *part, char *buf, size_t len);
+} load_option;
+
+/* The offset in load_part of field `field` of a scenario's params struct `type`, which must have
+   type T: a row whose kind does not match its field's type does not compile. */
+#define LOAD_AT(type, field, T)                                                                    \
+  _Generic(((type *)0)->field, T : offsetof(load_part, params) + offsetof(type, field))
+
+/* One macro per kind, each row read as (name, place, where, bounds or names, default, help). */
+#define LOAD_DURATION(name, place, type, field, min, max, dflt, help)                              \
+  {                                                                                                \
+    name, LOAD_OPTION_DURATION, place, LOAD_AT(type, field, uint64_t), min, max, NULL, dflt, NULL, \
+        help, NULL, NULL                                                                           \
+  }
+#define LOAD_CHOICE(name, place, type, field, names, dflt, help)                                   \
+  {                                                                                                \
+    name, LOAD_OPTION_CHOICE, place, LOAD_AT(type, field, int), 0, 0, names, dflt, NULL, help,     \
+        NULL, NULL                                                                                 \
+  }
+#define LOAD_FLAG(name, type, field, help)                                                         \
+  {                                                                                                \
+    name, LOAD_OPTION_FLAG, LOAD_PLACE_OPTION, LOAD_AT(type, field, int), 0, 1, NULL, "no", NULL,  \
+        help, NULL, NULL                                                                           \
+  }
+#define LOAD_CUSTOM(name, place, type, field, T, example, help, parse, format)                     \
+  {                                                                                                \
+    name, LOAD_OPTION_CUSTOM, place, LOAD_AT(type, field, T), 0, 0, NULL, NULL, example, help,     \
+        parse, format                                                                              \
+  }
+
+/* The row that ends a scenario's list of options. */
+#define LOAD_OPTIONS_END                                                                           \
+  { NULL, LOAD_OPTION_COUNT, LOAD_PLACE_OPTION, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL }
+
+/* The i-th option scenario `sc` takes, the engine's (count, stack, priority, ramp) with its own,
+   in the order its canonical text writes them; NULL past the last. */
+const load_option *load_option_at(const scenario_def *sc, size_t i);
+/* The option `name` of scenario `sc`, NULL when it takes none; of any scenario when sc is NULL. */
+const load_option *load_option_find(const scenario_def *sc, const char *name);
+/* What a kind is called in catalogs: "count", "duration", "choice", "flag", "text". */
+const char *load_option_kind_name(load_option_kind kind);
+
+/* ---- the spec language (spec.c) -------------------------------------------------------------- */
+
+/* Parses "baseline" or parts joined with '+', each NAME:FIRST[@AT][:KIND][/KEY=VALUE]…
+   (e.g. "sleep:5000@500ms/timer=absolute+wait:1000:address", "burn:10%@20ms/count=2"), FIRST
+   being the count unless the scenario puts another option there. Nothing is created. */
 int load_spec_parse(const char *text, load_spec *out, ts_err *err);
 /* Starts a part of the scenario called `name` with its defaults, for options to follow. */
 int load_part_init(load_part *part, const char *name, ts_err *err);
-/* Sets one option by name ("count", "interval", "kind", "stack", "priority", "ramp", "phase",
-   "timer", "check", "resolution", "duty", "period") from its text; refuses options the scenario
-   does not take. */
+/* Sets one option by name from its text (NULL: given bare, as a flag is); refuses options the
+   scenario does not take. */
 int load_part_set(load_part *part, const char *key, const char *value, ts_err *err);
-/* Checks a part is complete (a count, or burn's duty, was given) and writes its canonical text. */
+/* Checks a part is complete (a count, or what its first slot holds, was given) and writes its
+   canonical text. */
 int load_part_finish(const load_part *part, char *text, size_t len, ts_err *err);
-/* burn's duty as it is written: 100 gives "10%", 25 "2.5%". */
-void load_format_duty(int permille, char *buf, size_t len);
 /* Recomputes spec->text from its parts. */
 int load_spec_format(load_spec *spec, ts_err *err);
 /* Threads and processes the spec asks for. */
 long load_spec_threads(const load_spec *spec);
 long load_spec_processes(const load_spec *spec);
-/* "key: accepted values" lines describing the options, for help texts. */
+/* "  key        accepted values" lines describing every option once, for help texts. */
 void load_options_help(char *buf, size_t len);
+/* How a plan writes a condition: "baseline, baseline-LABEL (…), sleep:COUNT[@INTERVAL], …". */
+void load_spec_forms(char *buf, size_t len);
 
+/* What a part does, as its scenario says (0 when it does not say): wake-ups per second, and the
+   share of a CPU each of its threads takes by design (burn:10% gives 0.1). */
+double load_part_wakeups_per_s(const load_part *part);
+double load_part_cpu_share(const load_part *part);
 /* The timer resolution the spec's sleepers ask for: high when any part asks for it. */
 plat_resolution load_spec_resolution(const load_spec *spec);
+
+/* ---- running a load (engine.c) --------------------------------------------------------------- */
 
 /* A running load. */
 typedef struct load load;
@@ -99,6 +171,14 @@ void load_stop(load *l);
 void load_timer_state(const load *l, plat_resolution *asked, plat_resolution *obtained, char *note,
                       size_t len);
 
+/* Live child processes of this process, as the OS process list shows them (what procs really
+   runs); -1 when the list cannot be read. */
+long load_count_children(void);
+/* The same for any process `parent`, counting only names that contain `name` (NULL: all). */
+long load_count_children_of(long parent, const char *name);
+
+/* ---- the timer probe (probe.c) --------------------------------------------------------------- */
+
 /* What a sleeper of a given resolution gets on this machine, measured on a thread of its own
    made like the load's sleepers: the OS's timer resolution as that thread sees it, and how late
    1 ms sleeps end (the median of `samples`). */
@@ -111,12 +191,6 @@ typedef struct load_timer_probe {
 } load_timer_probe;
 int load_timer_probe_run(plat_resolution resolution, int samples, load_timer_probe *out,
                          ts_err *err);
-
-/* Live child processes of this process, as the OS process list shows them (what procs really
-   runs); -1 when the list cannot be read. */
-long load_count_children(void);
-/* The same for any process `parent`, counting only names that contain `name` (NULL: all). */
-long load_count_children_of(long parent, const char *name);
 
 /* ---- for scenario files ---------------------------------------------------------------------- */
 
@@ -137,15 +211,15 @@ void load_thread_begin(const load_part *part);
 int load_ramp_pause(const load_part *part, const plat_cancel *cancel, uint64_t started_ns,
                     long index);
 
-/* ---- the scenario registry (scenarios.c) ---------------------------------------------------- */
+/* ---- the scenario registry (scenarios.c) ----------------------------------------------------- */
 
 struct scenario_def {
   const char *name;
   const char *help;
-  unsigned options;             /* LOAD_OPT_* it accepts */
-  const char *const *kinds;     /* LOAD_OPT_KIND: NULL-terminated names; kinds[0] is the default */
-  uint64_t default_interval_ns; /* LOAD_OPT_INTERVAL, LOAD_OPT_DUTY: the period */
-  int creates_processes;        /* 1: count is processes, not threads */
+  const load_option *options; /* its own options, ending with a row whose name is NULL */
+  unsigned engine_options;    /* the engine's options it takes besides count: LOAD_TAKES_* */
+  int count_per_cpu;          /* 1: the count defaults to one per logical CPU */
+  int creates_processes;      /* 1: count is processes, not threads */
   const char *(*unavailable_reason)(void); /* NULL or a reason it cannot run here */
   /* Starts part->count threads or processes; *instance is what stop() gets back. On failure
      it has already torn down what it created, and err says how many it had made. */
@@ -153,7 +227,18 @@ struct scenario_def {
   void (*stop)(void *instance);
   /* NULL, or how many of the instance's threads asked for and got high timer resolution. */
   void (*timers)(void *instance, long *asked_high, long *obtained_high);
+  /* NULL, or the timer resolution the part's threads ask for. */
+  plat_resolution (*resolution)(const load_part *part);
+  /* NULL, or what the part does: see load_part_wakeups_per_s and load_part_cpu_share. */
+  double (*wakeups_per_s)(const load_part *part);
+  double (*cpu_share)(const load_part *part);
 };
+
+/* The engine's options besides count, for scenario_def.engine_options. */
+#define LOAD_TAKES_STACK (1u << 0)
+#define LOAD_TAKES_PRIORITY (1u << 1)
+#define LOAD_TAKES_RAMP (1u << 2)
+#define LOAD_THREAD_OPTIONS (LOAD_TAKES_STACK | LOAD_TAKES_PRIORITY | LOAD_TAKES_RAMP)
 
 extern const scenario_def *const scenario_table[];
 const scenario_def *scenario_find(const char *name, size_t name_len);

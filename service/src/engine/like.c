@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,9 +111,14 @@ int like_group(const uint64_t *switches, long count, uint64_t window_ns, like_re
   int rc = TS_OK;
   for (int i = 0; i < out->class_count && rc == TS_OK; i++) {
     load_part *part = &spec->parts[spec->part_count++];
+    char threads[24], interval[32];
+    snprintf(threads, sizeof threads, "%ld", out->classes[i].threads);
+    format_duration(out->classes[i].interval_ns, interval, sizeof interval);
     rc = load_part_init(part, "sleep", err);
-    part->count = out->classes[i].threads;
-    part->interval_ns = out->classes[i].interval_ns;
+    if (rc == TS_OK)
+      rc = load_part_set(part, "count", threads, err);
+    if (rc == TS_OK)
+      rc = load_part_set(part, "interval", interval, err);
   }
   if (rc == TS_OK && out->waiters > 0) {
     load_part *part = &spec->parts[spec->part_count++];

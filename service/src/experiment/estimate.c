@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "../stats/stats.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/units.h"
 

@@ -153,18 +153,10 @@ static int run_trial(const trial_context *t, experiment_progress *progress, ts_e
   char started_at[32], finished_at[32], warning[256];
   plat_utc_timestamp(started_at, sizeof started_at);
 
-  const char *arg;
-  const bench_def *bench = bench_find(t->bench_spec, &arg, err);
-  const char *tool_path = plan_tool_path(t->p, t->bench_spec);
-  if (!bench && !(tool_path && err->code == TS_EUNSUPPORTED))
+  const char *arg, *settings[BENCH_SETTINGS_MAX];
+  const bench_def *bench = plan_bench(t->p, t->bench_spec, &arg, settings, err);
+  if (!bench)
     return err->code;
-  if (!bench) { /* unavailable by search, but the plan names where the tool is */
-    for (size_t i = 0; bench_table[i]; i++)
-      if (strncmp(t->bench_spec, bench_table[i]->name, strlen(bench_table[i]->name)) == 0)
-        bench = bench_table[i];
-    if (!bench)
-      return err->code;
-  }
 
   load *l = NULL;
   int rc = load_start(t->condition, t->cancel, &l, err);
@@ -245,13 +237,7 @@ static int run_trial(const trial_context *t, experiment_progress *progress, ts_e
     metrics[m++] = (store_metric){state_names[i], (double)census.states[i].threads};
   }
 
-  bench_args args = {arg,
-                     t->p->work_scale,
-                     tool_path,
-                     t->p->command_line[0] ? t->p->command_line : NULL,
-                     t->p->score_regex[0] ? t->p->score_regex : NULL,
-                     t->p->bench_timeout_ns,
-                     t->cancel};
+  bench_args args = {arg, t->p->work_scale, settings, t->p->bench_timeout_ns, t->cancel};
   /* This thread runs the benchmark (or starts its program): normal priority, out of power
      throttling; the power source is read on both sides of it. */
   char thread_throttling[PLAT_BENCH_TEXT_MAX], power_source[64];

@@ -9,7 +9,7 @@
 
 #include "../store/store.h"
 #include "../plan/plan.h"
-#include "stats.h"
+#include "../stats/stats.h"
 
 /* The stats options of every comparison of a run: the bootstrap is seeded from the run id, so a
    run always reports the same intervals; margin_pct is the plan's equivalence margin (0: the

@@ -146,18 +146,13 @@ typedef struct plan_setting {
   { key, KIND_SWITCH, AT(field, int), 0, 1, NULL, dflt, NULL, NULL, help }
 
 /* The file format, the command line (--KEY), the stored text and --help; plan_format writes the
-   settings in this order. */
+   settings in this order: these, each benchmark's own settings, then plan_settings_after. */
 static const plan_setting plan_settings[] = {
     NAME("name", name, "UTF-8 text without control characters", "custom",
          "the plan's name, stored with the run (a plan file without one is named after the file)"),
-    LIST("conditions", KIND_CONDITIONS, PLAN_MAX_CONDITIONS,
-         "baseline, baseline-LABEL (a second baseline, for A/A), sleep:COUNT[@INTERVAL], "
-         "wait:COUNT[:KIND], yield:COUNT[/check], procs:COUNT or burn:DUTY[@PERIOD] (e.g. "
-         "burn:10%), with options as /KEY=VALUE and parts joined with +",
+    LIST("conditions", KIND_CONDITIONS, PLAN_MAX_CONDITIONS, NULL /* from the scenarios' rows */,
          "the conditions every benchmark runs under"),
-    LIST("bench", KIND_BENCHES, PLAN_MAX_BENCHES,
-         "builtin-st, builtin-mt[:N], 7zip[:N], cpuz[:single or multi] or command",
-         "the benchmarks"),
+    LIST("bench", KIND_BENCHES, PLAN_MAX_BENCHES, NULL /* from bench_table */, "the benchmarks"),
     WHOLE("reps", reps, 1, PLAN_MAX_REPS, "5",
           "blocks; each runs every condition x benchmark once, in its own random order (with "
           "precision: the blocks before the first check)"),
@@ -186,19 +181,66 @@ static const plan_setting plan_settings[] = {
            "quiet mode for the run: Defender real-time protection off and Windows Update paused "
            "before the first trial, restored after the last (Windows, as an administrator; where "
            "it cannot work the run goes on and says why)"),
-    TEXT("7zip", sevenzip_path, "PATH", "a path",
-         "where 7-Zip is (7z, 7zz or 7z.exe); searched for when not given"),
-    TEXT("cpuz", cpuz_path, "PATH", "a path",
-         "where CPU-Z is (cpuz.exe); searched for when not given"),
-    TEXT("command", command_line, "CMD", "a command line", "the command benchmark's command line"),
-    TEXT("score-regex", score_regex, "RE", "a regular expression",
-         "the command benchmark: a regular expression whose first group is the score (without "
-         "it, the score is 1 / seconds)"),
+};
+/* The benchmarks' settings (bench.h) stand between the two tables, in bench_table's order. */
+static const plan_setting plan_settings_after[] = {
     TEXT("export-to", export_to, "FOLDER", "a folder",
          "when the run has finished, write its export file (threadsoup export) into this folder, "
          "a local one or a network share, for a collector machine to import"),
 };
-#define SETTING_COUNT (sizeof plan_settings / sizeof plan_settings[0])
+#define BEFORE_COUNT (sizeof plan_settings / sizeof plan_settings[0])
+#define AFTER_COUNT (sizeof plan_settings_after / sizeof plan_settings_after[0])
+#define SETTINGS_MAX (BEFORE_COUNT + BENCH_SETTINGS_MAX + AFTER_COUNT)
+
+/* The benchmarks' settings in plan order: *b gets the benchmark of the i-th, *row its place among
+   that benchmark's settings; 0 past the last (or past what plan->bench_settings holds). */
+static int bench_setting_at(size_t i, const bench_def **b, size_t *row) {
+  for (size_t k = 0; bench_table[k] && i < BENCH_SETTINGS_MAX; k++) {
+    size_t n = bench_setting_count(bench_table[k]);
+    if (i < n) {
+      *b = bench_table[k];
+      *row = i;
+      return 1;
+    }
+    i -= n;
+  }
+  return 0;
+}
+
+static size_t bench_settings_total(void) {
+  size_t n = 0;
+  const bench_def *b;
+  size_t row;
+  while (bench_setting_at(n, &b, &row))
+    n++;
+  return n;
+}
+
+/* The i-th setting in plan order into *row; NULL past the last. A benchmark's setting is a text
+   row on its slot of plan->bench_settings. */
+static const plan_setting *setting_at(size_t i, plan_setting *row) {
+  if (i < BEFORE_COUNT)
+    return &plan_settings[i];
+  i -= BEFORE_COUNT;
+  const bench_def *b;
+  size_t k;
+  if (bench_setting_at(i, &b, &k)) {
+    const bench_setting *bs = &b->settings[k];
+    *row = (plan_setting){bs->key,
+                          KIND_TEXT,
+                          offsetof(plan, bench_settings) + i * BENCH_SETTING_MAX,
+                          0,
+                          BENCH_SETTING_MAX - 1,
+                          NULL,
+                          NULL,
+                          bench_setting_value_name(bs->kind),
+                          bench_setting_forms(bs->kind),
+                          bs->help};
+    return row;
+  }
+  i -= bench_settings_total();
+  return i < AFTER_COUNT ? &plan_settings_after[i] : NULL;
+}
 
 #define FIELD(p, s, type) ((type *)(void *)((char *)(p) + (s)->at))
 #define CFIELD(p, s, type) ((const type *)(const void *)((const char *)(p) + (s)->at))
@@ -226,10 +268,23 @@ static void accepted_text(const plan_setting *s, char *buf, size_t len) {
     else
       snprintf(buf, len, "%s, at most %.0f bytes", s->forms, s->max);
     return;
-  case KIND_CONDITIONS:
-  case KIND_BENCHES:
-    snprintf(buf, len, "%.0f to %.0f, comma-separated: %s", s->min, s->max, s->forms);
+  case KIND_CONDITIONS: {
+    char forms[PLAN_ACCEPTED_MAX];
+    load_spec_forms(forms, sizeof forms);
+    snprintf(buf, len, "%.0f to %.0f, comma-separated: %s", s->min, s->max, forms);
     return;
+  }
+  case KIND_BENCHES: {
+    ts_buf forms = ts_buf_on(buf, len);
+    ts_buf_addf(&forms, "%.0f to %.0f, comma-separated: ", s->min, s->max);
+    for (size_t i = 0; bench_table[i]; i++)
+      ts_buf_addf(&forms, "%s%s",
+                  i == 0               ? ""
+                  : bench_table[i + 1] ? ", "
+                                       : " or ",
+                  bench_table[i]->forms ? bench_table[i]->forms : bench_table[i]->name);
+    return;
+  }
   case KIND_WHOLE:
     /* As parse_long prints the same bounds. */
     snprintf(buf, len, "%ld to %ld", (long)s->min, (long)s->max);
@@ -429,9 +484,10 @@ static void format_value(const plan *p, const plan_setting *s, char *buf, size_t
 }
 
 int plan_setting_info_at(size_t i, plan_setting_info *out) {
-  if (i >= SETTING_COUNT)
+  plan_setting row;
+  const plan_setting *s = setting_at(i, &row);
+  if (!s)
     return 0;
-  const plan_setting *s = &plan_settings[i];
   out->key = s->key;
   out->help = s->help;
   out->default_text = s->dflt ? s->dflt : "";
@@ -461,10 +517,9 @@ static void wrap(ts_buf *b, size_t *column, const char *text, size_t indent, siz
 void plan_settings_help(char *buf, size_t len) {
   enum { INDENT = 26, WIDTH = 80 };
   ts_buf help = ts_buf_on(buf, len);
-  for (size_t i = 0; i < SETTING_COUNT && !help.cut; i++) {
-    plan_setting_info info;
+  plan_setting_info info;
+  for (size_t i = 0; plan_setting_info_at(i, &info) && !help.cut; i++) {
     char option[64], text[PLAN_ACCEPTED_MAX + 512];
-    plan_setting_info_at(i, &info);
     int n = snprintf(option, sizeof option, "  --%s %s", info.key, info.value);
     snprintf(text, sizeof text, "%s; accepted: %s%s%s", info.help, info.accepted,
              info.default_text[0] ? "; default " : "", info.default_text);
@@ -477,21 +532,31 @@ void plan_settings_help(char *buf, size_t len) {
 
 static void known_keys(char *buf, size_t len) {
   ts_buf keys = ts_buf_on(buf, len);
-  for (size_t i = 0; i < SETTING_COUNT; i++)
-    ts_buf_item(&keys, ", ", plan_settings[i].key);
+  plan_setting row;
+  for (size_t i = 0; setting_at(i, &row); i++)
+    ts_buf_item(&keys, ", ", setting_at(i, &row)->key);
 }
 
-static const plan_setting *find_setting(const char *key) {
-  for (size_t i = 0; i < SETTING_COUNT; i++)
-    if (strcmp(plan_settings[i].key, key) == 0)
-      return &plan_settings[i];
+/* The setting called `key` into *row, its place in plan order into *index; NULL when none. */
+static const plan_setting *find_setting(const char *key, plan_setting *row, size_t *index) {
+  const plan_setting *s;
+  for (size_t i = 0; (s = setting_at(i, row)) != NULL; i++)
+    if (strcmp(s->key, key) == 0) {
+      if (index)
+        *index = i;
+      return s;
+    }
   return NULL;
 }
 
-int plan_is_setting(const char *key) { return find_setting(key) != NULL; }
+int plan_is_setting(const char *key) {
+  plan_setting row;
+  return find_setting(key, &row, NULL) != NULL;
+}
 
 int plan_set(plan *p, const char *key, const char *value, ts_err *err) {
-  const plan_setting *s = find_setting(key);
+  plan_setting row;
+  const plan_setting *s = find_setting(key, &row, NULL);
   if (!s) {
     char keys[512];
     known_keys(keys, sizeof keys);
@@ -504,10 +569,12 @@ int plan_set(plan *p, const char *key, const char *value, ts_err *err) {
    checks each is accepted). */
 static void plan_defaults(plan *p) {
   memset(p, 0, sizeof *p);
-  for (size_t i = 0; i < SETTING_COUNT; i++) {
+  plan_setting row;
+  const plan_setting *s;
+  for (size_t i = 0; (s = setting_at(i, &row)) != NULL; i++) {
     ts_err ignored;
-    if (plan_settings[i].dflt)
-      set_value(p, &plan_settings[i], plan_settings[i].dflt, &ignored);
+    if (s->dflt)
+      set_value(p, s, s->dflt, &ignored);
   }
 }
 
@@ -524,7 +591,7 @@ static char *trim(char *s) {
 
 int plan_parse(const char *text, const char *origin, plan *out, ts_err *err) {
   plan_defaults(out);
-  int set_on_line[SETTING_COUNT];
+  int set_on_line[SETTINGS_MAX];
   memset(set_on_line, 0, sizeof set_on_line);
   int line_no = 0;
   for (const char *line = text; line && *line;) {
@@ -547,14 +614,15 @@ int plan_parse(const char *text, const char *origin, plan *out, ts_err *err) {
                         content);
     *eq = '\0';
     char *key = trim(content), *value = trim(eq + 1);
-    const plan_setting *s = find_setting(key);
+    plan_setting row;
+    size_t index;
+    const plan_setting *s = find_setting(key, &row, &index);
     if (!s) {
       char keys[512];
       known_keys(keys, sizeof keys);
       return ts_err_set(err, TS_EUSAGE, "%s:%d: unknown setting '%s' (known: %s)", origin, line_no,
                         key, keys);
     }
-    size_t index = (size_t)(s - plan_settings);
     if (set_on_line[index])
       return ts_err_set(err, TS_EUSAGE, "%s:%d: '%s' is set twice (first on line %d)", origin,
                         line_no, key, set_on_line[index]);
@@ -633,29 +701,49 @@ int plan_read_file(const char *path, plan *out, ts_err *err) {
   return rc;
 }
 
-const char *plan_tool_path(const plan *p, const char *bench_spec) {
-  const char *path = NULL;
-  if (strncmp(bench_spec, "7zip", 4) == 0)
-    path = p->sevenzip_path;
-  else if (strncmp(bench_spec, "cpuz", 4) == 0)
-    path = p->cpuz_path;
-  return path && *path ? path : NULL;
+/* The texts of benchmark b's settings, in its rows' order, into settings[]. */
+static void settings_of(const plan *p, const bench_def *b, const char **settings) {
+  const bench_def *owner;
+  size_t row, n = 0;
+  for (size_t i = 0; bench_setting_at(i, &owner, &row); i++)
+    if (owner == b)
+      settings[n++] = p->bench_settings[i];
+}
+
+const bench_def *plan_bench(const plan *p, const char *bench_spec, const char **arg,
+                            const char **settings, ts_err *err) {
+  const bench_def *b = bench_named(bench_spec);
+  if (b)
+    settings_of(p, b, settings);
+  return bench_find_with(bench_spec, b ? settings : NULL, arg, err);
+}
+
+const char *plan_bench_setting(const plan *p, const char *key) {
+  const bench_def *b;
+  size_t row;
+  for (size_t i = 0; bench_setting_at(i, &b, &row); i++)
+    if (strcmp(b->settings[row].key, key) == 0)
+      return p->bench_settings[i];
+  return NULL;
 }
 
 int plan_runs_programs(const plan *p, char *what, size_t len) {
   if (what && len)
     what[0] = '\0';
-  for (int i = 0; i < p->bench_count; i++)
-    if (strncmp(p->benches[i], "command", 7) == 0) {
+  for (int i = 0; i < p->bench_count; i++) {
+    const bench_def *b = bench_named(p->benches[i]);
+    if (b && b->runs_programs) {
       if (what)
-        snprintf(what, len, "a command benchmark");
+        snprintf(what, len, "a %s benchmark", b->name);
       return 1;
     }
-  /* Every text setting whose value is a program (PATH), a command line (CMD) or a folder the
-     runner writes into (FOLDER: the service, as SYSTEM or root, must not write where any
-     controller names). */
-  for (size_t i = 0; i < SETTING_COUNT; i++) {
-    const plan_setting *s = &plan_settings[i];
+  }
+  /* Every setting whose value is a program (PATH), a command line (CMD) or a folder the runner
+     writes into (FOLDER: the service, as SYSTEM or root, must not write where any controller
+     names). */
+  plan_setting row;
+  const plan_setting *s;
+  for (size_t i = 0; (s = setting_at(i, &row)) != NULL; i++) {
     if (s->kind != KIND_TEXT || !s->value ||
         (strcmp(s->value, "PATH") != 0 && strcmp(s->value, "CMD") != 0 &&
          strcmp(s->value, "FOLDER") != 0))
@@ -670,23 +758,34 @@ int plan_runs_programs(const plan *p, char *what, size_t len) {
   return 0;
 }
 
+/* Refuses a benchmark that cannot run here, naming the setting that would give its program. */
+static int refuse_unavailable(const bench_def *b, const char *spec, ts_err *err) {
+  for (size_t i = 0; b && i < bench_setting_count(b); i++)
+    if (b->settings[i].kind == BENCH_SETTING_PATH)
+      return ts_err_prefix(err, "bench %s (give its path with --%s PATH)", spec,
+                           b->settings[i].key);
+  return ts_err_prefix(err, "bench %s", spec);
+}
+
 int plan_check(const plan *p, ts_err *err) {
+  const char *settings[BENCH_SETTINGS_MAX];
   for (int i = 0; i < p->bench_count; i++) {
     const char *arg;
-    if (!bench_find(p->benches[i], &arg, err) && !plan_tool_path(p, p->benches[i]))
+    if (!plan_bench(p, p->benches[i], &arg, settings, err))
       return err->code == TS_EUNSUPPORTED
-                 ? ts_err_prefix(err, "bench %s (give its path with --%.4s PATH)", p->benches[i],
-                                 p->benches[i])
+                 ? refuse_unavailable(bench_named(p->benches[i]), p->benches[i], err)
                  : err->code;
   }
   if (p->condition_count == 0)
     return ts_err_set(err, TS_EUSAGE, "the plan has no conditions (set conditions = …)");
   if (p->bench_count == 0)
     return ts_err_set(err, TS_EUSAGE, "the plan has no benchmarks (set bench = …)");
-  for (int i = 0; i < p->bench_count; i++)
-    if (strncmp(p->benches[i], "command", 7) == 0 && p->command_line[0] == '\0')
-      return ts_err_set(err, TS_EUSAGE,
-                        "the command benchmark needs a command line (command = … or --command)");
+  for (int i = 0; i < p->bench_count; i++) {
+    const char *arg;
+    const bench_def *b = plan_bench(p, p->benches[i], &arg, settings, err);
+    if (b && b->check_plan && b->check_plan(settings, err) != TS_OK)
+      return err->code;
+  }
   return TS_OK;
 }
 
@@ -696,12 +795,14 @@ int plan_trial_count(const plan *p) {
 
 void plan_format(const plan *p, char *buf, size_t len) {
   ts_buf text = ts_buf_on(buf, len);
-  for (size_t i = 0; i < SETTING_COUNT && !text.cut; i++) {
+  plan_setting row;
+  const plan_setting *s;
+  for (size_t i = 0; (s = setting_at(i, &row)) != NULL && !text.cut; i++) {
     char value[PLAN_FORMAT_MAX];
-    format_value(p, &plan_settings[i], value, sizeof value);
+    format_value(p, s, value, sizeof value);
     if (value[0] == '\0')
       continue; /* an empty path or command: the default */
-    ts_buf_addf(&text, "%s = %s\n", plan_settings[i].key, value);
+    ts_buf_addf(&text, "%s = %s\n", s->key, value);
   }
 }
 

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../bench/bench.h"
 #include "../engine/engine.h"
 #include "threadsoup/err.h"
 
@@ -38,10 +39,9 @@ typedef struct plan {
   double margin_pct;         /* equivalence margin of "no measurable effect"; 0 = automatic */
   uint64_t bench_timeout_ns; /* external benchmarks are killed after this */
   int quiet;                 /* quiet mode (Defender off, Windows Update paused) for the run */
-  char sevenzip_path[PLAN_TEXT_MAX]; /* "" = search */
-  char cpuz_path[PLAN_TEXT_MAX];
-  char command_line[PLAN_TEXT_MAX]; /* the `command` benchmark */
-  char score_regex[PLAN_TEXT_MAX];
+  /* The benchmarks' own settings (bench.h), in the order of bench_table and of each one's rows;
+     "" = not given. */
+  char bench_settings[BENCH_SETTINGS_MAX][BENCH_SETTING_MAX];
   char export_to[PLAN_TEXT_MAX]; /* "" = none; else the folder each finished run is exported to */
 } plan;
 
@@ -83,13 +83,19 @@ void plan_settings_help(char *buf, size_t len);
 /* Checks the whole plan (at least one condition and benchmark; command has a command line …). */
 int plan_check(const plan *p, ts_err *err);
 
-/* The path the plan gives for a benchmark's tool (7zip, cpuz), or NULL to search for it. */
-const char *plan_tool_path(const plan *p, const char *bench_spec);
+/* The benchmark `bench_spec` names, as bench_find_with finds it with the settings the plan gives
+   it; `settings` (BENCH_SETTINGS_MAX entries) gets their texts in its rows' order, for
+   bench_args. */
+const bench_def *plan_bench(const plan *p, const char *bench_spec, const char **arg,
+                            const char **settings, ts_err *err);
+/* The text of a benchmark's setting by its key ("7zip", "command"); NULL when no benchmark has
+   it. */
+const char *plan_bench_setting(const plan *p, const char *key);
 
-/* Whether the plan makes whoever runs it run programs: a `command` benchmark, or any setting
-   naming a program or a command line (7zip = PATH, cpuz = PATH, command = …) or a folder it
-   writes into (export-to = FOLDER). `what` (may be
-   NULL) gets the first such item for messages ("7zip = /opt/x"). */
+/* Whether the plan makes whoever runs it run programs: a benchmark that runs programs (command),
+   or any setting naming a program or a command line (a benchmark's PATH or CMD setting: 7zip,
+   cpuz, command) or a folder it writes into (export-to = FOLDER). `what` (may be NULL) gets the
+   first such item for messages ("7zip = /opt/x"). */
 int plan_runs_programs(const plan *p, char *what, size_t len);
 
 /* Trials the plan starts with: warm-ups plus conditions x benchmarks x reps. */

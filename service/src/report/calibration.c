@@ -130,11 +130,11 @@ int report_calibration_of(const report_data *r, report_calibration *out) {
     load_spec spec;
     ts_err ignored;
     if (load_spec_parse(r->conditions[c], &spec, &ignored) != TS_OK || spec.part_count != 1 ||
-        !(spec.parts[0].scenario->options & LOAD_OPT_DUTY))
+        load_part_cpu_share(&spec.parts[0]) <= 0)
       continue;
     calibration_control *k = &out->controls[out->control_count++];
     k->condition = c;
-    k->duty_percent = spec.parts[0].duty_permille / 10.0;
+    k->duty_percent = load_part_cpu_share(&spec.parts[0]) * 100;
     k->burners = spec.parts[0].count_auto ? out->logical_cpus : spec.parts[0].count;
   }
   if (out->control_count == 0)

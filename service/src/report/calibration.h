@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../experiment/stats.h"
+#include "../stats/stats.h"
 #include "data.h"
 
 /* How many threads a benchmark runs: builtin-st, cpuz:single, builtin-mt:1 and 7zip:1 one;

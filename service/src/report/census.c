@@ -178,11 +178,11 @@ static void condition_sleepers(const char *text, long *sleepers, double *wakeups
     return;
   for (int i = 0; i < spec.part_count; i++) {
     const load_part *part = &spec.parts[i];
-    if (!(part->scenario->options & LOAD_OPT_INTERVAL) || part->scenario->creates_processes ||
-        part->interval_ns == 0)
+    double wakeups = load_part_wakeups_per_s(part);
+    if (wakeups <= 0 || part->scenario->creates_processes)
       continue;
     *sleepers += part->count;
-    *wakeups_per_s += (double)part->count * 1e9 / (double)part->interval_ns;
+    *wakeups_per_s += wakeups;
   }
 }
 

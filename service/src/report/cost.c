@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* cost.c - the reports' "Cost model": from a run's sleep and wait conditions, whether the number
-   of idle threads or their wake-ups slow a benchmark (weighted least squares, experiment/fit.h),
+   of idle threads or their wake-ups slow a benchmark (weighted least squares, stats/fit.h),
    and for a dose series where the cost begins (a hinge fit); in text, JSON and HTML. */
 #include <math.h>
 #include <stdlib.h>
@@ -34,7 +34,7 @@ static const char *condition_load(const char *text, double *threads, double *wak
     if (part->scenario->creates_processes)
       return "processes, not threads: the model counts threads";
     if (strcmp(name, "sleep") == 0)
-      *wakeups += (double)part->count * (double)TS_NS_PER_S / (double)part->interval_ns;
+      *wakeups += load_part_wakeups_per_s(part);
     else if (strcmp(name, "wait") != 0)
       return "busy threads: their wake-ups are not set by the plan";
     *threads += (double)part->count;

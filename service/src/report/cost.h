@@ -5,7 +5,7 @@
 #ifndef THREADSOUP_REPORT_COST_H
 #define THREADSOUP_REPORT_COST_H
 
-#include "../experiment/fit.h"
+#include "../stats/fit.h"
 #include "data.h"
 
 typedef struct report_cost_condition {

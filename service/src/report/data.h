@@ -9,7 +9,7 @@
 
 #include "../plan/plan.h"
 #include "../experiment/precision.h"
-#include "../experiment/stats.h"
+#include "../stats/stats.h"
 #include "../store/store.h"
 
 #define REPORT_MAX_CONDITIONS 64

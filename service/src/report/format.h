@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "../experiment/stats.h"
+#include "../stats/stats.h"
 #include "threadsoup/utf8.h"
 
 /* Names come from the database, which may hold any bytes (stored before every path checked

@@ -19,8 +19,8 @@ static void condition_label(const char *text, char *buf, size_t len) {
   int only_sleepers = load_spec_parse(text, &spec, &err) == TS_OK && spec.part_count > 0;
   for (int i = 0; only_sleepers && i < spec.part_count; i++) {
     const load_part *part = &spec.parts[i];
-    if (!(part->scenario->options & LOAD_OPT_INTERVAL) || part->scenario->creates_processes ||
-        part->interval_ns == 0 || strcmp(part->scenario->name, "sleep") != 0)
+    if (load_part_wakeups_per_s(part) <= 0 || part->scenario->creates_processes ||
+        strcmp(part->scenario->name, "sleep") != 0)
       only_sleepers = 0;
     else
       sleepers += part->count;

@@ -59,8 +59,7 @@ void runner_get_status(server *svc, runner_status *out) {
       out->load_processes += part->count;
     else
       out->load_threads += part->count;
-    if ((part->scenario->options & LOAD_OPT_INTERVAL) && part->interval_ns > 0)
-      out->load_wakeups += (double)part->count * TS_NS_PER_S / (double)part->interval_ns;
+    out->load_wakeups += load_part_wakeups_per_s(part);
   }
   plat_mutex_unlock(&svc->lock);
 }

@@ -42,7 +42,7 @@
 
 #include <stddef.h>
 
-#include "../experiment/stats.h"
+#include "stats.h"
 
 #define BLOCKED_MIN_PAIRS 3
 #define BLOCKED_DEFAULT_CONFIDENCE 0.95

@@ -6,7 +6,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "../experiment/stats.h"
+#include "stats.h"
 
 /* pi, spelled out: strict C11 has no M_PI. */
 #define DIST_PI 3.14159265358979323846

@@ -3,7 +3,7 @@
    t, F), fast enough to be called once per comparison inside seeded simulations of thousands of
    runs (pure C11 + libm, no state; checked against SciPy in test_stats_blocked).
 
-   The t and F functions build on stats_incbeta / stats_t_cdf (experiment/stats.h, relative
+   The t and F functions build on stats_incbeta / stats_t_cdf (stats/stats.h, relative
    accuracy about 1e-13). stats_t_quantile there bisects (about 60 evaluations); dist_t_quantile
    starts from a Cornish-Fisher guess and takes secant steps on the lower tail, where the tail
    probability keeps its relative digits, so it needs about six evaluations for the same 1e-12

@@ -5,7 +5,7 @@
 
 #include <math.h>
 
-#include "../experiment/stats.h"
+#include "stats.h"
 #include "dist.h"
 
 static int value_bad(double x) { return !isnan(x) && !(x > 0 && isfinite(x)); }

@@ -2,12 +2,66 @@
 /* burn.c - the burn scenario: threads (one per logical CPU unless a count is given) that each spin
    DUTY of every PERIOD and sleep the rest, all in step: a load whose cost is known, the
    experiment's positive control. */
+#include <math.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../engine.h"
 #include "threadsoup/units.h"
+
+/* The burn options, where its rows keep them in a part. */
+typedef struct burn_params {
+  int duty_permille; /* tenths of a percent of each period spent spinning, 1-1000; 0: not given */
+  uint64_t period_ns;
+} burn_params;
+_Static_assert(sizeof(burn_params) <= LOAD_PARAMS_MAX, "burn_params fits in a load_part");
+
+/* A duty such as "10%" or "2.5%": 0.1 % to 100 % in steps of 0.1 %. The '%' is required, so
+   that burn:4 is not taken for four of something. */
+static int parse_duty(load_part *part, const char *v, const char *what, ts_err *err) {
+  static const char accepted[] = "accepted: 0.1% to 100% in steps of 0.1%, e.g. burn:10%";
+  size_t n = strlen(v);
+  char number[32];
+  if (n < 2 || n >= sizeof number || v[n - 1] != '%' ||
+      !((v[0] >= '0' && v[0] <= '9') || v[0] == '.'))
+    return ts_err_set(err, TS_EUSAGE, "%s: '%s' is not a percentage (%s)", what, v, accepted);
+  memcpy(number, v, n - 1);
+  number[n - 1] = '\0';
+  char *end;
+  double percent = strtod(number, &end);
+  if (*end || end == number || !(percent >= 0))
+    return ts_err_set(err, TS_EUSAGE, "%s: '%s' is not a percentage (%s)", what, v, accepted);
+  double permille = percent * 10;
+  if (permille < 1 - 1e-9 || permille > 1000 + 1e-9)
+    return ts_err_set(err, TS_EUSAGE, "%s: %s is out of range (%s)", what, v, accepted);
+  long whole = lround(permille);
+  if (fabs(permille - (double)whole) > 1e-6)
+    return ts_err_set(err, TS_EUSAGE, "%s: %s is finer than 0.1%% (%s)", what, v, accepted);
+  ((burn_params *)(void *)part->params.bytes)->duty_permille = (int)whole;
+  return TS_OK;
+}
+
+/* The duty as it is written: 100 gives "10%", 25 "2.5%". */
+static void format_duty(const load_part *part, char *buf, size_t len) {
+  int permille = LOAD_PARAMS(part, burn_params)->duty_permille;
+  if (permille % 10 == 0)
+    snprintf(buf, len, "%d%%", permille / 10);
+  else
+    snprintf(buf, len, "%d.%d%%", permille / 10, permille % 10);
+}
+
+/* The period: at least 1 ms (a shorter one is mostly timer lateness), at most 1 s (longer bursts
+   are no longer a steady share of a core). */
+static const load_option burn_options[] = {
+    LOAD_CUSTOM("duty", LOAD_PLACE_FIRST, burn_params, duty_permille, int, "10%",
+                "share of each period spent spinning, 0.1% to 100%", parse_duty, format_duty),
+    LOAD_DURATION("period", LOAD_PLACE_AT, burn_params, period_ns, (double)TS_NS_PER_MS,
+                  (double)TS_NS_PER_S, "10ms", "the period, 1ms to 1s (default 10ms)"),
+    LOAD_OPTIONS_END,
+};
 
 typedef struct burn_group burn_group;
 
@@ -45,8 +99,9 @@ static void burn_thread(void *arg) {
   load_thread_begin(part);
   ts_err ignored; /* a refused timer slack only makes the sleeps less exact */
   plat_sleeper_enter(&slot->sleeper, &ignored);
-  const uint64_t period = part->interval_ns, epoch = group->epoch_ns;
-  const uint64_t spin = period * (uint64_t)part->duty_permille / 1000;
+  const burn_params *params = LOAD_PARAMS(part, burn_params);
+  const uint64_t period = params->period_ns, epoch = group->epoch_ns;
+  const uint64_t spin = period * (uint64_t)params->duty_permille / 1000;
   uint64_t next = 0; /* the period the last sleep was for */
   while (!stopping(group)) {
     uint64_t now = plat_clock_ns();
@@ -124,13 +179,20 @@ static int burn_start(const load_part *part, const plat_cancel *cancel, void **i
   return TS_OK;
 }
 
+/* Each thread takes its duty of a CPU. */
+static double burn_cpu_share(const load_part *part) {
+  return LOAD_PARAMS(part, burn_params)->duty_permille / 1000.0;
+}
+
 const scenario_def scenario_burn = {
     .name = "burn",
     .help = "threads (one per logical CPU, or --count) that each spin DUTY of every PERIOD "
             "(default 10ms) and sleep the rest, all in step: burn:10% costs 10 % of every core; "
             "the positive control of an experiment",
-    .options = LOAD_OPT_DUTY | LOAD_THREAD_OPTIONS,
-    .default_interval_ns = 10 * TS_NS_PER_MS,
+    .options = burn_options,
+    .engine_options = LOAD_THREAD_OPTIONS,
+    .count_per_cpu = 1,
+    .cpu_share = burn_cpu_share,
     .start = burn_start,
     .stop = burn_stop,
 };

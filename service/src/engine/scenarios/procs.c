@@ -61,7 +61,7 @@ const scenario_def scenario_procs = {
     .name = "procs",
     .help = "COUNT processes that wait forever (threadsoup-idle, the experiment's mode 6); they "
             "end with ThreadSoup, even when it is killed",
-    .options = LOAD_OPT_RAMP,
+    .engine_options = LOAD_TAKES_RAMP,
     .creates_processes = 1,
     .start = procs_start,
     .stop = procs_stop,

@@ -2,7 +2,7 @@
 /* sleep.c - the sleep scenario: N threads that each sleep an interval in a loop with the OS's plain
    sleep, the experiment's mode 3 (Windows: Wait:DelayExecution; Linux: hrtimer_nanosleep), or
    with high-resolution timers (/resolution=high); a stop wakes them at once rather than after an
-   interval. Also the probe that measures what a sleeper of either resolution gets. */
+   interval. */
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -11,6 +11,37 @@
 
 #include "../engine.h"
 #include "threadsoup/units.h"
+
+/* The sleep options, where its rows keep them in a part. */
+typedef struct sleep_params {
+  uint64_t interval_ns;
+  int phase;      /* PHASE_* */
+  int timer;      /* TIMER_* */
+  int resolution; /* a plat_resolution */
+} sleep_params;
+_Static_assert(sizeof(sleep_params) <= LOAD_PARAMS_MAX, "sleep_params fits in a load_part");
+
+static const char *const phase_names[] = {"spread", "sync", NULL};
+enum { PHASE_SPREAD, PHASE_SYNC };
+static const char *const timer_names[] = {"relative", "absolute", NULL};
+enum { TIMER_RELATIVE, TIMER_ABSOLUTE };
+/* In plat_resolution's order. */
+static const char *const resolution_names[] = {"default", "high", NULL};
+
+static const load_option sleep_options[] = {
+    LOAD_DURATION("interval", LOAD_PLACE_AT, sleep_params, interval_ns, (double)TS_NS_PER_MS,
+                  (double)TS_NS_PER_HOUR, "500ms",
+                  "sleep time between wake-ups, 1ms to 1h (default 500ms)"),
+    LOAD_CHOICE("phase", LOAD_PLACE_OPTION, sleep_params, phase, phase_names, "spread",
+                "spread (default: first wake-ups evenly over one interval) or sync"),
+    LOAD_CHOICE("timer", LOAD_PLACE_OPTION, sleep_params, timer, timer_names, "relative",
+                "relative (default: sleep the interval) or absolute (deadlines)"),
+    LOAD_CHOICE("resolution", LOAD_PLACE_OPTION, sleep_params, resolution, resolution_names,
+                "default",
+                "default (the OS's plain sleep, 15.6 ms ticks on Windows) or high "
+                "(high-resolution timers)"),
+    LOAD_OPTIONS_END,
+};
 
 typedef struct sleep_group sleep_group;
 
@@ -36,6 +67,7 @@ static void sleep_thread(void *arg) {
   sleep_slot *slot = arg;
   sleep_group *group = slot->group;
   const load_part *part = &group->part;
+  const sleep_params *params = LOAD_PARAMS(part, sleep_params);
   load_thread_begin(part);
   plat_sleeper *sleeper = &slot->sleeper;
   ts_err ignored; /* a refused timer slack leaves obtained at default, which is counted */
@@ -43,12 +75,12 @@ static void sleep_thread(void *arg) {
   if (sleeper->obtained == PLAT_RESOLUTION_HIGH)
     atomic_fetch_add(&group->obtained_high, 1);
   atomic_fetch_add(&group->entered, 1);
-  uint64_t interval = part->interval_ns;
+  uint64_t interval = params->interval_ns;
   /* spread: thread i first wakes i/N into the interval, so N sleepers wake at an even pace and
      the cost cannot be mistaken for a burst. sync: all wake together, the worst case. */
   uint64_t index = (uint64_t)(slot - group->slots);
-  uint64_t offset = part->phase == LOAD_PHASE_SPREAD ? interval * index / (uint64_t)part->count : 0;
-  if (part->timer == LOAD_TIMER_ABSOLUTE) {
+  uint64_t offset = params->phase == PHASE_SPREAD ? interval * index / (uint64_t)part->count : 0;
+  if (params->timer == TIMER_ABSOLUTE) {
     /* Deadlines from a shared epoch: no drift, and phases stay where they were put. */
     uint64_t deadline = group->epoch_ns + offset + interval;
     while (!atomic_load_explicit(&group->stop, memory_order_relaxed)) {
@@ -81,7 +113,7 @@ static void sleep_stop(void *instance) {
 static void sleep_timers(void *instance, long *asked_high, long *obtained_high) {
   const sleep_group *group = instance;
   *asked_high = *obtained_high = 0;
-  if (!group || group->part.resolution != PLAT_RESOLUTION_HIGH)
+  if (!group || LOAD_PARAMS(&group->part, sleep_params)->resolution != PLAT_RESOLUTION_HIGH)
     return;
   /* Threads not yet past their first step (a ramp still creating them) are not counted. */
   *asked_high = atomic_load(&group->entered);
@@ -102,7 +134,8 @@ static int sleep_start(const load_part *part, const plat_cancel *cancel, void **
   /* Each sleeper's timer is made here, before any thread starts, so that a machine without
      high-resolution timers is known at once: its sleepers then sleep the default way and are
      counted as such (reported, never silently downgraded). Any other refusal stops the load. */
-  plat_resolution want = part->resolution;
+  plat_resolution asked = (plat_resolution)LOAD_PARAMS(part, sleep_params)->resolution;
+  plat_resolution want = asked;
   for (long i = 0; i < part->count; i++) {
     group->slots[i].group = group;
     atomic_init(&group->slots[i].done, 0);
@@ -114,7 +147,7 @@ static int sleep_start(const load_part *part, const plat_cancel *cancel, void **
       sleep_stop(group);
       return rc;
     }
-    group->slots[i].sleeper.asked = part->resolution;
+    group->slots[i].sleeper.asked = asked;
   }
   int rc = load_start_threads(part, cancel, group->slots, sizeof(sleep_slot), sleep_thread,
                               &group->started, err);
@@ -126,89 +159,25 @@ static int sleep_start(const load_part *part, const plat_cancel *cancel, void **
   return TS_OK;
 }
 
-/* ---- the probe ---- */
-
-#define PROBE_MAX_SAMPLES 64
-
-typedef struct probe_context {
-  plat_resolution want;
-  int samples;
-  load_timer_probe *out;
-  int rc;
-  ts_err err;
-} probe_context;
-
-static int compare_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
+static plat_resolution sleep_resolution(const load_part *part) {
+  return (plat_resolution)LOAD_PARAMS(part, sleep_params)->resolution;
 }
 
-/* A sleeper of its own, made as the load's are, on a thread of its own (Linux's timer slack
-   belongs to the thread: the caller's is left alone). */
-static void probe_thread(void *arg) {
-  probe_context *c = arg;
-  load_timer_probe *out = c->out;
-  plat_sleeper sleeper;
-  ts_err why;
-  int rc = plat_sleeper_init(&sleeper, c->want, &why);
-  if (rc == TS_EUNSUPPORTED) {
-    snprintf(out->note, sizeof out->note, "%s", why.text);
-  } else if (rc != TS_OK) {
-    c->rc = rc;
-    c->err = why;
-    return;
-  }
-  sleeper.asked = c->want;
-  if (plat_sleeper_enter(&sleeper, &why) != TS_OK && !out->note[0])
-    snprintf(out->note, sizeof out->note, "%s", why.text);
-  out->obtained = sleeper.obtained;
-  if (plat_timer_resolution(&out->info, &why) != TS_OK && !out->note[0])
-    snprintf(out->note, sizeof out->note, "timer resolution not known: %s", why.text);
-  double late[PROBE_MAX_SAMPLES];
-  int n = 0;
-  for (int i = 0; i < c->samples && i < PROBE_MAX_SAMPLES; i++) {
-    uint64_t t0 = plat_clock_ns();
-    if (plat_sleeper_sleep_ns(&sleeper, TS_NS_PER_MS))
-      continue; /* woken by something else: not a timer's lateness */
-    uint64_t took = plat_clock_ns() - t0;
-    late[n++] = took > TS_NS_PER_MS ? (double)(took - TS_NS_PER_MS) / 1e3 : 0;
-  }
-  if (n > 0) {
-    qsort(late, (size_t)n, sizeof late[0], compare_double);
-    out->overshoot_us = n % 2 ? late[n / 2] : (late[n / 2 - 1] + late[n / 2]) / 2;
-  }
-  plat_sleeper_free(&sleeper);
-}
-
-int load_timer_probe_run(plat_resolution resolution, int samples, load_timer_probe *out,
-                         ts_err *err) {
-  memset(out, 0, sizeof *out);
-  out->obtained = PLAT_RESOLUTION_DEFAULT;
-  out->info.current_us = out->info.finest_us = out->info.coarsest_us = out->info.slack_us = -1;
-  out->overshoot_us = -1;
-  probe_context c = {resolution, samples, out, TS_OK, {0}};
-  uint64_t t0 = plat_clock_ns();
-  plat_thread thread;
-  int rc = plat_thread_start(&thread, 0, probe_thread, &c, err);
-  if (rc != TS_OK)
-    return rc;
-  plat_thread_join(thread);
-  out->cost_ns = plat_clock_ns() - t0;
-  if (c.rc != TS_OK) {
-    *err = c.err;
-    return c.rc;
-  }
-  return TS_OK;
+/* Each thread wakes once per interval. */
+static double sleep_wakeups_per_s(const load_part *part) {
+  return (double)part->count * (double)TS_NS_PER_S /
+         (double)LOAD_PARAMS(part, sleep_params)->interval_ns;
 }
 
 const scenario_def scenario_sleep = {
     .name = "sleep",
     .help = "COUNT threads that each sleep INTERVAL in a loop (default 500ms): one wake-up and "
             "one context switch per thread per interval (the experiment's mode 3)",
-    .options = LOAD_OPT_INTERVAL | LOAD_OPT_PHASE | LOAD_OPT_TIMER | LOAD_OPT_RESOLUTION |
-               LOAD_THREAD_OPTIONS,
-    .default_interval_ns = 500 * TS_NS_PER_MS,
+    .options = sleep_options,
+    .engine_options = LOAD_THREAD_OPTIONS,
     .start = sleep_start,
     .stop = sleep_stop,
     .timers = sleep_timers,
+    .resolution = sleep_resolution,
+    .wakeups_per_s = sleep_wakeups_per_s,
 };

@@ -14,6 +14,20 @@ static const plat_wait_kind plat_kind_of[] = {PLAT_WAIT_EVENT,   PLAT_WAIT_CONDV
                                               PLAT_WAIT_ADDRESS, PLAT_WAIT_CHANNEL,
                                               PLAT_WAIT_EVENT,   PLAT_WAIT_QUEUE};
 
+typedef struct wait_params {
+  int kind; /* an index into wait_kinds */
+} wait_params;
+_Static_assert(sizeof(wait_params) <= LOAD_PARAMS_MAX, "wait_params fits in a load_part");
+
+static const load_option wait_options[] = {
+    LOAD_CHOICE("kind", LOAD_PLACE_KIND, wait_params, kind, wait_kinds, "event",
+                "what the threads wait on: event (default), condvar, address, channel, join, "
+                "iocp"),
+    LOAD_OPTIONS_END,
+};
+
+static int kind_of(const load_part *part) { return LOAD_PARAMS(part, wait_params)->kind; }
+
 typedef struct wait_group wait_group;
 
 typedef struct wait_slot {
@@ -33,7 +47,7 @@ static void wait_thread(void *arg) {
   wait_group *group = slot->group;
   load_thread_begin(&group->part);
   long index = (long)(slot - group->slots);
-  if (group->part.kind == KIND_JOIN && index + 1 < group->part.count) {
+  if (kind_of(&group->part) == KIND_JOIN && index + 1 < group->part.count) {
     /* A chain: thread i waits in join on thread i+1; the last one waits on the waitpoint. Threads
        are started last to first, so i+1 exists before i does. */
     plat_thread_join(group->slots[index + 1].thread);
@@ -48,7 +62,7 @@ static void wait_stop(void *instance) {
     return;
   if (group->waitpoint)
     plat_waitpoint_release(group->waitpoint);
-  if (group->part.kind == KIND_JOIN) {
+  if (kind_of(&group->part) == KIND_JOIN) {
     /* Only the head of the chain is ours to join; each link joined the next. */
     if (group->started > 0)
       plat_thread_join(group->slots[group->part.count - group->started].thread);
@@ -69,12 +83,12 @@ static int wait_start(const load_part *part, const plat_cancel *cancel, void **i
   group->part = *part;
   for (long i = 0; i < part->count; i++)
     group->slots[i].group = group;
-  int rc = plat_waitpoint_create(&group->waitpoint, plat_kind_of[part->kind], part->count, err);
+  int rc = plat_waitpoint_create(&group->waitpoint, plat_kind_of[kind_of(part)], part->count, err);
   if (rc != TS_OK) {
     free(group);
-    return ts_err_prefix(err, "wait:%s", wait_kinds[part->kind]);
+    return ts_err_prefix(err, "wait:%s", wait_kinds[kind_of(part)]);
   }
-  if (part->kind == KIND_JOIN) {
+  if (kind_of(part) == KIND_JOIN) {
     /* Last to first, counting `started` as the length of the chain's tail. */
     uint64_t began = plat_clock_ns();
     for (long i = part->count - 1; i >= 0 && rc == TS_OK; i--) {
@@ -107,8 +121,8 @@ const scenario_def scenario_wait = {
             "Wait:UserRequest; POSIX condition variable), condvar (condition variable), address "
             "(WaitOnAddress or futex, Wait:WrAlertByThreadId), channel (blocking pipe read), "
             "join (each joins the next), iocp (completion port, Wait:WrQueue; epoll on Linux)",
-    .options = LOAD_OPT_KIND | LOAD_THREAD_OPTIONS,
-    .kinds = wait_kinds,
+    .options = wait_options,
+    .engine_options = LOAD_THREAD_OPTIONS,
     .start = wait_start,
     .stop = wait_stop,
 };

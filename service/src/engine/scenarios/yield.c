@@ -6,6 +6,17 @@
 
 #include "../engine.h"
 
+typedef struct yield_params {
+  int check; /* 1: the loop checks the stop flag (mode 1) */
+} yield_params;
+_Static_assert(sizeof(yield_params) <= LOAD_PARAMS_MAX, "yield_params fits in a load_part");
+
+static const load_option yield_options[] = {
+    LOAD_FLAG("check", yield_params, check,
+              "the loop checks the stop flag (mode 1); without it, mode 2"),
+    LOAD_OPTIONS_END,
+};
+
 typedef struct yield_group yield_group;
 
 typedef struct yield_slot {
@@ -24,7 +35,7 @@ static void yield_thread(void *arg) {
   yield_slot *slot = arg;
   yield_group *group = slot->group;
   load_thread_begin(&group->part);
-  if (group->part.check) {
+  if (LOAD_PARAMS(&group->part, yield_params)->check) {
     while (!atomic_load_explicit(&group->stop, memory_order_relaxed))
       plat_yield();
   } else {
@@ -41,7 +52,7 @@ static void yield_stop(void *instance) {
     return;
   atomic_store(&group->stop, 1);
   for (long i = 0; i < group->started; i++) {
-    if (group->part.check)
+    if (LOAD_PARAMS(&group->part, yield_params)->check)
       plat_thread_join(group->slots[i].thread);
     else
       plat_thread_cancel_and_join(group->slots[i].thread);
@@ -73,7 +84,8 @@ const scenario_def scenario_yield = {
     .name = "yield",
     .help = "COUNT threads busy-looping on yield (the experiment's modes 1 with --check, 2 "
             "without); BURNS CPU: every thread is always ready to run",
-    .options = LOAD_OPT_CHECK | LOAD_THREAD_OPTIONS,
+    .options = yield_options,
+    .engine_options = LOAD_THREAD_OPTIONS,
     .start = yield_start,
     .stop = yield_stop,
 };
