@@ -50,47 +50,17 @@ static void add_presets(request *r) {
 }
 
 /* `scenario: NAME|HELP`, `scenario-unavailable: NAME|REASON` when it cannot run here, and
-   `scenario-option: NAME|KEY|ACCEPTED` per option it takes. Everything the engine exposes of its
-   scenarios is walked here and only here: the help of the options (load_options_help) and which
-   scenario takes which (scenario_def.options, keyed as engine.c's option table keys them). */
+   `scenario-option: NAME|KEY|ACCEPTED` per option it takes, from its own option rows (the engine's
+   and the scenario's, load_option_at) with their help. */
 static void add_scenarios(request *r) {
-  static const struct {
-    const char *key;
-    unsigned flag; /* 0: every scenario takes it */
-  } option_flags[] = {
-      {"count", 0},
-      {"interval", LOAD_OPT_INTERVAL},
-      {"kind", LOAD_OPT_KIND},
-      {"stack", LOAD_OPT_STACK},
-      {"priority", LOAD_OPT_PRIORITY},
-      {"ramp", LOAD_OPT_RAMP},
-      {"phase", LOAD_OPT_PHASE},
-      {"timer", LOAD_OPT_TIMER},
-      {"check", LOAD_OPT_CHECK},
-      {"resolution", LOAD_OPT_RESOLUTION},
-      {"duty", LOAD_OPT_DUTY},
-      {"period", LOAD_OPT_DUTY},
-  };
-  char listing[4096], accepted[512];
-  load_options_help(listing, sizeof listing);
   for (size_t i = 0; scenario_table[i]; i++) {
     const scenario_def *sc = scenario_table[i];
     proto_addf(r->out, &r->err, "scenario", "%s|%s", sc->name, sc->help);
     add_unavailable(r, "scenario-unavailable", sc->name, sc->unavailable_reason);
-    for (size_t k = 0; k < sizeof option_flags / sizeof option_flags[0]; k++) {
-      if (option_flags[k].flag && !(sc->options & option_flags[k].flag))
-        continue;
-      listed_help(listing, option_flags[k].key, accepted, sizeof accepted);
-      if (option_flags[k].flag == LOAD_OPT_KIND && sc->kinds) {
-        /* The generic help says "see the scenario": the scenario's own kinds instead. */
-        size_t used = (size_t)snprintf(accepted, sizeof accepted, "what the threads wait on:");
-        for (size_t j = 0; sc->kinds[j] && used < sizeof accepted; j++)
-          used += (size_t)snprintf(accepted + used, sizeof accepted - used, "%s %s%s", j ? "," : "",
-                                   sc->kinds[j], j ? "" : " (default)");
-      }
-      proto_addf(r->out, &r->err, "scenario-option", "%s|%s|%s", sc->name, option_flags[k].key,
-                 accepted);
-    }
+    const load_option *o;
+    for (size_t k = 0; (o = load_option_at(sc, k)) != NULL; k++)
+      proto_addf(r->out, &r->err, "scenario-option", "%s|%s|%s", sc->name, o->name,
+                 o->help ? o->help : "");
   }
 }
 
