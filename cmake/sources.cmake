@@ -48,8 +48,22 @@ set(TS_CORE_SOURCES
   service/src/bench/cpuz.c
   service/src/bench/sevenzip.c
   service/src/doctor/checks.c
+  service/src/doctor/checks/burn_clock.c
+  service/src/doctor/checks/children.c
+  service/src/doctor/checks/data.c
+  service/src/doctor/checks/open_files.c
+  service/src/doctor/checks/pid_max.c
+  service/src/doctor/checks/pids_max.c
+  service/src/doctor/checks/power.c
+  service/src/doctor/checks/quiet.c
+  service/src/doctor/checks/rights.c
+  service/src/doctor/checks/server.c
+  service/src/doctor/checks/threads_max.c
+  service/src/doctor/checks/timer.c
+  service/src/doctor/checks/user_tasks.c
   service/src/doctor/doctor.c
   service/src/doctor/findings.c
+  service/src/doctor/probe.c
   service/src/engine/engine.c
   service/src/engine/like.c
   service/src/engine/probe.c

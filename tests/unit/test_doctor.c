@@ -666,6 +666,47 @@ static void run_stores_checks_and_report_shows_them(void) {
                         "('ok','warn') AND value > 0") == 1);
 }
 
+/* The table, built from checks.c's list of checks/NAME.c files: every check once, in the order
+   `threadsoup doctor` prints them, each with its assumption, its kind and its function. */
+static void table_lists_every_check_in_order(void) {
+  static const char *const names[] = {
+      "timer",      "children", "rights",      "server",   "data",       "quiet",     "power",
+      "burn-clock", "pid-max",  "threads-max", "pids-max", "open-files", "user-tasks"};
+  size_t count = sizeof names / sizeof names[0];
+  CHECK_INT((long)doctor_check_count(), (long)count);
+  for (size_t i = 0; i < count && i < doctor_check_count(); i++) {
+    const doctor_check *c = doctor_check_at(i);
+    REQUIRE(c);
+    CHECK_STR_EQ(c->name, names[i]);
+    CHECK(c->assumption && *c->assumption);
+    CHECK(c->kind & (DOCTOR_CHEAP | DOCTOR_SLOW));
+    CHECK((c->kind & ~(DOCTOR_CHEAP | DOCTOR_SLOW | DOCTOR_CLIENT)) == 0);
+    CHECK(c->run != NULL);
+  }
+  CHECK(doctor_check_at(count) == NULL);
+#ifdef _WIN32
+  /* No Linux limits here: each limit check's skip names its own limit. */
+  static const char *const skips[][2] = {{"pid-max", "kernel.pid_max: Linux only"},
+                                         {"threads-max", "kernel.threads-max: Linux only"},
+                                         {"pids-max", "a cgroup's pids.max (TasksMax): Linux only"},
+                                         {"open-files", "RLIMIT_NOFILE: Linux only"},
+                                         {"user-tasks", "RLIMIT_NPROC: Linux only"}};
+  doctor_context ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.machine_tasks = 300;
+  doctor_report *rep = malloc(sizeof *rep);
+  REQUIRE(rep);
+  doctor_run(&ctx, DOCTOR_CHEAP, DOCTOR_CLIENT, rep);
+  for (size_t i = 0; i < sizeof skips / sizeof skips[0]; i++) {
+    const doctor_finding *f = finding(rep, skips[i][0]);
+    REQUIRE(f);
+    CHECK_INT(f->status, DOCTOR_SKIP);
+    CHECK_STR_EQ(f->measured, skips[i][1]);
+  }
+  free(rep);
+#endif
+}
+
 static void status_names(void) {
   for (int s = DOCTOR_OK; s <= DOCTOR_SKIP; s++)
     CHECK_INT(doctor_status_parse(doctor_status_name((doctor_status)s)), s);
@@ -691,6 +732,7 @@ int main(int argc, char **argv) {
   RUN_CASE(data_folder);
   RUN_CASE(unit_file_lifts_tasks_max);
   RUN_CASE(run_stores_checks_and_report_shows_them);
+  RUN_CASE(table_lists_every_check_in_order);
   RUN_CASE(status_names);
   return check_summary();
 }

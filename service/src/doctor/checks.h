@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* checks.h - the doctor's table of machine checks, what each is handed (the context) and the
-   judgements on measured numbers that tests feed with numbers of their own. */
+/* checks.h - the doctor's table of machine checks (checks.c, one file each in checks/), what each
+   is handed (the context) and the judgements on measured numbers that tests feed with numbers of
+   their own. */
 #ifndef THREADSOUP_DOCTOR_CHECKS_H
 #define THREADSOUP_DOCTOR_CHECKS_H
 
@@ -41,6 +42,8 @@ enum {
   DOCTOR_CLIENT = 4 /* about the client and the service it talks to (rights, server) */
 };
 
+/* One check, exported by checks/NAME.c as `const doctor_check doctor_check_NAME` and listed by
+   name in checks.c's table. */
 typedef struct doctor_check {
   const char *name;       /* "timer", "children", … */
   const char *assumption; /* what holds when it is ok */
@@ -52,7 +55,7 @@ typedef struct doctor_check {
 size_t doctor_check_count(void);
 const doctor_check *doctor_check_at(size_t i);
 
-/* ---- the judgements, on measured numbers, for tests ---------------------------------------- */
+/* ---- the judgements, on measured numbers, for tests (each in its check's file) -------------- */
 
 /* A 1 ms sleep's median and 90th percentile, in ns. */
 void doctor_judge_timer(double median_ns, double p90_ns, int sleeps, doctor_finding *out);
@@ -63,7 +66,7 @@ void doctor_judge_rights(const plat_rights *r, doctor_finding *out);
    the power source (plat_power_source's words) and the core layout in words. */
 void doctor_judge_power(int opt_out_works, const char *opt_out_why, const char *source,
                         const char *cores, doctor_finding *out);
-/* burn's thread clock against wall time over spins where the thread ran (see checks.c). */
+/* burn's thread clock against wall time, over spins where the thread ran (checks/burn_clock.c). */
 void doctor_judge_burn_clock(const plat_spin_clock *c, doctor_finding *out);
 /* The task limits against `need` tasks of the load, with `machine_tasks` running already. */
 void doctor_judge_pid_max(const plat_task_limits *l, long need, long machine_tasks,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* doctor.h - `threadsoup doctor`: checks, on the machine it runs on, each assumption a result
-   rests on. Findings (findings.c) < the table of checks, each one function that measures and
-   judges (checks.c) < the runner, the verdict and the text and JSON output (doctor.c). A run
-   stores the quick checks' findings. */
+   rests on. Findings (findings.c) < what several checks share (probe.c) < the checks, one file
+   each that measures and judges (checks/NAME.c) < their table (checks.c) < the runner, the
+   verdict and the text and JSON output (doctor.c). A run stores the quick checks' findings. */
 #ifndef THREADSOUP_DOCTOR_H
 #define THREADSOUP_DOCTOR_H
 
