@@ -78,9 +78,10 @@
 #define MEMORY_LINES (MEMORY_BUFFER_BYTES / 64u)
 #define MEMORY_STEPS_PER_ROUND 600000u
 
-/* The reference core's rate of each kernel, in Mwork/s: the median over 20 runs of builtin-st on
-   the 2-core AMD EPYC VM (gcc 12 -O2) these kernels were tuned on. Fixed for good: a score is
-   only comparable with scores computed from the same references. */
+/* The reference core's rate of each kernel, in Mwork/s, rounded: builtin-st's kernels on the
+   2-core AMD EPYC VM (gcc 12 -O2) they were tuned on, at a quiet moment (a shared machine's busy
+   moments only lower them). Fixed for good: a score is only comparable with scores computed
+   from the same references. */
 #define REFERENCE_INTEGER 745.0
 #define REFERENCE_COMPRESS 106.0
 #define REFERENCE_FLOAT 256.0
