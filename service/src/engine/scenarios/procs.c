@@ -30,8 +30,8 @@ static int spawn_patiently(plat_child_group *group, ts_err *err) {
    cores of a small machine exec'ing. Windows starts them one at a time in the group (its
    creation does not wait for the child), so there the crew changes nothing. */
 #define CREW_THREADS 4
-#define CREW_MIN_COUNT 64              /* fewer children are not worth a thread */
-#define CREW_STACK_BYTES (64u * 1024u) /* spawn_patiently needs little */
+#define CREW_MIN_COUNT 64               /* fewer children are not worth a thread */
+#define CREW_STACK_BYTES (256u * 1024u) /* CreateProcessW and posix_spawn: a wide margin */
 
 typedef struct procs_crew {
   plat_child_group *group;
