@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_bench_builtin.c - builtin-st and builtin-mt run, pass their own self-check, report four
-   sub-scores, and refuse what they cannot take (speed is measured by make bench, not tested). */
+   sub-scores whose geometric mean is the score, and refuse what they cannot take (speed is
+   measured by make bench, not tested). */
+#include <math.h>
 #include <string.h>
 
 #include "bench/bench.h"
@@ -28,12 +30,37 @@ static void small_run_succeeds_with_four_subscores(void) {
   CHECK_INT(rc, 0);
   CHECK(result.score > 0);
   CHECK(result.seconds > 0);
-  CHECK(result.unit != NULL);
+  CHECK(result.unit != NULL && strcmp(result.unit, "index") == 0);
   CHECK_INT(result.subscore_count, 4);
   for (int i = 0; i < 4 && i < result.subscore_count; i++) {
     CHECK(result.subscores[i].name && strcmp(result.subscores[i].name, kernels[i]) == 0);
     CHECK(result.subscores[i].score > 0);
   }
+}
+
+/* The geometric mean of the kernels' ratios between two results; the ratio of their scores must
+   be that, whatever the fixed references the scores are formed with. */
+static double kernels_geometric_ratio(const bench_result *a, const bench_result *b) {
+  double log_sum = 0.0;
+  for (int k = 0; k < 4; k++)
+    log_sum += log(a->subscores[k].score / b->subscores[k].score);
+  return exp(log_sum / 4);
+}
+
+/* Each kernel weighs the same in the score: two runs' scores differ by the geometric mean of their
+   kernels' ratios (runs on a busy machine differ by kernel, so a score weighted any other way,
+   e.g. the total work over the total time, fails this). Also from builtin-mt's sub-scores. */
+static void score_is_the_geometric_mean_of_the_kernels(void) {
+  bench_result first, second, threads;
+  ts_err err;
+  REQUIRE(run_builtin(NULL, 0.02, &first, &err) == 0);
+  REQUIRE(run_builtin(NULL, 0.02, &second, &err) == 0);
+  REQUIRE(first.subscore_count == 4 && second.subscore_count == 4);
+  CHECK_REL(first.score / second.score, kernels_geometric_ratio(&first, &second), 1e-9);
+  bench_args args = {"2", 0.02, NULL, NULL, NULL, 0, NULL};
+  REQUIRE(bench_builtin_mt.run(&args, &threads, &err) == 0);
+  REQUIRE(threads.subscore_count == 4);
+  CHECK_REL(threads.score / first.score, kernels_geometric_ratio(&threads, &first), 1e-9);
 }
 
 static void argument_is_refused(void) {
@@ -76,7 +103,7 @@ static void mt_two_threads_succeed_with_four_subscores(void) {
   CHECK_INT(rc, 0);
   CHECK(result.score > 0);
   CHECK(result.seconds > 0);
-  CHECK(result.unit != NULL && strcmp(result.unit, "Mwork/s") == 0);
+  CHECK(result.unit != NULL && strcmp(result.unit, "index") == 0);
   CHECK_INT(result.subscore_count, 4);
   for (int i = 0; i < 4 && i < result.subscore_count; i++) {
     CHECK(result.subscores[i].name && strcmp(result.subscores[i].name, kernels[i]) == 0);
@@ -121,6 +148,7 @@ static void mt_bad_thread_counts_are_refused(void) {
    each side takes its fastest of three tries and the bounds are wide. */
 int main(void) {
   RUN_CASE(small_run_succeeds_with_four_subscores);
+  RUN_CASE(score_is_the_geometric_mean_of_the_kernels);
   RUN_CASE(argument_is_refused);
   RUN_CASE(zero_or_negative_work_scale_is_refused);
   RUN_CASE(is_available_everywhere);

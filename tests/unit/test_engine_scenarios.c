@@ -2,9 +2,21 @@
 /* test_engine_scenarios.c - every scenario creates exactly what it is asked for and leaves
    nothing behind, counted through the OS: threads of this process, child processes by parent id,
    and (on Linux, where the OS reports them) the state the threads wait in. */
+#ifdef __linux__
+#define _GNU_SOURCE /* signal masks, mkstemp: what the idle children are given is checked */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef __linux__
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 #include "check.h"
 #include "engine/engine.h"
@@ -126,6 +138,127 @@ static void procs_live_and_die_with_the_load(void) {
   CHECK_INT(os_children("threadsoup-idle"), 0);
 }
 
+#ifdef __linux__
+/* A number from the line of /proc/PID/status that starts with `key`, read as hexadecimal (the
+   signal masks) or decimal; -1 when absent. */
+static long long status_field(long pid, const char *key, int base) {
+  char path[64], line[256];
+  snprintf(path, sizeof path, "/proc/%ld/status", pid);
+  FILE *f = fopen(path, "r");
+  long long value = -1;
+  while (f && fgets(line, sizeof line, f))
+    if (strncmp(line, key, strlen(key)) == 0)
+      value = strtoll(line + strlen(key), NULL, base);
+  if (f)
+    fclose(f);
+  return value;
+}
+
+/* The process group of `pid` (the fifth field of /proc/PID/stat, after the command's ')'). */
+static long process_group(long pid) {
+  char path[64], buf[512];
+  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+  FILE *f = fopen(path, "r");
+  size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+  if (f)
+    fclose(f);
+  buf[n] = '\0';
+  const char *p = strrchr(buf, ')');
+  long ppid, pgrp;
+  char state;
+  return p && sscanf(p + 1, " %c %ld %ld", &state, &ppid, &pgrp) == 3 ? pgrp : -1;
+}
+
+/* What each idle child holds is what it was given, however the owner stands: fds 0 to 3 only
+   (here the owner has an inheritable descriptor open), no blocked signals and SIGINT not
+   ignored (the owner blocks SIGUSR1 and ignores SIGINT), and all in one process group of their
+   own; enough of them that several threads start them. */
+static void idle_children_get_only_their_four_descriptors(void) {
+  int inheritable = open("/dev/null", O_RDONLY);
+  REQUIRE(inheritable >= 0);
+  sigset_t usr1, kept;
+  sigemptyset(&usr1);
+  sigaddset(&usr1, SIGUSR1);
+  pthread_sigmask(SIG_BLOCK, &usr1, &kept);
+  struct sigaction ignore, kept_int;
+  memset(&ignore, 0, sizeof ignore);
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGINT, &ignore, &kept_int);
+  load_spec spec;
+  ts_err err;
+  CHECK_INT(load_spec_parse("procs:100", &spec, &err), TS_OK);
+  load *l = NULL;
+  int rc = load_start(&spec, NULL, &l, &err);
+  sigaction(SIGINT, &kept_int, NULL);
+  pthread_sigmask(SIG_SETMASK, &kept, NULL);
+  close(inheritable);
+  CHECK_INT(rc, TS_OK);
+  if (rc != TS_OK) {
+    fprintf(stderr, "  %s\n", err.text);
+    return;
+  }
+  long self = plat_self_pid(), children = 0, group = -1;
+  DIR *proc = opendir("/proc");
+  REQUIRE(proc != NULL);
+  struct dirent *de;
+  while ((de = readdir(proc)) != NULL) {
+    long pid = strtol(de->d_name, NULL, 10);
+    if (pid <= 0 || status_field(pid, "PPid:", 10) != self)
+      continue;
+    children++;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/fd", pid);
+    DIR *fds = opendir(path);
+    long fd_count = 0, highest = -1;
+    struct dirent *fd;
+    while (fds && (fd = readdir(fds)) != NULL) {
+      if (fd->d_name[0] == '.')
+        continue;
+      fd_count++;
+      long number = strtol(fd->d_name, NULL, 10);
+      highest = number > highest ? number : highest;
+    }
+    if (fds)
+      closedir(fds);
+    CHECK_INT(fd_count, 4);
+    CHECK_INT(highest, 3);
+    CHECK(status_field(pid, "SigBlk:", 16) == 0);
+    CHECK((status_field(pid, "SigIgn:", 16) & (1LL << (SIGINT - 1))) == 0);
+    long pgrp = process_group(pid);
+    CHECK(pgrp > 0 && pgrp != process_group(self));
+    if (group < 0)
+      group = pgrp;
+    CHECK_INT(pgrp, group);
+  }
+  closedir(proc);
+  CHECK_INT(children, 100);
+  load_stop(l);
+  CHECK_INT(os_children("threadsoup-idle"), 0);
+}
+
+/* A program that passes the check before the first start but that the OS cannot run (no format
+   it knows) is refused at its start, and nothing is left of it. */
+static void child_that_cannot_run_is_refused(void) {
+  char path[] = "/tmp/threadsoup-not-a-program-XXXXXX";
+  int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  CHECK(write(fd, "not a program\n", 14) == 14);
+  close(fd);
+  chmod(path, 0755);
+  plat_child_group *group = NULL;
+  ts_err err;
+  CHECK_INT(plat_child_group_create(&group, path, &err), TS_OK);
+  if (group) {
+    CHECK_INT(plat_child_group_spawn(group, &err), TS_EOS);
+    CHECK_STR_CONTAINS(err.text, "the OS refused a new process: Exec format error");
+    CHECK_INT(plat_child_group_count(group), 0);
+    plat_child_group_destroy(group);
+  }
+  unlink(path);
+  CHECK_INT(load_count_children_of(plat_self_pid(), "threadsoup-not-a-program"), 0);
+}
+#endif
+
 static void ramp_spreads_creation(void) {
   load_spec spec;
   ts_err err;
@@ -154,12 +287,13 @@ static void refused_thread_in_second_part_stops_first(void) {
   CHECK_INT(os_threads_settled(before), before);
 }
 
-/* procs:20 with `refusals` injected at `site` after `successes` children: the load still starts
-   with exactly 20 children, and none is left after the stop. */
-static void procs_despite(plat_fault_site site, long successes, long refusals) {
+/* `text` (procs:COUNT) with `refusals` injected at `site` after `successes` children: the load
+   still starts with exactly `count` children, and none is left after the stop. */
+static void procs_count_despite(const char *text, long count, plat_fault_site site, long successes,
+                                long refusals) {
   load_spec spec;
   ts_err err;
-  CHECK_INT(load_spec_parse("procs:20", &spec, &err), TS_OK);
+  CHECK_INT(load_spec_parse(text, &spec, &err), TS_OK);
   plat_fault_inject(site, successes, refusals);
   load *l = NULL;
   int rc = load_start(&spec, NULL, &l, &err);
@@ -169,29 +303,46 @@ static void procs_despite(plat_fault_site site, long successes, long refusals) {
     fprintf(stderr, "  %s\n", err.text);
     return;
   }
-  CHECK_INT(os_children("threadsoup-idle"), 20);
+  CHECK_INT(os_children("threadsoup-idle"), count);
   load_stop(l);
   CHECK_INT(os_children("threadsoup-idle"), 0);
 }
 
-/* A momentary refusal (two in a row) costs a pause, not the load. */
-static void refused_process_is_tried_again(void) { procs_despite(PLAT_FAULT_CHILD_SPAWN, 7, 2); }
+static void procs_despite(plat_fault_site site, long successes, long refusals) {
+  procs_count_despite("procs:20", 20, site, successes, refusals);
+}
 
-/* A third refusal in a row is the machine's limit: every child made so far is stopped. */
-static void refused_process_for_good_stops_all(void) {
+/* A momentary refusal (two in a row) costs a pause, not the load; also when several threads
+   start the children (200: no ramp), each trying again on its own. */
+static void refused_process_is_tried_again(void) {
+  procs_despite(PLAT_FAULT_CHILD_SPAWN, 7, 2);
+  procs_count_despite("procs:200", 200, PLAT_FAULT_CHILD_SPAWN, 150, 2);
+}
+
+/* A third refusal in a row is the machine's limit: every child made so far is stopped. With
+   several threads starting them, every further start is refused too (refusals < 0), so the
+   count made is still exact. */
+static void refused_for_good_stops_all(const char *text, long refusals, const char *expected) {
   load_spec spec;
   ts_err err;
-  CHECK_INT(load_spec_parse("procs:20", &spec, &err), TS_OK);
-  plat_fault_inject(PLAT_FAULT_CHILD_SPAWN, 7, 3);
+  CHECK_INT(load_spec_parse(text, &spec, &err), TS_OK);
+  plat_fault_inject(PLAT_FAULT_CHILD_SPAWN, 7, refusals);
   load *l = (load *)1;
   int rc = load_start(&spec, NULL, &l, &err);
   plat_fault_inject(PLAT_FAULT_CHILD_SPAWN, -1, -1);
   CHECK_INT(rc, TS_EOS);
   CHECK(l == NULL);
-  CHECK_STR_CONTAINS(err.text,
-                     "procs: created 7 of 20 processes, then stopped them all: 3 attempts "
-                     "in 0.3 s: the OS refused a new process");
+  CHECK_STR_CONTAINS(err.text, expected);
   CHECK_INT(os_children("threadsoup-idle"), 0);
+}
+
+static void refused_process_for_good_stops_all(void) {
+  refused_for_good_stops_all("procs:20", 3,
+                             "procs: created 7 of 20 processes, then stopped them all: 3 attempts "
+                             "in 0.3 s: the OS refused a new process");
+  refused_for_good_stops_all("procs:200", -1,
+                             "procs: created 7 of 200 processes, then stopped them all: 3 "
+                             "attempts in 0.3 s: the OS refused a new process");
 }
 
 /* A child the OS starts while it reports the start as refused (Wine under load) joins the load
@@ -296,6 +447,10 @@ int main(void) {
   RUN_CASE(yield_with_and_without_check);
   RUN_CASE(several_scenarios_at_once);
   RUN_CASE(procs_live_and_die_with_the_load);
+#ifdef __linux__
+  RUN_CASE(idle_children_get_only_their_four_descriptors);
+  RUN_CASE(child_that_cannot_run_is_refused);
+#endif
   RUN_CASE(ramp_spreads_creation);
   RUN_CASE(refused_thread_in_second_part_stops_first);
   RUN_CASE(refused_process_is_tried_again);

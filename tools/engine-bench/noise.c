@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* noise.c - how steady the benchmarks are: builtin-st's run-to-run coefficient of variation
-   against 7-Zip's, measured alternately in the same run (the target: builtin-st no noisier), and
-   the A/A experiment (the aa preset), which must come out as no measurable effect. */
+   against 7-Zip's, measured alternately in the same run (the target: builtin-st no noisier), with
+   each of builtin-st's kernels' own, and the A/A experiment (the aa preset), which must come out
+   as no measurable effect. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +34,11 @@ void bench_noise(const bench_options *o) {
   }
   int n = o->reps < 3 ? 3 : o->reps;
   double *a = calloc((size_t)n, sizeof *a), *b = calloc((size_t)n, sizeof *b);
-  int ok = a && b;
+  /* kernels[k * n + i]: run i's rate of builtin-st's kernel k */
+  double *kernels = calloc((size_t)n * BENCH_MAX_SUBSCORES, sizeof *kernels);
+  const char *kernel_names[BENCH_MAX_SUBSCORES] = {0};
+  int kernel_count = 0;
+  int ok = a && b && kernels;
   for (int i = 0; ok && i < n; i++) {
     bench_result r;
     bench_args st = {NULL, 1.0, NULL, 0, NULL};
@@ -41,6 +46,11 @@ void bench_noise(const bench_options *o) {
     progress("steadiness: run %d of %d", i + 1, n);
     ok = builtin->run(&st, &r, &err) == TS_OK;
     a[i] = r.score;
+    kernel_count = ok ? r.subscore_count : 0;
+    for (int k = 0; k < kernel_count; k++) {
+      kernel_names[k] = r.subscores[k].name;
+      kernels[k * n + i] = r.subscores[k].score;
+    }
     ok = ok && sevenzip->run(&sz, &r, &err) == TS_OK;
     b[i] = r.score;
   }
@@ -53,10 +63,18 @@ void bench_noise(const bench_options *o) {
     snprintf(y, sizeof y, "%.2f", cv_7zip * 100);
     table_row("run-to-run CV (%), builtin-st vs 7-Zip", x, y, cv_builtin / cv_7zip, "<= 1.0x 7-Zip",
               cv_builtin <= cv_7zip ? VERDICT_OK : VERDICT_MISSED);
+    for (int k = 0; k < kernel_count; k++) {
+      char measure[64], cv[32];
+      snprintf(measure, sizeof measure, "run-to-run CV (%%), builtin-st's %s kernel",
+               kernel_names[k]);
+      snprintf(cv, sizeof cv, "%.2f", coefficient_of_variation(kernels + k * n, n) * 100);
+      table_row(measure, cv, y, -1, "-", VERDICT_INFO);
+    }
     table_note("%d runs each; on a shared machine both are noisy: compare them, not their size", n);
   }
   free(a);
   free(b);
+  free(kernels);
 }
 
 void bench_aa(const bench_options *o) {

@@ -36,7 +36,8 @@ static pid_t floor_spawn_one(const char *program, int use_vfork) {
 /* Creates `count` children and returns when every one of them runs the pause program. fork
    returns before its child has exec'd, so each child also holds the write end of a close-on-exec
    pipe: the read sees end-of-file once the last child has exec'd, and the engine's posix_spawn,
-   which returns only after the exec, is compared with the same end point. */
+   which returns only after the exec, is compared with the same end point. The vfork floor is
+   posix_spawn's way on one thread: each exec waited for in turn. */
 static long floor_spawn_all(const char *program, int use_vfork, pid_t *pids, long count, char *why,
                             size_t len) {
   int exec_done[2];
@@ -253,8 +254,8 @@ void bench_procs(const bench_options *o) {
   proc_run engine[32], floor[32], vfork_floor[32];
   char title[160];
   snprintf(title, sizeof title,
-           "4. %ld idle processes: procs (posix_spawn of threadsoup-idle) vs fork+execve of a "
-           "pause program (median of %d)",
+           "4. %ld idle processes: procs (posix_spawn of threadsoup-idle from 4 threads) vs "
+           "fork+execve of a pause program (median of %d)",
            o->count, reps);
   progress("%s", title + 3);
   for (int i = 0; i < reps; i++) {

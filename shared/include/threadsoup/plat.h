@@ -228,8 +228,9 @@ typedef struct plat_child_group plat_child_group;
    when its last handle closes, Linux in one process group. Nothing outlives the owner, even when
    the owner is killed. */
 int plat_child_group_create(plat_child_group **out, const char *idle_program, ts_err *err);
-/* Starts one more child. */
+/* Starts one more child; several threads may call it at once. */
 int plat_child_group_spawn(plat_child_group *g, ts_err *err);
+/* How many children it has started; while no thread is spawning into it. */
 long plat_child_group_count(const plat_child_group *g);
 /* Kills every child and waits until the OS has reaped them all. */
 void plat_child_group_destroy(plat_child_group *g);

@@ -19,6 +19,7 @@ struct plat_child_group {
   HANDLE owner; /* inheritable handle to this process, the one handle each child inherits */
   LPPROC_THREAD_ATTRIBUTE_LIST attributes;
   long count;
+  plat_mutex lock; /* threads that spawn into the group at once take turns */
 };
 
 static int os_error(ts_err *err, const char *what) {
@@ -41,6 +42,7 @@ int plat_child_group_create(plat_child_group **out, const char *idle_program, ts
     free(g);
     return ts_err_prefix(err, "%s", idle_program), rc;
   }
+  plat_mutex_init(&g->lock);
   int rc = TS_OK;
   if (!(g->job = win32_kill_on_close_job()))
     rc = os_error(err, "cannot create the job object for child processes");
@@ -98,7 +100,7 @@ static int adopt_started_anyway(plat_child_group *g) {
   return adopted;
 }
 
-int plat_child_group_spawn(plat_child_group *g, ts_err *err) {
+static int spawn_one(plat_child_group *g, ts_err *err) {
   wchar_t command[PLAT_PATH_MAX + 32];
   swprintf(command, sizeof command / sizeof command[0], L"\"%ls\" %llu", g->program,
            (unsigned long long)(ULONG_PTR)g->owner);
@@ -149,6 +151,13 @@ int plat_child_group_spawn(plat_child_group *g, ts_err *err) {
   return TS_OK;
 }
 
+int plat_child_group_spawn(plat_child_group *g, ts_err *err) {
+  plat_mutex_lock(&g->lock);
+  int rc = spawn_one(g, err);
+  plat_mutex_unlock(&g->lock);
+  return rc;
+}
+
 long plat_child_group_count(const plat_child_group *g) { return g->count; }
 
 void plat_child_group_destroy(plat_child_group *g) {
@@ -173,5 +182,6 @@ void plat_child_group_destroy(plat_child_group *g) {
   }
   if (g->owner)
     CloseHandle(g->owner);
+  plat_mutex_destroy(&g->lock);
   free(g);
 }
