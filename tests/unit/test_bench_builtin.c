@@ -57,7 +57,7 @@ static void score_is_the_geometric_mean_of_the_kernels(void) {
   REQUIRE(run_builtin(NULL, 0.02, &second, &err) == 0);
   REQUIRE(first.subscore_count == 4 && second.subscore_count == 4);
   CHECK_REL(first.score / second.score, kernels_geometric_ratio(&first, &second), 1e-9);
-  bench_args args = {"2", 0.02, NULL, NULL, NULL, 0, NULL};
+  bench_args args = {"2", 0.02, NULL, 0, NULL};
   REQUIRE(bench_builtin_mt.run(&args, &threads, &err) == 0);
   REQUIRE(threads.subscore_count == 4);
   CHECK_REL(threads.score / first.score, kernels_geometric_ratio(&threads, &first), 1e-9);
