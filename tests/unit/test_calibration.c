@@ -159,6 +159,9 @@ static report_data *make_report(stats_verdict largest, stats_verdict aa) {
   return r;
 }
 
+/* Defined by report/calibration.c; the reports reach it through sections.c's table. */
+extern const report_section report_section_calibration;
+
 /* The calibration section of r in one format. */
 static char *render(const report_data *r, report_format format) {
   return test_render_section(&report_section_calibration, NULL, r, format);

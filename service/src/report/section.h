@@ -24,19 +24,8 @@ typedef struct report_section {
   report_write_fn write[REPORT_FORMAT_COUNT]; /* by report_format; NULL: absent in that format */
 } report_section;
 
-/* Each section's file defines one of these. */
-extern const report_section report_section_header;
-extern const report_section report_section_headline;
-extern const report_section report_section_benchmarks;
-extern const report_section report_section_census;
-extern const report_section report_section_cost;
-extern const report_section report_section_calibration;
-extern const report_section report_section_timers;
-extern const report_section report_section_counts;
-extern const report_section report_section_checks;
-extern const report_section report_section_placement;
-extern const report_section report_section_plan;
-extern const report_section report_section_trials;
+/* Each section's file defines one of these, `const report_section report_section_NAME`, which
+   the table in sections.c declares and lists in one line. */
 
 /* A section and where it is printed in each format: 1 first, 2 next, ...; 0 where it has no
    writer. The formats print the same sections in orders of their own (JSON keeps the run first

@@ -29,13 +29,6 @@ typedef struct tray_part {
 /* The parts in menu order, NULL-terminated (parts.c). */
 extern const tray_part *const tray_parts[];
 
-extern const tray_part tray_part_results;
-extern const tray_part tray_part_menus;
-extern const tray_part tray_part_dialogs;
-extern const tray_part tray_part_quiet;
-extern const tray_part tray_part_schedules;
-extern const tray_part tray_part_service_start;
-
 /* Whether a menu item is enabled. */
 static inline UINT tray_enabled(BOOL on) { return on ? MF_ENABLED : MF_GRAYED; }
 

@@ -15,6 +15,9 @@
 #include "../menu_items.h"
 #include "../resource.h"
 
+/* This part, defined at the end: its balloons are marked as its own. */
+extern const tray_part tray_part_results;
+
 #define RESULTS_MAX_ROWS 200
 
 /* A run-finished event: its balloon, whose click opens the latest report. */
