@@ -61,7 +61,7 @@ for b in c["benchmarks"]:
         assert m["baseline_n"] == 3 and m["baseline_cv"] is not None, m
         for cell in m["conditions"]:
             if cell["measured"]:
-                assert cell["percent"] is not None and len(cell["ci95"]) == 2, cell
+                assert cell["percent"] is not None and len(cell["ci"]) == 2 and cell["p_holm"] is not None, cell
 EOF
 # latest is the newest run, 3.
 "$exe" report --compare 1,latest --format json --db "$db" >"$work/latest.json"

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_report.c - the CSV, JSON and HTML reports of a small stored run: structure, quoting and
    escaping of user text, one row per trial, metric columns, the charts and the verdicts; the
-   section table giving each format one order; and the precision check of adaptive repetitions
-   measuring the intervals the report shows. */
+   section table giving each format one order; the precision check of adaptive repetitions
+   measuring the intervals the report shows; the interval printed being the one that decided;
+   and the same numbers from the same run in two databases. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,8 @@
 #include "../../service/src/experiment/precision.h"
 #include "../../service/src/report/data.h"
 #include "../../service/src/report/report.h"
+#include "../../service/src/stats/multiplicity.h"
+#include "../../service/src/stats/sequential.h"
 #include "check.h"
 #include "testreport.h"
 #include "threadsoup/utf8.h"
@@ -132,7 +135,12 @@ static void test_json(void) {
   CHECK_INT(count(json, "{\"name\":"), 2);
   CHECK_INT(count(json, "\"verdict\":\"slower\""), 2);
   CHECK_INT(count(json, "\"verdict\":\"reference\""), 2);
-  CHECK_STR_CONTAINS(json, "\"ci95\":[");
+  CHECK_STR_CONTAINS(json, "\"ci\":[");
+  CHECK_STR_CONTAINS(json, "\"ci_confidence\":");
+  CHECK_STR_CONTAINS(json, "\"p_holm\":");
+  CHECK_STR_CONTAINS(json, "\"paired\":true");
+  CHECK_STR_CONTAINS(json, "\"variance_ratio\":");
+  CHECK_STR_CONTAINS(json, "\"baseline_drift_ci\":[");
   CHECK_STR_CONTAINS(json, "\"verdict_text\":\"slower by");
   CHECK_INT(count(json, "{\"seq\":"), 26);
   CHECK_STR_CONTAINS(json, "\"status\":\"failed\",\"score\":null");
@@ -190,33 +198,28 @@ static void test_text_unchanged_shape(void) {
   free(text);
 }
 
-/* The widest 95 % CI half-width of every comparison, from the cells the report computed: the
-   larger of the bootstrap's and Welch's, infinity when a group is too small. */
+/* The widest interval half-width of every comparison, from the cells the report computed, as
+   seq_precision_reached measures it: on the log scale, infinity when it cannot pass. */
 static double widest_in_report(const report_data *r) {
   double widest = 0;
   for (int b = 0; b < r->bench_count; b++)
     for (int c = 0; c < r->condition_count; c++) {
-      const stats_comparison *cmp = &r->cells[b][c].cmp;
+      const blocked_result *cmp = &r->cells[b][c].cmp;
       if (c == r->baseline)
         continue;
       double half = INFINITY;
-      if (r->cells[b][c].compared && !cmp->too_few && !cmp->unusable) {
-        half = fmax((cmp->ci95_high - cmp->ci95_low) / 2,
-                    (cmp->welch_ci95_high - cmp->welch_ci95_low) / 2);
-        if (isnan(half))
-          half = INFINITY;
-      }
+      if (r->cells[b][c].compared && cmp->status == BLOCKED_OK && cmp->paired &&
+          cmp->pairs >= SEQ_PRECISION_MIN_BLOCKS)
+        half = 100 * expm1((log1p(cmp->ci_high / 100) - log1p(cmp->ci_low / 100)) / 2);
       if (half > widest)
         widest = half;
     }
   return widest;
 }
 
-/* Adaptive repetitions stop on exactly the intervals the report shows: same groups (the third
-   condition is not in the plan, one trial failed, warm-ups left out), same bootstrap seed, same
-   margin. */
-/* The sensitivity a report states is the statistics module's, on the same scores; an open verdict
-   says how many more blocks the margin needs, from the groups' own spread. */
+/* The sensitivity a report states is the paired comparison's, from its own spread of log ratios;
+   an open verdict says how many more blocks the margin needs: the fewest whose detectable effect
+   is at most the margin. */
 static void sensitivity_is_the_scores_own(void) {
   ts_err err;
   report_data *r = NULL;
@@ -229,16 +232,19 @@ static void sensitivity_is_the_scores_own(void) {
       const report_cell *cell = &r->cells[b][c];
       if (!cell->compared)
         continue;
-      const report_score_list *bl = &r->lists[b][r->baseline], *l = &r->lists[b][c];
-      stats_sensitivity s;
-      CHECK_INT(stats_sensitivity_of(bl->values, bl->n, l->values, l->n, &s), 0);
-      CHECK(s.detectable_percent == cell->sens.detectable_percent);
-      CHECK(s.detectable_percent > 0 && s.detectable_percent < 5);
-      double mb = cell->cmp.baseline.mean;
-      long need = stats_trials_for_detectable(100 * cell->cmp.baseline.sd / mb,
-                                              100 * cell->cmp.condition.sd / mb, 1.0);
-      long have = (long)(bl->n < l->n ? bl->n : l->n);
-      CHECK_INT(cell->more_blocks_for_margin, need > have ? need - have : 0);
+      CHECK(cell->cmp.paired);
+      double detectable = blocked_detectable_percent(cell->cmp.sd_log, cell->cmp.pairs, 0.95, 0.80);
+      CHECK(detectable == cell->sens.detectable_percent);
+      /* The third condition scores as the baseline block for block: its log ratios have no
+         spread, so it could detect any effect. */
+      CHECK(detectable >= 0 && detectable < 5);
+      long more = cell->more_blocks_for_margin;
+      CHECK(more >= 0);
+      long total = (long)cell->cmp.pairs + more;
+      CHECK(blocked_detectable_percent(cell->cmp.sd_log, (size_t)total, 0.95, 0.80) <= 1.0);
+      if (total > 2)
+        CHECK(blocked_detectable_percent(cell->cmp.sd_log, (size_t)total - 1, 0.95, 0.80) > 1.0 ||
+              more == 0);
       /* Every block's trials ran from 00:00:01 to 00:00:02: 1 s a block. */
       CHECK(fabs(report_more_minutes(r, cell) - cell->more_blocks_for_margin / 60.0) < 1e-9);
       checked++;
@@ -281,6 +287,62 @@ static void more_blocks_come_with_their_time(void) {
   free(r);
 }
 
+/* A run in database s of `blocks` blocks, each running the baseline and k conditions on one
+   benchmark; condition i's true effect is effects[i] % (a rate), each block shares a random
+   effect (drift between blocks) and each trial has noise of about cv %, from a fixed generator.
+   first_unused: trials of the first block left pending (a failed or missing trial). */
+static int64_t make_blocked_run(store *s, int blocks, int k, const double *effects, double cv,
+                                uint64_t seed, int first_unused) {
+  static const char *const names[] = {"baseline", "sleep:1000@500ms", "sleep:5000@500ms",
+                                      "sleep:200@500ms", "sleep:100@500ms"};
+  store_run_info info = {"blocked", "name = blocked\n",
+                         seed,      "2026-01-01T00:00:00.000Z",
+                         "host",    "Linux",
+                         "cpu",     2,
+                         "1.0",     NULL,
+                         0};
+  store_trial_plan trials[5 * 40];
+  int n = 0;
+  for (int b = 1; b <= blocks; b++)
+    for (int c = 0; c <= k; c++, n++)
+      trials[n] = (store_trial_plan){n + 1, b, names[c], "builtin-st", 0};
+  ts_err err;
+  int64_t id = 0;
+  CHECK_INT(store_run_begin(s, &info, trials, n, &id, &err), TS_OK);
+  uint64_t x = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+  double block_effect = 0;
+  for (int i = 0; i < n; i++) {
+    int c = i % (k + 1);
+    /* two uniforms summed: a noise with mean 0 and sd about cv % */
+    double u = 0;
+    for (int j = 0; j < 2; j++) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      u += (double)(x >> 11) / 9007199254740992.0 - 0.5;
+    }
+    if (c == 0)
+      block_effect = u * 0.05;
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    double noise = ((double)(x >> 11) / 9007199254740992.0 - 0.5) * cv / 100 * 3.46;
+    if (i < first_unused)
+      continue;
+    double score = 100 * (1 + block_effect) * (1 + (c ? effects[c - 1] : 0) / 100) * (1 + noise);
+    store_trial_result result = {.started_at = "2026-01-01T00:00:01.000Z",
+                                 .finished_at = "2026-01-01T00:00:02.000Z",
+                                 .score = score,
+                                 .unit = "Mwork/s",
+                                 .seconds = 0.5,
+                                 .power_source = "ac",
+                                 .power_throttling = "off",
+                                 .core_classes = "uniform"};
+    CHECK_INT(store_trial_finish(s, trials[i].id, &result, &err), TS_OK);
+  }
+  CHECK_INT(store_run_end(s, id, STORE_RUN_FINISHED, NULL, "2026-01-01T00:02:00.000Z", &err),
+            TS_OK);
+  return id;
+}
+
+/* Adaptive repetitions stop on exactly the intervals the report shows (paired within blocks,
+   Holm across the conditions, the plan's margin), and only from 8 complete blocks on. */
 static void precision_check_measures_the_reported_intervals(void) {
   ts_err err;
   plan p;
@@ -288,25 +350,47 @@ static void precision_check_measures_the_reported_intervals(void) {
                        "margin = 2%\nprecision = 0.5%\n",
                        "test plan", &p, &err),
             TS_OK);
+  CHECK(precision_target(&p) == 0.5);
   double widest = -1;
+  /* The stored run has 4 blocks: too few for the check, however narrow its intervals. */
   CHECK_INT(precision_widest_interval(db, run_id, &p, &widest, &err), TS_OK);
-  report_data *r = NULL;
-  CHECK_INT(report_data_load(db, run_id, &p, REPORT_WITH_STATS, &r, &err), TS_OK);
-  if (!r)
-    return;
-  CHECK_INT(r->condition_count, 3);
-  CHECK_INT(r->bench_count, 2);
-  double shown = widest_in_report(r);
-  fprintf(stderr, "  widest 95 %% CI: +-%.17g %% (report: +-%.17g %%)\n", widest, shown);
-  CHECK(isfinite(widest) && widest > 0);
-  CHECK(widest == shown);
-  report_data_free(r);
+  CHECK(isinf(widest));
 
-  /* The options are the report's: another margin or another run's seed changes the answer. */
-  stats_options o = precision_stats_options(run_id, 2);
-  CHECK(o.seed == precision_stats_options(run_id, 0).seed);
-  CHECK(o.seed != precision_stats_options(run_id + 1, 2).seed);
-  CHECK(o.margin_percent == 2);
+  store *bs = NULL;
+  remove("test_report_precision.db");
+  CHECK_INT(store_open(&bs, "test_report_precision.db", &err), TS_OK);
+  double effects[2] = {-3, 0};
+  int64_t id = make_blocked_run(bs, 10, 2, effects, 1.5, 7, 0);
+  CHECK_INT(
+      plan_parse("conditions = baseline, sleep:1000@500ms, sleep:5000@500ms\nbench = builtin-st\n"
+                 "margin = 2%\n",
+                 "test plan", &p, &err),
+      TS_OK);
+  CHECK(fabs(precision_target(&p) - 0.67 * 2) < 1e-12); /* no precision: the default */
+  CHECK_INT(precision_widest_interval(bs, id, &p, &widest, &err), TS_OK);
+  report_data *r = NULL;
+  CHECK_INT(report_data_load(bs, id, &p, REPORT_WITH_STATS, &r, &err), TS_OK);
+  if (r) {
+    double shown = widest_in_report(r);
+    fprintf(stderr, "  widest interval: +-%.17g %% (report: +-%.17g %%)\n", widest, shown);
+    CHECK(isfinite(widest) && widest > 0);
+    CHECK(fabs(widest - shown) < 1e-12 * shown);
+    /* At or below the widest half-width, every comparison passes seq_precision_reached. */
+    for (int c = 0; c < r->condition_count; c++)
+      if (r->cells[0][c].compared) {
+        CHECK(seq_precision_reached(&r->cells[0][c].cmp, widest * (1 + 1e-9)));
+        CHECK(!seq_precision_reached(&r->cells[0][c].cmp, widest * (1 - 1e-6)) ||
+              r->cells[0][c].cmp.ci_high - r->cells[0][c].cmp.ci_low < 2 * widest * (1 - 1e-6));
+      }
+    report_data_free(r);
+  }
+  /* Another margin is another equivalence test but the same effect intervals. */
+  double other = -1;
+  p.margin_pct = 5;
+  CHECK_INT(precision_widest_interval(bs, id, &p, &other, &err), TS_OK);
+  CHECK(fabs(other - widest) < 1e-12 * widest);
+  store_close(bs);
+  remove("test_report_precision.db");
 
   /* A condition of the plan without any score yet: infinitely wide, as the report would say. */
   CHECK_INT(plan_parse("conditions = baseline, sleep:200@500ms, yield:2\n"
@@ -317,6 +401,132 @@ static void precision_check_measures_the_reported_intervals(void) {
   CHECK(isinf(widest));
   CHECK_INT(precision_widest_interval(db, run_id + 99, &p, &widest, &err), TS_OK);
   CHECK(isinf(widest)); /* no scores at all: nothing is precise yet */
+}
+
+/* The interval a verdict prints is the one that decided it: over runs of many effects, spreads
+   and sizes, the effect's interval (at its Holm level) excludes 0 exactly when the verdict is
+   slower or faster, the equivalence interval lies within the margin exactly when it is "no
+   measurable effect", and the verdict line prints those very numbers. */
+static void the_printed_interval_decides_the_verdict(void) {
+  ts_err err;
+  store *bs = NULL;
+  remove("test_report_verdicts.db");
+  CHECK_INT(store_open(&bs, "test_report_verdicts.db", &err), TS_OK);
+  int seen[4] = {0, 0, 0, 0}, unpaired = 0;
+  static const double sizes[] = {0, 0.4, -0.9, 1.5, -3, 6};
+  for (int run = 0; run < 36; run++) {
+    double effects[3] = {sizes[run % 6], sizes[(run + 2) % 6], sizes[(run + 4) % 6]};
+    int blocks = 3 + run % 8;
+    int64_t id = make_blocked_run(bs, blocks, 3, effects, 0.5 + (run % 5) * 0.8, (uint64_t)run + 11,
+                                  run % 9 == 0 ? 4 * 2 : 0);
+    report_data *r = NULL;
+    CHECK_INT(report_data_load(bs, id, NULL, REPORT_WITH_RUN | REPORT_WITH_STATS, &r, &err), TS_OK);
+    if (!r)
+      continue;
+    for (int c = 0; c < r->condition_count; c++) {
+      const report_cell *cell = &r->cells[0][c];
+      if (!cell->compared || cell->cmp.status != BLOCKED_OK)
+        continue;
+      const blocked_result *m = &cell->cmp;
+      double margin = m->margin_percent;
+      int effect = m->verdict == STATS_SLOWER || m->verdict == STATS_FASTER;
+      int excludes_zero = m->ci_low > 0 || m->ci_high < 0;
+      int within = m->eq_low > -margin && m->eq_high < margin;
+      CHECK_INT(effect, excludes_zero);
+      CHECK_INT(m->verdict == STATS_NO_EFFECT, !excludes_zero && within);
+      if (effect)
+        CHECK_INT(m->verdict == STATS_SLOWER, m->ci_high < 0); /* rates: lower is slower */
+      /* The shown interval is the Holm level's: no wider than Bonferroni's, no narrower than
+         95 %. */
+      CHECK(m->confidence >= 0.95 - 1e-12 && m->confidence <= 1 - 0.05 / 3 + 1e-12);
+      CHECK(cell->p_holm >= m->p);
+      char printed[96];
+      if (effect) {
+        int slower = m->verdict == STATS_SLOWER;
+        snprintf(printed, sizeof printed, "%.3g %% CI %.2f to %.2f %%", 100 * m->confidence,
+                 slower ? -m->ci_high : m->ci_low, slower ? -m->ci_low : m->ci_high);
+      } else if (m->verdict == STATS_NO_EFFECT)
+        snprintf(printed, sizeof printed, "equivalence interval %.2f to %.2f %%",
+                 m->eq_low == 0 ? 0 : m->eq_low, m->eq_high == 0 ? 0 : m->eq_high);
+      else
+        snprintf(printed, sizeof printed, "%.3g %% CI %.2f to %.2f %%", 100 * m->confidence,
+                 m->ci_low == 0 ? 0 : m->ci_low, m->ci_high == 0 ? 0 : m->ci_high);
+      CHECK_STR_CONTAINS(cell->verdict, printed);
+      CHECK_STR_CONTAINS(cell->verdict, m->paired ? "paired over" : "unpaired");
+      CHECK_STR_CONTAINS(cell->verdict, "Holm-adjusted");
+      CHECK_STR_CONTAINS(cell->verdict, "variance ratio");
+      seen[m->verdict]++;
+      unpaired += !m->paired;
+    }
+    report_data_free(r);
+  }
+  /* Every verdict occurred, and the unpaired fallback too: the checks above were exercised. */
+  fprintf(stderr, "  verdicts: %d inconclusive, %d slower, %d faster, %d no effect; %d unpaired\n",
+          seen[STATS_INCONCLUSIVE], seen[STATS_SLOWER], seen[STATS_FASTER], seen[STATS_NO_EFFECT],
+          unpaired);
+  for (int v = 0; v < 4; v++)
+    CHECK(seen[v] > 0);
+  CHECK(unpaired > 0);
+  store_close(bs);
+  remove("test_report_verdicts.db");
+}
+
+/* The report has no seed: the same trials stored in another database, under another run id, give
+   the same numbers and the same verdicts in every format. */
+static void the_same_run_reports_the_same_in_two_databases(void) {
+  ts_err err;
+  store *one = NULL, *two = NULL;
+  remove("test_report_one.db");
+  remove("test_report_two.db");
+  CHECK_INT(store_open(&one, "test_report_one.db", &err), TS_OK);
+  CHECK_INT(store_open(&two, "test_report_two.db", &err), TS_OK);
+  double effects[3] = {-2, 0.3, 1};
+  double nothing[1] = {0};
+  make_blocked_run(two, 3, 1, nothing, 1, 99, 0); /* the copy gets another run id */
+  int64_t a = make_blocked_run(one, 6, 3, effects, 2, 5, 0);
+  int64_t b = make_blocked_run(two, 6, 3, effects, 2, 5, 0);
+  CHECK(a != b);
+  report_data *ra = NULL, *rb = NULL;
+  CHECK_INT(report_data_load(one, a, NULL, REPORT_WITH_RUN | REPORT_WITH_STATS, &ra, &err), TS_OK);
+  CHECK_INT(report_data_load(two, b, NULL, REPORT_WITH_RUN | REPORT_WITH_STATS, &rb, &err), TS_OK);
+  if (ra && rb) {
+    int compared = 0;
+    for (int c = 0; c < ra->condition_count; c++) {
+      const report_cell *x = &ra->cells[0][c], *y = &rb->cells[0][c];
+      CHECK_INT(x->compared, y->compared);
+      if (!x->compared)
+        continue;
+      compared++;
+      CHECK(x->cmp.percent == y->cmp.percent && x->cmp.ci_low == y->cmp.ci_low &&
+            x->cmp.ci_high == y->cmp.ci_high && x->cmp.p == y->cmp.p && x->p_holm == y->p_holm &&
+            x->variance_ratio == y->variance_ratio);
+      CHECK(strcmp(x->verdict, y->verdict) == 0);
+    }
+    CHECK_INT(compared, 3);
+    CHECK(ra->drift[0].change_percent == rb->drift[0].change_percent);
+  }
+  report_data_free(ra);
+  report_data_free(rb);
+  /* Every format: the whole benchmarks part is the same. */
+  report_format formats[] = {REPORT_FORMAT_TEXT, REPORT_FORMAT_JSON, REPORT_FORMAT_HTML};
+  const char *starts[] = {"\nbuiltin-st", "\"benchmarks\":", "<section class=\"bench\">"};
+  const char *ends[] = {"\n  drift:", "]}]", "</section>"};
+  for (int f = 0; f < 3; f++) {
+    char *x = test_render_report(one, a, formats[f]), *y = test_render_report(two, b, formats[f]);
+    REQUIRE(x != NULL && y != NULL);
+    const char *px = strstr(x, starts[f]), *py = strstr(y, starts[f]);
+    REQUIRE(px != NULL && py != NULL);
+    const char *ex = strstr(px, ends[f]), *ey = strstr(py, ends[f]);
+    REQUIRE(ex != NULL && ey != NULL);
+    CHECK(ex - px > 200);
+    CHECK(ex - px == ey - py && memcmp(px, py, (size_t)(ex - px)) == 0);
+    free(x);
+    free(y);
+  }
+  store_close(one);
+  store_close(two);
+  remove("test_report_one.db");
+  remove("test_report_two.db");
 }
 
 /* A database may hold names stored before every path checked them (a bench "\xff\x80\x80", a
@@ -457,6 +667,8 @@ int main(void) {
   RUN_CASE(sensitivity_is_the_scores_own);
   RUN_CASE(more_blocks_come_with_their_time);
   RUN_CASE(precision_check_measures_the_reported_intervals);
+  RUN_CASE(the_printed_interval_decides_the_verdict);
+  RUN_CASE(the_same_run_reports_the_same_in_two_databases);
   RUN_CASE(bad_stored_names_stay_out_of_reports); /* these two add trials to the run */
   RUN_CASE(csv_formula_cells_neutralised);
   RUN_CASE(the_report_shows_quiet_mode_asked_and_confirmed);

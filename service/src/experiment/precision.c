@@ -1,24 +1,21 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* precision.c - the widest 95 % CI of a run so far, from its stored scores grouped by benchmark
-   and condition, for adaptive repetitions (precision.h). */
+/* precision.c - the widest interval of a run so far, from its stored scores grouped by benchmark,
+   condition and block, for adaptive repetitions (precision.h). */
 #include "precision.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "threadsoup/rng.h"
-
-stats_options precision_stats_options(int64_t run_id, double margin_pct) {
-  stats_options o = {(uint64_t)run_id * TS_SPLITMIX64_GAMMA + 1, 0, margin_pct};
-  return o;
-}
+#include "../stats/multiplicity.h"
+#include "../stats/sequential.h"
 
 #define CONDITION_MAX sizeof(((store_trial_row *)0)->condition)
 #define BENCH_MAX sizeof(((store_trial_row *)0)->bench)
 
 typedef struct score {
-  int bench, condition;
+  int bench, condition, block;
   double value;
 } score;
 
@@ -79,37 +76,73 @@ static int collect_score(void *ctx, const store_trial_row *row) {
     g->out_of_memory = 1;
     return 1;
   }
-  g->scores[g->score_count++] = (score){b, c, row->score};
+  g->scores[g->score_count++] = (score){b, c, row->block, row->score};
   return 0;
 }
 
-/* Groups each benchmark's scores by condition and measures every condition's comparison with the
-   baseline, as the report compares them; *widest is the widest half-width over all benchmarks. */
-static int widest_of(const score_groups *g, int64_t run_id, const plan *p, double *widest,
-                     ts_err *err) {
-  size_t conds = (size_t)g->condition_count, groups = (size_t)g->bench_count * conds;
-  /* Group k = bench * conds + condition holds values[first[k] .. first[k] + n[k]), in sequence
-     order (a counting sort). One spare entry keeps every array non-empty. */
-  size_t *first = calloc(groups + 1, sizeof *first);
-  size_t *n = calloc(groups + 1, sizeof *n);
-  double *values = malloc((g->score_count + 1) * sizeof *values);
+/* The half-width in % of a comparison's interval as seq_precision_reached measures it (on the log
+   scale: 100 (exp(h) - 1), so it is at most the target exactly when the check passes); infinity
+   while the check cannot pass (unpaired, fewer than SEQ_PRECISION_MIN_BLOCKS complete blocks). */
+static double half_width_percent(const blocked_result *c) {
+  if (c->status != BLOCKED_OK || !c->paired || c->pairs < SEQ_PRECISION_MIN_BLOCKS)
+    return INFINITY;
+  double h = (log1p(c->ci_high / 100) - log1p(c->ci_low / 100)) / 2;
+  return isfinite(h) ? 100 * expm1(h) : INFINITY;
+}
+
+/* The widest half-width of one benchmark's comparisons, made as the report makes them: each
+   condition with scores against the baseline, paired within blocks, Holm across them. A
+   condition without scores yet is not precise (infinity). by_block holds conds x blocks. */
+static int widest_of_bench(const score_groups *g, int bench, size_t baseline, size_t blocks,
+                           const plan *p, double *by_block, double *widest) {
+  size_t conds = (size_t)g->condition_count, k = 0;
   const double **conditions = malloc((conds + 1) * sizeof *conditions);
-  size_t *counts = malloc((conds + 1) * sizeof *counts);
-  int rc = first && n && values && conditions && counts
-               ? TS_OK
-               : ts_err_set(err, TS_ENOMEM, "no memory for the statistics");
-  *widest = 0;
-  if (rc == TS_OK) {
-    for (size_t i = 0; i < g->score_count; i++)
-      n[(size_t)g->scores[i].bench * conds + (size_t)g->scores[i].condition]++;
-    for (size_t k = 1; k < groups; k++)
-      first[k] = first[k - 1] + n[k - 1];
-    memset(n, 0, (groups + 1) * sizeof *n);
-    for (size_t i = 0; i < g->score_count; i++) {
-      size_t k = (size_t)g->scores[i].bench * conds + (size_t)g->scores[i].condition;
-      values[first[k] + n[k]++] = g->scores[i].value;
-    }
+  blocked_result *results = malloc((conds + 1) * sizeof *results);
+  int *has = calloc(conds + 1, sizeof *has);
+  if (!conditions || !results || !has) {
+    free(conditions);
+    free(results);
+    free(has);
+    return -1;
   }
+  for (size_t i = 0; i < conds * blocks; i++)
+    by_block[i] = NAN;
+  for (size_t i = 0; i < g->score_count; i++)
+    if (g->scores[i].bench == bench && g->scores[i].block > 0 &&
+        (size_t)g->scores[i].block <= blocks) {
+      by_block[(size_t)g->scores[i].condition * blocks + (size_t)g->scores[i].block - 1] =
+          g->scores[i].value;
+      has[g->scores[i].condition] = 1;
+    }
+  for (size_t c = 0; c < conds; c++) {
+    if (c == baseline)
+      continue;
+    if (has[c])
+      conditions[k++] = by_block + c * blocks;
+    else
+      *widest = INFINITY;
+  }
+  blocked_options options = {0, 0, p->margin_pct, 0};
+  int rc = k ? multiplicity_compare_family(by_block + baseline * blocks, conditions, k, blocks,
+                                           &options, 0, results, NULL)
+             : BLOCKED_OK;
+  for (size_t i = 0; rc == BLOCKED_OK && i < k; i++) {
+    double half = half_width_percent(&results[i]);
+    if (half > *widest)
+      *widest = half;
+  }
+  free(conditions);
+  free(results);
+  free(has);
+  return rc == BLOCKED_OK ? 0 : -1;
+}
+
+/* Every benchmark's comparisons; *widest is the widest half-width over all of them. */
+static int widest_of(const score_groups *g, const plan *p, double *widest, ts_err *err) {
+  size_t conds = (size_t)g->condition_count, blocks = 0;
+  for (size_t i = 0; i < g->score_count; i++)
+    if ((size_t)g->scores[i].block > blocks)
+      blocks = (size_t)g->scores[i].block;
   /* The reference condition: "baseline" when there is one, else the first. */
   size_t baseline = 0;
   for (size_t c = 0; c < conds; c++)
@@ -117,27 +150,21 @@ static int widest_of(const score_groups *g, int64_t run_id, const plan *p, doubl
       baseline = c;
       break;
     }
-  stats_options options = precision_stats_options(run_id, p->margin_pct);
-  for (size_t b = 0; rc == TS_OK && b < (size_t)g->bench_count; b++) {
-    size_t row = b * conds, k = 0;
-    for (size_t c = 0; c < conds; c++)
-      if (c != baseline) {
-        conditions[k] = values + first[row + c];
-        counts[k++] = n[row + c];
-      }
-    double worst = 0;
-    if (stats_precision_reached(values + first[row + baseline], n[row + baseline], conditions,
-                                counts, k, p->precision_pct, &options, &worst) < 0)
+  double *by_block = malloc((conds * blocks + 1) * sizeof *by_block);
+  int rc = by_block ? TS_OK : ts_err_set(err, TS_ENOMEM, "no memory for the statistics");
+  *widest = 0;
+  for (int b = 0; rc == TS_OK && b < g->bench_count; b++)
+    if (widest_of_bench(g, b, baseline, blocks, p, by_block, widest) != 0)
       rc = ts_err_set(err, TS_ENOMEM, "no memory for the statistics");
-    if (worst > *widest)
-      *widest = worst;
-  }
-  free(first);
-  free(n);
-  free(values);
-  free(conditions);
-  free(counts);
+  free(by_block);
   return rc;
+}
+
+double precision_target(const plan *p) {
+  return p->precision_pct > 0
+             ? p->precision_pct
+             : seq_default_precision(p->margin_pct > 0 ? p->margin_pct
+                                                       : STATS_DEFAULT_MARGIN_PERCENT);
 }
 
 int precision_widest_interval(store *s, int64_t run_id, const plan *p, double *widest,
@@ -154,7 +181,7 @@ int precision_widest_interval(store *s, int64_t run_id, const plan *p, double *w
   if (rc == TS_OK && g.out_of_memory)
     rc = ts_err_set(err, TS_ENOMEM, "no memory for the scores of run %lld", (long long)run_id);
   if (rc == TS_OK)
-    rc = widest_of(&g, run_id, p, widest, err);
+    rc = widest_of(&g, p, widest, err);
   free(g.conditions);
   free(g.benches);
   free(g.scores);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* precision.h - how precise a run's comparisons are so far, read from the store: adaptive
-   repetitions add blocks until the widest 95 % CI is narrow enough; the report compares with the
-   same options, so both give the same intervals. */
+   repetitions add blocks until the widest interval is narrow enough; the comparisons are made as
+   the report makes them (paired within blocks, Holm across a benchmark's conditions), so both see
+   the same intervals. */
 #ifndef THREADSOUP_PRECISION_H
 #define THREADSOUP_PRECISION_H
 
@@ -11,16 +12,20 @@
 #include "../plan/plan.h"
 #include "../stats/stats.h"
 
-/* The stats options of every comparison of a run: the bootstrap is seeded from the run id, so a
-   run always reports the same intervals; margin_pct is the plan's equivalence margin (0: the
-   default). */
-stats_options precision_stats_options(int64_t run_id, double margin_pct);
+/* The widest half-width (in %, of the interval on the log scale: 100 (exp(h) - 1)) over every
+   comparison of the run against its baseline, per benchmark, from the done trials outside
+   warm-ups, each made as the report makes it (multiplicity_compare_family with p->margin_pct).
+   It is at most a target exactly when seq_precision_reached passes every comparison at that
+   target (precision_target(p): the plan's precision, else seq_default_precision of its margin).
+   The conditions and benchmarks are the plan's (and any others the trials name);
+   the baseline is "baseline", else the plan's first condition. Infinity while a condition has no
+   scores, a comparison is not paired or has fewer than SEQ_PRECISION_MIN_BLOCKS (8) complete
+   blocks; 0 when there is nothing to compare. */
+/* The precision target of a plan: its precision when it sets one, else seq_default_precision of
+   its margin (0.67 x M: at that half-width a run with no effect ends "no measurable effect" about
+   80 % of the time). */
+double precision_target(const plan *p);
 
-/* The widest 95 % CI half-width (in %) over every comparison of the run against its baseline, per
-   benchmark, from the done trials outside warm-ups: what stats_precision_reached measures, with
-   precision_stats_options(run_id, p->margin_pct). The conditions and benchmarks are the plan's
-   (and any others the trials name); the baseline is "baseline", else the plan's first condition.
-   Infinity while a group has too few trials; 0 when there is nothing to compare. */
 int precision_widest_interval(store *s, int64_t run_id, const plan *p, double *widest, ts_err *err);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* benchmarks.c - the report's benchmarks section: per benchmark a table of conditions with their
    statistics against the baseline, a verdict for each and the drift of the baseline; in HTML two
-   inline SVG charts besides: each condition's difference from the baseline with its 95 % CI, and
+   inline SVG charts besides: each condition's difference from the baseline with its interval, and
    every trial's score in run order, to show drift and outliers. */
 #include <math.h>
 #include <string.h>
@@ -18,8 +18,9 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
   for (int b = 0; b < r->bench_count; b++) {
     fprintf(out, "\n%s (%s, higher is faster)\n", SHOWN(r->benches[b], bench),
             r->units[b][0] ? SHOWN(r->units[b], unit) : "score");
-    fprintf(out, "  %-30s %4s %10s %10s %6s %11s %9s %19s %8s %8s\n", "condition", "n", "mean",
-            "median", "cv", "switches/s", "vs base", "95% CI", "p Welch", "p MW");
+    fprintf(out, "  %-30s %4s %10s %10s %6s %11s %9s %19s %6s %8s %8s %9s\n", "condition", "n",
+            "mean", "median", "cv", "switches/s", "vs base", "CI (Holm level)", "level", "p",
+            "p Holm", "var ratio");
     for (int c = 0; c < r->condition_count; c++) {
       const report_cell *cell = &r->cells[b][c];
       const stats_description *d = &cell->d;
@@ -32,15 +33,21 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
         fprintf(out, " %9s\n", d->n == 0 ? "no data" : "reference");
         continue;
       }
-      const stats_comparison *cmp = &cell->cmp;
-      char ci[40] = "", welch[16] = "", mw[16] = "";
-      if (!isnan(cmp->ci95_low))
-        snprintf(ci, sizeof ci, "[%+.2f, %+.2f]", cmp->ci95_low, cmp->ci95_high);
-      if (!isnan(cmp->welch.p))
-        snprintf(welch, sizeof welch, "%.3g", cmp->welch.p);
-      if (!isnan(cmp->mann_whitney.p))
-        snprintf(mw, sizeof mw, "%.3g", cmp->mann_whitney.p);
-      fprintf(out, " %+8.2f%% %19s %8s %8s\n", cmp->percent, ci, welch, mw);
+      const blocked_result *cmp = &cell->cmp;
+      char effect[16] = "-", ci[40] = "", level[16] = "", p[16] = "", holm[16] = "", ratio[16] = "";
+      if (!isnan(cmp->percent)) /* NaN: too few scores to compare */
+        snprintf(effect, sizeof effect, "%+8.2f%%", cmp->percent);
+      if (!isnan(cmp->ci_low)) {
+        snprintf(ci, sizeof ci, "[%+.2f, %+.2f]", cmp->ci_low, cmp->ci_high);
+        snprintf(level, sizeof level, "%.3g%%", 100 * cmp->confidence);
+      }
+      if (!isnan(cmp->p))
+        snprintf(p, sizeof p, "%.3g", cmp->p);
+      if (!isnan(cell->p_holm))
+        snprintf(holm, sizeof holm, "%.3g", cell->p_holm);
+      if (!isnan(cell->variance_ratio))
+        snprintf(ratio, sizeof ratio, "%.2f", cell->variance_ratio);
+      fprintf(out, " %9s %19s %6s %8s %8s %9s\n", effect, ci, level, p, holm, ratio);
     }
     for (int c = 0; c < r->condition_count; c++) {
       const report_cell *cell = &r->cells[b][c];
@@ -51,15 +58,9 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
       if (report_sensitivity_text(r, cell, sensitivity, sizeof sensitivity))
         fprintf(out, "    %s\n", sensitivity);
     }
-    double drift = r->drift[b];
-    if (!isnan(drift)) {
-      double margin = r->margin_pct > 0 ? r->margin_pct : 1.0;
-      fprintf(out,
-              "  drift: the baseline's later half scored %+.2f %% against its earlier half%s\n",
-              drift,
-              fabs(drift) > margin ? " - more than the margin: the machine changed during the run"
-                                   : "");
-    }
+    char drift[200];
+    if (report_drift_text(r, b, drift, sizeof drift))
+      fprintf(out, "  drift: %s\n", drift);
   }
 }
 
@@ -83,16 +84,11 @@ static void write_condition(const report_data *r, int b, int c, FILE *out) {
   ts_json_string_member(out, "resolution_obtained", r->resolution_obtained[c]);
   ts_json_number_member(out, "timer_resolution_us", r->timer_resolution_us[c], REPORT_JSON_DIGITS);
   ts_json_number_member(out, "timer_overshoot_us", r->timer_overshoot_us[c], REPORT_JSON_DIGITS);
-  const stats_comparison *cmp = &cell->cmp;
+  const blocked_result *cmp = &cell->cmp;
   ts_json_number_member(out, "percent",
                         cell->compared ? cmp->percent : (c == r->baseline && has ? 0 : NAN),
                         REPORT_JSON_DIGITS);
-  fputs(",\"ci95\":", out);
-  ts_json_range(out, cell->compared && isfinite(cmp->ci95_low), cmp->ci95_low, cmp->ci95_high,
-                REPORT_JSON_DIGITS);
-  ts_json_number_member(out, "p_welch", cell->compared ? cmp->welch.p : NAN, REPORT_JSON_DIGITS);
-  ts_json_number_member(out, "p_mw", cell->compared ? cmp->mann_whitney.p : NAN,
-                        REPORT_JSON_DIGITS);
+  report_json_comparison(out, cell);
   fputs(",\"verdict\":", out);
   if (cell->compared)
     ts_json_string(out, stats_verdict_name(cmp->verdict));
@@ -118,7 +114,7 @@ static void write_json(const report_data *r, const void *prepared, FILE *out) {
     fprintf(out, "%s\n{\"name\":", b ? "," : "");
     ts_json_string(out, r->benches[b]);
     ts_json_string_member(out, "unit", r->units[b]);
-    ts_json_number_member(out, "baseline_drift_percent", r->drift[b], REPORT_JSON_DIGITS);
+    report_json_drift(out, &r->drift[b]);
     fputs(",\"conditions\":[", out);
     for (int c = 0; c < r->condition_count; c++) {
       fputs(c ? ",\n " : "\n ", out);
@@ -154,7 +150,8 @@ static void cell_number(FILE *out, int decimals, const char *suffix, int sign, d
 static void write_table(const report_data *r, int b, FILE *out) {
   fputs("<div class=\"wrap\"><table>\n<thead><tr><th class=\"cond\">condition</th><th>n</th>"
         "<th>mean</th><th>median</th><th>sd</th><th>cv</th><th>switches/s</th><th>vs base</th>"
-        "<th>95&nbsp;% CI</th><th>p Welch</th><th>p MW</th><th class=\"cond\">verdict</th>"
+        "<th>CI (Holm level)</th><th>level</th><th>p</th><th>p Holm</th><th>var ratio</th><th "
+        "class=\"cond\">verdict</th>"
         "</tr></thead>\n<tbody>\n",
         out);
   for (int c = 0; c < r->condition_count; c++) {
@@ -169,19 +166,21 @@ static void write_table(const report_data *r, int b, FILE *out) {
     cell_number(out, 2, "", 0, has ? cell->d.sd : NAN);
     cell_number(out, 1, "&nbsp;%", 0, has ? cell->d.cv * 100 : NAN);
     cell_number(out, 0, "", 0, r->switches_per_s[c]);
-    const stats_comparison *cmp = &cell->cmp;
+    const blocked_result *cmp = &cell->cmp;
     if (!cell->compared) {
-      fprintf(out, "<td colspan=\"4\"></td><td class=\"cond verdict ref\">%s</td></tr>\n",
+      fprintf(out, "<td colspan=\"6\"></td><td class=\"cond verdict ref\">%s</td></tr>\n",
               has ? "reference" : "no data");
       continue;
     }
     cell_number(out, 2, "&nbsp;%", 1, cmp->percent);
-    if (isfinite(cmp->ci95_low))
-      fprintf(out, "<td>[%+.2f, %+.2f]</td>", cmp->ci95_low, cmp->ci95_high);
+    if (isfinite(cmp->ci_low))
+      fprintf(out, "<td>[%+.2f, %+.2f]</td>", cmp->ci_low, cmp->ci_high);
     else
       fputs("<td>-</td>", out);
-    cell_number(out, -1, "", 0, cmp->welch.p);
-    cell_number(out, -1, "", 0, cmp->mann_whitney.p);
+    cell_number(out, 1, "&nbsp;%", 0, isfinite(cmp->ci_low) ? 100 * cmp->confidence : NAN);
+    cell_number(out, -1, "", 0, cmp->p);
+    cell_number(out, -1, "", 0, cell->p_holm);
+    cell_number(out, 2, "", 0, cell->variance_ratio);
     fprintf(out, "<td class=\"cond verdict %s\">",
             report_html_verdict_class(cell->compared, cell->cmp.verdict));
     report_html_text(out, stats_verdict_name(cmp->verdict));
@@ -207,18 +206,16 @@ static void write_table(const report_data *r, int b, FILE *out) {
     fputs("</li>\n", out);
   }
   fputs("</ul>\n", out);
-  if (isfinite(r->drift[b])) {
-    double margin = r->margin_pct > 0 ? r->margin_pct : 1.0;
-    int big = fabs(r->drift[b]) > margin;
-    fprintf(out,
-            "<p class=\"note%s\">Drift: the baseline's later half scored %+.2f&nbsp;%% "
-            "against its earlier half%s.</p>\n",
-            big ? " warn" : "", r->drift[b],
-            big ? " &mdash; more than the margin: the machine changed during the run" : "");
+  char drift[200];
+  if (report_drift_text(r, b, drift, sizeof drift)) {
+    fprintf(out, "<p class=\"note%s\">Drift: ", r->drift[b].flagged ? " warn" : "");
+    report_html_text(out, drift);
+    fputs("</p>\n", out);
   }
 }
 
-/* Chart 1: each condition's % difference from the baseline, a dot with its 95 % CI as a bar,
+/* Chart 1: each condition's % difference from the baseline, a dot with its interval (at its Holm
+   level, the one that decided) as a bar,
    around a zero line, with the equivalence margin shaded. */
 static void write_difference_chart(const report_data *r, int b, FILE *out) {
   int rows = 0;
@@ -228,7 +225,7 @@ static void write_difference_chart(const report_data *r, int b, FILE *out) {
     if (!cell->compared || !isfinite(cell->cmp.percent))
       continue;
     rows++;
-    double values[3] = {cell->cmp.percent, cell->cmp.ci95_low, cell->cmp.ci95_high};
+    double values[3] = {cell->cmp.percent, cell->cmp.ci_low, cell->cmp.ci_high};
     for (int i = 0; i < 3; i++)
       if (isfinite(values[i]) && fabs(values[i]) > range)
         range = fabs(values[i]);
@@ -241,7 +238,8 @@ static void write_difference_chart(const report_data *r, int b, FILE *out) {
   double height = top + rows * row_h + 34;
   double bottom = top + rows * row_h;
 #define X_OF(v) (left + ((v) + range) / (2 * range) * (right - left))
-  fputs("<figure>\n<figcaption>Difference from the baseline (mean, with its 95&nbsp;% CI; the "
+  fputs("<figure>\n<figcaption>Difference from the baseline (mean, with its interval at the Holm "
+        "level; the "
         "shaded band is the equivalence margin)</figcaption>\n",
         out);
   fprintf(out,
@@ -269,8 +267,8 @@ static void write_difference_chart(const report_data *r, int b, FILE *out) {
             left - 8, y);
     report_html_short_label(out, r->conditions[c]);
     fputs("</text>\n", out);
-    if (isfinite(cell->cmp.ci95_low) && isfinite(cell->cmp.ci95_high)) {
-      double x1 = X_OF(cell->cmp.ci95_low), x2 = X_OF(cell->cmp.ci95_high);
+    if (isfinite(cell->cmp.ci_low) && isfinite(cell->cmp.ci_high)) {
+      double x1 = X_OF(cell->cmp.ci_low), x2 = X_OF(cell->cmp.ci_high);
       fprintf(out,
               "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
               "stroke-width=\"2\"/>\n",

@@ -161,7 +161,7 @@ int report_calibration_of(const report_data *r, report_calibration *out) {
     calibration_case k = {
         .control = r->conditions[c],
         .control_verdict = cell->compared ? cell->cmp.verdict : STATS_INCONCLUSIVE,
-        .control_too_few = !cell->compared || cell->cmp.too_few || cell->cmp.unusable,
+        .control_too_few = !cell->compared || cell->cmp.status != BLOCKED_OK,
         .control_percent = cell->compared ? cell->cmp.percent : NAN,
         .control_detectable = cell->compared ? cell->sens.detectable_percent : NAN,
         .expected_near = near,

@@ -347,9 +347,9 @@ static void write_machines_text(const report_compare *c, FILE *out) {
 static void cell_summary(const report_data *r, const report_cell *cell, char *buf, size_t len) {
   if (!cell || !cell->compared || !isfinite(cell->cmp.percent))
     snprintf(buf, len, "%s", cell_word(r, cell));
-  else if (isfinite(cell->cmp.ci95_low))
-    snprintf(buf, len, "%+.2f%% [%+.2f, %+.2f] %s", cell->cmp.percent, cell->cmp.ci95_low,
-             cell->cmp.ci95_high, cell_word(r, cell));
+  else if (isfinite(cell->cmp.ci_low))
+    snprintf(buf, len, "%+.2f%% [%+.2f, %+.2f] %s", cell->cmp.percent, cell->cmp.ci_low,
+             cell->cmp.ci_high, cell_word(r, cell));
   else
     snprintf(buf, len, "%+.2f%% %s", cell->cmp.percent, cell_word(r, cell));
 }
@@ -357,7 +357,9 @@ static void cell_summary(const report_data *r, const report_cell *cell, char *bu
 /* The table of the original experiment: per condition, a row per machine and a column per
    benchmark. */
 static void write_summary_text(const report_compare *c, FILE *out) {
-  fputs("\nEffects (each against its machine's own baseline: mean, 95 % CI, verdict):\n", out);
+  fputs("\nEffects (each against its machine's own baseline: mean, interval at the Holm level, "
+        "verdict):\n",
+        out);
   for (int i = 0; i < c->condition_count; i++) {
     if (report_compare_is_reference(c, i))
       continue;
@@ -421,8 +423,8 @@ void report_write_compare_text(const report_compare *c, FILE *out) {
       if (report_compare_is_reference(c, i))
         continue;
       fprintf(out, "  %s\n", SHOWN(c->conditions[i], cond));
-      fprintf(out, "    %-30s %9s %19s  %-22s %s\n", "machine", "vs base", "95% CI", "verdict",
-              "could detect");
+      fprintf(out, "    %-30s %9s %19s  %-22s %s\n", "machine", "vs base", "CI (Holm level)",
+              "verdict", "could detect");
       for (int k = 0; k < c->run_count; k++) {
         const report_data *r;
         const report_cell *cell = report_compare_cell(c, k, b, i, &r);
@@ -434,12 +436,14 @@ void report_write_compare_text(const report_compare *c, FILE *out) {
         char effect[32] = "-", ci[48] = "-", detect[32] = "-";
         if (isfinite(cell->cmp.percent))
           snprintf(effect, sizeof effect, "%+.2f%%", cell->cmp.percent);
-        if (!isnan(cell->cmp.ci95_low))
-          snprintf(ci, sizeof ci, "[%+.2f, %+.2f]", cell->cmp.ci95_low, cell->cmp.ci95_high);
+        if (!isnan(cell->cmp.ci_low))
+          snprintf(ci, sizeof ci, "[%+.2f, %+.2f]", cell->cmp.ci_low, cell->cmp.ci_high);
         if (!isnan(cell->sens.detectable_percent))
           snprintf(detect, sizeof detect, "±%.2f %%", cell->sens.detectable_percent);
         fprintf(out, "    %-30s %9s %19s  %-22s %s\n", label, effect, ci, cell_word(r, cell),
                 detect);
+        char verdict[1024];
+        fprintf(out, "      %s\n", SHOWN(cell->verdict, verdict));
       }
     }
   }
@@ -469,10 +473,7 @@ void report_write_compare_csv(const report_compare *c, FILE *out) {
                                         "baseline_n",
                                         "baseline_cv",
                                         "percent",
-                                        "ci95_low",
-                                        "ci95_high",
-                                        "p_welch",
-                                        "p_mw",
+                                        REPORT_CSV_COMPARISON,
                                         "verdict",
                                         "detectable_percent"};
   report_csv_names(out, columns, sizeof columns / sizeof columns[0]);
@@ -522,13 +523,9 @@ void report_write_compare_csv(const report_compare *c, FILE *out) {
         fputc(',', out);
         report_csv_number(out, cv);
         int compared = cell && cell->compared;
-        double values[] = {compared ? cell->cmp.percent : NAN, compared ? cell->cmp.ci95_low : NAN,
-                           compared ? cell->cmp.ci95_high : NAN, compared ? cell->cmp.welch.p : NAN,
-                           compared ? cell->cmp.mann_whitney.p : NAN};
-        for (size_t v = 0; v < sizeof values / sizeof values[0]; v++) {
-          fputc(',', out);
-          report_csv_number(out, values[v]);
-        }
+        fputc(',', out);
+        report_csv_number(out, compared ? cell->cmp.percent : NAN);
+        report_csv_comparison(out, cell);
         fputc(',', out);
         report_csv_field(out, cell_word(r, cell));
         fputc(',', out);
@@ -592,12 +589,8 @@ static void write_cell_json(const report_compare *c, int k, int b, int i, FILE *
   int compared = cell && cell->compared;
   ts_json_number_member(out, "n", cell ? (double)cell->d.n : NAN, REPORT_JSON_DIGITS);
   ts_json_number_member(out, "percent", compared ? cell->cmp.percent : NAN, REPORT_JSON_DIGITS);
-  fputs(",\"ci95\":", out);
   /* No cell (a condition this run lacks): nothing to read the interval from. */
-  double low = compared ? cell->cmp.ci95_low : NAN, high = compared ? cell->cmp.ci95_high : NAN;
-  ts_json_range(out, isfinite(low), low, high, REPORT_JSON_DIGITS);
-  ts_json_number_member(out, "p_welch", compared ? cell->cmp.welch.p : NAN, REPORT_JSON_DIGITS);
-  ts_json_number_member(out, "p_mw", compared ? cell->cmp.mann_whitney.p : NAN, REPORT_JSON_DIGITS);
+  report_json_comparison(out, compared ? cell : NULL);
   ts_json_string_member(out, "verdict", cell_word(r, cell));
   ts_json_string_member(out, "verdict_text", compared ? cell->verdict : "");
   ts_json_number_member(out, "detectable_percent", compared ? cell->sens.detectable_percent : NAN,
@@ -636,8 +629,7 @@ void report_write_compare_json(const report_compare *c, FILE *out) {
       ts_json_string_member(out, "baseline", r->conditions[r->baseline]);
       ts_json_number_member(out, "baseline_n", rb >= 0 ? (double)n : NAN, REPORT_JSON_DIGITS);
       ts_json_number_member(out, "baseline_cv", cv, REPORT_JSON_DIGITS);
-      ts_json_number_member(out, "baseline_drift_percent", rb >= 0 ? r->drift[rb] : NAN,
-                            REPORT_JSON_DIGITS);
+      report_json_drift(out, rb >= 0 ? &r->drift[rb] : NULL);
       fputs(",\"conditions\":[", out);
       int first = 1;
       for (int i = 0; i < c->condition_count; i++) {
@@ -693,7 +685,8 @@ static void write_machines_html(const report_compare *c, FILE *out) {
 }
 
 /* One chart per benchmark: per condition a row per machine, the effect against that machine's
-   baseline as a dot with its 95 % CI, the shaded band that run's equivalence margin. */
+   baseline as a dot with its interval at the Holm level, the shaded band that run's equivalence
+   margin. */
 static void write_chart_html(const report_compare *c, int b, FILE *out) {
   double range = 0;
   int groups = 0;
@@ -708,7 +701,7 @@ static void write_chart_html(const report_compare *c, int b, FILE *out) {
       range = fmax(range, margin);
       if (!cell || !cell->compared)
         continue;
-      double values[3] = {cell->cmp.percent, cell->cmp.ci95_low, cell->cmp.ci95_high};
+      double values[3] = {cell->cmp.percent, cell->cmp.ci_low, cell->cmp.ci_high};
       for (int v = 0; v < 3; v++)
         if (isfinite(values[v]))
           range = fmax(range, fabs(values[v]));
@@ -722,7 +715,8 @@ static void write_chart_html(const report_compare *c, int b, FILE *out) {
   double bottom = top + groups * (head_h + c->run_count * row_h);
 #define X_OF(v) (left + ((v) + range) / (2 * range) * (right - left))
   fputs("<figure class=\"compare-chart\">\n<figcaption>Effect against each machine's own baseline "
-        "(mean, with its 95&nbsp;% CI; the shaded band is that run's equivalence margin)"
+        "(mean, with its interval at the Holm level; the shaded band is that run's equivalence "
+        "margin)"
         "</figcaption>\n",
         out);
   fprintf(out,
@@ -765,8 +759,8 @@ static void write_chart_html(const report_compare *c, int b, FILE *out) {
                 left + 6, cy, cell_word(r, cell));
         continue;
       }
-      if (isfinite(cell->cmp.ci95_low) && isfinite(cell->cmp.ci95_high)) {
-        double x1 = X_OF(cell->cmp.ci95_low), x2 = X_OF(cell->cmp.ci95_high);
+      if (isfinite(cell->cmp.ci_low) && isfinite(cell->cmp.ci_high)) {
+        double x1 = X_OF(cell->cmp.ci_low), x2 = X_OF(cell->cmp.ci_high);
         fprintf(out,
                 "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fV%.1f\" stroke=\"%s\" "
                 "stroke-width=\"2\" fill=\"none\"/>\n",
@@ -799,7 +793,7 @@ static void write_bench_table_html(const report_compare *c, int b, FILE *out) {
   }
   fputs("</tbody></table></div>\n<div class=\"wrap\"><table class=\"effects\">\n<thead><tr>"
         "<th class=\"cond\">condition</th><th class=\"cond\">machine</th><th>n</th>"
-        "<th>vs base</th><th>95&nbsp;% CI</th><th class=\"cond\">verdict</th>"
+        "<th>vs base</th><th>CI (Holm level)</th><th class=\"cond\">verdict</th>"
         "<th>could detect</th></tr></thead>\n<tbody>\n",
         out);
   for (int i = 0; i < c->condition_count; i++) {
@@ -825,15 +819,13 @@ static void write_bench_table_html(const report_compare *c, int b, FILE *out) {
         fprintf(out, "<td>%+.2f&nbsp;%%</td>", cell->cmp.percent);
       else
         fputs("<td>-</td>", out);
-      if (isfinite(cell->cmp.ci95_low))
-        fprintf(out, "<td>[%+.2f, %+.2f]</td>", cell->cmp.ci95_low, cell->cmp.ci95_high);
+      if (isfinite(cell->cmp.ci_low))
+        fprintf(out, "<td>[%+.2f, %+.2f]</td>", cell->cmp.ci_low, cell->cmp.ci_high);
       else
         fputs("<td>-</td>", out);
-      fprintf(out, "<td class=\"cond verdict %s\" title=\"",
+      fprintf(out, "<td class=\"cond verdict %s\">",
               report_html_verdict_class(cell->compared, cell->cmp.verdict));
       report_html_text(out, cell->verdict);
-      fputs("\">", out);
-      report_html_text(out, cell_word(r, cell));
       if (isfinite(cell->sens.detectable_percent))
         fprintf(out, "</td><td>&plusmn;%.2f&nbsp;%%</td></tr>\n", cell->sens.detectable_percent);
       else
@@ -845,7 +837,8 @@ static void write_bench_table_html(const report_compare *c, int b, FILE *out) {
 
 static void write_summary_html(const report_compare *c, FILE *out) {
   fputs("<h2>Effects</h2>\n<p class=\"note\">Each against its machine's own baseline: mean, "
-        "95&nbsp;% CI, verdict.</p>\n<div class=\"wrap\"><table class=\"summary\">\n<thead><tr>"
+        "interval at the Holm level, verdict.</p>\n<div class=\"wrap\"><table "
+        "class=\"summary\">\n<thead><tr>"
         "<th class=\"cond\">machine</th>",
         out);
   for (int b = 0; b < c->bench_count; b++) {

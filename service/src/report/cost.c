@@ -520,9 +520,9 @@ static void write_cost_chart(const report_data *r, const report_cost *c, int b, 
   double xmax = 0, lo = 0, hi = 0;
   for (int k = 0; k < cb->points; k++) {
     const report_cost_condition *u = &c->used[cb->used[k]];
-    const stats_comparison *cmp = &r->cells[b][u->condition].cmp;
+    const blocked_result *cmp = &r->cells[b][u->condition].cmp;
     xmax = fmax(xmax, by_wakeups ? u->wakeups_per_s : u->threads);
-    double values[3] = {cmp->percent, cmp->ci95_low, cmp->ci95_high};
+    double values[3] = {cmp->percent, cmp->ci_low, cmp->ci_high};
     for (int i = 0; i < 3; i++)
       if (isfinite(values[i])) {
         lo = fmin(lo, values[i]);
@@ -621,16 +621,16 @@ static void write_cost_chart(const report_data *r, const report_cost *c, int b, 
             X_OF(0), Y_OF(0), X_OF(knot_x), Y_OF(0), X_OF(xmax), Y_OF(knee_end));
   for (int k = 0; k < cb->points; k++) {
     const report_cost_condition *u = &c->used[cb->used[k]];
-    const stats_comparison *cmp = &r->cells[b][u->condition].cmp;
+    const blocked_result *cmp = &r->cells[b][u->condition].cmp;
     double x = X_OF(by_wakeups ? u->wakeups_per_s : u->threads);
     fputs("<g><title>", out);
     report_html_text(out, r->conditions[u->condition]);
     fprintf(out, ": %+.2f %%</title>\n", cmp->percent);
-    if (isfinite(cmp->ci95_low) && isfinite(cmp->ci95_high))
+    if (isfinite(cmp->ci_low) && isfinite(cmp->ci_high))
       fprintf(out,
               "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d55e00\" "
               "stroke-width=\"2\"/>\n",
-              x, Y_OF(cmp->ci95_low), x, Y_OF(cmp->ci95_high));
+              x, Y_OF(cmp->ci_low), x, Y_OF(cmp->ci_high));
     fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"#d55e00\"/>\n</g>\n", x,
             Y_OF(cmp->percent));
   }

@@ -4,6 +4,7 @@
 #include "data.h"
 
 #include "../experiment/estimate.h"
+#include "../stats/multiplicity.h"
 #include "../quiet/quiet.h"
 
 #include <math.h>
@@ -41,20 +42,24 @@ static int grow(void **items, size_t *cap, size_t size) {
   return 0;
 }
 
-static int add_score(report_score_list *l, double score, int seq) {
+static int add_score(report_score_list *l, double score, int seq, int block) {
   if (l->n == l->cap) {
     size_t cap = l->cap ? l->cap * 2 : 16;
     double *v = realloc(l->values, cap * sizeof *v);
     if (v)
       l->values = v;
     int *q = v ? realloc(l->seqs, cap * sizeof *q) : NULL;
-    if (!q)
+    if (q)
+      l->seqs = q;
+    int *k = q ? realloc(l->blocks, cap * sizeof *k) : NULL;
+    if (!k)
       return -1;
-    l->seqs = q;
+    l->blocks = k;
     l->cap = cap;
   }
   l->values[l->n] = score;
-  l->seqs[l->n++] = seq;
+  l->seqs[l->n] = seq;
+  l->blocks[l->n++] = block;
   return 0;
 }
 
@@ -87,7 +92,7 @@ static int collect_row(void *ctx, const store_trial_row *row) {
   int c = find_or_add(r->conditions, &r->condition_count, REPORT_MAX_CONDITIONS, row->condition);
   if (b < 0 || c < 0)
     return 0; /* beyond what one report shows */
-  if (add_score(&r->lists[b][c], row->score, row->seq) != 0) {
+  if (add_score(&r->lists[b][c], row->score, row->seq, row->block) != 0) {
     r->out_of_memory = 1;
     return 1;
   }
@@ -135,34 +140,29 @@ static int index_metrics(report_data *r) {
   return 0;
 }
 
-/* Baseline drift: the mean of the later half of the baseline trials against the earlier half. */
-static double baseline_drift(const report_score_list *l) {
-  if (l->n < 4)
-    return NAN;
-  size_t half = l->n / 2;
-  double early = 0, late = 0;
-  for (size_t i = 0; i < half; i++)
-    early += l->values[i];
-  for (size_t i = l->n - half; i < l->n; i++)
-    late += l->values[i];
-  return early > 0 ? (late / early - 1) * 100 : NAN;
-}
-
-/* Blocks (one more score in each group each) until the detectable effect is the margin, from the
-   groups' own spread; -1 when the spread is not known. */
-static long more_blocks_for_margin(const report_data *r, const report_cell *cell, size_t nb,
-                                   size_t nc) {
-  double mb = cell->cmp.baseline.mean, margin = r->margin_pct > 0 ? r->margin_pct : 1.0;
-  if (!(mb > 0) || nb < 2 || nc < 2)
+/* Blocks (pairs) until the paired comparison could detect the margin, from its own spread of log
+   ratios (the detectable effect falls as blocks grow, so a bisection finds the fewest); -1 when
+   the spread is not known (the unpaired fallback). */
+static long more_blocks_for_margin(const report_data *r, const report_cell *cell) {
+  const blocked_result *c = &cell->cmp;
+  double margin = r->margin_pct > 0 ? r->margin_pct : STATS_DEFAULT_MARGIN_PERCENT;
+  if (c->status != BLOCKED_OK || !c->paired || !isfinite(c->sd_log))
     return -1;
-  double sb = 100 * cell->cmp.baseline.sd / mb, sc = 100 * cell->cmp.condition.sd / mb;
-  long need = stats_trials_for_detectable(sb, sc, margin);
-  if (need <= 0)
-    return -1;
-  if (need > STATS_TRIALS_NEEDED_MAX)
-    return need;
-  long have = (long)(nb < nc ? nb : nc);
-  return need > have ? need - have : 0;
+  long have = (long)c->pairs;
+  if (blocked_detectable_percent(c->sd_log, (size_t)have, 0.95, STATS_POWER) <= margin)
+    return 0;
+  if (!(blocked_detectable_percent(c->sd_log, (size_t)STATS_TRIALS_NEEDED_MAX, 0.95, STATS_POWER) <=
+        margin))
+    return STATS_TRIALS_NEEDED_MAX + 1;
+  long low = have, high = STATS_TRIALS_NEEDED_MAX; /* low is not enough, high is */
+  while (high - low > 1) {
+    long mid = low + (high - low) / 2;
+    if (blocked_detectable_percent(c->sd_log, (size_t)mid, 0.95, STATS_POWER) <= margin)
+      high = mid;
+    else
+      low = mid;
+  }
+  return high - have;
 }
 
 /* The blocks' wall times, for the median (minutes for more blocks): a run has at most
@@ -197,12 +197,87 @@ double report_more_minutes(const report_data *r, const report_cell *cell) {
   return (double)more * r->block_seconds / 60;
 }
 
+/* The largest block number among a benchmark's scores: the length of its by-block arrays. */
+static size_t block_count(const report_data *r, int b) {
+  int most = 0;
+  for (int c = 0; c < r->condition_count; c++)
+    for (size_t i = 0; i < r->lists[b][c].n; i++)
+      if (r->lists[b][c].blocks[i] > most)
+        most = r->lists[b][c].blocks[i];
+  return (size_t)most;
+}
+
+/* A condition's scores by block into by_block[0 .. blocks) (NaN: that block's trial not done). */
+static void scores_by_block(const report_score_list *l, size_t blocks, double *by_block) {
+  for (size_t k = 0; k < blocks; k++)
+    by_block[k] = NAN;
+  for (size_t i = 0; i < l->n; i++)
+    by_block[l->blocks[i] - 1] = l->values[i];
+}
+
+/* The cell's sensitivity: of the paired comparison from its spread of log ratios, else (the
+   unpaired fallback) of Welch's test on the scores as they are. */
+static void cell_sensitivity(report_cell *cell, const report_score_list *bl,
+                             const report_score_list *l) {
+  const blocked_result *c = &cell->cmp;
+  if (c->status == BLOCKED_OK && c->paired) {
+    cell->sens.detectable_percent =
+        blocked_detectable_percent(c->sd_log, c->pairs, 0.95, STATS_POWER);
+    cell->sens.se_percent = 100 * c->se;
+    cell->sens.df = c->df;
+  } else
+    stats_sensitivity_of(bl->values, bl->n, l->values, l->n, &cell->sens);
+}
+
+/* One benchmark: every condition with scores against the baseline, paired within blocks, Holm
+   across them (multiplicity_compare_family), and the baseline's drift over the blocks. */
+static int compare_bench(report_data *r, int b, ts_err *err) {
+  size_t blocks = block_count(r, b), k = 0;
+  int members[REPORT_MAX_CONDITIONS];
+  double *by_block = malloc(((size_t)r->condition_count * blocks + 1) * sizeof *by_block);
+  const double *conditions[REPORT_MAX_CONDITIONS];
+  blocked_result results[REPORT_MAX_CONDITIONS];
+  double p_holm[REPORT_MAX_CONDITIONS];
+  if (!by_block)
+    return ts_err_set(err, TS_ENOMEM, "no memory for the statistics");
+  const report_score_list *bl = &r->lists[b][r->baseline];
+  double *baseline = by_block + (size_t)r->baseline * blocks;
+  for (int c = 0; c < r->condition_count; c++) {
+    scores_by_block(&r->lists[b][c], blocks, by_block + (size_t)c * blocks);
+    if (c != r->baseline && r->lists[b][c].n > 0) {
+      members[k] = c;
+      conditions[k++] = by_block + (size_t)c * blocks;
+    }
+  }
+  blocked_options options = {0, 0, r->margin_pct, 0};
+  int rc =
+      k ? multiplicity_compare_family(baseline, conditions, k, blocks, &options, 0, results, p_holm)
+        : BLOCKED_OK;
+  for (size_t i = 0; rc == BLOCKED_OK && i < k; i++) {
+    report_cell *cell = &r->cells[b][members[i]];
+    blocked_variance_ratio vr;
+    cell->compared = 1;
+    cell->cmp = results[i];
+    cell->p_holm = results[i].status == BLOCKED_OK ? p_holm[i] : NAN;
+    cell->variance_ratio =
+        blocked_variance_ratio_of(baseline, conditions[i], blocks, 0.95, &vr) == BLOCKED_OK
+            ? vr.ratio
+            : NAN;
+    report_format_verdict(cell, cell->verdict, sizeof cell->verdict);
+    cell_sensitivity(cell, bl, &r->lists[b][members[i]]);
+    cell->more_blocks_for_margin = more_blocks_for_margin(r, cell);
+  }
+  drift_of_scores(baseline, blocks, 0, r->margin_pct, &r->drift[b]);
+  free(by_block);
+  return rc == BLOCKED_OK
+             ? TS_OK
+             : ts_err_set(err, TS_EINVAL, "the comparisons of %s failed", r->benches[b]);
+}
+
 static int compute_stats(store *s, report_data *r, ts_err *err) {
   int block_rc = read_block_seconds(s, r, err);
   if (block_rc != TS_OK)
     return block_rc;
-  /* The options the precision check uses, so adaptive repetitions stop on the intervals shown. */
-  stats_options options = precision_stats_options(r->run_id, r->margin_pct);
   for (int c = 0; c < r->condition_count; c++) {
     r->switches_per_s[c] =
         store_condition_metric_mean(s, r->run_id, r->conditions[c], "load.switches_per_s");
@@ -216,24 +291,71 @@ static int compute_stats(store *s, report_data *r, ts_err *err) {
       return rc;
   }
   for (int b = 0; b < r->bench_count; b++) {
-    const report_score_list *bl = &r->lists[b][r->baseline];
-    for (int c = 0; c < r->condition_count; c++) {
-      const report_score_list *l = &r->lists[b][c];
-      report_cell *cell = &r->cells[b][c];
-      if (stats_describe(l->values, l->n, &cell->d) != 0)
+    for (int c = 0; c < r->condition_count; c++)
+      if (stats_describe(r->lists[b][c].values, r->lists[b][c].n, &r->cells[b][c].d) != 0)
         return ts_err_set(err, TS_ENOMEM, "no memory for the statistics");
-      if (c == r->baseline || l->n == 0)
-        continue;
-      if (stats_compare(bl->values, bl->n, l->values, l->n, &options, &cell->cmp) != 0)
-        return ts_err_set(err, TS_ENOMEM, "no memory for the statistics");
-      cell->compared = 1;
-      stats_format_verdict(&cell->cmp, cell->verdict, sizeof cell->verdict);
-      stats_sensitivity_of(bl->values, bl->n, l->values, l->n, &cell->sens);
-      cell->more_blocks_for_margin = more_blocks_for_margin(r, cell, bl->n, l->n);
-    }
-    r->drift[b] = baseline_drift(bl);
+    int rc = compare_bench(r, b, err);
+    if (rc != TS_OK)
+      return rc;
   }
   return TS_OK;
+}
+
+/* How the comparison was made: "paired over 8 blocks", or the unpaired fallback's counts. */
+static int method_text(const blocked_result *c, char *buf, size_t len) {
+  if (c->paired)
+    return snprintf(buf, len, "paired over %zu blocks", c->pairs);
+  return snprintf(buf, len, "unpaired: %zu complete block%s, %zu baseline and %zu condition scores",
+                  c->pairs, c->pairs == 1 ? "" : "s", c->n_baseline, c->n_condition);
+}
+
+/* 0.0 prints as 0, not -0. */
+static double unsigned_zero(double x) { return x == 0 ? 0 : x; }
+
+int report_format_verdict(const report_cell *cell, char *buf, size_t len) {
+  const blocked_result *c = &cell->cmp;
+  if (c->status == BLOCKED_ESCORE)
+    return snprintf(buf, len, "inconclusive: unusable scores (not finite, or at or below 0)");
+  if (c->status != BLOCKED_OK)
+    return snprintf(buf, len,
+                    "inconclusive: too few trials (%d complete blocks, or 2 scores in each group, "
+                    "are needed)",
+                    BLOCKED_MIN_PAIRS);
+  char method[128], facts[320], p[64] = "p not known (no spread)", ratio[48] = "not known";
+  method_text(c, method, sizeof method);
+  if (isfinite(c->p))
+    snprintf(p, sizeof p, "p %.2g per comparison, %.2g Holm-adjusted", c->p, cell->p_holm);
+  if (isfinite(cell->variance_ratio))
+    snprintf(ratio, sizeof ratio, "%.2f", cell->variance_ratio);
+  snprintf(facts, sizeof facts, "%s; %s; variance ratio %s", p, method, ratio);
+  double level = 100 * c->confidence;
+  switch (c->verdict) {
+  case STATS_SLOWER:
+  case STATS_FASTER: {
+    int slower = c->verdict == STATS_SLOWER;
+    /* a slowdown is told as a positive number: "slower by 3.20 % (95 % CI 2.10 to 4.30 %)" */
+    double by = slower ? -c->percent : c->percent;
+    double lo = slower ? -c->ci_high : c->ci_low, hi = slower ? -c->ci_low : c->ci_high;
+    char within[64] = "";
+    if (c->within_margin)
+      snprintf(within, sizeof within, "; within the ±%.1f %% margin", c->margin_percent);
+    return snprintf(buf, len, "%s by %.2f %% (%.3g %% CI %.2f to %.2f %%%s; %s)",
+                    slower ? "slower" : "faster", by, level, lo, hi, within, facts);
+  }
+  case STATS_NO_EFFECT:
+    return snprintf(buf, len,
+                    "no measurable effect (within ±%.1f %%: %.3g %% equivalence interval %.2f to "
+                    "%.2f %%; %s)",
+                    c->margin_percent, 100 * (1 - 2 * c->equivalence_alpha),
+                    unsigned_zero(c->eq_low), unsigned_zero(c->eq_high), facts);
+  case STATS_INCONCLUSIVE:
+    break;
+  }
+  return snprintf(buf, len,
+                  "inconclusive: %+.2f %% (%.3g %% CI %.2f to %.2f %%), neither an effect nor "
+                  "within ±%.1f %%; %s",
+                  unsigned_zero(c->percent), level, unsigned_zero(c->ci_low),
+                  unsigned_zero(c->ci_high), c->margin_percent, facts);
 }
 
 int report_sensitivity_text(const report_data *r, const report_cell *cell, char *buf, size_t len) {
@@ -262,6 +384,23 @@ int report_sensitivity_text(const report_data *r, const report_cell *cell, char 
   return 1;
 }
 
+int report_drift_text(const report_data *r, int b, char *buf, size_t len) {
+  const drift_trend *d = &r->drift[b];
+  buf[0] = '\0';
+  if (d->status != DRIFT_OK)
+    return 0;
+  int n = snprintf(buf, len,
+                   "the baseline changed by %+.2f %% over the run (%.3g %% CI %.2f to %.2f %%)",
+                   unsigned_zero(d->change_percent), 100 * d->confidence,
+                   unsigned_zero(d->change_low), unsigned_zero(d->change_high));
+  size_t used = n < 0 ? 0 : ((size_t)n < len ? (size_t)n : len - 1);
+  if (d->flagged)
+    snprintf(buf + used, len - used,
+             "; surely more than the ±%.1f %% margin: the machine changed during the run",
+             d->margin_percent);
+  return 1;
+}
+
 void report_data_free(report_data *r) {
   if (!r)
     return;
@@ -269,6 +408,7 @@ void report_data_free(report_data *r) {
     for (int c = 0; c < REPORT_MAX_CONDITIONS; c++) {
       free(r->lists[b][c].values);
       free(r->lists[b][c].seqs);
+      free(r->lists[b][c].blocks);
     }
   free(r->trials);
   free(r->metrics);

@@ -9,6 +9,8 @@
 
 #include "../plan/plan.h"
 #include "../experiment/precision.h"
+#include "../stats/blocked.h"
+#include "../stats/drift.h"
 #include "../stats/stats.h"
 #include "../store/store.h"
 
@@ -25,7 +27,8 @@ enum {
 
 typedef struct report_score_list {
   double *values;
-  int *seqs; /* when each was measured, for the drift */
+  int *seqs;   /* when each was measured */
+  int *blocks; /* the block of each (1-based), for the paired comparison and the drift */
   size_t n;
   size_t cap;
 } report_score_list;
@@ -33,9 +36,16 @@ typedef struct report_score_list {
 /* One condition of one benchmark. */
 typedef struct report_cell {
   stats_description d;
-  int compared;         /* cmp is a comparison with the baseline (not the baseline, has data) */
-  stats_comparison cmp; /* percent is valid when compared; the CI and p-values may be NaN */
-  char verdict[256];    /* stats_format_verdict's line; "" when not compared */
+  int compared; /* cmp is a comparison with the baseline (not the baseline, has data) */
+  /* When compared: the paired comparison within blocks (blocked.h), remade at its Holm level
+     across the benchmark's conditions (multiplicity.h), so cmp.ci_low .. cmp.ci_high (at
+     cmp.confidence) is the interval that decided slower/faster and cmp.eq_low .. cmp.eq_high the
+     one that decided "no measurable effect"; cmp.p is the per-comparison p, cmp.paired 0 for the
+     unpaired fallback. Its numbers are NaN when cmp.status is not BLOCKED_OK. */
+  blocked_result cmp;
+  double p_holm;         /* Holm-adjusted p across the benchmark's conditions; NaN when none */
+  double variance_ratio; /* var(log condition) / var(log baseline); NaN when not known */
+  char verdict[512];     /* report_format_verdict's line; "" when not compared */
   /* When compared: the smallest effect this comparison could detect (95 %, 80 % power; NaN when
      it cannot be computed), and how many more blocks would bring that down to the margin (0:
      already there; -1: not known; STATS_TRIALS_NEEDED_MAX + 1: more than that). */
@@ -79,7 +89,9 @@ typedef struct report_data {
   /* REPORT_WITH_STATS */
   double switches_per_s[REPORT_MAX_CONDITIONS]; /* the load's wake-ups; NaN when not measured */
   report_cell cells[REPORT_MAX_BENCHES][REPORT_MAX_CONDITIONS];
-  double drift[REPORT_MAX_BENCHES]; /* baseline's later half against its earlier half, %; NaN */
+  /* The baseline's trend over the blocks (drift_of_scores; flagged when its interval lies wholly
+     outside the margin); status DRIFT_ETOOFEW and NaN numbers with fewer than 3 blocks. */
+  drift_trend drift[REPORT_MAX_BENCHES];
   /* Each condition's timers (its done, non-warm-up trials): resolution asked and obtained
      ("default", "high", "default,high" when trials differ, "" when not recorded), the OS's timer
      resolution observed and the median lateness of a 1 ms sleep, in us (NaN: not known). */
@@ -120,9 +132,20 @@ typedef struct report_data {
    sensitivity. */
 int report_sensitivity_text(const report_data *r, const report_cell *cell, char *buf, size_t len);
 
+/* The drift line of benchmark b: "the baseline changed by +0.52 % over the run (95 % CI -0.31 to
+   1.36 %)", and when flagged "; surely more than the ±1.0 % margin: the machine changed during
+   the run". 0 (and "") when the trend could not be computed. */
+int report_drift_text(const report_data *r, int b, char *buf, size_t len);
+
 /* The minutes more_blocks_for_margin more blocks take at the run's median block time; NaN when
    either is not known. */
 double report_more_minutes(const report_data *r, const report_cell *cell);
+
+/* The verdict line of a compared cell, written like snprintf: the claim, the interval that decided
+   it with its confidence, the per-comparison and Holm-adjusted p, paired or not, the variance
+   ratio; e.g. "slower by 3.20 % (97.5 % CI 2.10 to 4.30 %; p 0.0012 per comparison, 0.0036 Holm;
+   paired over 8 blocks; variance ratio 1.10)". */
+int report_format_verdict(const report_cell *cell, char *buf, size_t len);
 
 /* Reads (and with REPORT_WITH_STATS computes) what the flags ask for. p may be NULL: with
    REPORT_WITH_RUN the stored plan then orders the conditions, else they come as they occur. */

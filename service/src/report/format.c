@@ -3,6 +3,8 @@
    HTML page's style and palette, and the axes its SVG charts share. */
 #include "format.h"
 
+#include "threadsoup/json_write.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +46,61 @@ void report_csv_field(FILE *out, const char *text) {
 void report_csv_number(FILE *out, double value) {
   if (isfinite(value))
     fprintf(out, "%.10g", value);
+}
+
+/* The comparison's numbers, NaN where the cell has none. */
+static void comparison_values(const report_cell *cell, double v[9]) {
+  int has = cell && cell->compared && cell->cmp.status == BLOCKED_OK;
+  const blocked_result *c = has ? &cell->cmp : NULL;
+  v[0] = has ? c->ci_low : NAN;
+  v[1] = has ? c->ci_high : NAN;
+  v[2] = has ? c->confidence : NAN;
+  v[3] = has ? c->eq_low : NAN;
+  v[4] = has ? c->eq_high : NAN;
+  v[5] = has ? c->p : NAN;
+  v[6] = has ? cell->p_holm : NAN;
+  v[7] = has ? (double)c->pairs : NAN;
+  v[8] = has ? cell->variance_ratio : NAN;
+}
+
+void report_csv_comparison(FILE *out, const report_cell *cell) {
+  double v[9];
+  comparison_values(cell, v);
+  for (int i = 0; i < 7; i++) {
+    fputc(',', out);
+    report_csv_number(out, v[i]);
+  }
+  fputc(',', out);
+  if (isfinite(v[0]))
+    fputs(cell->cmp.paired ? "yes" : "no", out);
+  fputc(',', out);
+  report_csv_number(out, v[7]);
+  fputc(',', out);
+  report_csv_number(out, v[8]);
+}
+
+void report_json_comparison(FILE *out, const report_cell *cell) {
+  double v[9];
+  comparison_values(cell, v);
+  fputs(",\"ci\":", out);
+  ts_json_range(out, isfinite(v[0]), v[0], v[1], REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "ci_confidence", v[2], REPORT_JSON_DIGITS);
+  fputs(",\"equivalence_interval\":", out);
+  ts_json_range(out, isfinite(v[3]), v[3], v[4], REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "p", v[5], REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "p_holm", v[6], REPORT_JSON_DIGITS);
+  fprintf(out, ",\"paired\":%s", !isfinite(v[0]) ? "null" : cell->cmp.paired ? "true" : "false");
+  ts_json_number_member(out, "pairs", v[7], REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "variance_ratio", v[8], REPORT_JSON_DIGITS);
+}
+
+void report_json_drift(FILE *out, const drift_trend *d) {
+  int ok = d && d->status == DRIFT_OK;
+  ts_json_number_member(out, "baseline_drift_percent", ok ? d->change_percent : NAN,
+                        REPORT_JSON_DIGITS);
+  fputs(",\"baseline_drift_ci\":", out);
+  ts_json_range(out, ok, ok ? d->change_low : NAN, ok ? d->change_high : NAN, REPORT_JSON_DIGITS);
+  fprintf(out, ",\"baseline_drift_flagged\":%s", ok && d->flagged ? "true" : "false");
 }
 
 void report_csv_names(FILE *out, const char *const *names, size_t count) {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "../stats/stats.h"
+#include "data.h"
 #include "threadsoup/utf8.h"
 
 /* Names come from the database, which may hold any bytes (stored before every path checked
@@ -16,6 +17,25 @@
 
 /* The significant digits of every number in the JSON reports. */
 #define REPORT_JSON_DIGITS 10
+
+/* A comparison's facts (cell NULL or not compared: empty), the same in every section and format:
+   the interval that decided slower/faster (ci_low, ci_high at ci_confidence), the one that
+   decided "no measurable effect" (eq_low, eq_high), the per-comparison and Holm-adjusted p,
+   paired or the unpaired fallback, complete blocks, the variance ratio. REPORT_CSV_COMPARISON is
+   the CSV's column names in the order report_csv_comparison writes them, each after a comma. */
+#define REPORT_CSV_COMPARISON                                                                      \
+  "ci_low", "ci_high", "ci_confidence", "eq_low", "eq_high", "p", "p_holm", "paired", "pairs",     \
+      "variance_ratio"
+void report_csv_comparison(FILE *out, const report_cell *cell);
+/* The same as JSON members, each after a comma: "ci":[lo,hi], "ci_confidence",
+   "equivalence_interval":[lo,hi], "p", "p_holm", "paired" (true, false, null), "pairs",
+   "variance_ratio". */
+void report_json_comparison(FILE *out, const report_cell *cell);
+
+/* The baseline's drift as JSON members, each after a comma: "baseline_drift_percent" (the change
+   over the run), "baseline_drift_ci":[lo,hi], "baseline_drift_flagged" (true: its interval lies
+   wholly outside the margin). */
+void report_json_drift(FILE *out, const drift_trend *d);
 
 /* A CSV field, quoted only when it must be (RFC 4180), with a leading apostrophe where a
    spreadsheet would run it as a formula; a CSV number, empty when it was not measured. */

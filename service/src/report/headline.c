@@ -82,15 +82,26 @@ void report_headline(const report_data *r, char *buf, size_t len) {
     return;
   }
   const report_cell *cell = &r->cells[b][c];
-  char label[160], spread[48] = "";
+  char label[160], spread[96] = "", facts[128] = "";
   condition_label(r->conditions[c], label, sizeof label);
-  double half = (cell->cmp.ci95_high - cell->cmp.ci95_low) / 2;
-  if (isfinite(half))
-    snprintf(spread, sizeof spread, " \xc2\xb1 %.1f %%", half);
-  double p = cell->cmp.percent;
-  /* A real minus sign (U+2212), as the example in the user guide reads. */
-  snprintf(buf, len, "%s: %s %s%.1f %%%s, %s", label, r->benches[b], p < 0 ? "\xe2\x88\x92" : "+",
-           fabs(p), spread, stats_verdict_name(cell->cmp.verdict));
+  const blocked_result *cmp = &cell->cmp;
+  /* The interval that decided, at its Holm level; real minus signs (U+2212), as the example in
+     the user guide reads. */
+  if (isfinite(cmp->ci_low))
+    snprintf(spread, sizeof spread, " (%.3g %% CI %s%.1f to %s%.1f %%)", 100 * cmp->confidence,
+             cmp->ci_low < 0 ? "\xe2\x88\x92" : "", fabs(cmp->ci_low),
+             cmp->ci_high < 0 ? "\xe2\x88\x92" : "", fabs(cmp->ci_high));
+  if (isfinite(cmp->p))
+    snprintf(facts, sizeof facts, "; p %.2g, Holm %.2g, %s", cmp->p, cell->p_holm,
+             cmp->paired ? "paired" : "unpaired");
+  if (isfinite(cell->variance_ratio)) {
+    size_t used = strlen(facts);
+    snprintf(facts + used, sizeof facts - used, "%svariance ratio %.2f", used ? ", " : "; ",
+             cell->variance_ratio);
+  }
+  double p = cmp->percent;
+  snprintf(buf, len, "%s: %s %s%.1f %%%s, %s%s", label, r->benches[b], p < 0 ? "\xe2\x88\x92" : "+",
+           fabs(p), spread, stats_verdict_name(cmp->verdict), facts);
 }
 
 int report_headline_load(store *s, int64_t run_id, char *buf, size_t len, ts_err *err) {
