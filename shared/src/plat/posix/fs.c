@@ -76,23 +76,35 @@ int plat_is_folder(const char *path) {
 }
 
 /* A hard link cannot replace a file, so link-then-unlink never overwrites; file systems without
-   hard links (some network shares) get a check before rename, racy only against another writer
-   of the same name. */
-int plat_rename_new(const char *from, const char *to, ts_err *err) {
-  if (link(from, to) == 0) {
-    unlink(from);
+   hard links (some network shares) get renameat2's RENAME_NOREPLACE. from and to are relative to
+   dir (AT_FDCWD: paths); shown names `to` in messages. */
+static int rename_new_at(int dir, const char *from, const char *to, const char *shown,
+                         ts_err *err) {
+  if (linkat(dir, from, dir, to, 0) == 0) {
+    unlinkat(dir, from, 0);
     return TS_OK;
   }
   if (errno == EEXIST)
-    return ts_err_set(err, TS_EINVAL, "%s already exists", to);
+    return ts_err_set(err, TS_EINVAL, "%s already exists", shown);
   if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP && errno != EMLINK &&
       errno != ENOSYS)
-    return ts_err_set(err, TS_EOS, "cannot move %s to %s: %s", from, to, strerror(errno));
-  if (access(to, F_OK) == 0)
-    return ts_err_set(err, TS_EINVAL, "%s already exists", to);
-  if (rename(from, to) != 0)
-    return ts_err_set(err, TS_EOS, "cannot move %s to %s: %s", from, to, strerror(errno));
-  return TS_OK;
+    return ts_err_set(err, TS_EOS, "cannot move %s to %s: %s", from, shown, strerror(errno));
+  if (renameat2(dir, from, dir, to, RENAME_NOREPLACE) == 0)
+    return TS_OK;
+  if (errno == EEXIST)
+    return ts_err_set(err, TS_EINVAL, "%s already exists", shown);
+  /* Nor that (older kernels, some shares): a check before the rename, racy only against another
+     writer of the same name. */
+  struct stat st;
+  if ((errno == EINVAL || errno == ENOSYS) && fstatat(dir, to, &st, AT_SYMLINK_NOFOLLOW) == 0)
+    return ts_err_set(err, TS_EINVAL, "%s already exists", shown);
+  if ((errno == ENOENT || errno == EINVAL || errno == ENOSYS) && renameat(dir, from, dir, to) == 0)
+    return TS_OK;
+  return ts_err_set(err, TS_EOS, "cannot move %s to %s: %s", from, shown, strerror(errno));
+}
+
+int plat_rename_new(const char *from, const char *to, ts_err *err) {
+  return rename_new_at(AT_FDCWD, from, to, to, err);
 }
 
 int plat_list_folder(const char *folder, int (*fn)(void *ctx, const char *name), void *ctx,
@@ -334,24 +346,10 @@ int plat_folder_create_temp(plat_folder *d, const char *prefix, char *name, size
                     d->path);
 }
 
-/* linkat never replaces; renameat2's RENAME_NOREPLACE serves file systems without hard links. */
 int plat_folder_rename_new(plat_folder *d, const char *from, const char *to, ts_err *err) {
   char shown[PLAT_PATH_MAX];
   plat_folder_path(d, to, shown, sizeof shown);
-  if (linkat(d->fd, from, d->fd, to, 0) == 0) {
-    unlinkat(d->fd, from, 0);
-    return TS_OK;
-  }
-  if (errno == EEXIST)
-    return ts_err_set(err, TS_EINVAL, "%s already exists", shown);
-  if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP && errno != EMLINK &&
-      errno != ENOSYS)
-    return ts_err_set(err, TS_EOS, "cannot move %s to %s: %s", from, shown, strerror(errno));
-  if (renameat2(d->fd, from, d->fd, to, RENAME_NOREPLACE) == 0)
-    return TS_OK;
-  if (errno == EEXIST)
-    return ts_err_set(err, TS_EINVAL, "%s already exists", shown);
-  return ts_err_set(err, TS_EOS, "cannot move %s to %s: %s", from, shown, strerror(errno));
+  return rename_new_at(d->fd, from, to, shown, err);
 }
 
 void plat_folder_remove(plat_folder *d, const char *name) { unlinkat(d->fd, name, 0); }
