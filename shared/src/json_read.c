@@ -267,24 +267,53 @@ static int read_array(reader *r, ts_json_value *v, int depth) {
   }
 }
 
-static int read_object(reader *r, ts_json_value *v, int depth) {
-  r->pos++;
-  skip_space(r);
-  if (r->pos < r->len && r->text[r->pos] == '}') {
-    r->pos++;
+/* A member's name and where it starts in the text, sorted to find a name given twice. */
+typedef struct member_name {
+  const char *key;
+  size_t pos;
+} member_name;
+
+static int compare_names(const void *a, const void *b) {
+  const member_name *x = a, *y = b;
+  int c = strcmp(x->key, y->key);
+  return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* Refuses a name given twice in the object, at its second place: sorted, O(n log n), where
+   comparing each name with all before it took seconds for an object of 80,000 members. */
+static int check_unique_names(reader *r, member_name *names, size_t count) {
+  qsort(names, count, sizeof *names, compare_names);
+  size_t twice = SIZE_MAX;
+  for (size_t i = 1; i < count; i++)
+    if (strcmp(names[i - 1].key, names[i].key) == 0 && names[i].pos < twice)
+      twice = names[i].pos;
+  if (twice == SIZE_MAX)
     return TS_OK;
-  }
+  r->pos = twice;
+  return fail(r, "a member name given twice");
+}
+
+/* The members of the object, each name's place in names (grown with v->members). */
+static int read_members(reader *r, ts_json_value *v, int depth, member_name **names) {
   size_t cap = 0;
   for (;;) {
     skip_space(r);
     if (r->pos >= r->len || r->text[r->pos] != '"')
       return fail(r, "an object member whose name is not a string");
+    if (v->count == TS_JSON_MAX_MEMBERS)
+      return fail(r, "an object of more than " TS_JSON_STR(
+                         TS_JSON_MAX_MEMBERS) " members (accepted: "
+                                              "up to " TS_JSON_STR(TS_JSON_MAX_MEMBERS) ")");
     if (v->count == cap) {
       size_t more = cap ? cap * 2 : 8;
       ts_json_member *members = realloc(v->members, more * sizeof *members);
-      if (!members)
+      if (members)
+        v->members = members;
+      member_name *grown = realloc(*names, more * sizeof *grown);
+      if (grown)
+        *names = grown;
+      if (!members || !grown)
         return ts_err_set(r->err, TS_ENOMEM, "no memory for an object of %zu members", more);
-      v->members = members;
       cap = more;
     }
     ts_json_member *m = &v->members[v->count];
@@ -293,11 +322,11 @@ static int read_object(reader *r, ts_json_value *v, int depth) {
     int rc = read_string(r, &m->key, &key_len);
     if (rc != TS_OK)
       return rc;
-    int twice = ts_json_get(v, m->key) != NULL;
+    (*names)[v->count] = (member_name){m->key, key_pos};
     v->count++; /* from here the member is freed with v */
-    if (strlen(m->key) != key_len || twice) {
+    if (strlen(m->key) != key_len) {
       r->pos = key_pos;
-      return fail(r, twice ? "a member name given twice" : "a member name holding \\u0000");
+      return fail(r, "a member name holding \\u0000");
     }
     skip_space(r);
     if (r->pos >= r->len || r->text[r->pos] != ':')
@@ -310,6 +339,21 @@ static int read_object(reader *r, ts_json_value *v, int depth) {
     if (rc != TS_OK || !more)
       return rc;
   }
+}
+
+static int read_object(reader *r, ts_json_value *v, int depth) {
+  r->pos++;
+  skip_space(r);
+  if (r->pos < r->len && r->text[r->pos] == '}') {
+    r->pos++;
+    return TS_OK;
+  }
+  member_name *names = NULL;
+  int rc = read_members(r, v, depth, &names);
+  if (rc == TS_OK)
+    rc = check_unique_names(r, names, v->count);
+  free(names);
+  return rc;
 }
 
 static int not_a_value(reader *r) {

@@ -2,7 +2,9 @@
 /* test_exchange.c - runs carried between databases: a run exported from one database and
    imported into another gives the same reports byte for byte; importing twice keeps one copy;
    damaged, newer and foreign files are refused with line and reason and change nothing; folders
-   export and import; a plan's export-to writes the file when a real run finishes. */
+   export and import; a plan's export-to writes the file when a real run finishes; FIFOs, links and
+   endless lines planted in an export or import folder are refused without a wait. */
+#define _DEFAULT_SOURCE /* symlink, mkfifo, lstat */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,11 @@
 #include "testdb.h"
 #include "testreport.h"
 #include "threadsoup/plat.h"
+
+#ifndef _WIN32
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 #define DB_A "test_exchange_a.db"
 #define DB_B "test_exchange_b.db"
@@ -679,6 +686,147 @@ static void the_format_is_documented(void) {
   free(doc);
 }
 
+#ifndef _WIN32
+#define HOSTILE "test_exchange_hostile"
+
+/* Empties HOSTILE (files, links and FIFOs of an earlier run of this test) and makes it. */
+static void fresh_hostile_folder(void) {
+  ts_err err;
+  plat_mkdir_p(HOSTILE, &err);
+  CHECK_INT(system("rm -rf " HOSTILE "/* " HOSTILE "/.[!.]* " HOSTILE "-link"), 0);
+}
+
+/* A FIFO or a symbolic link planted at the export's final name (predictable: it holds the run's
+   uid) is refused, named, without waiting on the FIFO or reading what the link points at; the
+   export file is made 0640; a folder that is a symbolic link is refused, naming it. */
+static void export_refuses_what_others_planted(void) {
+  ts_err err;
+  char name[96], planted[PLAT_PATH_MAX], written[PLAT_PATH_MAX];
+  fresh_hostile_folder();
+  CHECK_INT(exchange_file_name(a, run_a, name, sizeof name, &err), TS_OK);
+  exchange_join_path(HOSTILE, name, planted, sizeof planted);
+  REQUIRE(mkfifo(planted, 0666) == 0);
+  alarm(20); /* a wait on the FIFO ends the test as a failure, not as a hang */
+  CHECK_INT(exchange_export_to_folder(a, run_a, HOSTILE, written, sizeof written, &err), TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, name);
+  CHECK_STR_CONTAINS(err.text, "is a FIFO (named pipe): refused (accepted: a regular file)");
+  remove(planted);
+  REQUIRE(symlink("/etc/passwd", planted) == 0);
+  CHECK_INT(exchange_export_to_folder(a, run_a, HOSTILE, written, sizeof written, &err), TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "is a symbolic link: refused");
+  alarm(0);
+  /* Neither left a temporary file behind. */
+  CHECK_INT(system("test $(ls -A " HOSTILE " | wc -l) -eq 1"), 0);
+  remove(planted);
+
+  mode_t was = umask(022);
+  CHECK_INT(exchange_export_to_folder(a, run_a, HOSTILE, written, sizeof written, &err), TS_OK);
+  struct stat st;
+  CHECK(stat(written, &st) == 0 && (st.st_mode & 0777) == 0640);
+  CHECK_INT(exchange_export_file(a, run_a, HOSTILE "/named.jsonl", &err), TS_OK);
+  CHECK(stat(HOSTILE "/named.jsonl", &st) == 0 && (st.st_mode & 0777) == 0640);
+  umask(was);
+  /* The file a user names replaces a link there, never what the link points at. */
+  remove(HOSTILE "/named.jsonl");
+  write_all(HOSTILE "/target.txt", "kept\n");
+  REQUIRE(symlink("target.txt", HOSTILE "/named.jsonl") == 0);
+  CHECK_INT(exchange_export_file(a, run_a, HOSTILE "/named.jsonl", &err), TS_OK);
+  long size = 0;
+  char *kept = read_all(HOSTILE "/target.txt", &size);
+  CHECK_STR_EQ(kept, "kept\n");
+  free(kept);
+  CHECK(lstat(HOSTILE "/named.jsonl", &st) == 0 && S_ISREG(st.st_mode));
+
+  REQUIRE(symlink(HOSTILE, HOSTILE "-link") == 0);
+  CHECK_INT(exchange_export_to_folder(a, run_a, HOSTILE "-link", written, sizeof written, &err),
+            TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, HOSTILE "-link is a symbolic link: refused");
+  CHECK_INT(exchange_export_to_folder(a, run_a, HOSTILE "-link/", written, sizeof written, &err),
+            TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "is a symbolic link: refused");
+  CHECK_INT(exchange_export_file(a, run_a, HOSTILE "-link/run.jsonl", &err), TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, HOSTILE "-link is a symbolic link: refused");
+  remove(HOSTILE "-link");
+}
+
+typedef struct named_outcomes {
+  int imported;
+  char refused[1024];
+} named_outcomes;
+
+static void name_outcome(void *ctx, const char *file, int rc, const exchange_import_result *r,
+                         const ts_err *err) {
+  named_outcomes *o = ctx;
+  (void)r;
+  if (rc == TS_OK)
+    o->imported++;
+  else
+    snprintf(o->refused + strlen(o->refused), sizeof o->refused - strlen(o->refused), "%s: %s\n",
+             file, err->text);
+}
+
+/* A collector's folder holding a FIFO, a link to /dev/zero, a link to a good file and a line of
+   no end beside a good file: the good file is imported, each other is named with why, quickly. */
+static void folder_import_skips_what_is_not_a_file(void) {
+  ts_err err;
+  char written[PLAT_PATH_MAX];
+  fresh_hostile_folder();
+  CHECK_INT(exchange_export_to_folder(a, run_a, HOSTILE, written, sizeof written, &err), TS_OK);
+  REQUIRE(mkfifo(HOSTILE "/a-fifo.jsonl", 0666) == 0);
+  REQUIRE(symlink("/dev/zero", HOSTILE "/b-zero.jsonl") == 0);
+  REQUIRE(symlink(written + strlen(HOSTILE) + 1, HOSTILE "/c-link.jsonl") == 0);
+  /* 17 MiB without a newline. */
+  FILE *f = fopen(HOSTILE "/d-long.jsonl", "wb");
+  REQUIRE(f != NULL);
+  for (int i = 0; i < 17 * 1024; i++)
+    fputs("                                                                                    "
+          "                                                                                    "
+          "                                                                                    "
+          "                                                                                    "
+          "                                                                                    "
+          "                                                                                    "
+          "                                                                                    "
+          "                                                                                    "
+          "                                                                                    "
+          "                                                                                    "
+          "                                                                                    "
+          "                                                                                    "
+          "                                                                 ",
+          f);
+  fclose(f);
+  remove_db(DB_B);
+  store *b = NULL;
+  REQUIRE(store_open(&b, DB_B, &err) == TS_OK);
+  named_outcomes o = {0, ""};
+  int files = 0;
+  alarm(20);
+  CHECK_INT(exchange_import_path(b, HOSTILE, name_outcome, &o, &files, &err), TS_OK);
+  alarm(0);
+  CHECK_INT(files, 5);
+  CHECK_INT(o.imported, 1);
+  CHECK_STR_CONTAINS(o.refused,
+                     HOSTILE "/a-fifo.jsonl: " HOSTILE
+                             "/a-fifo.jsonl is a FIFO (named pipe): refused (accepted: a "
+                             "regular file)");
+  CHECK_STR_CONTAINS(o.refused,
+                     HOSTILE "/b-zero.jsonl: " HOSTILE "/b-zero.jsonl is a symbolic link: refused");
+  CHECK_STR_CONTAINS(o.refused,
+                     HOSTILE "/c-link.jsonl: " HOSTILE "/c-link.jsonl is a symbolic link: refused");
+  CHECK_STR_CONTAINS(o.refused, HOSTILE "/d-long.jsonl:1: a line longer than 16 MiB");
+  CHECK_INT(raw_query(DB_B, "SELECT count(*) FROM run"), 1);
+  /* One file named: the same checks. */
+  exchange_import_result result;
+  CHECK_INT(exchange_import_file(b, HOSTILE "/b-zero.jsonl", &result, &err), TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "is a symbolic link: refused");
+  /* A folder that is a link is refused whole. */
+  REQUIRE(symlink(HOSTILE, HOSTILE "-link") == 0);
+  CHECK_INT(exchange_import_path(b, HOSTILE "-link", name_outcome, &o, &files, &err), TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, HOSTILE "-link is a symbolic link: refused");
+  remove(HOSTILE "-link");
+  store_close(b);
+}
+#endif
+
 int main(int argc, char **argv) {
   doc_path = argc > 1 ? argv[1] : "docs/schema.md";
   make_run();
@@ -691,6 +839,10 @@ int main(int argc, char **argv) {
   RUN_CASE(folders_export_and_import);
   RUN_CASE(imported_runs_stay_inert);
   RUN_CASE(plan_export_to_writes_the_file);
+#ifndef _WIN32
+  RUN_CASE(export_refuses_what_others_planted);
+  RUN_CASE(folder_import_skips_what_is_not_a_file);
+#endif
   store_close(a);
   return check_summary();
 }

@@ -10,6 +10,7 @@
 #include "check.h"
 #include "threadsoup/json_read.h"
 #include "threadsoup/json_write.h"
+#include "threadsoup/plat.h"
 
 static ts_json_value *parse(const char *text) {
   ts_json_value *v = NULL;
@@ -205,12 +206,64 @@ static void written_numbers_and_members_read_back(void) {
   ts_json_free(v);
 }
 
+/* {"k0":0,"k1":0,...} of count members, then the member `last` when not NULL; freed by the
+   caller. */
+static char *object_of(int count, const char *last, size_t *len) {
+  size_t cap = (size_t)count * 16 + 64;
+  char *text = malloc(cap);
+  CHECK(text != NULL);
+  if (!text)
+    exit(1);
+  size_t n = 0;
+  text[n++] = '{';
+  for (int i = 0; i < count; i++)
+    n += (size_t)snprintf(text + n, cap - n, "%s\"k%d\":0", i ? "," : "", i);
+  if (last)
+    n += (size_t)snprintf(text + n, cap - n, ",%s", last);
+  text[n++] = '}';
+  text[n] = '\0';
+  *len = n;
+  return text;
+}
+
+/* The check for a name given twice is not linear per member: 60,000 members, which took seconds
+   when each name was compared with all before it, read at once (well within the test's timeout,
+   even on a busy machine); a name given twice among them is still found, at its second place;
+   more members than TS_JSON_MAX_MEMBERS are refused, naming the limit. */
+static void wide_objects_are_read_at_once_or_refused(void) {
+  size_t len;
+  ts_json_value *v = NULL;
+  ts_err err;
+  char *text = object_of(60000, NULL, &len);
+  uint64_t start = plat_clock_ns();
+  for (int i = 0; i < 20; i++) {
+    CHECK_INT(ts_json_parse(text, len, &v, &err), TS_OK);
+    CHECK_INT(v->count, 60000);
+    ts_json_free(v);
+  }
+  /* About a second on a busy machine; compared name by name, over a minute. */
+  CHECK((plat_clock_ns() - start) / 1000000000.0 < 20);
+  free(text);
+  text = object_of(60000, "\"k123\":1", &len);
+  CHECK_INT(ts_json_parse(text, len, &v, &err), TS_EINVAL);
+  char want[80];
+  snprintf(want, sizeof want, "a member name given twice at byte %zu",
+           len - strlen("\"k123\":1}") + 1);
+  CHECK_STR_CONTAINS(err.text, want);
+  free(text);
+  text = object_of(TS_JSON_MAX_MEMBERS + 1, NULL, &len);
+  CHECK_INT(ts_json_parse(text, len, &v, &err), TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "an object of more than 65536 members (accepted: up to 65536)");
+  free(text);
+}
+
 int main(void) {
   RUN_CASE(values_of_every_type);
   RUN_CASE(escapes_and_surrogates_become_utf8);
   RUN_CASE(whole_numbers_are_exact);
   RUN_CASE(malformed_texts_are_refused_with_the_byte);
   RUN_CASE(limits_hold);
+  RUN_CASE(wide_objects_are_read_at_once_or_refused);
   RUN_CASE(written_strings_read_back);
   RUN_CASE(written_numbers_and_members_read_back);
   return check_summary();

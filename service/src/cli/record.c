@@ -108,7 +108,7 @@ const cli_command cli_record_command = {
             "  --run RUN|new     the run to add to (threadsoup history), or new for a new run\n"
             "  --bench NAME      what measured it, e.g. cpuz-single (no spaces or commas)\n"
             "  --condition COND  the load it ran under: baseline, sleep:5000, …\n"
-            "  --score X         the score, a number from 0 (higher is faster)\n"
+            "  --score X         the score: 0, or a number from 1e-9 to 1e15 (higher is faster)\n"
             "  --unit U          its unit, e.g. points\n"
             "  --db PATH         database file (default as for run)\n",
     .main = record_main,

@@ -98,19 +98,23 @@ int exchange_file_name(store *db, int64_t run_id, char *name, size_t len, ts_err
   return rc;
 }
 
-/* Writes the export to a new file at path (never one that exists: the temporary names hold the
-   clock); removed on failure. */
-static int write_new(store *db, int64_t run_id, const char *path, ts_err *err) {
-  if (plat_file_exists(path))
-    return ts_err_set(err, TS_EINVAL, "%s already exists", path);
-  FILE *f = fopen(path, "wb");
-  if (!f)
-    return ts_err_set(err, TS_EOS, "cannot create %s: %s", path, strerror(errno));
-  int rc = exchange_export_stream(db, run_id, f, err);
-  if (fclose(f) != 0 && rc == TS_OK)
-    rc = ts_err_set(err, TS_EOS, "cannot write %s: %s", path, strerror(errno));
+/* Writes the export to a new temporary file of d, its name in temp (a random one nobody could
+   have placed ahead, readable by owner and group only: the plan's command lines are in it);
+   removed on failure. */
+static int write_new(store *db, int64_t run_id, plat_folder *d, const char *prefix, char *temp,
+                     size_t temp_len, ts_err *err) {
+  FILE *f = NULL;
+  int rc = plat_folder_create_temp(d, prefix, temp, temp_len, &f, err);
   if (rc != TS_OK)
-    remove(path);
+    return rc;
+  rc = exchange_export_stream(db, run_id, f, err);
+  if (fclose(f) != 0 && rc == TS_OK) {
+    char shown[PLAT_PATH_MAX];
+    plat_folder_path(d, temp, shown, sizeof shown);
+    rc = ts_err_set(err, TS_EOS, "cannot write %s: %s", shown, strerror(errno));
+  }
+  if (rc != TS_OK)
+    plat_folder_remove(d, temp);
   return rc;
 }
 
@@ -125,34 +129,48 @@ int exchange_export_file(store *db, int64_t run_id, const char *path, ts_err *er
                       "cannot write %s: there is no folder %s (accepted: a file in an existing "
                       "folder, or an existing folder)",
                       path, ends_as_folder ? path : folder);
-  char temp[PLAT_PATH_MAX + 32];
-  snprintf(temp, sizeof temp, "%s.%llx.tmp", path, (unsigned long long)plat_clock_ns());
-  int rc = write_new(db, run_id, temp, err);
+  const char *base = path + strlen(folder);
+  while (*base == '/' || *base == plat_path_separator())
+    base++;
+  plat_folder *d = NULL;
+  int rc = plat_folder_open(folder, &d, err);
   if (rc != TS_OK)
     return rc;
-  /* The user named this file: it is replaced. */
-  remove(path);
-  rc = plat_rename_new(temp, path, err);
-  if (rc != TS_OK)
-    remove(temp);
+  char temp[128];
+  rc = write_new(db, run_id, d, ".threadsoup-export", temp, sizeof temp, err);
+  if (rc == TS_OK) {
+    /* The user named this file: it is replaced (the entry, never what a link there points at). */
+    plat_folder_remove(d, base);
+    rc = plat_folder_rename_new(d, temp, base, err);
+    if (rc != TS_OK)
+      plat_folder_remove(d, temp);
+  }
+  plat_folder_close(d);
   return rc;
 }
 
-/* Whether the two files hold the same bytes. */
-static int same_bytes(const char *a, const char *b) {
-  FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-  int same = fa && fb;
+/* Whether the files a and b of d hold the same bytes: TS_OK when they do, TS_EINVAL when they
+   differ; b not a regular file (a FIFO or a link planted at an export's name) refused. */
+static int same_bytes(plat_folder *d, const char *a, const char *b, ts_err *err) {
+  FILE *fa = NULL, *fb = NULL;
+  int rc = plat_folder_open_regular(d, b, &fb, err);
+  if (rc == TS_OK)
+    rc = plat_folder_open_regular(d, a, &fa, err);
+  if (rc != TS_OK) {
+    if (fb)
+      fclose(fb);
+    return rc == TS_EINVAL ? TS_EOS : rc; /* TS_EINVAL means "differ" to the caller */
+  }
+  int same = 1;
   while (same) {
     int ca = fgetc(fa), cb = fgetc(fb);
     same = ca == cb;
     if (ca == EOF)
       break;
   }
-  if (fa)
-    fclose(fa);
-  if (fb)
-    fclose(fb);
-  return same;
+  fclose(fa);
+  fclose(fb);
+  return same ? TS_OK : TS_EINVAL;
 }
 
 void exchange_join_path(const char *folder, const char *name, char *out, size_t len) {
@@ -164,7 +182,7 @@ void exchange_join_path(const char *folder, const char *name, char *out, size_t 
 
 int exchange_export_to_folder(store *db, int64_t run_id, const char *folder, char *written,
                               size_t written_len, ts_err *err) {
-  char name[96], base[80], temp[PLAT_PATH_MAX], target[PLAT_PATH_MAX];
+  char name[96], base[80], temp[128], numbered[128];
   if (written_len)
     written[0] = '\0';
   if (!plat_is_folder(folder))
@@ -173,35 +191,44 @@ int exchange_export_to_folder(store *db, int64_t run_id, const char *folder, cha
   if (rc != TS_OK)
     return rc;
   snprintf(base, sizeof base, "%.*s", (int)(strlen(name) - strlen(".jsonl")), name);
-  /* The temporary file starts with '.': a collector importing the folder skips it. */
-  char temp_name[128];
-  snprintf(temp_name, sizeof temp_name, ".%s.%llx.tmp", base, (unsigned long long)plat_clock_ns());
-  exchange_join_path(folder, temp_name, temp, sizeof temp);
-  rc = write_new(db, run_id, temp, err);
+  plat_folder *d = NULL;
+  rc = plat_folder_open(folder, &d, err);
   if (rc != TS_OK)
     return rc;
-  for (int n = 1; n <= 1000; n++) {
-    char numbered[128];
+  /* The temporary file starts with '.': a collector importing the folder skips it. */
+  rc = write_new(db, run_id, d, ".threadsoup-export", temp, sizeof temp, err);
+  if (rc != TS_OK) {
+    plat_folder_close(d);
+    return rc;
+  }
+  int refused = 0; /* something not a regular file at a name: no further name is tried */
+  for (int n = 1; n <= 1000 && !refused; n++) {
     if (n == 1)
       snprintf(numbered, sizeof numbered, "%s", name);
     else
       snprintf(numbered, sizeof numbered, "%s-%d.jsonl", base, n);
-    exchange_join_path(folder, numbered, target, sizeof target);
-    rc = plat_rename_new(temp, target, err);
-    if (rc == TS_EINVAL && same_bytes(temp, target)) {
-      remove(temp); /* written before, byte for byte */
-      rc = TS_OK;
+    rc = plat_folder_rename_new(d, temp, numbered, err);
+    if (rc == TS_EINVAL) {
+      ts_err why;
+      int same = same_bytes(d, temp, numbered, &why);
+      if (same == TS_OK) {
+        plat_folder_remove(d, temp); /* written before, byte for byte */
+        rc = TS_OK;
+      } else if (same != TS_EINVAL) {
+        rc = ts_err_set(err, TS_EINVAL, "%s", why.text);
+        refused = 1;
+      }
     }
     if (rc != TS_EINVAL)
       break;
   }
-  if (rc == TS_EINVAL)
+  if (rc == TS_EINVAL && !refused)
     rc = ts_err_set(err, TS_EINVAL, "%s: 1000 different files of run %s are there already", folder,
                     base);
-  if (rc != TS_OK) {
-    remove(temp);
-    return rc;
-  }
-  snprintf(written, written_len, "%s", target);
-  return TS_OK;
+  if (rc == TS_OK)
+    plat_folder_path(d, numbered, written, written_len);
+  else
+    plat_folder_remove(d, temp);
+  plat_folder_close(d);
+  return rc;
 }

@@ -141,7 +141,8 @@ static int read_record(import_state *st, int line, const ts_json_value *v) {
 }
 
 /* Reads one line (without its \n or \r\n) into *buf; 0 at the end of the file, -1 without
-   memory. */
+   memory. A line past TS_JSON_MAX_TEXT stops the reading there (*too_long): a file of no newlines
+   (a link to /dev/zero) is not read on to its end. */
 static int read_line(FILE *f, char **buf, size_t *cap, size_t *len, int *too_long) {
   size_t n = 0;
   int c;
@@ -155,13 +156,13 @@ static int read_line(FILE *f, char **buf, size_t *cap, size_t *len, int *too_lon
     if (n + 1 >= *cap) {
       if (*cap >= TS_JSON_MAX_TEXT) {
         *too_long = 1;
-        continue;
+        break;
       }
       size_t more = *cap ? *cap * 2 : 4096;
       char *b = realloc(*buf, more);
       if (!b) {
         *too_long = 1;
-        continue;
+        break;
       }
       *buf = b;
       *cap = more;
@@ -182,8 +183,14 @@ static int read_file(import_state *st, FILE *f) {
   size_t cap = 0, len = 0;
   int line = 0, too_long = 0, rc = TS_OK;
   int got;
+  long long bytes = 0;
   while (rc == TS_OK && (got = read_line(f, &buf, &cap, &len, &too_long)) != 0) {
     line++;
+    bytes += (long long)len + 1;
+    if (bytes > EXCHANGE_IMPORT_MAX_BYTES) {
+      rc = refuse(st, line, "a file larger than 256 MiB (accepted: an export file up to 256 MiB)");
+      break;
+    }
     if (got < 0) {
       rc = ts_err_set(st->err, TS_ENOMEM, "no memory to read %s", st->path);
       break;
@@ -241,11 +248,9 @@ static int read_file(import_state *st, FILE *f) {
   return rc;
 }
 
-int exchange_import_file(store *db, const char *path, exchange_import_result *result, ts_err *err) {
-  memset(result, 0, sizeof *result);
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return ts_err_set(err, TS_EOS, "cannot read %s: %s", path, strerror(errno));
+/* Imports the open file f (path names it in messages), and closes it. */
+static int import_open_file(store *db, const char *path, FILE *f, exchange_import_result *result,
+                            ts_err *err) {
   import_state st;
   memset(&st, 0, sizeof st);
   st.path = path;
@@ -277,6 +282,13 @@ int exchange_import_file(store *db, const char *path, exchange_import_result *re
   free(st.records);
   free(st.record_line);
   return rc;
+}
+
+int exchange_import_file(store *db, const char *path, exchange_import_result *result, ts_err *err) {
+  memset(result, 0, sizeof *result);
+  FILE *f = NULL;
+  int rc = plat_open_regular(path, &f, err);
+  return rc == TS_OK ? import_open_file(db, path, f, result, err) : rc;
 }
 
 typedef struct name_list {
@@ -321,18 +333,29 @@ int exchange_import_path(store *db, const char *path,
     fn(ctx, path, rc, &result, &file_err);
     return TS_OK;
   }
+  plat_folder *d = NULL;
+  int rc = plat_folder_open(path, &d, err);
+  if (rc != TS_OK)
+    return rc;
   name_list l = {NULL, 0, 0, 0};
-  int rc = plat_list_folder(path, collect_name, &l, err);
+  rc = plat_list_folder(path, collect_name, &l, err);
   if (rc == TS_OK && l.failed)
     rc = ts_err_set(err, TS_ENOMEM, "no memory to list the folder %s", path);
   if (rc == TS_OK && l.count > 1)
     qsort(l.names, (size_t)l.count, sizeof *l.names, compare_names);
   for (int i = 0; rc == TS_OK && i < l.count; i++) {
+    /* Each file opened in the folder opened above: a link or a FIFO named *.jsonl is refused
+       (named, with why) and the next file is read. */
     char file[PLAT_PATH_MAX];
-    exchange_join_path(path, l.names[i], file, sizeof file);
-    int file_rc = exchange_import_file(db, file, &result, &file_err);
+    plat_folder_path(d, l.names[i], file, sizeof file);
+    FILE *f = NULL;
+    memset(&result, 0, sizeof result);
+    int file_rc = plat_folder_open_regular(d, l.names[i], &f, &file_err);
+    if (file_rc == TS_OK)
+      file_rc = import_open_file(db, file, f, &result, &file_err);
     fn(ctx, file, file_rc, &result, &file_err);
   }
+  plat_folder_close(d);
   *files = l.count;
   for (int i = 0; i < l.count; i++)
     free(l.names[i]);

@@ -16,14 +16,21 @@ typedef struct exchange_import_result {
   int trials;
 } exchange_import_result;
 
+/* The largest export file imported: all its lines are held until the file is checked. */
+#define EXCHANGE_IMPORT_MAX_BYTES (256LL << 20)
+
 /* Imports one export file in one transaction. A damaged or foreign file is refused (TS_EINVAL)
-   with the file, the line and the reason, and the database is left unchanged. */
+   with the file, the line and the reason, and the database is left unchanged. Only a regular
+   file is read (a symbolic link, a FIFO or a device is refused, never followed or waited on), up
+   to EXCHANGE_IMPORT_MAX_BYTES, stopping at its first line past 16 MiB. */
 int exchange_import_file(store *db, const char *path, exchange_import_result *result, ts_err *err);
 
 /* Imports `path`: one file, or each export file of a folder (*.jsonl, not hidden: a file still
    being written starts with '.') in name order, each in its own transaction; fn is told the
    outcome of each (rc TS_OK: imported or already there; else refused, err says why) and *files
-   how many there were. TS_OK unless the folder cannot be read. */
+   how many there were; a folder that is a symbolic link is refused, and each entry that is not a
+   regular file is refused on its own (the others are still imported). TS_OK unless the folder
+   cannot be read. */
 int exchange_import_path(store *db, const char *path,
                          void (*fn)(void *ctx, const char *file, int rc,
                                     const exchange_import_result *result, const ts_err *err),

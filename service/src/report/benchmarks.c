@@ -218,17 +218,19 @@ static void write_table(const report_data *r, int b, FILE *out) {
    level, the one that decided) as a bar,
    around a zero line, with the equivalence margin shaded. */
 static void write_difference_chart(const report_data *r, int b, FILE *out) {
-  int rows = 0;
-  double range = r->margin_pct > 0 ? r->margin_pct : 1.0;
+  int rows = 0, off_chart = 0;
+  double range = r->margin_pct > 0 ? fmin(r->margin_pct, REPORT_CHART_PERCENT_MAX) : 1.0;
   for (int c = 0; c < r->condition_count; c++) {
     const report_cell *cell = &r->cells[b][c];
     if (!cell->compared || !isfinite(cell->cmp.percent))
       continue;
     rows++;
     double values[3] = {cell->cmp.percent, cell->cmp.ci_low, cell->cmp.ci_high};
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
+      off_chart |= isfinite(values[i]) && fabs(values[i]) > REPORT_CHART_PERCENT_MAX;
       if (isfinite(values[i]) && fabs(values[i]) > range)
-        range = fabs(values[i]);
+        range = fmin(fabs(values[i]), REPORT_CHART_PERCENT_MAX);
+    }
   }
   if (rows == 0)
     return;
@@ -237,11 +239,11 @@ static void write_difference_chart(const report_data *r, int b, FILE *out) {
   const double left = 200, right = 730, top = 14, row_h = 30, width = 760;
   double height = top + rows * row_h + 34;
   double bottom = top + rows * row_h;
-#define X_OF(v) (left + ((v) + range) / (2 * range) * (right - left))
+#define X_OF(v) (left + (report_chart_clamp(v, range) + range) / (2 * range) * (right - left))
   fputs("<figure>\n<figcaption>Difference from the baseline (mean, with its interval at the Holm "
-        "level; the "
-        "shaded band is the equivalence margin)</figcaption>\n",
+        "level; the shaded band is the equivalence margin)",
         out);
+  fputs(off_chart ? REPORT_CHART_EDGE_NOTE "</figcaption>\n" : "</figcaption>\n", out);
   fprintf(out,
           "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"difference from the "
           "baseline per condition\" xmlns=\"http://www.w3.org/2000/svg\">\n",
@@ -290,7 +292,7 @@ static void write_difference_chart(const report_data *r, int b, FILE *out) {
    condition (warm-ups hollow), so drift and outliers show. */
 static void write_trial_chart(const report_data *r, int b, FILE *out) {
   double lo = INFINITY, hi = -INFINITY;
-  int max_seq = 1, points = 0;
+  int max_seq = 1, points = 0, off_chart = 0;
   for (size_t i = 0; i < r->trial_count; i++) {
     const store_trial_row *row = &r->trials[i].row;
     if (row->seq > max_seq)
@@ -299,8 +301,9 @@ static void write_trial_chart(const report_data *r, int b, FILE *out) {
         !isfinite(row->score))
       continue;
     points++;
-    lo = fmin(lo, row->score);
-    hi = fmax(hi, row->score);
+    off_chart |= fabs(row->score) > REPORT_CHART_SCORE_MAX;
+    lo = fmin(lo, report_chart_clamp(row->score, REPORT_CHART_SCORE_MAX));
+    hi = fmax(hi, report_chart_clamp(row->score, REPORT_CHART_SCORE_MAX));
   }
   if (points == 0)
     return;
@@ -315,14 +318,21 @@ static void write_trial_chart(const report_data *r, int b, FILE *out) {
 /* 10 px inside the axis, so the first and last trials are not cut off at its ends. */
 #define X_OF(s)                                                                                    \
   (left + 10 + (max_seq > 1 ? ((s)-1) / (double)(max_seq - 1) : 0.5) * (right - left - 20))
-#define Y_OF(v) (bottom - ((v)-lo) / (hi - lo) * (bottom - top))
-  fputs("<figure>\n<figcaption>Every trial's score in run order (hollow: warm-up)</figcaption>\n",
+#define Y_OF(v)                                                                                    \
+  (bottom - (report_chart_clamp(v, REPORT_CHART_SCORE_MAX) - lo) / (hi - lo) * (bottom - top))
+  fputs("<figure>\n<figcaption>Every trial's score in run order (hollow: warm-up)", out);
+  fputs(off_chart ? " (a score beyond &#177;1e15 is off the chart: drawn at its edge)"
+                    "</figcaption>\n"
+                  : "</figcaption>\n",
         out);
   fprintf(out,
           "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"scores in run order\" "
           "xmlns=\"http://www.w3.org/2000/svg\">\n",
           width, height);
-  for (double v = lo; v <= hi + ystep / 2; v += ystep) {
+  for (int tick = 0; ystep > 0 && tick <= REPORT_CHART_TICKS_MAX; tick++) {
+    double v = lo + tick * ystep;
+    if (v > hi + ystep / 2)
+      break;
     double y = Y_OF(v);
     fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>\n",
             left, y, right, y);
@@ -334,9 +344,9 @@ static void write_trial_chart(const report_data *r, int b, FILE *out) {
   double xstep = max_seq > 1 ? report_html_step(max_seq - 1, 8) : 1;
   if (xstep < 1)
     xstep = 1;
-  for (double s = 1; s <= max_seq + 0.5; s += xstep)
-    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n", X_OF(s),
-            bottom + 16, s);
+  for (int tick = 0; tick <= REPORT_CHART_TICKS_MAX && 1 + tick * xstep <= max_seq + 0.5; tick++)
+    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n",
+            X_OF(1 + tick * xstep), bottom + 16, 1 + tick * xstep);
   fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">trial (run order)</text>\n",
           (left + right) / 2, bottom + 30);
   fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>\n", left,

@@ -689,7 +689,7 @@ static void write_machines_html(const report_compare *c, FILE *out) {
    margin. */
 static void write_chart_html(const report_compare *c, int b, FILE *out) {
   double range = 0;
-  int groups = 0;
+  int groups = 0, off_chart = 0;
   for (int i = 0; i < c->condition_count; i++) {
     if (report_compare_is_reference(c, i))
       continue;
@@ -698,13 +698,15 @@ static void write_chart_html(const report_compare *c, int b, FILE *out) {
       const report_data *r;
       const report_cell *cell = report_compare_cell(c, k, b, i, &r);
       double margin = r->margin_pct > 0 ? r->margin_pct : 1.0;
-      range = fmax(range, margin);
+      range = fmax(range, fmin(margin, REPORT_CHART_PERCENT_MAX));
       if (!cell || !cell->compared)
         continue;
       double values[3] = {cell->cmp.percent, cell->cmp.ci_low, cell->cmp.ci_high};
       for (int v = 0; v < 3; v++)
-        if (isfinite(values[v]))
-          range = fmax(range, fabs(values[v]));
+        if (isfinite(values[v])) {
+          off_chart |= fabs(values[v]) > REPORT_CHART_PERCENT_MAX;
+          range = fmax(range, fmin(fabs(values[v]), REPORT_CHART_PERCENT_MAX));
+        }
     }
   }
   if (groups == 0)
@@ -713,12 +715,12 @@ static void write_chart_html(const report_compare *c, int b, FILE *out) {
   range = ceil(range * 1.02 / step) * step;
   const double left = 250, right = 730, top = 10, head_h = 22, row_h = 24, width = 760;
   double bottom = top + groups * (head_h + c->run_count * row_h);
-#define X_OF(v) (left + ((v) + range) / (2 * range) * (right - left))
+#define X_OF(v) (left + (report_chart_clamp(v, range) + range) / (2 * range) * (right - left))
   fputs("<figure class=\"compare-chart\">\n<figcaption>Effect against each machine's own baseline "
         "(mean, with its interval at the Holm level; the shaded band is that run's equivalence "
-        "margin)"
-        "</figcaption>\n",
+        "margin)",
         out);
+  fputs(off_chart ? REPORT_CHART_EDGE_NOTE "</figcaption>\n" : "</figcaption>\n", out);
   fprintf(out,
           "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"effect per machine and "
           "condition\" xmlns=\"http://www.w3.org/2000/svg\">\n",

@@ -529,7 +529,7 @@ static void write_cost_chart(const report_data *r, const report_cost *c, int b, 
         hi = fmax(hi, values[i]);
       }
   }
-  if (cb->points == 0 || !(xmax > 0))
+  if (cb->points == 0 || !(xmax > 0) || !isfinite(xmax))
     return;
   double xstep = report_html_step(xmax, 5);
   xmax = ceil(xmax / xstep) * xstep;
@@ -550,6 +550,9 @@ static void write_cost_chart(const report_data *r, const report_cost *c, int b, 
     lo = fmin(lo, knee_end);
     hi = fmax(hi, knee_end);
   }
+  int off_chart = lo < -REPORT_CHART_PERCENT_MAX || hi > REPORT_CHART_PERCENT_MAX;
+  lo = report_chart_clamp(lo, REPORT_CHART_PERCENT_MAX);
+  hi = report_chart_clamp(hi, REPORT_CHART_PERCENT_MAX);
   if (hi - lo < 0.1) {
     lo -= 0.05;
     hi += 0.05;
@@ -559,7 +562,8 @@ static void write_cost_chart(const report_data *r, const report_cost *c, int b, 
   hi = ceil(hi / ystep) * ystep;
   const double left = 80, right = 740, top = 12, bottom = 250, width = 760, height = 292;
 #define X_OF(v) (left + (v) / xmax * (right - left))
-#define Y_OF(v) (bottom - ((v)-lo) / (hi - lo) * (bottom - top))
+#define Y_OF(v)                                                                                    \
+  (bottom - (report_chart_clamp(v, REPORT_CHART_PERCENT_MAX) - lo) / (hi - lo) * (bottom - top))
   fputs("<figure>\n<figcaption>", out);
   if (by_wakeups)
     fputs("Effect against wake-ups per second: each condition with its 95&nbsp;% CI; the line is "
@@ -573,13 +577,16 @@ static void write_cost_chart(const report_data *r, const report_cost *c, int b, 
                                      "threads' share), with its 95&nbsp;% band"
                                    : ", with its 95&nbsp;% band",
         out);
-  fputs(c->dose_like && h->knee ? "; dashed: the knee's hinge</figcaption>\n" : "</figcaption>\n",
-        out);
+  fputs(c->dose_like && h->knee ? "; dashed: the knee's hinge" : "", out);
+  fputs(off_chart ? REPORT_CHART_EDGE_NOTE "</figcaption>\n" : "</figcaption>\n", out);
   fprintf(out,
           "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"effect against %s\" "
           "xmlns=\"http://www.w3.org/2000/svg\">\n",
           width, height, by_wakeups ? "wake-ups per second" : "threads");
-  for (double v = lo; v <= hi + ystep / 2; v += ystep) {
+  for (int tick = 0; ystep > 0 && tick <= REPORT_CHART_TICKS_MAX; tick++) {
+    double v = lo + tick * ystep;
+    if (v > hi + ystep / 2)
+      break;
     int zero = fabs(v) < ystep / 2;
     fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", left,
             Y_OF(v), right, Y_OF(v), zero ? "#222" : "#e3e3e3");
@@ -588,7 +595,10 @@ static void write_cost_chart(const report_data *r, const report_cost *c, int b, 
             "%.*f %%</text>\n",
             left - 6, Y_OF(v), ystep < 1 ? (ystep < 0.1 ? 2 : 1) : 0, zero ? 0.0 : v);
   }
-  for (double v = 0; v <= xmax + xstep / 2; v += xstep) {
+  for (int tick = 0; xstep > 0 && tick <= REPORT_CHART_TICKS_MAX; tick++) {
+    double v = tick * xstep;
+    if (v > xmax + xstep / 2)
+      break;
     char label[32];
     count_text(v, label, sizeof label);
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", X_OF(v),

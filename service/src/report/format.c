@@ -197,10 +197,16 @@ void report_html_style(FILE *out) { fputs(style, out); }
 
 /* A round step for about `count` ticks over `span`: 1, 2 or 5 times a power of ten. */
 double report_html_step(double span, int count) {
+  if (!isfinite(span) || !(span > 0) || count < 1)
+    return 0;
   double raw = span / count;
   double power = pow(10, floor(log10(raw)));
   double f = raw / power;
   return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * power;
+}
+
+double report_chart_clamp(double v, double limit) {
+  return v > limit ? limit : v < -limit ? -limit : v;
 }
 
 /* A name cut to fit a chart's label column (the full name is in the table). */
@@ -226,7 +232,12 @@ void report_html_short_label(FILE *out, const char *name) {
 void report_html_percent_axis(FILE *out, double range, double step, double left, double right,
                               double top, double bottom) {
 #define X_OF(v) (left + ((v) + range) / (2 * range) * (right - left))
-  for (double v = -range; v <= range + step / 2; v += step) {
+  if (!(step > 0) || !isfinite(range) || !(range > 0))
+    return;
+  for (int tick = 0; tick <= REPORT_CHART_TICKS_MAX; tick++) {
+    double v = -range + tick * step;
+    if (v > range + step / 2)
+      break;
     double x = X_OF(v);
     int zero = fabs(v) < step / 2;
     fprintf(out,

@@ -54,8 +54,23 @@ const char *report_html_palette(int k);
 const char *report_html_verdict_class(int compared, stats_verdict verdict);
 /* A name cut to fit a chart's label column (escaped; the full name is in the table). */
 void report_html_short_label(FILE *out, const char *name);
-/* A round step for about `count` ticks over `span`: 1, 2 or 5 times a power of ten. */
+/* A chart draws at most this many grid lines along an axis, whatever the numbers. */
+#define REPORT_CHART_TICKS_MAX 64
+/* Differences beyond this many percent (either way) are drawn at a chart's edge, not to scale:
+   a stored score near 0 or near the largest double would otherwise stretch the axis past what a
+   double can step through. */
+#define REPORT_CHART_PERCENT_MAX 1e6
+/* Scores beyond this (either way) are drawn at the trial chart's edge; a score can be no larger
+   where it enters (record, import), so only an older database holds one. */
+#define REPORT_CHART_SCORE_MAX 1e15
+/* A round step for about `count` ticks over `span`: 1, 2 or 5 times a power of ten; 0 when span
+   is not a finite number above 0 (the caller then draws no grid). */
 double report_html_step(double span, int count);
+/* v held to [-limit, limit]; NaN stays NaN. */
+double report_chart_clamp(double v, double limit);
+/* The note a chart's caption carries when a value was drawn at its edge. */
+#define REPORT_CHART_EDGE_NOTE                                                                     \
+  " (a difference beyond &#177;1,000,000&nbsp;% is off the chart: drawn at its edge)"
 /* The x axis of a chart of % differences, -range to +range drawn from x = left to right: grid
    lines every step from top to bottom, labels under it. */
 void report_html_percent_axis(FILE *out, double range, double step, double left, double right,

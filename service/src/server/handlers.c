@@ -762,7 +762,7 @@ const request_def server_requests[] = {
      handle_record,
      {{"bench", REQUIRED, "a benchmark name"},
       {"condition", REQUIRED, "a condition"},
-      {"score", REQUIRED, "a number"},
+      {"score", REQUIRED, "0, or a number from 1e-9 to 1e15"},
       {"run", REQUIRED, "a run number, or new"},
       {"unit", OPTIONAL, "the score's unit"}}},
     {"schedule-add",

@@ -261,6 +261,13 @@ int store_record_check(const store_record *rec, ts_err *err) {
                         uid && uid->type == STORE_VALUE_TEXT ? uid->text : "missing",
                         uid && uid->type == STORE_VALUE_TEXT ? "'" : "");
   }
+  if (rec->kind == STORE_RECORD_TRIAL) {
+    const store_value *score = record_value(rec, "score");
+    if (score && score->type != STORE_VALUE_NULL &&
+        store_score_check(score->type == STORE_VALUE_INT ? (double)score->i : score->d,
+                          "the trial record's 'score'", err) != TS_OK)
+      return TS_EINVAL;
+  }
   if (rec->kind == STORE_RECORD_METRIC) {
     const store_value *seq = record_value(rec, "seq");
     if (!seq || seq->type != STORE_VALUE_INT)

@@ -279,7 +279,17 @@ int store_latest_run(store *s, int64_t *run_id, ts_err *err);
 int store_trials_append(store *s, int64_t run_id, store_trial_plan *trials, int count, ts_err *err);
 /* Marks a run running again (resume), clears its end and its resume_at_start. */
 int store_run_reopen(store *s, int64_t run_id, ts_err *err);
-/* Stores a score measured by hand as a finished trial of the run (source 'manual'). */
+/* The scores a trial may hold: 0, or from STORE_SCORE_MIN to STORE_SCORE_MAX. Kept where they
+   enter (record, import), since a baseline near 0 against a large score makes a difference no
+   chart or sum can hold. */
+#define STORE_SCORE_MIN 1e-9
+#define STORE_SCORE_MAX 1e15
+/* TS_EINVAL naming `what` (e.g. "score"), the value and the accepted range when score is not one
+   a trial may hold; a check the record request and `threadsoup record` share (store_trial_record
+   makes it too). */
+int store_score_check(double score, const char *what, ts_err *err);
+/* Stores a score measured by hand as a finished trial of the run (source 'manual'); refuses a
+   score store_score_check refuses. */
 int store_trial_record(store *s, int64_t run_id, const char *condition, const char *bench,
                        double score, const char *unit, const char *at, int64_t *trial_id,
                        ts_err *err);

@@ -228,9 +228,19 @@ int store_trial_fail(store *s, int64_t trial_id, const char *finished_at, const 
   return kit_step_done(s, st, "cannot store the trial's failure", err);
 }
 
+int store_score_check(double score, const char *what, ts_err *err) {
+  if (score == 0 || (score >= STORE_SCORE_MIN && score <= STORE_SCORE_MAX))
+    return TS_OK;
+  return ts_err_set(err, TS_EINVAL,
+                    "%s %.17g is out of range (accepted: 0, or a number from %g to %g)", what,
+                    score, STORE_SCORE_MIN, STORE_SCORE_MAX);
+}
+
 int store_trial_record(store *s, int64_t run_id, const char *condition, const char *bench,
                        double score, const char *unit, const char *at, int64_t *trial_id,
                        ts_err *err) {
+  if (store_score_check(score, "the score", err) != TS_OK)
+    return TS_EINVAL;
   int rc = kit_begin(s, err);
   if (rc != TS_OK)
     return rc;

@@ -13,6 +13,10 @@
    the stack or memory is refused instead. */
 #define TS_JSON_MAX_DEPTH 32
 #define TS_JSON_MAX_TEXT (16u * 1024u * 1024u)
+/* How many members an object may have (a name given twice is refused, whatever the count). */
+#define TS_JSON_MAX_MEMBERS 65536
+#define TS_JSON_STR(x) TS_JSON_STR_(x)
+#define TS_JSON_STR_(x) #x
 
 typedef enum ts_json_type {
   TS_JSON_NULL,

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "threadsoup/err.h"
 #include "threadsoup/plat_knobs.h" /* what tests may change in how this layer meets the OS */
@@ -352,6 +353,30 @@ int plat_rename_new(const char *from, const char *to, ts_err *err);
    particular order; fn returning non-zero stops early. */
 int plat_list_folder(const char *folder, int (*fn)(void *ctx, const char *name), void *ctx,
                      ts_err *err);
+/* A folder opened once, its files then named relative to it: files in a folder another user can
+   write to (an export folder, a collector's share) are opened so that nothing they planted there
+   is followed or blocks. Each refusal is TS_EINVAL naming the path and what it is. */
+typedef struct plat_folder plat_folder;
+/* Opens the folder `path` ("" for the current one), refusing one that is a symbolic link (POSIX)
+   or a reparse point (Windows); TS_EOS when it cannot be opened. */
+int plat_folder_open(const char *path, plat_folder **out, ts_err *err);
+void plat_folder_close(plat_folder *d);
+/* Creates a file that did not exist in d, named `prefix` and random hex and ".tmp" (its name in
+   name), open for writing; readable by its owner and group only (POSIX 0640). */
+int plat_folder_create_temp(plat_folder *d, const char *prefix, char *name, size_t len, FILE **out,
+                            ts_err *err);
+/* Opens `name` in d for reading only when it is a regular file: never a symbolic link (followed
+   nowhere), a FIFO or named pipe (never waited on), a device, a socket or a folder. */
+int plat_folder_open_regular(plat_folder *d, const char *name, FILE **out, ts_err *err);
+/* Moves `from` to `to` in d, never replacing anything at `to` (a file, a link, a FIFO): TS_EINVAL
+   naming it when something is there. */
+int plat_folder_rename_new(plat_folder *d, const char *from, const char *to, ts_err *err);
+/* Removes the entry `name` of d (a link itself, never what it points at); quiet when absent. */
+void plat_folder_remove(plat_folder *d, const char *name);
+/* d's path and name joined, for messages. */
+void plat_folder_path(const plat_folder *d, const char *name, char *buf, size_t len);
+/* As plat_folder_open_regular, for a path whose last part is the file. */
+int plat_open_regular(const char *path, FILE **out, ts_err *err);
 /* Whether only administrators (and the service's own account) can write to `folder`: POSIX owned
    by root (or us) and not writable by group or others; Windows no write or change right granted
    to any SID but SYSTEM, Administrators, TrustedInstaller, CREATOR OWNER and the current user.

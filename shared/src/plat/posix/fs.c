@@ -4,12 +4,15 @@
 #include "threadsoup/plat.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 const char *plat_getenv(const char *name, char *buf, size_t len) {
@@ -73,23 +76,35 @@ int plat_is_folder(const char *path) {
 }
 
 /* A hard link cannot replace a file, so link-then-unlink never overwrites; file systems without
-   hard links (some network shares) get a check before rename, racy only against another writer
-   of the same name. */
-int plat_rename_new(const char *from, const char *to, ts_err *err) {
-  if (link(from, to) == 0) {
-    unlink(from);
+   hard links (some network shares) get renameat2's RENAME_NOREPLACE. from and to are relative to
+   dir (AT_FDCWD: paths); shown names `to` in messages. */
+static int rename_new_at(int dir, const char *from, const char *to, const char *shown,
+                         ts_err *err) {
+  if (linkat(dir, from, dir, to, 0) == 0) {
+    unlinkat(dir, from, 0);
     return TS_OK;
   }
   if (errno == EEXIST)
-    return ts_err_set(err, TS_EINVAL, "%s already exists", to);
+    return ts_err_set(err, TS_EINVAL, "%s already exists", shown);
   if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP && errno != EMLINK &&
       errno != ENOSYS)
-    return ts_err_set(err, TS_EOS, "cannot move %s to %s: %s", from, to, strerror(errno));
-  if (access(to, F_OK) == 0)
-    return ts_err_set(err, TS_EINVAL, "%s already exists", to);
-  if (rename(from, to) != 0)
-    return ts_err_set(err, TS_EOS, "cannot move %s to %s: %s", from, to, strerror(errno));
-  return TS_OK;
+    return ts_err_set(err, TS_EOS, "cannot move %s to %s: %s", from, shown, strerror(errno));
+  if (renameat2(dir, from, dir, to, RENAME_NOREPLACE) == 0)
+    return TS_OK;
+  if (errno == EEXIST)
+    return ts_err_set(err, TS_EINVAL, "%s already exists", shown);
+  /* Nor that (older kernels, some shares): a check before the rename, racy only against another
+     writer of the same name. */
+  struct stat st;
+  if ((errno == EINVAL || errno == ENOSYS) && fstatat(dir, to, &st, AT_SYMLINK_NOFOLLOW) == 0)
+    return ts_err_set(err, TS_EINVAL, "%s already exists", shown);
+  if ((errno == ENOENT || errno == EINVAL || errno == ENOSYS) && renameat(dir, from, dir, to) == 0)
+    return TS_OK;
+  return ts_err_set(err, TS_EOS, "cannot move %s to %s: %s", from, shown, strerror(errno));
+}
+
+int plat_rename_new(const char *from, const char *to, ts_err *err) {
+  return rename_new_at(AT_FDCWD, from, to, to, err);
 }
 
 int plat_list_folder(const char *folder, int (*fn)(void *ctx, const char *name), void *ctx,
@@ -189,3 +204,152 @@ int plat_database_sidecars_inspectable(const char *path) {
 }
 
 int plat_mkdir_service_data(const char *path, ts_err *err) { return plat_mkdir_p(path, err); }
+
+/* ---- files another user may have placed: every name relative to an open folder ----------------
+ */
+
+struct plat_folder {
+  int fd;
+  char path[PLAT_PATH_MAX];
+};
+
+void plat_folder_path(const plat_folder *d, const char *name, char *buf, size_t len) {
+  size_t n = strlen(d->path);
+  snprintf(buf, len, "%s%s%s", d->path, n && d->path[n - 1] != '/' ? "/" : "", name);
+}
+
+/* What a file that is not a regular one is, for a refusal. */
+static const char *kind_of(mode_t mode) {
+  return S_ISLNK(mode)                    ? "a symbolic link"
+         : S_ISFIFO(mode)                 ? "a FIFO (named pipe)"
+         : S_ISDIR(mode)                  ? "a folder"
+         : S_ISSOCK(mode)                 ? "a socket"
+         : S_ISCHR(mode) || S_ISBLK(mode) ? "a device"
+                                          : "not a regular file";
+}
+
+int plat_folder_open(const char *path, plat_folder **out, ts_err *err) {
+  *out = NULL;
+  char trimmed[PLAT_PATH_MAX];
+  if (snprintf(trimmed, sizeof trimmed, "%s", path[0] ? path : ".") >= (int)sizeof trimmed)
+    return ts_err_set(err, TS_EINVAL, "path too long (at most %d bytes): %s", PLAT_PATH_MAX - 1,
+                      path);
+  /* A trailing '/' would make the kernel follow a link O_NOFOLLOW is there to refuse. */
+  for (size_t n = strlen(trimmed); n > 1 && trimmed[n - 1] == '/'; n--)
+    trimmed[n - 1] = '\0';
+  int fd = open(trimmed, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    int e = errno;
+    struct stat st;
+    if (lstat(trimmed, &st) == 0 && S_ISLNK(st.st_mode))
+      return ts_err_set(err, TS_EINVAL,
+                        "%s is a symbolic link: refused (accepted: the folder itself, not a link "
+                        "to it)",
+                        path);
+    if (e == ENOTDIR)
+      return ts_err_set(err, TS_EINVAL, "%s is not a folder (give an existing folder)", path);
+    return ts_err_set(err, TS_EOS, "cannot open the folder %s: %s", path, strerror(e));
+  }
+  plat_folder *d = malloc(sizeof *d);
+  if (!d) {
+    close(fd);
+    return ts_err_set(err, TS_ENOMEM, "no memory to open the folder %s", path);
+  }
+  d->fd = fd;
+  snprintf(d->path, sizeof d->path, "%s", path);
+  *out = d;
+  return TS_OK;
+}
+
+void plat_folder_close(plat_folder *d) {
+  if (!d)
+    return;
+  close(d->fd);
+  free(d);
+}
+
+/* Opens name relative to dir_fd (AT_FDCWD: a path) without following a link at its last part or
+   waiting on a FIFO, and keeps it only when fstat says it is a regular file. */
+static int open_regular_at(int dir_fd, const char *name, const char *shown, FILE **out,
+                           ts_err *err) {
+  *out = NULL;
+  int fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    int e = errno;
+    struct stat st;
+    if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode))
+      return ts_err_set(err, TS_EINVAL, "%s is %s: refused (accepted: a regular file)", shown,
+                        kind_of(st.st_mode));
+    return ts_err_set(err, TS_EOS, "cannot read %s: %s", shown, strerror(e));
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    int e = errno;
+    close(fd);
+    return ts_err_set(err, TS_EOS, "cannot inspect %s: %s", shown, strerror(e));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    return ts_err_set(err, TS_EINVAL, "%s is %s: refused (accepted: a regular file)", shown,
+                      kind_of(st.st_mode));
+  }
+  /* A regular file never blocks; reads go back to the ordinary kind. */
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  if (!(*out = fdopen(fd, "rb"))) {
+    close(fd);
+    return ts_err_set(err, TS_ENOMEM, "no memory to read %s", shown);
+  }
+  return TS_OK;
+}
+
+int plat_folder_open_regular(plat_folder *d, const char *name, FILE **out, ts_err *err) {
+  char shown[PLAT_PATH_MAX];
+  plat_folder_path(d, name, shown, sizeof shown);
+  return open_regular_at(d->fd, name, shown, out, err);
+}
+
+int plat_open_regular(const char *path, FILE **out, ts_err *err) {
+  return open_regular_at(AT_FDCWD, path, path, out, err);
+}
+
+/* 64 unpredictable bits: a temporary file's name another user cannot guess ahead. */
+static unsigned long long random_bits(void) {
+  unsigned long long bits = 0;
+  if (getrandom(&bits, sizeof bits, GRND_NONBLOCK) != (ssize_t)sizeof bits) {
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    bits ^= (unsigned long long)now.tv_nsec * 0x9E3779B97F4A7C15ull ^ (unsigned long long)getpid();
+  }
+  return bits;
+}
+
+int plat_folder_create_temp(plat_folder *d, const char *prefix, char *name, size_t len, FILE **out,
+                            ts_err *err) {
+  *out = NULL;
+  for (int attempt = 0; attempt < 16; attempt++) {
+    snprintf(name, len, "%s.%016llx.tmp", prefix, random_bits());
+    int fd = openat(d->fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640);
+    if (fd < 0 && errno == EEXIST)
+      continue;
+    char shown[PLAT_PATH_MAX];
+    plat_folder_path(d, name, shown, sizeof shown);
+    if (fd < 0)
+      return ts_err_set(err, TS_EOS, "cannot create %s: %s", shown, strerror(errno));
+    if (!(*out = fdopen(fd, "wb"))) {
+      close(fd);
+      unlinkat(d->fd, name, 0);
+      return ts_err_set(err, TS_ENOMEM, "no memory to write %s", shown);
+    }
+    return TS_OK;
+  }
+  return ts_err_set(err, TS_EOS, "cannot create a temporary file in %s: 16 random names taken",
+                    d->path);
+}
+
+int plat_folder_rename_new(plat_folder *d, const char *from, const char *to, ts_err *err) {
+  char shown[PLAT_PATH_MAX];
+  plat_folder_path(d, to, shown, sizeof shown);
+  return rename_new_at(d->fd, from, to, shown, err);
+}
+
+void plat_folder_remove(plat_folder *d, const char *name) { unlinkat(d->fd, name, 0); }

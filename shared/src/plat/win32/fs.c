@@ -2,10 +2,16 @@
 /* fs.c (Windows) - data folders and paths; UTF-8 outside, UTF-16 to the API. */
 #include "threadsoup/plat.h"
 
+#include <fcntl.h>
+#include <io.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "win32.h"
+/* After windows.h (win32.h): RtlGenRandom, advapi32's SystemFunction036. */
+#include <ntsecapi.h>
 
 const char *plat_getenv(const char *name, char *buf, size_t len) {
   wchar_t wname[128], value[PLAT_PATH_MAX];
@@ -399,4 +405,153 @@ int plat_mkdir_service_data(const char *path, ts_err *err) {
   }
   LocalFree(sd);
   return rc;
+}
+
+/* ---- files another user may have placed: no reparse point followed, no pipe or device opened --
+ */
+
+struct plat_folder {
+  HANDLE handle; /* held without FILE_SHARE_DELETE: the folder cannot be moved or replaced */
+  char path[PLAT_PATH_MAX];
+};
+
+void plat_folder_path(const plat_folder *d, const char *name, char *buf, size_t len) {
+  size_t n = strlen(d->path);
+  int has_sep = n && (d->path[n - 1] == '\\' || d->path[n - 1] == '/');
+  snprintf(buf, len, "%s%s%s", d->path, n && !has_sep ? "\\" : "", name);
+}
+
+int plat_folder_open(const char *path, plat_folder **out, ts_err *err) {
+  *out = NULL;
+  wchar_t wide[PLAT_PATH_MAX];
+  if (!win32_to_wide(path[0] ? path : ".", wide, sizeof wide / sizeof wide[0]))
+    return ts_err_set(err, TS_EINVAL, "the folder %s is too long or not UTF-8", path);
+  HANDLE h = CreateFileW(wide, FILE_LIST_DIRECTORY | FILE_READ_ATTRIBUTES,
+                         FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING,
+                         FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+  if (h == INVALID_HANDLE_VALUE)
+    return ts_err_set(err, TS_EOS, "cannot open the folder %s (error %lu)", path,
+                      (unsigned long)GetLastError());
+  BY_HANDLE_FILE_INFORMATION info;
+  const char *refusal = NULL;
+  if (!GetFileInformationByHandle(h, &info))
+    refusal = "cannot be inspected";
+  else if (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)
+    refusal = "is a link (a reparse point: symbolic link or junction): refused (accepted: the "
+              "folder itself, not a link to it)";
+  else if (!(info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY))
+    refusal = "is not a folder (give an existing folder)";
+  plat_folder *d = refusal ? NULL : malloc(sizeof *d);
+  if (!d) {
+    CloseHandle(h);
+    return refusal ? ts_err_set(err, TS_EINVAL, "%s %s", path, refusal)
+                   : ts_err_set(err, TS_ENOMEM, "no memory to open the folder %s", path);
+  }
+  d->handle = h;
+  snprintf(d->path, sizeof d->path, "%s", path);
+  *out = d;
+  return TS_OK;
+}
+
+void plat_folder_close(plat_folder *d) {
+  if (!d)
+    return;
+  CloseHandle(d->handle);
+  free(d);
+}
+
+/* A stdio stream on the handle h, which it then owns; NULL (h closed) when there is no memory. */
+static FILE *stream_of(HANDLE h, int flags, const char *mode) {
+  int fd = _open_osfhandle((intptr_t)h, flags | _O_BINARY);
+  if (fd < 0) {
+    CloseHandle(h);
+    return NULL;
+  }
+  FILE *f = _fdopen(fd, mode);
+  if (!f)
+    _close(fd);
+  return f;
+}
+
+int plat_open_regular(const char *path, FILE **out, ts_err *err) {
+  *out = NULL;
+  wchar_t wide[PLAT_PATH_MAX];
+  if (!win32_to_wide(path, wide, sizeof wide / sizeof wide[0]))
+    return ts_err_set(err, TS_EINVAL, "the path %s is too long or not UTF-8", path);
+  /* The reparse point itself is opened, never what it points at; a pipe or device is refused
+     below before anything is read from it. */
+  HANDLE h = CreateFileW(wide, GENERIC_READ, FILE_SHARE_READ, NULL, OPEN_EXISTING,
+                         FILE_FLAG_OPEN_REPARSE_POINT | FILE_FLAG_BACKUP_SEMANTICS, NULL);
+  if (h == INVALID_HANDLE_VALUE)
+    return ts_err_set(err, TS_EOS, "cannot read %s (error %lu)", path,
+                      (unsigned long)GetLastError());
+  BY_HANDLE_FILE_INFORMATION info;
+  const char *kind = NULL;
+  if (GetFileType(h) != FILE_TYPE_DISK)
+    kind = "a named pipe or a device";
+  else if (!GetFileInformationByHandle(h, &info))
+    kind = "a file that cannot be inspected";
+  else if (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)
+    kind = "a link (a reparse point)";
+  else if (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)
+    kind = "a folder";
+  if (kind) {
+    CloseHandle(h);
+    return ts_err_set(err, TS_EINVAL, "%s is %s: refused (accepted: a regular file)", path, kind);
+  }
+  if (!(*out = stream_of(h, _O_RDONLY, "rb")))
+    return ts_err_set(err, TS_ENOMEM, "no memory to read %s", path);
+  return TS_OK;
+}
+
+int plat_folder_open_regular(plat_folder *d, const char *name, FILE **out, ts_err *err) {
+  char path[PLAT_PATH_MAX];
+  plat_folder_path(d, name, path, sizeof path);
+  return plat_open_regular(path, out, err);
+}
+
+int plat_folder_create_temp(plat_folder *d, const char *prefix, char *name, size_t len, FILE **out,
+                            ts_err *err) {
+  *out = NULL;
+  char path[PLAT_PATH_MAX];
+  wchar_t wide[PLAT_PATH_MAX];
+  for (int attempt = 0; attempt < 16; attempt++) {
+    unsigned long long bits = 0;
+    if (!RtlGenRandom(&bits, sizeof bits))
+      bits = (unsigned long long)GetTickCount64() * 0x9E3779B97F4A7C15ull ^ GetCurrentProcessId();
+    snprintf(name, len, "%s.%016llx.tmp", prefix, bits);
+    plat_folder_path(d, name, path, sizeof path);
+    if (!win32_to_wide(path, wide, sizeof wide / sizeof wide[0]))
+      return ts_err_set(err, TS_EINVAL, "the path %s is too long or not UTF-8", path);
+    /* CREATE_NEW: never a file (or pipe) that is there already. */
+    HANDLE h = CreateFileW(wide, GENERIC_WRITE, 0, NULL, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
+    if (h == INVALID_HANDLE_VALUE && GetLastError() == ERROR_FILE_EXISTS)
+      continue;
+    if (h == INVALID_HANDLE_VALUE)
+      return ts_err_set(err, TS_EOS, "cannot create %s (error %lu)", path,
+                        (unsigned long)GetLastError());
+    if (!(*out = stream_of(h, _O_WRONLY, "wb"))) {
+      DeleteFileW(wide);
+      return ts_err_set(err, TS_ENOMEM, "no memory to write %s", path);
+    }
+    return TS_OK;
+  }
+  return ts_err_set(err, TS_EOS, "cannot create a temporary file in %s: 16 random names taken",
+                    d->path);
+}
+
+int plat_folder_rename_new(plat_folder *d, const char *from, const char *to, ts_err *err) {
+  char path_from[PLAT_PATH_MAX], path_to[PLAT_PATH_MAX];
+  plat_folder_path(d, from, path_from, sizeof path_from);
+  plat_folder_path(d, to, path_to, sizeof path_to);
+  return plat_rename_new(path_from, path_to, err);
+}
+
+/* DeleteFileW removes a symbolic link itself, not its target. */
+void plat_folder_remove(plat_folder *d, const char *name) {
+  char path[PLAT_PATH_MAX];
+  wchar_t wide[PLAT_PATH_MAX];
+  plat_folder_path(d, name, path, sizeof path);
+  if (win32_to_wide(path, wide, sizeof wide / sizeof wide[0]))
+    DeleteFileW(wide);
 }
