@@ -11,7 +11,7 @@
 #include "threadsoup/units.h"
 #include "threadsoup/utf8.h"
 
-int parse_long(const char *text, long min, long max, const char *what, long *out, ts_err *err) {
+int ts_parse_long(const char *text, long min, long max, const char *what, long *out, ts_err *err) {
   if (!text || !*text)
     return ts_err_set(err, TS_EUSAGE, "%s needs a value: a whole number from %ld to %ld", what, min,
                       max);
@@ -28,8 +28,8 @@ int parse_long(const char *text, long min, long max, const char *what, long *out
   return TS_OK;
 }
 
-int parse_double(const char *text, double min, double max, const char *what, double *out,
-                 ts_err *err) {
+int ts_parse_double(const char *text, double min, double max, const char *what, double *out,
+                    ts_err *err) {
   if (!text || !*text)
     return ts_err_set(err, TS_EUSAGE, "%s needs a value: a number from %g to %g", what, min, max);
   char *end;
@@ -45,8 +45,8 @@ int parse_double(const char *text, double min, double max, const char *what, dou
   return TS_OK;
 }
 
-int parse_percent(const char *text, double min, double max, const char *what, double *out,
-                  ts_err *err) {
+int ts_parse_percent(const char *text, double min, double max, const char *what, double *out,
+                     ts_err *err) {
   char buf[64];
   size_t n = text ? strlen(text) : 0;
   if (n > 0 && n < sizeof buf && text[n - 1] == '%') {
@@ -54,7 +54,7 @@ int parse_percent(const char *text, double min, double max, const char *what, do
     buf[n - 1] = '\0';
     text = buf;
   }
-  int rc = parse_double(text, min, max, what, out, err);
+  int rc = ts_parse_double(text, min, max, what, out, err);
   if (rc != TS_OK)
     ts_err_set(err, TS_EUSAGE, "%s: '%s' is not a percentage from %g%% to %g%% (e.g. 0.5%%)", what,
                text ? text : "", min, max);
@@ -67,11 +67,11 @@ static const struct {
 } duration_units[] = {
     {"ms", TS_NS_PER_MS}, {"s", TS_NS_PER_S}, {"m", TS_NS_PER_MIN}, {"h", TS_NS_PER_HOUR}};
 
-int parse_duration(const char *text, uint64_t min_ns, uint64_t max_ns, const char *what,
-                   uint64_t *out_ns, ts_err *err) {
+int ts_parse_duration(const char *text, uint64_t min_ns, uint64_t max_ns, const char *what,
+                      uint64_t *out_ns, ts_err *err) {
   char min_text[32], max_text[32];
-  format_duration(min_ns, min_text, sizeof min_text);
-  format_duration(max_ns, max_text, sizeof max_text);
+  ts_format_duration(min_ns, min_text, sizeof min_text);
+  ts_format_duration(max_ns, max_text, sizeof max_text);
   if (!text || !*text)
     return ts_err_set(err, TS_EUSAGE,
                       "%s needs a duration such as 500ms, 2s, 5m or 1h (from %s to %s)", what,
@@ -98,7 +98,7 @@ int parse_duration(const char *text, uint64_t min_ns, uint64_t max_ns, const cha
   return TS_OK;
 }
 
-void format_duration(uint64_t ns, char *buf, int len) {
+void ts_format_duration(uint64_t ns, char *buf, int len) {
   if (ns % TS_NS_PER_HOUR == 0 && ns > 0)
     snprintf(buf, (size_t)len, "%lluh", (unsigned long long)(ns / TS_NS_PER_HOUR));
   else if (ns % TS_NS_PER_MIN == 0 && ns > 0)
@@ -111,7 +111,7 @@ void format_duration(uint64_t ns, char *buf, int len) {
     snprintf(buf, (size_t)len, "%gms", (double)ns / TS_NS_PER_MS);
 }
 
-void format_microseconds(double us, char *buf, int len) {
+void ts_format_microseconds(double us, char *buf, int len) {
   if (!(us >= 0)) /* NaN too */
     snprintf(buf, (size_t)len, "-");
   else if (us >= 1000)
@@ -120,13 +120,11 @@ void format_microseconds(double us, char *buf, int len) {
     snprintf(buf, (size_t)len, "%.3g us", us);
 }
 
-int parse_is_utf8(const char *text) { return ts_utf8_valid_str(text); }
-
-int parse_name(const char *text, const char *what, ts_err *err) {
+int ts_parse_name(const char *text, const char *what, ts_err *err) {
   static const char rule[] = "1 to 63 bytes of UTF-8 text without spaces, commas or control "
                              "characters";
   size_t n = strlen(text);
-  if (n == 0 || n > PARSE_NAME_MAX)
+  if (n == 0 || n > TS_PARSE_NAME_MAX)
     return ts_err_set(err, TS_EINVAL, "%s: %zu bytes long (accepted: %s)", what, n, rule);
   if (!ts_utf8_valid(text, n))
     return ts_err_set(err, TS_EINVAL, "%s: not UTF-8 text (accepted: %s)", what, rule);

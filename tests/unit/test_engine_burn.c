@@ -45,7 +45,7 @@ static void good_specs_read_back(void) {
     const load_part *p = &spec.parts[0];
     CHECK(fabs(load_part_cpu_share(p) - cases[i].permille / 1000.0) < 1e-12);
     char period[40], at[48];
-    format_duration(cases[i].period_ms * TS_NS_PER_MS, period, sizeof period);
+    ts_format_duration(cases[i].period_ms * TS_NS_PER_MS, period, sizeof period);
     snprintf(at, sizeof at, "@%s", period);
     CHECK_STR_CONTAINS(spec.text, at);
     CHECK_INT(p->count, cases[i].count ? cases[i].count : logical_cpus());

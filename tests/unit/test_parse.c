@@ -5,34 +5,35 @@
 #include "threadsoup/buf.h"
 #include "threadsoup/civil.h"
 #include "threadsoup/parse.h"
+#include "threadsoup/utf8.h"
 #include "threadsoup/units.h"
 
 static void durations_with_units(void) {
   uint64_t ns = 0;
   ts_err err;
-  CHECK_INT(parse_duration("500ms", 0, UINT64_MAX / 2, "d", &ns, &err), TS_OK);
+  CHECK_INT(ts_parse_duration("500ms", 0, UINT64_MAX / 2, "d", &ns, &err), TS_OK);
   CHECK_INT(ns, 500 * TS_NS_PER_MS);
-  CHECK_INT(parse_duration("2s", 0, UINT64_MAX / 2, "d", &ns, &err), TS_OK);
+  CHECK_INT(ts_parse_duration("2s", 0, UINT64_MAX / 2, "d", &ns, &err), TS_OK);
   CHECK_INT(ns, 2 * TS_NS_PER_S);
-  CHECK_INT(parse_duration("5m", 0, UINT64_MAX / 2, "d", &ns, &err), TS_OK);
+  CHECK_INT(ts_parse_duration("5m", 0, UINT64_MAX / 2, "d", &ns, &err), TS_OK);
   CHECK_INT(ns, 5 * TS_NS_PER_MIN);
-  CHECK_INT(parse_duration("1.5s", 0, UINT64_MAX / 2, "d", &ns, &err), TS_OK);
+  CHECK_INT(ts_parse_duration("1.5s", 0, UINT64_MAX / 2, "d", &ns, &err), TS_OK);
   CHECK_INT(ns, 1500 * TS_NS_PER_MS);
-  CHECK_INT(parse_duration("1h", 0, UINT64_MAX / 2, "d", &ns, &err), TS_OK);
+  CHECK_INT(ts_parse_duration("1h", 0, UINT64_MAX / 2, "d", &ns, &err), TS_OK);
   CHECK_INT(ns, TS_NS_PER_HOUR);
 }
 
 static void durations_refused(void) {
   uint64_t ns = 7;
   ts_err err;
-  CHECK_INT(parse_duration("500", 0, 10 * TS_NS_PER_S, "--settle", &ns, &err), TS_EUSAGE);
+  CHECK_INT(ts_parse_duration("500", 0, 10 * TS_NS_PER_S, "--settle", &ns, &err), TS_EUSAGE);
   CHECK_STR_CONTAINS(err.text, "--settle: '500' is not a duration");
   CHECK_STR_CONTAINS(err.text, "500ms, 2s, 5m");
-  CHECK_INT(parse_duration("-2s", 0, 10 * TS_NS_PER_S, "--settle", &ns, &err), TS_EUSAGE);
-  CHECK_INT(parse_duration("2 s", 0, 10 * TS_NS_PER_S, "--settle", &ns, &err), TS_EUSAGE);
-  CHECK_INT(parse_duration("", 0, 10 * TS_NS_PER_S, "--settle", &ns, &err), TS_EUSAGE);
+  CHECK_INT(ts_parse_duration("-2s", 0, 10 * TS_NS_PER_S, "--settle", &ns, &err), TS_EUSAGE);
+  CHECK_INT(ts_parse_duration("2 s", 0, 10 * TS_NS_PER_S, "--settle", &ns, &err), TS_EUSAGE);
+  CHECK_INT(ts_parse_duration("", 0, 10 * TS_NS_PER_S, "--settle", &ns, &err), TS_EUSAGE);
   CHECK_STR_CONTAINS(err.text, "needs a duration");
-  CHECK_INT(parse_duration("11s", 0, 10 * TS_NS_PER_S, "--settle", &ns, &err), TS_EUSAGE);
+  CHECK_INT(ts_parse_duration("11s", 0, 10 * TS_NS_PER_S, "--settle", &ns, &err), TS_EUSAGE);
   CHECK_STR_CONTAINS(err.text, "out of range (accepted: 0s to 10s)");
   CHECK_INT(ns, 7); /* untouched on failure */
 }
@@ -40,13 +41,13 @@ static void durations_refused(void) {
 static void whole_numbers(void) {
   long v = 0;
   ts_err err;
-  CHECK_INT(parse_long("42", 1, 100, "--reps", &v, &err), TS_OK);
+  CHECK_INT(ts_parse_long("42", 1, 100, "--reps", &v, &err), TS_OK);
   CHECK_INT(v, 42);
-  CHECK_INT(parse_long("4x", 1, 100, "--reps", &v, &err), TS_EUSAGE);
+  CHECK_INT(ts_parse_long("4x", 1, 100, "--reps", &v, &err), TS_EUSAGE);
   CHECK_STR_CONTAINS(err.text, "'4x' is not a whole number (accepted: 1 to 100)");
-  CHECK_INT(parse_long("101", 1, 100, "--reps", &v, &err), TS_EUSAGE);
+  CHECK_INT(ts_parse_long("101", 1, 100, "--reps", &v, &err), TS_EUSAGE);
   CHECK_STR_CONTAINS(err.text, "101 is out of range");
-  CHECK_INT(parse_long("99999999999999999999", 1, 100, "--reps", &v, &err), TS_EUSAGE);
+  CHECK_INT(ts_parse_long("99999999999999999999", 1, 100, "--reps", &v, &err), TS_EUSAGE);
   CHECK_INT(v, 42);
 }
 
@@ -57,36 +58,36 @@ static void durations_format_round_trip(void) {
   for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
     uint64_t back = 1;
     ts_err err;
-    format_duration(values[i], buf, sizeof buf);
-    CHECK_INT(parse_duration(buf, 0, UINT64_MAX / 2, "d", &back, &err), TS_OK);
+    ts_format_duration(values[i], buf, sizeof buf);
+    CHECK_INT(ts_parse_duration(buf, 0, UINT64_MAX / 2, "d", &back, &err), TS_OK);
     CHECK_INT(back, values[i]);
   }
-  format_duration(500 * TS_NS_PER_MS, buf, sizeof buf);
+  ts_format_duration(500 * TS_NS_PER_MS, buf, sizeof buf);
   CHECK_STR_CONTAINS(buf, "500ms");
 }
 
 static void utf8_names(void) {
-  CHECK(parse_is_utf8("cpuz-single"));
-  CHECK(parse_is_utf8("Prüfstand-Ω-测试"));
-  CHECK(!parse_is_utf8("caf\xe9"));          /* Latin-1, not UTF-8 */
-  CHECK(!parse_is_utf8("\xc0\xaf"));         /* overlong '/' */
-  CHECK(!parse_is_utf8("\xed\xa0\x80"));     /* a surrogate */
-  CHECK(!parse_is_utf8("\xf4\x90\x80\x80")); /* past U+10FFFF */
-  CHECK(!parse_is_utf8("\xff\x80\x80"));     /* lead byte FF */
+  CHECK(ts_utf8_valid_str("cpuz-single"));
+  CHECK(ts_utf8_valid_str("Prüfstand-Ω-测试"));
+  CHECK(!ts_utf8_valid_str("caf\xe9"));          /* Latin-1, not UTF-8 */
+  CHECK(!ts_utf8_valid_str("\xc0\xaf"));         /* overlong '/' */
+  CHECK(!ts_utf8_valid_str("\xed\xa0\x80"));     /* a surrogate */
+  CHECK(!ts_utf8_valid_str("\xf4\x90\x80\x80")); /* past U+10FFFF */
+  CHECK(!ts_utf8_valid_str("\xff\x80\x80"));     /* lead byte FF */
 }
 
 /* One rule for names stored with a score, whoever sends them. */
 static void record_names(void) {
   ts_err err;
-  CHECK_INT(parse_name("cpuz-single", "--bench", &err), TS_OK);
-  CHECK_INT(parse_name("Pr\xc3\xbc"
-                       "fstand",
-                       "--bench", &err),
+  CHECK_INT(ts_parse_name("cpuz-single", "--bench", &err), TS_OK);
+  CHECK_INT(ts_parse_name("Pr\xc3\xbc"
+                          "fstand",
+                          "--bench", &err),
             TS_OK);
   char longest[64];
   memset(longest, 'x', 63);
   longest[63] = '\0';
-  CHECK_INT(parse_name(longest, "--bench", &err), TS_OK);
+  CHECK_INT(ts_parse_name(longest, "--bench", &err), TS_OK);
   static const struct {
     const char *name, *says;
   } bad[] = {
@@ -105,7 +106,7 @@ static void record_names(void) {
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     err.text[0] = '\0';
-    CHECK_INT(parse_name(bad[i].name, "--bench", &err), TS_EINVAL);
+    CHECK_INT(ts_parse_name(bad[i].name, "--bench", &err), TS_EINVAL);
     CHECK_STR_CONTAINS(err.text, bad[i].says);
   }
 }

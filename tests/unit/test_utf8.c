@@ -58,7 +58,7 @@ static void table_of_sequences(void) {
       fprintf(stderr, "  %s: expected %s\n", table[i].what, table[i].valid ? "valid" : "invalid");
     CHECK_INT(got, table[i].valid);
     /* The command line's check is the same check. */
-    CHECK_INT(parse_is_utf8(table[i].bytes), table[i].valid);
+    CHECK_INT(ts_utf8_valid_str(table[i].bytes), table[i].valid);
     /* The same bytes cut short by a length are judged on those bytes only. */
     size_t n = strlen(table[i].bytes);
     if (n > 0 && table[i].valid && (unsigned char)table[i].bytes[n - 1] >= 0x80)

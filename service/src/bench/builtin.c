@@ -531,7 +531,8 @@ static void mt_worker_main(void *arg) {
 
 static int builtin_mt_check_arg(const char *arg, ts_err *err) {
   long threads;
-  return arg ? parse_long(arg, 1, MT_MAX_THREADS, "builtin-mt's thread count", &threads, err) : 0;
+  return arg ? ts_parse_long(arg, 1, MT_MAX_THREADS, "builtin-mt's thread count", &threads, err)
+             : 0;
 }
 
 /* Shares the read-only buffers of `shared` and allocates the per-thread ones. */

@@ -153,14 +153,14 @@ static const char *not_found_reason(void) {
 
 static int sevenzip_check_arg(const char *arg, ts_err *err) {
   long threads;
-  return arg ? parse_long(arg, 1, SEVENZIP_MAX_THREADS, "7zip's thread count", &threads, err)
+  return arg ? ts_parse_long(arg, 1, SEVENZIP_MAX_THREADS, "7zip's thread count", &threads, err)
              : TS_OK;
 }
 
 static int sevenzip_run(const bench_args *args, bench_result *out, ts_err *err) {
   long threads = SEVENZIP_DEFAULT_THREADS;
-  if (args->arg &&
-      parse_long(args->arg, 1, SEVENZIP_MAX_THREADS, "7zip's thread count", &threads, err) != TS_OK)
+  if (args->arg && ts_parse_long(args->arg, 1, SEVENZIP_MAX_THREADS, "7zip's thread count",
+                                 &threads, err) != TS_OK)
     return err->code;
   char path[PLAT_PATH_MAX], tried[256];
   const char *given = bench_args_setting(args, 0);

@@ -84,7 +84,7 @@ int cli_parse_run(const char *text, const char *what, long *run_id, ts_err *err)
   *run_id = 0;
   if (strcmp(text, "latest") == 0)
     return TS_OK;
-  return parse_long(text, 1, 2147483647L, what, run_id, err);
+  return ts_parse_long(text, 1, 2147483647L, what, run_id, err);
 }
 
 int cli_resolve_run(store *s, long run_id, const char *path, int64_t *id, ts_err *err) {

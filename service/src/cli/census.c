@@ -29,12 +29,12 @@ static int read_options(int argc, char **argv, census_options *o, ts_err *err) {
     if (cli_args_is(&a, "--interval")) {
       rc = cli_args_value(&a, "a duration from 100ms to 1m", &v, err);
       if (rc == TS_OK)
-        rc = parse_duration(v, 100 * TS_NS_PER_MS, TS_NS_PER_MIN, "--interval", &o->interval_ns,
-                            err);
+        rc = ts_parse_duration(v, 100 * TS_NS_PER_MS, TS_NS_PER_MIN, "--interval", &o->interval_ns,
+                               err);
     } else if (cli_args_is(&a, "--top")) {
       rc = cli_args_value(&a, "a whole number from 0 to 1000", &v, err);
       if (rc == TS_OK)
-        rc = parse_long(v, 0, 1000, "--top", &o->top, err);
+        rc = ts_parse_long(v, 0, 1000, "--top", &o->top, err);
     } else {
       return ts_err_set(err, TS_EUSAGE, "census: unknown option '%s'", a.name);
     }

@@ -48,7 +48,7 @@ static int history_main(int argc, char **argv) {
     if (rc != TS_OK)
       return cli_usage_error(&cli_history_command, err.text);
   }
-  if (limit_text && parse_long(limit_text, 1, 100000, "--limit", &limit, &err) != TS_OK)
+  if (limit_text && ts_parse_long(limit_text, 1, 100000, "--limit", &limit, &err) != TS_OK)
     return cli_usage_error(&cli_history_command, err.text);
   if (use_service || socket) {
     static proto_message request, reply;

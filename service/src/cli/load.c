@@ -77,7 +77,7 @@ int cli_parse_load(int argc, char **argv, const char *command, load_spec *spec, 
       const char *v;
       rc = cli_args_value(&a, "a duration such as 30s or 5m", &v, err);
       if (rc == TS_OK)
-        rc = parse_duration(v, TS_NS_PER_MS, 31 * TS_NS_PER_DAY, "--for", &o->for_ns, err);
+        rc = ts_parse_duration(v, TS_NS_PER_MS, 31 * TS_NS_PER_DAY, "--for", &o->for_ns, err);
     } else if (quiet && cli_args_is(&a, "--quiet")) {
       o->quiet = 1;
     } else {
@@ -201,8 +201,8 @@ static void print_timers(const load_spec *spec, const load *l) {
   printf("timers: asked %s, obtained %s", plat_resolution_name(asked),
          plat_resolution_name(obtained));
   char resolution[24], late[24];
-  format_microseconds(probe.info.current_us, resolution, sizeof resolution);
-  format_microseconds(probe.overshoot_us, late, sizeof late);
+  ts_format_microseconds(probe.info.current_us, resolution, sizeof resolution);
+  ts_format_microseconds(probe.overshoot_us, late, sizeof late);
   if (probe.info.current_us >= 0)
     printf("; timer resolution %s (%s)", resolution, probe.info.source);
   if (probe.overshoot_us >= 0)
@@ -252,14 +252,14 @@ static int read_like_options(int argc, char **argv, load_options *o, like_option
     } else if (cli_args_is(&a, "--window")) {
       rc = cli_args_value(&a, "a duration such as 2s", &v, err);
       if (rc == TS_OK)
-        rc = parse_duration(v, LIKE_MIN_WINDOW_NS, LIKE_MAX_WINDOW_NS, "--window", &like->window_ns,
-                            err);
+        rc = ts_parse_duration(v, LIKE_MIN_WINDOW_NS, LIKE_MAX_WINDOW_NS, "--window",
+                               &like->window_ns, err);
     } else if (cli_args_is(&a, "--print-only")) {
       like->print_only = 1;
     } else if (cli_args_is(&a, "--for")) {
       rc = cli_args_value(&a, "a duration such as 30s or 5m", &v, err);
       if (rc == TS_OK)
-        rc = parse_duration(v, TS_NS_PER_MS, 31 * TS_NS_PER_DAY, "--for", &o->for_ns, err);
+        rc = ts_parse_duration(v, TS_NS_PER_MS, 31 * TS_NS_PER_DAY, "--for", &o->for_ns, err);
     } else if (cli_args_is(&a, "--quiet")) {
       o->quiet = 1;
     } else {

@@ -65,11 +65,11 @@ static int record_main(int argc, char **argv) {
   long run_number = 0;
   if (read_options(argc, argv, &o, &err) != TS_OK ||
       (strcmp(o.run, "new") != 0 &&
-       parse_long(o.run, 1, 2147483647L, "--run", &run_number, &err) != TS_OK) ||
-      parse_name(o.bench, "--bench", &err) != TS_OK ||
-      (o.unit && parse_name(o.unit, "--unit", &err) != TS_OK) ||
+       ts_parse_long(o.run, 1, 2147483647L, "--run", &run_number, &err) != TS_OK) ||
+      ts_parse_name(o.bench, "--bench", &err) != TS_OK ||
+      (o.unit && ts_parse_name(o.unit, "--unit", &err) != TS_OK) ||
       load_spec_parse(o.condition, &condition, &err) != TS_OK ||
-      parse_double(o.score, 0, 1e15, "--score", &score, &err) != TS_OK)
+      ts_parse_double(o.score, 0, 1e15, "--score", &score, &err) != TS_OK)
     return cli_usage_error(&cli_record_command, err.text);
 
   char db_path[PLAT_PATH_MAX], at[32];

@@ -106,7 +106,7 @@ static int build_plan(const run_options *o, plan *p, uint64_t *seed, ts_err *err
     rc = plan_check(p, err);
   if (rc == TS_OK && o->seed) {
     long v;
-    rc = parse_long(o->seed, 0, 2147483647L, "--seed", &v, err);
+    rc = ts_parse_long(o->seed, 0, 2147483647L, "--seed", &v, err);
     *seed = (uint64_t)v;
   } else if (rc == TS_OK) {
     *seed = plat_clock_ns() ^ ((uint64_t)plat_self_pid() << 32);
@@ -254,7 +254,7 @@ static int run_main(int argc, char **argv) {
       (!o.resume && build_plan(&o, &p, &seed, &err) != TS_OK))
     return cli_usage_error(&cli_run_command, err.text);
   long resume_id = 0;
-  if (o.resume && parse_long(o.resume, 1, 2147483647L, "--resume", &resume_id, &err) != TS_OK)
+  if (o.resume && ts_parse_long(o.resume, 1, 2147483647L, "--resume", &resume_id, &err) != TS_OK)
     return cli_usage_error(&cli_run_command, err.text);
   if (o.use_service || o.socket)
     return run_by_service(&o, &p, seed, resume_id);

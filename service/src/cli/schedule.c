@@ -52,7 +52,7 @@ static int schedule_main(int argc, char **argv) {
     proto_init(&request, PROTO_REQUEST, "schedule-list");
   } else if (strcmp(verb, "remove") == 0) {
     long id;
-    if (parse_long(when, 1, 2147483647L, "schedule remove ID", &id, &err) != TS_OK)
+    if (ts_parse_long(when, 1, 2147483647L, "schedule remove ID", &id, &err) != TS_OK)
       return cli_usage_error(cmd, err.text);
     proto_init(&request, PROTO_REQUEST, "schedule-remove");
     proto_addf(&request, &err, "schedule", "%ld", id);

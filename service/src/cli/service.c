@@ -38,12 +38,12 @@ static int service_main(int argc, char **argv) {
     else if (is_run && cli_args_is(&a, "--idle-timeout")) {
       rc = cli_args_value(&a, "a duration such as 30s", &value, &err);
       if (rc == TS_OK)
-        rc = parse_duration(value, 100 * TS_NS_PER_MS, 3600 * TS_NS_PER_S, "--idle-timeout",
-                            &config.idle_timeout_ns, &err);
+        rc = ts_parse_duration(value, 100 * TS_NS_PER_MS, 3600 * TS_NS_PER_S, "--idle-timeout",
+                               &config.idle_timeout_ns, &err);
     } else if (is_run && cli_args_is(&a, "--clients-per-user")) {
       rc = cli_args_value(&a, "a whole number", &value, &err);
       if (rc == TS_OK)
-        rc = parse_long(value, 1, 64, "--clients-per-user", &per_user, &err);
+        rc = ts_parse_long(value, 1, 64, "--clients-per-user", &per_user, &err);
       config.clients_per_user = (int)per_user;
     } else
       rc = ts_err_set(&err, TS_EUSAGE, "service %s: unexpected '%s'", verb,

@@ -113,7 +113,7 @@ int like_group(const uint64_t *switches, long count, uint64_t window_ns, like_re
     load_part *part = &spec->parts[spec->part_count++];
     char threads[24], interval[32];
     snprintf(threads, sizeof threads, "%ld", out->classes[i].threads);
-    format_duration(out->classes[i].interval_ns, interval, sizeof interval);
+    ts_format_duration(out->classes[i].interval_ns, interval, sizeof interval);
     rc = load_part_init(part, "sleep", err);
     if (rc == TS_OK)
       rc = load_part_set(part, "count", threads, err);
@@ -271,7 +271,7 @@ int like_observe(const like_target *target, uint64_t window_ns, like_result *out
   if (rc != TS_OK) {
     free(before);
     char window[32];
-    format_duration(window_ns, window, sizeof window);
+    ts_format_duration(window_ns, window, sizeof window);
     return ts_err_set(err, TS_EFAILED, "process %ld (%s) ended during the %s window", target->pid,
                       target->name, window);
   }
@@ -300,11 +300,11 @@ void like_describe(const like_target *target, const like_result *r, uint64_t win
                    size_t len) {
   ts_buf b = ts_buf_on(buf, len);
   char duration[32];
-  format_duration(window_ns, duration, sizeof duration);
+  ts_format_duration(window_ns, duration, sizeof duration);
   ts_buf_addf(&b, "process %ld (%s): %ld thread%s in %s", target->pid, target->name, r->threads,
               r->threads == 1 ? "" : "s", duration);
   for (int i = 0; i < r->class_count; i++) {
-    format_duration(r->classes[i].interval_ns, duration, sizeof duration);
+    ts_format_duration(r->classes[i].interval_ns, duration, sizeof duration);
     ts_buf_addf(&b, "%s%ld %severy ~%s", i == 0 ? "; " : ", ", r->classes[i].threads,
                 i == 0 ? "woke " : "", duration);
   }

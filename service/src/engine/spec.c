@@ -17,7 +17,7 @@
   ((const type *)(const void *)((const char *)(part) + (row)->at))
 
 static int parse_count(load_part *part, const char *value, const char *what, ts_err *err) {
-  int rc = parse_long(value, 1, LOAD_MAX_COUNT, what, &part->count, err);
+  int rc = ts_parse_long(value, 1, LOAD_MAX_COUNT, what, &part->count, err);
   if (rc == TS_OK)
     part->count_auto = 0;
   return rc;
@@ -36,7 +36,7 @@ static int parse_stack(load_part *part, const char *value, const char *what, ts_
   char unit_what[96];
   /* "stack (KiB) of 'sleep'": the unit, since 64 could be bytes. */
   snprintf(unit_what, sizeof unit_what, "stack (KiB)%s", what + strlen("stack"));
-  int rc = parse_long(value, min_kib, 65536, unit_what, &kib, err);
+  int rc = ts_parse_long(value, min_kib, 65536, unit_what, &kib, err);
   if (rc == TS_OK)
     part->stack_bytes = (size_t)kib * 1024;
   return rc;
@@ -176,10 +176,10 @@ static int set_row(load_part *part, const load_option *o, const char *value, ts_
     return ts_err_set(err, TS_EUSAGE, "%s needs a value (%s)", what, o->help);
   switch (o->kind) {
   case LOAD_OPTION_COUNT:
-    return parse_long(value, (long)o->min, (long)o->max, what, PART_FIELD(part, o, long), err);
+    return ts_parse_long(value, (long)o->min, (long)o->max, what, PART_FIELD(part, o, long), err);
   case LOAD_OPTION_DURATION:
-    return parse_duration(value, (uint64_t)o->min, (uint64_t)o->max, what,
-                          PART_FIELD(part, o, uint64_t), err);
+    return ts_parse_duration(value, (uint64_t)o->min, (uint64_t)o->max, what,
+                             PART_FIELD(part, o, uint64_t), err);
   case LOAD_OPTION_CHOICE:
     return set_choice(part, o->name, o->names, value, PART_FIELD(part, o, int), err);
   case LOAD_OPTION_FLAG:
@@ -201,7 +201,7 @@ static void format_row(const load_part *part, const load_option *o, char *buf, s
     snprintf(buf, len, "%ld", *PART_CFIELD(part, o, long));
     return;
   case LOAD_OPTION_DURATION:
-    format_duration(*PART_CFIELD(part, o, uint64_t), buf, (int)len);
+    ts_format_duration(*PART_CFIELD(part, o, uint64_t), buf, (int)len);
     return;
   case LOAD_OPTION_CHOICE:
     snprintf(buf, len, "%s", o->names[*PART_CFIELD(part, o, int)]);

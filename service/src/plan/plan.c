@@ -12,6 +12,7 @@
 #include "../bench/bench.h"
 #include "threadsoup/buf.h"
 #include "threadsoup/parse.h"
+#include "threadsoup/utf8.h"
 #include "threadsoup/units.h"
 
 /* ---- presets: plan text, read by the same parser as files ------------------------------------ */
@@ -286,7 +287,7 @@ static void accepted_text(const plan_setting *s, char *buf, size_t len) {
     return;
   }
   case KIND_WHOLE:
-    /* As parse_long prints the same bounds. */
+    /* As ts_parse_long prints the same bounds. */
     snprintf(buf, len, "%ld to %ld", (long)s->min, (long)s->max);
     return;
   case KIND_DECIMAL:
@@ -297,8 +298,8 @@ static void accepted_text(const plan_setting *s, char *buf, size_t len) {
              s->max);
     return;
   case KIND_DURATION:
-    format_duration((uint64_t)s->min, min, sizeof min);
-    format_duration((uint64_t)s->max, max, sizeof max);
+    ts_format_duration((uint64_t)s->min, min, sizeof min);
+    ts_format_duration((uint64_t)s->max, max, sizeof max);
     snprintf(buf, len, "%s to %s", min, max);
     return;
   case KIND_SWITCH:
@@ -399,7 +400,7 @@ static int set_text(plan *p, const plan_setting *s, const char *v, ts_err *err) 
     for (const char *c = v; *c; c++)
       if ((unsigned char)*c < 32)
         return refuse(s, ": holds a control character", err);
-    if (!parse_is_utf8(v))
+    if (!ts_utf8_valid_str(v))
       return refuse(s, ": not UTF-8 text", err);
   }
   memcpy(FIELD(p, s, char), v, n + 1);
@@ -419,18 +420,18 @@ static int set_value(plan *p, const plan_setting *s, const char *v, ts_err *err)
     p->bench_count = 0;
     return each_item(v, s, add_bench, p, err);
   case KIND_WHOLE: /* the parsers' errors print the same bounds: "(accepted: 1 to 1000)" */
-    return parse_long(v, (long)s->min, (long)s->max, s->key, FIELD(p, s, long), err);
+    return ts_parse_long(v, (long)s->min, (long)s->max, s->key, FIELD(p, s, long), err);
   case KIND_DECIMAL:
-    return parse_double(v, s->min, s->max, s->key, FIELD(p, s, double), err);
+    return ts_parse_double(v, s->min, s->max, s->key, FIELD(p, s, double), err);
   case KIND_DURATION:
-    return parse_duration(v, (uint64_t)s->min, (uint64_t)s->max, s->key, FIELD(p, s, uint64_t),
-                          err);
+    return ts_parse_duration(v, (uint64_t)s->min, (uint64_t)s->max, s->key, FIELD(p, s, uint64_t),
+                             err);
   case KIND_PERCENT:
     if (s->word && strcmp(v, s->word) == 0) {
       *FIELD(p, s, double) = 0;
       return TS_OK;
     }
-    if (parse_percent(v, s->min, s->max, s->key, FIELD(p, s, double), err) == TS_OK)
+    if (ts_parse_percent(v, s->min, s->max, s->key, FIELD(p, s, double), err) == TS_OK)
       return TS_OK;
     break;
   case KIND_SWITCH:
@@ -475,7 +476,7 @@ static void format_value(const plan *p, const plan_setting *s, char *buf, size_t
       format_decimal(*CFIELD(p, s, double), "%", buf, len);
     return;
   case KIND_DURATION:
-    format_duration(*CFIELD(p, s, uint64_t), buf, (int)len);
+    ts_format_duration(*CFIELD(p, s, uint64_t), buf, (int)len);
     return;
   case KIND_SWITCH:
     snprintf(buf, len, "%s", *CFIELD(p, s, int) ? "on" : "off");

@@ -53,10 +53,10 @@ int schedule_parse(const char *text, schedule_when *out, ts_err *err) {
   }
   if (strcmp(kind, "boot") == 0 && n == 2) {
     ts_err ignored;
-    if (parse_duration(a, 0, 24 * TS_NS_PER_HOUR, "boot", &out->delay_ns, &ignored) == TS_OK) {
+    if (ts_parse_duration(a, 0, 24 * TS_NS_PER_HOUR, "boot", &out->delay_ns, &ignored) == TS_OK) {
       char d[32];
       out->kind = SCHEDULE_BOOT;
-      format_duration(out->delay_ns, d, sizeof d);
+      ts_format_duration(out->delay_ns, d, sizeof d);
       snprintf(out->text, sizeof out->text, "boot %s", d);
       return TS_OK;
     }
@@ -72,7 +72,7 @@ int schedule_parse_conditions(const char *require, const char *grace, schedule_c
   out->grace_s = SCHEDULE_DEFAULT_GRACE_S;
   uint64_t grace_ns = 0;
   if (grace) {
-    int rc = parse_duration(grace, 0, 7 * TS_NS_PER_DAY, "grace", &grace_ns, err);
+    int rc = ts_parse_duration(grace, 0, 7 * TS_NS_PER_DAY, "grace", &grace_ns, err);
     if (rc != TS_OK)
       return rc;
     out->grace_s = (long)(grace_ns / TS_NS_PER_S);

@@ -217,8 +217,8 @@ static void answer_text(const report_cost *c, const report_cost_bench *cb, char 
     return;
   case REPORT_COST_TOGETHER: {
     char every[32];
-    format_duration((uint64_t)((double)TS_NS_PER_S / c->wakeups_per_thread + 0.5), every,
-                    sizeof every);
+    ts_format_duration((uint64_t)((double)TS_NS_PER_S / c->wakeups_per_thread + 0.5), every,
+                       sizeof every);
     estimate_text(t->coef[0], t->ci_low[0], t->ci_high[0], est, sizeof est);
     snprintf(buf, len,
              "The data cannot say which one costs: in this run the wake-ups rose with the number "

@@ -18,8 +18,8 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
           "1ms late");
   for (int c = 0; c < r->condition_count; c++) {
     char resolution[24], late[24];
-    format_microseconds(r->timer_resolution_us[c], resolution, sizeof resolution);
-    format_microseconds(r->timer_overshoot_us[c], late, sizeof late);
+    ts_format_microseconds(r->timer_resolution_us[c], resolution, sizeof resolution);
+    ts_format_microseconds(r->timer_overshoot_us[c], late, sizeof late);
     fprintf(out, "  %-30s %-13s %-13s %12s %12s\n", SHOWN(r->conditions[c], cond),
             r->resolution_asked[c][0] ? r->resolution_asked[c] : "-",
             r->resolution_obtained[c][0] ? r->resolution_obtained[c] : "-", resolution, late);
@@ -37,8 +37,8 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
         out);
   for (int c = 0; c < r->condition_count; c++) {
     char resolution[24], late[24];
-    format_microseconds(r->timer_resolution_us[c], resolution, sizeof resolution);
-    format_microseconds(r->timer_overshoot_us[c], late, sizeof late);
+    ts_format_microseconds(r->timer_resolution_us[c], resolution, sizeof resolution);
+    ts_format_microseconds(r->timer_overshoot_us[c], late, sizeof late);
     fputs("<tr><td class=\"cond\">", out);
     report_html_text(out, r->conditions[c]);
     fputs("</td><td>", out);

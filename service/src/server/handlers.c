@@ -42,7 +42,7 @@ static int long_field(const request *r, const char *key, long min, long max, lon
                       ts_err *err) {
   const char *v;
   int rc = need(r, key, "a whole number", &v, err);
-  return rc == TS_OK ? parse_long(v, min, max, key, out, err) : rc;
+  return rc == TS_OK ? ts_parse_long(v, min, max, key, out, err) : rc;
 }
 
 #define ID_MAX 2147483647L
@@ -510,16 +510,16 @@ static int handle_record(request *r) {
   int new_run = strcmp(run_text, "new") == 0;
   run_id = 0;
   if (!new_run)
-    rc = parse_long(run_text, 1, ID_MAX, "run", &run_id, &err);
+    rc = ts_parse_long(run_text, 1, ID_MAX, "run", &run_id, &err);
   if (rc == TS_OK)
-    rc = parse_double(score_text, 0, 1e15, "score", &score, &err);
+    rc = ts_parse_double(score_text, 0, 1e15, "score", &score, &err);
   if (rc == TS_OK)
     rc = load_spec_parse(condition, &spec, &err);
   /* The names the command line checks, checked the same way here. */
   if (rc == TS_OK)
-    rc = parse_name(bench, "bench", &err);
+    rc = ts_parse_name(bench, "bench", &err);
   if (rc == TS_OK && proto_get(r->in, "unit"))
-    rc = parse_name(proto_get(r->in, "unit"), "unit", &err);
+    rc = ts_parse_name(proto_get(r->in, "unit"), "unit", &err);
   char at[32];
   int64_t trial_id = 0;
   plat_utc_timestamp(at, sizeof at);

@@ -233,7 +233,7 @@ int plat_proc_run(const char *const argv[], const plat_cancel *cancel, char *out
       return ts_err_set(err, TS_EINTERRUPTED, "interrupted; '%s' was killed", argv[0]);
     if (stopped == TS_EBENCH) {
       char limit[32];
-      format_duration(timeout_ns, limit, (int)sizeof limit);
+      ts_format_duration(timeout_ns, limit, (int)sizeof limit);
       return ts_err_set(err, TS_EBENCH, "'%s' timed out: still running after %s, killed", argv[0],
                         limit);
     }

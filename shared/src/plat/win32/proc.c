@@ -359,7 +359,7 @@ static int run_program(const char *const argv[], const plat_cancel *cancel, char
     if (stopped == TS_EINTERRUPTED)
       return ts_err_set(err, TS_EINTERRUPTED, "interrupted; '%s' was killed", argv[0]);
     char limit[32];
-    format_duration(timeout_ns, limit, (int)sizeof limit);
+    ts_format_duration(timeout_ns, limit, (int)sizeof limit);
     return ts_err_set(err, TS_EBENCH, "'%s' timed out: still running after %s, killed", argv[0],
                       limit);
   }
