@@ -177,6 +177,7 @@ static const struct {
     {"reps", "1 to 1000", "1", "1000", "0", "1001"},
     {"warmup", "0 to 100", "0", "100", "-1", "101"},
     {"settle", "0s to 1h", "0s", "1h", "-1s", "3601s"},
+    {"iterations", "auto, or 1 to 8", "1", "8", "0", "9"},
     {"work-scale", "0.001 to 1000", "0.001", "1000", "0.0009", "1000.1"},
     {"precision", "off, or 0.01% to 50%", "0.01%", "50%", "0.009%", "50.1%"},
     {"budget", "1m to 168h", "1m", "168h", "59s", "169h"},
@@ -209,6 +210,9 @@ static void every_bound_is_enforced_and_named(void) {
   /* The words of percent settings, and values a shortened %g would have changed. */
   round_trips("precision", "off", "off");
   round_trips("margin", "auto", "auto");
+  round_trips("iterations", "auto", "auto");
+  CHECK_INT(plan_set(&p, "iterations", "9", &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "iterations: '9' is not accepted (accepted: auto, or 1 to 8)");
   round_trips("work-scale", "1.23456789", "1.23456789");
   round_trips("precision", "0.123456789%", "0.123456789%");
   round_trips("settle", "250ms", "250ms");
@@ -314,6 +318,7 @@ static void every_setting_is_covered_and_defaults_hold(void) {
   CHECK_INT(p.reps, 5);
   CHECK_INT(p.warmup, 1);
   CHECK_INT(p.settle_ns, TS_NS_PER_S);
+  CHECK_INT(p.iterations, 0); /* auto */
   CHECK(p.work_scale == 1.0);
   CHECK(p.precision_pct == 0 && p.quiet_cpu_pct == 0 && p.margin_pct == 0);
   CHECK_INT(p.budget_ns, TS_NS_PER_HOUR);
@@ -412,7 +417,8 @@ static void benchmark_settings_are_plan_settings(void) {
   }
 }
 
-/* Text stored with runs before settings became a table, as plan_format wrote it then. */
+/* Text stored with runs before settings became a table, as plan_format wrote it then; it reads
+   back the same, with the settings added since at their defaults (iterations). */
 static void old_stored_text_still_reads(void) {
   static const char *const stored =
       "name = quick\n"
@@ -420,15 +426,21 @@ static void old_stored_text_still_reads(void) {
       "bench = builtin-st\nreps = 5\nwarmup = 1\nsettle = 1s\nwork-scale = 1\nprecision = off\n"
       "budget = 1h\nquiet-cpu = 25%\nquiet-timeout = 5s\nmargin = auto\ntimeout = 10m\n"
       "quiet = off\n";
+  static const char *const now =
+      "name = quick\n"
+      "conditions = baseline, sleep:1500@500ms, sleep:5000@500ms, sleep:15000@500ms\n"
+      "bench = builtin-st\nreps = 5\nwarmup = 1\nsettle = 1s\niterations = auto\nwork-scale = 1\n"
+      "precision = off\nbudget = 1h\nquiet-cpu = 25%\nquiet-timeout = 5s\nmargin = auto\n"
+      "timeout = 10m\nquiet = off\n";
   plan p;
   ts_err err;
   char text[PLAN_FORMAT_MAX];
   CHECK_INT(plan_parse(stored, "stored plan", &p, &err), TS_OK);
   plan_format(&p, text, sizeof text);
-  CHECK(strcmp(text, stored) == 0);
+  CHECK_STR_EQ(text, now);
   CHECK_INT(plan_preset("quick", &p, &err), TS_OK);
   plan_format(&p, text, sizeof text);
-  CHECK(strcmp(text, stored) == 0);
+  CHECK_STR_EQ(text, now);
   const char *older = "name = mine\nconditions = baseline\nbench = command\nreps = 3\n"
                       "precision = 0.5%\nmargin = 2%\nquiet = on\ncommand = echo 1\n"
                       "score-regex = ([0-9]+)\n7zip = /opt/7zz\n";

@@ -4,6 +4,8 @@
    database. */
 #include "experiment.h"
 
+#include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,112 +87,309 @@ int experiment_start(store *s, const plan *p, uint64_t seed, int64_t *run_id, ts
   return rc;
 }
 
+/* ---- what the trials of a run share ---------------------------------------------------------- */
+
+/* A run's trials are alike but not apart in time: one trial's load is torn down while the next
+   one's starts and settles; the quiet gate's record decides whether trials still wait for quiet;
+   the benchmark runs per trial and the census's rota are chosen once, for the whole run. */
+typedef struct runner {
+  load *stopping;           /* the previous trial's load, being stopped on `teardown`; NULL: none */
+  plat_thread teardown;     /* runs load_stop(stopping) */
+  atomic_int teardown_done; /* set by the teardown thread as it ends */
+  plat_resolution stopping_resolution;
+  int gate_timeouts; /* the quiet gate's timeouts in a row */
+  int gate_given_up; /* after RUNNER_GATE_TIMEOUTS of them: trials record outside CPU instead */
+  int iterations;    /* benchmark runs per trial; 0 until chosen (runner_iterations) */
+  int census_every[PLAN_MAX_CONDITIONS]; /* 0 or 1: a census every trial; N: every Nth */
+  int census_turn[PLAN_MAX_CONDITIONS];  /* the condition's trials so far in this sitting */
+} runner;
+
+/* The quiet gate gives way to recording after this many timeouts in a row: a machine that is busy
+   for 2 trials' timeouts is busy for the run, and waiting would only stretch it. */
+#define RUNNER_GATE_TIMEOUTS 2
+/* A census that costs more CPU than this (census.cpu_ms; 15,000 threads: 0.3 to 0.5 s, 1,500:
+   about 30 ms) is taken on every CENSUS_EVERY-th trial of its condition only; the others' counts
+   are missing (-1, no metrics), not zero. */
+#define CENSUS_COSTLY_NS (100 * TS_NS_PER_MS)
+#define CENSUS_EVERY 3
+/* The share of a trial's time iterations = auto aims at, above the 60 % it promises: the warm-up
+   runs under the first condition, usually the baseline, whose load costs least to start. */
+#define ITERATIONS_TARGET_SHARE 0.67
+#define ITERATIONS_MAX 8
+/* load_stop's thread: it joins thousands of threads, no deep calls. */
+#define TEARDOWN_STACK (256 * 1024)
+
+static void teardown_main(void *arg) {
+  runner *rn = arg;
+  load_stop(rn->stopping);
+  atomic_store(&rn->teardown_done, 1);
+}
+
+/* Hands the trial's load to a thread of its own to stop, so that the next trial's load starts and
+   settles meanwhile; stops it here when no thread can be had. */
+static void teardown_begin(runner *rn, load *l, plat_resolution resolution) {
+  ts_err err;
+  rn->stopping = l;
+  rn->stopping_resolution = resolution;
+  atomic_store(&rn->teardown_done, 0);
+  if (plat_thread_start(&rn->teardown, TEARDOWN_STACK, teardown_main, rn, &err) != TS_OK) {
+    load_stop(l);
+    rn->stopping = NULL;
+  }
+}
+
+/* Waits until the previous load is gone; returns how long that took. */
+static uint64_t teardown_join(runner *rn) {
+  if (!rn->stopping)
+    return 0;
+  uint64_t begin = plat_clock_ns();
+  plat_thread_join(rn->teardown);
+  rn->stopping = NULL;
+  return plat_clock_ns() - begin;
+}
+
 /* ---- one trial ------------------------------------------------------------------------------- */
 
 typedef struct trial_context {
   store *s;
   const plan *p;
   const load_spec *condition;
+  int condition_index;
   const char *bench_spec;
   int64_t trial_id;
+  int iterations;            /* benchmark runs in this trial */
   const plat_cancel *cancel; /* the run's stop request; NULL: the process interrupt alone */
 } trial_context;
 
-/* Waits until CPU use outside this process stays under the plan's threshold for one second, or
-   the timeout passes (then says so in `warning`). Returns 1 when interrupted or cancelled. */
-static int quiet_gate(const plan *p, const plat_cancel *cancel, uint64_t *waited_ns, char *warning,
-                      size_t len) {
+/* The load's own behaviour (its CPU and context switches) is measured over a window before the
+   benchmark that opens once the previous load is gone, so the old threads' ends are not counted. */
+typedef struct load_window {
+  int census; /* the process census is taken in this trial (census_due) */
+  uint64_t start_ns, cpu_start, census_cost_ns;
+  uint64_t switches_start;
+  int have_switches;
+} load_window;
+
+static void window_open(load_window *w) {
+  w->start_ns = plat_clock_ns();
+  w->cpu_start = plat_process_cpu_ns();
+  w->have_switches = 0;
+  if (w->census) {
+    plat_process_census census;
+    ts_err err;
+    if (plat_census_process(plat_self_pid(), &census, &err) == TS_OK) {
+      w->switches_start = census.context_switches;
+      w->have_switches = 1;
+    }
+  }
+  w->census_cost_ns = plat_process_cpu_ns() - w->cpu_start;
+}
+
+/* What the wait before a trial's benchmark took. */
+typedef struct settle_wait {
+  uint64_t waited_ns;   /* the whole wait, from after the timer probe */
+  uint64_t teardown_ns; /* of it, waiting for the previous load's teardown after the settle */
+  uint64_t gate_ns;     /* of it, past the settle: the quiet gate's wait (gate.wait_s) */
+  int timed_out;        /* the quiet gate timed out */
+} settle_wait;
+
+/* The settle and the quiet gate, watched together: the gate's second of quiet may lie within the
+   settle, so a quiet machine waits max(settle, gate), not their sum. The wait never ends before
+   the settle has passed, the previous load's teardown has ended (it is joined then at the latest)
+   and the load window has had min(settle, 1 s) of its own; with the gate on, until CPU use
+   outside this process has stayed under the plan's threshold for the last second since that
+   teardown, or the timeout (counted from the later of the settle's end and the teardown's) has
+   passed, which `warning` then says. Returns 1 when interrupted or cancelled. */
+static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel, uint64_t settle_ns,
+                           load_window *lw, settle_wait *w, char *warning, size_t len) {
+  const uint64_t step = 250 * TS_NS_PER_MS, poll = 20 * TS_NS_PER_MS, window = TS_NS_PER_S;
+  const uint64_t min_window = settle_ns < window ? settle_ns : window;
+  memset(w, 0, sizeof *w);
   warning[0] = '\0';
-  *waited_ns = 0;
-  if (p->quiet_cpu_pct <= 0)
-    return 0;
-  const uint64_t step = 250 * TS_NS_PER_MS, window = TS_NS_PER_S;
-  uint64_t start = plat_clock_ns(), quiet_since = start, busy0, total0;
+  uint64_t start = plat_clock_ns(), settle_end = start + settle_ns, joined_at = start;
+  uint64_t quiet_since = start, last_sample = start, busy0 = 0, total0 = 0;
   uint64_t ours0 = plat_process_cpu_ns();
   double last_outside = 0;
+  int joined = rn->stopping == NULL;
+  if (joined)
+    window_open(lw);
+  int gate = p->quiet_cpu_pct > 0 && !rn->gate_given_up;
   ts_err err;
-  if (plat_machine_cpu_ns(&busy0, &total0, &err) != TS_OK) {
+  if (gate && plat_machine_cpu_ns(&busy0, &total0, &err) != TS_OK) {
     snprintf(warning, len, "quiet gate skipped: %s", err.text);
-    return 0;
+    gate = 0;
   }
+  uint64_t now = start;
   for (;;) {
-    if (plat_cancel_wait(cancel, step))
-      return 1;
-    uint64_t busy1, total1, ours1 = plat_process_cpu_ns(), now = plat_clock_ns();
-    if (plat_machine_cpu_ns(&busy1, &total1, &err) != TS_OK)
+    now = plat_clock_ns();
+    if (!joined && (atomic_load(&rn->teardown_done) || now >= settle_end)) {
+      uint64_t took = teardown_join(rn);
+      if (now >= settle_end)
+        w->teardown_ns += took;
+      now = joined_at = plat_clock_ns();
+      joined = 1;
+      if (quiet_since < joined_at)
+        quiet_since = joined_at;
+      window_open(lw);
+    }
+    int settled = now >= settle_end;
+    int window_ok = joined && now - joined_at >= min_window;
+    int quiet_ok = !gate || (last_sample >= quiet_since && last_sample - quiet_since >= window);
+    if (settled && window_ok && quiet_ok)
       break;
+    uint64_t gate_from = settle_end > joined_at ? settle_end : joined_at;
+    if (gate && settled && window_ok && now - gate_from >= p->quiet_timeout_ns) {
+      snprintf(warning, len,
+               "quiet gate timed out after %.0f s: CPU use outside ThreadSoup %.0f%% "
+               "(threshold %g%%)",
+               (double)(now - gate_from) / (double)TS_NS_PER_S, last_outside, p->quiet_cpu_pct);
+      w->timed_out = 1;
+      break;
+    }
+    /* Wake for the next of: the gate's sample, the settle's end, the window's end, a look at the
+       teardown. The gate samples every `step` whatever the wakes, as short samples are noisy. */
+    uint64_t wait = step;
+    if (gate)
+      wait = last_sample + step > now ? last_sample + step - now : 0;
+    if (!settled && settle_end - now < wait)
+      wait = settle_end - now;
+    if (joined && !window_ok && joined_at + min_window - now < wait)
+      wait = joined_at + min_window - now;
+    if (!joined && wait > poll)
+      wait = poll;
+    if (plat_cancel_wait(cancel, wait))
+      return 1;
+    uint64_t sampled = plat_clock_ns();
+    if (!gate || sampled - last_sample < step)
+      continue;
+    uint64_t busy1, total1, ours1 = plat_process_cpu_ns();
+    if (plat_machine_cpu_ns(&busy1, &total1, &err) != TS_OK) {
+      snprintf(warning, len, "quiet gate skipped: %s", err.text);
+      gate = 0;
+      continue;
+    }
     double total = (double)(total1 - total0);
     double outside =
         total > 0 ? ((double)(busy1 - busy0) - (double)(ours1 - ours0)) / total * 100 : 0;
     last_outside = outside < 0 ? 0 : outside;
+    last_sample = sampled;
     if (last_outside >= p->quiet_cpu_pct)
-      quiet_since = now;
-    *waited_ns = now - start;
-    if (now - quiet_since >= window)
-      return 0;
-    if (*waited_ns >= p->quiet_timeout_ns) {
-      snprintf(warning, len,
-               "quiet gate timed out after %.0f s: CPU use outside ThreadSoup %.0f%% "
-               "(threshold %g%%)",
-               (double)*waited_ns / (double)TS_NS_PER_S, last_outside, p->quiet_cpu_pct);
-      return 0;
-    }
+      quiet_since = sampled;
     busy0 = busy1;
     total0 = total1;
     ours0 = ours1;
   }
+  w->waited_ns = now - start;
+  w->gate_ns = now > settle_end ? now - settle_end : 0;
   return 0;
 }
 
-#define TRIAL_MAX_METRICS (BENCH_MAX_SUBSCORES + PLAT_MAX_STATES + 10)
+/* Whether this trial of condition c takes the census: every trial until one has cost more than
+   CENSUS_COSTLY_NS of CPU, then every CENSUS_EVERY-th. */
+static int census_due(const runner *rn, int c) {
+  return rn->census_every[c] <= 1 || rn->census_turn[c] % rn->census_every[c] == 0;
+}
+
+/* CPU use outside this process between two readings, in percent; -1 when not known. */
+typedef struct outside_cpu {
+  uint64_t busy, total, ours;
+  int known;
+} outside_cpu;
+
+static outside_cpu outside_read(void) {
+  outside_cpu o = {0, 0, plat_process_cpu_ns(), 0};
+  ts_err err;
+  o.known = plat_machine_cpu_ns(&o.busy, &o.total, &err) == TS_OK;
+  return o;
+}
+
+static double outside_percent(outside_cpu a, outside_cpu b) {
+  if (!a.known || !b.known || b.total <= a.total)
+    return -1;
+  double outside =
+      ((double)(b.busy - a.busy) - (double)(b.ours - a.ours)) / (double)(b.total - a.total) * 100;
+  return outside < 0 ? 0 : outside;
+}
+
+#define TRIAL_MAX_METRICS (2 * BENCH_MAX_SUBSCORES + PLAT_MAX_STATES + ITERATIONS_MAX + 20)
 /* 1 ms sleeps the timer probe times per trial: the median of 7 is steady, and 7 default sleeps
    on Windows (one 15.6 ms tick each) cost about 0.1 s of the settle time. */
 #define TRIAL_TIMER_SAMPLES 7
 
+/* Runs the trial's benchmark t->iterations times into *result: the score and each sub-score the
+   mean of the runs', the seconds their sum; each run's score into iter.N metrics (more than one
+   run). */
+static int run_iterations(const trial_context *t, const bench_def *bench, const bench_args *args,
+                          bench_result *result, store_metric *metrics, int *m,
+                          char (*iter_names)[16], ts_err *err) {
+  double score = 0, seconds = 0, subscores[BENCH_MAX_SUBSCORES] = {0};
+  for (int i = 0; i < t->iterations; i++) {
+    memset(result, 0, sizeof *result);
+    int rc = bench->run(args, result, err);
+    if (rc != TS_OK)
+      return rc;
+    score += result->score;
+    seconds += result->seconds;
+    for (int k = 0; k < result->subscore_count; k++)
+      subscores[k] += result->subscores[k].score;
+    if (t->iterations > 1) {
+      snprintf(iter_names[i], sizeof iter_names[i], "iter.%d", i + 1);
+      metrics[(*m)++] = (store_metric){iter_names[i], result->score};
+    }
+  }
+  result->score = score / t->iterations;
+  result->seconds = seconds;
+  for (int k = 0; k < result->subscore_count; k++)
+    result->subscores[k].score = subscores[k] / t->iterations;
+  return TS_OK;
+}
+
 /* Runs one trial and commits its result. TS_EINTERRUPTED when interrupted before the benchmark
-   (the trial stays pending, to run on resume). */
-static int run_trial(const trial_context *t, experiment_progress *progress, ts_err *err) {
+   (the trial stays pending, to run on resume). The trial's load is left to rn's teardown, which
+   the next trial (or the run's end) joins. */
+static int run_trial(runner *rn, const trial_context *t, experiment_progress *progress,
+                     ts_err *err) {
   char started_at[32], finished_at[32], warning[256];
   plat_utc_timestamp(started_at, sizeof started_at);
+  uint64_t trial_begin = plat_clock_ns();
 
   const char *arg, *settings[BENCH_SETTINGS_MAX];
   const bench_def *bench = plan_bench(t->p, t->bench_spec, &arg, settings, err);
   if (!bench)
     return err->code;
 
+  /* A sleeper of the old load could still hold another timer resolution than this condition
+     asks for, which the timer probe would see: then the old load goes first. */
+  plat_resolution asked = load_spec_resolution(t->condition);
+  uint64_t joined_first_ns =
+      rn->stopping && rn->stopping_resolution != asked ? teardown_join(rn) : 0;
+
   load *l = NULL;
   int rc = load_start(t->condition, t->cancel, &l, err);
   if (rc != TS_OK)
     return rc;
   /* What a sleeper of the condition's resolution gets now, with the load running: the OS's timer
-     resolution and how late 1 ms sleeps end. It runs before the census window and is taken out
+     resolution and how late 1 ms sleeps end. It runs before the load window and is taken out
      of the settle time, so neither the load's figures nor the benchmark see it. */
   load_timer_probe probe;
   ts_err probe_err;
-  if (load_timer_probe_run(load_spec_resolution(t->condition), TRIAL_TIMER_SAMPLES, &probe,
-                           &probe_err) != TS_OK) {
+  if (load_timer_probe_run(asked, TRIAL_TIMER_SAMPLES, &probe, &probe_err) != TS_OK) {
     snprintf(probe.note, sizeof probe.note, "timer probe failed: %s", probe_err.text);
     probe.cost_ns = 0;
   }
+  uint64_t started_ns = plat_clock_ns();
   uint64_t settle_ns = t->p->settle_ns > probe.cost_ns ? t->p->settle_ns - probe.cost_ns : 0;
-  /* The load's own behaviour is measured over settle and gate, before the benchmark. */
-  ts_err census_err;
-  plat_process_census census;
-  uint64_t window_start = plat_clock_ns(), cpu_start = plat_process_cpu_ns();
-  uint64_t switches_start = 0;
-  if (plat_census_process(plat_self_pid(), &census, &census_err) == TS_OK)
-    switches_start = census.context_switches;
-  uint64_t census_cost = plat_process_cpu_ns() - cpu_start;
-
-  uint64_t gate_ns = 0;
-  if (plat_cancel_wait(t->cancel, settle_ns) ||
-      quiet_gate(t->p, t->cancel, &gate_ns, warning, sizeof warning)) {
+  load_window lw = {census_due(rn, t->condition_index), 0, 0, 0, 0, 0};
+  settle_wait wait;
+  if (settle_and_gate(rn, t->p, t->cancel, settle_ns, &lw, &wait, warning, sizeof warning)) {
     load_stop(l);
     return ts_err_set(err, TS_EINTERRUPTED, "interrupted");
   }
+  uint64_t stop_ns = joined_first_ns + wait.teardown_ns;
+  rn->gate_timeouts = wait.timed_out ? rn->gate_timeouts + 1 : 0;
 
   /* Every sleeper has started by now: what they asked for and what they got. */
-  plat_resolution asked = load_spec_resolution(t->condition), started, obtained;
+  plat_resolution started, obtained;
   char timer_note[160];
   load_timer_state(l, &started, &obtained, timer_note, sizeof timer_note);
   if (asked == PLAT_RESOLUTION_HIGH && started != PLAT_RESOLUTION_HIGH)
@@ -207,28 +406,41 @@ static int run_trial(const trial_context *t, experiment_progress *progress, ts_e
     return rc;
   }
 
-  /* The census runs before the measured part, never during it. */
+  /* The census runs before the measured part, never during it; where it costs, not every trial
+     (census_due), and then its counts are missing. */
   uint64_t census_begin = plat_process_cpu_ns(), window_end = plat_clock_ns();
+  ts_err census_err;
   plat_census machine = {-1, -1, -1, -1, 0};
-  plat_census_machine(&machine, &census_err);
+  plat_process_census census;
   memset(&census, 0, sizeof census);
   census.threads = -1;
-  plat_census_process(plat_self_pid(), &census, &census_err);
-  long children = load_spec_processes(t->condition) ? load_count_children() : 0;
-  double window_s = (double)(window_end - window_start) / (double)TS_NS_PER_S;
-  double load_cpu = (double)(census_begin - cpu_start - census_cost) / (double)TS_NS_PER_S;
+  long children = -1;
+  if (lw.census) {
+    plat_census_machine(&machine, &census_err);
+    plat_census_process(plat_self_pid(), &census, &census_err);
+    children = load_spec_processes(t->condition) ? load_count_children() : 0;
+  }
+  double window_s = (double)(window_end - lw.start_ns) / (double)TS_NS_PER_S;
+  double load_cpu = (double)(census_begin - lw.cpu_start - lw.census_cost_ns) / (double)TS_NS_PER_S;
+  uint64_t census_cpu_ns = plat_process_cpu_ns() - census_begin;
+  uint64_t census_wall_ns = plat_clock_ns() - window_end;
+  if (lw.census && census_cpu_ns > CENSUS_COSTLY_NS)
+    rn->census_every[t->condition_index] = CENSUS_EVERY;
+  rn->census_turn[t->condition_index]++;
 
   store_metric metrics[TRIAL_MAX_METRICS];
-  char state_names[PLAT_MAX_STATES][PLAT_STATE_NAME_MAX + 8];
+  char state_names[PLAT_MAX_STATES][PLAT_STATE_NAME_MAX + 8], iter_names[ITERATIONS_MAX][16];
   int m = 0;
-  metrics[m++] = (store_metric){
-      "load.switches_per_s",
-      window_s > 0 ? (double)(census.context_switches - switches_start) / window_s : 0};
+  if (lw.census && lw.have_switches)
+    metrics[m++] = (store_metric){
+        "load.switches_per_s",
+        window_s > 0 ? (double)(census.context_switches - lw.switches_start) / window_s : 0};
   metrics[m++] = (store_metric){"load.cpu_percent", window_s > 0 ? load_cpu / window_s * 100 : 0};
-  metrics[m++] = (store_metric){"load.child_processes", (double)children};
-  metrics[m++] = (store_metric){"gate.wait_s", (double)gate_ns / (double)TS_NS_PER_S};
-  uint64_t census_cpu_ns = plat_process_cpu_ns() - census_begin;
-  metrics[m++] = (store_metric){"census.cpu_ms", (double)census_cpu_ns / (double)TS_NS_PER_MS};
+  if (lw.census)
+    metrics[m++] = (store_metric){"load.child_processes", (double)children};
+  metrics[m++] = (store_metric){"gate.wait_s", (double)wait.gate_ns / (double)TS_NS_PER_S};
+  if (lw.census)
+    metrics[m++] = (store_metric){"census.cpu_ms", (double)census_cpu_ns / (double)TS_NS_PER_MS};
   if (probe.overshoot_us >= 0)
     metrics[m++] = (store_metric){"timer.overshoot_us", probe.overshoot_us};
   metrics[m++] = (store_metric){"timer.probe_ms", (double)probe.cost_ns / (double)TS_NS_PER_MS};
@@ -244,18 +456,35 @@ static int run_trial(const trial_context *t, experiment_progress *progress, ts_e
   plat_bench_thread_begin(thread_throttling, sizeof thread_throttling);
   const char *power_before = plat_power_source();
   bench_result result;
-  memset(&result, 0, sizeof result);
-  rc = bench->run(&args, &result, err);
+  outside_cpu outside_before = outside_read();
+  uint64_t bench_begin = plat_clock_ns();
+  rc = run_iterations(t, bench, &args, &result, metrics, &m, iter_names, err);
+  uint64_t bench_ns = plat_clock_ns() - bench_begin;
+  double outside = outside_percent(outside_before, outside_read());
   const char *power_after = plat_power_source();
   if (strcmp(power_before, power_after) == 0)
     snprintf(power_source, sizeof power_source, "%s", power_before);
   else
     snprintf(power_source, sizeof power_source, "%s->%s", power_before, power_after);
-  load_stop(l);
+  teardown_begin(rn, l, asked);
   plat_utc_timestamp(finished_at, sizeof finished_at);
   if (rc != TS_OK)
     return rc;
 
+  if (outside >= 0)
+    metrics[m++] = (store_metric){"outside.cpu_percent", outside};
+  metrics[m++] = (store_metric){"iter.count", (double)t->iterations};
+  /* Where the trial's wall time went (the report's time section): the parts and the whole, up
+     to the commit. */
+  double s_per_ns = 1.0 / (double)TS_NS_PER_S;
+  metrics[m++] = (store_metric){"time.load_start_s",
+                                (double)(started_ns - trial_begin - joined_first_ns) * s_per_ns};
+  metrics[m++] =
+      (store_metric){"time.settle_s", (double)(wait.waited_ns - wait.teardown_ns) * s_per_ns};
+  metrics[m++] = (store_metric){"time.load_stop_s", (double)stop_ns * s_per_ns};
+  metrics[m++] = (store_metric){"time.census_s", (double)census_wall_ns * s_per_ns};
+  metrics[m++] = (store_metric){"time.bench_s", (double)bench_ns * s_per_ns};
+  metrics[m++] = (store_metric){"time.trial_s", (double)(plat_clock_ns() - trial_begin) * s_per_ns};
   for (int i = 0; i < result.subscore_count && m < TRIAL_MAX_METRICS; i++)
     metrics[m++] = (store_metric){result.subscores[i].name, result.subscores[i].score};
   store_trial_result r = {
@@ -286,6 +515,9 @@ static int run_trial(const trial_context *t, experiment_progress *progress, ts_e
 
 /* ---- runs ---- */
 
+/* Warm-up trials whose measured times choose iterations = auto. */
+#define WARMUP_IDS_MAX 64
+
 typedef struct pending_list {
   store_trial_row *rows;
   int count;
@@ -293,6 +525,11 @@ typedef struct pending_list {
   int last_seq;
   int last_block;
   int failed;
+  /* The run's trials before this sitting, to choose the iterations as the run did. */
+  int64_t warmup_ids[WARMUP_IDS_MAX];
+  int warmup_count;
+  int done_in_blocks;
+  runner rn;
 } pending_list;
 
 static int collect_pending(void *ctx, const store_trial_row *row) {
@@ -301,6 +538,10 @@ static int collect_pending(void *ctx, const store_trial_row *row) {
     l->last_seq = row->seq;
   if (row->block > l->last_block)
     l->last_block = row->block;
+  if (row->block == 0 && l->warmup_count < WARMUP_IDS_MAX)
+    l->warmup_ids[l->warmup_count++] = row->id;
+  if (row->block > 0 && row->status == STORE_TRIAL_DONE)
+    l->done_in_blocks++;
   if (row->status != STORE_TRIAL_PENDING)
     return 0;
   if (l->count == l->capacity) {
@@ -317,10 +558,81 @@ static int collect_pending(void *ctx, const store_trial_row *row) {
   return 0;
 }
 
+static void note(const experiment_observer *observer, const char *text) {
+  if (observer && observer->note)
+    observer->note(observer->ctx, text);
+}
+
+/* What the stored trials say about the iterations: the warm-ups' times, and the count of the run's
+   trials done earlier. */
+typedef struct iteration_tally {
+  const pending_list *l;
+  double overhead_s, bench_s;
+  double count; /* iter.count of a done trial of a block; 0: none seen */
+} iteration_tally;
+
+static int tally_metric(void *ctx, int64_t trial_id, const char *name, double value) {
+  iteration_tally *t = ctx;
+  for (int i = 0; i < t->l->warmup_count; i++)
+    if (t->l->warmup_ids[i] == trial_id) {
+      /* The overhead without the gate's wait past the settle: a quiet machine does not wait it,
+         and a busy one stops waiting (RUNNER_GATE_TIMEOUTS). */
+      if (strcmp(name, "time.trial_s") == 0)
+        t->overhead_s += value;
+      else if (strcmp(name, "time.bench_s") == 0 || strcmp(name, "gate.wait_s") == 0) {
+        t->overhead_s -= value;
+        if (name[0] == 't')
+          t->bench_s += value;
+      }
+      return 0;
+    }
+  if (strcmp(name, "iter.count") == 0 && value >= 1) {
+    t->count = value;
+    return 1;
+  }
+  return 0;
+}
+
+/* The benchmark runs per trial, chosen once per run before its first block: the plan's number;
+   or as the run's earlier trials did (a resumed run keeps its count; trials stored without one
+   ran once); or from the warm-ups' measured times, as many as make the benchmark at least
+   ITERATIONS_TARGET_SHARE of a trial; 1 when there is nothing to go by. */
+static int choose_iterations(store *s, int64_t run_id, const plan *p, const pending_list *l,
+                             const experiment_observer *observer, ts_err *err) {
+  if (p->iterations > 0)
+    return (int)p->iterations;
+  iteration_tally t = {l, 0, 0, 0};
+  int rc = store_run_metrics(s, run_id, tally_metric, &t, err);
+  if (rc != TS_OK)
+    return -rc;
+  char text[256];
+  int k = 1;
+  if (t.count >= 1 || l->done_in_blocks > 0) {
+    k = t.count >= 1 ? (int)t.count : 1;
+    snprintf(text, sizeof text,
+             "iterations: %d benchmark run%s per trial, as in the run's earlier "
+             "trials",
+             k, k == 1 ? "" : "s");
+  } else if (t.bench_s > 0 && t.overhead_s > 0) {
+    double want =
+        ITERATIONS_TARGET_SHARE / (1 - ITERATIONS_TARGET_SHARE) * t.overhead_s / t.bench_s;
+    k = want > ITERATIONS_MAX ? ITERATIONS_MAX : want < 1 ? 1 : (int)ceil(want);
+    snprintf(text, sizeof text,
+             "iterations: %d benchmark run%s per trial, the trial's score their mean (auto: the "
+             "warm-up spent %.1f s around %.1f s of benchmark)",
+             k, k == 1 ? "" : "s", t.overhead_s, t.bench_s);
+  } else
+    snprintf(text, sizeof text,
+             "iterations: 1 benchmark run per trial (auto: no warm-up times to choose from)");
+  note(observer, text);
+  return k;
+}
+
 /* Runs the trials in `l`, in order. */
 static int run_pending(store *s, int64_t run_id, const plan *p, pending_list *l, int *done,
                        int total, uint64_t began, const experiment_observer *observer,
                        const plat_cancel *cancel, ts_err *err) {
+  runner *rn = &l->rn;
   for (int k = 0; k < l->count; k++) {
     const store_trial_row *row = &l->rows[k];
     if (plat_cancelled(cancel))
@@ -329,11 +641,18 @@ static int run_pending(store *s, int64_t run_id, const plan *p, pending_list *l,
     if (c < 0)
       return ts_err_set(err, TS_ESTORE, "trial %d: condition '%s' is not in the run's plan",
                         row->seq, row->condition);
-    trial_context t = {s, p, &p->conditions[c], row->bench, row->id, cancel};
+    if (row->block > 0 && rn->iterations == 0) {
+      int chosen = choose_iterations(s, run_id, p, l, observer, err);
+      if (chosen < 0)
+        return -chosen;
+      rn->iterations = chosen;
+    }
+    int iterations = rn->iterations ? rn->iterations : p->iterations > 0 ? (int)p->iterations : 1;
+    trial_context t = {s, p, &p->conditions[c], c, row->bench, row->id, iterations, cancel};
     experiment_progress progress = {
         run_id,     *done + 1, total, row->seq, row->block, p->conditions[c].text,
         row->bench, 0,         "",    -1,       NULL,       0};
-    int rc = run_trial(&t, &progress, err);
+    int rc = run_trial(rn, &t, &progress, err);
     if (rc == TS_EINTERRUPTED || rc == TS_ESTORE)
       return rc;
     if (rc != TS_OK) {
@@ -344,17 +663,22 @@ static int run_pending(store *s, int64_t run_id, const plan *p, pending_list *l,
       store_trial_fail(s, row->id, finished_at, err->text, &ignored);
       return rc;
     }
+    if (rn->gate_timeouts >= RUNNER_GATE_TIMEOUTS && !rn->gate_given_up) {
+      rn->gate_given_up = 1;
+      char text[256];
+      snprintf(text, sizeof text,
+               "quiet gate: timed out on %d trials in a row; the next trials do not wait for "
+               "quiet and record the CPU use outside ThreadSoup during their benchmark "
+               "(outside.cpu_percent)",
+               RUNNER_GATE_TIMEOUTS);
+      note(observer, text);
+    }
     (*done)++;
     progress.elapsed_ns = plat_clock_ns() - began;
     if (observer && observer->trial_done)
       observer->trial_done(observer->ctx, &progress);
   }
   return TS_OK;
-}
-
-static void note(const experiment_observer *observer, const char *text) {
-  if (observer && observer->note)
-    observer->note(observer->ctx, text);
 }
 
 /* Quiet mode for the run: entered before the first trial, always left after the last, whatever
@@ -419,7 +743,7 @@ static void export_finished(store *s, int64_t run_id, const plan *p, const char 
 int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
                         const experiment_observer *observer, const plat_cancel *cancel,
                         ts_err *err) {
-  pending_list l = {NULL, 0, 0, 0, 0, 0};
+  pending_list l = {.rows = NULL}; /* the rest zero: no teardown pending, nothing chosen */
   check_machine(s, run_id, observer);
   int quiet = enter_quiet(s, run_id, p, observer);
   int rc = store_run_trials(s, run_id, collect_pending, &l, err);
@@ -480,6 +804,7 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
     rc = l.failed ? ts_err_set(err, TS_ENOMEM, "no memory for the added trials")
                   : run_pending(s, run_id, p, &l, &done, total, began, observer, cancel, err);
   }
+  teardown_join(&l.rn);
   free(l.rows);
   if (quiet)
     leave_quiet(s, observer);

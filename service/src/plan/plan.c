@@ -101,7 +101,7 @@ typedef enum setting_kind {
   KIND_TEXT,       /* char[]: any text of at most max characters; "" = not given */
   KIND_CONDITIONS, /* the condition list: min to max comma-separated load specs */
   KIND_BENCHES,    /* the benchmark list: min to max comma-separated benchmark specs */
-  KIND_WHOLE,      /* long in [min, max] */
+  KIND_WHOLE,      /* long in [min, max]; `word` ("auto"), when given, is stored as 0 */
   KIND_DECIMAL,    /* double in [min, max] */
   KIND_PERCENT,    /* double in [min, max], in percent; `word` ("off", "auto") is stored as 0 */
   KIND_DURATION,   /* uint64_t nanoseconds in [min, max] */
@@ -115,7 +115,7 @@ typedef struct plan_setting {
   /* Bounds in the kind's unit: the value, nanoseconds, characters or items. Durations up to 104
      days are exact in a double. */
   double min, max;
-  const char *word;  /* percent: the word that means 0 */
+  const char *word;  /* percent and whole: the word that means 0 */
   const char *dflt;  /* the default as plan text, set through the same setter; NULL: none */
   const char *value; /* what --help calls the value, where the kind's name does not fit */
   const char *forms; /* lists and text: what an item or the text is */
@@ -137,6 +137,8 @@ typedef struct plan_setting {
   { key, kind, 0, 1, max, NULL, NULL, NULL, forms, help }
 #define WHOLE(key, field, min, max, dflt, help)                                                    \
   { key, KIND_WHOLE, AT(field, long), min, max, NULL, dflt, NULL, NULL, help }
+#define WHOLE_OR(key, field, word, min, max, dflt, help)                                           \
+  { key, KIND_WHOLE, AT(field, long), min, max, word, dflt, NULL, NULL, help }
 #define DECIMAL(key, field, min, max, dflt, help)                                                  \
   { key, KIND_DECIMAL, AT(field, double), min, max, NULL, dflt, NULL, NULL, help }
 #define PERCENT(key, field, word, min, max, dflt, help)                                            \
@@ -161,7 +163,12 @@ static const plan_setting plan_settings[] = {
           "runs of each benchmark before the first block, under the first condition; stored as "
           "block 0, left out of statistics"),
     DURATION("settle", settle_ns, 0, TS_NS_PER_HOUR, "1s",
-             "wait after the load starts, before the quiet gate and the benchmark"),
+             "wait after the load starts, before the benchmark; the quiet gate is watched "
+             "during it"),
+    WHOLE_OR("iterations", iterations, "auto", 1, 8, "auto",
+             "benchmark runs per trial under one load start, the trial's score their mean (auto: "
+             "as many as make the run spend at least 60 % of its time benchmarking, chosen once "
+             "from the warm-up's measured overheads; 1 without a warm-up)"),
     DECIMAL("work-scale", work_scale, 0.001, 1000, "1",
             "multiplies the built-in benchmarks' fixed work"),
     PERCENT("precision", precision_pct, "off", 0.01, 50, "off",
@@ -288,7 +295,8 @@ static void accepted_text(const plan_setting *s, char *buf, size_t len) {
   }
   case KIND_WHOLE:
     /* As ts_parse_long prints the same bounds. */
-    snprintf(buf, len, "%ld to %ld", (long)s->min, (long)s->max);
+    snprintf(buf, len, "%s%s%ld to %ld", s->word ? s->word : "", s->word ? ", or " : "",
+             (long)s->min, (long)s->max);
     return;
   case KIND_DECIMAL:
     snprintf(buf, len, "%g to %g", s->min, s->max);
@@ -420,6 +428,15 @@ static int set_value(plan *p, const plan_setting *s, const char *v, ts_err *err)
     p->bench_count = 0;
     return each_item(v, s, add_bench, p, err);
   case KIND_WHOLE: /* the parsers' errors print the same bounds: "(accepted: 1 to 1000)" */
+    if (s->word && strcmp(v, s->word) == 0) {
+      *FIELD(p, s, long) = 0;
+      return TS_OK;
+    }
+    if (s->word) { /* refused below, naming the word too */
+      if (ts_parse_long(v, (long)s->min, (long)s->max, s->key, FIELD(p, s, long), err) == TS_OK)
+        return TS_OK;
+      break;
+    }
     return ts_parse_long(v, (long)s->min, (long)s->max, s->key, FIELD(p, s, long), err);
   case KIND_DECIMAL:
     return ts_parse_double(v, s->min, s->max, s->key, FIELD(p, s, double), err);
@@ -464,7 +481,10 @@ static void format_value(const plan *p, const plan_setting *s, char *buf, size_t
       ts_buf_item(&list, ", ", p->benches[i]);
     return;
   case KIND_WHOLE:
-    snprintf(buf, len, "%ld", *CFIELD(p, s, long));
+    if (s->word && *CFIELD(p, s, long) == 0)
+      snprintf(buf, len, "%s", s->word);
+    else
+      snprintf(buf, len, "%ld", *CFIELD(p, s, long));
     return;
   case KIND_DECIMAL:
     format_decimal(*CFIELD(p, s, double), "", buf, len);

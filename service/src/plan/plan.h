@@ -31,6 +31,7 @@ typedef struct plan {
                                 precision: the blocks run before the first check */
   long warmup;               /* runs of each benchmark before the first block, kept apart */
   uint64_t settle_ns;        /* wait after the load starts, before the gate and the benchmark */
+  long iterations;           /* benchmark runs per trial, their mean its score; 0 = auto */
   double work_scale;         /* multiplies the built-in benchmarks' work */
   double precision_pct;      /* 0: fixed reps; else add blocks until every 95 % CI is this narrow */
   uint64_t budget_ns;        /* adaptive repetitions stop when this time is spent */
