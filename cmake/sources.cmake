@@ -97,6 +97,7 @@ set(TS_CORE_SOURCES
   service/src/report/plan.c
   service/src/report/report.c
   service/src/report/sections.c
+  service/src/report/time.c
   service/src/report/timers.c
   service/src/report/trials.c
   service/src/server/catalog.c

@@ -14,11 +14,12 @@
     X(cost,        5,  0,  2,  5) \
     X(calibration, 6,  0,  6,  6) \
     X(timers,      7,  0,  0,  8) \
-    X(counts,      8,  0,  0,  2) \
-    X(checks,      9,  0,  7,  7) \
-    X(placement,   10, 0,  0,  9) \
-    X(plan,        0,  0,  3,  10) \
-    X(trials,      0,  1,  8,  0)
+    X(time,        8,  3,  8,  9) \
+    X(counts,      9,  0,  0,  2) \
+    X(checks,      10, 0,  7,  7) \
+    X(placement,   11, 0,  0,  10) \
+    X(plan,        0,  0,  3,  11) \
+    X(trials,      0,  1,  9,  0)
 
 #define DECLARE_SECTION(name, text, csv, json, html) extern const report_section report_section_##name;
 REPORT_SECTIONS(DECLARE_SECTION)

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
+/* time.c - the report's time section: where a run's wall time went (benchmarking, settle and
+   quiet gate, load start and stop, census), and the CPU use outside ThreadSoup during each
+   condition's benchmarks; from the trials' time.* and outside.cpu_percent metrics, for runs that
+   recorded them. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "section.h"
+#include "threadsoup/json_write.h"
+
+/* The parts of a trial's time, each a metric the experiment records per trial (time.trial_s is
+   the whole); what they leave is "other" (the timer probe, the commit, the benchmark's setup). */
+static const struct {
+  const char *metric;
+  const char *key; /* CSV and JSON */
+  const char *words;
+} time_parts[] = {
+    {"time.bench_s", "benchmarking", "benchmarking"},
+    {"time.settle_s", "settle_and_gate", "settle and quiet gate"},
+    {"time.load_start_s", "load_start", "load start"},
+    {"time.load_stop_s", "load_stop", "load stop (waited for)"},
+    {"time.census_s", "census", "census"},
+};
+#define PART_COUNT (sizeof time_parts / sizeof time_parts[0])
+
+typedef struct time_breakdown {
+  int trials;     /* trials with time.trial_s, warm-ups included: they take the run's time too */
+  double total_s; /* their time.trial_s */
+  double part_s[PART_COUNT];
+  /* Per condition, the outside CPU during the benchmark over the trials that recorded it (the
+     warm-ups left out, as in every per-condition figure). */
+  double outside_sum[REPORT_MAX_CONDITIONS];
+  int outside_n[REPORT_MAX_CONDITIONS];
+  int any_outside;
+  /* trial id -> condition index (-1: a warm-up), for the metrics' walk */
+  const report_data *r;
+  int64_t *ids;
+  int *conditions;
+  size_t count, cap, cursor;
+  int out_of_memory;
+} time_breakdown;
+
+static int collect_trial(void *ctx, const store_trial_row *row) {
+  time_breakdown *b = ctx;
+  if (b->count == b->cap) {
+    size_t cap = b->cap ? 2 * b->cap : 64;
+    int64_t *ids = realloc(b->ids, cap * sizeof *ids);
+    if (ids)
+      b->ids = ids;
+    int *conditions = ids ? realloc(b->conditions, cap * sizeof *conditions) : NULL;
+    if (!conditions) {
+      b->out_of_memory = 1;
+      return 1;
+    }
+    b->conditions = conditions;
+    b->cap = cap;
+  }
+  int c = -1;
+  for (int k = 0; row->block > 0 && k < b->r->condition_count; k++)
+    if (strcmp(b->r->conditions[k], row->condition) == 0)
+      c = k;
+  b->ids[b->count] = row->id;
+  b->conditions[b->count++] = c;
+  return 0;
+}
+
+/* The trial's place in the list, or -1; both walks are in sequence order, so mostly the next. */
+static long trial_at(time_breakdown *b, int64_t id) {
+  for (size_t pass = 0; pass < 2; pass++)
+    for (size_t i = pass ? 0 : b->cursor; i < b->count; i++)
+      if (b->ids[i] == id) {
+        b->cursor = i;
+        return (long)i;
+      }
+  return -1;
+}
+
+static int collect_metric(void *ctx, int64_t trial_id, const char *name, double value) {
+  time_breakdown *b = ctx;
+  if (!name || !isfinite(value))
+    return 0;
+  if (strcmp(name, "outside.cpu_percent") == 0) {
+    long i = trial_at(b, trial_id);
+    int c = i >= 0 ? b->conditions[i] : -1;
+    if (c >= 0) {
+      b->outside_sum[c] += value;
+      b->outside_n[c]++;
+      b->any_outside = 1;
+    }
+    return 0;
+  }
+  if (strncmp(name, "time.", 5) != 0)
+    return 0;
+  if (strcmp(name, "time.trial_s") == 0) {
+    b->trials++;
+    b->total_s += value;
+  }
+  for (size_t p = 0; p < PART_COUNT; p++)
+    if (strcmp(name, time_parts[p].metric) == 0)
+      b->part_s[p] += value;
+  return 0;
+}
+
+/* Nothing to show (NULL) for runs that recorded neither the times nor the outside CPU. */
+static int prepare(store *s, const report_data *r, void **prepared, ts_err *err) {
+  *prepared = NULL;
+  time_breakdown *b = calloc(1, sizeof *b);
+  if (!b)
+    return ts_err_set(err, TS_ENOMEM, "no memory for the time section");
+  b->r = r;
+  int rc = store_run_trials(s, r->run_id, collect_trial, b, err);
+  if (rc == TS_OK && b->out_of_memory)
+    rc = ts_err_set(err, TS_ENOMEM, "no memory for the time section");
+  if (rc == TS_OK)
+    rc = store_run_metrics(s, r->run_id, collect_metric, b, err);
+  free(b->ids);
+  free(b->conditions);
+  b->ids = NULL;
+  b->conditions = NULL;
+  if (rc != TS_OK || (b->trials == 0 && !b->any_outside)) {
+    free(b);
+    return rc;
+  }
+  *prepared = b;
+  return TS_OK;
+}
+
+static double percent_of(const time_breakdown *b, double part) {
+  return b->total_s > 0 ? part / b->total_s * 100 : NAN;
+}
+
+static double other_s(const time_breakdown *b) {
+  double other = b->total_s;
+  for (size_t p = 0; p < PART_COUNT; p++)
+    other -= b->part_s[p];
+  return other > 0 ? other : 0;
+}
+
+static double outside_mean(const time_breakdown *b, int c) {
+  return b->outside_n[c] ? b->outside_sum[c] / b->outside_n[c] : NAN;
+}
+
+static void write_text(const report_data *r, const void *prepared, FILE *out) {
+  const time_breakdown *b = prepared;
+  if (!b)
+    return;
+  if (b->trials) {
+    fprintf(out, "\nwhere the time went: %d trial(s), %.1f s\n", b->trials, b->total_s);
+    for (size_t p = 0; p < PART_COUNT; p++)
+      fprintf(out, "  %-24s %8.1f s %6.1f%%\n", time_parts[p].words, b->part_s[p],
+              percent_of(b, b->part_s[p]));
+    fprintf(out, "  %-24s %8.1f s %6.1f%%\n", "other", other_s(b), percent_of(b, other_s(b)));
+  }
+  if (!b->any_outside)
+    return;
+  char cond[512];
+  fprintf(out, "\nCPU use outside ThreadSoup during the benchmarks (mean of the trials)\n");
+  for (int c = 0; c < r->condition_count; c++)
+    if (b->outside_n[c])
+      fprintf(out, "  %-30s %6.1f%%\n", SHOWN(r->conditions[c], cond), outside_mean(b, c));
+}
+
+static void write_csv(const report_data *r, const void *prepared, FILE *out) {
+  const time_breakdown *b = prepared;
+  if (!b)
+    return;
+  fputs("\ntime_part,seconds,percent\n", out);
+  for (size_t p = 0; p <= PART_COUNT; p++) {
+    double seconds = p < PART_COUNT ? b->part_s[p] : other_s(b);
+    fprintf(out, "%s,", p < PART_COUNT ? time_parts[p].key : "other");
+    report_csv_number(out, seconds);
+    fputc(',', out);
+    report_csv_number(out, percent_of(b, seconds));
+    fputc('\n', out);
+  }
+  fputs("\noutside_condition,trials,outside_cpu_percent\n", out);
+  for (int c = 0; c < r->condition_count; c++) {
+    report_csv_field(out, r->conditions[c]);
+    fprintf(out, ",%d,", b->outside_n[c]);
+    report_csv_number(out, outside_mean(b, c));
+    fputc('\n', out);
+  }
+}
+
+static void write_json(const report_data *r, const void *prepared, FILE *out) {
+  const time_breakdown *b = prepared;
+  if (!b)
+    return;
+  fprintf(out, ",\n\"time\":{\"trials\":%d", b->trials);
+  ts_json_number_member(out, "seconds", b->total_s, REPORT_JSON_DIGITS);
+  fputs(",\"parts\":{", out);
+  for (size_t p = 0; p <= PART_COUNT; p++) {
+    double seconds = p < PART_COUNT ? b->part_s[p] : other_s(b);
+    fprintf(out, "%s\"%s\":{\"seconds\":", p ? "," : "",
+            p < PART_COUNT ? time_parts[p].key : "other");
+    ts_json_number(out, seconds, REPORT_JSON_DIGITS);
+    ts_json_number_member(out, "percent", percent_of(b, seconds), REPORT_JSON_DIGITS);
+    fputc('}', out);
+  }
+  fputs("},\"outside_cpu_percent\":{", out);
+  int first = 1;
+  for (int c = 0; c < r->condition_count; c++)
+    if (b->outside_n[c]) {
+      if (!first)
+        fputc(',', out);
+      first = 0;
+      ts_json_string(out, r->conditions[c]);
+      fputc(':', out);
+      ts_json_number(out, outside_mean(b, c), REPORT_JSON_DIGITS);
+    }
+  fputs("}}", out);
+}
+
+static void write_html(const report_data *r, const void *prepared, FILE *out) {
+  const time_breakdown *b = prepared;
+  if (!b)
+    return;
+  fprintf(out, "<h2>Where the time went</h2>\n<p>%d trial(s), %.1f s.</p>\n", b->trials,
+          b->total_s);
+  fputs("<div class=\"wrap\"><table>\n<thead><tr><th class=\"cond\">part</th><th>seconds</th>"
+        "<th>share</th></tr></thead>\n<tbody>\n",
+        out);
+  for (size_t p = 0; p <= PART_COUNT; p++) {
+    double seconds = p < PART_COUNT ? b->part_s[p] : other_s(b);
+    fprintf(out, "<tr><td class=\"cond\">%s</td><td>%.1f</td><td>%.1f&nbsp;%%</td></tr>\n",
+            p < PART_COUNT ? time_parts[p].words : "other", seconds, percent_of(b, seconds));
+  }
+  fputs("</tbody></table></div>\n", out);
+  if (!b->any_outside)
+    return;
+  fputs("<h3>CPU use outside ThreadSoup during the benchmarks</h3>\n<div class=\"wrap\"><table>\n"
+        "<thead><tr><th class=\"cond\">condition</th><th>trials</th><th>outside CPU (mean)</th>"
+        "</tr></thead>\n<tbody>\n",
+        out);
+  for (int c = 0; c < r->condition_count; c++)
+    if (b->outside_n[c]) {
+      fputs("<tr><td class=\"cond\">", out);
+      report_html_text(out, r->conditions[c]);
+      fprintf(out, "</td><td>%d</td><td>%.1f&nbsp;%%</td></tr>\n", b->outside_n[c],
+              outside_mean(b, c));
+    }
+  fputs("</tbody></table></div>\n", out);
+}
+
+const report_section report_section_time = {
+    "time", prepare, NULL, {write_text, write_csv, write_json, write_html}};
