@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
+/* test_experiment.c - where a trial's time goes: the quiet gate watched during the settle, the
+   benchmark's iterations per trial (fixed, auto, kept on resume), the previous load torn down
+   while the next one settles (the census counts only the new one), the gate giving way to
+   recording on a busy machine, and the time.* metrics every trial records. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "experiment/experiment.h"
+#include "plan/plan.h"
+#include "store/store.h"
+#include "testdb.h"
+#include "threadsoup/plat.h"
+
+#define MAX_TRIALS 32
+
+typedef struct trial_facts {
+  int64_t id;
+  int seq, block;
+  char condition[128];
+  double score;
+  long process_threads;
+  char warnings[256];
+  double settle_s, probe_ms, gate_s, trial_s, bench_s, iter_count, outside;
+  double iter[8];
+  int iter_seen;
+} trial_facts;
+
+typedef struct run_facts {
+  trial_facts t[MAX_TRIALS];
+  int count;
+  char notes[4096];
+} run_facts;
+
+static int add_row(void *ctx, const store_trial_row *row) {
+  run_facts *f = ctx;
+  if (f->count == MAX_TRIALS)
+    return 1;
+  trial_facts *t = &f->t[f->count++];
+  memset(t, 0, sizeof *t);
+  t->id = row->id;
+  t->seq = row->seq;
+  t->block = row->block;
+  snprintf(t->condition, sizeof t->condition, "%s", row->condition);
+  t->score = row->score;
+  t->process_threads = row->process_threads;
+  snprintf(t->warnings, sizeof t->warnings, "%s", row->warnings);
+  t->settle_s = t->probe_ms = t->gate_s = t->trial_s = t->bench_s = t->iter_count = t->outside =
+      NAN;
+  return 0;
+}
+
+static int add_metric(void *ctx, int64_t trial_id, const char *name, double value) {
+  run_facts *f = ctx;
+  for (int i = 0; i < f->count; i++) {
+    trial_facts *t = &f->t[i];
+    if (t->id != trial_id)
+      continue;
+    int n;
+    if (strcmp(name, "time.settle_s") == 0)
+      t->settle_s = value;
+    else if (strcmp(name, "timer.probe_ms") == 0)
+      t->probe_ms = value;
+    else if (strcmp(name, "gate.wait_s") == 0)
+      t->gate_s = value;
+    else if (strcmp(name, "time.trial_s") == 0)
+      t->trial_s = value;
+    else if (strcmp(name, "time.bench_s") == 0)
+      t->bench_s = value;
+    else if (strcmp(name, "iter.count") == 0)
+      t->iter_count = value;
+    else if (strcmp(name, "outside.cpu_percent") == 0)
+      t->outside = value;
+    else if (sscanf(name, "iter.%d", &n) == 1 && n >= 1 && n <= 8) {
+      t->iter[n - 1] = value;
+      t->iter_seen++;
+    }
+  }
+  return 0;
+}
+
+static void on_note(void *ctx, const char *text) {
+  run_facts *f = ctx;
+  size_t used = strlen(f->notes);
+  snprintf(f->notes + used, sizeof f->notes - used, "%s\n", text);
+}
+
+static void read_facts(store *s, int64_t run_id, run_facts *f) {
+  ts_err err;
+  f->count = 0;
+  CHECK_INT(store_run_trials(s, run_id, add_row, f, &err), TS_OK);
+  CHECK_INT(store_run_metrics(s, run_id, add_metric, f, &err), TS_OK);
+}
+
+/* Runs `text` (a plan) into a new database at `path`; the store stays open in *out. */
+static int run_plan(const char *path, const char *text, store **out, int64_t *run_id,
+                    run_facts *f) {
+  ts_err err;
+  plan p;
+  remove_db(path);
+  memset(f, 0, sizeof *f);
+  if (store_open(out, path, &err) != TS_OK || plan_parse(text, "test", &p, &err) != TS_OK) {
+    fprintf(stderr, "  setup: %s\n", err.text);
+    return TS_EINVAL;
+  }
+  experiment_observer o = {NULL, NULL, on_note, f};
+  int rc = experiment_run(*out, &p, 11, &o, NULL, run_id, &err);
+  if (rc != TS_OK)
+    fprintf(stderr, "  run: %s\n", err.text);
+  else
+    read_facts(*out, *run_id, f);
+  return rc;
+}
+
+/* The gate's second of quiet lies within a longer settle: a trial waits the settle, not the settle
+   and then a second (at 100 % nothing is too busy; a timeout of 0 ends a busy gate at once). A
+   settle shorter than a second still waits the gate's second. */
+static void gate_is_watched_during_the_settle(void) {
+  store *s = NULL;
+  int64_t run_id;
+  static run_facts f;
+  REQUIRE(run_plan("experiment_gate.db",
+                   "conditions = baseline\nbench = builtin-st\nreps = 2\nwarmup = 0\n"
+                   "settle = 1500ms\nquiet-cpu = 100%\nquiet-timeout = 0s\nwork-scale = 0.02\n"
+                   "iterations = 1\n",
+                   &s, &run_id, &f) == TS_OK);
+  CHECK_INT(f.count, 2);
+  for (int i = 0; i < f.count; i++) {
+    double waited = f.t[i].settle_s + f.t[i].probe_ms / 1000;
+    fprintf(stderr, "  trial %d: waited %.3f s, gate %.3f s\n", f.t[i].seq, waited, f.t[i].gate_s);
+    CHECK(waited >= 1.45 && waited < 1.7);
+    CHECK(f.t[i].gate_s < 0.15);
+    CHECK(f.t[i].trial_s >= f.t[i].settle_s + f.t[i].bench_s);
+  }
+  store_close(s);
+  REQUIRE(run_plan("experiment_gate.db",
+                   "conditions = baseline\nbench = builtin-st\nreps = 1\nwarmup = 0\n"
+                   "settle = 200ms\nquiet-cpu = 100%\nquiet-timeout = 10s\nwork-scale = 0.02\n",
+                   &s, &run_id, &f) == TS_OK);
+  CHECK_INT(f.count, 1);
+  fprintf(stderr, "  short settle: waited %.3f s\n", f.t[0].settle_s);
+  CHECK(f.t[0].settle_s >= 0.99);
+  store_close(s);
+}
+
+/* iterations = 3: each trial's score is the mean of its three runs, each stored; 1: one run, as
+   before; auto: chosen once from the warm-up, said once, the same for every trial. */
+static void iterations_make_a_trial(void) {
+  store *s = NULL;
+  int64_t run_id;
+  static run_facts f;
+  REQUIRE(run_plan("experiment_iter.db",
+                   "conditions = baseline, baseline-b\nbench = builtin-st\nreps = 2\nwarmup = 0\n"
+                   "settle = 0s\nwork-scale = 0.02\niterations = 3\n",
+                   &s, &run_id, &f) == TS_OK);
+  CHECK_INT(f.count, 4);
+  for (int i = 0; i < f.count; i++) {
+    CHECK(f.t[i].iter_count == 3);
+    CHECK_INT(f.t[i].iter_seen, 3);
+    CHECK_REL(f.t[i].score, (f.t[i].iter[0] + f.t[i].iter[1] + f.t[i].iter[2]) / 3, 1e-9);
+  }
+  store_close(s);
+
+  REQUIRE(run_plan("experiment_iter.db",
+                   "conditions = baseline\nbench = builtin-st\nreps = 2\nwarmup = 0\n"
+                   "settle = 0s\nwork-scale = 0.02\niterations = 1\n",
+                   &s, &run_id, &f) == TS_OK);
+  for (int i = 0; i < f.count; i++) {
+    CHECK(f.t[i].iter_count == 1);
+    CHECK_INT(f.t[i].iter_seen, 0);
+  }
+  CHECK(strstr(f.notes, "iterations:") == NULL);
+  store_close(s);
+
+  REQUIRE(run_plan("experiment_iter.db",
+                   "conditions = baseline, sleep:200@100ms\nbench = builtin-st\nreps = 2\n"
+                   "warmup = 1\nsettle = 300ms\nwork-scale = 0.02\n",
+                   &s, &run_id, &f) == TS_OK);
+  fprintf(stderr, "  auto: %s", f.notes);
+  const char *said = strstr(f.notes, "iterations: ");
+  CHECK(said != NULL);
+  CHECK(said && strstr(said + 1, "iterations: ") == NULL);
+  double k = NAN;
+  for (int i = 0; i < f.count; i++) {
+    if (f.t[i].block == 0) {
+      CHECK(f.t[i].iter_count == 1); /* the warm-up measures what auto chooses from */
+      continue;
+    }
+    if (isnan(k))
+      k = f.t[i].iter_count;
+    CHECK(f.t[i].iter_count == k);
+  }
+  CHECK(k >= 1 && k <= 8);
+  store_close(s);
+}
+
+/* Stops the run after its second trial. */
+static void stop_after_two(void *ctx, const experiment_progress *progress) {
+  if (progress->done == 2)
+    plat_cancel_raise(ctx);
+}
+
+/* A resumed run keeps the iterations its first sitting chose, even where auto would now choose
+   otherwise (the stored warm-up is changed to say so). */
+static void resumed_run_keeps_its_iterations(void) {
+  const char *path = "experiment_resume.db";
+  store *s = NULL;
+  ts_err err;
+  plan p;
+  int64_t run_id;
+  static run_facts f;
+  remove_db(path);
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
+  REQUIRE(plan_parse("conditions = baseline, baseline-b\nbench = builtin-st\nreps = 3\n"
+                     "warmup = 1\nsettle = 0s\nwork-scale = 0.02\niterations = 2\n",
+                     "test", &p, &err) == TS_OK);
+  plat_cancel *cancel;
+  REQUIRE(plat_cancel_create(&cancel, &err) == TS_OK);
+  experiment_observer o = {NULL, stop_after_two, NULL, cancel};
+  CHECK_INT(experiment_run(s, &p, 5, &o, cancel, &run_id, &err), TS_EINTERRUPTED);
+  plat_cancel_destroy(cancel);
+  /* The stored plan now says auto, as an older run's would: the run's own trials decide. */
+  store_close(s);
+  sqlite3 *db;
+  REQUIRE(sqlite3_open(path, &db) == SQLITE_OK);
+  CHECK_INT(sqlite3_exec(db,
+                         "UPDATE run SET plan_text=replace(plan_text,'iterations = 2',"
+                         "'iterations = auto')",
+                         NULL, NULL, NULL),
+            SQLITE_OK);
+  sqlite3_close(db);
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
+  memset(&f, 0, sizeof f);
+  experiment_observer notes = {NULL, NULL, on_note, &f};
+  CHECK_INT(experiment_resume(s, run_id, &notes, NULL, &p, &err), TS_OK);
+  CHECK(strstr(f.notes, "iterations: 2 benchmark runs per trial, as in the run's earlier") != NULL);
+  read_facts(s, run_id, &f);
+  CHECK_INT(f.count, 7);
+  for (int i = 0; i < f.count; i++)
+    if (f.t[i].block > 0)
+      CHECK(f.t[i].iter_count == 2);
+  store_close(s);
+}
+
+/* The previous load is torn down while the next one starts and settles, and is gone before the
+   census: a baseline right after 2,000 sleepers counts this process's one thread. */
+static void census_counts_only_the_new_load(void) {
+  store *s = NULL;
+  int64_t run_id;
+  static run_facts f;
+  REQUIRE(run_plan("experiment_teardown.db",
+                   "conditions = baseline, sleep:2000@500ms\nbench = builtin-st\nreps = 3\n"
+                   "warmup = 0\nsettle = 300ms\nwork-scale = 0.02\niterations = 1\n",
+                   &s, &run_id, &f) == TS_OK);
+  CHECK_INT(f.count, 6);
+  for (int i = 0; i < f.count; i++) {
+    if (strcmp(f.t[i].condition, "baseline") == 0)
+      CHECK_INT(f.t[i].process_threads, 1);
+    else
+      CHECK(f.t[i].process_threads == 2001 || f.t[i].process_threads == -1);
+    CHECK(isfinite(f.t[i].trial_s));
+  }
+  store_close(s);
+}
+
+/* On a busy machine (1 %: hardly any machine is that quiet for long) the gate times out; after two
+   timeouts in a row the trials stop waiting, the notes say so once, and every trial records the
+   CPU use outside ThreadSoup during its benchmark. */
+static void gate_gives_way_to_recording(void) {
+  store *s = NULL;
+  int64_t run_id;
+  static run_facts f;
+  REQUIRE(run_plan("experiment_busy.db",
+                   "conditions = baseline\nbench = builtin-st\nreps = 4\nwarmup = 0\n"
+                   "settle = 0s\nquiet-cpu = 1%\nquiet-timeout = 300ms\nwork-scale = 0.02\n"
+                   "iterations = 1\n",
+                   &s, &run_id, &f) == TS_OK);
+  CHECK_INT(f.count, 4);
+  int in_row = 0, gave_way = 0;
+  for (int i = 0; i < f.count; i++) {
+    CHECK(f.t[i].outside >= 0 && f.t[i].outside <= 100);
+    int timed_out = strstr(f.t[i].warnings, "quiet gate timed out") != NULL;
+    if (gave_way) {
+      CHECK(!timed_out);
+      CHECK(f.t[i].gate_s < 0.05);
+    }
+    in_row = timed_out ? in_row + 1 : 0;
+    if (in_row == 2)
+      gave_way = 1;
+  }
+  CHECK_INT(strstr(f.notes, "quiet gate: timed out on 2 trials in a row") != NULL, gave_way);
+  if (!gave_way)
+    fprintf(stderr, "  this machine stayed under 1 %%: the giving way was not seen\n");
+  store_close(s);
+}
+
+int main(void) {
+  RUN_CASE(gate_is_watched_during_the_settle);
+  RUN_CASE(iterations_make_a_trial);
+  RUN_CASE(resumed_run_keeps_its_iterations);
+  RUN_CASE(census_counts_only_the_new_load);
+  RUN_CASE(gate_gives_way_to_recording);
+  return check_summary();
+}
