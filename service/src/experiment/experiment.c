@@ -618,9 +618,10 @@ static int choose_iterations(store *s, int64_t run_id, const plan *p, const pend
         ITERATIONS_TARGET_SHARE / (1 - ITERATIONS_TARGET_SHARE) * t.overhead_s / t.bench_s;
     k = want > ITERATIONS_MAX ? ITERATIONS_MAX : want < 1 ? 1 : (int)ceil(want);
     snprintf(text, sizeof text,
-             "iterations: %d benchmark run%s per trial, the trial's score their mean (auto: the "
-             "warm-up spent %.1f s around %.1f s of benchmark)",
-             k, k == 1 ? "" : "s", t.overhead_s, t.bench_s);
+             "iterations: %d benchmark run%s per trial%s (auto: the warm-up spent %.1f s around "
+             "%.1f s of benchmark)",
+             k, k == 1 ? "" : "s", k == 1 ? "" : ", the trial's score their mean", t.overhead_s,
+             t.bench_s);
   } else
     snprintf(text, sizeof text,
              "iterations: 1 benchmark run per trial (auto: no warm-up times to choose from)");
