@@ -178,7 +178,8 @@ static const plan_setting plan_settings[] = {
              "time allowed for adaptive repetitions; when it runs out the run says so"),
     PERCENT("quiet-cpu", quiet_cpu_pct, "off", 1, 100, "off",
             "quiet gate: before each benchmark, wait until CPU use outside ThreadSoup stays under "
-            "this for one second"),
+            "this for one second (watched during the settle; after two timeouts in a row the "
+            "trials stop waiting and record it)"),
     DURATION("quiet-timeout", quiet_timeout_ns, 0, TS_NS_PER_HOUR, "30s",
              "how long the quiet gate waits; then the trial runs and keeps a warning"),
     PERCENT("margin", margin_pct, "auto", 0.1, 50, "auto",
