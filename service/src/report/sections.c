@@ -9,7 +9,7 @@
 #define REPORT_SECTIONS(X)        \
     X(header,      1,  0,  1,  1) \
     X(headline,    2,  0,  0,  0) \
-    X(benchmarks,  3,  0,  5,  3) \
+    X(benchmarks,  3,  3,  5,  3) \
     X(census,      4,  2,  4,  4) \
     X(cost,        5,  0,  2,  5) \
     X(calibration, 6,  0,  6,  6) \
