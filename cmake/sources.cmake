@@ -44,6 +44,7 @@ endif()
 set(TS_CORE_SOURCES
   service/src/bench/bench.c
   service/src/bench/builtin.c
+  service/src/bench/child.c
   service/src/bench/command.c
   service/src/bench/cpuz.c
   service/src/bench/sevenzip.c
@@ -131,6 +132,7 @@ set(TS_CORE_SOURCES
 set(TS_CLI_SOURCES
   service/src/main.c
   service/src/cli/args.c
+  service/src/cli/bench_child.c
   service/src/cli/census.c
   service/src/cli/client.c
   service/src/cli/doctor.c

@@ -12,6 +12,19 @@ static const cli_command *const commands[] = {
     &cli_stop_command,    &cli_schedule_command, &cli_quiet_command,  &cli_service_command,
     &cli_doctor_command,  &cli_export_command,   &cli_import_command, NULL,
 };
+/* Command words users never type, so not in --help: the built-in benchmarks' child process. */
+static const cli_command *const hidden_commands[] = {&cli_bench_child_command, NULL};
+
+/* The command called `word` in either table; NULL when none. */
+static const cli_command *find_command(const char *word) {
+  for (size_t i = 0; commands[i]; i++)
+    if (strcmp(word, commands[i]->name) == 0)
+      return commands[i];
+  for (size_t i = 0; hidden_commands[i]; i++)
+    if (strcmp(word, hidden_commands[i]->name) == 0)
+      return hidden_commands[i];
+  return NULL;
+}
 
 static void print_help(void) {
   printf("ThreadSoup %s - what do idle and background threads and processes cost a machine?\n\n"
@@ -36,15 +49,14 @@ int main(int argc, char **argv) {
     printf("threadsoup %s\n", TS_VERSION);
     return CLI_EXIT_OK;
   }
-  for (size_t i = 0; commands[i]; i++) {
-    if (strcmp(word, commands[i]->name) != 0)
-      continue;
+  const cli_command *command = find_command(word);
+  if (command) {
     for (int j = 2; j < argc; j++)
       if (strcmp(argv[j], "--help") == 0 || strcmp(argv[j], "-h") == 0) {
-        cli_print_command_help(commands[i]);
+        cli_print_command_help(command);
         return CLI_EXIT_OK;
       }
-    return commands[i]->main(argc - 2, argv + 2);
+    return command->main(argc - 2, argv + 2);
   }
   char message[300];
   snprintf(message, sizeof message, "unknown %s '%.200s'", word[0] == '-' ? "option" : "command",

@@ -278,6 +278,20 @@ static void text_lists_and_names_are_bounded(void) {
   CHECK_STR_CONTAINS(err.text, accepted_of("bench"));
 }
 
+/* The benchmarks' settings, a row that several benchmarks share counted once. */
+static size_t distinct_bench_settings(void) {
+  size_t n = 0;
+  for (size_t b = 0; bench_table[b]; b++)
+    for (size_t k = 0; k < bench_setting_count(bench_table[b]); k++) {
+      int shared = 0;
+      for (size_t o = 0; o < b; o++)
+        for (size_t j = 0; j < bench_setting_count(bench_table[o]); j++)
+          shared |= &bench_table[o]->settings[j] == &bench_table[b]->settings[k];
+      n += !shared;
+    }
+  return n;
+}
+
 /* Every setting is covered above, and each default is accepted by its own setter and is what an
    empty plan holds. */
 static void every_setting_is_covered_and_defaults_hold(void) {
@@ -289,9 +303,7 @@ static void every_setting_is_covered_and_defaults_hold(void) {
   char a[PLAN_FORMAT_MAX], line[512];
   CHECK_INT(plan_parse("", "test", &p, &err), TS_OK);
   plan_format(&p, a, sizeof a);
-  size_t count = 0, bench_settings = 0;
-  for (size_t b = 0; bench_table[b]; b++)
-    bench_settings += bench_setting_count(bench_table[b]);
+  size_t count = 0, bench_settings = distinct_bench_settings();
   for (size_t i = 0; plan_setting_info_at(i, &info); i++, count++) {
     int covered = 0;
     for (size_t j = 0; j < sizeof bounded / sizeof bounded[0]; j++)
@@ -326,8 +338,12 @@ static void every_setting_is_covered_and_defaults_hold(void) {
   CHECK_INT(p.bench_timeout_ns, 10 * TS_NS_PER_MIN);
   CHECK_INT(p.quiet, 0);
   CHECK_INT(p.condition_count + p.bench_count, 0);
-  for (size_t i = 0; i < BENCH_SETTINGS_MAX; i++)
-    CHECK(!p.bench_settings[i][0]);
+  for (size_t b = 0; bench_table[b]; b++)
+    for (size_t k = 0; k < bench_setting_count(bench_table[b]); k++) {
+      const bench_setting *s = &bench_table[b]->settings[k];
+      const char *v = plan_bench_setting(&p, s->key);
+      CHECK(v && strcmp(v, s->dflt ? s->dflt : "") == 0);
+    }
   CHECK(!p.export_to[0]);
 }
 
@@ -366,36 +382,48 @@ static void benchmark_settings_are_plan_settings(void) {
     const bench_def *def = bench_table[b];
     for (size_t k = 0; k < bench_setting_count(def); k++, total++) {
       const bench_setting *s = &def->settings[k];
+      int choice = s->kind == BENCH_SETTING_CHOICE;
+      /* A choice takes its last word (not its default), any other text "x y". */
+      const char *value = choice ? strrchr(s->choices, '|') + 1 : "x y";
       CHECK(plan_is_setting(s->key));
-      snprintf(line, sizeof line, "--%s %s ", s->key, bench_setting_value_name(s->kind));
+      snprintf(line, sizeof line, "--%s %s ", s->key,
+               choice ? s->choices : bench_setting_value_name(s->kind));
       CHECK_STR_CONTAINS(help, line);
       CHECK_INT(plan_parse("", "test", &p, &err), TS_OK);
       char what[128];
       CHECK(!plan_runs_programs(&p, what, sizeof what));
-      CHECK_INT(plan_set(&p, s->key, "x y", &err), TS_OK);
-      CHECK(strcmp(plan_bench_setting(&p, s->key), "x y") == 0);
+      if (choice) {
+        CHECK_INT(plan_set(&p, s->key, "x y", &err), TS_EUSAGE);
+        snprintf(line, sizeof line, "%s: 'x y' is not accepted (accepted: ", s->key);
+        CHECK_STR_CONTAINS(err.text, line);
+        CHECK_INT(plan_set(&p, s->key, "", &err), TS_EUSAGE);
+      }
+      CHECK_INT(plan_set(&p, s->key, value, &err), TS_OK);
+      CHECK(strcmp(plan_bench_setting(&p, s->key), value) == 0);
       CHECK_INT(plan_runs_programs(&p, what, sizeof what), bench_setting_runs_programs(s->kind));
       if (bench_setting_runs_programs(s->kind)) {
         snprintf(line, sizeof line, "%s = x y", s->key);
         CHECK(strcmp(what, line) == 0);
       }
-      /* Only its own benchmark sees it, in its row's place. */
+      /* Only the benchmarks listing the row see it, in its row's place. */
       const char *arg, *settings[BENCH_SETTINGS_MAX];
       for (size_t o = 0; bench_table[o]; o++) {
         if (plan_bench(&p, bench_table[o]->name, &arg, settings, &err) == NULL)
           continue;
         for (size_t j = 0; j < bench_setting_count(bench_table[o]); j++)
-          CHECK_INT(strcmp(settings[j], "x y") == 0, o == b && j == k);
+          CHECK_INT(strcmp(settings[j], value) == 0, &bench_table[o]->settings[j] == s);
       }
       plan_format(&p, text, sizeof text);
-      snprintf(line, sizeof line, "\n%s = x y\n", s->key);
+      snprintf(line, sizeof line, "\n%s = %s\n", s->key, value);
       CHECK_STR_CONTAINS(text, line);
       plan q;
       CHECK_INT(plan_parse(text, "stored plan", &q, &err), TS_OK);
-      CHECK(strcmp(plan_bench_setting(&q, s->key), "x y") == 0);
+      CHECK(strcmp(plan_bench_setting(&q, s->key), value) == 0);
     }
   }
-  CHECK(total <= BENCH_SETTINGS_MAX);
+  CHECK(distinct_bench_settings() <= BENCH_SETTINGS_MAX);
+  /* builtin-st and builtin-mt share one `process` setting. */
+  CHECK(bench_named("builtin-st")->settings == bench_named("builtin-mt")->settings);
   /* A benchmark a search does not find here is refused by plan_check with the setting that gives
      its program; given, the plan passes. (CPU-Z is never found on Linux or under Wine.) */
   const bench_def *cpuz = bench_named("cpuz");
@@ -418,7 +446,8 @@ static void benchmark_settings_are_plan_settings(void) {
 }
 
 /* Text stored with runs before settings became a table, as plan_format wrote it then; it reads
-   back the same, with the settings added since at their defaults (iterations). */
+   back the same, with the settings added since at their defaults (iterations, the built-in
+   benchmarks' process). */
 static void old_stored_text_still_reads(void) {
   static const char *const stored =
       "name = quick\n"
@@ -431,7 +460,7 @@ static void old_stored_text_still_reads(void) {
       "conditions = baseline, sleep:1500@500ms, sleep:5000@500ms, sleep:15000@500ms\n"
       "bench = builtin-st\nreps = 5\nwarmup = 1\nsettle = 1s\niterations = auto\nwork-scale = 1\n"
       "precision = off\nbudget = 1h\nquiet-cpu = 25%\nquiet-timeout = 5s\nmargin = auto\n"
-      "timeout = 10m\nquiet = off\n";
+      "timeout = 10m\nquiet = off\nprocess = separate\n";
   plan p;
   ts_err err;
   char text[PLAN_FORMAT_MAX];

@@ -113,8 +113,11 @@ static void test_csv(void) {
                           "core_classes,");
   /* metric columns, sorted, quoted only when needed (none here needs it) */
   CHECK_STR_CONTAINS(csv, ",integer,load.switches_per_s,state.S (sleeping)\n");
-  /* header and one row per trial; then a blank line, the census's header and a row per condition */
-  CHECK_INT(count(csv, "\n"), 1 + 26 + 1 + 1 + 3);
+  /* header and one row per trial; then a blank line, the census's header and a row per condition;
+     then a blank line, the kernels' header and builtin-mt's one kernel under two conditions */
+  CHECK_INT(count(csv, "\n"), 1 + 26 + 1 + 1 + 3 + 1 + 1 + 2);
+  CHECK_STR_CONTAINS(csv, "\nkernel_bench,kernel,condition,verdict,percent,ci_low,ci_high,");
+  CHECK_STR_CONTAINS(csv, "\nbuiltin-mt,integer,sleep:200@500ms,slower,-9.9");
   CHECK_STR_CONTAINS(csv, ",\"sleep:5<&\"\"x\"\">,y\","); /* RFC 4180: quotes doubled */
   CHECK_STR_CONTAINS(csv, ",\"quiet gate skipped, \"\"busy\"\"\"");
   CHECK_STR_CONTAINS(csv, "\n1,6,1,sleep:200@500ms,builtin-mt,failed,,,,,"
@@ -132,8 +135,11 @@ static void test_json(void) {
   CHECK_STR_CONTAINS(json, "\"plan\":\"name = <b>mine</b>\\n\"");
   CHECK_STR_CONTAINS(json, "\"cpu\":\"cpu \\\"fast\\\"\"");
   CHECK_STR_CONTAINS(json, "\"condition\":\"sleep:5<&\\\"x\\\">,y\"");
-  CHECK_INT(count(json, "{\"name\":"), 2);
-  CHECK_INT(count(json, "\"verdict\":\"slower\""), 2);
+  /* two benchmarks and builtin-mt's kernel, slower under sleep:200 as its score is */
+  CHECK_INT(count(json, "{\"name\":"), 3);
+  CHECK_INT(count(json, "\"verdict\":\"slower\""), 3);
+  CHECK_STR_CONTAINS(json, "\"kernels\":[\n {\"name\":\"integer\",\"conditions\":[{\"condition\":"
+                           "\"sleep:200@500ms\",\"verdict\":\"slower\",\"percent\":-9.9");
   CHECK_INT(count(json, "\"verdict\":\"reference\""), 2);
   CHECK_STR_CONTAINS(json, "\"ci\":[");
   CHECK_STR_CONTAINS(json, "\"ci_confidence\":");
@@ -171,6 +177,7 @@ static void test_html(void) {
   CHECK_INT(count(html, "<table>"), 4); /* two benchmarks, the census, where they ran */
   CHECK_STR_CONTAINS(html, "slower by");
   CHECK_STR_CONTAINS(html, "<br><span class=\"note\">could detect ±");
+  CHECK_INT(count(html, "<table class=\"kernels\">"), 1); /* builtin-mt's kernel */
   /* Where the benchmarks ran: one row per combination, with its trials. */
   CHECK_STR_CONTAINS(html, "<h2>Where the benchmarks ran</h2>");
   CHECK_STR_CONTAINS(html, "<tr><td>1</td><td>ac</td><td>off</td><td>class1:3,class0:1</td></tr>");
@@ -196,6 +203,88 @@ static void test_text_unchanged_shape(void) {
   CHECK_STR_CONTAINS(text,
                      "  1 trial(s): power ac, power throttling off, cores class1:3,class0:1\n");
   free(text);
+}
+
+/* Each kernel (a trial's sub-score: a metric without a '.') is compared across the conditions as
+   the score is, paired within blocks, and gets its own verdict in every format: here float is
+   3 % slower under the load and integer unchanged, while the score moves by their mean. */
+static void each_kernel_has_its_own_verdict(void) {
+  ts_err err;
+  store *ks = NULL;
+  remove("test_report_kernels.db");
+  CHECK_INT(store_open(&ks, "test_report_kernels.db", &err), TS_OK);
+  store_run_info info = {"kernels", "name = kernels\n",
+                         3,         "2026-01-01T00:00:00.000Z",
+                         "host",    "Linux",
+                         "cpu",     2,
+                         "1.0",     NULL,
+                         0};
+  enum { BLOCKS = 8 };
+  store_trial_plan trials[2 * BLOCKS];
+  int n = 0;
+  for (int b = 1; b <= BLOCKS; b++)
+    for (int c = 0; c < 2; c++, n++)
+      trials[n] =
+          (store_trial_plan){n + 1, b, c ? "sleep:15000@500ms" : "baseline", "builtin-st", 0};
+  int64_t id = 0;
+  CHECK_INT(store_run_begin(ks, &info, trials, n, &id, &err), TS_OK);
+  for (int i = 0; i < n; i++) {
+    int c = i % 2, b = i / 2;
+    /* each block a little faster or slower as a whole; the kernels' own noise about 0.1 % */
+    double block = 1 + 0.01 * sin(b * 1.3), noise = 0.001 * sin(i * 2.1);
+    double flt = 250 * block * (c ? 0.97 : 1) * (1 + noise);
+    double integer = 740 * block * (1 - noise);
+    store_metric metrics[3] = {{"float", flt}, {"integer", integer}, {"load.cpu_percent", 1}};
+    CHECK_INT(test_finish_trial(ks, trials[i].id, 100 * sqrt(flt / 250 * integer / 740), 3, metrics,
+                                &err),
+              TS_OK);
+  }
+  CHECK_INT(store_run_end(ks, id, STORE_RUN_FINISHED, NULL, "2026-01-01T00:02:00.000Z", &err),
+            TS_OK);
+  report_data *r = NULL;
+  CHECK_INT(report_data_load(ks, id, NULL, REPORT_WITH_RUN | REPORT_WITH_STATS, &r, &err), TS_OK);
+  REQUIRE(r != NULL);
+  REQUIRE(r->kernels[0].count == 2); /* load.cpu_percent is the trial's, not a kernel */
+  CHECK(strcmp(r->kernels[0].names[0], "float") == 0);
+  CHECK(strcmp(r->kernels[0].names[1], "integer") == 0);
+  int loaded = r->baseline == 0 ? 1 : 0;
+  const report_cell *flt = &r->kernels[0].cells[loaded];
+  const report_cell *integer = &r->kernels[0].cells[REPORT_MAX_CONDITIONS + loaded];
+  CHECK(flt->compared && integer->compared);
+  CHECK(!r->kernels[0].cells[r->baseline].compared);
+  CHECK(fabs(flt->cmp.percent + 3) < 0.2);
+  CHECK_INT(flt->cmp.verdict, STATS_SLOWER);
+  CHECK_INT(integer->cmp.verdict, STATS_NO_EFFECT);
+  CHECK(flt->cmp.paired && flt->cmp.pairs == BLOCKS);
+  CHECK_STR_CONTAINS(flt->verdict, "slower by");
+  report_data_free(r);
+
+  char *text = test_render_report(ks, id, REPORT_FORMAT_TEXT);
+  char *csv = test_render_report(ks, id, REPORT_FORMAT_CSV);
+  char *json = test_render_report(ks, id, REPORT_FORMAT_JSON);
+  char *html = test_render_report(ks, id, REPORT_FORMAT_HTML);
+  REQUIRE(text && csv && json && html);
+  CHECK_STR_CONTAINS(text, "  each kernel, compared as the score is (the score is the primary "
+                           "endpoint):\n    sleep:15000@500ms:\n      float      -");
+  CHECK_STR_CONTAINS(text, "] slower (p Holm ");
+  CHECK_STR_CONTAINS(text, "\n      integer    ");
+  CHECK_STR_CONTAINS(text, "] no measurable effect (p Holm ");
+  CHECK(strstr(text, "load.cpu_percent  ") == NULL);
+  CHECK_STR_CONTAINS(csv, "\nbuiltin-st,float,sleep:15000@500ms,slower,-");
+  CHECK_STR_CONTAINS(csv, "\nbuiltin-st,integer,sleep:15000@500ms,no measurable effect,");
+  CHECK_STR_CONTAINS(json, "\"kernels\":[\n {\"name\":\"float\",\"conditions\":[{\"condition\":"
+                           "\"sleep:15000@500ms\",\"verdict\":\"slower\",\"percent\":-");
+  CHECK_STR_CONTAINS(json, "{\"name\":\"integer\",\"conditions\":[{\"condition\":"
+                           "\"sleep:15000@500ms\",\"verdict\":\"no measurable effect\"");
+  CHECK_STR_CONTAINS(html, "<table class=\"kernels\">");
+  CHECK_STR_CONTAINS(html, "<tr><td class=\"cond\">float</td><td title=\"slower by");
+  CHECK_STR_CONTAINS(html, "] slower</td></tr>");
+  free(text);
+  free(csv);
+  free(json);
+  free(html);
+  store_close(ks);
+  remove("test_report_kernels.db");
 }
 
 /* The widest interval half-width of every comparison, from the cells the report computed, as
@@ -664,6 +753,7 @@ int main(void) {
   RUN_CASE(test_json);
   RUN_CASE(test_html);
   RUN_CASE(test_text_unchanged_shape);
+  RUN_CASE(each_kernel_has_its_own_verdict);
   RUN_CASE(sensitivity_is_the_scores_own);
   RUN_CASE(more_blocks_come_with_their_time);
   RUN_CASE(precision_check_measures_the_reported_intervals);

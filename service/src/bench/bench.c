@@ -34,14 +34,16 @@ size_t bench_setting_count(const bench_def *b) {
 const char *bench_setting_value_name(bench_setting_kind kind) {
   static const char *const names[] = {[BENCH_SETTING_PATH] = "PATH",
                                       [BENCH_SETTING_COMMAND] = "CMD",
-                                      [BENCH_SETTING_PATTERN] = "RE"};
+                                      [BENCH_SETTING_PATTERN] = "RE",
+                                      [BENCH_SETTING_CHOICE] = "WORD"};
   return names[kind];
 }
 
 const char *bench_setting_forms(bench_setting_kind kind) {
   static const char *const forms[] = {[BENCH_SETTING_PATH] = "a path",
                                       [BENCH_SETTING_COMMAND] = "a command line",
-                                      [BENCH_SETTING_PATTERN] = "a regular expression"};
+                                      [BENCH_SETTING_PATTERN] = "a regular expression",
+                                      [BENCH_SETTING_CHOICE] = "one of its words"};
   return forms[kind];
 }
 

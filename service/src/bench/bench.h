@@ -41,12 +41,17 @@ typedef enum bench_setting_kind {
   BENCH_SETTING_PATH,    /* the benchmark's program: it runs there though a search finds none */
   BENCH_SETTING_COMMAND, /* a command line the benchmark runs */
   BENCH_SETTING_PATTERN, /* a regular expression read by the benchmark */
+  BENCH_SETTING_CHOICE,  /* one of the row's `choices` words */
 } bench_setting_kind;
 
+/* Benchmarks may list the same row (builtin-st and builtin-mt share `process`): a plan then holds
+   one setting, which each of them is handed. */
 typedef struct bench_setting {
   const char *key;
   bench_setting_kind kind;
   const char *help;
+  const char *choices; /* BENCH_SETTING_CHOICE: the words accepted, "|"-separated */
+  const char *dflt;    /* BENCH_SETTING_CHOICE: the word a plan that does not say holds */
 } bench_setting;
 
 /* What --help calls a kind's value ("PATH"), and what its text is ("a path"). */
@@ -91,6 +96,9 @@ typedef struct bench_def {
   int (*check_plan)(const char *const *settings, ts_err *err);
   /* 1: listing it makes whoever runs the plan run programs (a command benchmark). */
   int runs_programs;
+  /* NULL, or the run in this very process of a benchmark whose `run` starts a child process of
+     our own program for it: `threadsoup bench-child` (bench_child_main) calls this. */
+  int (*run_here)(const bench_args *args, bench_result *out, ts_err *err);
 } bench_def;
 
 extern const bench_def *const bench_table[];

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "child.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/rng.h" /* splitmix64: the same buffers on Linux and Windows */
@@ -345,14 +346,19 @@ static double per_second_in_millions(const kernel_totals *totals) {
 }
 
 enum { KERNEL_INTEGER, KERNEL_COMPRESS, KERNEL_FLOAT, KERNEL_MEMORY, KERNEL_COUNT };
-static const struct {
-  const char *name;
-  double reference; /* Mwork/s */
-} kernel_table[KERNEL_COUNT] = {
-    {"integer", REFERENCE_INTEGER},
-    {"compress", REFERENCE_COMPRESS},
-    {"float", REFERENCE_FLOAT},
-    {"memory", REFERENCE_MEMORY},
+/* The kernels' names (the sub-scores' and the child's output's) and their references. */
+static const char *const kernel_names[KERNEL_COUNT] = {
+    [KERNEL_INTEGER] = "integer",
+    [KERNEL_COMPRESS] = "compress",
+    [KERNEL_FLOAT] = "float",
+    [KERNEL_MEMORY] = "memory",
+};
+static const double kernel_reference[KERNEL_COUNT] = {
+    /* Mwork/s */
+    [KERNEL_INTEGER] = REFERENCE_INTEGER,
+    [KERNEL_COMPRESS] = REFERENCE_COMPRESS,
+    [KERNEL_FLOAT] = REFERENCE_FLOAT,
+    [KERNEL_MEMORY] = REFERENCE_MEMORY,
 };
 
 /* The score from the kernels' rates (Mwork/s): the geometric mean of each rate over its
@@ -362,7 +368,7 @@ static const struct {
 static double composite_score(const double rates[KERNEL_COUNT]) {
   double log_sum = 0.0;
   for (int k = 0; k < KERNEL_COUNT; k++)
-    log_sum += log(rates[k] / kernel_table[k].reference);
+    log_sum += log(rates[k] / kernel_reference[k]);
   return REFERENCE_SCORE * exp(log_sum / KERNEL_COUNT);
 }
 
@@ -372,7 +378,7 @@ static void set_scores(const double rates[KERNEL_COUNT], bench_result *out) {
   out->unit = "index";
   out->subscore_count = KERNEL_COUNT;
   for (int k = 0; k < KERNEL_COUNT; k++)
-    out->subscores[k] = (bench_subscore){kernel_table[k].name, rates[k]};
+    out->subscores[k] = (bench_subscore){kernel_names[k], rates[k]};
 }
 
 /* The measured part: `rounds` rounds of each kernel in turn, each kernel timed on its own; the
@@ -434,7 +440,7 @@ static int rounds_for(const char *name, double work_scale, uint64_t *rounds, ts_
   return 0;
 }
 
-static int builtin_run(const bench_args *args, bench_result *out, ts_err *err) {
+static int builtin_run_here(const bench_args *args, bench_result *out, ts_err *err) {
   if (args->arg)
     return ts_err_set(err, TS_EUSAGE, "%s takes no argument (got '%s')", builtin_name, args->arg);
   uint64_t rounds = 1;
@@ -472,6 +478,52 @@ static int builtin_run(const bench_args *args, bench_result *out, ts_err *err) {
   return 0;
 }
 
+/* ---- where the kernels run: a process of their own, or the one holding the load ------------- */
+
+/* `process`, shared by builtin-st and builtin-mt. By default the kernels run in a child process
+   of our own program, as the original experiment ran its benchmarks apart from its load: the
+   service's process holds the load's thousands of threads, whose memory, locks and scheduler
+   queues a benchmark thread beside them would share (see docs/methodology.md for the two
+   measured side by side). */
+enum { SETTING_PROCESS };
+#define PROCESS_SEPARATE "separate"
+#define PROCESS_SAME "same"
+static const bench_setting builtin_settings[] = {
+    [SETTING_PROCESS] = {.key = "process",
+                         .kind = BENCH_SETTING_CHOICE,
+                         .help = "the built-in benchmarks: run their kernels in a child process "
+                                 "of threadsoup (separate) or in the process that holds the load "
+                                 "(same)",
+                         .choices = PROCESS_SEPARATE "|" PROCESS_SAME,
+                         .dflt = PROCESS_SEPARATE},
+    {.key = NULL},
+};
+
+static const bench_child_expect builtin_child_expect = {"index", kernel_names, KERNEL_COUNT};
+
+/* Runs `run_here` in this process when the plan says process = same, else in a child process
+   (`threadsoup bench-child NAME[:ARG]`), after the checks the run itself makes, so that a bad
+   argument is refused alike either way. */
+static int builtin_dispatch(const char *name, const bench_args *args,
+                            int (*run_here)(const bench_args *, bench_result *, ts_err *),
+                            bench_result *out, ts_err *err) {
+  const char *process = bench_args_setting(args, SETTING_PROCESS);
+  if (process && strcmp(process, PROCESS_SAME) == 0)
+    return run_here(args, out, err);
+  uint64_t rounds;
+  if (rounds_for(name, args->work_scale, &rounds, err))
+    return err->code;
+  char spec[64];
+  snprintf(spec, sizeof spec, "%s%s%.40s", name, args->arg ? ":" : "", args->arg ? args->arg : "");
+  return bench_child_run_self(spec, args, &builtin_child_expect, out, err);
+}
+
+static int builtin_run(const bench_args *args, bench_result *out, ts_err *err) {
+  if (args->arg)
+    return ts_err_set(err, TS_EUSAGE, "%s takes no argument (got '%s')", builtin_name, args->arg);
+  return builtin_dispatch(builtin_name, args, builtin_run_here, out, err);
+}
+
 static const char *builtin_unavailable_reason(void) {
   return NULL; /* plain C and malloc: it runs wherever ThreadSoup builds */
 }
@@ -485,6 +537,8 @@ const bench_def bench_builtin_st = {
     .unavailable_reason = builtin_unavailable_reason,
     .check_arg = NULL,
     .run = builtin_run,
+    .settings = builtin_settings,
+    .run_here = builtin_run_here,
 };
 
 /* ---- builtin-mt: the same kernels on N threads ---------------------------------------------
@@ -581,7 +635,7 @@ static void mt_where_it_ran(const mt_worker *workers, long threads, bench_result
   free(cpus);
 }
 
-static int builtin_mt_run(const bench_args *args, bench_result *out, ts_err *err) {
+static int builtin_mt_run_here(const bench_args *args, bench_result *out, ts_err *err) {
   long threads;
   if (args->arg) {
     if (builtin_mt_check_arg(args->arg, err))
@@ -675,6 +729,12 @@ static int builtin_mt_run(const bench_args *args, bench_result *out, ts_err *err
   return rc;
 }
 
+static int builtin_mt_run(const bench_args *args, bench_result *out, ts_err *err) {
+  if (args->arg && builtin_mt_check_arg(args->arg, err))
+    return err->code;
+  return builtin_dispatch(builtin_mt_name, args, builtin_mt_run_here, out, err);
+}
+
 const bench_def bench_builtin_mt = {
     .name = "builtin-mt",
     .forms = "builtin-mt[:N]",
@@ -684,4 +744,6 @@ const bench_def bench_builtin_mt = {
     .unavailable_reason = builtin_unavailable_reason,
     .check_arg = builtin_mt_check_arg,
     .run = builtin_mt_run,
+    .settings = builtin_settings,
+    .run_here = builtin_mt_run_here,
 };

@@ -177,11 +177,15 @@ static int command_check_plan(const char *const *settings, ts_err *err) {
 }
 
 static const bench_setting command_settings[] = {
-    [SETTING_COMMAND] = {"command", BENCH_SETTING_COMMAND, "the command benchmark's command line"},
-    [SETTING_SCORE_REGEX] = {"score-regex", BENCH_SETTING_PATTERN,
-                             "the command benchmark: a regular expression whose first group is "
-                             "the score (without it, the score is 1 / seconds)"},
-    {NULL, BENCH_SETTING_PATH, NULL},
+    [SETTING_COMMAND] = {.key = "command",
+                         .kind = BENCH_SETTING_COMMAND,
+                         .help = "the command benchmark's command line"},
+    [SETTING_SCORE_REGEX] = {.key = "score-regex",
+                             .kind = BENCH_SETTING_PATTERN,
+                             .help =
+                                 "the command benchmark: a regular expression whose first group is "
+                                 "the score (without it, the score is 1 / seconds)"},
+    {.key = NULL},
 };
 
 const bench_def bench_command = {

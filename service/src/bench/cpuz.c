@@ -196,8 +196,10 @@ static int cpuz_run(const bench_args *args, bench_result *out, ts_err *err) {
 }
 
 static const bench_setting cpuz_settings[] = {
-    {"cpuz", BENCH_SETTING_PATH, "where CPU-Z is (cpuz.exe); searched for when not given"},
-    {NULL, BENCH_SETTING_PATH, NULL},
+    {.key = "cpuz",
+     .kind = BENCH_SETTING_PATH,
+     .help = "where CPU-Z is (cpuz.exe); searched for when not given"},
+    {.key = NULL},
 };
 
 const bench_def bench_cpuz = {

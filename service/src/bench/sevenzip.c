@@ -202,8 +202,10 @@ static int sevenzip_run(const bench_args *args, bench_result *out, ts_err *err) 
 }
 
 static const bench_setting sevenzip_settings[] = {
-    {"7zip", BENCH_SETTING_PATH, "where 7-Zip is (7z, 7zz or 7z.exe); searched for when not given"},
-    {NULL, BENCH_SETTING_PATH, NULL},
+    {.key = "7zip",
+     .kind = BENCH_SETTING_PATH,
+     .help = "where 7-Zip is (7z, 7zz or 7z.exe); searched for when not given"},
+    {.key = NULL},
 };
 
 const bench_def bench_7zip = {

@@ -35,6 +35,8 @@ extern const cli_command cli_quiet_command;
 extern const cli_command cli_doctor_command;
 extern const cli_command cli_export_command;
 extern const cli_command cli_import_command;
+/* Hidden: not in --help, for ThreadSoup's own use (the built-in benchmarks' child process). */
+extern const cli_command cli_bench_child_command;
 
 /* ---- talking to the service (client.c; the call itself is threadsoup/call.h) -------------- */
 

@@ -106,6 +106,7 @@ typedef enum setting_kind {
   KIND_PERCENT,    /* double in [min, max], in percent; `word` ("off", "auto") is stored as 0 */
   KIND_DURATION,   /* uint64_t nanoseconds in [min, max] */
   KIND_SWITCH,     /* int: on (1) or off (0) */
+  KIND_CHOICE,     /* char[]: one of the "|"-separated words of `value` */
 } setting_kind;
 
 typedef struct plan_setting {
@@ -201,17 +202,30 @@ static const plan_setting plan_settings_after[] = {
 #define AFTER_COUNT (sizeof plan_settings_after / sizeof plan_settings_after[0])
 #define SETTINGS_MAX (BEFORE_COUNT + BENCH_SETTINGS_MAX + AFTER_COUNT)
 
+/* Whether `row` is a row of a benchmark before bench_table[k]: benchmarks may share a row. */
+static int listed_before(size_t k, const bench_setting *row) {
+  for (size_t o = 0; o < k; o++)
+    for (size_t j = 0; j < bench_setting_count(bench_table[o]); j++)
+      if (&bench_table[o]->settings[j] == row)
+        return 1;
+  return 0;
+}
+
 /* The benchmarks' settings in plan order: *b gets the benchmark of the i-th, *row its place among
    that benchmark's settings; 0 past the last (or past what plan->bench_settings holds). */
 static int bench_setting_at(size_t i, const bench_def **b, size_t *row) {
-  for (size_t k = 0; bench_table[k] && i < BENCH_SETTINGS_MAX; k++) {
-    size_t n = bench_setting_count(bench_table[k]);
-    if (i < n) {
-      *b = bench_table[k];
-      *row = i;
-      return 1;
+  if (i >= BENCH_SETTINGS_MAX)
+    return 0;
+  for (size_t k = 0; bench_table[k]; k++) {
+    for (size_t j = 0; j < bench_setting_count(bench_table[k]); j++) {
+      if (listed_before(k, &bench_table[k]->settings[j]))
+        continue; /* a shared row is one setting, at its first benchmark's place */
+      if (i-- == 0) {
+        *b = bench_table[k];
+        *row = j;
+        return 1;
+      }
     }
-    i -= n;
   }
   return 0;
 }
@@ -235,14 +249,15 @@ static const plan_setting *setting_at(size_t i, plan_setting *row) {
   size_t k;
   if (bench_setting_at(i, &b, &k)) {
     const bench_setting *bs = &b->settings[k];
+    int choice = bs->kind == BENCH_SETTING_CHOICE;
     *row = (plan_setting){bs->key,
-                          KIND_TEXT,
+                          choice ? KIND_CHOICE : KIND_TEXT,
                           offsetof(plan, bench_settings) + i * BENCH_SETTING_MAX,
                           0,
                           BENCH_SETTING_MAX - 1,
                           NULL,
-                          NULL,
-                          bench_setting_value_name(bs->kind),
+                          choice ? bs->dflt : NULL,
+                          choice ? bs->choices : bench_setting_value_name(bs->kind),
                           bench_setting_forms(bs->kind),
                           bs->help};
     return row;
@@ -314,6 +329,12 @@ static void accepted_text(const plan_setting *s, char *buf, size_t len) {
   case KIND_SWITCH:
     snprintf(buf, len, "on, off");
     return;
+  case KIND_CHOICE: {
+    ts_buf words = ts_buf_on(buf, len);
+    for (const char *w = s->value; *w; w += strcspn(w, "|"), w += *w == '|')
+      ts_buf_addf(&words, "%s%.*s", w == s->value ? "" : ", ", (int)strcspn(w, "|"), w);
+    return;
+  }
   }
 }
 
@@ -322,7 +343,8 @@ static void value_name(const plan_setting *s, char *buf, size_t len) {
   static const char *const names[] = {
       [KIND_NAME] = "NAME",    [KIND_TEXT] = "TEXT",         [KIND_CONDITIONS] = "LIST",
       [KIND_BENCHES] = "LIST", [KIND_WHOLE] = "N",           [KIND_DECIMAL] = "X",
-      [KIND_PERCENT] = "P",    [KIND_DURATION] = "DURATION", [KIND_SWITCH] = "on|off"};
+      [KIND_PERCENT] = "P",    [KIND_DURATION] = "DURATION", [KIND_SWITCH] = "on|off",
+      [KIND_CHOICE] = "WORD"};
   snprintf(buf, len, "%s%s%s", s->value ? s->value : names[s->kind], s->word ? "|" : "",
            s->word ? s->word : "");
 }
@@ -416,6 +438,17 @@ static int set_text(plan *p, const plan_setting *s, const char *v, ts_err *err) 
   return TS_OK;
 }
 
+/* Sets a choice to one of its words. */
+static int set_choice(plan *p, const plan_setting *s, const char *v) {
+  size_t n = strlen(v);
+  for (const char *w = s->value; *w; w += strcspn(w, "|"), w += *w == '|')
+    if (n > 0 && strcspn(w, "|") == n && strncmp(w, v, n) == 0) {
+      memcpy(FIELD(p, s, char), v, n + 1);
+      return TS_OK;
+    }
+  return TS_EUSAGE; /* set_value says what is accepted */
+}
+
 /* The one setter: every setting, every kind. */
 static int set_value(plan *p, const plan_setting *s, const char *v, ts_err *err) {
   switch (s->kind) {
@@ -458,6 +491,10 @@ static int set_value(plan *p, const plan_setting *s, const char *v, ts_err *err)
       return TS_OK;
     }
     break;
+  case KIND_CHOICE:
+    if (set_choice(p, s, v) == TS_OK)
+      return TS_OK;
+    break;
   }
   char accepted[PLAN_ACCEPTED_MAX];
   accepted_text(s, accepted, sizeof accepted);
@@ -471,6 +508,7 @@ static void format_value(const plan *p, const plan_setting *s, char *buf, size_t
   switch (s->kind) {
   case KIND_NAME:
   case KIND_TEXT:
+  case KIND_CHOICE:
     snprintf(buf, len, "%s", CFIELD(p, s, char));
     return;
   case KIND_CONDITIONS:
@@ -726,10 +764,11 @@ int plan_read_file(const char *path, plan *out, ts_err *err) {
 /* The texts of benchmark b's settings, in its rows' order, into settings[]. */
 static void settings_of(const plan *p, const bench_def *b, const char **settings) {
   const bench_def *owner;
-  size_t row, n = 0;
-  for (size_t i = 0; bench_setting_at(i, &owner, &row); i++)
-    if (owner == b)
-      settings[n++] = p->bench_settings[i];
+  size_t row;
+  for (size_t k = 0; k < bench_setting_count(b); k++)
+    for (size_t i = 0; bench_setting_at(i, &owner, &row); i++)
+      if (&owner->settings[row] == &b->settings[k])
+        settings[k] = p->bench_settings[i];
 }
 
 const bench_def *plan_bench(const plan *p, const char *bench_spec, const char **arg,

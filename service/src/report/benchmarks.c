@@ -10,6 +10,69 @@
 #include "section.h"
 #include "threadsoup/json_write.h"
 
+/* ---- each kernel's verdict, in every format ---------------------------------------------------
+ */
+
+/* Kernel k of benchmark b under condition c. */
+static const report_cell *kernel_cell(const report_data *r, int b, int k, int c) {
+  return &r->kernels[b].cells[(size_t)k * REPORT_MAX_CONDITIONS + c];
+}
+
+/* What a kernel's comparison found, short: "-3.10 % [-4.00, -2.20] slower", the interval the one
+   that decided it, as in the verdict line (the CI at its Holm level; for "no measurable effect"
+   the equivalence interval); "" when not compared. */
+static void kernel_claim(const report_cell *cell, char *buf, size_t len) {
+  const blocked_result *cmp = &cell->cmp;
+  if (!cell->compared)
+    snprintf(buf, len, "%s", "");
+  else if (isnan(cmp->percent))
+    snprintf(buf, len, "too few blocks to compare");
+  else if (isnan(cmp->ci_low))
+    snprintf(buf, len, "%+.2f %% %s", cmp->percent, stats_verdict_name(cmp->verdict));
+  else if (cmp->verdict == STATS_NO_EFFECT) /* the equivalence interval decided it */
+    snprintf(buf, len, "%+.2f %% [%+.2f, %+.2f] %s", cmp->percent, cmp->eq_low, cmp->eq_high,
+             stats_verdict_name(cmp->verdict));
+  else
+    snprintf(buf, len, "%+.2f %% [%+.2f, %+.2f] %s", cmp->percent, cmp->ci_low, cmp->ci_high,
+             stats_verdict_name(cmp->verdict));
+}
+
+/* Whether any kernel of benchmark b is compared under condition c. */
+static int condition_has_kernels(const report_data *r, int b, int c) {
+  for (int k = 0; k < r->kernels[b].count; k++)
+    if (kernel_cell(r, b, k, c)->compared)
+      return 1;
+  return 0;
+}
+
+/* Whether benchmark b has kernels compared under any condition. */
+static int has_kernel_verdicts(const report_data *r, int b) {
+  for (int c = 0; c < r->condition_count; c++)
+    if (condition_has_kernels(r, b, c))
+      return 1;
+  return 0;
+}
+
+static void write_kernels_text(const report_data *r, int b, FILE *out) {
+  if (!has_kernel_verdicts(r, b))
+    return;
+  char cond[512], name[256], claim[160];
+  fputs("  each kernel, compared as the score is (the score is the primary endpoint):\n", out);
+  for (int c = 0; c < r->condition_count; c++) {
+    if (!condition_has_kernels(r, b, c))
+      continue;
+    fprintf(out, "    %s:\n", SHOWN(r->conditions[c], cond));
+    for (int k = 0; k < r->kernels[b].count; k++) {
+      const report_cell *cell = kernel_cell(r, b, k, c);
+      kernel_claim(cell, claim, sizeof claim);
+      fprintf(out, "      %-10s %s", SHOWN(r->kernels[b].names[k], name), claim);
+      if (!isnan(cell->p_holm))
+        fprintf(out, " (p Holm %.3g)", cell->p_holm);
+      fputc('\n', out);
+    }
+  }
+}
+
 /* ---- text ----------------------------------------------------------------------------------- */
 
 static void write_text(const report_data *r, const void *prepared, FILE *out) {
@@ -58,10 +121,43 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
       if (report_sensitivity_text(r, cell, sensitivity, sizeof sensitivity))
         fprintf(out, "    %s\n", sensitivity);
     }
+    write_kernels_text(r, b, out);
     char drift[200];
     if (report_drift_text(r, b, drift, sizeof drift))
       fprintf(out, "  drift: %s\n", drift);
   }
+}
+
+/* ---- CSV: one table of the kernels' comparisons --------------------------------------------- */
+
+static void write_csv(const report_data *r, const void *prepared, FILE *out) {
+  (void)prepared;
+  static const char *const columns[] = {"kernel_bench", "kernel",  "condition",
+                                        "verdict",      "percent", REPORT_CSV_COMPARISON};
+  int any = 0;
+  for (int b = 0; b < r->bench_count && !any; b++)
+    any = has_kernel_verdicts(r, b);
+  if (!any)
+    return;
+  fputc('\n', out);
+  report_csv_names(out, columns, sizeof columns / sizeof columns[0]);
+  fputc('\n', out);
+  for (int b = 0; b < r->bench_count; b++)
+    for (int k = 0; k < r->kernels[b].count; k++)
+      for (int c = 0; c < r->condition_count; c++) {
+        const report_cell *cell = kernel_cell(r, b, k, c);
+        if (!cell->compared)
+          continue;
+        report_csv_field(out, r->benches[b]);
+        fputc(',', out);
+        report_csv_field(out, r->kernels[b].names[k]);
+        fputc(',', out);
+        report_csv_field(out, r->conditions[c]);
+        fprintf(out, ",%s,", stats_verdict_name(cell->cmp.verdict));
+        report_csv_number(out, cell->cmp.percent);
+        report_csv_comparison(out, cell);
+        fputc('\n', out);
+      }
 }
 
 /* ---- JSON ----------------------------------------------------------------------------------- */
@@ -107,6 +203,33 @@ static void write_condition(const report_data *r, int b, int c, FILE *out) {
   fputs("}", out);
 }
 
+/* "kernels":[{"name":…,"conditions":[{"condition":…,"verdict":…,"percent":…, the comparison's
+   members, "verdict_text":…}]}]: each kernel's comparisons, the compared conditions only. */
+static void write_kernels_json(const report_data *r, int b, FILE *out) {
+  fputs(",\"kernels\":[", out);
+  for (int k = 0; k < r->kernels[b].count; k++) {
+    fputs(k ? ",\n {\"name\":" : "\n {\"name\":", out);
+    ts_json_string(out, r->kernels[b].names[k]);
+    fputs(",\"conditions\":[", out);
+    int written = 0;
+    for (int c = 0; c < r->condition_count; c++) {
+      const report_cell *cell = kernel_cell(r, b, k, c);
+      if (!cell->compared)
+        continue;
+      fputs(written++ ? ",{" : "{", out);
+      ts_json_key(out, "condition");
+      ts_json_string(out, r->conditions[c]);
+      ts_json_string_member(out, "verdict", stats_verdict_name(cell->cmp.verdict));
+      ts_json_number_member(out, "percent", cell->cmp.percent, REPORT_JSON_DIGITS);
+      report_json_comparison(out, cell);
+      ts_json_string_member(out, "verdict_text", cell->verdict);
+      fputs("}", out);
+    }
+    fputs("]}", out);
+  }
+  fputs("]", out);
+}
+
 static void write_json(const report_data *r, const void *prepared, FILE *out) {
   (void)prepared;
   fputs(",\n\"benchmarks\":[", out);
@@ -120,7 +243,9 @@ static void write_json(const report_data *r, const void *prepared, FILE *out) {
       fputs(c ? ",\n " : "\n ", out);
       write_condition(r, b, c, out);
     }
-    fputs("]}", out);
+    fputs("]", out);
+    write_kernels_json(r, b, out);
+    fputs("}", out);
   }
   fputs("]", out);
 }
@@ -381,6 +506,42 @@ static void write_trial_chart(const report_data *r, int b, FILE *out) {
   fputs("</ul>\n</figure>\n", out);
 }
 
+/* A kernel per row, a compared condition per column, each cell its claim. */
+static void write_kernels_html(const report_data *r, int b, FILE *out) {
+  if (!has_kernel_verdicts(r, b))
+    return;
+  fputs("<p class=\"note\">Each kernel, compared as the score is (the score is the primary "
+        "endpoint):</p>\n<div class=\"wrap\"><table class=\"kernels\">\n<thead><tr><th "
+        "class=\"cond\">kernel</th>",
+        out);
+  for (int c = 0; c < r->condition_count; c++)
+    if (condition_has_kernels(r, b, c)) {
+      fputs("<th>", out);
+      report_html_text(out, r->conditions[c]);
+      fputs("</th>", out);
+    }
+  fputs("</tr></thead>\n<tbody>\n", out);
+  char claim[160];
+  for (int k = 0; k < r->kernels[b].count; k++) {
+    fputs("<tr><td class=\"cond\">", out);
+    report_html_text(out, r->kernels[b].names[k]);
+    fputs("</td>", out);
+    for (int c = 0; c < r->condition_count; c++) {
+      const report_cell *cell = kernel_cell(r, b, k, c);
+      if (!condition_has_kernels(r, b, c))
+        continue;
+      kernel_claim(cell, claim, sizeof claim);
+      fputs("<td title=\"", out);
+      report_html_text(out, cell->verdict);
+      fputs("\">", out);
+      report_html_text(out, claim);
+      fputs("</td>", out);
+    }
+    fputs("</tr>\n", out);
+  }
+  fputs("</tbody></table></div>\n", out);
+}
+
 static void write_html(const report_data *r, const void *prepared, FILE *out) {
   (void)prepared;
   if (r->bench_count == 0)
@@ -392,6 +553,7 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
     report_html_text(out, r->units[b][0] ? r->units[b] : "score");
     fputs(", higher is faster)</span></h2>\n", out);
     write_table(r, b, out);
+    write_kernels_html(r, b, out);
     write_difference_chart(r, b, out);
     write_trial_chart(r, b, out);
     fputs("</section>\n", out);
@@ -399,4 +561,4 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
 }
 
 const report_section report_section_benchmarks = {
-    "benchmarks", NULL, NULL, {write_text, NULL, write_json, write_html}};
+    "benchmarks", NULL, NULL, {write_text, write_csv, write_json, write_html}};

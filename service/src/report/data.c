@@ -42,7 +42,7 @@ static int grow(void **items, size_t *cap, size_t size) {
   return 0;
 }
 
-static int add_score(report_score_list *l, double score, int seq, int block) {
+static int add_score(report_score_list *l, const store_trial_row *row) {
   if (l->n == l->cap) {
     size_t cap = l->cap ? l->cap * 2 : 16;
     double *v = realloc(l->values, cap * sizeof *v);
@@ -52,14 +52,18 @@ static int add_score(report_score_list *l, double score, int seq, int block) {
     if (q)
       l->seqs = q;
     int *k = q ? realloc(l->blocks, cap * sizeof *k) : NULL;
-    if (!k)
+    if (k)
+      l->blocks = k;
+    int64_t *ids = k ? realloc(l->trial_ids, cap * sizeof *ids) : NULL;
+    if (!ids)
       return -1;
-    l->blocks = k;
+    l->trial_ids = ids;
     l->cap = cap;
   }
-  l->values[l->n] = score;
-  l->seqs[l->n] = seq;
-  l->blocks[l->n++] = block;
+  l->values[l->n] = row->score;
+  l->seqs[l->n] = row->seq;
+  l->trial_ids[l->n] = row->id;
+  l->blocks[l->n++] = row->block;
   return 0;
 }
 
@@ -92,7 +96,7 @@ static int collect_row(void *ctx, const store_trial_row *row) {
   int c = find_or_add(r->conditions, &r->condition_count, REPORT_MAX_CONDITIONS, row->condition);
   if (b < 0 || c < 0)
     return 0; /* beyond what one report shows */
-  if (add_score(&r->lists[b][c], row->score, row->seq, row->block) != 0) {
+  if (add_score(&r->lists[b][c], row) != 0) {
     r->out_of_memory = 1;
     return 1;
   }
@@ -229,24 +233,26 @@ static void cell_sensitivity(report_cell *cell, const report_score_list *bl,
     stats_sensitivity_of(bl->values, bl->n, l->values, l->n, &cell->sens);
 }
 
-/* One benchmark: every condition with scores against the baseline, paired within blocks, Holm
-   across them (multiplicity_compare_family), and the baseline's drift over the blocks. */
-static int compare_bench(report_data *r, int b, ts_err *err) {
-  size_t blocks = block_count(r, b), k = 0;
+/* Every condition with values in by_block (condition_count rows of `blocks`, NaN where a block's
+   trial is not done) against the baseline's row, paired within blocks, Holm across them
+   (multiplicity_compare_family), into cells[c]: the comparison, its Holm p, the variance ratio
+   and the verdict line. */
+static int compare_family(const report_data *r, const double *by_block, size_t blocks,
+                          report_cell *cells) {
+  size_t k = 0;
   int members[REPORT_MAX_CONDITIONS];
-  double *by_block = malloc(((size_t)r->condition_count * blocks + 1) * sizeof *by_block);
   const double *conditions[REPORT_MAX_CONDITIONS];
   blocked_result results[REPORT_MAX_CONDITIONS];
   double p_holm[REPORT_MAX_CONDITIONS];
-  if (!by_block)
-    return ts_err_set(err, TS_ENOMEM, "no memory for the statistics");
-  const report_score_list *bl = &r->lists[b][r->baseline];
-  double *baseline = by_block + (size_t)r->baseline * blocks;
+  const double *baseline = by_block + (size_t)r->baseline * blocks;
   for (int c = 0; c < r->condition_count; c++) {
-    scores_by_block(&r->lists[b][c], blocks, by_block + (size_t)c * blocks);
-    if (c != r->baseline && r->lists[b][c].n > 0) {
+    const double *row = by_block + (size_t)c * blocks;
+    int has = 0;
+    for (size_t i = 0; i < blocks && !has; i++)
+      has = !isnan(row[i]);
+    if (c != r->baseline && has) {
       members[k] = c;
-      conditions[k++] = by_block + (size_t)c * blocks;
+      conditions[k++] = row;
     }
   }
   blocked_options options = {0, 0, r->margin_pct, 0};
@@ -254,7 +260,7 @@ static int compare_bench(report_data *r, int b, ts_err *err) {
       k ? multiplicity_compare_family(baseline, conditions, k, blocks, &options, 0, results, p_holm)
         : BLOCKED_OK;
   for (size_t i = 0; rc == BLOCKED_OK && i < k; i++) {
-    report_cell *cell = &r->cells[b][members[i]];
+    report_cell *cell = &cells[members[i]];
     blocked_variance_ratio vr;
     cell->compared = 1;
     cell->cmp = results[i];
@@ -264,14 +270,140 @@ static int compare_bench(report_data *r, int b, ts_err *err) {
             ? vr.ratio
             : NAN;
     report_format_verdict(cell, cell->verdict, sizeof cell->verdict);
-    cell_sensitivity(cell, bl, &r->lists[b][members[i]]);
+  }
+  return rc;
+}
+
+/* One benchmark: its conditions' scores compared (compare_family), each comparison's
+   sensitivity, and the baseline's drift over the blocks. */
+static int compare_bench(report_data *r, int b, ts_err *err) {
+  size_t blocks = block_count(r, b);
+  double *by_block = malloc(((size_t)r->condition_count * blocks + 1) * sizeof *by_block);
+  if (!by_block)
+    return ts_err_set(err, TS_ENOMEM, "no memory for the statistics");
+  for (int c = 0; c < r->condition_count; c++)
+    scores_by_block(&r->lists[b][c], blocks, by_block + (size_t)c * blocks);
+  int rc = compare_family(r, by_block, blocks, r->cells[b]);
+  for (int c = 0; rc == BLOCKED_OK && c < r->condition_count; c++) {
+    report_cell *cell = &r->cells[b][c];
+    if (!cell->compared)
+      continue;
+    cell_sensitivity(cell, &r->lists[b][r->baseline], &r->lists[b][c]);
     cell->more_blocks_for_margin = more_blocks_for_margin(r, cell);
   }
-  drift_of_scores(baseline, blocks, 0, r->margin_pct, &r->drift[b]);
+  drift_of_scores(by_block + (size_t)r->baseline * blocks, blocks, 0, r->margin_pct, &r->drift[b]);
   free(by_block);
   return rc == BLOCKED_OK
              ? TS_OK
              : ts_err_set(err, TS_EINVAL, "the comparisons of %s failed", r->benches[b]);
+}
+
+/* ---- each benchmark's sub-scores (its kernels), compared as its score is ----------------------
+ */
+
+/* The run's sub-scores: the trials' metrics whose names have no '.' (the trial's own measurements
+   are named family.name: load.switches_per_s), sorted by trial and name for bsearch. */
+typedef struct subscore_list {
+  report_metric *items;
+  size_t n, cap;
+  int out_of_memory;
+} subscore_list;
+
+static int collect_subscore(void *ctx, int64_t trial_id, const char *name, double value) {
+  subscore_list *l = ctx;
+  if (strchr(name, '.'))
+    return 0;
+  if (l->n == l->cap && grow((void **)&l->items, &l->cap, sizeof *l->items) != 0) {
+    l->out_of_memory = 1;
+    return 1;
+  }
+  report_metric *m = &l->items[l->n++];
+  m->trial_id = trial_id;
+  snprintf(m->name, sizeof m->name, "%s", name);
+  m->value = value;
+  return 0;
+}
+
+static int compare_metric(const void *a, const void *b) {
+  const report_metric *x = a, *y = b;
+  if (x->trial_id != y->trial_id)
+    return x->trial_id < y->trial_id ? -1 : 1;
+  return strcmp(x->name, y->name);
+}
+
+/* The sub-score `name` of a trial; NaN when it has none. */
+static double subscore_of(const subscore_list *l, int64_t trial_id, const char *name) {
+  report_metric key = {.trial_id = trial_id};
+  snprintf(key.name, sizeof key.name, "%s", name);
+  const report_metric *m = bsearch(&key, l->items, l->n, sizeof *l->items, compare_metric);
+  return m ? m->value : NAN;
+}
+
+/* The first sub-score of a trial; NULL when it has none. */
+static const report_metric *first_subscore(const subscore_list *l, int64_t trial_id) {
+  size_t low = 0, high = l->n; /* the first item at or after trial_id is in [low, high] */
+  while (low < high) {
+    size_t mid = low + (high - low) / 2;
+    if (l->items[mid].trial_id < trial_id)
+      low = mid + 1;
+    else
+      high = mid;
+  }
+  return low < l->n && l->items[low].trial_id == trial_id ? &l->items[low] : NULL;
+}
+
+/* The distinct sub-score names of benchmark b's trials, in name order, into r->kernels[b]. */
+static void kernel_names_of(report_data *r, int b, const subscore_list *l) {
+  report_kernels *k = &r->kernels[b];
+  for (int c = 0; c < r->condition_count; c++)
+    for (size_t i = 0; i < r->lists[b][c].n; i++) {
+      int64_t id = r->lists[b][c].trial_ids[i];
+      for (const report_metric *m = first_subscore(l, id);
+           m && m < l->items + l->n && m->trial_id == id; m++) {
+        int known = 0;
+        for (int j = 0; j < k->count && !known; j++)
+          known = strcmp(k->names[j], m->name) == 0;
+        if (!known && k->count < BENCH_MAX_SUBSCORES)
+          snprintf(k->names[k->count++], sizeof k->names[0], "%s", m->name);
+      }
+    }
+  qsort(k->names, (size_t)k->count, sizeof k->names[0], compare_names);
+}
+
+/* Each benchmark's sub-scores, each one compared across the conditions as the score is. */
+static int compare_kernels(store *s, report_data *r, ts_err *err) {
+  subscore_list l = {0};
+  int rc = store_run_metrics(s, r->run_id, collect_subscore, &l, err);
+  if (rc == TS_OK && l.out_of_memory)
+    rc = ts_err_set(err, TS_ENOMEM, "no memory for the sub-scores");
+  if (rc == TS_OK && l.n)
+    qsort(l.items, l.n, sizeof *l.items, compare_metric);
+  for (int b = 0; rc == TS_OK && l.n && b < r->bench_count; b++) {
+    kernel_names_of(r, b, &l);
+    report_kernels *k = &r->kernels[b];
+    size_t blocks = block_count(r, b);
+    double *by_block = malloc(((size_t)r->condition_count * blocks + 1) * sizeof *by_block);
+    k->cells = k->count ? calloc((size_t)k->count * REPORT_MAX_CONDITIONS, sizeof *k->cells) : NULL;
+    if (!by_block || (k->count && !k->cells))
+      rc = ts_err_set(err, TS_ENOMEM, "no memory for the sub-scores' statistics");
+    for (int j = 0; rc == TS_OK && j < k->count; j++) {
+      for (int c = 0; c < r->condition_count; c++) {
+        const report_score_list *sl = &r->lists[b][c];
+        double *row = by_block + (size_t)c * blocks;
+        for (size_t i = 0; i < blocks; i++)
+          row[i] = NAN;
+        for (size_t i = 0; i < sl->n; i++)
+          row[sl->blocks[i] - 1] = subscore_of(&l, sl->trial_ids[i], k->names[j]);
+      }
+      if (compare_family(r, by_block, blocks, k->cells + (size_t)j * REPORT_MAX_CONDITIONS) !=
+          BLOCKED_OK)
+        rc = ts_err_set(err, TS_EINVAL, "the comparisons of %s's %s failed", r->benches[b],
+                        k->names[j]);
+    }
+    free(by_block);
+  }
+  free(l.items);
+  return rc;
 }
 
 static int compute_stats(store *s, report_data *r, ts_err *err) {
@@ -298,7 +430,7 @@ static int compute_stats(store *s, report_data *r, ts_err *err) {
     if (rc != TS_OK)
       return rc;
   }
-  return TS_OK;
+  return compare_kernels(s, r, err);
 }
 
 /* How the comparison was made: "paired over 8 blocks", or the unpaired fallback's counts. */
@@ -404,12 +536,15 @@ int report_drift_text(const report_data *r, int b, char *buf, size_t len) {
 void report_data_free(report_data *r) {
   if (!r)
     return;
-  for (int b = 0; b < REPORT_MAX_BENCHES; b++)
+  for (int b = 0; b < REPORT_MAX_BENCHES; b++) {
     for (int c = 0; c < REPORT_MAX_CONDITIONS; c++) {
       free(r->lists[b][c].values);
       free(r->lists[b][c].seqs);
       free(r->lists[b][c].blocks);
+      free(r->lists[b][c].trial_ids);
     }
+    free(r->kernels[b].cells);
+  }
   free(r->trials);
   free(r->metrics);
   free(r->metric_names);

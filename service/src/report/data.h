@@ -27,8 +27,9 @@ enum {
 
 typedef struct report_score_list {
   double *values;
-  int *seqs;   /* when each was measured */
-  int *blocks; /* the block of each (1-based), for the paired comparison and the drift */
+  int *seqs;          /* when each was measured */
+  int *blocks;        /* the block of each (1-based), for the paired comparison and the drift */
+  int64_t *trial_ids; /* the trial of each, whose sub-scores the kernels' comparisons read */
   size_t n;
   size_t cap;
 } report_score_list;
@@ -52,6 +53,16 @@ typedef struct report_cell {
   stats_sensitivity sens;
   long more_blocks_for_margin;
 } report_cell;
+
+/* A benchmark's sub-scores (builtin's kernels: compress, float, integer, memory), each compared
+   across the conditions as the score is (paired within blocks, Holm across the conditions), so
+   each kernel has its own verdict; the score stays the primary endpoint. */
+typedef struct report_kernels {
+  int count;                                               /* 0: the benchmark has no sub-scores */
+  char names[BENCH_MAX_SUBSCORES][REPORT_METRIC_NAME_MAX]; /* in name order */
+  /* cells[k * REPORT_MAX_CONDITIONS + c]: kernel k under condition c (its description unused) */
+  report_cell *cells;
+} report_kernels;
 
 typedef struct report_metric {
   int64_t trial_id;
@@ -92,6 +103,7 @@ typedef struct report_data {
   /* The baseline's trend over the blocks (drift_of_scores; flagged when its interval lies wholly
      outside the margin); status DRIFT_ETOOFEW and NaN numbers with fewer than 3 blocks. */
   drift_trend drift[REPORT_MAX_BENCHES];
+  report_kernels kernels[REPORT_MAX_BENCHES];
   /* Each condition's timers (its done, non-warm-up trials): resolution asked and obtained
      ("default", "high", "default,high" when trials differ, "" when not recorded), the OS's timer
      resolution observed and the median lateness of a 1 ms sleep, in us (NaN: not known). */
