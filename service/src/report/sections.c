@@ -12,7 +12,7 @@
     X(benchmarks,  3,  0,  5,  3) \
     X(census,      4,  2,  4,  4) \
     X(cost,        5,  0,  2,  5) \
-    X(calibration, 6,  0,  6,  6) \
+    X(calibration, 6,  3,  6,  6) \
     X(timers,      7,  0,  0,  8) \
     X(counts,      8,  0,  0,  2) \
     X(checks,      9,  0,  7,  7) \
