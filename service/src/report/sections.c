@@ -11,8 +11,8 @@
     X(headline,    2,  0,  0,  0) \
     X(benchmarks,  3,  0,  5,  3) \
     X(census,      4,  2,  4,  4) \
-    X(cost,        5,  4,  2,  5) \
-    X(calibration, 6,  3,  6,  6) \
+    X(cost,        5,  3,  2,  5) \
+    X(calibration, 6,  4,  6,  6) \
     X(timers,      7,  0,  0,  8) \
     X(counts,      8,  0,  0,  2) \
     X(checks,      9,  0,  7,  7) \
