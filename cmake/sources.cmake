@@ -112,7 +112,6 @@ set(TS_CORE_SOURCES
   service/src/stats/calibration_fit.c
   service/src/stats/dist.c
   service/src/stats/drift.c
-  service/src/stats/fit.c
   service/src/stats/gls.c
   service/src/stats/multiplicity.c
   service/src/stats/sequential.c

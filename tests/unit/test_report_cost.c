@@ -21,7 +21,8 @@ static const double jitter[5] = {-0.3, 0.1, 0.25, -0.15, 0.1};
 static const double own_jitter[8] = {0.05, -0.08, 0.03, 0.1, -0.02, -0.06, 0.07, -0.04};
 
 /* Stores a finished run of `preset` (optionally with its conditions replaced) of builtin-st,
-   `blocks` blocks (at most 5), each condition scoring 100 * (1 + effect(condition) / 100) plus the
+   `blocks` blocks (at most 5), each condition scoring 100 * exp(effect(condition) / 100) (the
+   model's scale: effects are 100 x log ratios) plus the
    block's jitter and a little of its own; the load's switches are stored as 0.98 times the planned
    wake-ups. Returns the run's id.
  */
@@ -55,7 +56,7 @@ static int64_t make_run(const char *preset, const char *conditions, int blocks,
     /* The block's jitter is shared by its conditions; a fifth of another one is each trial's
        own, so the paired comparisons have a spread to weigh them by. */
     int c = plan_condition_index(&p, trials[i].condition);
-    double score = 100 * (1 + effect(spec) / 100) + jitter[trials[i].block - 1] +
+    double score = 100 * exp(effect(spec) / 100) + jitter[trials[i].block - 1] +
                    own_jitter[(trials[i].block + c) % 8];
     store_metric metrics[1] = {{"load.switches_per_s", 0.98 * wakeups}};
     CHECK_INT(test_finish_trial(db, trials[i].id, score, 1, metrics, &err), TS_OK);
@@ -113,12 +114,18 @@ static void the_model_finds_the_wakeups(void) {
     CHECK_INT(c->left_count, 1); /* procs:200 */
     const report_cost_bench *cb = &c->bench[0];
     CHECK_INT(cb->points, 6);
-    CHECK_INT(cb->model.ok, 1);
-    CHECK_INT(cb->answer, REPORT_COST_WAKEUPS);
+    CHECK_INT(cb->answer, REPORT_COST_SEPARATED);
+    CHECK_INT((int)cb->blocks_used, 5);
+    CHECK_INT((int)cb->df, 6 * 4); /* (groups - 1)(blocks - 1): 7 groups with the baseline */
     /* every effect is -0.4 % per 1,000 wake-ups/s, up to the trials' own jitter */
-    CHECK(fabs(cb->model.coef[0] - -0.4) < 0.005);
-    CHECK(cb->model.ci_high[0] < 0);
-    CHECK(cb->model.ci_low[1] <= 0 && cb->model.ci_high[1] >= 0);
+    CHECK(fabs(cb->wakeups.estimate - -0.4) < 0.005);
+    CHECK(cb->wakeups.high < 0);
+    CHECK_INT(cb->wakeups.finding, REPORT_COST_COSTS);
+    /* the threads' own cost is surely within the ±1 % margin per 1,000: negligible, by
+       equivalence, not merely because its interval holds 0 */
+    CHECK(cb->threads.low > -1 && cb->threads.high < 1);
+    CHECK(cb->threads.equivalence_p < 0.05);
+    CHECK_INT(cb->threads.finding, REPORT_COST_NEGLIGIBLE);
   }
   free(c);
   report_data_free(r);
@@ -128,11 +135,22 @@ static void text_and_json_show_the_cost_model(void) {
   char *text = render(cost_run, REPORT_FORMAT_TEXT);
   REQUIRE(text != NULL);
   CHECK_STR_CONTAINS(text, "\nCost model: does the number of idle threads cost, or their "
-                           "wake-ups?\n");
+                           "wake-ups? This trend over the conditions is the run's primary answer; "
+                           "each condition's verdict above tests it alone.\n");
   CHECK_STR_CONTAINS(text, "cost per 1,000 wake-ups/s: \xe2\x88\x92"
-                           "0.40 % (95 % CI \xe2\x88\x92");
+                           "0.401 % (95 % CI \xe2\x88\x92"
+                           "0.404 to \xe2\x88\x92"
+                           "0.398 %)");
   CHECK_STR_CONTAINS(text, "; per 1,000 idle threads: ");
-  CHECK_STR_CONTAINS(text, "What costs is the wake-ups, not the number of threads");
+  CHECK_STR_CONTAINS(text, "The wake-ups cost: each 1,000 wake-ups/s make this benchmark 0.401 % "
+                           "slower (p ");
+  /* "does not cost" only by equivalence against the plan's margin */
+  CHECK_STR_CONTAINS(text, "the number of threads cost less than ±1 % per 1,000 threads "
+                           "(equivalence against the margin: p ");
+  CHECK_STR_CONTAINS(text, "fewer idle threads alone would not.");
+  CHECK_STR_CONTAINS(text, "fit: generalized least squares through 0 on 6 conditions, with the "
+                           "covariance their shared baseline gives them (one block model over 5 "
+                           "complete blocks; t on 24 df)");
   CHECK_STR_CONTAINS(text, "left out: procs:200 (processes, not threads: the model counts "
                            "threads)");
   CHECK_STR_CONTAINS(text, "measured context switches were 0.98 to 0.98 times the planned");
@@ -144,11 +162,21 @@ static void text_and_json_show_the_cost_model(void) {
   CHECK_STR_CONTAINS(json, "\"cost_model\":{\"conditions\":[{\"condition\":\"sleep:15000@5s\","
                            "\"threads\":15000,\"wakeups_per_s\":3000,\"switches_per_s\":2940}");
   CHECK_STR_CONTAINS(json, "\"left_out\":[{\"condition\":\"procs:200\",\"why\":\"processes");
-  CHECK_STR_CONTAINS(json, "\"bench\":\"builtin-st\",\"conditions_fitted\":6,\"answer\":"
-                           "\"wake-ups\",\"fitted\":true,\"why\":\"\","
-                           "\"per_1000_wakeups_per_s\":{\"percent\":-0.4");
+  CHECK_STR_CONTAINS(json, "\"bench\":\"builtin-st\",\"conditions_fitted\":6,\"blocks\":5,"
+                           "\"answer\":\"separated\",\"fitted\":true,\"df\":24,"
+                           "\"per_1000_wakeups_per_s\":{\"percent\":-0.40");
+  CHECK_STR_CONTAINS(json, "\"margin_percent\":1,\"finding\":\"costs\"}");
+  CHECK_STR_CONTAINS(json, "\"margin_percent\":1,\"finding\":\"costs less than the margin\"}");
   CHECK_STR_CONTAINS(json, "\"knee\":null");
   free(json);
+  char *csv = render(cost_run, REPORT_FORMAT_CSV);
+  REQUIRE(csv != NULL);
+  CHECK_STR_CONTAINS(csv, "\n\ncost_bench,term,percent_per_1000,se,ci_low,ci_high,confidence,p,"
+                          "equivalence_p,margin_percent,at_threads,finding\n"
+                          "builtin-st,wakeups_per_s,-0.40");
+  CHECK_STR_CONTAINS(csv, ",1,,costs\nbuiltin-st,threads,");
+  CHECK_STR_CONTAINS(csv, ",1,,costs less than the margin\n");
+  free(csv);
 }
 
 static void html_draws_the_dose_response_chart(void) {
@@ -175,21 +203,21 @@ static void a_dose_run_gets_its_knee(void) {
   REQUIRE(text != NULL);
   CHECK_STR_CONTAINS(text, "The data cannot say which one costs: in this run the wake-ups rose "
                            "with the number of threads (each thread woke every 500ms)");
-  CHECK_STR_CONTAINS(text, "Knee at about 5,000 threads (no other knot fits nearly as well)");
-  CHECK_STR_CONTAINS(text, "beyond it each 1,000 more threads: \xe2\x88\x92"
-                           "0.50 %");
+  CHECK_STR_CONTAINS(text, "Knee at about 5,000 threads: beyond it the cost of each 1,000 more "
+                           "threads changes by \xe2\x88\x92"
+                           "0.50 % (95 % CI ");
+  CHECK_STR_CONTAINS(text, "the smallest of 6 thread counts' p times 6).");
   free(text);
   char *json = render(dose_run, REPORT_FORMAT_JSON);
   REQUIRE(json != NULL);
-  CHECK_STR_CONTAINS(json, "\"answer\":\"together\",\"fitted\":false,\"why\":\"cannot fit: the "
-                           "predictors move together");
+  CHECK_STR_CONTAINS(json, "\"answer\":\"together\",\"fitted\":true");
   CHECK_STR_CONTAINS(json, "\"knee\":{\"benchmarks\":[\n {\"bench\":\"builtin-st\",\"knee\":true,"
-                           "\"fitted\":true,\"threads\":5000,");
+                           "\"tested\":true,\"candidates\":6,\"threads\":5000,");
   free(json);
   char *html = render(dose_run, REPORT_FORMAT_HTML);
   REQUIRE(html != NULL);
-  CHECK_STR_CONTAINS(html, "dashed: the knee's hinge</figcaption>");
-  CHECK_STR_CONTAINS(html, "<title>the knee's hinge</title></polyline>");
+  CHECK_STR_CONTAINS(html, "dashed: the knee</figcaption>");
+  CHECK_STR_CONTAINS(html, "<title>the knee</title></line>");
   free(html);
 }
 
@@ -211,9 +239,8 @@ static void runs_without_a_model_have_no_section(void) {
 static void too_few_trials_say_why(void) {
   char *text = render(one_block_run, REPORT_FORMAT_TEXT);
   REQUIRE(text != NULL);
-  CHECK_STR_CONTAINS(text, "The model cannot be fitted: 0 conditions have an effect with a "
-                           "standard error (at least 2 trials in it and in the baseline), and it "
-                           "needs at least 3.");
+  CHECK_STR_CONTAINS(text, "The model cannot be fitted: it needs at least 2 blocks in which the "
+                           "baseline and every condition have a score.");
   free(text);
   char *json = render(one_block_run, REPORT_FORMAT_JSON);
   REQUIRE(json != NULL);

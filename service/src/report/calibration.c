@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* calibration.c - the positive control's verdict in every report format: for each burn condition
-   and benchmark the measured effect beside the expected one, and whether the run passed (it saw
-   the largest burn, and its A/A pair no difference) or why it failed. */
+/* calibration.c - the positive control's verdict in every report format: for each burn and
+   benchmark the measured cost with its paired interval beside the expected one (from the CPU the
+   burners took), the slope of measured on expected cost, and whether the run passed or why not. */
 #include "calibration.h"
 
 #include <math.h>
@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "../engine/engine.h"
+#include "../stats/dist.h"
+#include "../stats/gls.h"
 #include "format.h"
 #include "section.h"
 #include "threadsoup/buf.h"
@@ -56,23 +58,52 @@ void calibration_expected(double duty_percent, long burners, int logical_cpus,
                                       : -duty_percent;
 }
 
-/* "about -10 %" or "0 to -5 %". */
-static void format_expected(double near, double far, char *buf, size_t len) {
-  if (near == far)
-    snprintf(buf, len, "about %.3g %%", far);
+/* A cost, or a range of them: "10.0 %" or "0 to 10.0 %". */
+static void format_expected(const calibration_cost *k, char *buf, size_t len) {
+  if (k->expected_near == k->expected_far)
+    snprintf(buf, len, "%.2f %%", k->expected_far);
   else
-    snprintf(buf, len, "%.3g to %.3g %%", near, far);
+    snprintf(buf, len, "%.2g to %.2f %%", k->expected_near, k->expected_far);
+}
+
+/* "a fifth" when the ratio is near one over 2 .. 10, else "0.62 times". */
+static void ratio_words(double ratio, char *buf, size_t len) {
+  static const char *const parts[] = {"",          "",        "a half",  "a third",
+                                      "a quarter", "a fifth", "a sixth", "a seventh",
+                                      "an eighth", "a ninth", "a tenth"};
+  double inverse = ratio > 0 ? 1 / ratio : INFINITY;
+  long n = lround(inverse);
+  if (n >= 2 && n <= 10 && fabs(inverse - (double)n) < 0.1 * (double)n)
+    snprintf(buf, len, "%s of", parts[n]);
+  else
+    snprintf(buf, len, "%.2f times", ratio);
 }
 
 int calibration_decide(const calibration_case *c, char *why, size_t len) {
   ts_buf b = ts_buf_on(why, len);
-  char expected[64];
-  format_expected(c->expected_near, c->expected_far, expected, sizeof expected);
-  int aa_differs = c->aa && (c->aa_verdict == STATS_SLOWER || c->aa_verdict == STATS_FASTER);
-  int seen = c->control_verdict == STATS_SLOWER;
-  if (seen && !aa_differs) {
-    ts_buf_addf(&b, "%s came out slower by %.2f %% (%s expected)", c->control,
-                fabs(c->control_percent), expected);
+  double level = 100 * c->confidence;
+  if (c->status != 0) {
+    ts_buf_add(&b, "too few trials: the burns need at least 2 blocks in which the baseline and "
+                   "every burn and A/A pair have a score");
+    return 0;
+  }
+  if (c->fitted == 0 || !c->fit) {
+    ts_buf_add(&b, "no burn of known cost: each runs fewer burners than the machine has CPUs, so "
+                   "the scheduler may keep the benchmark off them (burn:N% without a count "
+                   "burns every CPU)");
+    return 0;
+  }
+  const calib_result *f = c->fit;
+  const calibration_cost *k = &c->cost;
+  char expected[64], ratio[32];
+  format_expected(k, expected, sizeof expected);
+  int aa_differs = c->aa != NULL;
+  if (f->verdict == CALIB_PASSED && !aa_differs) {
+    ts_buf_addf(&b,
+                "%s cost %.2f %% (%.4g %% CI %.2f to %.2f %%) where %s was expected; measured on "
+                "expected cost over the burns %.2f (CI %.2f to %.2f)",
+                c->control, k->measured, level, k->low, k->high, expected, f->slope, f->slope_low,
+                f->slope_high);
     ts_buf_add(&b, c->aa_pairs > 0 ? ", and the A/A pair did not differ"
                                    : "; the run has no A/A pair (add baseline-b) to check the "
                                      "noise");
@@ -80,27 +111,32 @@ int calibration_decide(const calibration_case *c, char *why, size_t len) {
   }
   if (aa_differs)
     ts_buf_addf(&b,
-                "the A/A pair differed: %s came out %s than the baseline by %.2f %%, so this "
-                "run calls noise an effect",
-                c->aa, c->aa_verdict == STATS_SLOWER ? "slower" : "faster", fabs(c->aa_percent));
-  if (seen)
+                "the A/A pair differed: %s cost %+.2f %% against the baseline (%.4g %% CI %.2f to "
+                "%.2f %%), so this run calls noise an effect",
+                c->aa, c->aa_cost.measured, level, c->aa_cost.low, c->aa_cost.high);
+  if (f->verdict == CALIB_PASSED)
     return 0;
-  double magnitude = fabs(c->expected_far);
-  double x = c->control_detectable;
   if (aa_differs)
     ts_buf_add(&b, "; ");
-  if (c->control_too_few || !isfinite(c->control_percent))
-    ts_buf_addf(&b, "too few trials: %s needs at least %d scores beside the baseline's", c->control,
-                STATS_MIN_TRIALS);
-  else if (!isfinite(x) || x > magnitude)
-    ts_buf_addf(&b, "too noisy: this run could detect only ±%.2f %%, while %s should cost %s", x,
-                c->control, expected);
-  else
+  if (f->verdict == CALIB_COSTS_LESS || f->verdict == CALIB_COSTS_MORE) {
+    ratio_words(f->slope, ratio, sizeof ratio);
     ts_buf_addf(&b,
-                "the control cost less than expected: %s measured %+.2f %% (%s) where %s was "
-                "expected, and the run could detect ±%.2f %%",
-                c->control, c->control_percent, stats_verdict_name(c->control_verdict), expected,
-                x);
+                "%s cost %.2f %% (%.4g %% CI %.2f to %.2f %%) where %s was expected: the control "
+                "cost %s what it should (measured on expected %.2f, CI %.2f to %.2f): ",
+                c->control, k->measured, level, k->low, k->high, expected, ratio, f->slope,
+                f->slope_low, f->slope_high);
+    ts_buf_add(&b, f->verdict == CALIB_COSTS_LESS
+                       ? "the benchmark is shielded from other CPU use (another core, a "
+                         "priority, power management)"
+                       : "something besides the burners' CPU time slows the benchmark (shared "
+                         "caches, memory, clock speed)");
+  } else
+    ts_buf_addf(&b,
+                "too noisy: measured on expected cost over the burns is %.2f (%.4g %% CI %.2f to "
+                "%.2f), which cannot tell the burns' cost from none; %s cost %.2f %% (CI %.2f to "
+                "%.2f %%) where %s was expected. More blocks would tell",
+                f->slope, level, f->slope_low, f->slope_high, c->control, k->measured, k->low,
+                k->high, expected);
   return 0;
 }
 
@@ -110,16 +146,9 @@ static int is_second_baseline(const char *condition) {
   return strncmp(condition, "baseline-", 9) == 0 && condition[9] != '\0';
 }
 
-int report_calibration_of(const report_data *r, report_calibration *out) {
-  memset(out, 0, sizeof *out);
-  out->cpus_from_run = r->have_run && r->run.logical_cpus > 0;
-  if (out->cpus_from_run) {
-    out->logical_cpus = r->run.logical_cpus;
-  } else {
-    plat_sysinfo info;
-    plat_sysinfo_read(&info);
-    out->logical_cpus = info.logical_cpus > 0 ? info.logical_cpus : 1;
-  }
+/* The run's burn conditions, with the CPU their burners achieved, and its A/A pairs. */
+static void find_controls(const report_data *r, const double *load_cpu_percent,
+                          report_calibration *out) {
   for (int c = 0; c < r->condition_count; c++) {
     if (c == r->baseline) /* the reference (a run without "baseline" compares with its first) */
       continue;
@@ -136,100 +165,165 @@ int report_calibration_of(const report_data *r, report_calibration *out) {
     k->condition = c;
     k->duty_percent = load_part_cpu_share(&spec.parts[0]) * 100;
     k->burners = spec.parts[0].count_auto ? out->logical_cpus : spec.parts[0].count;
+    double cpu = load_cpu_percent ? load_cpu_percent[c] : NAN;
+    k->achieved_percent = cpu > 0 && k->burners > 0 ? fmin(cpu / (double)k->burners, 99) : NAN;
+    out->nominal += !isfinite(k->achieved_percent);
   }
+}
+
+/* A cost on the log scale (-mean log ratio) with its half-width, as a cost in %. */
+static void cost_of(double log_cost, double half, calibration_cost *k) {
+  k->measured = -100 * expm1(-log_cost);
+  k->low = -100 * expm1(-(log_cost - half));
+  k->high = -100 * expm1(-(log_cost + half));
+}
+
+/* One benchmark: the block model over the baseline, the burns and the A/A pairs, each burn's
+   cost against its expected one, the slope over the burns of known cost, and the verdict. */
+static void calibrate_bench(const report_data *r, int b, report_calibration *cal) {
+  calibration_bench *out = &cal->benches[b];
+  out->threads = calibration_bench_threads(r->benches[b]);
+  out->largest = -1;
+  int k = cal->control_count + cal->aa_count, rows[2 * REPORT_MAX_CONDITIONS];
+  for (int i = 0; i < k; i++) {
+    calibration_cost *cost =
+        i < cal->control_count ? &out->burns[i] : &out->aa[i - cal->control_count];
+    cost->measured = cost->low = cost->high = NAN;
+    rows[i] = i < cal->control_count ? cal->controls[i].condition : cal->aa[i - cal->control_count];
+  }
+  for (int i = 0; i < cal->control_count; i++) {
+    const calibration_control *c = &cal->controls[i];
+    double duty = isfinite(c->achieved_percent) ? c->achieved_percent : c->duty_percent, n, f;
+    calibration_expected(duty, c->burners, cal->logical_cpus, out->threads, &n, &f);
+    out->burns[i].expected_near = fabs(n); /* costs: a slowdown is positive */
+    out->burns[i].expected_far = fabs(f);
+    out->burns[i].fitted = n == f && f < 0;
+    if (out->burns[i].fitted && (out->largest < 0 || -f > out->burns[out->largest].expected_far))
+      out->largest = i;
+  }
+  size_t blocks = report_block_count(r, b);
+  double *by_block = malloc(((size_t)(k + 1) * blocks + 1) * sizeof *by_block);
+  double y[2 * REPORT_MAX_CONDITIONS], v[GLS_MAX_POINTS * GLS_MAX_POINTS], df = NAN;
+  const double *conditions[2 * REPORT_MAX_CONDITIONS];
+  out->status = by_block && k <= GLS_MAX_POINTS ? GLS_OK : GLS_EINVAL;
+  if (out->status == GLS_OK) {
+    report_scores_by_block(&r->lists[b][r->baseline], blocks, by_block);
+    for (int i = 0; i < k; i++) {
+      report_scores_by_block(&r->lists[b][rows[i]], blocks, by_block + (size_t)(i + 1) * blocks);
+      conditions[i] = by_block + (size_t)(i + 1) * blocks;
+    }
+    out->status =
+        gls_effects_from_blocks(by_block, conditions, k, blocks, y, v, &df, &out->blocks_used);
+  }
+  free(by_block);
+  out->fit = (calib_result){GLS_EINVAL,        0, NAN, NAN, NAN, NAN, NAN, -1, NAN, NAN, NAN, NAN,
+                            CALIB_INCONCLUSIVE};
+  if (out->status == GLS_OK) {
+    double q = dist_t_quantile(1 - (1 - cal->confidence) / 2, df);
+    for (int i = 0; i < k; i++) /* a score is a rate: slower is a log ratio below 0 */
+      cost_of(-y[i], q * sqrt(v[i * k + i]),
+              i < cal->control_count ? &out->burns[i] : &out->aa[i - cal->control_count]);
+    /* The slope over the burns of known cost, on the log scale. */
+    double x[GLS_MAX_POINTS], fy[GLS_MAX_POINTS], fv[GLS_MAX_POINTS * GLS_MAX_POINTS];
+    int fitted[GLS_MAX_POINTS], n = 0;
+    for (int i = 0; i < cal->control_count; i++)
+      if (out->burns[i].fitted)
+        fitted[n++] = i;
+    for (int i = 0; i < n; i++) {
+      x[i] = -log1p(-out->burns[fitted[i]].expected_far / 100);
+      fy[i] = -y[fitted[i]];
+      for (int j = 0; j < n; j++)
+        fv[i * n + j] = v[fitted[i] * k + fitted[j]];
+    }
+    if (n > 0)
+      calib_fit_run(x, fy, n, fv, df, cal->confidence, &out->fit);
+  }
+  calibration_case c = {
+      .status = out->status,
+      .fitted = out->largest >= 0 && out->fit.status == GLS_OK,
+      .control = out->largest >= 0 ? r->conditions[cal->controls[out->largest].condition] : "",
+      .fit = &out->fit,
+      .confidence = cal->confidence,
+      .aa_pairs = cal->aa_count,
+  };
+  if (out->largest >= 0)
+    c.cost = out->burns[out->largest];
+  for (int i = 0; i < cal->aa_count && !c.aa && out->status == GLS_OK; i++)
+    if (out->aa[i].low > 0 || out->aa[i].high < 0) {
+      c.aa = r->conditions[cal->aa[i]];
+      c.aa_cost = out->aa[i];
+    }
+  out->passed = calibration_decide(&c, out->why, sizeof out->why);
+}
+
+int report_calibration_of(const report_data *r, const double *load_cpu_percent,
+                          report_calibration *out) {
+  memset(out, 0, sizeof *out);
+  out->cpus_from_run = r->have_run && r->run.logical_cpus > 0;
+  if (out->cpus_from_run) {
+    out->logical_cpus = r->run.logical_cpus;
+  } else {
+    plat_sysinfo info;
+    plat_sysinfo_read(&info);
+    out->logical_cpus = info.logical_cpus > 0 ? info.logical_cpus : 1;
+  }
+  find_controls(r, load_cpu_percent, out);
   if (out->control_count == 0)
     return 0;
-  out->all_passed = 1;
+  /* The slope and each A/A pair are checks of one verdict: 5 % of false alarms split evenly. */
+  out->confidence = 1 - 0.05 / (1 + out->aa_count);
+  out->all_passed = r->bench_count > 0;
   for (int b = 0; b < r->bench_count; b++) {
-    calibration_threads threads = calibration_bench_threads(r->benches[b]);
-    out->threads[b] = threads;
-    /* The largest burn: the largest expected cost (the first of equals). */
-    double largest_cost = -1, near = 0, far = 0;
-    for (int i = 0; i < out->control_count; i++) {
-      double n, f;
-      calibration_expected(out->controls[i].duty_percent, out->controls[i].burners,
-                           out->logical_cpus, threads, &n, &f);
-      if (fabs(f) > largest_cost) {
-        largest_cost = fabs(f);
-        out->largest[b] = i;
-        near = n;
-        far = f;
-      }
-    }
-    int c = out->controls[out->largest[b]].condition;
-    const report_cell *cell = &r->cells[b][c];
-    calibration_case k = {
-        .control = r->conditions[c],
-        .control_verdict = cell->compared ? cell->cmp.verdict : STATS_INCONCLUSIVE,
-        .control_too_few = !cell->compared || cell->cmp.status != BLOCKED_OK,
-        .control_percent = cell->compared ? cell->cmp.percent : NAN,
-        .control_detectable = cell->compared ? cell->sens.detectable_percent : NAN,
-        .expected_near = near,
-        .expected_far = far,
-        .aa_pairs = out->aa_count,
-    };
-    for (int i = 0; i < out->aa_count && !k.aa; i++) {
-      const report_cell *aa = &r->cells[b][out->aa[i]];
-      if (aa->compared && (aa->cmp.verdict == STATS_SLOWER || aa->cmp.verdict == STATS_FASTER)) {
-        k.aa = r->conditions[out->aa[i]];
-        k.aa_verdict = aa->cmp.verdict;
-        k.aa_percent = aa->cmp.percent;
-      }
-    }
-    out->passed[b] = calibration_decide(&k, out->why[b], sizeof out->why[b]);
-    out->all_passed &= out->passed[b];
+    calibrate_bench(r, b, out);
+    out->all_passed &= out->benches[b].passed;
   }
-  if (r->bench_count == 0)
-    out->all_passed = 0;
   return out->control_count;
 }
 
-/* One row of a benchmark's table: a burn control (k) or an A/A pair (aa). */
+/* One row of a benchmark's table: a burn (control) or an A/A pair (control NULL, expected 0). */
 typedef struct calibration_row {
   int condition;
-  const calibration_control *control; /* NULL: an A/A pair, expected 0 */
-  double near, far;
+  const calibration_control *control;
+  const calibration_cost *cost;
   int largest;
 } calibration_row;
 
 static int rows_of(const report_calibration *cal, int b, calibration_row *rows) {
+  static const calibration_cost none = {0, 0, 0, NAN, NAN, NAN};
+  const calibration_bench *k = &cal->benches[b];
   int n = 0;
-  for (int i = 0; i < cal->control_count; i++) {
-    const calibration_control *k = &cal->controls[i];
-    calibration_row *row = &rows[n++];
-    row->condition = k->condition;
-    row->control = k;
-    row->largest = i == cal->largest[b];
-    calibration_expected(k->duty_percent, k->burners, cal->logical_cpus, cal->threads[b],
-                         &row->near, &row->far);
-  }
+  for (int i = 0; i < cal->control_count; i++)
+    rows[n++] = (calibration_row){cal->controls[i].condition, &cal->controls[i], &k->burns[i],
+                                  i == k->largest};
   for (int i = 0; i < cal->aa_count; i++)
-    rows[n++] = (calibration_row){cal->aa[i], NULL, 0, 0, 0};
+    rows[n++] = (calibration_row){cal->aa[i], NULL, k->status == 0 ? &k->aa[i] : &none, 0};
   return n;
 }
 
 /* A row's numbers as the text and HTML tables show them ("-": not known). */
 typedef struct row_text {
-  char burners[24], expected[64], measured[24], detectable[24];
+  char burners[24], cpu[24], expected[64], measured[24], interval[48];
 } row_text;
 
-static void format_row(const calibration_row *row, const report_cell *cell, row_text *t) {
+static void format_row(const calibration_row *row, row_text *t) {
   snprintf(t->burners, sizeof t->burners, "-");
-  snprintf(t->expected, sizeof t->expected, "0 %%");
+  snprintf(t->cpu, sizeof t->cpu, "-");
   snprintf(t->measured, sizeof t->measured, "-");
-  snprintf(t->detectable, sizeof t->detectable, "-");
+  snprintf(t->interval, sizeof t->interval, "-");
+  format_expected(row->cost, t->expected, sizeof t->expected);
   if (row->control) {
     snprintf(t->burners, sizeof t->burners, "%ld", row->control->burners);
-    format_expected(row->near, row->far, t->expected, sizeof t->expected);
+    if (isfinite(row->control->achieved_percent))
+      snprintf(t->cpu, sizeof t->cpu, "%.2f %%", row->control->achieved_percent);
   }
-  if (cell->compared)
-    snprintf(t->measured, sizeof t->measured, "%+.2f %%", cell->cmp.percent);
-  if (cell->compared && isfinite(cell->sens.detectable_percent))
-    snprintf(t->detectable, sizeof t->detectable, "±%.2f %%", cell->sens.detectable_percent);
+  if (isfinite(row->cost->measured)) {
+    snprintf(t->measured, sizeof t->measured, "%.2f %%", row->cost->measured);
+    snprintf(t->interval, sizeof t->interval, "%.2f to %.2f %%", row->cost->low, row->cost->high);
+  }
 }
 
-static const char *cell_verdict(const report_cell *cell) {
-  return cell->compared ? stats_verdict_name(cell->cmp.verdict) : "no data";
+static const char *row_role(const calibration_row *row) {
+  return row->largest ? "largest burn" : row->control ? "burn" : "a/a";
 }
 
 static void cpus_text(const report_calibration *cal, char *buf, size_t len) {
@@ -237,35 +331,111 @@ static void cpus_text(const report_calibration *cal, char *buf, size_t len) {
            cal->cpus_from_run ? "the run's machine" : "this machine");
 }
 
+/* The slope line under a benchmark's table ("" when there is none). */
+static void slope_text(const report_calibration *cal, int b, char *buf, size_t len) {
+  const calib_result *f = &cal->benches[b].fit;
+  if (f->status == 0 && isfinite(f->slope))
+    snprintf(buf, len, "measured on expected cost over the burns: %.2f (%.4g %% CI %.2f to %.2f)",
+             f->slope, 100 * cal->confidence, f->slope_low, f->slope_high);
+  else
+    buf[0] = '\0';
+}
+
+#define NOMINAL_NOTE                                                                               \
+  "the burners' CPU was not recorded for %d burn%s: the asked duty stands in for what they took"
+
 /* ---- text ---- */
 
 static void write_text(const report_data *r, const void *prepared, FILE *out) {
   const report_calibration *cal = prepared;
   if (!cal)
     return;
-  char cpus[96], bench[256], cond[160], shown[640], why[1024];
+  char cpus[96], bench[256], cond[160], shown[640], why[1024], slope[160];
   cpus_text(cal, cpus, sizeof cpus);
   fprintf(out, "\nCalibration: %s (the positive control: burners of known cost, on %s)\n",
           cal->all_passed ? "PASSED" : "FAILED", cpus);
+  if (cal->nominal)
+    fprintf(out, "  " NOMINAL_NOTE "\n", cal->nominal, cal->nominal == 1 ? "" : "s");
   calibration_row rows[2 * REPORT_MAX_CONDITIONS];
   for (int b = 0; b < r->bench_count; b++) {
-    fprintf(out, "  %s (%s)\n", SHOWN(r->benches[b], bench),
-            calibration_threads_name(cal->threads[b]));
-    fprintf(out, "    %-30s %7s %15s %10s  %-21s %s\n", "condition", "burners", "expected",
-            "measured", "verdict", "could detect");
+    const calibration_bench *k = &cal->benches[b];
+    fprintf(out, "  %s (%s; %zu complete blocks)\n", SHOWN(r->benches[b], bench),
+            calibration_threads_name(k->threads), k->blocks_used);
+    char level[32];
+    snprintf(level, sizeof level, "%.4g %% CI", 100 * cal->confidence);
+    fprintf(out, "    %-30s %7s %11s %15s %9s  %s\n", "condition", "burners", "burner CPU",
+            "expected cost", "measured", level);
     int n = rows_of(cal, b, rows);
     for (int i = 0; i < n; i++) {
-      const report_cell *cell = &r->cells[b][rows[i].condition];
       row_text t;
-      format_row(&rows[i], cell, &t);
+      format_row(&rows[i], &t);
       snprintf(cond, sizeof cond, "%s%s", r->conditions[rows[i].condition],
                rows[i].largest   ? " (largest)"
                : rows[i].control ? ""
                                  : " (A/A)");
-      fprintf(out, "    %-30s %7s %15s %10s  %-21s %s\n", SHOWN(cond, shown), t.burners, t.expected,
-              t.measured, cell_verdict(cell), t.detectable);
+      fprintf(out, "    %-30s %7s %11s %15s %9s  %s\n", SHOWN(cond, shown), t.burners, t.cpu,
+              t.expected, t.measured, t.interval);
     }
-    fprintf(out, "  %s: %s\n", cal->passed[b] ? "PASSED" : "FAILED", SHOWN(cal->why[b], why));
+    slope_text(cal, b, slope, sizeof slope);
+    if (slope[0])
+      fprintf(out, "  %s\n", slope);
+    fprintf(out, "  %s: %s\n", k->passed ? "PASSED" : "FAILED", SHOWN(k->why, why));
+  }
+}
+
+/* ---- CSV ---- */
+
+static void write_csv(const report_data *r, const void *prepared, FILE *out) {
+  const report_calibration *cal = prepared;
+  if (!cal)
+    return;
+  static const char *const columns[] = {"calibration_bench",
+                                        "condition",
+                                        "role",
+                                        "burners",
+                                        "duty_percent",
+                                        "burner_cpu_percent",
+                                        "expected_cost_low_percent",
+                                        "expected_cost_high_percent",
+                                        "measured_cost_percent",
+                                        "ci_low_percent",
+                                        "ci_high_percent",
+                                        "confidence",
+                                        "slope",
+                                        "slope_ci_low",
+                                        "slope_ci_high",
+                                        "verdict"};
+  fputc('\n', out);
+  report_csv_names(out, columns, sizeof columns / sizeof columns[0]);
+  fputc('\n', out);
+  calibration_row rows[2 * REPORT_MAX_CONDITIONS];
+  for (int b = 0; b < r->bench_count; b++) {
+    const calibration_bench *k = &cal->benches[b];
+    int n = rows_of(cal, b, rows);
+    for (int i = 0; i < n; i++) {
+      const calibration_control *c = rows[i].control;
+      report_csv_field(out, r->benches[b]);
+      fputc(',', out);
+      report_csv_field(out, r->conditions[rows[i].condition]);
+      fprintf(out, ",%s", row_role(&rows[i]));
+      double values[] = {c ? (double)c->burners : NAN,
+                         c ? c->duty_percent : NAN,
+                         c ? c->achieved_percent : NAN,
+                         rows[i].cost->expected_near,
+                         rows[i].cost->expected_far,
+                         rows[i].cost->measured,
+                         rows[i].cost->low,
+                         rows[i].cost->high,
+                         cal->confidence,
+                         k->fit.slope,
+                         k->fit.slope_low,
+                         k->fit.slope_high};
+      for (size_t v = 0; v < sizeof values / sizeof values[0]; v++) {
+        fputc(',', out);
+        report_csv_number(out, values[v]);
+      }
+      fprintf(out, ",%s\n", k->passed ? "passed" : "failed");
+    }
   }
 }
 
@@ -277,37 +447,42 @@ static void write_json(const report_data *r, const void *prepared, FILE *out) {
     return;
   fprintf(out, ",\n\"calibration\":{\"logical_cpus\":%d,\"logical_cpus_from\":\"%s\",",
           cal->logical_cpus, cal->cpus_from_run ? "run" : "this machine");
-  fprintf(out, "\"verdict\":\"%s\",\"benchmarks\":[", cal->all_passed ? "passed" : "failed");
+  fprintf(out, "\"verdict\":\"%s\",\"confidence\":", cal->all_passed ? "passed" : "failed");
+  ts_json_number(out, cal->confidence, REPORT_JSON_DIGITS);
+  fprintf(out, ",\"burns_at_asked_duty\":%d,\"benchmarks\":[", cal->nominal);
   calibration_row rows[2 * REPORT_MAX_CONDITIONS];
   for (int b = 0; b < r->bench_count; b++) {
+    const calibration_bench *k = &cal->benches[b];
     fputs(b ? ",\n {\"bench\":" : "\n {\"bench\":", out);
     ts_json_string(out, r->benches[b]);
-    fprintf(out, ",\"threads\":\"%s\",\"verdict\":\"%s\",\"why\":",
-            calibration_threads_name(cal->threads[b]), cal->passed[b] ? "passed" : "failed");
-    ts_json_string(out, cal->why[b]);
-    fputs(",\"conditions\":[", out);
+    fprintf(out, ",\"threads\":\"%s\",\"blocks\":%zu,\"verdict\":\"%s\",\"why\":",
+            calibration_threads_name(k->threads), k->blocks_used, k->passed ? "passed" : "failed");
+    ts_json_string(out, k->why);
+    fputs(",\"slope\":[", out);
+    double slope[] = {k->fit.slope, k->fit.slope_low, k->fit.slope_high};
+    for (int i = 0; i < 3; i++) {
+      fputs(i ? "," : "", out);
+      ts_json_number(out, slope[i], REPORT_JSON_DIGITS);
+    }
+    fputs("],\"conditions\":[", out);
     int n = rows_of(cal, b, rows);
     for (int i = 0; i < n; i++) {
-      const report_cell *cell = &r->cells[b][rows[i].condition];
+      const calibration_control *c = rows[i].control;
+      const calibration_cost *cost = rows[i].cost;
       fputs(i ? ",{\"condition\":" : "{\"condition\":", out);
       ts_json_string(out, r->conditions[rows[i].condition]);
-      fprintf(out, ",\"role\":\"%s\"",
-              rows[i].largest   ? "largest burn"
-              : rows[i].control ? "burn"
-                                : "a/a");
-      if (rows[i].control)
-        fprintf(out, ",\"duty_percent\":%g,\"burners\":%ld", rows[i].control->duty_percent,
-                rows[i].control->burners);
-      fputs(",\"expected_percent\":[", out);
-      ts_json_number(out, rows[i].near, REPORT_JSON_DIGITS);
-      fputc(',', out);
-      ts_json_number(out, rows[i].far, REPORT_JSON_DIGITS);
-      fputs("],\"measured_percent\":", out);
-      ts_json_number(out, cell->compared ? cell->cmp.percent : NAN, REPORT_JSON_DIGITS);
-      ts_json_string_member(out, "verdict", cell_verdict(cell));
-      ts_json_number_member(out, "detectable_percent",
-                            cell->compared ? cell->sens.detectable_percent : NAN,
-                            REPORT_JSON_DIGITS);
+      fprintf(out, ",\"role\":\"%s\"", row_role(&rows[i]));
+      if (c) {
+        fprintf(out, ",\"duty_percent\":%g,\"burners\":%ld", c->duty_percent, c->burners);
+        ts_json_number_member(out, "burner_cpu_percent", c->achieved_percent, REPORT_JSON_DIGITS);
+      }
+      double numbers[] = {cost->expected_near, cost->expected_far, cost->measured, cost->low,
+                          cost->high};
+      fputs(",\"expected_cost_percent\":[", out);
+      for (int v = 0; v < 5; v++) {
+        ts_json_number(out, numbers[v], REPORT_JSON_DIGITS);
+        fputs(v == 1 ? "],\"measured_cost_percent\":[" : v == 4 ? "]" : ",", out);
+      }
       fputc('}', out);
     }
     fputs("]}", out);
@@ -321,29 +496,34 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
   const report_calibration *cal = prepared;
   if (!cal)
     return;
-  char cpus[96];
+  char cpus[96], slope[160];
   cpus_text(cal, cpus, sizeof cpus);
   fprintf(out,
           "<section class=\"calibration\">\n<h2>Calibration: <span class=\"verdict %s\">%s</span>"
           "</h2>\n<p class=\"note\">The positive control: burners that cost a known share of the "
-          "CPU, and an A/A pair. Passed when the largest burn came out slower and the A/A pair "
-          "did not differ; on %s.</p>\n",
+          "CPU, and an A/A pair. Passed when the burns' measured cost over their expected cost "
+          "has an interval covering 1 (or the largest burn's covers its expected cost) and the "
+          "A/A pair's interval covers 0; on %s.",
           cal->all_passed ? "faster" : "slower", cal->all_passed ? "PASSED" : "FAILED", cpus);
+  if (cal->nominal)
+    fprintf(out, " " NOMINAL_NOTE ".", cal->nominal, cal->nominal == 1 ? "" : "s");
+  fputs("</p>\n", out);
   calibration_row rows[2 * REPORT_MAX_CONDITIONS];
   for (int b = 0; b < r->bench_count; b++) {
+    const calibration_bench *k = &cal->benches[b];
     fputs("<h3>", out);
     report_html_text(out, r->benches[b]);
-    fprintf(out, " <span class=\"note\">(%s)</span></h3>\n",
-            calibration_threads_name(cal->threads[b]));
-    fputs("<div class=\"wrap\"><table>\n<thead><tr><th class=\"cond\">condition</th>"
-          "<th>burners</th><th>expected</th><th>measured</th><th>verdict</th>"
-          "<th>could detect</th></tr></thead>\n<tbody>\n",
-          out);
+    fprintf(out, " <span class=\"note\">(%s; %zu complete blocks)</span></h3>\n",
+            calibration_threads_name(k->threads), k->blocks_used);
+    fprintf(out,
+            "<div class=\"wrap\"><table>\n<thead><tr><th class=\"cond\">condition</th>"
+            "<th>burners</th><th>burner CPU</th><th>expected cost</th><th>measured cost</th>"
+            "<th>%.4g %% CI</th></tr></thead>\n<tbody>\n",
+            100 * cal->confidence);
     int n = rows_of(cal, b, rows);
     for (int i = 0; i < n; i++) {
-      const report_cell *cell = &r->cells[b][rows[i].condition];
       row_text t;
-      format_row(&rows[i], cell, &t);
+      format_row(&rows[i], &t);
       fputs("<tr><td class=\"cond\">", out);
       report_html_text(out, r->conditions[rows[i].condition]);
       fputs(rows[i].largest   ? " <span class=\"note\">(largest)</span>"
@@ -351,23 +531,31 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
                               : " <span class=\"note\">(A/A)</span>",
             out);
       fprintf(out, "</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", t.burners,
-              t.expected, t.measured, cell_verdict(cell), t.detectable);
+              t.cpu, t.expected, t.measured, t.interval);
     }
-    fprintf(out, "</tbody></table></div>\n<p><span class=\"verdict %s\">%s</span>: ",
-            cal->passed[b] ? "faster" : "slower", cal->passed[b] ? "PASSED" : "FAILED");
-    report_html_text(out, cal->why[b]);
+    fputs("</tbody></table></div>\n", out);
+    slope_text(cal, b, slope, sizeof slope);
+    if (slope[0])
+      fprintf(out, "<p class=\"note\">%s</p>\n", slope);
+    fprintf(out, "<p><span class=\"verdict %s\">%s</span>: ", k->passed ? "faster" : "slower",
+            k->passed ? "PASSED" : "FAILED");
+    report_html_text(out, k->why);
     fputs("</p>\n", out);
   }
   fputs("</section>\n", out);
 }
 
-/* The calibration when the run has a burn condition; *prepared stays NULL (no section) when not. */
+/* The calibration when the run has a burn condition; *prepared stays NULL (no section) when not.
+   The burners' CPU comes from the store (none without one). */
 static int prepare(store *s, const report_data *r, void **prepared, ts_err *err) {
-  (void)s;
   report_calibration *cal = malloc(sizeof *cal);
   if (!cal)
     return ts_err_set(err, TS_ENOMEM, "no memory for the calibration");
-  if (report_calibration_of(r, cal) == 0) {
+  double cpu[REPORT_MAX_CONDITIONS];
+  for (int c = 0; c < r->condition_count; c++)
+    cpu[c] =
+        s ? store_condition_metric_mean(s, r->run_id, r->conditions[c], "load.cpu_percent") : NAN;
+  if (report_calibration_of(r, cpu, cal) == 0) {
     free(cal);
     cal = NULL;
   }
@@ -376,4 +564,4 @@ static int prepare(store *s, const report_data *r, void **prepared, ts_err *err)
 }
 
 const report_section report_section_calibration = {
-    "calibration", prepare, NULL, {write_text, NULL, write_json, write_html}};
+    "calibration", prepare, NULL, {write_text, write_csv, write_json, write_html}};

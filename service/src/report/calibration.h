@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* calibration.h - the positive control's verdict: whether a run saw the known cost of its burn
-   conditions, and its A/A pair no difference (docs/methodology.md, "The positive control"). */
+/* calibration.h - the positive control's verdict: whether a run's burns of known CPU cost cost
+   what they should (the slope of measured on expected cost, calibration_fit.h), and its A/A pair
+   nothing (docs/methodology.md, "The positive control"). */
 #ifndef THREADSOUP_REPORT_CALIBRATION_H
 #define THREADSOUP_REPORT_CALIBRATION_H
 
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../stats/calibration_fit.h"
 #include "../stats/stats.h"
 #include "data.h"
 
@@ -32,33 +34,57 @@ const char *calibration_threads_name(calibration_threads t);
 void calibration_expected(double duty_percent, long burners, int logical_cpus,
                           calibration_threads threads, double *near, double *far);
 
-/* What the verdict is decided on, for one benchmark. */
+/* The costs of one burn (or of an A/A pair, expected 0) for one benchmark, in % of the score
+   (a slowdown is a positive cost): what it should cost and what it measured, with the interval
+   at the calibration's confidence (NaN: not measured). */
+typedef struct calibration_cost {
+  double expected_near, expected_far; /* equal when the cost is known (see calibration_expected) */
+  int fitted;                         /* in the slope: its expected cost is known and above 0 */
+  double measured, low, high;
+} calibration_cost;
+
+/* What the verdict is decided on, for one benchmark (each cost in %). */
 typedef struct calibration_case {
-  const char *control; /* the largest burn condition, for the sentence */
-  stats_verdict control_verdict;
-  int control_too_few;                /* its comparison had too few (or unusable) scores */
-  double control_percent;             /* measured effect in % (NaN: no comparison) */
-  double control_detectable;          /* the smallest effect its comparison could detect, % (NaN) */
-  double expected_near, expected_far; /* its expected effect, % (see calibration_expected) */
-  int aa_pairs;                       /* second baselines (A/A) in the run */
-  const char *aa;           /* NULL, or the first second baseline that came out different */
-  stats_verdict aa_verdict; /* its verdict (slower or faster) */
-  double aa_percent;        /* its measured difference, % */
+  int status;              /* of the block model: 0, or a negative gls_status (too few blocks) */
+  int fitted;              /* burns of known cost in the slope */
+  const char *control;     /* the largest of them, for the sentence */
+  calibration_cost cost;   /* its costs */
+  const calib_result *fit; /* the slope of measured on expected cost (NULL: none) */
+  double confidence;       /* of every interval */
+  int aa_pairs;            /* second baselines (A/A) in the run */
+  const char *aa;          /* NULL, or the first second baseline whose interval excludes 0 */
+  calibration_cost aa_cost;
 } calibration_case;
 
-/* The verdict rule: passed (1) only when the largest burn came out slower and no A/A pair came
-   out slower or faster. Otherwise failed (0), and `why` says why: the A/A pair differed; or "too
-   noisy: this run could detect only ±X %" when the control's detectable effect X exceeds the
-   expected cost; or "the control cost less than expected" when the run was precise enough to see
-   it. `why` also explains a pass. Pure: unit tested on constructed cases. */
+/* The verdict rule: passed (1) when the slope of measured on expected cost through 0 has an
+   interval covering 1, or the largest burn's interval covers its expected cost (and the slope is
+   surely above 0), and no A/A pair's interval excludes 0. Otherwise failed (0), and `why` says
+   which burn cost how much against what and what that means, or that the run was too noisy to
+   tell, or that the A/A pair differed. `why` also explains a pass. Pure: unit tested on
+   constructed cases. */
 int calibration_decide(const calibration_case *c, char *why, size_t len);
 
 /* One burn condition of a run. */
 typedef struct calibration_control {
-  int condition;       /* its index in report_data's conditions */
-  double duty_percent; /* each burner's share of each period */
-  long burners;        /* its threads: the logical CPUs when no count was given */
+  int condition;           /* its index in report_data's conditions */
+  double duty_percent;     /* each burner's share of each period, as asked */
+  long burners;            /* its threads: the logical CPUs when no count was given */
+  double achieved_percent; /* each burner's share as it ran (the trials' load.cpu_percent over
+                              the burners); NaN: not recorded, the asked duty stands in */
 } calibration_control;
+
+/* One benchmark's calibration. */
+typedef struct calibration_bench {
+  calibration_threads threads;
+  int status;                                    /* of the block model (gls_effects_from_blocks) */
+  size_t blocks_used;                            /* complete blocks */
+  calibration_cost burns[REPORT_MAX_CONDITIONS]; /* by control */
+  calibration_cost aa[REPORT_MAX_CONDITIONS];    /* by A/A pair */
+  int largest; /* the control the sentence names: the largest fitted burn (-1: none) */
+  calib_result fit;
+  int passed;
+  char why[640];
+} calibration_bench;
 
 /* The calibration of a run: its burn conditions, its A/A pairs and a verdict per benchmark. */
 typedef struct report_calibration {
@@ -68,15 +94,16 @@ typedef struct report_calibration {
   calibration_control controls[REPORT_MAX_CONDITIONS];
   int aa_count;
   int aa[REPORT_MAX_CONDITIONS]; /* conditions that are second baselines ("baseline-b") */
-  calibration_threads threads[REPORT_MAX_BENCHES];
-  int largest[REPORT_MAX_BENCHES]; /* the control each benchmark's verdict rests on */
-  int passed[REPORT_MAX_BENCHES];
-  char why[REPORT_MAX_BENCHES][480];
+  int nominal;       /* burns whose burners' CPU was not recorded (the asked duty stood in) */
+  double confidence; /* of every interval: 95 % split between the slope and the A/A pairs */
+  calibration_bench benches[REPORT_MAX_BENCHES];
   int all_passed;
 } report_calibration;
 
-/* Fills *out from the report's cells; returns the number of burn conditions (0: no section). A
-   burn condition is one whose only part is burn. */
-int report_calibration_of(const report_data *r, report_calibration *out);
+/* Fills *out from the report's scores; returns the number of burn conditions (0: no section). A
+   burn condition is one whose only part is burn. load_cpu_percent: each condition's mean
+   load.cpu_percent (% of one CPU; NULL or NaN: not recorded). */
+int report_calibration_of(const report_data *r, const double *load_cpu_percent,
+                          report_calibration *out);
 
 #endif

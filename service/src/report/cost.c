@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* cost.c - the reports' "Cost model": from a run's sleep and wait conditions, whether the number
-   of idle threads or their wake-ups slow a benchmark (weighted least squares, stats/fit.h),
-   and for a dose series where the cost begins (a hinge fit); in text, JSON and HTML. */
+   of idle threads or their wake-ups slow a benchmark (their effects against the shared baseline
+   from one block model, fitted by generalized least squares, stats/gls.h), "does not cost" only
+   by equivalence, and for a dose series whether the cost bends (a knee); in text, CSV, JSON and
+   HTML. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../stats/dist.h"
 #include "cost.h"
 #include "format.h"
 #include "section.h"
@@ -15,6 +18,11 @@
 #include "threadsoup/utf8.h"
 
 #define MINUS "\xe2\x88\x92" /* U+2212, as a printed number's sign */
+#define COST_ALPHA 0.05      /* of every test and interval (95 %) */
+/* The section's first words: for a run made to fit it (cost, dose) the trend is the answer. */
+#define PRIMARY                                                                                    \
+  "This trend over the conditions is the run's primary answer; each condition's verdict above "    \
+  "tests it alone."
 
 /* ---- the model ------------------------------------------------------------------------------ */
 
@@ -42,46 +50,104 @@ static const char *condition_load(const char *text, double *threads, double *wak
   return NULL;
 }
 
-/* Whether a coefficient's 95 % CI excludes 0. */
-static int excludes_zero(const fit_wls *f, int j) {
-  return f->ok && (f->ci_low[j] > 0 || f->ci_high[j] < 0);
+/* Coefficient j of a fit as a term: its interval, its p against 0 and against ±margin, and what
+   they say. */
+static void term_of(const gls_fit *f, int j, double margin, report_cost_term *t) {
+  t->estimate = f->coef[j];
+  t->se = f->se[j];
+  t->low = f->ci_low[j];
+  t->high = f->ci_high[j];
+  t->p = gls_coefficient_p(f, j);
+  t->equivalence_p = gls_equivalence_p(f, j, margin);
+  t->finding = t->p < COST_ALPHA               ? REPORT_COST_COSTS
+               : t->equivalence_p < COST_ALPHA ? REPORT_COST_NEGLIGIBLE
+                                               : REPORT_COST_NOT_DETERMINED;
+}
+
+static void term_clear(report_cost_term *t) {
+  *t = (report_cost_term){NAN, NAN, NAN, NAN, NAN, NAN, REPORT_COST_NOT_DETERMINED};
+}
+
+/* The effects of the bench's conditions against the baseline (%, with V in %^2), from one block
+   model over the baseline and every condition with scores. */
+static void effects_of(const report_data *r, report_cost *c, int b, double *y, double *v) {
+  report_cost_bench *cb = &c->bench[b];
+  size_t blocks = report_block_count(r, b);
+  int n = 0;
+  for (int i = 0; i < c->used_count; i++)
+    if (r->lists[b][c->used[i].condition].n > 0 && n < GLS_MAX_POINTS)
+      cb->used[n++] = i;
+  cb->points = n;
+  double *by_block = malloc(((size_t)(n + 1) * blocks + 1) * sizeof *by_block);
+  const double *conditions[GLS_MAX_POINTS];
+  cb->status = by_block && n > 0 ? GLS_OK : GLS_EINVAL;
+  if (cb->status == GLS_OK) {
+    report_scores_by_block(&r->lists[b][r->baseline], blocks, by_block);
+    for (int k = 0; k < n; k++) {
+      double *row = by_block + (size_t)(k + 1) * blocks;
+      report_scores_by_block(&r->lists[b][c->used[cb->used[k]].condition], blocks, row);
+      conditions[k] = row;
+    }
+    cb->status =
+        gls_effects_from_blocks(by_block, conditions, n, blocks, y, v, &cb->df, &cb->blocks_used);
+  }
+  free(by_block);
+  for (int k = 0; k < n; k++) {
+    y[k] *= 100;
+    for (int j = 0; j < n; j++)
+      v[k * n + j] *= 1e4;
+    cb->effect[k] = cb->status == GLS_OK ? y[k] : NAN;
+    cb->effect_se[k] = cb->status == GLS_OK ? sqrt(v[k * n + k]) : NAN;
+  }
 }
 
 static void fit_bench(const report_data *r, report_cost *c, int b) {
   report_cost_bench *cb = &c->bench[b];
-  double y[REPORT_MAX_CONDITIONS], w[REPORT_MAX_CONDITIONS], wake[REPORT_MAX_CONDITIONS],
-      threads[REPORT_MAX_CONDITIONS];
-  int n = 0, waking = 0;
-  for (int i = 0; i < c->used_count; i++) {
-    const report_cell *cell = &r->cells[b][c->used[i].condition];
-    double se = cell->sens.se_percent;
-    if (!cell->compared || !isfinite(cell->cmp.percent) || !(se > 0) || !isfinite(se))
-      continue;
-    cb->used[n] = i;
-    y[n] = cell->cmp.percent;
-    w[n] = 1 / (se * se);
-    wake[n] = c->used[i].wakeups_per_s / 1000;
-    threads[n] = c->used[i].threads / 1000;
-    waking += wake[n] > 0;
-    n++;
+  double y[GLS_MAX_POINTS], v[GLS_MAX_POINTS * GLS_MAX_POINTS], x[GLS_MAX_POINTS * 2],
+      threads[GLS_MAX_POINTS];
+  term_clear(&cb->wakeups);
+  term_clear(&cb->threads);
+  cb->chi2 = cb->chi2_df = cb->chi2_p = NAN;
+  cb->answer = REPORT_COST_NO_FIT;
+  effects_of(r, c, b, y, v);
+  int n = cb->points, waking = 0;
+  if (n < 3) {
+    cb->why = "too few conditions";
+    return;
   }
-  cb->points = n;
-  const double *both[2] = {wake, threads}, *only[1] = {threads};
-  fit_wls_run(y, both, 2, w, n, 0, &cb->model);
-  fit_wls_run(y, only, 1, w, n, 0, &cb->threads_fit);
-  if (c->dose_like)
-    fit_hinge_run(threads, y, w, n, &cb->knee);
-  if (cb->model.ok)
-    cb->answer =
-        excludes_zero(&cb->model, 0)
-            ? (excludes_zero(&cb->model, 1) ? REPORT_COST_BOTH : REPORT_COST_WAKEUPS)
-            : (excludes_zero(&cb->model, 1) ? REPORT_COST_THREADS : REPORT_COST_CANNOT_TELL);
-  else if (!cb->threads_fit.ok)
-    cb->answer = REPORT_COST_NO_FIT;
-  else
-    cb->answer = waking == 0 ? REPORT_COST_THREADS_ONLY : REPORT_COST_TOGETHER;
-  if (cb->answer == REPORT_COST_TOGETHER && !strstr(cb->model.why, "move together"))
-    cb->answer = REPORT_COST_NO_FIT; /* e.g. fewer points than the two predictors need */
+  if (cb->status != GLS_OK) {
+    cb->why = "too few complete blocks";
+    return;
+  }
+  for (int k = 0; k < n; k++) {
+    const report_cost_condition *u = &c->used[cb->used[k]];
+    x[2 * k] = u->wakeups_per_s / 1000;
+    x[2 * k + 1] = threads[k] = u->threads / 1000;
+    waking += u->wakeups_per_s > 0;
+  }
+  gls_fit f;
+  int rc = GLS_ESINGULAR;
+  if (waking > 0 && !c->dose_like)
+    rc = gls_run(y, x, n, 2, v, cb->df, 1 - COST_ALPHA, &f);
+  if (rc == GLS_OK) {
+    cb->answer = REPORT_COST_SEPARATED;
+    term_of(&f, 0, c->margin_percent, &cb->wakeups);
+    term_of(&f, 1, c->margin_percent, &cb->threads);
+  } else if (rc == GLS_ESINGULAR &&
+             (rc = gls_run(y, threads, n, 1, v, cb->df, 1 - COST_ALPHA, &f)) == GLS_OK) {
+    cb->answer = waking ? REPORT_COST_TOGETHER : REPORT_COST_THREADS_ONLY;
+    term_of(&f, 0, c->margin_percent, &cb->threads);
+  } else {
+    cb->why = "the fit failed (a variance of 0, or values that are not numbers)";
+    return;
+  }
+  /* The residuals against V: chi2 / (n - p) against F(n - p, df), V estimated on df. */
+  cb->chi2 = f.chi2;
+  cb->chi2_df = n - f.params;
+  cb->chi2_p = cb->chi2_df > 0 ? 1 - dist_f_cdf(f.chi2 / cb->chi2_df, cb->chi2_df, cb->df) : NAN;
+  if (c->dose_like) {
+    cb->knee_tested = gls_knee_test(threads, y, n, v, cb->df, COST_ALPHA, &cb->knee) == GLS_OK;
+  }
 }
 
 report_cost *report_cost_compute(const report_data *r) {
@@ -90,6 +156,7 @@ report_cost *report_cost_compute(const report_data *r) {
     return NULL;
   int distinct = 0;
   c->dose_like = 1;
+  c->margin_percent = r->margin_pct > 0 ? r->margin_pct : STATS_DEFAULT_MARGIN_PERCENT;
   for (int k = 0; k < r->condition_count; k++) {
     double threads = 0, wakeups = 0;
     const char *why = condition_load(r->conditions[k], &threads, &wakeups);
@@ -125,10 +192,14 @@ report_cost *report_cost_compute(const report_data *r) {
 
 /* ---- words ---------------------------------------------------------------------------------- */
 
-/* Decimals that show an interval's size: fewer for large numbers, more for tiny ones. */
+/* Decimals that show an interval's size: fewer for large numbers, more for tiny ones, and enough
+   that a narrow interval's ends differ (at most 4). */
 static int decimals_for(double low, double high) {
-  double m = fmax(fabs(low), fabs(high));
-  return m >= 10 ? 1 : m >= 0.1 ? 2 : 3;
+  double m = fmax(fabs(low), fabs(high)), width = fabs(high - low);
+  int d = m >= 10 ? 1 : m >= 0.1 ? 2 : 3;
+  while (d < 4 && width > 0 && width * pow(10, d) < 2)
+    d++;
+  return d;
 }
 
 /* A signed number with a real minus sign ("−0.42", "+0.03", "0.00"). */
@@ -148,9 +219,8 @@ static void estimate_text(double v, double low, double high, char *buf, size_t l
            signed_text(low, d, a, sizeof a), signed_text(high, d, b, sizeof b));
 }
 
-/* "0.42 % slower" / "0.10 % faster" for an effect per 1,000. */
-static void change_text(double v, double low, double high, char *buf, size_t len) {
-  snprintf(buf, len, "%.*f %% %s", decimals_for(low, high), fabs(v), v < 0 ? "slower" : "faster");
+static void term_estimate_text(const report_cost_term *t, char *buf, size_t len) {
+  estimate_text(t->estimate, t->low, t->high, buf, len);
 }
 
 /* A count with thousands separators: "15,000". */
@@ -168,136 +238,144 @@ static void count_text(double v, char *buf, size_t len) {
   buf[o] = '\0';
 }
 
-/* The line that gives both coefficients, as the brief names them. */
-static void coefficients_text(const fit_wls *m, char *buf, size_t len) {
+/* What one coefficient says, after its name ("the wake-ups", "1,000 such threads"):
+   "cost: each 1,000 wake-ups/s make this benchmark 0.40 % slower (p 0.0001)",
+   "cost less than ±1.0 % per 1,000 wake-ups/s (equivalence p 0.003)",
+   "cost not determined: ...". */
+static void finding_text(const char *what, const report_cost_term *t, const char *per,
+                         double margin, char *buf, size_t len) {
+  int d = decimals_for(t->low, t->high);
+  switch (t->finding) {
+  case REPORT_COST_COSTS:
+    snprintf(buf, len, "%s cost: each 1,000 %s make this benchmark %.*f %% %s (p %.2g)", what, per,
+             d, fabs(t->estimate), t->estimate < 0 ? "slower" : "faster", t->p);
+    return;
+  case REPORT_COST_NEGLIGIBLE:
+    snprintf(buf, len,
+             "%s cost less than ±%.2g %% per 1,000 %s (equivalence against the margin: "
+             "p %.2g)",
+             what, margin, per, t->equivalence_p);
+    return;
+  case REPORT_COST_NOT_DETERMINED:
+    snprintf(buf, len,
+             "%s cost not determined: the interval holds 0 and reaches beyond ±%.2g %% per 1,000 "
+             "%s",
+             what, margin, per);
+    return;
+  }
+}
+
+/* The line that gives both coefficients of a separated fit. */
+static void coefficients_text(const report_cost_bench *cb, char *buf, size_t len) {
   char wake[160], threads[160];
-  estimate_text(m->coef[0], m->ci_low[0], m->ci_high[0], wake, sizeof wake);
-  estimate_text(m->coef[1], m->ci_low[1], m->ci_high[1], threads, sizeof threads);
+  term_estimate_text(&cb->wakeups, wake, sizeof wake);
+  term_estimate_text(&cb->threads, threads, sizeof threads);
   snprintf(buf, len, "cost per 1,000 wake-ups/s: %s; per 1,000 idle threads: %s", wake, threads);
 }
 
-/* Which one the data say matters, in one plain sentence. */
+/* Which one the data say matters, in plain sentences. */
 static void answer_text(const report_cost *c, const report_cost_bench *cb, char *buf, size_t len) {
-  const fit_wls *m = &cb->model, *t = &cb->threads_fit;
-  char a[96], b[96], est[160];
+  char a[320], b[320], est[160];
+  double m = c->margin_percent;
   switch (cb->answer) {
-  case REPORT_COST_WAKEUPS:
-    change_text(m->coef[0], m->ci_low[0], m->ci_high[0], a, sizeof a);
-    snprintf(buf, len,
-             "What costs is the wake-ups, not the number of threads: each 1,000 wake-ups per "
-             "second make this benchmark %s, while the thread count's own effect cannot be told "
-             "from 0. Fewer wake-ups (longer sleeps, waiting on events) would help; fewer idle "
-             "threads alone would not.",
-             a);
+  case REPORT_COST_SEPARATED: {
+    finding_text("The wake-ups", &cb->wakeups, "wake-ups/s", m, a, sizeof a);
+    finding_text("the number of threads", &cb->threads, "threads", m, b, sizeof b);
+    const char *advice = "";
+    if (cb->wakeups.finding == REPORT_COST_COSTS && cb->threads.finding == REPORT_COST_NEGLIGIBLE)
+      advice = " Fewer wake-ups (longer sleeps, waiting on events) would help; fewer idle threads "
+               "alone would not.";
+    else if (cb->threads.finding == REPORT_COST_COSTS &&
+             cb->wakeups.finding == REPORT_COST_NEGLIGIBLE)
+      advice = " Fewer threads would help, whatever they do.";
+    else if (cb->wakeups.finding == REPORT_COST_NOT_DETERMINED ||
+             cb->threads.finding == REPORT_COST_NOT_DETERMINED)
+      advice = " More blocks (--reps) narrow what is not determined.";
+    snprintf(buf, len, "%s; %s.%s", a, b, advice);
     return;
-  case REPORT_COST_THREADS:
-    change_text(m->coef[1], m->ci_low[1], m->ci_high[1], a, sizeof a);
-    snprintf(buf, len,
-             "What costs is the number of threads, not their wake-ups: each 1,000 idle threads "
-             "make this benchmark %s, while the wake-ups' own effect cannot be told from 0. "
-             "Fewer threads would help, whatever they do.",
-             a);
-    return;
-  case REPORT_COST_BOTH:
-    change_text(m->coef[0], m->ci_low[0], m->ci_high[0], a, sizeof a);
-    change_text(m->coef[1], m->ci_low[1], m->ci_high[1], b, sizeof b);
-    snprintf(buf, len,
-             "Both cost: each 1,000 wake-ups per second make this benchmark %s, and each 1,000 "
-             "idle threads %s besides.",
-             a, b);
-    return;
-  case REPORT_COST_CANNOT_TELL:
-    snprintf(
-        buf, len,
-        "The data cannot tell: neither the wake-ups' nor the thread count's effect can be "
-        "told from 0 at 95 %% confidence; the intervals rule out more than %.*f %% per 1,000 "
-        "wake-ups/s and %.*f %% per 1,000 threads. More blocks (--reps) narrow them.",
-        decimals_for(m->ci_low[0], m->ci_high[0]), fmax(fabs(m->ci_low[0]), fabs(m->ci_high[0])),
-        decimals_for(m->ci_low[1], m->ci_high[1]), fmax(fabs(m->ci_low[1]), fabs(m->ci_high[1])));
-    return;
+  }
   case REPORT_COST_TOGETHER: {
     char every[32];
     ts_format_duration((uint64_t)((double)TS_NS_PER_S / c->wakeups_per_thread + 0.5), every,
                        sizeof every);
-    estimate_text(t->coef[0], t->ci_low[0], t->ci_high[0], est, sizeof est);
+    term_estimate_text(&cb->threads, est, sizeof est);
+    finding_text("Together they", &cb->threads, "such threads", m, a, sizeof a);
     snprintf(buf, len,
              "The data cannot say which one costs: in this run the wake-ups rose with the number "
-             "of threads (each thread woke every %s). Together, each 1,000 such threads: %s. The "
-             "cost preset varies the two apart.",
-             every, est);
+             "of threads (each thread woke every %s). Each 1,000 such threads: %s. %s. The cost "
+             "preset varies the two apart.",
+             every, est, a);
     return;
   }
   case REPORT_COST_THREADS_ONLY:
-    estimate_text(t->coef[0], t->ci_low[0], t->ci_high[0], est, sizeof est);
+    term_estimate_text(&cb->threads, est, sizeof est);
+    finding_text("They", &cb->threads, "waiting threads", m, a, sizeof a);
     snprintf(buf, len,
              "No condition's threads wake (they wait), so only their number is tested: each 1,000 "
-             "waiting threads: %s, %s.",
-             est,
-             excludes_zero(t, 0) ? "a cost the data show" : "no cost these data can tell from 0");
+             "waiting threads: %s. %s.",
+             est, a);
     return;
   case REPORT_COST_NO_FIT:
     if (cb->points < 3)
       snprintf(buf, len,
-               "The model cannot be fitted: %d condition%s an effect with a standard error (at "
-               "least 2 trials in it and in the baseline), and it needs at least 3.",
+               "The model cannot be fitted: %d condition%s scores, and it needs at least 3.",
                cb->points, cb->points == 1 ? " has" : "s have");
+    else if (cb->status != GLS_OK)
+      snprintf(buf, len,
+               "The model cannot be fitted: it needs at least 2 blocks in which the baseline and "
+               "every condition have a score.");
     else
-      snprintf(buf, len, "The model %s.", cb->model.why[0] ? cb->model.why : "cannot fit");
+      snprintf(buf, len, "The model cannot be fitted: %s.", cb->why);
     return;
   }
 }
 
-/* How well the model fits: R^2 and the residual check. "" when there is no model. */
+/* How the model was fitted and how well: the residuals against the errors. "" without a fit. */
 static void fit_quality_text(const report_cost_bench *cb, char *buf, size_t len) {
-  const fit_wls *f = cb->model.ok ? &cb->model : &cb->threads_fit;
   buf[0] = '\0';
-  if (!f->ok || cb->answer == REPORT_COST_NO_FIT)
+  if (cb->answer == REPORT_COST_NO_FIT)
     return;
-  int scatter = f->chi2_p < 0.05;
+  int scatter = cb->chi2_p < COST_ALPHA;
   snprintf(buf, len,
-           "fit: weighted least squares through 0 (weights 1/se\xc2\xb2) on %d condition%s; "
-           "R\xc2\xb2 %.3f; the conditions scatter around it %s (\xcf\x87\xc2\xb2 %.2f on %.0f df, "
-           "p %.2g)%s",
-           f->n, f->n == 1 ? "" : "s", f->r2,
-           scatter ? "more than their errors allow" : "as much as their errors say", f->rss, f->df,
-           f->chi2_p,
-           scatter ? ": something besides wake-ups and thread count changes the effect, and the "
-                     "intervals are widened by that scatter"
-                   : "");
+           "fit: generalized least squares through 0 on %d conditions, with the covariance their "
+           "shared baseline gives them (one block model over %zu complete blocks; t on %.0f df); "
+           "the conditions scatter around it %s (\xcf\x87\xc2\xb2 %.2f on %.0f df, p %.2g)%s",
+           cb->points, cb->blocks_used, cb->df,
+           scatter ? "more than their errors allow" : "as much as their errors say", cb->chi2,
+           cb->chi2_df, cb->chi2_p,
+           scatter ? ": something besides wake-ups and thread count changes the effect" : "");
 }
 
 /* The knee sentence of a dose-like run. */
-static void knee_text(const fit_hinge *h, char *buf, size_t len) {
-  char est[160], knot[32], low[32], high[32];
-  if (!h->ok) {
-    snprintf(buf, len, "No knee: %s.", strncmp(h->why, "no knee: ", 9) ? h->why : h->why + 9);
+static void knee_text(const report_cost_bench *cb, char *buf, size_t len) {
+  const gls_knee *h = &cb->knee;
+  char est[160], knot[32];
+  if (!cb->knee_tested) {
+    snprintf(buf, len, "No knee tested: the model has no fit.");
     return;
   }
-  if (!h->knee) {
-    double t = stats_t_quantile(0.975, h->n - 1);
-    estimate_text(h->line_slope, h->line_slope - t * h->line_se, h->line_slope + t * h->line_se,
-                  est, sizeof est);
+  if (h->candidates == 0) {
     snprintf(buf, len,
-             "No knee: a straight line fits as well as a bend (F = %.3g, p = %.2g); each 1,000 "
-             "threads: %s, all the way.",
-             h->f, h->p, est);
+             "No knee tested: a bend needs a thread count with two higher ones above it.");
     return;
   }
-  double t = stats_t_quantile(0.975, h->n - 2);
-  estimate_text(h->slope, h->slope - t * h->slope_se, h->slope + t * h->slope_se, est, sizeof est);
+  double q = dist_t_quantile(1 - COST_ALPHA / 2, cb->df);
+  if (!h->knee) {
+    estimate_text(h->slope, h->slope - q * h->slope_se, h->slope + q * h->slope_se, est,
+                  sizeof est);
+    snprintf(buf, len,
+             "No knee: a straight line fits (a bend at any of %d thread counts: p %.2g, the "
+             "smallest p times %d); each 1,000 threads: %s, all the way.",
+             h->candidates, h->p, h->candidates, est);
+    return;
+  }
+  estimate_text(h->extra_slope, h->extra_slope - q * h->extra_se, h->extra_slope + q * h->extra_se,
+                est, sizeof est);
   count_text(h->knot * 1000, knot, sizeof knot);
-  count_text(h->knot_low * 1000, low, sizeof low);
-  count_text(h->knot_high * 1000, high, sizeof high);
-  char range[160] = "no other knot fits nearly as well";
-  if (h->knot_low < h->knot_high)
-    snprintf(range, sizeof range,
-             "between %s and %s: the knots the data cannot tell apart at "
-             "95 %%",
-             low, high);
   snprintf(buf, len,
-           "Knee at about %s threads (%s): no cost measured below it; beyond it each 1,000 more "
-           "threads: %s (a bend against a straight line: F = %.3g, p = %.2g).",
-           knot, range, est, h->f, h->p);
+           "Knee at about %s threads: beyond it the cost of each 1,000 more threads changes by "
+           "%s (against a straight line: p %.2g, the smallest of %d thread counts' p times %d).",
+           knot, est, h->p, h->candidates, h->candidates);
 }
 
 /* The measured switches against the planned wake-ups, over the sleeping conditions. */
@@ -334,7 +412,8 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
   if (!c->applies)
     return;
   char name[512], line[1200];
-  fprintf(out, "\nCost model: does the number of idle threads cost, or their wake-ups?\n");
+  fprintf(out, "\nCost model: does the number of idle threads cost, or their wake-ups? %s\n",
+          PRIMARY);
   fprintf(out, "  %-30s %8s %11s %11s\n", "condition", "threads", "wake-ups/s", "switches/s");
   for (int i = 0; i < c->used_count; i++) {
     const report_cost_condition *u = &c->used[i];
@@ -352,8 +431,8 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
   for (int b = 0; b < r->bench_count; b++) {
     const report_cost_bench *cb = &c->bench[b];
     fprintf(out, "  %s:\n", SHOWN(r->benches[b], name));
-    if (cb->model.ok) {
-      coefficients_text(&cb->model, line, sizeof line);
+    if (cb->answer == REPORT_COST_SEPARATED) {
+      coefficients_text(cb, line, sizeof line);
       fprintf(out, "    %s\n", line);
     }
     answer_text(c, cb, line, sizeof line);
@@ -362,44 +441,97 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
     if (line[0])
       fprintf(out, "    %s\n", line);
     if (c->dose_like) {
-      knee_text(&cb->knee, line, sizeof line);
+      knee_text(cb, line, sizeof line);
       fprintf(out, "    %s\n", line);
+    }
+  }
+}
+
+/* ---- CSV ------------------------------------------------------------------------------------ */
+
+/* One row of the cost table: a coefficient (or the knee's extra slope) of one benchmark. */
+static void csv_row(FILE *out, const report_data *r, const report_cost *c, int b, const char *term,
+                    const report_cost_term *t, double at_threads, const char *finding) {
+  report_csv_field(out, r->benches[b]);
+  fprintf(out, ",%s", term);
+  double values[] = {t->estimate,       t->se,     t->low, t->high, 0.95, t->p, t->equivalence_p,
+                     c->margin_percent, at_threads};
+  for (size_t v = 0; v < sizeof values / sizeof values[0]; v++) {
+    fputc(',', out);
+    report_csv_number(out, values[v]);
+  }
+  fprintf(out, ",%s\n", finding);
+}
+
+static const char *finding_name(report_cost_finding f) {
+  static const char *const names[] = {[REPORT_COST_NOT_DETERMINED] = "not determined",
+                                      [REPORT_COST_COSTS] = "costs",
+                                      [REPORT_COST_NEGLIGIBLE] = "costs less than the margin"};
+  return names[f];
+}
+
+static void write_csv(const report_data *r, const void *prepared, FILE *out) {
+  const report_cost *c = prepared;
+  if (!c->applies)
+    return;
+  static const char *const columns[] = {
+      "cost_bench",    "term",           "percent_per_1000", "se",
+      "ci_low",        "ci_high",        "confidence",       "p",
+      "equivalence_p", "margin_percent", "at_threads",       "finding"};
+  fputc('\n', out);
+  report_csv_names(out, columns, sizeof columns / sizeof columns[0]);
+  fputc('\n', out);
+  for (int b = 0; b < r->bench_count; b++) {
+    const report_cost_bench *cb = &c->bench[b];
+    if (cb->answer == REPORT_COST_SEPARATED) {
+      csv_row(out, r, c, b, "wakeups_per_s", &cb->wakeups, NAN, finding_name(cb->wakeups.finding));
+      csv_row(out, r, c, b, "threads", &cb->threads, NAN, finding_name(cb->threads.finding));
+    } else if (cb->answer != REPORT_COST_NO_FIT)
+      csv_row(out, r, c, b,
+              cb->answer == REPORT_COST_TOGETHER ? "threads_with_their_wakeups" : "waiting_threads",
+              &cb->threads, NAN, finding_name(cb->threads.finding));
+    if (c->dose_like && cb->knee_tested && cb->knee.candidates > 0) {
+      const gls_knee *h = &cb->knee;
+      double q = dist_t_quantile(1 - COST_ALPHA / 2, cb->df);
+      report_cost_term k = {h->extra_slope,
+                            h->extra_se,
+                            h->extra_slope - q * h->extra_se,
+                            h->extra_slope + q * h->extra_se,
+                            h->p,
+                            NAN,
+                            REPORT_COST_NOT_DETERMINED};
+      csv_row(out, r, c, b, "knee", &k, h->knot * 1000, h->knee ? "knee" : "no knee");
     }
   }
 }
 
 /* ---- JSON ----------------------------------------------------------------------------------- */
 
-static void json_estimate(FILE *out, const char *key, const fit_wls *f, int j) {
+static void json_term(FILE *out, const char *key, const report_cost_term *t, double margin,
+                      int present) {
   fprintf(out, ",\"%s\":", key);
-  if (!f->ok) {
+  if (!present) {
     fputs("null", out);
     return;
   }
   fputs("{\"percent\":", out);
-  ts_json_number(out, f->coef[j], REPORT_JSON_DIGITS);
-  ts_json_number_member(out, "se", f->se[j], REPORT_JSON_DIGITS);
+  ts_json_number(out, t->estimate, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "se", t->se, REPORT_JSON_DIGITS);
   fputs(",\"ci95\":", out);
-  ts_json_range(out, 1, f->ci_low[j], f->ci_high[j], REPORT_JSON_DIGITS);
+  ts_json_range(out, 1, t->low, t->high, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "p", t->p, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "equivalence_p", t->equivalence_p, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "margin_percent", margin, REPORT_JSON_DIGITS);
+  ts_json_string_member(out, "finding", finding_name(t->finding));
   fputc('}', out);
 }
 
 static const char *answer_name(report_cost_answer a) {
   static const char *const names[] = {[REPORT_COST_NO_FIT] = "no fit",
-                                      [REPORT_COST_WAKEUPS] = "wake-ups",
-                                      [REPORT_COST_THREADS] = "threads",
-                                      [REPORT_COST_BOTH] = "both",
-                                      [REPORT_COST_CANNOT_TELL] = "cannot tell",
+                                      [REPORT_COST_SEPARATED] = "separated",
                                       [REPORT_COST_TOGETHER] = "together",
                                       [REPORT_COST_THREADS_ONLY] = "threads only"};
   return names[a];
-}
-
-static void json_fit_quality(FILE *out, const fit_wls *f) {
-  ts_json_number_member(out, "df", f->df, REPORT_JSON_DIGITS);
-  ts_json_number_member(out, "r2", f->r2, REPORT_JSON_DIGITS);
-  ts_json_number_member(out, "chi2", f->rss, REPORT_JSON_DIGITS);
-  ts_json_number_member(out, "chi2_p", f->chi2_p, REPORT_JSON_DIGITS);
 }
 
 static void json_cost_bench(const report_data *r, const report_cost *c, int b, FILE *out) {
@@ -407,40 +539,40 @@ static void json_cost_bench(const report_data *r, const report_cost *c, int b, F
   char text[1200];
   fputs("{\"bench\":", out);
   ts_json_string(out, r->benches[b]);
-  fprintf(out, ",\"conditions_fitted\":%d,\"answer\":\"%s\",\"fitted\":%s,\"why\":", cb->points,
-          answer_name(cb->answer), cb->model.ok ? "true" : "false");
-  ts_json_string(out, cb->model.ok ? "" : cb->model.why);
-  json_estimate(out, "per_1000_wakeups_per_s", &cb->model, 0);
-  json_estimate(out, "per_1000_threads", &cb->model, 1);
-  json_fit_quality(out, &cb->model);
-  fputs(",\"threads_alone\":{\"fitted\":", out);
-  fputs(cb->threads_fit.ok ? "true" : "false", out);
-  json_estimate(out, "per_1000_threads", &cb->threads_fit, 0);
-  json_fit_quality(out, &cb->threads_fit);
-  fputs("},\"text\":", out);
+  fprintf(out, ",\"conditions_fitted\":%d,\"blocks\":%zu,\"answer\":\"%s\",\"fitted\":%s",
+          cb->points, cb->blocks_used, answer_name(cb->answer),
+          cb->answer != REPORT_COST_NO_FIT ? "true" : "false");
+  ts_json_number_member(out, "df", cb->df, REPORT_JSON_DIGITS);
+  int separated = cb->answer == REPORT_COST_SEPARATED;
+  json_term(out, "per_1000_wakeups_per_s", &cb->wakeups, c->margin_percent, separated);
+  json_term(out, "per_1000_threads", &cb->threads, c->margin_percent,
+            cb->answer != REPORT_COST_NO_FIT);
+  ts_json_number_member(out, "chi2", cb->chi2, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "chi2_df", cb->chi2_df, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "chi2_p", cb->chi2_p, REPORT_JSON_DIGITS);
+  fputs(",\"text\":", out);
   answer_text(c, cb, text, sizeof text);
   ts_json_string(out, text);
   fputc('}', out);
 }
 
 static void json_knee_bench(const report_data *r, const report_cost_bench *cb, int b, FILE *out) {
-  const fit_hinge *h = &cb->knee;
+  const gls_knee *h = &cb->knee;
+  int tested = cb->knee_tested && h->candidates > 0;
   char text[800];
   fputs("{\"bench\":", out);
   ts_json_string(out, r->benches[b]);
-  fprintf(out, ",\"knee\":%s,\"fitted\":%s,\"threads\":", h->knee ? "true" : "false",
-          h->ok ? "true" : "false");
-  ts_json_number(out, h->knee ? h->knot * 1000 : NAN, REPORT_JSON_DIGITS);
-  fputs(",\"threads_range\":", out);
-  ts_json_range(out, h->knee, h->knot_low * 1000, h->knot_high * 1000, REPORT_JSON_DIGITS);
-  const double values[] = {h->slope, h->slope_se, h->line_slope, h->line_se, h->f, h->p};
+  fprintf(out, ",\"knee\":%s,\"tested\":%s,\"candidates\":%d,\"threads\":",
+          tested && h->knee ? "true" : "false", tested ? "true" : "false",
+          cb->knee_tested ? h->candidates : 0);
+  ts_json_number(out, tested && h->knee ? h->knot * 1000 : NAN, REPORT_JSON_DIGITS);
+  const double values[] = {h->extra_slope, h->extra_se, h->slope, h->slope_se, h->p_min, h->p};
   const char *keys[] = {
-      "per_1000_threads_beyond", "se", "line_per_1000_threads", "line_se", "f", "p"};
-  for (int i = 0; i < 6; i++) {
-    ts_json_number_member(out, keys[i], h->ok ? values[i] : NAN, REPORT_JSON_DIGITS);
-  }
+      "extra_per_1000_threads", "extra_se", "line_per_1000_threads", "line_se", "p_min", "p"};
+  for (int i = 0; i < 6; i++)
+    ts_json_number_member(out, keys[i], tested ? values[i] : NAN, REPORT_JSON_DIGITS);
   fputs(",\"text\":", out);
-  knee_text(h, text, sizeof text);
+  knee_text(cb, text, sizeof text);
   ts_json_string(out, text);
   fputc('}', out);
 }
@@ -489,67 +621,59 @@ static void write_json(const report_data *r, const void *prepared, FILE *out) {
 /* ---- HTML ----------------------------------------------------------------------------------- */
 
 /* The chart's line: the fitted effect per unit of its x (a wake-up per second, or a thread when
-   none wakes), its standard error and degrees of freedom; 0 when there is none. */
+   none wakes) and the 95 % interval that decided its finding; 0 when there is none. */
 static int chart_line(const report_cost *c, const report_cost_bench *cb, int by_wakeups,
-                      double *slope, double *se, double *df) {
-  if (cb->model.ok) {
-    *slope = cb->model.coef[by_wakeups ? 0 : 1] / 1000;
-    *se = cb->model.se[by_wakeups ? 0 : 1] / 1000;
-    *df = cb->model.df;
-    return 1;
-  }
-  if (!cb->threads_fit.ok || cb->answer == REPORT_COST_NO_FIT)
+                      double *slope, double *low, double *high) {
+  const report_cost_term *t = &cb->threads;
+  double per = 1;
+  if (cb->answer == REPORT_COST_NO_FIT)
     return 0;
-  /* One fit on threads: per wake-up, when every thread wakes at the same rate. */
-  double per = by_wakeups ? c->wakeups_per_thread : 1;
+  if (cb->answer == REPORT_COST_SEPARATED)
+    t = by_wakeups ? &cb->wakeups : &cb->threads;
+  else if (by_wakeups) /* one fit on threads: per wake-up, every thread waking at one rate */
+    per = c->wakeups_per_thread;
   if (!(per > 0))
     return 0;
-  *slope = cb->threads_fit.coef[0] / 1000 / per;
-  *se = cb->threads_fit.se[0] / 1000 / per;
-  *df = cb->threads_fit.df;
+  *slope = t->estimate / 1000 / per;
+  *low = t->low / 1000 / per;
+  *high = t->high / 1000 / per;
   return 1;
 }
 
 /* x: wake-ups per second (threads when no condition wakes); y: the effect in %, each point with
-   its 95 % CI, the fitted line with its 95 % band. */
+   its 95 % CI from the block model, the fitted line with the 95 % band that decided. */
 static void write_cost_chart(const report_data *r, const report_cost *c, int b, FILE *out) {
   const report_cost_bench *cb = &c->bench[b];
   int by_wakeups = 0;
   for (int k = 0; k < cb->points; k++)
     by_wakeups |= c->used[cb->used[k]].wakeups_per_s > 0;
   double xmax = 0, lo = 0, hi = 0;
+  double q = cb->status == GLS_OK ? dist_t_quantile(1 - COST_ALPHA / 2, cb->df) : NAN;
   for (int k = 0; k < cb->points; k++) {
     const report_cost_condition *u = &c->used[cb->used[k]];
-    const blocked_result *cmp = &r->cells[b][u->condition].cmp;
     xmax = fmax(xmax, by_wakeups ? u->wakeups_per_s : u->threads);
-    double values[3] = {cmp->percent, cmp->ci_low, cmp->ci_high};
+    double values[3] = {cb->effect[k], cb->effect[k] - q * cb->effect_se[k],
+                        cb->effect[k] + q * cb->effect_se[k]};
     for (int i = 0; i < 3; i++)
       if (isfinite(values[i])) {
         lo = fmin(lo, values[i]);
         hi = fmax(hi, values[i]);
       }
   }
-  if (cb->points == 0 || !(xmax > 0) || !isfinite(xmax))
+  if (cb->points == 0 || cb->status != GLS_OK || !(xmax > 0) || !isfinite(xmax))
     return;
   double xstep = report_html_step(xmax, 5);
   xmax = ceil(xmax / xstep) * xstep;
-  double slope = 0, se = 0, df = 1, t = 0;
-  int line = chart_line(c, cb, by_wakeups, &slope, &se, &df);
+  double slope = 0, band_low = 0, band_high = 0;
+  int line = chart_line(c, cb, by_wakeups, &slope, &band_low, &band_high);
   if (line) {
-    t = stats_t_quantile(0.975, df);
-    lo = fmin(lo, fmin(slope * xmax - t * se * xmax, slope * xmax + t * se * xmax));
-    hi = fmax(hi, fmax(slope * xmax - t * se * xmax, slope * xmax + t * se * xmax));
+    lo = fmin(lo, fmin(band_low * xmax, band_high * xmax));
+    hi = fmax(hi, fmax(band_low * xmax, band_high * xmax));
   }
-  /* A dose series' knee: flat to the knot, then the hinge's slope (in the chart's x). */
-  const fit_hinge *h = &cb->knee;
-  double per = by_wakeups ? c->wakeups_per_thread : 1, knot_x = 0, knee_end = 0;
-  int knee = c->dose_like && h->knee && per > 0;
-  if (knee) {
-    knot_x = h->knot * 1000 * per;
-    knee_end = h->slope / 1000 / per * (xmax - knot_x);
-    lo = fmin(lo, knee_end);
-    hi = fmax(hi, knee_end);
-  }
+  /* A dose series' knee: a dashed upright line at its thread count (in the chart's x). */
+  double per = by_wakeups ? c->wakeups_per_thread : 1;
+  int knee = c->dose_like && cb->knee_tested && cb->knee.knee && per > 0;
+  double knot_x = knee ? cb->knee.knot * 1000 * per : 0;
   int off_chart = lo < -REPORT_CHART_PERCENT_MAX || hi > REPORT_CHART_PERCENT_MAX;
   lo = report_chart_clamp(lo, REPORT_CHART_PERCENT_MAX);
   hi = report_chart_clamp(hi, REPORT_CHART_PERCENT_MAX);
@@ -573,11 +697,12 @@ static void write_cost_chart(const report_data *r, const report_cost *c, int b, 
     fputs("Effect against the number of waiting threads: each condition with its 95&nbsp;% CI; "
           "the line is the fitted cost per thread",
           out);
-  fputs(cb->model.ok && by_wakeups ? " (threads at 0; a point's distance from it holds its "
-                                     "threads' share), with its 95&nbsp;% band"
-                                   : ", with its 95&nbsp;% band",
+  fputs(cb->answer == REPORT_COST_SEPARATED && by_wakeups
+            ? " (threads at 0; a point's distance from it holds its threads' share), with the "
+              "95&nbsp;% band that decided"
+            : ", with the 95&nbsp;% band that decided",
         out);
-  fputs(c->dose_like && h->knee ? "; dashed: the knee's hinge" : "", out);
+  fputs(knee ? "; dashed: the knee" : "", out);
   fputs(off_chart ? REPORT_CHART_EDGE_NOTE "</figcaption>\n" : "</figcaption>\n", out);
   fprintf(out,
           "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"effect against %s\" "
@@ -616,8 +741,8 @@ static void write_cost_chart(const report_data *r, const report_cost *c, int b, 
     fprintf(out,
             "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"#0072b2\" "
             "fill-opacity=\"0.15\"/>\n",
-            X_OF(0), Y_OF(0), X_OF(xmax), Y_OF(slope * xmax + t * se * xmax), X_OF(xmax),
-            Y_OF(slope * xmax - t * se * xmax));
+            X_OF(0), Y_OF(0), X_OF(xmax), Y_OF(band_high * xmax), X_OF(xmax),
+            Y_OF(band_low * xmax));
     fprintf(out,
             "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#0072b2\" "
             "stroke-width=\"2\"/>\n",
@@ -625,24 +750,21 @@ static void write_cost_chart(const report_data *r, const report_cost *c, int b, 
   }
   if (knee)
     fprintf(out,
-            "<polyline points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"none\" stroke=\"#009e73\" "
-            "stroke-width=\"2\" stroke-dasharray=\"6 4\"><title>the knee's hinge</title>"
-            "</polyline>\n",
-            X_OF(0), Y_OF(0), X_OF(knot_x), Y_OF(0), X_OF(xmax), Y_OF(knee_end));
+            "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#009e73\" "
+            "stroke-width=\"2\" stroke-dasharray=\"6 4\"><title>the knee</title></line>\n",
+            X_OF(knot_x), top, X_OF(knot_x), bottom);
   for (int k = 0; k < cb->points; k++) {
     const report_cost_condition *u = &c->used[cb->used[k]];
-    const blocked_result *cmp = &r->cells[b][u->condition].cmp;
-    double x = X_OF(by_wakeups ? u->wakeups_per_s : u->threads);
+    double x = X_OF(by_wakeups ? u->wakeups_per_s : u->threads), e = cb->effect[k];
     fputs("<g><title>", out);
     report_html_text(out, r->conditions[u->condition]);
-    fprintf(out, ": %+.2f %%</title>\n", cmp->percent);
-    if (isfinite(cmp->ci_low) && isfinite(cmp->ci_high))
+    fprintf(out, ": %+.2f %%</title>\n", e);
+    if (isfinite(cb->effect_se[k]))
       fprintf(out,
               "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d55e00\" "
               "stroke-width=\"2\"/>\n",
-              x, Y_OF(cmp->ci_low), x, Y_OF(cmp->ci_high));
-    fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"#d55e00\"/>\n</g>\n", x,
-            Y_OF(cmp->percent));
+              x, Y_OF(e - q * cb->effect_se[k]), x, Y_OF(e + q * cb->effect_se[k]));
+    fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"#d55e00\"/>\n</g>\n", x, Y_OF(e));
   }
 #undef X_OF
 #undef Y_OF
@@ -662,8 +784,9 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
     return;
   char line[1200];
   fputs("<section class=\"cost\">\n<h2>Cost model</h2>\n<p class=\"note\">Does the number of idle "
-        "threads cost, or their wake-ups? The effect of each sleep and wait condition, weighted "
-        "by its precision, against its planned wake-ups per second and its threads.</p>\n"
+        "threads cost, or their wake-ups? The effect of each sleep and wait condition against the "
+        "shared baseline, fitted on its planned wake-ups per second and its threads with the "
+        "covariance that baseline gives them. " PRIMARY "</p>\n"
         "<div class=\"wrap\"><table>\n<thead><tr><th class=\"cond\">condition</th><th>threads"
         "</th><th>wake-ups/s</th><th>switches/s (measured)</th></tr></thead>\n<tbody>\n",
         out);
@@ -690,8 +813,8 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
   for (int b = 0; b < r->bench_count; b++) {
     const report_cost_bench *cb = &c->bench[b];
     html_text(out, "<h3>", r->benches[b], "</h3>\n");
-    if (cb->model.ok) {
-      coefficients_text(&cb->model, line, sizeof line);
+    if (cb->answer == REPORT_COST_SEPARATED) {
+      coefficients_text(cb, line, sizeof line);
       html_text(out, "<p><b>", line, "</b></p>\n");
     }
     answer_text(c, cb, line, sizeof line);
@@ -701,7 +824,7 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
       html_text(out, "<p class=\"note\">", line, ".</p>\n");
     }
     if (c->dose_like) {
-      knee_text(&cb->knee, line, sizeof line);
+      knee_text(cb, line, sizeof line);
       html_text(out, "<p>", line, "</p>\n");
     }
     write_cost_chart(r, c, b, out);
@@ -716,4 +839,4 @@ static int prepare(store *s, const report_data *r, void **prepared, ts_err *err)
 }
 
 const report_section report_section_cost = {
-    "cost", prepare, NULL, {write_text, NULL, write_json, write_html}};
+    "cost", prepare, NULL, {write_text, write_csv, write_json, write_html}};

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* cost.h - the report's cost model section: which costs, the number of idle threads or their
-   wake-ups, computed once from the report's cells; the conditions come from their load specs, the
-   effects and standard errors from the cells. */
+   wake-ups, computed once from the report's scores: the conditions from their load specs, their
+   effects against the shared baseline from one block model, fitted by generalized least squares
+   (stats/gls.h), with "does not cost" only as equivalence and the knee of a dose series. */
 #ifndef THREADSOUP_REPORT_COST_H
 #define THREADSOUP_REPORT_COST_H
 
-#include "../stats/fit.h"
+#include "../stats/gls.h"
 #include "data.h"
 
 typedef struct report_cost_condition {
@@ -16,28 +17,49 @@ typedef struct report_cost_condition {
 } report_cost_condition;
 
 typedef enum report_cost_answer {
-  REPORT_COST_NO_FIT,       /* too few conditions with an effect and a standard error */
-  REPORT_COST_WAKEUPS,      /* the wake-ups' CI excludes 0, the threads' does not */
-  REPORT_COST_THREADS,      /* the reverse */
-  REPORT_COST_BOTH,         /* both exclude 0 */
-  REPORT_COST_CANNOT_TELL,  /* neither does */
+  REPORT_COST_NO_FIT,       /* too few conditions or complete blocks, or the fit failed */
+  REPORT_COST_SEPARATED,    /* wake-ups and threads fitted apart: a finding for each */
   REPORT_COST_TOGETHER,     /* wake-ups rose with the thread count: one fit, on threads */
   REPORT_COST_THREADS_ONLY, /* no condition wakes: one fit, on threads */
 } report_cost_answer;
 
+/* What a coefficient says. */
+typedef enum report_cost_finding {
+  REPORT_COST_NOT_DETERMINED, /* its interval holds 0 and reaches beyond the margin */
+  REPORT_COST_COSTS,          /* its 95 % interval excludes 0 */
+  REPORT_COST_NEGLIGIBLE,     /* equivalence: surely within ±margin per 1,000 (TOST p < 0.05) */
+} report_cost_finding;
+
+/* One coefficient, in % of the score per 1,000 (wake-ups/s or threads; below 0: slower). */
+typedef struct report_cost_term {
+  double estimate, se, low, high; /* its 95 % interval */
+  double p;                       /* two-sided, against 0 */
+  double equivalence_p;           /* TOST against ±margin */
+  report_cost_finding finding;
+} report_cost_term;
+
 typedef struct report_cost_bench {
-  int points;                      /* conditions with an effect and a standard error */
-  int used[REPORT_MAX_CONDITIONS]; /* their indexes into report_cost.used */
+  int status;         /* of the block model (gls_effects_from_blocks): 0 or a gls_status */
+  size_t blocks_used; /* its complete blocks */
+  double df;          /* of its variance: t quantiles */
+  int points;         /* conditions in the fit */
+  int used[REPORT_MAX_CONDITIONS];         /* their indexes into report_cost.used */
+  double effect[REPORT_MAX_CONDITIONS];    /* each one's effect, % (100 x mean log ratio) */
+  double effect_se[REPORT_MAX_CONDITIONS]; /* and its standard error */
   report_cost_answer answer;
-  fit_wls model;       /* on wake-ups and threads, both in thousands, through 0 */
-  fit_wls threads_fit; /* TOGETHER, THREADS_ONLY: on thousands of threads alone */
-  fit_hinge knee;      /* dose-like runs: on thousands of threads */
+  const char *why;              /* NO_FIT: why */
+  report_cost_term wakeups;     /* SEPARATED */
+  report_cost_term threads;     /* SEPARATED; TOGETHER and THREADS_ONLY: the one fit */
+  double chi2, chi2_df, chi2_p; /* the residuals against V: scatter beyond the errors */
+  int knee_tested;              /* dose-like runs */
+  gls_knee knee;                /* on thousands of threads, effects in % */
 } report_cost_bench;
 
 typedef struct report_cost {
   int applies;   /* at least 3 sleep/wait conditions with distinct thread and wake-up counts */
   int dose_like; /* every such condition has the same wake-ups per thread: a knee is looked for */
   double wakeups_per_thread; /* dose-like: that ratio per second (0: none wake) */
+  double margin_percent;     /* per 1,000: the plan's margin (its default when not set) */
   int used_count;
   report_cost_condition used[REPORT_MAX_CONDITIONS];
   int left_count; /* conditions left out of the model, and why */

@@ -673,3 +673,9 @@ int report_condition_index(const report_data *r, const char *name) {
       return c;
   return -1;
 }
+
+size_t report_block_count(const report_data *r, int b) { return block_count(r, b); }
+
+void report_scores_by_block(const report_score_list *l, size_t blocks, double *by_block) {
+  scores_by_block(l, blocks, by_block);
+}

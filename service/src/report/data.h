@@ -159,6 +159,12 @@ double report_more_minutes(const report_data *r, const report_cell *cell);
    paired over 8 blocks; variance ratio 1.10)". */
 int report_format_verdict(const report_cell *cell, char *buf, size_t len);
 
+/* The blocks of benchmark b (the largest block number among its scores), and one condition's
+   scores by block into by_block[0 .. blocks) (NaN: that block's trial not done): for the sections
+   that fit models of their own on the blocks. */
+size_t report_block_count(const report_data *r, int b);
+void report_scores_by_block(const report_score_list *l, size_t blocks, double *by_block);
+
 /* Reads (and with REPORT_WITH_STATS computes) what the flags ask for. p may be NULL: with
    REPORT_WITH_RUN the stored plan then orders the conditions, else they come as they occur. */
 int report_data_load(store *s, int64_t run_id, const plan *p, int flags, report_data **out,

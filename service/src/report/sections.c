@@ -11,10 +11,10 @@
     X(headline,    2,  0,  0,  0) \
     X(benchmarks,  3,  3,  5,  3) \
     X(census,      4,  2,  4,  4) \
-    X(cost,        5,  0,  2,  5) \
-    X(calibration, 6,  0,  6,  6) \
+    X(cost,        5,  4,  2,  5) \
+    X(calibration, 6,  5,  6,  6) \
     X(timers,      7,  0,  0,  8) \
-    X(time,        8,  4,  8,  9) \
+    X(time,        8,  6,  8,  9) \
     X(counts,      9,  0,  0,  2) \
     X(checks,      10, 0,  7,  7) \
     X(placement,   11, 0,  0,  10) \
