@@ -45,6 +45,18 @@ static void quantiles_against_scipy(void) {
     CHECK_REL(dist_f_quantile(f[i].p, f[i].d1, f[i].d2), f[i].f, 1e-11);
     CHECK_REL(dist_f_cdf(f[i].f, f[i].d1, f[i].d2), f[i].p, 1e-10);
   }
+  /* Chi-square (the estimate's interval of a pooled spread). */
+  struct {
+    double p, df, x;
+  } chi[] = {{0.9, 13, 19.81192930712756},
+             {0.1, 13, 7.041504580095464},
+             {0.5, 1, 0.454936423119572},
+             {0.001, 4, 0.09080403553897909},
+             {0.999, 250.5, 325.40147453246254}};
+  for (size_t i = 0; i < sizeof chi / sizeof chi[0]; i++)
+    CHECK_REL(dist_chi2_quantile(chi[i].p, chi[i].df), chi[i].x, 1e-12);
+  CHECK(isnan(dist_chi2_quantile(0, 3)) && isnan(dist_chi2_quantile(0.5, 0)) &&
+        isnan(dist_chi2_quantile(0.5, INFINITY)));
   /* Huge df: the normal quantile with its 1/df correction; far tails: the bisection fallback. */
   CHECK_REL(dist_t_quantile(0.975, 1e12), 1.959963984540054, 1e-11);
   CHECK_REL(dist_t_cdf(1.959963984540054, 1e12), 0.975, 1e-12);

@@ -166,8 +166,8 @@ static void print_estimate(const estimate *e, const plan *p, int basis) {
 }
 
 /* run --estimate: the estimate from history; benchmarks without history first get a pilot (a few
-   trials of the reference condition, stored as a run named estimate-pilot, so it becomes
-   history). */
+   blocks of the reference condition and one other, stored as a run named estimate-pilot, so it
+   becomes history). */
 static int run_estimate(store *s, const plan *p, uint64_t seed, ts_err *err) {
   estimate e;
   int rc = estimate_plan(s, p, NULL, &e, err);
@@ -182,9 +182,13 @@ static int run_estimate(store *s, const plan *p, uint64_t seed, ts_err *err) {
     for (int i = 0; i < pilot.bench_count; i++)
       snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
                pilot.benches[i]);
+    char conditions[2 * 130] = "";
+    for (int c = 0; c < pilot.condition_count; c++)
+      snprintf(conditions + strlen(conditions), sizeof conditions - strlen(conditions), "%s%s",
+               c ? " and " : "", pilot.conditions[c].text);
     printf("no history of %s on this machine (host %s, work scale %g) yet: a pilot measures %ld "
-           "%s trial(s) of each first, stored as a run of plan '%s'\n",
-           names, e.host, p->work_scale, pilot.reps, pilot.conditions[0].text, pilot.name);
+           "block(s) of %s for each first, stored as a run of plan '%s'\n",
+           names, e.host, p->work_scale, pilot.reps, conditions, pilot.name);
     fflush(stdout);
     experiment_observer observer = {NULL, on_trial_done, NULL, NULL};
     int64_t pilot_id = 0;

@@ -322,15 +322,18 @@ int store_condition_timer(store *s, int64_t run_id, const char *condition, char 
 typedef struct store_history_trial {
   int64_t run_id;
   const char *plan_text; /* the run's stored plan: its work scale tells comparable runs apart */
+  const char *condition;
   int block;
   double score;
-  double seconds; /* the benchmark's measured wall time; NAN when not measured */
+  double seconds;      /* the benchmark's measured wall time; NAN when not measured */
+  double wall_seconds; /* finished_at - started_at: the whole trial (load start, settle, gate,
+                          census, benchmark, teardown); NAN when a time is missing */
 } store_history_trial;
 
-/* Calls fn for each done, measured, non-warm-up trial of `bench` under `condition` in runs on
-   `host` measured here (imported runs left out: another machine may share the name), newest run
-   first and in sequence order within a run; stops early when fn returns
-   non-zero. */
+/* Calls fn for each done, measured, non-warm-up trial of `bench` under `condition` (NULL: under
+   every condition) in runs on `host` measured here (imported runs left out: another machine may
+   share the name), newest run first and in sequence order within a run; stops early when fn
+   returns non-zero. */
 int store_bench_history(store *s, const char *host, const char *bench, const char *condition,
                         int (*fn)(void *ctx, const store_history_trial *t), void *ctx, ts_err *err);
 
