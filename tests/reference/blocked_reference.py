@@ -97,6 +97,13 @@ for blocks in [5, 10]:
     q = tq(0.975, df)
     show(f"exact power {blocks}", stats.nct.sf(q, df, nc) + stats.nct.cdf(-q, df, nc))
 
+print("# blocks until the detectable effect is at most a target (counting up from 3)")
+for sd, target in [(0.02, 1.0), (0.01, 2.0), (0.005, 5.0)]:
+    n = 3
+    while 100 * (1 - np.exp(-(tq(0.975, n - 1) + tq(0.8, n - 1)) * sd / np.sqrt(n))) > target:
+        n += 1
+    show(f"blocks for detectable {target} % at sd {sd}", n)
+
 print("# Holm adjusted p values")
 
 

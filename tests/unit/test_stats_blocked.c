@@ -153,6 +153,14 @@ static void planning_against_scipy(void) {
   CHECK_INT(blocked_blocks_for_half_width(0, 1, 0.95), BLOCKED_MIN_PAIRS);
   CHECK_INT(blocked_blocks_for_half_width(10, 0.01, 0.95), BLOCKED_BLOCKS_MAX + 1);
   CHECK_INT(blocked_blocks_for_half_width(0.02, 0, 0.95), 0);
+  /* Blocks for a detectable effect (the report's "more blocks"), counted up by SciPy. */
+  CHECK_INT(blocked_blocks_for_detectable(0.02, 1.0, 0.95, 0.8), 34);
+  CHECK_INT(blocked_blocks_for_detectable(0.01, 2.0, 0.95, 0.8), 5);
+  CHECK_INT(blocked_blocks_for_detectable(0.005, 5.0, 0.95, 0.8), BLOCKED_MIN_PAIRS);
+  CHECK_INT(blocked_blocks_for_detectable(10, 0.01, 0.95, 0.8), BLOCKED_BLOCKS_MAX + 1);
+  CHECK_INT(blocked_blocks_for_detectable(0.02, 0, 0.95, 0.8), 0);
+  CHECK_INT(blocked_blocks_for_detectable(0.02, 100, 0.95, 0.8), 0);
+  CHECK_INT(blocked_blocks_for_detectable(0.02, 1.0, 0.95, 1), 0);
   blocked_result r;
   blocked_compare(base8, cond8, 8, NULL, &r);
   long further = blocked_further_blocks(&r, 0.2);
