@@ -28,8 +28,8 @@
 #define REF_DETECTABLE_5 1.71155449817
 #define REF_DETECTABLE_5_LOW 1.38870267536
 #define REF_DETECTABLE_5_HIGH 2.31840538061
-#define REF_TARGET_BLOCKS 12
-#define REF_TARGET_DETECTABLE 0.918007060525
+#define REF_TARGET_BLOCKS 14
+#define REF_TARGET_DETECTABLE 0.837542332694
 #define REF_TRIAL_SECONDS 7.2
 #define REF_TRIAL_SECONDS_LOW 7.05
 #define REF_TRIAL_SECONDS_HIGH 7.375
@@ -243,8 +243,8 @@ static void history_gives_the_expected_numbers(void) {
   CHECK(near(b->detectable_percent[ESTIMATE_LOW], REF_DETECTABLE_5_LOW, 1e-6));
   CHECK(near(b->detectable_percent[ESTIMATE_HIGH], REF_DETECTABLE_5_HIGH, 1e-6));
 
-  /* The default target, 0.67 x the 1 % margin: the first n whose 95 % half-width meets it. */
-  CHECK(near(e.target_percent, 0.67, 1e-12));
+  /* The default target, 0.62 x the 1 % margin: the first n whose 95 % half-width meets it. */
+  CHECK(near(e.target_percent, 0.62, 1e-12));
   CHECK_INT(b->target_blocks, REF_TARGET_BLOCKS);
   CHECK(near(b->target_detectable_percent, REF_TARGET_DETECTABLE, 1e-8));
 
@@ -260,7 +260,7 @@ static void history_gives_the_expected_numbers(void) {
   CHECK(estimate_plan_seconds(&e, &p, 5, ESTIMATE_HIGH) >= 79);
   CHECK(!(estimate_plan_seconds(&e, &p, 5, ESTIMATE_LOW) <= 41.8));
   CHECK(near(b->seconds[ESTIMATE_HIGH], 11 * REF_TRIAL_SECONDS_HIGH, 1e-9));
-  CHECK(near(estimate_plan_seconds(&e, &p, 12, ESTIMATE_MID), (1 + 2 * 12) * REF_TRIAL_SECONDS,
+  CHECK(near(estimate_plan_seconds(&e, &p, 14, ESTIMATE_MID), (1 + 2 * 14) * REF_TRIAL_SECONDS,
              1e-9));
 
   char line[600], want[200];
@@ -270,9 +270,10 @@ static void history_gives_the_expected_numbers(void) {
            "in about 79 seconds (78 to 81 seconds)",
            REF_DETECTABLE_5, REF_DETECTABLE_5_LOW, REF_DETECTABLE_5_HIGH);
   CHECK_STR_CONTAINS(line, want);
-  CHECK_STR_CONTAINS(line, "; --precision 0.67% would need about 12 blocks, about 3 minutes");
+  CHECK_STR_CONTAINS(
+      line, "; --precision 0.62% would need about 14 blocks, about 3 minutes (3 to 4 minutes)");
   CHECK_STR_CONTAINS(line, "(then \xc2\xb1"
-                           "0.92 % or more)");
+                           "0.84 % or more)");
   CHECK(estimate_basis(&e, 0, line, sizeof line) > 0);
   CHECK_STR_CONTAINS(line, "builtin-st: paired spread 1.04 % (80 % CI 0.841 to 1.41 %) from 17 "
                            "log ratios to the reference of 3 earlier runs on host-a, trial 7.2 s "
@@ -289,7 +290,7 @@ static void history_gives_the_expected_numbers(void) {
   CHECK_INT(estimate_plan(s, &p, HOST, &e, &err), TS_OK);
   estimate_line(&e, &p, 0, line, sizeof line);
   CHECK_STR_CONTAINS(line, "builtin-st: 2 blocks cannot tell an effect (a verdict needs 3 "
-                           "complete blocks); --precision 0.67% would need about 12 blocks");
+                           "complete blocks); --precision 0.62% would need about 14 blocks");
   CHECK_INT(plan_set(&p, "reps", "5", &err), TS_OK);
 
   /* Another host, or another work scale, has none of it. */

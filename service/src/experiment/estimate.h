@@ -23,7 +23,7 @@
      the mean over its trials, moved by the plan's settle minus that run's; the plan's time is
      its trials (warm-ups included) x the median over runs, printed with the 25th to 75th
      percentile over runs (linear interpolation between order statistics, as NumPy's default);
-   - a precision target, precision_target(plan) (its precision, else 0.67 x its margin): the
+   - a precision target, precision_target(plan) (its precision, else 0.62 x its margin): the
      blocks until the 95 % interval's half-width is at most the target
      (blocked_blocks_for_half_width with the pooled sd, what adaptive repetitions stop on), and
      the plan's time with that many blocks. */
@@ -84,7 +84,7 @@ double estimate_bench_seconds(const estimate *e, const plan *p, int bench, long 
 
 /* One line for benchmark i, written like snprintf, e.g.
      builtin-st: this plan can tell effects of ±2.4 % (1.9 to 3.3 %) or more in about 9 minutes
-     (8 to 11 minutes); --precision 0.67% would need about 40 blocks, about 25 minutes
+     (8 to 11 minutes); --precision 0.62% would need about 47 blocks, about 25 minutes
      no history of builtin-st on this machine yet: `run --estimate` measures a short pilot */
 int estimate_line(const estimate *e, const plan *p, int i, char *buf, size_t len);
 /* What the line stands on, e.g. "builtin-st: paired spread 1.8 % (80 % CI 1.4 to 2.6 %) from 24

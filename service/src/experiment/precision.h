@@ -22,8 +22,8 @@
    scores, a comparison is not paired or has fewer than SEQ_PRECISION_MIN_BLOCKS (8) complete
    blocks; 0 when there is nothing to compare. */
 /* The precision target of a plan: its precision when it sets one, else seq_default_precision of
-   its margin (0.67 x M: at that half-width a run with no effect ends "no measurable effect" about
-   80 % of the time). */
+   its margin (0.62 x M: at that half-width a run with no effect ends "no measurable effect" in
+   at least 80 % of simulated runs). */
 double precision_target(const plan *p);
 
 int precision_widest_interval(store *s, int64_t run_id, const plan *p, double *widest, ts_err *err);
