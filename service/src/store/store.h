@@ -277,6 +277,9 @@ int store_latest_run(store *s, int64_t *run_id, ts_err *err);
 /* Adds trials (a further block of adaptive repetitions) to a run, pending, in one transaction;
    their seq must follow the run's last. */
 int store_trials_append(store *s, int64_t run_id, store_trial_plan *trials, int count, ts_err *err);
+/* Deletes a run's pending trials: the planned blocks a run stopped before (--stop-when-decided),
+   which were not run and are not missing. */
+int store_trials_drop_pending(store *s, int64_t run_id, ts_err *err);
 /* Marks a run running again (resume), clears its end and its resume_at_start. */
 int store_run_reopen(store *s, int64_t run_id, ts_err *err);
 /* The scores a trial may hold: 0, or from STORE_SCORE_MIN to STORE_SCORE_MAX. Kept where they

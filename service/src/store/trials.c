@@ -125,6 +125,15 @@ int store_trials_append(store *s, int64_t run_id, store_trial_plan *trials, int 
   return kit_commit(s, "cannot commit the added trials", err);
 }
 
+int store_trials_drop_pending(store *s, int64_t run_id, ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = kit_prepare(s, "DELETE FROM trial WHERE run_id=? AND status='pending'", &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_int64(st, 1, run_id);
+  return kit_step_done(s, st, "cannot drop the trials not run", err);
+}
+
 int store_trial_finish(store *s, int64_t trial_id, const store_trial_result *r, ts_err *err) {
   int rc = kit_begin(s, err);
   if (rc != TS_OK)
