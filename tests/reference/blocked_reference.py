@@ -41,6 +41,8 @@ for p in [0.6, 0.8, 0.975, 0.999, 1e-12, 0.02]:
     show(f"z({p})", stats.norm.ppf(p))
 for p, d1, d2 in [(0.975, 7, 7), (0.025, 7, 7), (0.95, 3, 12), (0.05, 12.5, 3)]:
     show(f"F({p}, {d1}, {d2})", fq(p, d1, d2))
+for p, df in [(0.9, 13), (0.1, 13), (0.5, 1), (0.001, 4), (0.999, 250.5)]:
+    show(f"chi2({p}, {df})", stats.chi2.ppf(p, df))
 
 # The blocked data set: 8 blocks, the condition ~3 % slower, block 6's condition trial missing.
 base = np.array([101.2, 98.7, 103.5, 99.9, 97.1, 102.4, 100.3, 98.2])
@@ -94,6 +96,13 @@ for blocks in [5, 10]:
     nc = delta / (sd / np.sqrt(blocks))
     q = tq(0.975, df)
     show(f"exact power {blocks}", stats.nct.sf(q, df, nc) + stats.nct.cdf(-q, df, nc))
+
+print("# blocks until the detectable effect is at most a target (counting up from 3)")
+for sd, target in [(0.02, 1.0), (0.01, 2.0), (0.005, 5.0)]:
+    n = 3
+    while 100 * (1 - np.exp(-(tq(0.975, n - 1) + tq(0.8, n - 1)) * sd / np.sqrt(n))) > target:
+        n += 1
+    show(f"blocks for detectable {target} % at sd {sd}", n)
 
 print("# Holm adjusted p values")
 

@@ -186,6 +186,7 @@ static const struct {
     {"margin", "auto, or 0.1% to 50%", "0.1%", "50%", "0.09%", "51%"},
     {"timeout", "1s to 24h", "1s", "24h", "999ms", "25h"},
     {"quiet", "on, off", "off", "on", "no", "yes"},
+    {"stop-when-decided", "on, off", "off", "on", "yes", "1"},
 };
 
 static void every_bound_is_enforced_and_named(void) {
@@ -464,6 +465,13 @@ static void old_stored_text_still_reads(void) {
   plan p;
   ts_err err;
   char text[PLAN_FORMAT_MAX];
+  /* Written again, with the settings added since at their defaults. */
+  static const char *const now =
+      "name = quick\n"
+      "conditions = baseline, sleep:1500@500ms, sleep:5000@500ms, sleep:15000@500ms\n"
+      "bench = builtin-st\nreps = 5\nwarmup = 1\nsettle = 1s\nwork-scale = 1\nprecision = off\n"
+      "budget = 1h\nstop-when-decided = off\nquiet-cpu = 25%\nquiet-timeout = 5s\nmargin = auto\n"
+      "timeout = 10m\nquiet = off\n";
   CHECK_INT(plan_parse(stored, "stored plan", &p, &err), TS_OK);
   plan_format(&p, text, sizeof text);
   CHECK_STR_EQ(text, now);

@@ -455,7 +455,7 @@ static void precision_check_measures_the_reported_intervals(void) {
                  "margin = 2%\n",
                  "test plan", &p, &err),
       TS_OK);
-  CHECK(fabs(precision_target(&p) - 0.67 * 2) < 1e-12); /* no precision: the default */
+  CHECK(fabs(precision_target(&p) - 0.62 * 2) < 1e-12); /* no precision: the default */
   CHECK_INT(precision_widest_interval(bs, id, &p, &widest, &err), TS_OK);
   report_data *r = NULL;
   CHECK_INT(report_data_load(bs, id, &p, REPORT_WITH_STATS, &r, &err), TS_OK);

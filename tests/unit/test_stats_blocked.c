@@ -45,6 +45,18 @@ static void quantiles_against_scipy(void) {
     CHECK_REL(dist_f_quantile(f[i].p, f[i].d1, f[i].d2), f[i].f, 1e-11);
     CHECK_REL(dist_f_cdf(f[i].f, f[i].d1, f[i].d2), f[i].p, 1e-10);
   }
+  /* Chi-square (the estimate's interval of a pooled spread). */
+  struct {
+    double p, df, x;
+  } chi[] = {{0.9, 13, 19.81192930712756},
+             {0.1, 13, 7.041504580095464},
+             {0.5, 1, 0.454936423119572},
+             {0.001, 4, 0.09080403553897909},
+             {0.999, 250.5, 325.40147453246254}};
+  for (size_t i = 0; i < sizeof chi / sizeof chi[0]; i++)
+    CHECK_REL(dist_chi2_quantile(chi[i].p, chi[i].df), chi[i].x, 1e-12);
+  CHECK(isnan(dist_chi2_quantile(0, 3)) && isnan(dist_chi2_quantile(0.5, 0)) &&
+        isnan(dist_chi2_quantile(0.5, INFINITY)));
   /* Huge df: the normal quantile with its 1/df correction; far tails: the bisection fallback. */
   CHECK_REL(dist_t_quantile(0.975, 1e12), 1.959963984540054, 1e-11);
   CHECK_REL(dist_t_cdf(1.959963984540054, 1e12), 0.975, 1e-12);
@@ -141,6 +153,14 @@ static void planning_against_scipy(void) {
   CHECK_INT(blocked_blocks_for_half_width(0, 1, 0.95), BLOCKED_MIN_PAIRS);
   CHECK_INT(blocked_blocks_for_half_width(10, 0.01, 0.95), BLOCKED_BLOCKS_MAX + 1);
   CHECK_INT(blocked_blocks_for_half_width(0.02, 0, 0.95), 0);
+  /* Blocks for a detectable effect (the report's "more blocks"), counted up by SciPy. */
+  CHECK_INT(blocked_blocks_for_detectable(0.02, 1.0, 0.95, 0.8), 34);
+  CHECK_INT(blocked_blocks_for_detectable(0.01, 2.0, 0.95, 0.8), 5);
+  CHECK_INT(blocked_blocks_for_detectable(0.005, 5.0, 0.95, 0.8), BLOCKED_MIN_PAIRS);
+  CHECK_INT(blocked_blocks_for_detectable(10, 0.01, 0.95, 0.8), BLOCKED_BLOCKS_MAX + 1);
+  CHECK_INT(blocked_blocks_for_detectable(0.02, 0, 0.95, 0.8), 0);
+  CHECK_INT(blocked_blocks_for_detectable(0.02, 100, 0.95, 0.8), 0);
+  CHECK_INT(blocked_blocks_for_detectable(0.02, 1.0, 0.95, 1), 0);
   blocked_result r;
   blocked_compare(base8, cond8, 8, NULL, &r);
   long further = blocked_further_blocks(&r, 0.2);

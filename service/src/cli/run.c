@@ -53,6 +53,14 @@ static int read_options(int argc, char **argv, run_options *o, ts_err *err) {
       rc = cli_args_value(&a, "the service's socket or pipe", &o->socket, err);
     } else if (cli_args_is(&a, "--resume")) {
       rc = cli_args_value(&a, "a run number (threadsoup history lists them)", &o->resume, err);
+    } else if (cli_args_is(&a, "--stop-when-decided") && !a.inline_value &&
+               !(a.index < a.argc &&
+                 (strcmp(a.argv[a.index], "on") == 0 || strcmp(a.argv[a.index], "off") == 0))) {
+      /* A flag as well as a setting: alone it means on. */
+      if (o->setting_count == RUN_MAX_SETTINGS)
+        return ts_err_set(err, TS_EUSAGE, "run: too many options");
+      snprintf(o->keys[o->setting_count], sizeof o->keys[0], "stop-when-decided");
+      o->values[o->setting_count++] = "on";
     } else if (strncmp(a.name, "--", 2) == 0 && strlen(a.name) > 2) {
       /* Every plan setting is also an option: --reps 10, --precision 0.5%, --7zip PATH … */
       if (o->setting_count == RUN_MAX_SETTINGS)
@@ -166,8 +174,8 @@ static void print_estimate(const estimate *e, const plan *p, int basis) {
 }
 
 /* run --estimate: the estimate from history; benchmarks without history first get a pilot (a few
-   trials of the reference condition, stored as a run named estimate-pilot, so it becomes
-   history). */
+   blocks of the reference condition and one other, stored as a run named estimate-pilot, so it
+   becomes history). */
 static int run_estimate(store *s, const plan *p, uint64_t seed, ts_err *err) {
   estimate e;
   int rc = estimate_plan(s, p, NULL, &e, err);
@@ -182,9 +190,13 @@ static int run_estimate(store *s, const plan *p, uint64_t seed, ts_err *err) {
     for (int i = 0; i < pilot.bench_count; i++)
       snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
                pilot.benches[i]);
+    char conditions[2 * 130] = "";
+    for (int c = 0; c < pilot.condition_count; c++)
+      snprintf(conditions + strlen(conditions), sizeof conditions - strlen(conditions), "%s%s",
+               c ? " and " : "", pilot.conditions[c].text);
     printf("no history of %s on this machine (host %s, work scale %g) yet: a pilot measures %ld "
-           "%s trial(s) of each first, stored as a run of plan '%s'\n",
-           names, e.host, p->work_scale, pilot.reps, pilot.conditions[0].text, pilot.name);
+           "block(s) of %s for each first, stored as a run of plan '%s'\n",
+           names, e.host, p->work_scale, pilot.reps, conditions, pilot.name);
     fflush(stdout);
     experiment_observer observer = {NULL, on_trial_done, NULL, NULL};
     int64_t pilot_id = 0;
@@ -324,8 +336,8 @@ static void print_settings_and_presets(void) {
 
 const cli_command cli_run_command = {
     .name = "run",
-    .synopsis = "run [PRESET|PLAN-FILE] [options] [--service] [--estimate] | run --resume RUN "
-                "[--service]",
+    .synopsis = "run [PRESET|PLAN-FILE] [options] [--stop-when-decided] [--service] [--estimate] | "
+                "run --resume RUN [--service]",
     .summary = "run an experiment in the foreground and store every trial",
     .help = "\noptions:\n"
             "  --db PATH               database file (default: the per-user data folder,\n"
@@ -338,7 +350,10 @@ const cli_command cli_run_command = {
             "  --estimate              print what the plan can detect and how long it takes, from\n"
             "                          this machine's earlier runs (a short pilot run first when\n"
             "                          there are none), and exit without running the plan; with\n"
-            "                          --service from the service's runs, without a pilot\n",
+            "                          --service from the service's runs, without a pilot\n"
+            "  --stop-when-decided     stop before the planned blocks once every comparison is\n"
+            "                          decided at its group-sequential boundary (the plan\n"
+            "                          setting stop-when-decided = on; see docs/methodology.md)\n",
     .more_help = print_settings_and_presets,
     .main = run_main,
 };

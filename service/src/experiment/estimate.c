@@ -8,75 +8,42 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../stats/stats.h"
+#include "../stats/blocked.h"
+#include "../stats/dist.h"
+#include "precision.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/units.h"
 
 #define PLUS_MINUS "\xc2\xb1"
 
+/* One trial of the run being read: its condition (index in the run's stored plan), block and
+   score. */
+typedef struct history_score {
+  int condition, block;
+  double score;
+} history_score;
+
 /* Reading one benchmark's history: the run being read, and what the comparable runs add up to. */
 typedef struct history_reader {
-  double work_scale;  /* the plan's */
-  int64_t run_id;     /* the run whose trials come now; 0 before the first */
-  int comparable;     /* its stored plan has the plan's work scale */
-  plan *stored;       /* that plan, read back (too large for a small stack) */
-  double n, mean, m2; /* Welford's running mean and sum of squares of its scores */
-  int runs, trials;
-  double pooled_df, pooled_ss; /* sum (n_i - 1), sum (n_i - 1) cv_i^2 (cv in %) */
-  double *seconds;
-  size_t seconds_n, seconds_cap;
+  const plan *p;  /* the plan being estimated */
+  int64_t run_id; /* the run whose trials come now; 0 before the first */
+  int comparable; /* its stored plan has the plan's work scale */
+  plan *stored;   /* that plan, read back (too large for a small stack) */
+  history_score *scores;
+  size_t score_count, score_cap;
+  double wall_sum; /* the run's trials' wall seconds, and how many were known */
+  int wall_count;
+  int runs, ratios;
+  double pooled_df, pooled_ss; /* sum (n_i - 1), sum (n_i - 1) s_i^2 over runs and conditions */
+  double *trial_seconds;       /* each comparable run's mean trial wall time */
+  int timed_runs;
+  double *by_block; /* the run's reference scores by block, and their room */
+  size_t by_block_cap;
   int out_of_memory;
 } history_reader;
 
-/* Adds the finished run's spread to the pool. */
-static void close_run(history_reader *h) {
-  if (h->comparable && h->n >= 2 && h->mean > 0) {
-    double cv = 100 * sqrt(h->m2 / (h->n - 1)) / h->mean;
-    h->pooled_df += h->n - 1;
-    h->pooled_ss += (h->n - 1) * cv * cv;
-    h->runs++;
-    h->trials += (int)h->n;
-  }
-  h->n = h->mean = h->m2 = 0;
-}
-
-static int same_scale(double a, double b) { return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b)); }
-
-static int read_history_trial(void *ctx, const store_history_trial *t) {
-  history_reader *h = ctx;
-  if (t->run_id != h->run_id) {
-    close_run(h);
-    if (h->runs >= ESTIMATE_MAX_RUNS)
-      return 1;
-    h->run_id = t->run_id;
-    /* The stored plan was checked when it ran; one that no longer parses is not comparable. */
-    ts_err ignored;
-    h->comparable = plan_parse(t->plan_text, "stored plan", h->stored, &ignored) == TS_OK &&
-                    same_scale(h->stored->work_scale, h->work_scale);
-  }
-  if (!h->comparable || !isfinite(t->score))
-    return 0;
-  h->n += 1;
-  double delta = t->score - h->mean;
-  h->mean += delta / h->n;
-  h->m2 += delta * (t->score - h->mean);
-  if (isfinite(t->seconds)) {
-    if (h->seconds_n == h->seconds_cap) {
-      size_t cap = h->seconds_cap ? 2 * h->seconds_cap : 64;
-      double *more = realloc(h->seconds, cap * sizeof *more);
-      if (!more) {
-        h->out_of_memory = 1;
-        return 1;
-      }
-      h->seconds = more;
-      h->seconds_cap = cap;
-    }
-    h->seconds[h->seconds_n++] = t->seconds;
-  }
-  return 0;
-}
-
-/* The plan's reference condition: "baseline" when it has one, else its first (as the report). */
+/* The reference condition of a plan: "baseline" when it has one, else its first (as the
+   report). */
 static int reference_condition(const plan *p) {
   for (int c = 0; c < p->condition_count; c++)
     if (strcmp(p->conditions[c].text, "baseline") == 0)
@@ -84,26 +51,160 @@ static int reference_condition(const plan *p) {
   return 0;
 }
 
+/* Adds the finished run's paired log ratios, condition by condition, and its trial time. */
+static void close_run(history_reader *h) {
+  int reference = reference_condition(h->stored);
+  size_t blocks = 0;
+  for (size_t i = 0; i < h->score_count; i++)
+    if ((size_t)h->scores[i].block > blocks)
+      blocks = (size_t)h->scores[i].block;
+  if (h->score_count && blocks + 1 > h->by_block_cap) {
+    double *more = realloc(h->by_block, (blocks + 1) * sizeof *more);
+    if (!more) {
+      h->out_of_memory = 1;
+      return;
+    }
+    h->by_block = more;
+    h->by_block_cap = blocks + 1;
+  }
+  for (size_t b = 0; h->score_count && b <= blocks; b++)
+    h->by_block[b] = NAN;
+  for (size_t i = 0; i < h->score_count; i++)
+    if (h->scores[i].condition == reference)
+      h->by_block[h->scores[i].block] = h->scores[i].score;
+  /* Welford per condition: the log ratios' mean and sum of squares. */
+  double n[PLAN_MAX_CONDITIONS] = {0}, mean[PLAN_MAX_CONDITIONS] = {0};
+  double m2[PLAN_MAX_CONDITIONS] = {0};
+  for (size_t i = 0; i < h->score_count; i++) {
+    const history_score *t = &h->scores[i];
+    double base = h->by_block[t->block];
+    if (t->condition == reference || !isfinite(base))
+      continue;
+    double d = log(t->score / base), delta = d - mean[t->condition];
+    n[t->condition] += 1;
+    mean[t->condition] += delta / n[t->condition];
+    m2[t->condition] += delta * (d - mean[t->condition]);
+  }
+  int used = 0;
+  for (int c = 0; c < PLAN_MAX_CONDITIONS; c++)
+    if (n[c] >= 2) {
+      h->pooled_df += n[c] - 1;
+      h->pooled_ss += m2[c];
+      h->ratios += (int)n[c];
+      used = 1;
+    }
+  h->runs += used;
+  if (h->wall_count > 0) {
+    double settle_shift = ((double)h->p->settle_ns - (double)h->stored->settle_ns) / TS_NS_PER_S;
+    h->trial_seconds[h->timed_runs++] = h->wall_sum / h->wall_count + settle_shift;
+  }
+}
+
+static int same_scale(double a, double b) { return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b)); }
+
+/* The index of a condition in the stored plan; -1 when it names none of them. */
+static int stored_condition(const plan *stored, const char *text) {
+  for (int c = 0; c < stored->condition_count; c++)
+    if (strcmp(stored->conditions[c].text, text) == 0)
+      return c;
+  return -1;
+}
+
+static int read_history_trial(void *ctx, const store_history_trial *t) {
+  history_reader *h = ctx;
+  if (t->run_id != h->run_id) {
+    if (h->comparable)
+      close_run(h);
+    if (h->out_of_memory || h->timed_runs >= ESTIMATE_MAX_RUNS || h->runs >= ESTIMATE_MAX_RUNS)
+      return 1;
+    h->run_id = t->run_id;
+    h->score_count = 0;
+    h->wall_sum = 0;
+    h->wall_count = 0;
+    /* The stored plan was checked when it ran; one that no longer parses is not comparable. */
+    ts_err ignored;
+    h->comparable = plan_parse(t->plan_text, "stored plan", h->stored, &ignored) == TS_OK &&
+                    same_scale(h->stored->work_scale, h->p->work_scale);
+  }
+  int condition = h->comparable ? stored_condition(h->stored, t->condition) : -1;
+  if (condition < 0)
+    return 0;
+  if (isfinite(t->wall_seconds) && t->wall_seconds >= 0) {
+    h->wall_sum += t->wall_seconds;
+    h->wall_count++;
+  }
+  if (!(isfinite(t->score) && t->score > 0))
+    return 0;
+  if (h->score_count == h->score_cap) {
+    size_t cap = h->score_cap ? 2 * h->score_cap : 64;
+    history_score *more = realloc(h->scores, cap * sizeof *more);
+    if (!more) {
+      h->out_of_memory = 1;
+      return 1;
+    }
+    h->scores = more;
+    h->score_cap = cap;
+  }
+  h->scores[h->score_count++] = (history_score){condition, t->block, t->score};
+  return 0;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The q-quantile of sorted[0..n-1] by linear interpolation between order statistics (NumPy's
+   default). */
+static double quantile_of_sorted(const double *sorted, int n, double q) {
+  double at = q * (n - 1);
+  int below = (int)floor(at);
+  if (below >= n - 1)
+    return sorted[n - 1];
+  return sorted[below] + (at - below) * (sorted[below + 1] - sorted[below]);
+}
+
+/* The pooled spread, its range and the trial time of benchmark b from the reader. */
+static void summarize(history_reader *h, estimate_bench *b) {
+  if (h->runs > 0 && h->pooled_df > 0) {
+    double df = h->pooled_df, sd = sqrt(h->pooled_ss / df);
+    double tail = (1 - ESTIMATE_SPREAD_CONFIDENCE) / 2;
+    b->have_history = 1;
+    b->runs = h->runs;
+    b->ratios = h->ratios;
+    b->df = df;
+    b->sd_log[ESTIMATE_MID] = sd;
+    b->sd_log[ESTIMATE_LOW] = sd * sqrt(df / dist_chi2_quantile(1 - tail, df));
+    b->sd_log[ESTIMATE_HIGH] = sd * sqrt(df / dist_chi2_quantile(tail, df));
+  }
+  if (h->timed_runs > 0) {
+    qsort(h->trial_seconds, (size_t)h->timed_runs, sizeof *h->trial_seconds, compare_doubles);
+    b->timed_runs = h->timed_runs;
+    b->trial_seconds[ESTIMATE_LOW] = quantile_of_sorted(h->trial_seconds, h->timed_runs, 0.25);
+    b->trial_seconds[ESTIMATE_MID] = quantile_of_sorted(h->trial_seconds, h->timed_runs, 0.5);
+    b->trial_seconds[ESTIMATE_HIGH] = quantile_of_sorted(h->trial_seconds, h->timed_runs, 0.75);
+  }
+}
+
 static int read_bench(store *s, const plan *p, const estimate *e, estimate_bench *b, ts_err *err) {
   history_reader h;
   memset(&h, 0, sizeof h);
-  h.work_scale = p->work_scale;
+  h.p = p;
   h.stored = malloc(sizeof *h.stored);
-  if (!h.stored)
-    return ts_err_set(err, TS_ENOMEM, "no memory for the history of %s", b->bench);
-  int rc = store_bench_history(s, e->host, b->bench, e->reference, read_history_trial, &h, err);
-  if (rc == TS_OK && !h.out_of_memory && h.runs < ESTIMATE_MAX_RUNS)
+  h.trial_seconds = malloc(ESTIMATE_MAX_RUNS * sizeof *h.trial_seconds);
+  int rc = h.stored && h.trial_seconds
+               ? store_bench_history(s, e->host, b->bench, NULL, read_history_trial, &h, err)
+               : TS_OK;
+  if (rc == TS_OK && h.comparable && !h.out_of_memory && h.runs < ESTIMATE_MAX_RUNS &&
+      h.timed_runs < ESTIMATE_MAX_RUNS)
     close_run(&h);
-  if (rc == TS_OK && h.out_of_memory)
+  if (rc == TS_OK && (h.out_of_memory || !h.stored || !h.trial_seconds))
     rc = ts_err_set(err, TS_ENOMEM, "no memory for the history of %s", b->bench);
-  if (rc == TS_OK && h.runs > 0 && h.pooled_df > 0) {
-    b->have_history = 1;
-    b->runs = h.runs;
-    b->trials = h.trials;
-    b->sd_percent = sqrt(h.pooled_ss / h.pooled_df);
-    b->median_seconds = stats_median(h.seconds, h.seconds_n);
-  }
-  free(h.seconds);
+  if (rc == TS_OK)
+    summarize(&h, b);
+  free(h.scores);
+  free(h.by_block);
+  free(h.trial_seconds);
   free(h.stored);
   return rc;
 }
@@ -117,65 +218,98 @@ int estimate_plan(store *s, const plan *p, const char *host, estimate *out, ts_e
     plat_sysinfo_read(&sys);
     snprintf(out->host, sizeof out->host, "%s", sys.host);
   }
-  snprintf(out->reference, sizeof out->reference, "%s", p->conditions[reference_condition(p)].text);
   out->blocks = p->reps;
   out->settle_s = (double)p->settle_ns / TS_NS_PER_S;
-  out->target_percent = p->precision_pct > 0 ? p->precision_pct : ESTIMATE_DEFAULT_TARGET_PERCENT;
+  out->target_percent = precision_target(p);
   out->bench_count = p->bench_count;
   out->all_timed = 1;
   for (int i = 0; i < p->bench_count; i++) {
     estimate_bench *b = &out->benches[i];
     snprintf(b->bench, sizeof b->bench, "%s", p->benches[i]);
-    b->sd_percent = b->median_seconds = b->detectable_percent = NAN;
-    b->seconds = b->target_detectable_percent = NAN;
+    for (int end = 0; end < ESTIMATE_RANGE; end++)
+      b->sd_log[end] = b->trial_seconds[end] = b->detectable_percent[end] = b->seconds[end] = NAN;
+    b->target_detectable_percent = NAN;
     int rc = read_bench(s, p, out, b, err);
     if (rc != TS_OK)
       return rc;
     if (b->have_history) {
       out->any_history = 1;
-      b->detectable_percent = stats_detectable_for_trials(p->reps, b->sd_percent, b->sd_percent);
-      b->target_blocks =
-          stats_trials_for_half_width(b->sd_percent, b->sd_percent, out->target_percent);
-      if (b->target_blocks > 0 && b->target_blocks <= STATS_TRIALS_NEEDED_MAX)
+      for (int end = 0; end < ESTIMATE_RANGE; end++)
+        b->detectable_percent[end] = blocked_detectable_percent(
+            b->sd_log[end], (size_t)p->reps, BLOCKED_DEFAULT_CONFIDENCE, BLOCKED_POWER);
+      b->target_blocks = blocked_blocks_for_half_width(b->sd_log[ESTIMATE_MID], out->target_percent,
+                                                       BLOCKED_DEFAULT_CONFIDENCE);
+      if (b->target_blocks > 0 && b->target_blocks <= BLOCKED_BLOCKS_MAX)
         b->target_detectable_percent =
-            stats_detectable_for_trials(b->target_blocks, b->sd_percent, b->sd_percent);
+            blocked_detectable_percent(b->sd_log[ESTIMATE_MID], (size_t)b->target_blocks,
+                                       BLOCKED_DEFAULT_CONFIDENCE, BLOCKED_POWER);
     }
-    if (!isfinite(b->median_seconds))
+    if (!isfinite(b->trial_seconds[ESTIMATE_MID]))
       out->all_timed = 0;
   }
   for (int i = 0; i < p->bench_count; i++)
-    out->benches[i].seconds = estimate_bench_seconds(out, p, i, p->reps);
+    for (int end = 0; end < ESTIMATE_RANGE; end++)
+      out->benches[i].seconds[end] = estimate_bench_seconds(out, p, i, p->reps, end);
   return TS_OK;
 }
 
-double estimate_bench_seconds(const estimate *e, const plan *p, int bench, long blocks) {
-  const estimate_bench *b = &e->benches[bench];
+double estimate_bench_seconds(const estimate *e, const plan *p, int bench, long blocks, int end) {
   double trials = (double)p->warmup + (double)p->condition_count * (double)blocks;
-  return isfinite(b->median_seconds) ? trials * (b->median_seconds + e->settle_s) : NAN;
+  return trials * e->benches[bench].trial_seconds[end];
 }
 
-double estimate_plan_seconds(const estimate *e, const plan *p, long blocks) {
+double estimate_plan_seconds(const estimate *e, const plan *p, long blocks, int end) {
   if (!e->all_timed)
     return NAN;
   double total = 0;
   for (int i = 0; i < e->bench_count; i++)
-    total += estimate_bench_seconds(e, p, i, blocks);
+    total += estimate_bench_seconds(e, p, i, blocks, end);
   return total;
 }
 
+/* A duration's unit and its size in that unit, chosen by `seconds`. */
+typedef struct duration_unit {
+  double seconds; /* of one unit */
+  const char *name;
+  int decimals;
+} duration_unit;
+
+static duration_unit unit_for(double seconds) {
+  if (seconds < 90)
+    return (duration_unit){1, "seconds", 0};
+  if (seconds < 90 * 60)
+    return (duration_unit){60, "minutes", 0};
+  if (seconds < 48 * 3600)
+    return (duration_unit){3600, "hours", seconds < 10 * 3600 ? 1 : 0};
+  return (duration_unit){86400, "days", 0};
+}
+
 void estimate_duration_words(double seconds, char *buf, size_t len) {
-  if (!isfinite(seconds) || seconds < 0)
+  if (!isfinite(seconds) || seconds < 0) {
     snprintf(buf, len, "an unknown time");
-  else if (seconds < 1.5)
+    return;
+  }
+  if (seconds < 1.5) {
     snprintf(buf, len, "about 1 second");
-  else if (seconds < 90)
-    snprintf(buf, len, "about %.0f seconds", seconds);
-  else if (seconds < 90 * 60)
-    snprintf(buf, len, "about %.0f minutes", seconds / 60);
-  else if (seconds < 48 * 3600)
-    snprintf(buf, len, "about %.*f hours", seconds < 10 * 3600 ? 1 : 0, seconds / 3600);
-  else
-    snprintf(buf, len, "about %.0f days", seconds / 86400);
+    return;
+  }
+  duration_unit u = unit_for(seconds);
+  snprintf(buf, len, "about %.*f %s", u.decimals, seconds / u.seconds, u.name);
+}
+
+void estimate_range_words(const double seconds[ESTIMATE_RANGE], char *buf, size_t len) {
+  double mid = seconds[ESTIMATE_MID], low = seconds[ESTIMATE_LOW], high = seconds[ESTIMATE_HIGH];
+  estimate_duration_words(mid, buf, len);
+  if (!isfinite(mid) || mid < 1.5 || !isfinite(low) || !isfinite(high))
+    return;
+  duration_unit u = unit_for(mid);
+  char from[32], to[32];
+  snprintf(from, sizeof from, "%.*f", u.decimals, low / u.seconds);
+  snprintf(to, sizeof to, "%.*f", u.decimals, high / u.seconds);
+  if (strcmp(from, to) == 0)
+    return;
+  size_t used = strlen(buf);
+  snprintf(buf + used, len - used, " (%s to %s %s)", from, to, u.name);
 }
 
 /* An effect size in %, with the digits that mean something: 0.27, 2.4, 12. */
@@ -183,17 +317,33 @@ static void percent_words(double percent, char *buf, size_t len) {
   snprintf(buf, len, "%.*f", percent < 1 ? 2 : (percent < 10 ? 1 : 0), percent);
 }
 
-/* The time of `blocks` blocks: the whole plan's when every benchmark is timed, else this
-   benchmark's trials' with words saying so. */
+/* The detectable effect with its range: "2.4 % (1.9 to 3.3 %)". */
+static void effect_words(const double percent[ESTIMATE_RANGE], char *buf, size_t len) {
+  char mid[24], low[24], high[24];
+  percent_words(percent[ESTIMATE_MID], mid, sizeof mid);
+  percent_words(percent[ESTIMATE_LOW], low, sizeof low);
+  percent_words(percent[ESTIMATE_HIGH], high, sizeof high);
+  if (strcmp(low, high) == 0)
+    snprintf(buf, len, "%s %%", mid);
+  else
+    snprintf(buf, len, "%s %% (%s to %s %%)", mid, low, high);
+}
+
+/* The time of `blocks` blocks with its range: the whole plan's when every benchmark is timed,
+   else this benchmark's trials' with words saying so. */
 static void time_words(const estimate *e, const plan *p, int i, long blocks, char *buf,
                        size_t len) {
-  char words[64];
-  double all = estimate_plan_seconds(e, p, blocks);
-  if (isfinite(all)) {
-    estimate_duration_words(all, buf, len);
+  double all[ESTIMATE_RANGE], own[ESTIMATE_RANGE];
+  for (int end = 0; end < ESTIMATE_RANGE; end++) {
+    all[end] = estimate_plan_seconds(e, p, blocks, end);
+    own[end] = estimate_bench_seconds(e, p, i, blocks, end);
+  }
+  if (isfinite(all[ESTIMATE_MID])) {
+    estimate_range_words(all, buf, len);
     return;
   }
-  estimate_duration_words(estimate_bench_seconds(e, p, i, blocks), words, sizeof words);
+  char words[96];
+  estimate_range_words(own, words, sizeof words);
   snprintf(buf, len, "%s for its %s trials", words, e->benches[i].bench);
 }
 
@@ -204,34 +354,33 @@ int estimate_line(const estimate *e, const plan *p, int i, char *buf, size_t len
                     "no history of %s on this machine yet: `run --estimate` measures a short "
                     "pilot",
                     b->bench);
-  char now[96], then[96], target[32], effect[24], later[24];
+  char now[128], then[128], target[48], effect[64], later[24];
   time_words(e, p, i, e->blocks, now, sizeof now);
-  percent_words(b->detectable_percent, effect, sizeof effect);
-  snprintf(target, sizeof target, "--precision %g%%", e->target_percent);
-  int n = e->blocks < STATS_MIN_TRIALS
-              ? snprintf(buf, len,
-                         "%s: %ld block%s cannot tell an effect (a verdict needs %d trials of "
-                         "each condition)",
-                         b->bench, e->blocks, e->blocks == 1 ? "" : "s", STATS_MIN_TRIALS)
-          : p->precision_pct > 0
-              ? snprintf(buf, len,
-                         "%s: its first %ld blocks can tell effects of " PLUS_MINUS
-                         "%s %% or more in %s",
-                         b->bench, e->blocks, effect, now)
-              : snprintf(buf, len,
-                         "%s: this plan can tell effects of " PLUS_MINUS "%s %% or more in %s",
-                         b->bench, effect, now);
+  effect_words(b->detectable_percent, effect, sizeof effect);
+  snprintf(target, sizeof target, "--precision %.2g%%", e->target_percent);
+  int n =
+      e->blocks < BLOCKED_MIN_PAIRS
+          ? snprintf(buf, len,
+                     "%s: %ld block%s cannot tell an effect (a verdict needs %d complete "
+                     "blocks)",
+                     b->bench, e->blocks, e->blocks == 1 ? "" : "s", BLOCKED_MIN_PAIRS)
+      : p->precision_pct > 0
+          ? snprintf(buf, len,
+                     "%s: its first %ld blocks can tell effects of " PLUS_MINUS "%s or more in %s",
+                     b->bench, e->blocks, effect, now)
+          : snprintf(buf, len, "%s: this plan can tell effects of " PLUS_MINUS "%s or more in %s",
+                     b->bench, effect, now);
   size_t used = n < 0 ? 0 : ((size_t)n < len ? (size_t)n : len - 1);
-  if (b->target_blocks > STATS_TRIALS_NEEDED_MAX)
+  if (b->target_blocks > BLOCKED_BLOCKS_MAX)
     return (int)used + snprintf(buf + used, len - used, "; %s would need more than %ld blocks",
-                                target, STATS_TRIALS_NEEDED_MAX);
+                                target, BLOCKED_BLOCKS_MAX);
   if (b->target_blocks <= 0)
     return (int)used;
   if (b->target_blocks <= e->blocks)
     return (int)used + snprintf(buf + used, len - used, "; %s is reached within them", target);
   time_words(e, p, i, b->target_blocks, then, sizeof then);
   percent_words(b->target_detectable_percent, later, sizeof later);
-  double seconds = estimate_plan_seconds(e, p, b->target_blocks);
+  double seconds = estimate_plan_seconds(e, p, b->target_blocks, ESTIMATE_MID);
   char limit[96] = "";
   if (b->target_blocks > PLAN_MAX_REPS) {
     snprintf(limit, sizeof limit, "; a run stops adding blocks at %d", PLAN_MAX_REPS);
@@ -252,21 +401,30 @@ int estimate_basis(const estimate *e, int i, char *buf, size_t len) {
   buf[0] = '\0';
   if (!b->have_history)
     return 0;
-  char seconds[48] = "trial time not measured";
-  if (isfinite(b->median_seconds))
-    snprintf(seconds, sizeof seconds, "median trial %.2g s", b->median_seconds);
+  char seconds[96] = "trial time not measured";
+  if (b->timed_runs > 0)
+    snprintf(seconds, sizeof seconds, "trial %.2g s (%.2g to %.2g s) from %d run%s",
+             b->trial_seconds[ESTIMATE_MID], b->trial_seconds[ESTIMATE_LOW],
+             b->trial_seconds[ESTIMATE_HIGH], b->timed_runs, b->timed_runs == 1 ? "" : "s");
   return snprintf(buf, len,
-                  "%s: within-run spread %.3g %% of the %s scores of %d earlier run%s (%d trials) "
-                  "on %s, %s",
-                  b->bench, b->sd_percent, e->reference, b->runs, b->runs == 1 ? "" : "s",
-                  b->trials, e->host, seconds);
+                  "%s: paired spread %.3g %% (%.0f %% CI %.3g to %.3g %%) from %d log ratio%s to "
+                  "the reference of %d earlier run%s on %s, %s",
+                  b->bench, 100 * b->sd_log[ESTIMATE_MID], 100 * ESTIMATE_SPREAD_CONFIDENCE,
+                  100 * b->sd_log[ESTIMATE_LOW], 100 * b->sd_log[ESTIMATE_HIGH], b->ratios,
+                  b->ratios == 1 ? "" : "s", b->runs, b->runs == 1 ? "" : "s", e->host, seconds);
 }
 
 void estimate_pilot_plan(const plan *p, plan *pilot) {
   *pilot = *p;
   snprintf(pilot->name, sizeof pilot->name, "%s", ESTIMATE_PILOT_PLAN);
-  pilot->conditions[0] = p->conditions[reference_condition(p)];
+  int reference = reference_condition(p);
+  pilot->conditions[0] = p->conditions[reference];
   pilot->condition_count = 1;
+  for (int c = 0; c < p->condition_count; c++)
+    if (c != reference) {
+      pilot->conditions[pilot->condition_count++] = p->conditions[c];
+      break;
+    }
   pilot->reps = ESTIMATE_PILOT_BLOCKS;
   pilot->warmup = p->warmup > 1 ? 1 : p->warmup;
   pilot->precision_pct = 0;

@@ -14,6 +14,7 @@
 #include "../doctor/doctor.h"
 #include "../exchange/export.h"
 #include "../quiet/quiet.h"
+#include "../stats/sequential.h"
 #include "precision.h"
 #include "threadsoup/log.h"
 #include "threadsoup/plat.h"
@@ -629,12 +630,12 @@ static int choose_iterations(store *s, int64_t run_id, const plan *p, const pend
   return k;
 }
 
-/* Runs the trials in `l`, in order. */
-static int run_pending(store *s, int64_t run_id, const plan *p, pending_list *l, int *done,
-                       int total, uint64_t began, const experiment_observer *observer,
+/* Runs the trials l->rows[from .. to - 1], in order. */
+static int run_pending(store *s, int64_t run_id, const plan *p, pending_list *l, int from, int to,
+                       int *done, int total, uint64_t began, const experiment_observer *observer,
                        const plat_cancel *cancel, ts_err *err) {
   runner *rn = &l->rn;
-  for (int k = 0; k < l->count; k++) {
+  for (int k = from; k < to; k++) {
     const store_trial_row *row = &l->rows[k];
     if (plat_cancelled(cancel))
       return ts_err_set(err, TS_EINTERRUPTED, "interrupted");
@@ -682,6 +683,43 @@ static int run_pending(store *s, int64_t run_id, const plan *p, pending_list *l,
   return TS_OK;
 }
 
+/* --stop-when-decided: runs the pending trials block by block and, after each block that is one
+   of the plan's looks (seq_looks over its reps), asks whether every comparison is decided at that
+   look's boundaries (family level 5 % over a benchmark's conditions, TOST at 5 % a side); when
+   so, the trials not run are dropped. *stopped_at gets that block, 0 when all ran. */
+static int run_until_decided(store *s, int64_t run_id, const plan *p, pending_list *l, int *done,
+                             int total, uint64_t began, const experiment_observer *observer,
+                             const plat_cancel *cancel, long *stopped_at, ts_err *err) {
+  long look_blocks[SEQ_MAX_LOOKS];
+  double fractions[SEQ_MAX_LOOKS], effect[SEQ_MAX_LOOKS], equivalence[SEQ_MAX_LOOKS];
+  /* A plan of one condition compares nothing: nothing to decide, every block runs. */
+  int looks = p->condition_count > 1 ? seq_looks(p->reps, look_blocks, fractions) : 0;
+  if (looks > 0 && seq_stop_boundaries(fractions, looks, (size_t)p->condition_count - 1,
+                                       1 - BLOCKED_DEFAULT_CONFIDENCE,
+                                       BLOCKED_DEFAULT_EQUIVALENCE_ALPHA, effect, equivalence) != 0)
+    looks = 0;
+  int rc = TS_OK, from = 0, look = 0;
+  *stopped_at = 0;
+  while (rc == TS_OK && from < l->count) {
+    int block = l->rows[from].block, to = from;
+    while (to < l->count && l->rows[to].block == block)
+      to++;
+    rc = run_pending(s, run_id, p, l, from, to, done, total, began, observer, cancel, err);
+    from = to;
+    while (look < looks && look_blocks[look] < block)
+      look++;
+    if (rc != TS_OK || from == l->count || look == looks || look_blocks[look] != block)
+      continue;
+    int decided = 0;
+    rc = precision_every_comparison_decided(s, run_id, p, effect[look], equivalence[look], &decided,
+                                            err);
+    if (rc == TS_OK && decided) {
+      *stopped_at = block;
+      return store_trials_drop_pending(s, run_id, err);
+    }
+  }
+  return rc;
+}
 /* Quiet mode for the run: entered before the first trial, always left after the last, whatever
    ended the run. Where it cannot work (Linux, no rights) the run goes on and says so. */
 static int enter_quiet(store *s, int64_t run_id, const plan *p, const experiment_observer *o) {
@@ -754,12 +792,22 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
   uint64_t began = plat_clock_ns();
   if (rc == TS_OK && observer && observer->run_started)
     observer->run_started(observer->ctx, run_id, l.count, l.last_seq);
+  long stopped_at = 0;
   if (rc == TS_OK)
-    rc = run_pending(s, run_id, p, &l, &done, total, began, observer, cancel, err);
+    rc = p->stop_when_decided ? run_until_decided(s, run_id, p, &l, &done, total, began, observer,
+                                                  cancel, &stopped_at, err)
+                              : run_pending(s, run_id, p, &l, 0, l.count, &done, total, began,
+                                            observer, cancel, err);
+  char stopped[128] = "";
+  if (stopped_at) {
+    snprintf(stopped, sizeof stopped, "stopped at block %ld of %ld: every comparison decided",
+             stopped_at, p->reps);
+    note(observer, stopped);
+  }
 
   /* Adaptive repetitions: one more block at a time until every comparison is as precise as asked,
      or the budget is spent. */
-  while (rc == TS_OK && p->precision_pct > 0) {
+  while (rc == TS_OK && p->precision_pct > 0 && !stopped_at) {
     double widest = 0;
     rc = precision_widest_interval(s, run_id, p, &widest, err);
     if (rc != TS_OK)
@@ -803,7 +851,8 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
     }
     total += n;
     rc = l.failed ? ts_err_set(err, TS_ENOMEM, "no memory for the added trials")
-                  : run_pending(s, run_id, p, &l, &done, total, began, observer, cancel, err);
+                  : run_pending(s, run_id, p, &l, 0, l.count, &done, total, began, observer, cancel,
+                                err);
   }
   teardown_join(&l.rn);
   free(l.rows);
@@ -816,8 +865,8 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
   store_run_status status = rc == TS_OK             ? STORE_RUN_FINISHED
                             : rc == TS_EINTERRUPTED ? STORE_RUN_INTERRUPTED
                                                     : STORE_RUN_FAILED;
-  snprintf(detail, sizeof detail, "%d trials run in this sitting%s%s", done,
-           rc == TS_OK ? "" : "; ", rc == TS_OK ? "" : err->text);
+  snprintf(detail, sizeof detail, "%d trials run in this sitting%s%s%s%s", done,
+           stopped[0] ? "; " : "", stopped, rc == TS_OK ? "" : "; ", rc == TS_OK ? "" : err->text);
   int end_rc = store_run_end(s, run_id, status, detail, finished_at, &end_err);
   if (rc == TS_OK && end_rc != TS_OK) {
     *err = end_err;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* precision.c - the widest interval of a run so far, from its stored scores grouped by benchmark,
-   condition and block, for adaptive repetitions (precision.h). */
+/* precision.c - the widest interval of a run so far, and whether every comparison is decided,
+   from its stored scores grouped by benchmark, condition and block, for adaptive repetitions and
+   stopping when decided (precision.h). */
 #include "precision.h"
 
 #include <math.h>
@@ -90,11 +91,19 @@ static double half_width_percent(const blocked_result *c) {
   return isfinite(h) ? 100 * expm1(h) : INFINITY;
 }
 
-/* The widest half-width of one benchmark's comparisons, made as the report makes them: each
-   condition with scores against the baseline, paired within blocks, Holm across them. A
-   condition without scores yet is not precise (infinity). by_block holds conds x blocks. */
-static int widest_of_bench(const score_groups *g, int bench, size_t baseline, size_t blocks,
-                           const plan *p, double *by_block, double *widest) {
+/* What each benchmark's comparisons are asked: their widest half-width, or whether every one is
+   decided at a look's boundaries. */
+typedef struct comparison_question {
+  double effect_bound, equivalence_bound; /* deciding: the look's boundaries */
+  double widest;                          /* the widest half-width so far */
+  int undecided;                          /* a comparison not decided, or not made */
+} comparison_question;
+
+/* One benchmark's comparisons, made as the report makes them: each condition with scores against
+   the baseline, paired within blocks, Holm across them; a condition without scores yet is neither
+   precise (infinity) nor decided. by_block holds conds x blocks. */
+static int ask_bench(const score_groups *g, int bench, size_t baseline, size_t blocks,
+                     const plan *p, double *by_block, comparison_question *q) {
   size_t conds = (size_t)g->condition_count, k = 0;
   const double **conditions = malloc((conds + 1) * sizeof *conditions);
   blocked_result *results = malloc((conds + 1) * sizeof *results);
@@ -117,10 +126,12 @@ static int widest_of_bench(const score_groups *g, int bench, size_t baseline, si
   for (size_t c = 0; c < conds; c++) {
     if (c == baseline)
       continue;
-    if (has[c])
+    if (has[c]) {
       conditions[k++] = by_block + c * blocks;
-    else
-      *widest = INFINITY;
+    } else {
+      q->widest = INFINITY;
+      q->undecided = 1;
+    }
   }
   blocked_options options = {0, 0, p->margin_pct, 0};
   int rc = k ? multiplicity_compare_family(by_block + baseline * blocks, conditions, k, blocks,
@@ -128,8 +139,10 @@ static int widest_of_bench(const score_groups *g, int bench, size_t baseline, si
              : BLOCKED_OK;
   for (size_t i = 0; rc == BLOCKED_OK && i < k; i++) {
     double half = half_width_percent(&results[i]);
-    if (half > *widest)
-      *widest = half;
+    if (half > q->widest)
+      q->widest = half;
+    if (!seq_comparison_decided(&results[i], q->effect_bound, q->equivalence_bound))
+      q->undecided = 1;
   }
   free(conditions);
   free(results);
@@ -137,8 +150,8 @@ static int widest_of_bench(const score_groups *g, int bench, size_t baseline, si
   return rc == BLOCKED_OK ? 0 : -1;
 }
 
-/* Every benchmark's comparisons; *widest is the widest half-width over all of them. */
-static int widest_of(const score_groups *g, const plan *p, double *widest, ts_err *err) {
+/* Every benchmark's comparisons, asked q. */
+static int ask(const score_groups *g, const plan *p, comparison_question *q, ts_err *err) {
   size_t conds = (size_t)g->condition_count, blocks = 0;
   for (size_t i = 0; i < g->score_count; i++)
     if ((size_t)g->scores[i].block > blocks)
@@ -152,9 +165,8 @@ static int widest_of(const score_groups *g, const plan *p, double *widest, ts_er
     }
   double *by_block = malloc((conds * blocks + 1) * sizeof *by_block);
   int rc = by_block ? TS_OK : ts_err_set(err, TS_ENOMEM, "no memory for the statistics");
-  *widest = 0;
   for (int b = 0; rc == TS_OK && b < g->bench_count; b++)
-    if (widest_of_bench(g, b, baseline, blocks, p, by_block, widest) != 0)
+    if (ask_bench(g, b, baseline, blocks, p, by_block, q) != 0)
       rc = ts_err_set(err, TS_ENOMEM, "no memory for the statistics");
   free(by_block);
   return rc;
@@ -167,11 +179,10 @@ double precision_target(const plan *p) {
                                                        : STATS_DEFAULT_MARGIN_PERCENT);
 }
 
-int precision_widest_interval(store *s, int64_t run_id, const plan *p, double *widest,
-                              ts_err *err) {
+/* Reads the run's scores and asks every benchmark's comparisons q. */
+static int ask_run(store *s, int64_t run_id, const plan *p, comparison_question *q, ts_err *err) {
   score_groups g;
   memset(&g, 0, sizeof g);
-  *widest = 0;
   /* The plan's conditions and benchmarks come first, in its order, as in the report. */
   for (int i = 0; i < p->condition_count && !g.out_of_memory; i++)
     g.out_of_memory = add_condition(&g, p->conditions[i].text) < 0;
@@ -181,9 +192,25 @@ int precision_widest_interval(store *s, int64_t run_id, const plan *p, double *w
   if (rc == TS_OK && g.out_of_memory)
     rc = ts_err_set(err, TS_ENOMEM, "no memory for the scores of run %lld", (long long)run_id);
   if (rc == TS_OK)
-    rc = widest_of(&g, p, widest, err);
+    rc = ask(&g, p, q, err);
   free(g.conditions);
   free(g.benches);
   free(g.scores);
+  return rc;
+}
+
+int precision_widest_interval(store *s, int64_t run_id, const plan *p, double *widest,
+                              ts_err *err) {
+  comparison_question q = {INFINITY, INFINITY, 0, 0};
+  int rc = ask_run(s, run_id, p, &q, err);
+  *widest = rc == TS_OK ? q.widest : 0;
+  return rc;
+}
+
+int precision_every_comparison_decided(store *s, int64_t run_id, const plan *p, double effect_bound,
+                                       double equivalence_bound, int *decided, ts_err *err) {
+  comparison_question q = {effect_bound, equivalence_bound, 0, 0};
+  int rc = ask_run(s, run_id, p, &q, err);
+  *decided = rc == TS_OK && !q.undecided;
   return rc;
 }

@@ -177,6 +177,10 @@ static const plan_setting plan_settings[] = {
             "comparison's 95 % CI half-width is at most this"),
     DURATION("budget", budget_ns, TS_NS_PER_MIN, 7 * TS_NS_PER_DAY, "1h",
              "time allowed for adaptive repetitions; when it runs out the run says so"),
+    SWITCH("stop-when-decided", stop_when_decided, "off",
+           "after each block from the 3rd, check every comparison against group-sequential "
+           "boundaries; when each is decided (an effect, or equivalence within the margin) the "
+           "remaining planned blocks are not run"),
     PERCENT("quiet-cpu", quiet_cpu_pct, "off", 1, 100, "off",
             "quiet gate: before each benchmark, wait until CPU use outside ThreadSoup stays under "
             "this for one second (watched during the settle; after two timeouts in a row the "

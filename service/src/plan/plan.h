@@ -35,6 +35,7 @@ typedef struct plan {
   double work_scale;         /* multiplies the built-in benchmarks' work */
   double precision_pct;      /* 0: fixed reps; else add blocks until every 95 % CI is this narrow */
   uint64_t budget_ns;        /* adaptive repetitions stop when this time is spent */
+  int stop_when_decided;     /* stop before reps blocks once every comparison is decided */
   double quiet_cpu_pct;      /* gate: CPU use outside ThreadSoup must stay under this; 0 = off */
   uint64_t quiet_timeout_ns; /* gate: give up waiting after this (the trial gets a warning) */
   double margin_pct;         /* equivalence margin of "no measurable effect"; 0 = automatic */

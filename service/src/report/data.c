@@ -145,28 +145,16 @@ static int index_metrics(report_data *r) {
 }
 
 /* Blocks (pairs) until the paired comparison could detect the margin, from its own spread of log
-   ratios (the detectable effect falls as blocks grow, so a bisection finds the fewest); -1 when
-   the spread is not known (the unpaired fallback). */
+   ratios; -1 when the spread is not known (the unpaired fallback). */
 static long more_blocks_for_margin(const report_data *r, const report_cell *cell) {
   const blocked_result *c = &cell->cmp;
   double margin = r->margin_pct > 0 ? r->margin_pct : STATS_DEFAULT_MARGIN_PERCENT;
   if (c->status != BLOCKED_OK || !c->paired || !isfinite(c->sd_log))
     return -1;
-  long have = (long)c->pairs;
-  if (blocked_detectable_percent(c->sd_log, (size_t)have, 0.95, STATS_POWER) <= margin)
-    return 0;
-  if (!(blocked_detectable_percent(c->sd_log, (size_t)STATS_TRIALS_NEEDED_MAX, 0.95, STATS_POWER) <=
-        margin))
-    return STATS_TRIALS_NEEDED_MAX + 1;
-  long low = have, high = STATS_TRIALS_NEEDED_MAX; /* low is not enough, high is */
-  while (high - low > 1) {
-    long mid = low + (high - low) / 2;
-    if (blocked_detectable_percent(c->sd_log, (size_t)mid, 0.95, STATS_POWER) <= margin)
-      high = mid;
-    else
-      low = mid;
-  }
-  return high - have;
+  long need = blocked_blocks_for_detectable(c->sd_log, margin, 0.95, STATS_POWER);
+  if (need <= 0 || need > BLOCKED_BLOCKS_MAX)
+    return need <= 0 ? -1 : BLOCKED_BLOCKS_MAX + 1;
+  return need > (long)c->pairs ? need - (long)c->pairs : 0;
 }
 
 /* The blocks' wall times, for the median (minutes for more blocks): a run has at most
@@ -196,7 +184,7 @@ static int read_block_seconds(store *s, report_data *r, ts_err *err) {
 
 double report_more_minutes(const report_data *r, const report_cell *cell) {
   long more = cell->more_blocks_for_margin;
-  if (!cell->compared || more < 0 || more > STATS_TRIALS_NEEDED_MAX || !isfinite(r->block_seconds))
+  if (!cell->compared || more < 0 || more > BLOCKED_BLOCKS_MAX || !isfinite(r->block_seconds))
     return NAN;
   return (double)more * r->block_seconds / 60;
 }
@@ -499,9 +487,9 @@ int report_sensitivity_text(const report_data *r, const report_cell *cell, char 
                    cell->sens.detectable_percent);
   long more = cell->more_blocks_for_margin;
   size_t used = n < 0 ? 0 : ((size_t)n < len ? (size_t)n : len - 1);
-  if (cell->cmp.verdict == STATS_INCONCLUSIVE && more > STATS_TRIALS_NEEDED_MAX)
+  if (cell->cmp.verdict == STATS_INCONCLUSIVE && more > BLOCKED_BLOCKS_MAX)
     snprintf(buf + used, len - used, "; ±%.1f %% would take more than %ld blocks", margin,
-             STATS_TRIALS_NEEDED_MAX);
+             BLOCKED_BLOCKS_MAX);
   else if (cell->cmp.verdict == STATS_INCONCLUSIVE && more > 0) {
     char time[80] = "";
     double minutes = report_more_minutes(r, cell);

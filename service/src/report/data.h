@@ -49,7 +49,7 @@ typedef struct report_cell {
   char verdict[512];     /* report_format_verdict's line; "" when not compared */
   /* When compared: the smallest effect this comparison could detect (95 %, 80 % power; NaN when
      it cannot be computed), and how many more blocks would bring that down to the margin (0:
-     already there; -1: not known; STATS_TRIALS_NEEDED_MAX + 1: more than that). */
+     already there; -1: not known; BLOCKED_BLOCKS_MAX + 1: more than that). */
   stats_sensitivity sens;
   long more_blocks_for_margin;
 } report_cell;

@@ -141,29 +141,52 @@ double blocked_detectable_percent(double sd_log, size_t blocks, double confidenc
 }
 
 /* The effect interval's half-width, as a log ratio, in n blocks. */
-static double half_width_log(double sd_log, long n, double confidence) {
+static double half_width_log(double sd_log, long n, double confidence, double power) {
+  (void)power;
   return dist_t_quantile(1 - (1 - confidence) / 2, (double)(n - 1)) * sd_log / sqrt((double)n);
 }
 
-long blocked_blocks_for_half_width(double sd_log, double target_percent, double confidence) {
-  if (!(sd_log >= 0 && isfinite(sd_log)) || !(target_percent > 0 && isfinite(target_percent)) ||
-      !(confidence > 0 && confidence < 1))
+/* The detectable effect, as a log ratio, in n blocks. */
+static double detectable_log(double sd_log, long n, double confidence, double power) {
+  return (dist_t_quantile(1 - (1 - confidence) / 2, (double)(n - 1)) +
+          dist_t_quantile(power, (double)(n - 1))) *
+         sd_log / sqrt((double)n);
+}
+
+/* The first n in [BLOCKED_MIN_PAIRS, BLOCKED_BLOCKS_MAX] whose width(n) is at most `target` (a
+   log ratio; the widths fall as n grows, so a bisection finds it); BLOCKED_BLOCKS_MAX + 1 when
+   even that many are not enough; 0 when an argument is out of range. */
+static long first_blocks(double (*width)(double, long, double, double), double sd_log,
+                         double target, double confidence, double power) {
+  if (!(sd_log >= 0 && isfinite(sd_log)) || !(target > 0 && isfinite(target)) ||
+      !(confidence > 0 && confidence < 1) || !(power > 0 && power < 1))
     return 0;
-  double target = log1p(target_percent / 100);
-  if (half_width_log(sd_log, BLOCKED_BLOCKS_MAX, confidence) > target)
+  if (width(sd_log, BLOCKED_BLOCKS_MAX, confidence, power) > target)
     return BLOCKED_BLOCKS_MAX + 1;
-  /* The half-width falls with n: bisect for the first n that meets the target. */
-  if (half_width_log(sd_log, BLOCKED_MIN_PAIRS, confidence) <= target)
+  if (width(sd_log, BLOCKED_MIN_PAIRS, confidence, power) <= target)
     return BLOCKED_MIN_PAIRS;
   long lo = BLOCKED_MIN_PAIRS, hi = BLOCKED_BLOCKS_MAX; /* width(lo) > target >= width(hi) */
   while (hi - lo > 1) {
     long mid = lo + (hi - lo) / 2;
-    if (half_width_log(sd_log, mid, confidence) <= target)
+    if (width(sd_log, mid, confidence, power) <= target)
       hi = mid;
     else
       lo = mid;
   }
   return hi;
+}
+
+long blocked_blocks_for_half_width(double sd_log, double target_percent, double confidence) {
+  return first_blocks(half_width_log, sd_log, log1p(target_percent / 100), confidence,
+                      BLOCKED_POWER);
+}
+
+long blocked_blocks_for_detectable(double sd_log, double target_percent, double confidence,
+                                   double power) {
+  /* As blocked_detectable_percent, a slowdown of a rate: 100 (1 - exp(-delta)) <= target. */
+  if (!(target_percent > 0 && target_percent < 100))
+    return 0;
+  return first_blocks(detectable_log, sd_log, -log1p(-target_percent / 100), confidence, power);
 }
 
 long blocked_further_blocks(const blocked_result *r, double target_percent) {

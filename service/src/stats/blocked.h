@@ -109,6 +109,13 @@ double blocked_detectable_percent(double sd_log, size_t blocks, double confidenc
    when an argument is out of range. */
 long blocked_blocks_for_half_width(double sd_log, double target_percent, double confidence);
 
+/* The number of blocks (at least BLOCKED_MIN_PAIRS) whose detectable effect
+   (blocked_detectable_percent at `confidence` and `power`) is at most target_percent (in (0,
+   100)), found by the same bisection. BLOCKED_BLOCKS_MAX + 1 when even that many are not enough;
+   0 when an argument is out of range. */
+long blocked_blocks_for_detectable(double sd_log, double target_percent, double confidence,
+                                   double power);
+
 /* How many blocks to add to a comparison r (paired) for its interval to reach target_percent,
    from its own spread: blocked_blocks_for_half_width(r->sd_log, ...) - r->pairs, at least 0.
    -1 when r is not a paired result. */

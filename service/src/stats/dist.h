@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* dist.h - the quantiles and distribution functions the blocked statistics need (normal, Student
-   t, F), fast enough to be called once per comparison inside seeded simulations of thousands of
-   runs (pure C11 + libm, no state; checked against SciPy in test_stats_blocked).
+   t, F, chi-square), fast enough to be called once per comparison inside seeded simulations of
+   thousands of runs (pure C11 + libm, no state; checked against SciPy in test_stats_blocked).
 
    The t and F functions build on stats_incbeta / stats_t_cdf (stats/stats.h, relative
    accuracy about 1e-13). stats_t_quantile there bisects (about 60 evaluations); dist_t_quantile
@@ -29,5 +29,9 @@ double dist_t_cdf(double t, double df);
 /* F distribution with d1, d2 > 0 degrees of freedom: P(F <= f), and the f with P(F <= f) = p. */
 double dist_f_cdf(double f, double d1, double d2);
 double dist_f_quantile(double p, double d1, double d2);
+
+/* Chi-square with df > 0 (finite) degrees of freedom: the x with P(X <= x) = p, from the
+   regularized incomplete gamma (relative accuracy about 1e-14). */
+double dist_chi2_quantile(double p, double df);
 
 #endif

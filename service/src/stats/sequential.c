@@ -111,6 +111,38 @@ int seq_effect_decided(const blocked_result *r, double bound) {
   return r && r->status == BLOCKED_OK && seq_z_of_p(r->p) >= bound;
 }
 
+int seq_looks(long planned, long *blocks, double *fractions) {
+  if (planned < BLOCKED_MIN_PAIRS)
+    return 0;
+  long span = planned - BLOCKED_MIN_PAIRS + 1, step = (span + SEQ_MAX_LOOKS - 1) / SEQ_MAX_LOOKS;
+  int looks = 0;
+  for (long k = BLOCKED_MIN_PAIRS; k < planned && looks < SEQ_MAX_LOOKS - 1; k += step) {
+    blocks[looks] = k;
+    fractions[looks++] = (double)k / (double)planned;
+  }
+  blocks[looks] = planned;
+  fractions[looks++] = 1;
+  return looks;
+}
+
+int seq_stop_boundaries(const double *fractions, int looks, size_t comparisons, double alpha,
+                        double alpha_eq, double *effect, double *equivalence) {
+  if (comparisons == 0 || !(alpha_eq > 0 && alpha_eq < 0.5))
+    return -1;
+  if (seq_boundaries(fractions, looks, alpha / (double)comparisons, effect) != 0)
+    return -1;
+  return seq_boundaries(fractions, looks, 2 * alpha_eq, equivalence);
+}
+
+int seq_comparison_decided(const blocked_result *r, double effect_bound, double equivalence_bound) {
+  if (!r || r->status != BLOCKED_OK || !r->paired)
+    return 0;
+  if (seq_effect_decided(r, effect_bound))
+    return 1;
+  /* tost_p is one-sided: its z is that of a two-sided p twice as large. */
+  return r->tost_p <= 0.5 && seq_z_of_p(2 * r->tost_p) >= equivalence_bound;
+}
+
 double seq_default_precision(double margin_percent) {
   return SEQ_PRECISION_FACTOR * margin_percent;
 }

@@ -277,6 +277,9 @@ int store_latest_run(store *s, int64_t *run_id, ts_err *err);
 /* Adds trials (a further block of adaptive repetitions) to a run, pending, in one transaction;
    their seq must follow the run's last. */
 int store_trials_append(store *s, int64_t run_id, store_trial_plan *trials, int count, ts_err *err);
+/* Deletes a run's pending trials: the planned blocks a run stopped before (--stop-when-decided),
+   which were not run and are not missing. */
+int store_trials_drop_pending(store *s, int64_t run_id, ts_err *err);
 /* Marks a run running again (resume), clears its end and its resume_at_start. */
 int store_run_reopen(store *s, int64_t run_id, ts_err *err);
 /* The scores a trial may hold: 0, or from STORE_SCORE_MIN to STORE_SCORE_MAX. Kept where they
@@ -322,15 +325,18 @@ int store_condition_timer(store *s, int64_t run_id, const char *condition, char 
 typedef struct store_history_trial {
   int64_t run_id;
   const char *plan_text; /* the run's stored plan: its work scale tells comparable runs apart */
+  const char *condition;
   int block;
   double score;
-  double seconds; /* the benchmark's measured wall time; NAN when not measured */
+  double seconds;      /* the benchmark's measured wall time; NAN when not measured */
+  double wall_seconds; /* finished_at - started_at: the whole trial (load start, settle, gate,
+                          census, benchmark, teardown); NAN when a time is missing */
 } store_history_trial;
 
-/* Calls fn for each done, measured, non-warm-up trial of `bench` under `condition` in runs on
-   `host` measured here (imported runs left out: another machine may share the name), newest run
-   first and in sequence order within a run; stops early when fn returns
-   non-zero. */
+/* Calls fn for each done, measured, non-warm-up trial of `bench` under `condition` (NULL: under
+   every condition) in runs on `host` measured here (imported runs left out: another machine may
+   share the name), newest run first and in sequence order within a run; stops early when fn
+   returns non-zero. */
 int store_bench_history(store *s, const char *host, const char *bench, const char *condition,
                         int (*fn)(void *ctx, const store_history_trial *t), void *ctx, ts_err *err);
 

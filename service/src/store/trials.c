@@ -125,6 +125,15 @@ int store_trials_append(store *s, int64_t run_id, store_trial_plan *trials, int 
   return kit_commit(s, "cannot commit the added trials", err);
 }
 
+int store_trials_drop_pending(store *s, int64_t run_id, ts_err *err) {
+  sqlite3_stmt *st;
+  int rc = kit_prepare(s, "DELETE FROM trial WHERE run_id=? AND status='pending'", &st, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_bind_int64(st, 1, run_id);
+  return kit_step_done(s, st, "cannot drop the trials not run", err);
+}
+
 int store_trial_finish(store *s, int64_t trial_id, const store_trial_result *r, ts_err *err) {
   int rc = kit_begin(s, err);
   if (rc != TS_OK)
@@ -461,18 +470,22 @@ int store_bench_history(store *s, const char *host, const char *bench, const cha
                         int (*fn)(void *ctx, const store_history_trial *t), void *ctx,
                         ts_err *err) {
   sqlite3_stmt *st;
-  int rc = kit_prepare(s,
-                       "SELECT r.id, r.plan_text, t.block, t.score, t.seconds FROM trial t "
-                       "JOIN run r ON r.id=t.run_id WHERE r.host=? AND r.imported_from IS NULL "
-                       "AND t.bench=? AND t.condition=? "
-                       "AND t.status='done' AND t.source='measured' AND t.block>0 "
-                       "AND t.score IS NOT NULL ORDER BY r.id DESC, t.seq",
-                       &st, err);
+  int rc =
+      kit_prepare(s,
+                  /* julianday keeps about 10 us: rounded to the timestamps' ms */
+                  "SELECT r.id, r.plan_text, t.block, t.score, t.seconds, t.condition, "
+                  "round((julianday(t.finished_at) - julianday(t.started_at)) * 86400.0, 3) "
+                  "FROM trial t JOIN run r ON r.id=t.run_id WHERE r.host=?1 "
+                  "AND r.imported_from IS NULL AND t.bench=?2 AND (?3 IS NULL OR t.condition=?3) "
+                  "AND t.status='done' AND t.source='measured' AND t.block>0 "
+                  "AND t.score IS NOT NULL ORDER BY r.id DESC, t.seq",
+                  &st, err);
   if (rc != TS_OK)
     return rc;
   sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 2, bench, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 3, condition, -1, SQLITE_TRANSIENT);
+  if (condition)
+    sqlite3_bind_text(st, 3, condition, -1, SQLITE_TRANSIENT);
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     store_history_trial t;
     t.run_id = sqlite3_column_int64(st, 0);
@@ -481,6 +494,9 @@ int store_bench_history(store *s, const char *host, const char *bench, const cha
     t.block = sqlite3_column_int(st, 2);
     t.score = sqlite3_column_double(st, 3);
     t.seconds = sqlite3_column_type(st, 4) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 4);
+    const unsigned char *condition_text = sqlite3_column_text(st, 5);
+    t.condition = condition_text ? (const char *)condition_text : "";
+    t.wall_seconds = sqlite3_column_type(st, 6) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 6);
     if (fn(ctx, &t) != 0) {
       rc = SQLITE_DONE;
       break;
