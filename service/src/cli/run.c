@@ -296,7 +296,9 @@ static int run_main(int argc, char **argv) {
     rc = experiment_run(s, &p, seed, &observer, NULL, &run_id, &err);
   }
   ts_err report_err;
-  if (run_id && rc != TS_EUSAGE && report_text(s, run_id, &p, stdout, &report_err) != TS_OK)
+  /* A refused resume (finished, typed in, imported) ran nothing: no report. */
+  if (run_id && rc != TS_EUSAGE && rc != TS_EDENIED &&
+      report_text(s, run_id, &p, stdout, &report_err) != TS_OK)
     fprintf(stderr, "threadsoup: %s\n", report_err.text);
   store_close(s);
   if (rc == TS_EINTERRUPTED) {
