@@ -155,12 +155,19 @@ static int handle_census(request *r) {
   return TS_OK;
 }
 
-/* Stored text for one column of a row the protocol carries ("ID|AT|PLAN|…"): the text any
-   database may hold (an imported run's names, a detail quoting a program) made one line a client
-   can show. Bytes that are not UTF-8, control characters (line breaks and tabs included), the
-   bidirectional overrides and, in any column but the last, the '|' between columns each become
-   U+FFFD, so the row is sent, visibly marked, and the rows after it too. Returns out. */
-static const char *row_column(const char *text, int last, char *out, size_t size) {
+/* How much of stored text's layout the protocol's value keeps (wire_text). */
+typedef enum wire_keep {
+  WIRE_COLUMN,  /* a column of a row "ID|AT|PLAN|…" before the last: one line, no '|' */
+  WIRE_LAST,    /* the row's last column: one line, '|' kept */
+  WIRE_DOCUMENT /* a report: line breaks and tabs kept */
+} wire_keep;
+
+/* Stored text made fit for a protocol value: the text any database may hold (an imported run's
+   names, a detail quoting a program) sent visibly marked instead of refused. Bytes that are not
+   UTF-8, control characters (but the layout `keep` keeps), the bidirectional overrides and, in a
+   column before the last, the '|' between columns each become U+FFFD, so the value is sent, and
+   the rows after it too. Returns out. */
+static const char *wire_text(const char *text, wire_keep keep, char *out, size_t size) {
   static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
   size_t n = 0, len = strlen(text);
   for (size_t i = 0; i < len;) {
@@ -170,9 +177,10 @@ static const char *row_column(const char *text, int last, char *out, size_t size
                     : width == 2 ? ((c[0] & 0x1Fu) << 6) | (c[1] & 0x3Fu)
                     : width == 3 ? ((c[0] & 0x0Fu) << 12) | ((c[1] & 0x3Fu) << 6) | (c[2] & 0x3Fu)
                                  : 0x10000;
-    int replace = width == 0 || code < 0x20 || (code >= 0x7F && code <= 0x9F) ||
+    int layout = keep == WIRE_DOCUMENT && (code == '\n' || code == '\t' || code == '\r');
+    int replace = width == 0 || (code < 0x20 && !layout) || (code >= 0x7F && code <= 0x9F) ||
                   (code >= 0x202A && code <= 0x202E) || (code >= 0x2066 && code <= 0x2069) ||
-                  (code == '|' && !last);
+                  (code == '|' && keep == WIRE_COLUMN);
     const char *piece = replace ? replacement : (const char *)c;
     size_t piece_len = replace ? sizeof replacement - 1 : width;
     if (n + piece_len + 1 > size)
@@ -183,6 +191,17 @@ static const char *row_column(const char *text, int last, char *out, size_t size
   }
   out[n] = '\0';
   return out;
+}
+
+/* Adds a report's text as field "text", made fit for the protocol by wire_text. */
+static int add_document(request *r, const char *text, ts_err *err) {
+  size_t size = strlen(text) * 3 + 1; /* each byte may become U+FFFD */
+  char *shown = malloc(size);
+  if (!shown)
+    return ts_err_set(err, TS_ENOMEM, "no memory for the report");
+  int rc = proto_add(r->out, "text", wire_text(text, WIRE_DOCUMENT, shown, size), err);
+  free(shown);
+  return rc;
 }
 
 /* The history's rows, and with `headlines: yes` a "headline" field per run ("ID|HEADLINE"). The
@@ -201,16 +220,16 @@ static int add_history_row(void *ctx, const store_run_row *row) {
     h->ids[h->count++] = row->id;
   /* Only a full reply stops the list: each row's text was made fit for the protocol. */
   int rc = proto_addf(h->r->out, &h->r->err, "run", "%lld|%s|%s|%s|%d/%d|%s", (long long)row->id,
-                      row_column(row->started_at, 0, at, sizeof at),
-                      row_column(row->plan_name, 0, name, sizeof name),
+                      wire_text(row->started_at, WIRE_COLUMN, at, sizeof at),
+                      wire_text(row->plan_name, WIRE_COLUMN, name, sizeof name),
                       store_run_status_name(row->status), row->trials_done, row->trials_total,
-                      row_column(row->status_detail, 1, detail, sizeof detail));
+                      wire_text(row->status_detail, WIRE_LAST, detail, sizeof detail));
   /* An imported run says so in a field of its own after its row ("ID|WHEN|FILE"), so the row's
      six columns stay as the tray reads them. */
   if (rc == TS_OK && row->imported_from[0])
     rc = proto_addf(h->r->out, &h->r->err, "imported", "%lld|%s|%s", (long long)row->id,
-                    row_column(row->imported_at, 0, at, sizeof at),
-                    row_column(row->imported_from, 1, detail, sizeof detail));
+                    wire_text(row->imported_at, WIRE_COLUMN, at, sizeof at),
+                    wire_text(row->imported_from, WIRE_LAST, detail, sizeof detail));
   return rc != TS_OK;
 }
 
@@ -239,7 +258,7 @@ static int handle_history(request *r) {
     if (report_headline_load(r->svc->db, h->ids[i], line, sizeof line, &ignored) != TS_OK)
       snprintf(line, sizeof line, "%s", "");
     proto_addf(r->out, &r->err, "headline", "%lld|%s", (long long)h->ids[i],
-               row_column(line, 1, shown, sizeof shown));
+               wire_text(line, WIRE_LAST, shown, sizeof shown));
   }
   plat_mutex_unlock(&r->svc->db_lock);
   free(h);
@@ -300,15 +319,18 @@ static int handle_report_page(request *r, long run_id, report_format format, ts_
   if (rc == TS_OK && offset > total)
     rc = ts_err_set(err, TS_EUSAGE, "offset %ld is past the report's end (%ld bytes)", offset,
                     total);
+  size_t n = 0;
   if (rc == TS_OK) {
     fseek(f, offset, SEEK_SET);
-    size_t n = fread(page, 1, (size_t)size, f);
+    n = fread(page, 1, (size_t)size, f);
     /* A page ends before a UTF-8 continuation byte's lead, unless the document ends there. */
     if (offset + (long)n < total)
       while (n > 0 && ((unsigned char)page[n] & 0xC0) == 0x80)
         n--;
     page[n] = '\0';
-    proto_add(r->out, "text", page, err);
+    rc = add_document(r, page, err);
+  }
+  if (rc == TS_OK) {
     proto_addf(r->out, err, "total", "%ld", total);
     proto_addf(r->out, err, "next", "%ld", offset + (long)n);
   }
@@ -332,7 +354,7 @@ static int handle_report(request *r) {
   }
   if (rc == TS_OK)
     rc = render_report(r->svc, run_id, format, &text, &err);
-  if (rc == TS_OK && proto_add(r->out, "text", text, &err) != TS_OK) {
+  if (rc == TS_OK && add_document(r, text, &err) != TS_OK) {
     /* Too large, or text the protocol cannot carry: proto_add's sentence says which. */
     ts_err_prefix(&err,
                   "run %ld's report cannot be sent (read the database with threadsoup "
