@@ -81,6 +81,12 @@ grep -q "run 1 was imported from $file: it belongs to the machine that measured 
 [ ! -e "$marker" ] || fail "resuming an imported run ran its command"
 [ "$(sqlite3 "$b" "SELECT status FROM run WHERE id=1")" = interrupted ] ||
   fail "the refused resume changed the run"
+# Nor does a score typed in here join it.
+if "$exe" record --run 1 --bench cpuz --condition baseline --score 5 --db "$b" >"$work/record.txt" 2>&1; then
+  fail "a score was recorded into an imported run: $(cat "$work/record.txt")"
+fi
+grep -q "run 1 was imported from another machine's export file" "$work/record.txt" ||
+  fail "the refused record said: $(cat "$work/record.txt")"
 
 # again: already there, nothing new.
 "$exe" import "$work/one.jsonl" --db "$b" >"$work/import2.txt" || fail "second import failed"

@@ -290,7 +290,7 @@ int store_run_reopen(store *s, int64_t run_id, ts_err *err);
    makes it too). */
 int store_score_check(double score, const char *what, ts_err *err);
 /* Stores a score measured by hand as a finished trial of the run (source 'manual'); refuses a
-   score store_score_check refuses. */
+   score store_score_check refuses, and an imported run (TS_EDENIED: another machine's). */
 int store_trial_record(store *s, int64_t run_id, const char *condition, const char *bench,
                        double score, const char *unit, const char *at, int64_t *trial_id,
                        ts_err *err);
