@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # exchange.sh - runs carried between machines through the real CLI: a tiny run, exported (to
 # stdout, a file and a folder), imported into another database, whose reports are the same byte
-# for byte; imported again (already there); a cut file refused and nothing changed.
+# for byte but for the mark of an imported run; never resumed; imported again (already there); a
+# cut file refused and nothing changed.
 # usage: exchange.sh THREADSOUP WORKDIR
 set -eu
 exe=$1
@@ -42,16 +43,50 @@ tail -1 "$work/one.jsonl" | grep -q '^{"end":true,"trials":2,' ||
 python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$work/one.jsonl" ||
   fail "a line is not JSON"
 
-# import into another database: the reports are the same (both are run 1 of their database).
+# import into another database: the reports are the same (both are run 1 of their database) but
+# for the imported run's mark in the text and HTML headers.
 "$exe" import "$work/out" --db "$b" >"$work/import1.txt" || fail "import: $(cat "$work/import1.txt")"
 grep -q 'imported as run 1 (uid [0-9a-f]*, 2 trials)' "$work/import1.txt" ||
   fail "import said: $(cat "$work/import1.txt")"
+file=$(ls "$work"/out/threadsoup-run-*.jsonl)
 for format in text json csv html; do
   "$exe" report 1 --format $format --db "$a" >"$work/a.$format"
   "$exe" report 1 --format $format --db "$b" >"$work/b.$format"
-  cmp -s "$work/a.$format" "$work/b.$format" || fail "the $format reports differ"
+  grep -v -e '^imported from ' -e '^<dt>imported</dt>' "$work/b.$format" >"$work/b-unmarked.$format"
+  cmp -s "$work/a.$format" "$work/b-unmarked.$format" || fail "the $format reports differ"
 done
-"$exe" history --db "$b" | grep -q 'finished' || fail "history of the import lacks the run"
+grep -q "^imported from $file on [0-9-]*T" "$work/b.text" ||
+  fail "the report does not say where the run came from: $(head -5 "$work/b.text")"
+"$exe" history --db "$b" >"$work/history.txt"
+grep -q 'finished' "$work/history.txt" || fail "history of the import lacks the run"
+grep -q "^ *imported from $file on " "$work/history.txt" ||
+  fail "history does not mark the imported run: $(cat "$work/history.txt")"
+
+# An imported run is data: even interrupted, and with a plan that runs a program, it is never
+# resumed here; the refusal names its file, and the program never runs.
+marker=$work/resumed-marker
+sqlite3 "$b" "UPDATE run SET status='interrupted', plan_text='name = t
+conditions = baseline
+bench = command
+command = touch $marker
+reps = 1
+warmup = 0
+' WHERE id=1; UPDATE trial SET status='pending' WHERE run_id=1" ||
+  fail "cannot make the imported run interrupted"
+if "$exe" run --resume 1 --db "$b" >"$work/resume.txt" 2>"$work/resume.err"; then
+  fail "an imported run was resumed: $(cat "$work/resume.txt")"
+fi
+grep -q "run 1 was imported from $file: it belongs to the machine that measured it" \
+  "$work/resume.err" || fail "the refused resume said: $(cat "$work/resume.err")"
+[ ! -e "$marker" ] || fail "resuming an imported run ran its command"
+[ "$(sqlite3 "$b" "SELECT status FROM run WHERE id=1")" = interrupted ] ||
+  fail "the refused resume changed the run"
+# Nor does a score typed in here join it.
+if "$exe" record --run 1 --bench cpuz --condition baseline --score 5 --db "$b" >"$work/record.txt" 2>&1; then
+  fail "a score was recorded into an imported run: $(cat "$work/record.txt")"
+fi
+grep -q "run 1 was imported from another machine's export file" "$work/record.txt" ||
+  fail "the refused record said: $(cat "$work/record.txt")"
 
 # again: already there, nothing new.
 "$exe" import "$work/one.jsonl" --db "$b" >"$work/import2.txt" || fail "second import failed"

@@ -3,7 +3,10 @@
    plan with a command benchmark or a tool path (7zip =, cpuz =) started, resumed or scheduled for
    someone not allowed is marked refused and its program never runs (it would create a marker
    file); a planted schedule row is refused at its due time; a foreground run that died is not
-   resumed at the service's start. The asker is injected where the runner takes it. */
+   resumed at the service's start. And what a member or root may do to runs not theirs: an
+   imported run is resumed by no one; a refused request leaves the run as it was; members record
+   only into their own runs. The asker is injected where the runner takes it, the peer where the
+   dispatcher takes it. */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,6 +188,28 @@ static void ask_as(server *svc, const plat_peer *peer, const char *verb, const c
     REQUIRE(proto_add(&in, "plan", plan_text, &err) == TS_OK);
   request r = {svc, &from, &in, out, {0, ""}};
   server_dispatch(&r);
+}
+
+/* A request `verb` with fields `kv` (key, value, …, NULL) as `peer` sent it, through the
+   service's dispatcher, and its reply through the wire and back: the reply in *out. */
+static void ask_with(server *svc, const plat_peer *peer, const char *verb, const char *const *kv,
+                     proto_message *out) {
+  static proto_message in, sent;
+  static client from;
+  static char wire[PROTO_MAX_MESSAGE];
+  ts_err err;
+  memset(&from, 0, sizeof from);
+  from.svc = svc;
+  from.peer = *peer;
+  proto_init(&in, PROTO_REQUEST, verb);
+  for (int i = 0; kv && kv[i]; i += 2)
+    REQUIRE(proto_add(&in, kv[i], kv[i + 1], &err) == TS_OK);
+  request r = {svc, &from, &in, &sent, {0, ""}};
+  server_dispatch(&r);
+  size_t length = 0, consumed = 0;
+  CHECK_INT(proto_encode(&sent, wire, sizeof wire, &length, &err), TS_OK);
+  CHECK_INT(proto_decode(wire, length, &consumed, out, &err), TS_OK);
+  CHECK_INT((long long)consumed, (long long)length);
 }
 
 /* A peer as the platform's ipc.c fills it from what peer_rights_decide makes of `facts`. */
@@ -370,18 +395,233 @@ static void resume_at_start_without_the_right_is_refused(void) {
   check_refused(run_id, "command");
 }
 
+/* Run `run_id` as the store reads it, all of it (read_run_row zeroes the row first, so two reads
+   of an unchanged run are equal byte for byte). */
+static void read_run(int64_t run_id, store_run_row *row) {
+  store *db;
+  ts_err err;
+  REQUIRE(store_open(&db, DB, &err) == TS_OK);
+  CHECK_INT(store_run_get(db, run_id, row, &err), TS_OK);
+  store_close(db);
+}
+
+static void raw_exec(const char *sql) {
+  sqlite3 *raw;
+  REQUIRE(sqlite3_open(DB, &raw) == SQLITE_OK);
+  CHECK_INT(sqlite3_exec(raw, sql, NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(raw);
+}
+
+/* A refused request answers; it does not write: the run stays as it was, byte for byte, and its
+   command never runs. */
 static void resume_request_without_the_right_is_refused(void) {
   fresh();
   int64_t run_id = store_dead_run(0, 1);
   REQUIRE(run_id);
+  static store_run_row before, after;
+  read_run(run_id, &before);
   server *svc = open_service();
   REQUIRE(svc);
   runner_asker mallory = {"mallory", 0, 0};
   ts_err err;
   CHECK_INT(runner_resume_run(svc, run_id, &mallory, &err), TS_EDENIED);
+  CHECK_STR_CONTAINS(err.text, "refused: the plan runs programs (a command benchmark)");
   CHECK_STR_CONTAINS(err.text, "mallory");
   close_service(svc);
-  check_refused(run_id, "command");
+  read_run(run_id, &after);
+  CHECK_INT(after.status, STORE_RUN_RUNNING);
+  CHECK(memcmp(&before, &after, sizeof before) == 0);
+  plat_sleep_ns(200 * TS_NS_PER_MS);
+  CHECK(!plat_file_exists(MARKER));
+}
+
+/* The facts of a member of group threadsoup (ThreadSoup Users) and of root (SYSTEM). */
+#ifdef _WIN32
+static const peer_facts member_facts_here = {
+    .windows = 1, .elevation_type = PEER_ELEVATION_DEFAULT, .group_member = 1};
+static const peer_facts root_facts_here = {.windows = 1, .is_system = 1, .admin_enabled = 1};
+#else
+static const peer_facts member_facts_here = {.group_member = 1};
+static const peer_facts root_facts_here = {.is_root = 1};
+#endif
+
+#define IMPORTED_FROM "/srv/share/threadsoup-run-0123456789abcdef0123456789abcdef.jsonl"
+
+/* Makes run `run_id` look imported from IMPORTED_FROM and interrupted, its trials pending. */
+static void make_imported(int64_t run_id) {
+  char sql[512];
+  snprintf(sql, sizeof sql,
+           "UPDATE run SET status='interrupted', imported_from='%s', "
+           "imported_at='2026-01-02T03:04:05Z', runner='service', programs_allowed=1 WHERE id=%lld",
+           IMPORTED_FROM, (long long)run_id);
+  raw_exec(sql);
+}
+
+/* An imported run, interrupted, whose plan runs a program: resumed by no one, not root's
+   run-resume, not the runner, not the foreground (experiment_resume, what run --resume calls),
+   not the service's start; each refusal names the file; the run is unchanged and its command
+   never runs. */
+static void imported_run_is_never_resumed(void) {
+  fresh();
+  int64_t run_id = store_dead_run(1, 1);
+  REQUIRE(run_id);
+  make_imported(run_id);
+  static store_run_row before, after;
+  read_run(run_id, &before);
+  char why[256];
+  snprintf(why, sizeof why,
+           "run %lld was imported from " IMPORTED_FROM ": it belongs to the machine that measured "
+           "it; import it elsewhere or start a new run",
+           (long long)run_id);
+
+  server *svc = open_service();
+  REQUIRE(svc);
+  plat_mutex_lock(&svc->lock);
+  CHECK_INT(svc->runner.resume_count, 0); /* not queued at the start */
+  plat_mutex_unlock(&svc->lock);
+  runner_asker root = {"root", 1, 0};
+  ts_err err;
+  CHECK_INT(runner_resume_run(svc, run_id, &root, &err), TS_EDENIED);
+  CHECK_STR_EQ(err.text, why);
+  plat_peer root_peer = peer_of("root", &root_facts_here);
+  plat_peer member = peer_of("bob", &member_facts_here);
+  char id[24];
+  snprintf(id, sizeof id, "%lld", (long long)run_id);
+  const char *const fields[] = {"run", id, NULL};
+  static proto_message reply;
+  const plat_peer *askers[] = {&root_peer, &member};
+  for (int i = 0; i < 2; i++) {
+    ask_with(svc, askers[i], "run-resume", fields, &reply);
+    CHECK_INT(reply.kind, PROTO_ERROR);
+    CHECK_STR_EQ(reply.verb, "denied");
+    CHECK_STR_EQ(proto_get(&reply, "message"), why);
+  }
+  runner_status st;
+  runner_get_status(svc, &st);
+  CHECK(!st.run_active);
+  close_service(svc);
+
+  store *db;
+  plan p;
+  REQUIRE(store_open(&db, DB, &err) == TS_OK);
+  CHECK_INT(experiment_resume(db, run_id, NULL, NULL, &p, &err), TS_EDENIED);
+  CHECK_STR_EQ(err.text, why);
+  store_close(db);
+  read_run(run_id, &after);
+  CHECK(memcmp(&before, &after, sizeof before) == 0);
+  plat_sleep_ns(200 * TS_NS_PER_MS);
+  CHECK(!plat_file_exists(MARKER));
+}
+
+/* A member's run-resume of root's finished run, whose plan writes an export (a right the member
+   lacks): refused as finished, and the run's status, detail and every other column are as they
+   were, byte for byte. */
+static void members_refused_resume_changes_nothing(void) {
+  fresh();
+  store *db;
+  ts_err err;
+  plan p;
+  int64_t run_id = 0;
+  REQUIRE(store_open(&db, DB, &err) == TS_OK);
+  REQUIRE(plan_parse(EXPORT_PLAN, "test", &p, &err) == TS_OK);
+  REQUIRE(experiment_start(db, &p, 1, &run_id, &err) == TS_OK);
+  REQUIRE(store_run_set_origin(db, run_id, 1, &err) == TS_OK);
+  REQUIRE(store_run_end(db, run_id, STORE_RUN_FINISHED, "exported to fleet-exports",
+                        "2026-01-01T00:00:00Z", &err) == TS_OK);
+  store_close(db);
+  static store_run_row before, after;
+  read_run(run_id, &before);
+  server *svc = open_service();
+  REQUIRE(svc);
+  plat_peer member = peer_of("bob", &member_facts_here);
+  char id[24];
+  snprintf(id, sizeof id, "%lld", (long long)run_id);
+  const char *const fields[] = {"run", id, NULL};
+  static proto_message reply;
+  ask_with(svc, &member, "run-resume", fields, &reply);
+  CHECK_INT(reply.kind, PROTO_ERROR);
+  CHECK_STR_CONTAINS(proto_get(&reply, "message"), "is already finished");
+  close_service(svc);
+  read_run(run_id, &after);
+  CHECK_INT(after.status, STORE_RUN_FINISHED);
+  CHECK_STR_EQ(after.status_detail, "exported to fleet-exports");
+  CHECK(memcmp(&before, &after, sizeof before) == 0);
+}
+
+/* `record` as `peer` into `run` ("new" or a number): the reply in *reply. */
+static void record_as(server *svc, const plat_peer *peer, const char *run, proto_message *reply) {
+  const char *const fields[] = {"bench", "cpuz-single", "condition", "baseline", "score",
+                                "512",   "run",         run,         NULL};
+  ask_with(svc, peer, "record", fields, reply);
+}
+
+/* Members record only into their own runs of scores typed in: root's measured run, a run being
+   measured, root's typed-in run, an imported run are refused, with nothing added; a member's own
+   run (run new) takes its scores, and another member's does not. Root records anywhere but into
+   an imported run. */
+static void members_record_only_into_their_own_runs(void) {
+  fresh();
+  int64_t measured = store_dead_run(1, 1);
+  int64_t running = store_dead_run(1, 1);
+  int64_t imported = store_dead_run(1, 1);
+  REQUIRE(measured && running && imported);
+  char sql[160];
+  snprintf(sql, sizeof sql, "UPDATE run SET status='finished' WHERE id=%lld", (long long)measured);
+  raw_exec(sql);
+  make_imported(imported);
+  server *svc = open_service();
+  REQUIRE(svc);
+  /* Not resumed at the start: this test's runs stay as they are. */
+  plat_mutex_lock(&svc->lock);
+  svc->runner.resume_count = 0;
+  plat_mutex_unlock(&svc->lock);
+  plat_peer root = peer_of("root", &root_facts_here);
+  plat_peer bob = peer_of("bob", &member_facts_here);
+  plat_peer eve = peer_of("eve", &member_facts_here);
+  static proto_message reply;
+  record_as(svc, &root, "new", &reply);
+  CHECK_INT(reply.kind, PROTO_OK);
+  char roots[24], bobs[24], id[24];
+  snprintf(roots, sizeof roots, "%s", proto_get(&reply, "run") ? proto_get(&reply, "run") : "0");
+  record_as(svc, &bob, "new", &reply);
+  CHECK_INT(reply.kind, PROTO_OK);
+  snprintf(bobs, sizeof bobs, "%s", proto_get(&reply, "run") ? proto_get(&reply, "run") : "0");
+  long long trials = raw_query(DB, "SELECT count(*) FROM trial");
+
+  const struct {
+    int64_t run;
+    const char *says;
+  } refused[] = {{measured, "is a measured run: bob may record only into a run of its own"},
+                 {running, "is a run being measured"},
+                 {atoll(roots), "is a run of scores typed in by someone else"},
+                 {imported, "was imported from " IMPORTED_FROM}};
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+    snprintf(id, sizeof id, "%lld", (long long)refused[i].run);
+    record_as(svc, &bob, id, &reply);
+    CHECK_INT(reply.kind, PROTO_ERROR);
+    CHECK_STR_EQ(reply.verb, "denied");
+    CHECK_STR_CONTAINS(proto_get(&reply, "message"), refused[i].says);
+  }
+  record_as(svc, &eve, bobs, &reply); /* another member's own run */
+  CHECK_INT(reply.kind, PROTO_ERROR);
+  CHECK_STR_CONTAINS(proto_get(&reply, "message"), "typed in by someone else");
+  snprintf(id, sizeof id, "%lld", (long long)imported);
+  record_as(svc, &root, id, &reply); /* root neither: it is another machine's */
+  CHECK_INT(reply.kind, PROTO_ERROR);
+  CHECK_STR_CONTAINS(proto_get(&reply, "message"), "it belongs to the machine that measured it");
+  CHECK_INT(raw_query(DB, "SELECT count(*) FROM trial"), trials);
+
+  record_as(svc, &bob, bobs, &reply);
+  CHECK_INT(reply.kind, PROTO_OK);
+  snprintf(id, sizeof id, "%lld", (long long)measured);
+  record_as(svc, &root, id, &reply);
+  CHECK_INT(reply.kind, PROTO_OK);
+  record_as(svc, &root, bobs, &reply);
+  CHECK_INT(reply.kind, PROTO_OK);
+  CHECK_INT(raw_query(DB, "SELECT count(*) FROM trial"), trials + 3);
+  snprintf(sql, sizeof sql, "SELECT owner='bob' FROM run WHERE id=%s", bobs);
+  CHECK_INT(raw_query(DB, sql), 1);
+  close_service(svc);
 }
 
 /* A schedule row planted straight into the database (no programs_allowed): refused at its due
@@ -479,6 +719,9 @@ int main(void) {
   RUN_CASE(foreground_run_that_died_is_not_resumed);
   RUN_CASE(resume_at_start_without_the_right_is_refused);
   RUN_CASE(resume_request_without_the_right_is_refused);
+  RUN_CASE(imported_run_is_never_resumed);
+  RUN_CASE(members_refused_resume_changes_nothing);
+  RUN_CASE(members_record_only_into_their_own_runs);
   RUN_CASE(planted_schedule_is_refused);
 #ifdef _WIN32
   RUN_CASE(data_folder_access_list_is_protected);

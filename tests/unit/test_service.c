@@ -349,6 +349,83 @@ static void record_makes_a_new_run(void) {
   }
 }
 
+/* Text the protocol cannot carry as it is, stored where any database may hold it (an imported
+   run's plan name, host, detail, condition and benchmark): the service's history lists that run
+   and the runs after it, each row one line of six columns; its report is sent in every format. */
+static void one_strange_run_never_blanks_the_history(void) {
+  static const char strange[] = "a\x1b[31mb\nc\td|e\xE2\x80\xAE"
+                                "f";
+  store *db;
+  ts_err err;
+  REQUIRE(store_open(&db, db_path, &err) == TS_OK);
+  store_run_info info = {strange, "name = manual\n",
+                         0,       "2026-01-01T00:00:00Z",
+                         strange, strange,
+                         strange, 1,
+                         "0.0.0", NULL,
+                         0};
+  int64_t run_id = 0, trial_id = 0;
+  CHECK_INT(store_run_create_manual(db, &info, &run_id, &err), TS_OK);
+  CHECK_INT(store_trial_record(db, run_id, strange, strange, 1, strange, "2026-01-01T00:00:01Z",
+                               &trial_id, &err),
+            TS_OK);
+  CHECK_INT(store_run_end(db, run_id, STORE_RUN_FINISHED, strange, "2026-01-01T00:00:02Z", &err),
+            TS_OK);
+  store_close(db);
+  CHECK(run_id > 1); /* runs before it (earlier cases) follow it in the list, newest first */
+
+  CHECK(ask(&conv, "history", "limit", "200"));
+  CHECK_INT(conv.reply.kind, PROTO_OK);
+  int rows = 0, strange_seen = 0, first_seen = 0;
+  for (int i = 0; i < conv.reply.field_count; i++) {
+    if (strcmp(conv.reply.fields[i].key, "run") != 0)
+      continue;
+    const char *row = proto_value(&conv.reply, i);
+    rows++;
+    CHECK(strchr(row, '\n') == NULL && strchr(row, '\t') == NULL && strchr(row, '\x1b') == NULL);
+    CHECK(strstr(row, "\xE2\x80\xAE") == NULL);
+    int bars = 0;
+    for (const char *c = row; (c = strchr(c, '|')) != NULL; c++)
+      bars++;
+    if (atoll(row) == run_id) {
+      strange_seen = 1;
+      /* Each character the row cannot carry is U+FFFD, visibly; the detail (last) keeps its '|'. */
+      CHECK_STR_CONTAINS(row, "|a\xEF\xBF\xBD[31mb\xEF\xBF\xBD"
+                              "c\xEF\xBF\xBD"
+                              "d\xEF\xBF\xBD"
+                              "e\xEF\xBF\xBD"
+                              "f|finished|1/1|a\xEF\xBF\xBD[31mb\xEF\xBF\xBD"
+                              "c\xEF\xBF\xBD"
+                              "d|e\xEF\xBF\xBD"
+                              "f");
+      CHECK_INT(bars, 6);
+    } else {
+      CHECK_INT(bars, 5);
+    }
+    first_seen |= atoll(row) == 1;
+  }
+  CHECK(strange_seen);
+  CHECK(first_seen);
+  CHECK_INT(rows, (int)run_id);
+
+  static const char *const formats[] = {"text", "csv", "json", "html"};
+  char id[24];
+  snprintf(id, sizeof id, "%lld", (long long)run_id);
+  for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+    CHECK(converse_open(&conv));
+    proto_init(&conv.request, PROTO_REQUEST, "report");
+    proto_add(&conv.request, "run", id, &err);
+    proto_add(&conv.request, "format", formats[i], &err);
+    CHECK(converse(&conv));
+    plat_ipc_close(conv.conn);
+    if (conv.reply.kind != PROTO_OK)
+      fprintf(stderr, "  report %s: %s\n", formats[i],
+              proto_get(&conv.reply, "message") ? proto_get(&conv.reply, "message") : "?");
+    CHECK_INT(conv.reply.kind, PROTO_OK);
+    CHECK(proto_get(&conv.reply, "text") && strlen(proto_get(&conv.reply, "text")) > 100);
+  }
+}
+
 /* Thousands of random and mutated messages; the service must keep answering. */
 static void survives_fuzzing(void) {
   static const char *const seeds[] = {
@@ -1079,6 +1156,7 @@ int main(int argc, char **argv) {
   RUN_CASE(run_stop_stops_only_that_run);
   RUN_CASE(killed_mid_run_resumes);
   RUN_CASE(record_makes_a_new_run);
+  RUN_CASE(one_strange_run_never_blanks_the_history);
   RUN_CASE(database_stays_intact);
   return check_summary();
 }

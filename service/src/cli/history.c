@@ -14,6 +14,14 @@
 
 /* Plan names and details may hold any bytes (stored before every path checked them): printed
    with control characters escaped, so none reaches the terminal. */
+/* The line under an imported run's row: measured elsewhere, read here as data only. */
+static void print_imported(const char *from, const char *at) {
+  char shown_from[2560], shown_at[128];
+  printf("%6s  imported from %s on %s\n", "",
+         ts_utf8_printable(from, shown_from, sizeof shown_from),
+         ts_utf8_printable(at, shown_at, sizeof shown_at));
+}
+
 static int print_run(void *ctx, const store_run_row *r) {
   (void)ctx;
   char name[256], detail[2560];
@@ -21,6 +29,8 @@ static int print_run(void *ctx, const store_run_row *r) {
          ts_utf8_printable(r->plan_name, name, sizeof name), store_run_status_name(r->status),
          r->trials_done, r->trials_total,
          ts_utf8_printable(r->status_detail, detail, sizeof detail));
+  if (r->imported_from[0])
+    print_imported(r->imported_from, r->imported_at);
   return 0;
 }
 
@@ -61,15 +71,31 @@ static int history_main(int argc, char **argv) {
     printf("%6s  %-24s %-12s %-11s %11s %s\n", "run", "started (UTC)", "plan", "status",
            "done/trials", "detail");
     for (int i = 0; i < reply.field_count; i++) {
-      char id[16], at[40], name[64], status[16], counts[32], detail[600];
-      char shown_name[256], shown_detail[2560];
-      if (sscanf(proto_value(&reply, i), "%15[^|]|%39[^|]|%63[^|]|%15[^|]|%31[^|]|%599[^\n]", id,
-                 at, name, status, counts, detail) < 5)
+      const char *value = proto_value(&reply, i);
+      if (strcmp(reply.fields[i].key, "imported") == 0) {
+        /* "ID|WHEN|FILE", after its run's row */
+        const char *when = strchr(value, '|'), *from = when ? strchr(when + 1, '|') : NULL;
+        char at[40];
+        if (from) {
+          snprintf(at, sizeof at, "%.*s", (int)(from - when - 1), when + 1);
+          print_imported(from + 1, at);
+        }
         continue;
-      const char *last = strrchr(proto_value(&reply, i), '|');
+      }
+      if (strcmp(reply.fields[i].key, "run") != 0)
+        continue;
+      char id[16], at[40], name[256], status[16], counts[32];
+      char shown_name[256], shown_detail[2560];
+      if (sscanf(value, "%15[^|]|%39[^|]|%255[^|]|%15[^|]|%31[^|]", id, at, name, status, counts) <
+          5)
+        continue;
+      /* The detail is the sixth column, the rest of the row: it may hold '|' itself. */
+      const char *detail = value;
+      for (int bars = 0; detail && bars < 5; bars++)
+        detail = strchr(detail, '|') ? strchr(detail, '|') + 1 : NULL;
       printf("%6s  %-24s %-12s %-11s %11s %s\n", id, at,
              ts_utf8_printable(name, shown_name, sizeof shown_name), status, counts,
-             ts_utf8_printable(last ? last + 1 : "", shown_detail, sizeof shown_detail));
+             ts_utf8_printable(detail ? detail : "", shown_detail, sizeof shown_detail));
     }
     return CLI_EXIT_OK;
   }

@@ -308,7 +308,9 @@ static int run_main(int argc, char **argv) {
     rc = experiment_run(s, &p, seed, &observer, NULL, &run_id, &err);
   }
   ts_err report_err;
-  if (run_id && rc != TS_EUSAGE && report_text(s, run_id, &p, stdout, &report_err) != TS_OK)
+  /* A refused resume (finished, typed in, imported) ran nothing: no report. */
+  if (run_id && rc != TS_EUSAGE && rc != TS_EDENIED &&
+      report_text(s, run_id, &p, stdout, &report_err) != TS_OK)
     fprintf(stderr, "threadsoup: %s\n", report_err.text);
   store_close(s);
   if (rc == TS_EINTERRUPTED) {
@@ -344,7 +346,8 @@ const cli_command cli_run_command = {
             "                          ~/.local/share/threadsoup/threadsoup.db or\n"
             "                          %LOCALAPPDATA%\\ThreadSoup\\threadsoup.db)\n"
             "  --seed N                order the trials from this seed (default: from the clock)\n"
-            "  --resume RUN            continue an interrupted run where it stopped\n"
+            "  --resume RUN            continue an interrupted run where it stopped (not one\n"
+            "                          imported from another machine)\n"
             "  --service               have the service run it (it keeps running when this\n"
             "                          program ends); --socket ADDRESS names the service\n"
             "  --estimate              print what the plan can detect and how long it takes, from\n"

@@ -883,18 +883,29 @@ int experiment_run(store *s, const plan *p, uint64_t seed, const experiment_obse
   return rc == TS_OK ? experiment_continue(s, *run_id, p, seed, observer, cancel, err) : rc;
 }
 
+int experiment_resumable(const store_run_row *row, ts_err *err) {
+  if (row->imported_from[0])
+    return ts_err_set(err, TS_EDENIED,
+                      "run %lld was imported from %s: it belongs to the machine that measured "
+                      "it; import it elsewhere or start a new run",
+                      (long long)row->id, row->imported_from);
+  if (row->status == STORE_RUN_FINISHED)
+    return ts_err_set(err, TS_EUSAGE, "run %lld is already finished (%d trials done)",
+                      (long long)row->id, row->trials_done);
+  if (strcmp(row->plan_name, "manual") == 0)
+    return ts_err_set(err, TS_EUSAGE, "run %lld holds scores typed in by hand; nothing to resume",
+                      (long long)row->id);
+  return TS_OK;
+}
+
 int experiment_resume(store *s, int64_t run_id, const experiment_observer *observer,
                       const plat_cancel *cancel, plan *p, ts_err *err) {
   store_run_row *row = malloc(sizeof *row);
   if (!row)
     return ts_err_set(err, TS_ENOMEM, "no memory to read run %lld", (long long)run_id);
   int rc = store_run_get(s, run_id, row, err);
-  if (rc == TS_OK && row->status == STORE_RUN_FINISHED)
-    rc = ts_err_set(err, TS_EUSAGE, "run %lld is already finished (%d trials done)",
-                    (long long)run_id, row->trials_done);
-  if (rc == TS_OK && strcmp(row->plan_name, "manual") == 0)
-    rc = ts_err_set(err, TS_EUSAGE, "run %lld holds scores typed in by hand; nothing to resume",
-                    (long long)run_id);
+  if (rc == TS_OK)
+    rc = experiment_resumable(row, err);
   char origin[64];
   snprintf(origin, sizeof origin, "the plan of run %lld", (long long)run_id);
   if (rc == TS_OK)

@@ -45,8 +45,14 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
 /* start + continue. *run_id is set as soon as the run exists. */
 int experiment_run(store *s, const plan *p, uint64_t seed, const experiment_observer *observer,
                    const plat_cancel *cancel, int64_t *run_id, ts_err *err);
-/* Continues an interrupted, failed or killed run where it stopped: its plan and order come from
-   the database; finished trials are never run again. *p gets the run's plan. */
+/* TS_OK when `row` is a run that may be resumed here; else why not, with nothing written: a
+   finished run (TS_EUSAGE), scores typed in by hand (TS_EUSAGE), or a run imported from another
+   machine's file (TS_EDENIED: its plan is data, never run here, and this machine's trials must
+   not mix with the measuring machine's). */
+int experiment_resumable(const store_run_row *row, ts_err *err);
+/* Continues an interrupted, failed or killed run where it stopped (experiment_resumable first): its
+   plan and order come from the database; finished trials are never run again. *p gets the run's
+   plan. */
 int experiment_resume(store *s, int64_t run_id, const experiment_observer *observer,
                       const plat_cancel *cancel, plan *p, ts_err *err);
 

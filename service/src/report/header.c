@@ -21,6 +21,11 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
           SHOWN(row->cpu, cpu));
   if (row->status_detail[0])
     fprintf(out, "detail: %s\n", SHOWN(row->status_detail, detail));
+  if (row->imported_from[0]) {
+    char from[2560];
+    fprintf(out, "imported from %s on %s: measured on that machine, read here as data only\n",
+            SHOWN(row->imported_from, from), SHOWN(row->imported_at, detail));
+  }
   if (r->have_quiet)
     fprintf(out, "Quiet mode: %s\n", SHOWN(r->quiet_line, detail));
 }
@@ -91,6 +96,13 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
   if (row->status_detail[0]) {
     fputs("<dt>detail</dt><dd>", out);
     report_html_text(out, row->status_detail);
+    fputs("</dd>\n", out);
+  }
+  if (row->imported_from[0]) {
+    fputs("<dt>imported</dt><dd>from ", out);
+    report_html_text(out, row->imported_from);
+    fputs(" on ", out);
+    report_html_text(out, row->imported_at);
     fputs("</dd>\n", out);
   }
   if (r->have_quiet) {

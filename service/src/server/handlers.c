@@ -17,6 +17,7 @@
 #include "peer_rights.h" /* shared/src/plat/, an include directory of ts_core */
 #include "threadsoup/buf.h"
 #include "threadsoup/parse.h"
+#include "threadsoup/utf8.h"
 #include "threadsoup/version.h"
 
 /* Replaces the reply with the error `err`: the protocol's name for its code, and its message. */
@@ -154,6 +155,55 @@ static int handle_census(request *r) {
   return TS_OK;
 }
 
+/* How much of stored text's layout the protocol's value keeps (wire_text). */
+typedef enum wire_keep {
+  WIRE_COLUMN,  /* a column of a row "ID|AT|PLAN|…" before the last: one line, no '|' */
+  WIRE_LAST,    /* the row's last column: one line, '|' kept */
+  WIRE_DOCUMENT /* a report: line breaks and tabs kept */
+} wire_keep;
+
+/* Stored text made fit for a protocol value: the text any database may hold (an imported run's
+   names, a detail quoting a program) sent visibly marked instead of refused. Bytes that are not
+   UTF-8, control characters (but the layout `keep` keeps), the bidirectional overrides and, in a
+   column before the last, the '|' between columns each become U+FFFD, so the value is sent, and
+   the rows after it too. Returns out. */
+static const char *wire_text(const char *text, wire_keep keep, char *out, size_t size) {
+  static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
+  size_t n = 0, len = strlen(text);
+  for (size_t i = 0; i < len;) {
+    const unsigned char *c = (const unsigned char *)text + i;
+    size_t width = ts_utf8_char(c, len - i);
+    unsigned code = width == 1   ? c[0]
+                    : width == 2 ? ((c[0] & 0x1Fu) << 6) | (c[1] & 0x3Fu)
+                    : width == 3 ? ((c[0] & 0x0Fu) << 12) | ((c[1] & 0x3Fu) << 6) | (c[2] & 0x3Fu)
+                                 : 0x10000;
+    int layout = keep == WIRE_DOCUMENT && (code == '\n' || code == '\t' || code == '\r');
+    int replace = width == 0 || (code < 0x20 && !layout) || (code >= 0x7F && code <= 0x9F) ||
+                  (code >= 0x202A && code <= 0x202E) || (code >= 0x2066 && code <= 0x2069) ||
+                  (code == '|' && keep == WIRE_COLUMN);
+    const char *piece = replace ? replacement : (const char *)c;
+    size_t piece_len = replace ? sizeof replacement - 1 : width;
+    if (n + piece_len + 1 > size)
+      break;
+    memcpy(out + n, piece, piece_len);
+    n += piece_len;
+    i += width ? width : 1;
+  }
+  out[n] = '\0';
+  return out;
+}
+
+/* Adds a report's text as field "text", made fit for the protocol by wire_text. */
+static int add_document(request *r, const char *text, ts_err *err) {
+  size_t size = strlen(text) * 3 + 1; /* each byte may become U+FFFD */
+  char *shown = malloc(size);
+  if (!shown)
+    return ts_err_set(err, TS_ENOMEM, "no memory for the report");
+  int rc = proto_add(r->out, "text", wire_text(text, WIRE_DOCUMENT, shown, size), err);
+  free(shown);
+  return rc;
+}
+
 /* The history's rows, and with `headlines: yes` a "headline" field per run ("ID|HEADLINE"). The
    run rows are read first: the store's cursor is closed before any headline reads the database. */
 typedef struct history_ctx {
@@ -164,11 +214,23 @@ typedef struct history_ctx {
 
 static int add_history_row(void *ctx, const store_run_row *row) {
   history_ctx *h = ctx;
+  char at[sizeof row->started_at * 3], name[sizeof row->plan_name * 3];
+  char detail[sizeof row->status_detail * 3];
   if (h->count < (int)(sizeof h->ids / sizeof h->ids[0]))
     h->ids[h->count++] = row->id;
-  return proto_addf(h->r->out, &h->r->err, "run", "%lld|%s|%s|%s|%d/%d|%s", (long long)row->id,
-                    row->started_at, row->plan_name, store_run_status_name(row->status),
-                    row->trials_done, row->trials_total, row->status_detail) != TS_OK;
+  /* Only a full reply stops the list: each row's text was made fit for the protocol. */
+  int rc = proto_addf(h->r->out, &h->r->err, "run", "%lld|%s|%s|%s|%d/%d|%s", (long long)row->id,
+                      wire_text(row->started_at, WIRE_COLUMN, at, sizeof at),
+                      wire_text(row->plan_name, WIRE_COLUMN, name, sizeof name),
+                      store_run_status_name(row->status), row->trials_done, row->trials_total,
+                      wire_text(row->status_detail, WIRE_LAST, detail, sizeof detail));
+  /* An imported run says so in a field of its own after its row ("ID|WHEN|FILE"), so the row's
+     six columns stay as the tray reads them. */
+  if (rc == TS_OK && row->imported_from[0])
+    rc = proto_addf(h->r->out, &h->r->err, "imported", "%lld|%s|%s", (long long)row->id,
+                    wire_text(row->imported_at, WIRE_COLUMN, at, sizeof at),
+                    wire_text(row->imported_from, WIRE_LAST, detail, sizeof detail));
+  return rc != TS_OK;
 }
 
 static int handle_history(request *r) {
@@ -192,9 +254,11 @@ static int handle_history(request *r) {
   for (int i = 0; rc == TS_OK && headlines && strcmp(headlines, "yes") == 0 && i < h->count; i++) {
     char line[512];
     ts_err ignored;
+    char shown[sizeof line * 3];
     if (report_headline_load(r->svc->db, h->ids[i], line, sizeof line, &ignored) != TS_OK)
       snprintf(line, sizeof line, "%s", "");
-    proto_addf(r->out, &r->err, "headline", "%lld|%s", (long long)h->ids[i], line);
+    proto_addf(r->out, &r->err, "headline", "%lld|%s", (long long)h->ids[i],
+               wire_text(line, WIRE_LAST, shown, sizeof shown));
   }
   plat_mutex_unlock(&r->svc->db_lock);
   free(h);
@@ -255,15 +319,18 @@ static int handle_report_page(request *r, long run_id, report_format format, ts_
   if (rc == TS_OK && offset > total)
     rc = ts_err_set(err, TS_EUSAGE, "offset %ld is past the report's end (%ld bytes)", offset,
                     total);
+  size_t n = 0;
   if (rc == TS_OK) {
     fseek(f, offset, SEEK_SET);
-    size_t n = fread(page, 1, (size_t)size, f);
+    n = fread(page, 1, (size_t)size, f);
     /* A page ends before a UTF-8 continuation byte's lead, unless the document ends there. */
     if (offset + (long)n < total)
       while (n > 0 && ((unsigned char)page[n] & 0xC0) == 0x80)
         n--;
     page[n] = '\0';
-    proto_add(r->out, "text", page, err);
+    rc = add_document(r, page, err);
+  }
+  if (rc == TS_OK) {
     proto_addf(r->out, err, "total", "%ld", total);
     proto_addf(r->out, err, "next", "%ld", offset + (long)n);
   }
@@ -287,9 +354,15 @@ static int handle_report(request *r) {
   }
   if (rc == TS_OK)
     rc = render_report(r->svc, run_id, format, &text, &err);
-  if (rc == TS_OK && proto_add(r->out, "text", text, &err) != TS_OK)
-    rc = ts_err_set(&err, TS_EFAILED,
-                    "too large for one message; read the database with threadsoup report --db");
+  if (rc == TS_OK && add_document(r, text, &err) != TS_OK) {
+    /* Too large, or text the protocol cannot carry: proto_add's sentence says which. */
+    ts_err_prefix(&err,
+                  "run %ld's report cannot be sent (read the database with threadsoup "
+                  "report --db)",
+                  run_id);
+    rc = TS_EFAILED;
+    err.code = TS_EFAILED;
+  }
   free(text);
   return rc == TS_OK ? TS_OK : reply_err(r, &err);
 }
@@ -497,6 +570,33 @@ static int handle_run_resume(request *r) {
   return TS_OK;
 }
 
+/* Whether `r`'s client may add a score to run `row`. No one adds to an imported run: it belongs to
+   the machine that measured it. Root (SYSTEM, an elevated administrator) adds to any other; a
+   member of group threadsoup (ThreadSoup Users) only to a run of scores typed in that it made
+   (run new), never to root's measured, running or typed-in runs. */
+static int record_allowed(const request *r, const store_run_row *row, ts_err *err) {
+  const plat_peer *peer = &r->from->peer;
+  if (row->imported_from[0])
+    return ts_err_set(err, TS_EDENIED,
+                      "run %lld was imported from %s: it belongs to the machine that measured "
+                      "it; record into a run of this machine (run new makes one)",
+                      (long long)row->id, row->imported_from);
+  if (plat_peer_may_run_programs(peer))
+    return TS_OK;
+  int manual = strcmp(row->plan_name, "manual") == 0;
+  if (manual && strcmp(row->owner, peer->name) == 0)
+    return TS_OK;
+  const char *what = !manual && row->status == STORE_RUN_RUNNING ? "a run being measured"
+                     : !manual                                   ? "a measured run"
+                     : row->owner[0] ? "a run of scores typed in by someone else"
+                                     : "a run of scores typed in outside the service";
+  return ts_err_set(err, TS_EDENIED,
+                    "run %lld is %s: %s may record only into a run of its own (run new makes "
+                    "one); only root (on Windows SYSTEM or an elevated administrator) records "
+                    "into other runs",
+                    (long long)row->id, what, peer->name);
+}
+
 static int handle_record(request *r) {
   long run_id;
   double score;
@@ -530,8 +630,15 @@ static int handle_record(request *r) {
       plat_sysinfo_read(&sys);
       store_run_info info = store_run_info_here(&sys, "manual", "name = manual\n", 0, at);
       int64_t created = 0;
-      rc = store_run_create_manual(r->svc->db, &info, &created, &err);
+      rc = store_run_create_owned(r->svc->db, &info, r->from->peer.name, &created, &err);
       run_id = (long)created;
+    } else {
+      store_run_row *row = malloc(sizeof *row);
+      rc = row ? store_run_get(r->svc->db, run_id, row, &err)
+               : ts_err_set(&err, TS_ENOMEM, "no memory to read run %ld", run_id);
+      if (rc == TS_OK)
+        rc = record_allowed(r, row, &err);
+      free(row);
     }
     if (rc == TS_OK)
       rc = store_trial_record(r->svc->db, run_id, spec.text, bench, score, proto_get(r->in, "unit"),

@@ -135,53 +135,63 @@ static void finish_run(server *svc, store *db, int64_t run_id, int rc, const ts_
 
 /* ---- who may make the service run programs ---- */
 
-/* TS_OK when `p` may run for `asker`; else marks run `run_id` refused with the reason (nothing of
-   it runs) and returns TS_EDENIED saying why. Caller holds whatever guards `db`. */
-static int gate_programs(const server *svc, store *db, int64_t run_id, const plan *p,
-                         const runner_asker *asker, ts_err *err) {
+/* TS_OK when `p` may run for `asker`; else TS_EDENIED saying why. Writes nothing: a refused
+   request leaves the run as it was. */
+static int programs_refusal(const server *svc, const plan *p, const runner_asker *asker,
+                            ts_err *err) {
   char what[PLAN_TEXT_MAX + 32];
   if (!plan_runs_programs(p, what, sizeof what))
     return TS_OK;
   if (asker->programs_allowed && svc->commands_allowed)
     return TS_OK;
   if (!svc->commands_allowed)
-    ts_err_set(err, TS_EDENIED, "refused: the plan runs programs (%s), refused here: %s", what,
-               svc->commands_reason);
-  else if (asker->not_elevated)
-    ts_err_set(err, TS_EDENIED,
-               "refused: the plan runs programs (%s), which only elevated administrators and "
-               "SYSTEM may make the service run: the administrator rights of %s are not "
-               "elevated: run it elevated",
-               what, asker->name);
-  else
-    ts_err_set(err, TS_EDENIED,
-               "refused: the plan runs programs (%s) and %s may not make the service run them "
-               "(only root may; on Windows SYSTEM or an elevated administrator, not members of "
-               "ThreadSoup Users)",
-               what, asker->name);
+    return ts_err_set(err, TS_EDENIED, "refused: the plan runs programs (%s), refused here: %s",
+                      what, svc->commands_reason);
+  if (asker->not_elevated)
+    return ts_err_set(err, TS_EDENIED,
+                      "refused: the plan runs programs (%s), which only elevated administrators "
+                      "and SYSTEM may make the service run: the administrator rights of %s are "
+                      "not elevated: run it elevated",
+                      what, asker->name);
+  return ts_err_set(err, TS_EDENIED,
+                    "refused: the plan runs programs (%s) and %s may not make the service run "
+                    "them (only root may; on Windows SYSTEM or an elevated administrator, not "
+                    "members of ThreadSoup Users)",
+                    what, asker->name);
+}
+
+/* Marks run `run_id`, which was about to run, refused with the reason in `err` (nothing of it
+   runs). Caller holds whatever guards `db`. */
+static void mark_refused(store *db, int64_t run_id, const ts_err *err) {
   char at[32];
   ts_err ignored;
   plat_utc_timestamp(at, sizeof at);
   store_run_refuse(db, run_id, err->text, at, &ignored);
   ts_log(TS_LOG_WARNING, "run %lld %s", (long long)run_id, err->text);
-  return TS_EDENIED;
 }
 
-/* The gate for a resume, on the stored plan: for the client who asks, or (at the service's
-   start) for whoever started the run, as stored. A client's resume makes the run the service's,
-   with that client's right. */
+/* The checks of a resume, on the stored run, for the client who asks, or (at the service's
+   start) for whoever started the run, as stored: first the run's state (finished, typed in by
+   hand, imported: refused as it is), then its programs. With `runs_now` (the runner, about to
+   run it) a refusal of its programs marks the run failed, and a client's resume makes the run
+   the service's, with that client's right; without it (a client's request being answered)
+   nothing is written. */
 static int gate_resume(const server *svc, store *db, int64_t run_id, int programs_allowed,
-                       const char *asker_name, int not_elevated, ts_err *err) {
+                       const char *asker_name, int not_elevated, int runs_now, ts_err *err) {
   store_run_row *row = malloc(sizeof *row);
   plan *p = malloc(sizeof *p);
   int rc = row && p ? store_run_get(db, run_id, row, err)
                     : ts_err_set(err, TS_ENOMEM, "no memory to read run %lld", (long long)run_id);
+  if (rc == TS_OK)
+    rc = experiment_resumable(row, err);
   if (rc == TS_OK && plan_parse(row->plan_text, "the stored plan", p, err) == TS_OK) {
     runner_asker asker = {programs_allowed < 0 ? "whoever started it" : asker_name,
                           programs_allowed < 0 ? row->programs_allowed : programs_allowed,
                           programs_allowed < 0 ? 0 : not_elevated};
-    rc = gate_programs(svc, db, run_id, p, &asker, err);
-    if (rc == TS_OK && programs_allowed >= 0)
+    rc = programs_refusal(svc, p, &asker, err);
+    if (rc != TS_OK && runs_now)
+      mark_refused(db, run_id, err);
+    if (rc == TS_OK && runs_now && programs_allowed >= 0)
       rc = store_run_set_origin(db, run_id, programs_allowed, err);
   }
   free(row);
@@ -215,7 +225,7 @@ static void runner_main(void *arg) {
     /* The job's fields change only on this thread while run_active is set. */
     int64_t run_id = st->run_id;
     if (rc == TS_OK && st->run_resume) /* the one gate every resume passes, where it runs */
-      rc = gate_resume(svc, db, run_id, st->run_programs_allowed, st->run_asker, 0, &err);
+      rc = gate_resume(svc, db, run_id, st->run_programs_allowed, st->run_asker, 0, 1, &err);
     if (rc == TS_OK) {
       ts_log(TS_LOG_INFO, "run %lld %s", (long long)run_id, st->run_resume ? "resumes" : "starts");
       rc = st->run_resume
@@ -279,8 +289,10 @@ int runner_start_run(server *svc, const plan *p, uint64_t seed, int64_t schedule
       rc = store_run_set_origin(svc->db, *run_id, asker->programs_allowed, err);
     if (rc == TS_OK && schedule_id)
       rc = store_run_set_schedule(svc->db, *run_id, schedule_id, err);
-    if (rc == TS_OK)
-      rc = gate_programs(svc, svc->db, *run_id, p, asker, err);
+    if (rc == TS_OK && programs_refusal(svc, p, asker, err) != TS_OK) {
+      mark_refused(svc->db, *run_id, err); /* the new run exists: it says why it never ran */
+      rc = TS_EDENIED;
+    }
     plat_mutex_unlock(&svc->db_lock);
   }
   if (rc == TS_OK) {
@@ -304,16 +316,19 @@ int runner_resume_run(server *svc, int64_t run_id, const runner_asker *asker, ts
   plat_mutex_lock(&svc->db_lock);
   int rc = store_run_get(svc->db, run_id, row, err); /* refuses a run that does not exist */
   plat_mutex_unlock(&svc->db_lock);
+  if (rc == TS_OK) /* the run's state first: a finished or imported run is refused as it is */
+    rc = experiment_resumable(row, err);
   free(row);
   if (rc != TS_OK)
     return rc;
   plat_mutex_lock(&svc->lock);
   rc = check_free_locked(svc, err);
   if (rc == TS_OK) {
-    /* Refused here, to answer the client; the runner checks again where it runs. */
+    /* Refused here, to answer the client, without a write; the runner checks again where it
+       runs. */
     plat_mutex_lock(&svc->db_lock);
     rc = gate_resume(svc, svc->db, run_id, asker->programs_allowed, asker->name,
-                     asker->not_elevated, err);
+                     asker->not_elevated, 0, err);
     plat_mutex_unlock(&svc->db_lock);
   }
   if (rc == TS_OK) {

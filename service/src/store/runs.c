@@ -12,8 +12,9 @@
 
 /* ---- writing ------------------------------------------------------------------------------- */
 
-int store_run_begin(store *s, const store_run_info *info, store_trial_plan *trials, int count,
-                    int64_t *run_id, ts_err *err) {
+/* store_run_begin, with the run's owner (NULL: none). */
+static int run_begin(store *s, const store_run_info *info, const char *owner,
+                     store_trial_plan *trials, int count, int64_t *run_id, ts_err *err) {
   int rc = kit_begin(s, err);
   if (rc != TS_OK)
     return rc;
@@ -21,8 +22,8 @@ int store_run_begin(store *s, const store_run_info *info, store_trial_plan *tria
   rc =
       kit_prepare(s,
                   "INSERT INTO run (plan_name, plan_text, seed, status, started_at, host, os, cpu, "
-                  "logical_cpus, version, uid, machine_id, memory_bytes) "
-                  "VALUES (?,?,?,'running',?,?,?,?,?,?,lower(hex(randomblob(16))),?,?)",
+                  "logical_cpus, version, uid, machine_id, memory_bytes, owner) "
+                  "VALUES (?,?,?,'running',?,?,?,?,?,?,lower(hex(randomblob(16))),?,?,?)",
                   &st, err);
   if (rc != TS_OK)
     return kit_rollback(s, rc);
@@ -39,6 +40,7 @@ int store_run_begin(store *s, const store_run_info *info, store_trial_plan *tria
   kit_bind_text_or_null(st, 10, info->machine_id && info->machine_id[0] ? info->machine_id : NULL);
   if (info->memory_bytes)
     sqlite3_bind_int64(st, 11, (sqlite3_int64)info->memory_bytes);
+  kit_bind_text_or_null(st, 12, owner && owner[0] ? owner : NULL);
   rc = kit_step_done(s, st, "cannot store the run", err);
   if (rc != TS_OK)
     return kit_rollback(s, rc);
@@ -48,6 +50,11 @@ int store_run_begin(store *s, const store_run_info *info, store_trial_plan *tria
   if (rc != TS_OK)
     return kit_rollback(s, rc);
   return kit_commit(s, "cannot commit the planned run", err);
+}
+
+int store_run_begin(store *s, const store_run_info *info, store_trial_plan *trials, int count,
+                    int64_t *run_id, ts_err *err) {
+  return run_begin(s, info, NULL, trials, count, run_id, err);
 }
 
 int store_run_end(store *s, int64_t run_id, store_run_status status, const char *detail,
@@ -119,7 +126,12 @@ store_run_info store_run_info_here(const plat_sysinfo *sys, const char *plan_nam
 }
 
 int store_run_create_manual(store *s, const store_run_info *info, int64_t *run_id, ts_err *err) {
-  return store_run_begin(s, info, NULL, 0, run_id, err);
+  return run_begin(s, info, NULL, NULL, 0, run_id, err);
+}
+
+int store_run_create_owned(store *s, const store_run_info *info, const char *owner, int64_t *run_id,
+                           ts_err *err) {
+  return run_begin(s, info, owner, NULL, 0, run_id, err);
 }
 
 int store_run_set_schedule(store *s, int64_t run_id, int64_t schedule_id, ts_err *err) {
@@ -151,7 +163,7 @@ int store_run_set_origin(store *s, int64_t run_id, int programs_allowed, ts_err 
   "r.finished_at, r.host, r.os, r.cpu, count(t.id), coalesce(sum(t.status='done'),0), "            \
   "coalesce(sum(t.status='failed'),0), r.resume_at_start, r.runner='service', "                    \
   "r.programs_allowed, r.logical_cpus, r.uid, r.machine_id, r.memory_bytes, r.imported_from, "     \
-  "r.imported_at FROM run r "                                                                      \
+  "r.imported_at, r.owner FROM run r "                                                             \
   "LEFT JOIN trial t ON t.run_id=r.id"
 
 static int read_run_row(store *s, sqlite3_stmt *st, store_run_row *out, ts_err *err) {
@@ -185,6 +197,7 @@ static int read_run_row(store *s, sqlite3_stmt *st, store_run_row *out, ts_err *
   out->memory_bytes = (uint64_t)sqlite3_column_int64(st, 20);
   kit_copy_column(st, 21, out->imported_from, sizeof out->imported_from);
   kit_copy_column(st, 22, out->imported_at, sizeof out->imported_at);
+  kit_copy_column(st, 23, out->owner, sizeof out->owner);
   return TS_OK;
 }
 

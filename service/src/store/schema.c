@@ -170,6 +170,10 @@ static const char *const migrations[] = {
     "ALTER TABLE run ADD COLUMN memory_bytes INTEGER;\n"
     "ALTER TABLE run ADD COLUMN imported_from TEXT;\n"
     "ALTER TABLE run ADD COLUMN imported_at TEXT;\n",
+    /* 13: who made a run of scores typed in through the service (the client's user name), so a
+       member of group threadsoup (ThreadSoup Users) records only into runs of its own. NULL for
+       every other run, and for older ones: those are nobody's but root's. */
+    "ALTER TABLE run ADD COLUMN owner TEXT;\n",
 };
 
 int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }

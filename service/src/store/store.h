@@ -14,7 +14,7 @@
 typedef struct store store;
 
 /* The newest schema this build knows; `PRAGMA user_version` of a ThreadSoup database. */
-#define STORE_SCHEMA_VERSION 12
+#define STORE_SCHEMA_VERSION 13
 /* `PRAGMA application_id` of every ThreadSoup database: "TSup". */
 #define STORE_APPLICATION_ID 0x54537570
 
@@ -265,6 +265,7 @@ typedef struct store_run_row {
   uint64_t memory_bytes;   /* of that machine; 0 when not known */
   char imported_from[512]; /* the file the run was imported from; "" when measured here */
   char imported_at[32];
+  char owner[64]; /* the client who made a run of scores typed in through the service; "" else */
 } store_run_row;
 
 /* Every function that reads runs fails with TS_ESTORE when a run's status is not one this build
@@ -292,12 +293,16 @@ int store_run_reopen(store *s, int64_t run_id, ts_err *err);
    makes it too). */
 int store_score_check(double score, const char *what, ts_err *err);
 /* Stores a score measured by hand as a finished trial of the run (source 'manual'); refuses a
-   score store_score_check refuses. */
+   score store_score_check refuses, and an imported run (TS_EDENIED: another machine's). */
 int store_trial_record(store *s, int64_t run_id, const char *condition, const char *bench,
                        double score, const char *unit, const char *at, int64_t *trial_id,
                        ts_err *err);
 /* Creates a run for scores typed in by hand (plan "manual", no planned trials). */
 int store_run_create_manual(store *s, const store_run_info *info, int64_t *run_id, ts_err *err);
+/* The same for the service's client `owner` (its user name), stored as the run's owner: a member
+   of group threadsoup (ThreadSoup Users) records only into runs it owns. */
+int store_run_create_owned(store *s, const store_run_info *info, const char *owner, int64_t *run_id,
+                           ts_err *err);
 /* Calls fn for each run, newest first, at most `limit`. */
 int store_runs(store *s, int limit, int (*fn)(void *ctx, const store_run_row *row), void *ctx,
                ts_err *err);

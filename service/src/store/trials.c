@@ -259,6 +259,18 @@ int store_trial_record(store *s, int64_t run_id, const char *condition, const ch
   rc = kit_query_int(s, sql, &exists, err);
   if (rc == TS_OK && !exists)
     rc = ts_err_set(err, TS_EINVAL, "there is no run %lld in %s", (long long)run_id, s->path);
+  /* An imported run is another machine's measurement: a score of this one does not belong in it. */
+  long long imported = 0;
+  snprintf(sql, sizeof sql, "SELECT count(*) FROM run WHERE id=%lld AND imported_from IS NOT NULL",
+           (long long)run_id);
+  if (rc == TS_OK)
+    rc = kit_query_int(s, sql, &imported, err);
+  if (rc == TS_OK && imported)
+    rc = ts_err_set(err, TS_EDENIED,
+                    "run %lld was imported from another machine's export file: it belongs to the "
+                    "machine that measured it; record into a run of this machine (run new makes "
+                    "one)",
+                    (long long)run_id);
   snprintf(sql, sizeof sql, "SELECT coalesce(max(seq),0)+1 FROM trial WHERE run_id=%lld",
            (long long)run_id);
   if (rc == TS_OK)
