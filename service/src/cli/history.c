@@ -12,12 +12,14 @@
 #include "threadsoup/proto.h"
 #include "threadsoup/utf8.h"
 
-/* Plan names and details may hold any bytes (stored before every path checked them): printed
-   with control characters escaped, so none reaches the terminal. */
+/* Plan names, times and details may hold any bytes (stored before every path checked them, or
+   imported): printed through the printable filter, so no control or bidi character reaches the
+   terminal. */
 static int print_run(void *ctx, const store_run_row *r) {
   (void)ctx;
-  char name[256], detail[2560];
-  printf("%6lld  %-24s %-12s %-11s %5d/%-5d %s\n", (long long)r->id, r->started_at,
+  char started[160], name[256], detail[2560];
+  printf("%6lld  %-24s %-12s %-11s %5d/%-5d %s\n", (long long)r->id,
+         ts_utf8_printable(r->started_at, started, sizeof started),
          ts_utf8_printable(r->plan_name, name, sizeof name), store_run_status_name(r->status),
          r->trials_done, r->trials_total,
          ts_utf8_printable(r->status_detail, detail, sizeof detail));
@@ -62,14 +64,16 @@ static int history_main(int argc, char **argv) {
            "done/trials", "detail");
     for (int i = 0; i < reply.field_count; i++) {
       char id[16], at[40], name[64], status[16], counts[32], detail[600];
-      char shown_name[256], shown_detail[2560];
+      char shown_at[160], shown_name[256], shown_detail[2560];
       if (sscanf(proto_value(&reply, i), "%15[^|]|%39[^|]|%63[^|]|%15[^|]|%31[^|]|%599[^\n]", id,
                  at, name, status, counts, detail) < 5)
         continue;
       const char *last = strrchr(proto_value(&reply, i), '|');
-      printf("%6s  %-24s %-12s %-11s %11s %s\n", id, at,
-             ts_utf8_printable(name, shown_name, sizeof shown_name), status, counts,
-             ts_utf8_printable(last ? last + 1 : "", shown_detail, sizeof shown_detail));
+      ts_utf8_fprintf_printable(
+          stdout, "%6s  %-24s %-12s %-11s %11s %s\n", id,
+          ts_utf8_printable(at, shown_at, sizeof shown_at),
+          ts_utf8_printable(name, shown_name, sizeof shown_name), status, counts,
+          ts_utf8_printable(last ? last + 1 : "", shown_detail, sizeof shown_detail));
     }
     return CLI_EXIT_OK;
   }

@@ -332,7 +332,7 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
   calibration_row rows[2 * REPORT_MAX_CONDITIONS];
   for (int b = 0; b < r->bench_count; b++) {
     fputs("<h3>", out);
-    report_html_text(out, r->benches[b]);
+    report_html_name(out, r->benches[b]);
     fprintf(out, " <span class=\"note\">(%s)</span></h3>\n",
             calibration_threads_name(cal->threads[b]));
     fputs("<div class=\"wrap\"><table>\n<thead><tr><th class=\"cond\">condition</th>"
@@ -345,7 +345,7 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
       row_text t;
       format_row(&rows[i], cell, &t);
       fputs("<tr><td class=\"cond\">", out);
-      report_html_text(out, r->conditions[rows[i].condition]);
+      report_html_name(out, r->conditions[rows[i].condition]);
       fputs(rows[i].largest   ? " <span class=\"note\">(largest)</span>"
             : rows[i].control ? ""
                               : " <span class=\"note\">(A/A)</span>",

@@ -334,11 +334,12 @@ static void write_machines_text(const report_compare *c, FILE *out) {
           "memory", "plan, status");
   for (int k = 0; k < c->run_count; k++) {
     const store_run_row *row = &c->runs[k]->run;
-    char host[512], cpu[512], plan_name[256], memory[32];
+    char host[512], cpu[512], plan_name[256], memory[32], started[160];
     memory_text(row->memory_bytes, memory, sizeof memory);
     fprintf(out, "  %-5lld %-24s %-20s %-32s %5d %10s  %s, %s\n", (long long)row->id,
-            row->started_at, SHOWN(row->host, host), SHOWN(row->cpu, cpu), row->logical_cpus,
-            memory, SHOWN(row->plan_name, plan_name), store_run_status_name(row->status));
+            SHOWN(row->started_at, started), SHOWN(row->host, host), SHOWN(row->cpu, cpu),
+            row->logical_cpus, memory, SHOWN(row->plan_name, plan_name),
+            store_run_status_name(row->status));
   }
 }
 
@@ -667,16 +668,16 @@ static void write_machines_html(const report_compare *c, FILE *out) {
             "<tr class=\"machine\"><td class=\"cond\"><span class=\"swatch\" "
             "style=\"background:%s\"></span>",
             report_html_palette(k));
-    report_html_text(out, row->host);
+    report_html_name(out, row->host);
     fputs("</td><td class=\"cond\">", out);
-    report_html_text(out, row->cpu);
+    report_html_name(out, row->cpu);
     fprintf(out, "</td><td>%d</td><td>%s</td><td>%lld</td><td>", row->logical_cpus, memory,
             (long long)row->id);
     report_html_text(out, row->started_at);
     fputs("</td><td class=\"cond\">", out);
-    report_html_text(out, row->os);
+    report_html_name(out, row->os);
     fputs("</td><td class=\"cond\">", out);
-    report_html_text(out, row->plan_name);
+    report_html_name(out, row->plan_name);
     fputs(", ", out);
     report_html_text(out, store_run_status_name(row->status));
     fputs("</td></tr>\n", out);
@@ -805,7 +806,7 @@ static void write_bench_table_html(const report_compare *c, int b, FILE *out) {
       const report_data *r;
       const report_cell *cell = report_compare_cell(c, k, b, i, &r);
       fputs("<tr><td class=\"cond\">", out);
-      report_html_text(out, c->conditions[i]);
+      report_html_name(out, c->conditions[i]);
       fputs("</td><td class=\"cond\">", out);
       html_machine(r, out);
       fputs("</td>", out);
@@ -845,7 +846,7 @@ static void write_summary_html(const report_compare *c, FILE *out) {
         out);
   for (int b = 0; b < c->bench_count; b++) {
     fputs("<th class=\"cond\">", out);
-    report_html_text(out, c->benches[b]);
+    report_html_name(out, c->benches[b]);
     fputs("</th>", out);
   }
   fputs("</tr></thead>\n<tbody>\n", out);
@@ -853,7 +854,7 @@ static void write_summary_html(const report_compare *c, FILE *out) {
     if (report_compare_is_reference(c, i))
       continue;
     fprintf(out, "<tr><th class=\"cond\" colspan=\"%d\">", c->bench_count + 1);
-    report_html_text(out, c->conditions[i]);
+    report_html_name(out, c->conditions[i]);
     fputs("</th></tr>\n", out);
     for (int k = 0; k < c->run_count; k++) {
       fprintf(out, "<tr><td class=\"cond\"><span class=\"swatch\" style=\"background:%s\"></span>",
@@ -900,9 +901,9 @@ void report_write_compare_html(const report_compare *c, FILE *out) {
           out);
     for (int i = 0; i < c->difference_count; i++) {
       fputs("<li><b>", out);
-      report_html_text(out, c->differences[i].setting);
+      report_html_name(out, c->differences[i].setting);
       fputs("</b>: ", out);
-      report_html_text(out, c->differences[i].text);
+      report_html_name(out, c->differences[i].text);
       fputs("</li>\n", out);
     }
     fputs("</ul>\n", out);
@@ -914,7 +915,7 @@ void report_write_compare_html(const report_compare *c, FILE *out) {
       if (c->bench_of[k][b] >= 0)
         unit = c->runs[k]->units[c->bench_of[k][b]];
     fputs("<section class=\"bench\">\n<h2>", out);
-    report_html_text(out, c->benches[b]);
+    report_html_name(out, c->benches[b]);
     fputs(" <span class=\"note\">(", out);
     report_html_text(out, unit[0] ? unit : "score");
     fputs(", higher is faster)</span></h2>\n", out);
