@@ -102,23 +102,30 @@ size_t ts_utf8_printable_piece(const char *text, size_t left, int flags,
   return len;
 }
 
-char *ts_utf8_printable(const char *text, char *out, size_t size) {
+static char *printable_copy(const char *text, int flags, char *out, size_t size) {
   if (size == 0)
     return out;
-  const unsigned char *s = (const unsigned char *)text;
   size_t left = strlen(text), o = 0;
   char piece[TS_UTF8_PIECE_SIZE];
   while (left > 0) {
-    size_t used = ts_utf8_printable_piece((const char *)s, left, 0, piece), n = strlen(piece);
+    size_t used = ts_utf8_printable_piece(text, left, flags, piece), n = strlen(piece);
     if (o + n >= size)
       break;
     memcpy(out + o, piece, n);
     o += n;
-    s += used;
+    text += used;
     left -= used;
   }
   out[o] = '\0';
   return out;
+}
+
+char *ts_utf8_printable(const char *text, char *out, size_t size) {
+  return printable_copy(text, 0, out, size);
+}
+
+char *ts_utf8_printable_lines(const char *text, char *out, size_t size) {
+  return printable_copy(text, TS_UTF8_KEEP_NEWLINE, out, size);
 }
 
 void ts_utf8_fputs_printable(const char *text, FILE *out) {

@@ -46,6 +46,8 @@ size_t ts_utf8_printable_piece(const char *text, size_t left, int flags,
    characters <U+XXXX>; backslashes stay as they are. A cut never splits a character or an escape.
    Returns out. */
 char *ts_utf8_printable(const char *text, char *out, size_t size);
+/* The same, but line breaks stay: for a window or a balloon that shows several lines. */
+char *ts_utf8_printable_lines(const char *text, char *out, size_t size);
 /* Writes text to out escaped the same way, but for line breaks, which stay: for messages that
    quote names and values sent by anyone. */
 void ts_utf8_fputs_printable(const char *text, FILE *out);
