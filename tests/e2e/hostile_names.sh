@@ -97,6 +97,7 @@ UPDATE run SET host = 'host' || $esc || ']8;;x:y' || $esc || '\\L' || char(8233)
   plan_name = 'plan' || char(8238), status_detail = 'detail' || char(13) || char(8232),
   started_at = '2026-01-01T00:00:00Z' || $esc || '[2J' || char(8238),
   finished_at = '2026-01-01T01:00:00Z' || char(155) || '31m', status = 'finished';
+UPDATE run SET memory_bytes = -1, logical_cpus = 9223372036854775807 WHERE id = 2;
 " || fail "cannot write the hostile names"
 
 "$exe" history --db "$db" >"$work/history.out" 2>&1 || fail "history failed"
@@ -148,8 +149,19 @@ for format in text csv; do
   clean "$work/compare.$format" "report --compare --format $format"
 done
 holds "$work/compare.text" '2026-01-01T00:00:00Z\x1B[2J<U+202E>' "--compare shows the time escaped"
+# An imported memory_bytes -1 and logical_cpus 2^63-1 are not known, not 16 EiB and -1 CPUs.
+grep -E '^  2 .* unknown +unknown  plan' "$work/compare.text" >/dev/null ||
+  fail "run 2's CPUs and memory are not 'unknown': $(cat "$work/compare.text")"
+if grep -qE '17179869184|GiB.*-1| -1 ' "$work/compare.text"; then
+  fail "--compare shows a forged number: $(cat "$work/compare.text")"
+fi
 "$exe" report --compare 1,2 --db "$db" --format json >"$work/compare.json" 2>&1 ||
   fail "report --compare --format json failed"
-python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$work/compare.json" ||
-  fail "the --compare JSON does not parse"
+python3 - "$work/compare.json" <<'EOF' || fail "the --compare JSON (above)"
+import json, sys
+doc = json.load(open(sys.argv[1], encoding='utf-8'))
+text = json.dumps(doc)
+if '"logical_cpus": null, "memory_bytes": null' not in text:
+    sys.exit("run 2's CPUs and memory are not null: " + text[:2000])
+EOF
 echo "hostile_names: ok"

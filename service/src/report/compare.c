@@ -290,12 +290,20 @@ int report_compare_pick_machines(store *s, int64_t *run_ids, int max, int *count
 
 /* ---- words and numbers shared by the formats ---------------------------------------------- */
 
-/* "16.0 GiB", or "-" when not known. */
+/* "16.0 GiB" and "8", or "unknown" when the store could not read a number (store_run_row: 0;
+   an imported -1 or 2^63-1 among them), never a number that was not measured. */
 static void memory_text(uint64_t bytes, char *buf, size_t len) {
   if (bytes == 0)
-    snprintf(buf, len, "-");
+    snprintf(buf, len, "unknown");
   else
     snprintf(buf, len, "%.1f GiB", (double)bytes / (1024.0 * 1024 * 1024));
+}
+
+static void cpus_text(int cpus, char *buf, size_t len) {
+  if (cpus <= 0)
+    snprintf(buf, len, "unknown");
+  else
+    snprintf(buf, len, "%d", cpus);
 }
 
 /* What a cell says in one word: the verdict's name, "reference", "no data" or "not measured". */
@@ -334,12 +342,12 @@ static void write_machines_text(const report_compare *c, FILE *out) {
           "memory", "plan, status");
   for (int k = 0; k < c->run_count; k++) {
     const store_run_row *row = &c->runs[k]->run;
-    char host[512], cpu[512], plan_name[256], memory[32], started[160];
+    char host[512], cpu[512], plan_name[256], memory[32], started[160], cpus[16];
     memory_text(row->memory_bytes, memory, sizeof memory);
-    fprintf(out, "  %-5lld %-24s %-20s %-32s %5d %10s  %s, %s\n", (long long)row->id,
-            SHOWN(row->started_at, started), SHOWN(row->host, host), SHOWN(row->cpu, cpu),
-            row->logical_cpus, memory, SHOWN(row->plan_name, plan_name),
-            store_run_status_name(row->status));
+    cpus_text(row->logical_cpus, cpus, sizeof cpus);
+    fprintf(out, "  %-5lld %-24s %-20s %-32s %5s %10s  %s, %s\n", (long long)row->id,
+            SHOWN(row->started_at, started), SHOWN(row->host, host), SHOWN(row->cpu, cpu), cpus,
+            memory, SHOWN(row->plan_name, plan_name), store_run_status_name(row->status));
   }
 }
 
@@ -491,7 +499,9 @@ void report_write_compare_csv(const report_compare *c, FILE *out) {
           report_csv_field(out, texts[t]);
           fputc(',', out);
         }
-        fprintf(out, "%d,", row->logical_cpus);
+        if (row->logical_cpus > 0)
+          fprintf(out, "%d", row->logical_cpus);
+        fputc(',', out);
         if (row->memory_bytes)
           fprintf(out, "%llu", (unsigned long long)row->memory_bytes);
         fputc(',', out);
@@ -557,7 +567,10 @@ static void write_run_json(const report_compare *c, int k, FILE *out) {
                           row->imported_from};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
     ts_json_string_member(out, keys[i], values[i]);
-  fprintf(out, ",\"logical_cpus\":%d", row->logical_cpus);
+  if (row->logical_cpus > 0)
+    fprintf(out, ",\"logical_cpus\":%d", row->logical_cpus);
+  else
+    fputs(",\"logical_cpus\":null", out);
   /* An integer, every digit (a double's %.10g would round it). */
   if (row->memory_bytes)
     fprintf(out, ",\"memory_bytes\":%llu", (unsigned long long)row->memory_bytes);
@@ -662,8 +675,9 @@ static void write_machines_html(const report_compare *c, FILE *out) {
         out);
   for (int k = 0; k < c->run_count; k++) {
     const store_run_row *row = &c->runs[k]->run;
-    char memory[32];
+    char memory[32], cpus[16];
     memory_text(row->memory_bytes, memory, sizeof memory);
+    cpus_text(row->logical_cpus, cpus, sizeof cpus);
     fprintf(out,
             "<tr class=\"machine\"><td class=\"cond\"><span class=\"swatch\" "
             "style=\"background:%s\"></span>",
@@ -671,8 +685,7 @@ static void write_machines_html(const report_compare *c, FILE *out) {
     report_html_name(out, row->host);
     fputs("</td><td class=\"cond\">", out);
     report_html_name(out, row->cpu);
-    fprintf(out, "</td><td>%d</td><td>%s</td><td>%lld</td><td>", row->logical_cpus, memory,
-            (long long)row->id);
+    fprintf(out, "</td><td>%s</td><td>%s</td><td>%lld</td><td>", cpus, memory, (long long)row->id);
     report_html_text(out, row->started_at);
     fputs("</td><td class=\"cond\">", out);
     report_html_name(out, row->os);
