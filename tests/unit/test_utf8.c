@@ -96,16 +96,21 @@ static void printable_escapes_controls(void) {
   CHECK(ts_utf8_valid_str(small));
 }
 
+/* What was written to the temporary file f, which it closes. */
+static void read_back(FILE *f, char *got, size_t size) {
+  rewind(f);
+  size_t n = fread(got, 1, size - 1, f);
+  got[n] = '\0';
+  fclose(f);
+}
+
 /* Messages for stderr keep their line breaks and escape the rest. */
 static void messages_keep_line_breaks(void) {
   FILE *f = tmpfile();
   REQUIRE(f != NULL);
   ts_utf8_fputs_printable("line 1\nname 'a\x1b]0;x\x07\xff'\tend", f);
-  char got[128] = "";
-  rewind(f);
-  size_t n = fread(got, 1, sizeof got - 1, f);
-  got[n] = '\0';
-  fclose(f);
+  char got[128];
+  read_back(f, got, sizeof got);
   CHECK(strcmp(got, "line 1\nname 'a\\x1B]0;x\\x07\\xFF'\\x09end") == 0);
 }
 
@@ -145,11 +150,8 @@ static void formatted_lines_are_filtered(void) {
   FILE *f = tmpfile();
   REQUIRE(f != NULL);
   ts_utf8_fprintf_printable(f, "%5d  %s\n", 42, "\x1b]52;c;aGk=\x07\xe2\x80\xae");
-  char got[128] = "";
-  rewind(f);
-  size_t n = fread(got, 1, sizeof got - 1, f);
-  got[n] = '\0';
-  fclose(f);
+  char got[128];
+  read_back(f, got, sizeof got);
   CHECK(strcmp(got, "   42  \\x1B]52;c;aGk=\\x07<U+202E>\n") == 0);
 }
 
@@ -158,11 +160,8 @@ static void json_escapes_hidden_characters(void) {
   FILE *f = tmpfile();
   REQUIRE(f != NULL);
   ts_json_string(f, "a\xe2\x80\xae\xe2\x80\xa8\xe2\x81\xa6\xf3\xa0\x80\x81\xc3\xbc\x1b");
-  char got[128] = "";
-  rewind(f);
-  size_t n = fread(got, 1, sizeof got - 1, f);
-  got[n] = '\0';
-  fclose(f);
+  char got[128];
+  read_back(f, got, sizeof got);
   CHECK(strcmp(got, "\"a\\u202e\\u2028\\u2066\\udb40\\udc01\xc3\xbc\\u001b\"") == 0);
 }
 
