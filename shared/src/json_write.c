@@ -2,10 +2,22 @@
 /* json_write.c - JSON values as ThreadSoup writes them: one string escaper and one number writer
    for reports, export files and the doctor. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "threadsoup/json_write.h"
 #include "threadsoup/utf8.h"
+
+/* \uXXXX, or the UTF-16 surrogate pair JSON spells a code point past U+FFFF with. */
+static void json_escape_code_point(FILE *out, uint32_t cp) {
+  if (cp > 0xFFFF) {
+    cp -= 0x10000;
+    fprintf(out, "\\u%04x\\u%04x", (unsigned)(0xD800 + (cp >> 10)),
+            (unsigned)(0xDC00 + (cp & 0x3FF)));
+  } else {
+    fprintf(out, "\\u%04x", (unsigned)cp);
+  }
+}
 
 void ts_json_string(FILE *out, const char *text) {
   fputc('"', out);
@@ -15,6 +27,8 @@ void ts_json_string(FILE *out, const char *text) {
     size_t len = ts_utf8_char(p, left);
     if (len == 0)
       fputs("\\ufffd", out);
+    else if (len > 1 && ts_utf8_hidden(ts_utf8_decode(p, len)))
+      json_escape_code_point(out, ts_utf8_decode(p, len));
     else if (len > 1)
       fwrite(p, 1, len, out);
     else if (*p == '"' || *p == '\\')

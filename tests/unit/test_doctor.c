@@ -231,6 +231,8 @@ static void rights_rule(void) {
   doctor_judge_rights(&r, &f); /* POSIX, neither */
   CHECK_INT(f.status, DOCTOR_WARN);
   CHECK_STR_CONTAINS(f.advice, "does not exist");
+  /* The socket is closed to others (mode 0660): the finding does not promise them reads. */
+  CHECK_STR_CONTAINS(f.measured, "socket (mode 0660, group threadsoup) is closed to it");
   r.group_exists = 1;
   doctor_judge_rights(&r, &f);
   CHECK_STR_CONTAINS(f.advice, "usermod -aG threadsoup");
@@ -594,6 +596,43 @@ static void data_folder(void) {
 #endif
 }
 
+/* "Does not exist" only when the OS says so: a folder it cannot look at (a symbolic link loop;
+   permission denied on the folder above, when not root) is named with the OS's reason. */
+static void data_folder_that_cannot_be_seen(void) {
+#ifndef _WIN32
+  doctor_context ctx;
+  memset(&ctx, 0, sizeof ctx);
+  doctor_report *rep = malloc(sizeof *rep);
+  REQUIRE(rep);
+  REQUIRE(system("rm -f doctor-data-loop && ln -s doctor-data-loop doctor-data-loop") == 0);
+  ctx.data_dir = "doctor-data-loop";
+  doctor_run(&ctx, DOCTOR_CLIENT, 0, rep);
+  const doctor_finding *data = finding(rep, "data");
+  REQUIRE(data);
+  CHECK_INT(data->status, DOCTOR_SKIP);
+  CHECK_STR_CONTAINS(data->measured, "cannot look at doctor-data-loop: ");
+  CHECK(strstr(data->measured, "does not exist") == NULL);
+  CHECK_STR_CONTAINS(data->advice, "as root");
+  REQUIRE(system("rm -f doctor-data-loop") == 0);
+  if (system("test \"$(id -u)\" != 0") == 0) {
+    REQUIRE(system("mkdir -p doctor-data-shut/threadsoup && chmod 0 doctor-data-shut") == 0);
+    ctx.data_dir = "doctor-data-shut/threadsoup";
+    doctor_run(&ctx, DOCTOR_CLIENT, 0, rep);
+    data = finding(rep, "data");
+    REQUIRE(data);
+    CHECK_STR_CONTAINS(data->measured,
+                       "cannot look at doctor-data-shut/threadsoup: Permission denied");
+    REQUIRE(system("chmod 0755 doctor-data-shut && rm -rf doctor-data-shut") == 0);
+  }
+  ctx.data_dir = "doctor-no-such-folder";
+  doctor_run(&ctx, DOCTOR_CLIENT, 0, rep);
+  data = finding(rep, "data");
+  REQUIRE(data);
+  CHECK_STR_CONTAINS(data->measured, "doctor-no-such-folder does not exist");
+  free(rep);
+#endif
+}
+
 /* The unit the installer ships raises what the load needs: no TasksMax limit. */
 static void unit_file_lifts_tasks_max(void) {
   if (!unit_file)
@@ -730,6 +769,7 @@ int main(int argc, char **argv) {
   RUN_CASE(quiet_pause_confirmed_by_the_update_stack);
   RUN_CASE(client_checks_and_json);
   RUN_CASE(data_folder);
+  RUN_CASE(data_folder_that_cannot_be_seen);
   RUN_CASE(unit_file_lifts_tasks_max);
   RUN_CASE(run_stores_checks_and_report_shows_them);
   RUN_CASE(table_lists_every_check_in_order);

@@ -514,6 +514,19 @@ static int file_holds(const char *path, const char *text) {
   return strcmp(got, text) == 0;
 }
 
+/* The socket is mode 0660: root and group threadsoup reach the service, no other user, reads
+   included (docs/protocol.md, who may do what; the doctor's rights check says the same). */
+static void socket_is_closed_to_others(void) {
+  ts_err err;
+  plat_ipc_server *server = NULL;
+  REQUIRE(plat_ipc_listen(&server, address, &err) == TS_OK);
+  struct stat st;
+  CHECK(lstat(address, &st) == 0 && S_ISSOCK(st.st_mode));
+  CHECK_INT((long)(st.st_mode & 0777), 0660);
+  plat_ipc_server_close(server);
+  plat_ipc_server_free(server);
+}
+
 /* --socket PATH naming a regular file, a folder or a symbolic link: refused, and whatever is there
    is left exactly as it was (neither removed, nor chmod'ed or chown'ed through the link). */
 static void listen_refuses_what_is_not_a_stale_socket(void) {
@@ -602,6 +615,7 @@ int main(int argc, char **argv) {
   RUN_CASE(second_listener_refused);
   RUN_CASE(peer_is_us);
 #ifndef _WIN32
+  RUN_CASE(socket_is_closed_to_others);
   RUN_CASE(listen_refuses_what_is_not_a_stale_socket);
   RUN_CASE(stale_socket_replaced_and_only_ours_removed);
 #endif

@@ -822,9 +822,35 @@ static void a_run_keeps_what_was_asked_and_confirmed(void) {
   store_close(s);
 }
 
+/* A pause's time read back from the journal may be any integer: the ends of int64 are written as
+   the dates they are, without overflow (the floor division once subtracted 86399 from INT64_MIN).
+ */
+static void times_at_the_ends_of_int64(void) {
+  static const struct {
+    int64_t t;
+    const char *shown;
+  } ends[] = {
+      {INT64_MIN, "-292277022657-01-27 08:29 UTC"},
+      {INT64_MIN + 86399, "-292277022657-01-28 08:29 UTC"},
+      {-1, "1969-12-31 23:59 UTC"},
+      {0, "1970-01-01 00:00 UTC"},
+      {INT64_MAX, "292277026596-12-04 15:30 UTC"},
+  };
+  for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+    store_quiet_entry e;
+    memset(&e, 0, sizeof e);
+    snprintf(e.update_state, sizeof e.update_state, "written");
+    e.update_asked_until = ends[i].t;
+    char text[1024];
+    quiet_describe_entry(&e, text, sizeof text);
+    CHECK_STR_CONTAINS(text, ends[i].shown);
+  }
+}
+
 int main(void) {
   /* The fake update stack never confirms unless a case says so: no case waits for it. */
   plat_knob_set_number(PLAT_KNOB_QUIET_CONFIRM_WAIT_MS, 0);
+  RUN_CASE(times_at_the_ends_of_int64);
   RUN_CASE(enter_journals_first_then_changes);
   RUN_CASE(leave_restores_exactly);
   RUN_CASE(a_longer_pause_is_left_alone);

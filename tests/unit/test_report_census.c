@@ -302,11 +302,13 @@ static void every_format_shows_the_census(void) {
   CHECK_STR_CONTAINS(html, "<h2>Census</h2>");
   CHECK_STR_CONTAINS(html, "aria-label=\"the load's threads by OS state per condition\"");
   CHECK_STR_CONTAINS(html, "fill=\"#4477aa\"><title>Wait:DelayExecution: 100</title></rect>");
-  CHECK_STR_CONTAINS(html, "<ul class=\"legend\"><li><span class=\"swatch\" "
-                           "style=\"background:#4477aa\"></span>Wait:DelayExecution</li>");
+  CHECK_STR_CONTAINS(html,
+                     "<ul class=\"legend\"><li><span class=\"swatch\" "
+                     "style=\"background:#4477aa\"></span><bdi>Wait:DelayExecution</bdi></li>");
   CHECK_STR_CONTAINS(html, "<td>4.0&nbsp;ms (0.20&nbsp;%)</td>");
   /* the states as text too, for readers that do not see the bars */
-  CHECK_STR_CONTAINS(html, "<li><b>" SLEEP "</b>: Wait:DelayExecution 100, Wait:UserRequest 0, "
+  CHECK_STR_CONTAINS(html, "<li><b><bdi>" SLEEP
+                           "</bdi></b>: Wait:DelayExecution 100, Wait:UserRequest 0, "
                            "Running 0</li>");
   CHECK(strstr(html, "<script") == NULL);
   free(html);

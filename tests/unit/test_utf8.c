@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "threadsoup/json_write.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/utf8.h"
 
@@ -95,22 +96,81 @@ static void printable_escapes_controls(void) {
   CHECK(ts_utf8_valid_str(small));
 }
 
+/* What was written to the temporary file f, which it closes. */
+static void read_back(FILE *f, char *got, size_t size) {
+  rewind(f);
+  size_t n = fread(got, 1, size - 1, f);
+  got[n] = '\0';
+  fclose(f);
+}
+
 /* Messages for stderr keep their line breaks and escape the rest. */
 static void messages_keep_line_breaks(void) {
   FILE *f = tmpfile();
   REQUIRE(f != NULL);
   ts_utf8_fputs_printable("line 1\nname 'a\x1b]0;x\x07\xff'\tend", f);
-  char got[128] = "";
-  rewind(f);
-  size_t n = fread(got, 1, sizeof got - 1, f);
-  got[n] = '\0';
-  fclose(f);
+  char got[128];
+  read_back(f, got, sizeof got);
   CHECK(strcmp(got, "line 1\nname 'a\\x1B]0;x\\x07\\xFF'\\x09end") == 0);
+}
+
+/* Characters that print nothing yet reorder or hide text are named, in every output: the bidi
+   controls, the marks, zero-width characters, a tag past U+FFFF, the line separators. */
+static void hidden_characters_are_named(void) {
+  char out[128];
+  CHECK(strcmp(ts_utf8_printable("txt\xe2\x80\xae"
+                                 "exe",
+                                 out, sizeof out),
+               "txt<U+202E>exe") == 0);
+  static const struct {
+    const char *bytes, *shown;
+  } hidden[] = {
+      {"\xe2\x80\xaa", "<U+202A>"}, {"\xe2\x81\xa6", "<U+2066>"},      {"\xe2\x81\xa9", "<U+2069>"},
+      {"\xe2\x80\x8e", "<U+200E>"}, {"\xe2\x80\x8f", "<U+200F>"},      {"\xd8\x9c", "<U+061C>"},
+      {"\xe2\x80\x8b", "<U+200B>"}, {"\xef\xbb\xbf", "<U+FEFF>"},      {"\xe2\x80\xa8", "<U+2028>"},
+      {"\xe2\x80\xa9", "<U+2029>"}, {"\xf3\xa0\x80\x81", "<U+E0001>"}, {"\xc2\xad", "<U+00AD>"},
+  };
+  for (size_t i = 0; i < sizeof hidden / sizeof hidden[0]; i++)
+    CHECK(strcmp(ts_utf8_printable(hidden[i].bytes, out, sizeof out), hidden[i].shown) == 0);
+  /* Letters of right-to-left scripts, and other characters next to the ranges, stay. */
+  CHECK(strcmp(ts_utf8_printable("\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d \xe2\x80\x90 \xe2\x81\xb0", out,
+                                 sizeof out),
+               "\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d \xe2\x80\x90 \xe2\x81\xb0") == 0);
+  CHECK(!ts_utf8_hidden(0x202F) && !ts_utf8_hidden(0x2065 - 6) && ts_utf8_hidden(0x2065));
+  /* A cut never splits a name. */
+  char small[8];
+  CHECK(strcmp(ts_utf8_printable("ab\xe2\x80\xae", small, sizeof small), "ab") == 0);
+  /* Windows and balloons keep their line breaks. */
+  CHECK(strcmp(ts_utf8_printable_lines("Run 3\nplan\xe2\x80\xae\x1b", out, sizeof out),
+               "Run 3\nplan<U+202E>\\x1B") == 0);
+}
+
+/* fprintf through the filter: the format's own line breaks stay, an argument's escapes do not. */
+static void formatted_lines_are_filtered(void) {
+  FILE *f = tmpfile();
+  REQUIRE(f != NULL);
+  ts_utf8_fprintf_printable(f, "%5d  %s\n", 42, "\x1b]52;c;aGk=\x07\xe2\x80\xae");
+  char got[128];
+  read_back(f, got, sizeof got);
+  CHECK(strcmp(got, "   42  \\x1B]52;c;aGk=\\x07<U+202E>\n") == 0);
+}
+
+/* JSON keeps the value but escapes what would reorder or hide text where it is shown. */
+static void json_escapes_hidden_characters(void) {
+  FILE *f = tmpfile();
+  REQUIRE(f != NULL);
+  ts_json_string(f, "a\xe2\x80\xae\xe2\x80\xa8\xe2\x81\xa6\xf3\xa0\x80\x81\xc3\xbc\x1b");
+  char got[128];
+  read_back(f, got, sizeof got);
+  CHECK(strcmp(got, "\"a\\u202e\\u2028\\u2066\\udb40\\udc01\xc3\xbc\\u001b\"") == 0);
 }
 
 int main(void) {
   RUN_CASE(table_of_sequences);
   RUN_CASE(printable_escapes_controls);
   RUN_CASE(messages_keep_line_breaks);
+  RUN_CASE(hidden_characters_are_named);
+  RUN_CASE(formatted_lines_are_filtered);
+  RUN_CASE(json_escapes_hidden_characters);
   return check_summary();
 }

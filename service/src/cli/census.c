@@ -10,6 +10,7 @@
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/units.h"
+#include "threadsoup/utf8.h"
 
 typedef struct census_options {
   uint64_t interval_ns;
@@ -123,9 +124,13 @@ static int census_main(int argc, char **argv) {
     qsort(rates, (size_t)rated, sizeof *rates, by_switches_descending);
     printf("\nwho wakes up most (context switches per second over %.1f s):\n", dt);
     printf("  %10s %8s %8s %7s  %s\n", "switches/s", "pid", "threads", "CPU %", "name");
+    /* A process's name is whatever its owner chose, any user's: escaped as one name (a line
+       break in it too), so nothing in it reaches the terminal. */
+    char shown[PLAT_PROCESS_NAME_MAX * 4];
     for (long i = 0; i < rated && i < o.top; i++)
-      printf("  %10.0f %8ld %8ld %7.1f  %s\n", rates[i].switches_per_s, rates[i].now->pid,
-             rates[i].now->threads, rates[i].cpu_percent, rates[i].now->name);
+      ts_utf8_fprintf_printable(stdout, "  %10.0f %8ld %8ld %7.1f  %s\n", rates[i].switches_per_s,
+                                rates[i].now->pid, rates[i].now->threads, rates[i].cpu_percent,
+                                ts_utf8_printable(rates[i].now->name, shown, sizeof shown));
   }
   printf("\n(this census cost %.1f ms of CPU)\n", (double)cost / TS_NS_PER_MS);
   free(rates);

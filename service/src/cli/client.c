@@ -17,7 +17,8 @@ int cli_service_refused(const proto_message *reply) {
   return ts_code_from_wire_name(reply->verb) == TS_EUSAGE ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
 }
 
-/* Sends a request and prints the reply's fields as "key  value" lines. */
+/* Sends a request and prints the reply's fields as "key  value" lines, through the printable
+   filter: values quote names from the OS and the database (a schedule's plan, a run's host). */
 int cli_call_and_print(const char *address, const proto_message *request) {
   proto_message *reply = malloc(sizeof *reply);
   ts_err err;
@@ -31,7 +32,7 @@ int cli_call_and_print(const char *address, const proto_message *request) {
     exit_code = cli_service_refused(reply);
   else
     for (int i = 0; i < reply->field_count; i++)
-      printf("%-20s %s\n", reply->fields[i].key, proto_value(reply, i));
+      ts_utf8_fprintf_printable(stdout, "%-20s %s\n", reply->fields[i].key, proto_value(reply, i));
   free(reply);
   return exit_code;
 }

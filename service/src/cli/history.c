@@ -12,8 +12,6 @@
 #include "threadsoup/proto.h"
 #include "threadsoup/utf8.h"
 
-/* Plan names and details may hold any bytes (stored before every path checked them): printed
-   with control characters escaped, so none reaches the terminal. */
 /* The line under an imported run's row: measured elsewhere, read here as data only. */
 static void print_imported(const char *from, const char *at) {
   char shown_from[2560], shown_at[128];
@@ -22,10 +20,14 @@ static void print_imported(const char *from, const char *at) {
          ts_utf8_printable(at, shown_at, sizeof shown_at));
 }
 
+/* Plan names, times and details may hold any bytes (stored before every path checked them, or
+   imported): printed through the printable filter, so no control or bidi character reaches the
+   terminal. */
 static int print_run(void *ctx, const store_run_row *r) {
   (void)ctx;
-  char name[256], detail[2560];
-  printf("%6lld  %-24s %-12s %-11s %5d/%-5d %s\n", (long long)r->id, r->started_at,
+  char started[160], name[256], detail[2560];
+  printf("%6lld  %-24s %-12s %-11s %5d/%-5d %s\n", (long long)r->id,
+         ts_utf8_printable(r->started_at, started, sizeof started),
          ts_utf8_printable(r->plan_name, name, sizeof name), store_run_status_name(r->status),
          r->trials_done, r->trials_total,
          ts_utf8_printable(r->status_detail, detail, sizeof detail));
@@ -85,7 +87,6 @@ static int history_main(int argc, char **argv) {
       if (strcmp(reply.fields[i].key, "run") != 0)
         continue;
       char id[16], at[40], name[256], status[16], counts[32];
-      char shown_name[256], shown_detail[2560];
       if (sscanf(value, "%15[^|]|%39[^|]|%255[^|]|%15[^|]|%31[^|]", id, at, name, status, counts) <
           5)
         continue;
@@ -93,9 +94,11 @@ static int history_main(int argc, char **argv) {
       const char *detail = value;
       for (int bars = 0; detail && bars < 5; bars++)
         detail = strchr(detail, '|') ? strchr(detail, '|') + 1 : NULL;
-      printf("%6s  %-24s %-12s %-11s %11s %s\n", id, at,
-             ts_utf8_printable(name, shown_name, sizeof shown_name), status, counts,
-             ts_utf8_printable(detail ? detail : "", shown_detail, sizeof shown_detail));
+      ts_utf8_fprintf_printable(
+          stdout, "%6s  %-24s %-12s %-11s %11s %s\n", id,
+          ts_utf8_printable(at, shown_at, sizeof shown_at),
+          ts_utf8_printable(name, shown_name, sizeof shown_name), status, counts,
+          ts_utf8_printable(detail ? detail : "", shown_detail, sizeof shown_detail));
     }
     return CLI_EXIT_OK;
   }

@@ -12,6 +12,7 @@
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/units.h"
+#include "threadsoup/utf8.h"
 
 typedef struct load_options {
   load_spec spec;
@@ -296,11 +297,12 @@ static int like_main(int argc, char **argv) {
     return cli_fail(&err);
   char seen[512];
   like_describe(&target, &result, like.window_ns, seen, sizeof seen);
-  printf("%s\n", seen);
+  /* The name is the watched process's, any user's choice: printed through the filter. */
+  ts_utf8_fprintf_printable(stdout, "%s\n", seen);
   if (result.class_count == 0)
     printf("no thread of it switched in the window, so the load only waits (under Wine the census "
            "never sees a switch)\n");
-  printf("like: %s\n", result.spec.text);
+  ts_utf8_fprintf_printable(stdout, "like: %s\n", result.spec.text);
   fflush(stdout);
   if (like.print_only)
     return CLI_EXIT_OK;

@@ -14,6 +14,7 @@
 #include "threadsoup/plat.h"
 #include "threadsoup/proto.h"
 #include "threadsoup/units.h"
+#include "threadsoup/utf8.h"
 
 #define RUN_MAX_SETTINGS 32
 
@@ -148,16 +149,18 @@ static void on_trial_done(void *ctx, const experiment_progress *pr) {
   (void)ctx;
   double elapsed = (double)pr->elapsed_ns / TS_NS_PER_S;
   double left = elapsed / pr->done * (pr->total - pr->done);
-  printf("[%*d/%d] %-26s %-12s %10.2f %-9s threads %6ld  %4.0fs elapsed, ~%.0fs left%s%s%s\n",
-         pr->total >= 100 ? 3 : 2, pr->done, pr->total, pr->condition, pr->bench, pr->score,
-         pr->unit, pr->process_threads, elapsed, left, pr->block == 0 ? "  (warm-up)" : "",
-         pr->warnings ? "  warning: " : "", pr->warnings ? pr->warnings : "");
+  /* Names come from a plan file or, resumed, the database: through the printable filter. */
+  ts_utf8_fprintf_printable(
+      stdout, "[%*d/%d] %-26s %-12s %10.2f %-9s threads %6ld  %4.0fs elapsed, ~%.0fs left%s%s%s\n",
+      pr->total >= 100 ? 3 : 2, pr->done, pr->total, pr->condition, pr->bench, pr->score, pr->unit,
+      pr->process_threads, elapsed, left, pr->block == 0 ? "  (warm-up)" : "",
+      pr->warnings ? "  warning: " : "", pr->warnings ? pr->warnings : "");
   fflush(stdout);
 }
 
 static void on_note(void *ctx, const char *text) {
   (void)ctx;
-  printf("%s\n", text);
+  ts_utf8_fprintf_printable(stdout, "%s\n", text);
   fflush(stdout);
 }
 

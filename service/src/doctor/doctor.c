@@ -11,6 +11,7 @@
 #include "threadsoup/buf.h"
 #include "threadsoup/json_write.h"
 #include "threadsoup/units.h"
+#include "threadsoup/utf8.h"
 
 void doctor_count(doctor_report *r) {
   switch (r->findings[r->count - 1].status) {
@@ -48,12 +49,16 @@ void doctor_run(const doctor_context *ctx, int kinds, int exclude, doctor_report
 
 int doctor_holds(const doctor_report *r) { return r->failed == 0; }
 
+/* A finding quotes what the OS said (an OS version, a path, a program's output): written through
+   the printable filter, as every output of text from outside is. */
 void doctor_write_text(const doctor_report *r, FILE *out) {
   for (int i = 0; i < r->count; i++) {
     const doctor_finding *f = &r->findings[i];
-    fprintf(out, "%-4s  %-13s %s\n", doctor_status_name(f->status), f->check, f->measured);
+    ts_utf8_fprintf_printable(out, "%-4s  %-13s %s\n", doctor_status_name(f->status), f->check,
+                              f->measured);
     if (f->advice[0])
-      fprintf(out, "      %-13s %s %s\n", "", f->status == DOCTOR_SKIP ? "why:" : "do:", f->advice);
+      ts_utf8_fprintf_printable(out, "      %-13s %s %s\n", "",
+                                f->status == DOCTOR_SKIP ? "why:" : "do:", f->advice);
   }
   char summary[256];
   doctor_summary(r, summary, sizeof summary);

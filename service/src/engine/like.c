@@ -12,6 +12,7 @@
 
 #include "threadsoup/buf.h"
 #include "threadsoup/parse.h"
+#include "threadsoup/utf8.h"
 
 /* ---- grouping: pure ------------------------------------------------------------------------- */
 
@@ -299,9 +300,12 @@ int like_observe(const like_target *target, uint64_t window_ns, like_result *out
 void like_describe(const like_target *target, const like_result *r, uint64_t window_ns, char *buf,
                    size_t len) {
   ts_buf b = ts_buf_on(buf, len);
-  char duration[32];
+  char duration[32], name[sizeof target->name * 4];
   ts_format_duration(window_ns, duration, sizeof duration);
-  ts_buf_addf(&b, "process %ld (%s): %ld thread%s in %s", target->pid, target->name, r->threads,
+  /* The name is its owner's choice, any user's: escaped, so the line is one line and holds
+     nothing a terminal acts on. */
+  ts_buf_addf(&b, "process %ld (%s): %ld thread%s in %s", target->pid,
+              ts_utf8_printable(target->name, name, sizeof name), r->threads,
               r->threads == 1 ? "" : "s", duration);
   for (int i = 0; i < r->class_count; i++) {
     ts_format_duration(r->classes[i].interval_ns, duration, sizeof duration);

@@ -43,8 +43,13 @@ static void problem(quiet_outcome *out, const char *fmt, ...) {
 
 /* "2026-12-07 10:00 UTC"; gmtime is not thread-safe and the service has many threads. */
 static void format_time(int64_t t, char *buf, size_t len) {
-  int64_t days = (t >= 0 ? t / 86400 : (t - 86399) / 86400);
-  int64_t secs = t - days * 86400, y;
+  /* Floor division by the remainder alone: t - 86399 or days * 86400 would overflow near
+     INT64_MIN, and a time read back from the journal or the registry may be any integer. */
+  int64_t secs = t % 86400, days = t / 86400, y;
+  if (secs < 0) {
+    secs += 86400;
+    days--;
+  }
   int m, d;
   civil_from_days(days, &y, &m, &d);
   snprintf(buf, len, "%04lld-%02d-%02d %02d:%02d UTC", (long long)y, m, d, (int)(secs / 3600),

@@ -284,7 +284,7 @@ static void write_table(const report_data *r, int b, FILE *out) {
     int has = cell->d.n > 0;
     fprintf(out, "<tr><td class=\"cond\"><span class=\"swatch\" style=\"background:%s\"></span>",
             condition_color(r, c));
-    report_html_text(out, r->conditions[c]);
+    report_html_name(out, r->conditions[c]);
     fprintf(out, "</td><td>%zu</td>", cell->d.n);
     cell_number(out, 2, "", 0, has ? cell->d.mean : NAN);
     cell_number(out, 2, "", 0, has ? cell->d.median : NAN);
@@ -317,7 +317,7 @@ static void write_table(const report_data *r, int b, FILE *out) {
     if (!cell->verdict[0])
       continue;
     fputs("<li><b>", out);
-    report_html_text(out, r->conditions[c]);
+    report_html_name(out, r->conditions[c]);
     fprintf(out, "</b>: <span class=\"verdict %s\">",
             report_html_verdict_class(cell->compared, cell->cmp.verdict));
     report_html_text(out, cell->verdict);
@@ -500,7 +500,7 @@ static void write_trial_chart(const report_data *r, int b, FILE *out) {
   for (int c = 0; c < r->condition_count; c++) {
     fprintf(out, "<li><span class=\"swatch\" style=\"background:%s\"></span>",
             condition_color(r, c));
-    report_html_text(out, r->conditions[c]);
+    report_html_name(out, r->conditions[c]);
     fputs("</li>", out);
   }
   fputs("</ul>\n</figure>\n", out);
@@ -548,7 +548,7 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
     fputs("<p class=\"note\">No finished trials yet.</p>\n", out);
   for (int b = 0; b < r->bench_count; b++) {
     fputs("<section class=\"bench\">\n<h2>", out);
-    report_html_text(out, r->benches[b]);
+    report_html_name(out, r->benches[b]);
     fputs(" <span class=\"note\">(", out);
     report_html_text(out, r->units[b][0] ? r->units[b] : "score");
     fputs(", higher is faster)</span></h2>\n", out);

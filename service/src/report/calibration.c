@@ -512,7 +512,7 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
   for (int b = 0; b < r->bench_count; b++) {
     const calibration_bench *k = &cal->benches[b];
     fputs("<h3>", out);
-    report_html_text(out, r->benches[b]);
+    report_html_name(out, r->benches[b]);
     fprintf(out, " <span class=\"note\">(%s; %zu complete blocks)</span></h3>\n",
             calibration_threads_name(k->threads), k->blocks_used);
     fprintf(out,
@@ -525,7 +525,7 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
       row_text t;
       format_row(&rows[i], &t);
       fputs("<tr><td class=\"cond\">", out);
-      report_html_text(out, r->conditions[rows[i].condition]);
+      report_html_name(out, r->conditions[rows[i].condition]);
       fputs(rows[i].largest   ? " <span class=\"note\">(largest)</span>"
             : rows[i].control ? ""
                               : " <span class=\"note\">(A/A)</span>",

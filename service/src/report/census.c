@@ -500,7 +500,7 @@ static void html_table(const report_data *r, const report_censuses *cs, FILE *ou
   for (int c = 0; c < r->condition_count; c++) {
     const report_census *k = &cs->census[c];
     fputs("<tr><td class=\"cond\">", out);
-    report_html_text(out, r->conditions[c]);
+    report_html_name(out, r->conditions[c]);
     fputs("</td>", out);
     if (!k->recorded) {
       fprintf(out, "<td colspan=\"9\" class=\"note\">%s</td></tr>\n",
@@ -604,7 +604,7 @@ static void html_bars(const report_data *r, const report_censuses *cs, FILE *out
   for (int s = 0; s < count; s++) {
     fprintf(out, "<li><span class=\"swatch\" style=\"background:%s\"></span>",
             state_colors[s % (int)(sizeof state_colors / sizeof state_colors[0])]);
-    report_html_text(out, names[s]);
+    report_html_name(out, names[s]);
     fputs("</li>", out);
   }
   fputs("</ul>\n</figure>\n", out);
@@ -628,7 +628,7 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
       if (!states_text(r, cs, c, states, sizeof states))
         continue;
       fputs("<li><b>", out);
-      report_html_text(out, r->conditions[c]);
+      report_html_name(out, r->conditions[c]);
       fputs("</b>: ", out);
       report_html_text(out, states);
       fputs("</li>\n", out);

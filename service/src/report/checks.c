@@ -10,12 +10,12 @@
 static void write_text(const report_data *r, const void *prepared, FILE *out) {
   (void)prepared;
   if (r->check_count > 0) {
-    char at[64], check[64], measured[1600], advice[1600];
+    char at[64], status[64], check[64], measured[1600], advice[1600];
     fprintf(out, "\nMachine checks (threadsoup doctor's quick checks, %s):\n",
             SHOWN(r->checks[0].checked_at, at));
     for (int i = 0; i < r->check_count; i++) {
       const store_doctor_row *c = &r->checks[i];
-      fprintf(out, "  %-4s  %-12s %s\n", c->status, SHOWN(c->check, check),
+      fprintf(out, "  %-4s  %-12s %s\n", SHOWN(c->status, status), SHOWN(c->check, check),
               SHOWN(c->measured, measured));
       if (c->advice[0])
         fprintf(out, "  %-4s  %-12s %s %s\n", "", "",
@@ -48,14 +48,14 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
     for (int i = 0; i < r->check_count; i++) {
       const store_doctor_row *c = &r->checks[i];
       fputs("<tr><td>", out);
-      report_html_text(out, c->check);
+      report_html_name(out, c->check);
       fprintf(out, "</td><td class=\"%s\">",
               strcmp(c->status, "fail") == 0 || strcmp(c->status, "warn") == 0 ? "warn" : "ok");
       report_html_text(out, c->status);
       fputs("</td><td>", out);
-      report_html_text(out, c->measured);
+      report_html_name(out, c->measured);
       fputs("</td><td>", out);
-      report_html_text(out, c->advice);
+      report_html_name(out, c->advice);
       fputs("</td></tr>\n", out);
     }
     fputs("</table>\n</section>\n", out);

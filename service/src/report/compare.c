@@ -290,12 +290,20 @@ int report_compare_pick_machines(store *s, int64_t *run_ids, int max, int *count
 
 /* ---- words and numbers shared by the formats ---------------------------------------------- */
 
-/* "16.0 GiB", or "-" when not known. */
+/* "16.0 GiB" and "8", or "unknown" when the store could not read a number (store_run_row: 0;
+   an imported -1 or 2^63-1 among them), never a number that was not measured. */
 static void memory_text(uint64_t bytes, char *buf, size_t len) {
   if (bytes == 0)
-    snprintf(buf, len, "-");
+    snprintf(buf, len, "unknown");
   else
     snprintf(buf, len, "%.1f GiB", (double)bytes / (1024.0 * 1024 * 1024));
+}
+
+static void cpus_text(int cpus, char *buf, size_t len) {
+  if (cpus <= 0)
+    snprintf(buf, len, "unknown");
+  else
+    snprintf(buf, len, "%d", cpus);
 }
 
 /* What a cell says in one word: the verdict's name, "reference", "no data" or "not measured". */
@@ -334,10 +342,11 @@ static void write_machines_text(const report_compare *c, FILE *out) {
           "memory", "plan, status");
   for (int k = 0; k < c->run_count; k++) {
     const store_run_row *row = &c->runs[k]->run;
-    char host[512], cpu[512], plan_name[256], memory[32];
+    char host[512], cpu[512], plan_name[256], memory[32], started[160], cpus[16];
     memory_text(row->memory_bytes, memory, sizeof memory);
-    fprintf(out, "  %-5lld %-24s %-20s %-32s %5d %10s  %s, %s\n", (long long)row->id,
-            row->started_at, SHOWN(row->host, host), SHOWN(row->cpu, cpu), row->logical_cpus,
+    cpus_text(row->logical_cpus, cpus, sizeof cpus);
+    fprintf(out, "  %-5lld %-24s %-20s %-32s %5s %10s  %s, %s\n", (long long)row->id,
+            SHOWN(row->started_at, started), SHOWN(row->host, host), SHOWN(row->cpu, cpu), cpus,
             memory, SHOWN(row->plan_name, plan_name), store_run_status_name(row->status));
   }
 }
@@ -490,7 +499,9 @@ void report_write_compare_csv(const report_compare *c, FILE *out) {
           report_csv_field(out, texts[t]);
           fputc(',', out);
         }
-        fprintf(out, "%d,", row->logical_cpus);
+        if (row->logical_cpus > 0)
+          fprintf(out, "%d", row->logical_cpus);
+        fputc(',', out);
         if (row->memory_bytes)
           fprintf(out, "%llu", (unsigned long long)row->memory_bytes);
         fputc(',', out);
@@ -556,7 +567,10 @@ static void write_run_json(const report_compare *c, int k, FILE *out) {
                           row->imported_from};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
     ts_json_string_member(out, keys[i], values[i]);
-  fprintf(out, ",\"logical_cpus\":%d", row->logical_cpus);
+  if (row->logical_cpus > 0)
+    fprintf(out, ",\"logical_cpus\":%d", row->logical_cpus);
+  else
+    fputs(",\"logical_cpus\":null", out);
   /* An integer, every digit (a double's %.10g would round it). */
   if (row->memory_bytes)
     fprintf(out, ",\"memory_bytes\":%llu", (unsigned long long)row->memory_bytes);
@@ -661,22 +675,22 @@ static void write_machines_html(const report_compare *c, FILE *out) {
         out);
   for (int k = 0; k < c->run_count; k++) {
     const store_run_row *row = &c->runs[k]->run;
-    char memory[32];
+    char memory[32], cpus[16];
     memory_text(row->memory_bytes, memory, sizeof memory);
+    cpus_text(row->logical_cpus, cpus, sizeof cpus);
     fprintf(out,
             "<tr class=\"machine\"><td class=\"cond\"><span class=\"swatch\" "
             "style=\"background:%s\"></span>",
             report_html_palette(k));
-    report_html_text(out, row->host);
+    report_html_name(out, row->host);
     fputs("</td><td class=\"cond\">", out);
-    report_html_text(out, row->cpu);
-    fprintf(out, "</td><td>%d</td><td>%s</td><td>%lld</td><td>", row->logical_cpus, memory,
-            (long long)row->id);
+    report_html_name(out, row->cpu);
+    fprintf(out, "</td><td>%s</td><td>%s</td><td>%lld</td><td>", cpus, memory, (long long)row->id);
     report_html_text(out, row->started_at);
     fputs("</td><td class=\"cond\">", out);
-    report_html_text(out, row->os);
+    report_html_name(out, row->os);
     fputs("</td><td class=\"cond\">", out);
-    report_html_text(out, row->plan_name);
+    report_html_name(out, row->plan_name);
     fputs(", ", out);
     report_html_text(out, store_run_status_name(row->status));
     fputs("</td></tr>\n", out);
@@ -805,7 +819,7 @@ static void write_bench_table_html(const report_compare *c, int b, FILE *out) {
       const report_data *r;
       const report_cell *cell = report_compare_cell(c, k, b, i, &r);
       fputs("<tr><td class=\"cond\">", out);
-      report_html_text(out, c->conditions[i]);
+      report_html_name(out, c->conditions[i]);
       fputs("</td><td class=\"cond\">", out);
       html_machine(r, out);
       fputs("</td>", out);
@@ -845,7 +859,7 @@ static void write_summary_html(const report_compare *c, FILE *out) {
         out);
   for (int b = 0; b < c->bench_count; b++) {
     fputs("<th class=\"cond\">", out);
-    report_html_text(out, c->benches[b]);
+    report_html_name(out, c->benches[b]);
     fputs("</th>", out);
   }
   fputs("</tr></thead>\n<tbody>\n", out);
@@ -853,7 +867,7 @@ static void write_summary_html(const report_compare *c, FILE *out) {
     if (report_compare_is_reference(c, i))
       continue;
     fprintf(out, "<tr><th class=\"cond\" colspan=\"%d\">", c->bench_count + 1);
-    report_html_text(out, c->conditions[i]);
+    report_html_name(out, c->conditions[i]);
     fputs("</th></tr>\n", out);
     for (int k = 0; k < c->run_count; k++) {
       fprintf(out, "<tr><td class=\"cond\"><span class=\"swatch\" style=\"background:%s\"></span>",
@@ -900,9 +914,9 @@ void report_write_compare_html(const report_compare *c, FILE *out) {
           out);
     for (int i = 0; i < c->difference_count; i++) {
       fputs("<li><b>", out);
-      report_html_text(out, c->differences[i].setting);
+      report_html_name(out, c->differences[i].setting);
       fputs("</b>: ", out);
-      report_html_text(out, c->differences[i].text);
+      report_html_name(out, c->differences[i].text);
       fputs("</li>\n", out);
     }
     fputs("</ul>\n", out);
@@ -914,7 +928,7 @@ void report_write_compare_html(const report_compare *c, FILE *out) {
       if (c->bench_of[k][b] >= 0)
         unit = c->runs[k]->units[c->bench_of[k][b]];
     fputs("<section class=\"bench\">\n<h2>", out);
-    report_html_text(out, c->benches[b]);
+    report_html_name(out, c->benches[b]);
     fputs(" <span class=\"note\">(", out);
     report_html_text(out, unit[0] ? unit : "score");
     fputs(", higher is faster)</span></h2>\n", out);

@@ -5,6 +5,7 @@
 
 #include "threadsoup/json_write.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,26 +21,28 @@ static int plain_number(const char *text) {
   return end != text && *end == '\0';
 }
 
-/* A field is quoted only when it must be: a comma, a quote or a line break inside. Text that a
-   spreadsheet would run as a formula (starting with = + - @, or a tab or carriage return before
-   one) gets a leading apostrophe, which spreadsheets show as text; plain numbers stay numbers. */
+/* A field goes through the printable filter (line breaks stay: RFC 4180 quotes them; other
+   control characters, stray bytes and hidden characters are replaced), so a CSV shown in a
+   terminal or opened in a spreadsheet acts on nothing in it. It is quoted only when it must be: a
+   comma, a quote or a line break inside. Text that a spreadsheet would run as a formula (starting
+   with = + - @) gets a leading apostrophe, which spreadsheets show as text; plain numbers stay
+   numbers. (A tab or carriage return, which spreadsheets skip before a formula, is escaped.) */
 void report_csv_field(FILE *out, const char *text) {
-  int formula = strchr("=+-@\t\r", text[0]) != NULL && text[0] != '\0' && !plain_number(text);
-  if (strpbrk(text, ",\"\r\n") == NULL) {
-    if (formula)
-      fputc('\'', out);
-    fputs(text, out);
-    return;
-  }
-  fputc('"', out);
+  int formula = strchr("=+-@", text[0]) != NULL && text[0] != '\0' && !plain_number(text);
+  int quoted = strpbrk(text, ",\"\n") != NULL;
+  if (quoted)
+    fputc('"', out);
   if (formula)
     fputc('\'', out);
-  for (const char *p = text; *p; p++) {
-    if (*p == '"')
+  char piece[TS_UTF8_PIECE_SIZE];
+  for (size_t left = strlen(text), used; left > 0; text += used, left -= used) {
+    used = ts_utf8_printable_piece(text, left, TS_UTF8_KEEP_NEWLINE, piece);
+    if (quoted && piece[0] == '"')
       fputc('"', out);
-    fputc(*p, out);
+    fputs(piece, out);
   }
-  fputc('"', out);
+  if (quoted)
+    fputc('"', out);
 }
 
 /* Numbers that were not measured stay empty, not "nan", so spreadsheets read the column. */
@@ -110,14 +113,20 @@ void report_csv_names(FILE *out, const char *const *names, size_t count) {
 
 /* ---- HTML ----------------------------------------------------------------------------------- */
 
-/* Condition names, plan names and host names come from users: every text is escaped. */
+/* Condition names, plan names and host names come from users: every text is escaped. A byte
+   that is not UTF-8 (stored before names were checked) and a control character other than tab
+   and line break, which HTML text may not hold, become U+FFFD; a hidden character (bidi control,
+   zero-width, U+2028) is shown by name, as the printable filter writes it. */
 void report_html_text(FILE *out, const char *text) {
   const unsigned char *p = (const unsigned char *)text;
   size_t left = strlen(text);
   while (left > 0) {
     size_t len = ts_utf8_char(p, left);
-    if (len == 0)
-      fputs("&#xFFFD;", out); /* a byte that is not UTF-8, stored before names were checked */
+    if (len == 0 || (len == 1 && ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7f)) ||
+        (len == 2 && p[0] == 0xC2 && p[1] < 0xA0))
+      fputs("&#xFFFD;", out);
+    else if (len > 1 && ts_utf8_hidden(ts_utf8_decode(p, len)))
+      fprintf(out, "&lt;U+%04" PRIX32 "&gt;", ts_utf8_decode(p, len));
     else if (len > 1)
       fwrite(p, 1, len, out);
     else if (*p == '&')
@@ -130,14 +139,18 @@ void report_html_text(FILE *out, const char *text) {
       fputs("&quot;", out);
     else if (*p == '\'')
       fputs("&#39;", out);
-    else if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7f)
-      fputs("&#xFFFD;", out); /* not allowed in HTML text */
     else
       fputc(*p, out);
     len = len ? len : 1;
     p += len;
     left -= len;
   }
+}
+
+void report_html_name(FILE *out, const char *text) {
+  fputs("<bdi>", out);
+  report_html_text(out, text);
+  fputs("</bdi>", out);
 }
 
 /* Okabe-Ito colours, told apart by colour-blind readers too. */

@@ -37,15 +37,21 @@ void report_json_comparison(FILE *out, const report_cell *cell);
    wholly outside the margin). */
 void report_json_drift(FILE *out, const drift_trend *d);
 
-/* A CSV field, quoted only when it must be (RFC 4180), with a leading apostrophe where a
-   spreadsheet would run it as a formula; a CSV number, empty when it was not measured. */
+/* A CSV field through the printable filter (line breaks kept), quoted only when it must be
+   (RFC 4180), with a leading apostrophe where a spreadsheet would run it as a formula; a CSV
+   number, empty when it was not measured. */
 void report_csv_field(FILE *out, const char *text);
 void report_csv_number(FILE *out, double value);
 /* A header's column names (plain words, written as they are), joined by commas. */
 void report_csv_names(FILE *out, const char *const *names, size_t count);
 
-/* HTML text, escaped (names come from users). */
+/* HTML text, escaped (names come from users): control characters and bytes that are not UTF-8
+   become U+FFFD, hidden characters (bidi controls and the other format characters) <U+XXXX>.
+   Usable in attributes too. */
 void report_html_text(FILE *out, const char *text);
+/* A name in element content: escaped as report_html_text and isolated in <bdi>, so a name in a
+   right-to-left script cannot reorder the text around it. */
+void report_html_name(FILE *out, const char *text);
 /* The HTML pages' <style> element. */
 void report_html_style(FILE *out);
 /* The colour of series k (Okabe-Ito: told apart by colour-blind readers too). */

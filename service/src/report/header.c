@@ -12,11 +12,11 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
   if (!r->have_run)
     return;
   const store_run_row *row = &r->run;
-  char plan_name[256], host[512], os[512], cpu[512], detail[2560];
+  char plan_name[256], host[512], os[512], cpu[512], detail[2560], started[160], ended[160];
   fprintf(out, "run %lld: plan %s, %s; started %s%s%s; %d of %d trials done\n", (long long)row->id,
-          SHOWN(row->plan_name, plan_name), store_run_status_name(row->status), row->started_at,
-          row->finished_at[0] ? ", ended " : "", row->finished_at, row->trials_done,
-          row->trials_total);
+          SHOWN(row->plan_name, plan_name), store_run_status_name(row->status),
+          SHOWN(row->started_at, started), row->finished_at[0] ? ", ended " : "",
+          SHOWN(row->finished_at, ended), row->trials_done, row->trials_total);
   fprintf(out, "machine: %s, %s, %s\n", SHOWN(row->host, host), SHOWN(row->os, os),
           SHOWN(row->cpu, cpu));
   if (row->status_detail[0])
@@ -86,7 +86,7 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
   fprintf(out, "</head>\n<body>\n<h1>ThreadSoup run %lld</h1>\n<dl class=\"run\">\n",
           (long long)row->id);
   fputs("<dt>plan</dt><dd>", out);
-  report_html_text(out, row->plan_name);
+  report_html_name(out, row->plan_name);
   fputs("</dd>\n<dt>status</dt><dd>", out);
   report_html_text(out, store_run_status_name(row->status));
   fprintf(out, ", %d of %d trials done", row->trials_done, row->trials_total);
@@ -115,11 +115,11 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
   fputs("</dd>\n<dt>ended</dt><dd>", out);
   report_html_text(out, row->finished_at[0] ? row->finished_at : "-");
   fputs("</dd>\n<dt>machine</dt><dd>", out);
-  report_html_text(out, row->host);
+  report_html_name(out, row->host);
   fputs(", ", out);
-  report_html_text(out, row->os);
+  report_html_name(out, row->os);
   fputs(", ", out);
-  report_html_text(out, row->cpu);
+  report_html_name(out, row->cpu);
   fputs("</dd>\n</dl>\n", out);
 }
 

@@ -10,6 +10,7 @@
 #include "data.h"
 #include "headline.h"
 #include "section.h"
+#include "threadsoup/utf8.h"
 
 /* "15,000 sleepers" when the condition is sleepers alone; else the condition's own text. */
 static void condition_label(const char *text, char *buf, size_t len) {
@@ -74,7 +75,8 @@ int report_headline_pick(const report_data *r, int *bench, int *condition) {
   return 1;
 }
 
-void report_headline(const report_data *r, char *buf, size_t len) {
+/* The headline as written, names as stored (any bytes); report_headline filters it. */
+static void headline_raw(const report_data *r, char *buf, size_t len) {
   int b, c;
   if (!report_headline_pick(r, &b, &c)) {
     snprintf(buf, len, "no condition compared with %s",
@@ -102,6 +104,14 @@ void report_headline(const report_data *r, char *buf, size_t len) {
   double p = cmp->percent;
   snprintf(buf, len, "%s: %s %s%.1f %%%s, %s%s", label, r->benches[b], p < 0 ? "\xe2\x88\x92" : "+",
            fabs(p), spread, stats_verdict_name(cmp->verdict), facts);
+}
+
+/* Its readers print it as it comes (the tray's balloon, history, the text report), so the one
+   line goes through the printable filter here: no control or bidi character of a stored name. */
+void report_headline(const report_data *r, char *buf, size_t len) {
+  char raw[512];
+  headline_raw(r, raw, sizeof raw);
+  ts_utf8_printable(raw, buf, len);
 }
 
 int report_headline_load(store *s, int64_t run_id, char *buf, size_t len, ts_err *err) {

@@ -15,7 +15,8 @@
 /* The cell the headline speaks of (indexes into r->benches and r->conditions); 0 when no cell is
    compared. r needs REPORT_WITH_STATS. */
 int report_headline_pick(const report_data *r, int *bench, int *condition);
-/* The headline in UTF-8; "no condition compared with baseline" when there is nothing to say. */
+/* The headline in UTF-8, through the printable filter (utf8.h: a stored name's control and bidi
+   characters escaped); "no condition compared with baseline" when there is nothing to say. */
 void report_headline(const report_data *r, char *buf, size_t len);
 /* Reads run_id's statistics from the database and writes its headline. */
 int report_headline_load(store *s, int64_t run_id, char *buf, size_t len, ts_err *err);

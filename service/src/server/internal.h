@@ -212,7 +212,7 @@ int server_quiet_status(server *svc, quiet_state *out, ts_err *err);
 
 /* Who may send a request (docs/protocol.md, "Who may do what"; peer_rights.c decides). */
 typedef enum request_right {
-  REQUEST_READ,    /* every local user */
+  REQUEST_READ,    /* everyone who can connect: Windows' local users, Linux's root and group */
   REQUEST_CONTROL, /* root or group threadsoup; SYSTEM, elevated administrators, ThreadSoup Users */
 } request_right;
 

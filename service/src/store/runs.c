@@ -191,10 +191,14 @@ static int read_run_row(store *s, sqlite3_stmt *st, store_run_row *out, ts_err *
   out->resume_at_start = sqlite3_column_int(st, 14);
   out->by_service = sqlite3_column_int(st, 15);
   out->programs_allowed = sqlite3_column_int(st, 16);
-  out->logical_cpus = sqlite3_column_int(st, 17);
+  /* An imported file may carry any integer: one out of what a machine can have (a count of 0 or
+     less, or one past an int such as 2^63-1, which sqlite3_column_int would cut to -1) and a
+     negative memory size (-1 would read as 16 EiB) are not known, not shown as numbers. */
+  sqlite3_int64 cpus = sqlite3_column_int64(st, 17), memory = sqlite3_column_int64(st, 20);
+  out->logical_cpus = cpus >= 1 && cpus <= STORE_LOGICAL_CPUS_MAX ? (int)cpus : 0;
   kit_copy_column(st, 18, out->uid, sizeof out->uid);
   kit_copy_column(st, 19, out->machine_id, sizeof out->machine_id);
-  out->memory_bytes = (uint64_t)sqlite3_column_int64(st, 20);
+  out->memory_bytes = memory > 0 ? (uint64_t)memory : 0;
   kit_copy_column(st, 21, out->imported_from, sizeof out->imported_from);
   kit_copy_column(st, 22, out->imported_at, sizeof out->imported_at);
   kit_copy_column(st, 23, out->owner, sizeof out->owner);

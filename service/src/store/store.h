@@ -241,6 +241,10 @@ int store_run_placement(store *s, int64_t run_id,
 int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_trial_row *row),
                      void *ctx, ts_err *err);
 
+/* The most logical CPUs a run's machine is believed to have had: Windows' and Linux's limits
+   are in the thousands; a larger stored count is damaged or forged. */
+#define STORE_LOGICAL_CPUS_MAX 65536
+
 typedef struct store_run_row {
   int64_t id;
   char plan_name[64];
@@ -259,10 +263,11 @@ typedef struct store_run_row {
   int resume_at_start;     /* 1: checkpointed by the service's stop, resumes at its next start */
   int by_service;          /* 1: the service ran it; 0: a foreground `threadsoup run` */
   int programs_allowed;    /* 1: whoever asked may make the service run programs */
-  int logical_cpus;        /* of the machine the run was measured on (as stored when it began) */
+  int logical_cpus;        /* of the machine the run was measured on (as stored when it began);
+                              0 when not known (a stored count outside 1..STORE_LOGICAL_CPUS_MAX) */
   char uid[40];            /* the run's identity across databases (32 hex digits) */
   char machine_id[40];     /* ThreadSoup's id of the machine; "" when not known */
-  uint64_t memory_bytes;   /* of that machine; 0 when not known */
+  uint64_t memory_bytes;   /* of that machine; 0 when not known (none stored, or below 1) */
   char imported_from[512]; /* the file the run was imported from; "" when measured here */
   char imported_at[32];
   char owner[64]; /* the client who made a run of scores typed in through the service; "" else */

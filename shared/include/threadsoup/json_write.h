@@ -6,8 +6,11 @@
 
 #include <stdio.h>
 
-/* A JSON string: quotes, backslashes and control characters escaped; UTF-8 passes through, and a
-   byte that is not UTF-8 (a name stored before names were checked) becomes U+FFFD. */
+/* A JSON string: quotes, backslashes and control characters escaped; so are the characters that
+   print nothing yet reorder or hide text (ts_utf8_hidden: the bidi controls, U+2028 and U+2029,
+   which JavaScript reads as line breaks), as \uXXXX, so the value is kept and still seen; other
+   UTF-8 passes through, and a byte that is not UTF-8 (a name stored before names were checked)
+   becomes U+FFFD. */
 void ts_json_string(FILE *out, const char *text);
 /* A JSON number with `digits` significant digits (printf's %.*g); null when it is not finite,
    since JSON has no NaN or infinity (what was not measured). */

@@ -344,6 +344,10 @@ int plat_program_dir(char *buf, size_t len, ts_err *err);
 /* "threadsoup-idle" or "threadsoup-idle.exe": a program name as this OS spells it. */
 void plat_program_name(const char *base, char *buf, size_t len);
 int plat_file_exists(const char *path);
+/* Whether the OS says `path` exists: TS_OK with *exists 1 or 0 (not there, nor a folder on its
+   way), or TS_EOS naming the path and the OS's reason when it cannot tell (permission denied on
+   a folder on the way: then the path may well exist). */
+int plat_path_exists(const char *path, int *exists, ts_err *err);
 /* Whether `path` is a folder. */
 int plat_is_folder(const char *path);
 /* Moves the file `from` to `to` in the same folder, never replacing a file already at `to`:

@@ -233,8 +233,9 @@ static void dialogs_record_runs(HWND dialog, const dialogs_state *st) {
       continue;
     char date[16];
     snprintf(date, sizeof date, "%.10s", parts[1]); /* the day of "2026-12-03T20:30:00Z" */
-    wchar_t label[256];
-    swprintf(label, ARRAYSIZE(label), L"Run %ld \u2014 %hs %hs", id, date, parts[2]);
+    wchar_t label[256], plan[128];
+    tray_widen(parts[2], plan, ARRAYSIZE(plan));
+    swprintf(label, ARRAYSIZE(label), L"Run %ld \u2014 %hs %ls", id, date, plan);
     LRESULT at = SendDlgItemMessageW(dialog, IDC_RECORD_RUN, CB_ADDSTRING, 0, (LPARAM)label);
     if (at >= 0)
       SendDlgItemMessageW(dialog, IDC_RECORD_RUN, CB_SETITEMDATA, (WPARAM)at, (LPARAM)id);

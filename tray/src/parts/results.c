@@ -191,7 +191,7 @@ static DWORD WINAPI results_open_main(void *arg) {
   results_link_free(l);
   if (rc != TS_OK) {
     wchar_t why[600];
-    MultiByteToWideChar(CP_UTF8, 0, err.text, -1, why, ARRAYSIZE(why));
+    tray_widen(err.text, why, ARRAYSIZE(why));
     swprintf(line, ARRAYSIZE(line), L"E%ls", why);
     results_tell(job, line);
     free(job);
@@ -278,19 +278,18 @@ static DWORD WINAPI results_history_main(void *arg) {
         char date[32] = "", plan[64] = "";
         results_row *r = &h->rows[h->count++];
         sscanf(v, "%lld|%31[^|]|%63[^|]", &r->run, date, plan);
-        MultiByteToWideChar(CP_UTF8, 0, date, -1, r->date, ARRAYSIZE(r->date));
-        MultiByteToWideChar(CP_UTF8, 0, plan, -1, r->plan, ARRAYSIZE(r->plan));
+        tray_widen(date, r->date, ARRAYSIZE(r->date));
+        tray_widen(plan, r->plan, ARRAYSIZE(r->plan));
       } else if (strcmp(l->reply.fields[i].key, "headline") == 0) {
         long long run = atoll(v);
         const char *bar = strchr(v, '|');
         for (int k = 0; bar && k < h->count; k++)
           if (h->rows[k].run == run)
-            MultiByteToWideChar(CP_UTF8, 0, bar + 1, -1, h->rows[k].headline,
-                                ARRAYSIZE(h->rows[k].headline));
+            tray_widen(bar + 1, h->rows[k].headline, ARRAYSIZE(h->rows[k].headline));
       }
     }
   } else {
-    MultiByteToWideChar(CP_UTF8, 0, err.text, -1, h->error, ARRAYSIZE(h->error));
+    tray_widen(err.text, h->error, ARRAYSIZE(h->error));
   }
   results_link_free(l);
   if (!PostMessageW(dialog, TRAY_WM_DIALOG_REPLY, 0, (LPARAM)h))

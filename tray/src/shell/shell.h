@@ -144,7 +144,9 @@ typedef struct tray_shell {
 
 /* ---- text.c ---- */
 
-/* UTF-8 from the service to a wide string, cut to fit `count` characters ("?" when not UTF-8). */
+/* UTF-8 from the service to a wide string, cut to fit `count` characters, through the printable
+   filter (threadsoup/utf8.h: control and bidi characters and stray bytes shown escaped, line
+   breaks kept); every text from the service is shown through it. */
 void tray_widen(const char *text, wchar_t *out, size_t count);
 /* A wide string to UTF-8, cut to fit `size` bytes ("" when it cannot be converted). */
 void tray_narrow(const wchar_t *text, char *out, size_t size);

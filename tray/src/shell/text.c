@@ -6,9 +6,15 @@
 #include <time.h>
 #include <wchar.h>
 
+#include "threadsoup/utf8.h"
+
 void tray_widen(const char *text, wchar_t *out, size_t count) {
+  /* What the tray shows comes from the service: names from the database and the OS, which a
+     window shows as faithfully as a terminal would (a bidi override reorders a list's row). */
+  char shown[4400];
   wchar_t wide[1100];
-  if (MultiByteToWideChar(CP_UTF8, 0, text, -1, wide, ARRAYSIZE(wide)) == 0) {
+  ts_utf8_printable_lines(text, shown, sizeof shown);
+  if (MultiByteToWideChar(CP_UTF8, 0, shown, -1, wide, ARRAYSIZE(wide)) == 0) {
     lstrcpynW(out, L"?", (int)count);
     return;
   }

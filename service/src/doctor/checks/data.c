@@ -16,7 +16,16 @@ static void check_data(const doctor_context *ctx, doctor_finding *out) {
     doctor_set(out, DOCTOR_SKIP, NAN, err.text, "no service data folder");
     return;
   }
-  if (!plat_file_exists(folder)) {
+  /* "Does not exist" only when the OS says so: a folder this user may not look into (permission
+     denied) exists, and its rights are what this check is for. */
+  int exists = 0;
+  if (plat_path_exists(folder, &exists, &err) != TS_OK) {
+    doctor_set(out, DOCTOR_SKIP, NAN,
+               "run the doctor as root (an administrator) to check the data folder's rights", "%s",
+               err.text);
+    return;
+  }
+  if (!exists) {
     doctor_set(out, DOCTOR_SKIP, NAN,
                "the service has not run here yet (`threadsoup service install` sets it up)",
                "%s does not exist", folder);

@@ -23,8 +23,8 @@ void doctor_judge_rights(const plat_rights *r, doctor_finding *out) {
                                    "again) or run as root"
                                  : "group threadsoup does not exist: `sudo threadsoup service "
                                    "install` creates it; or run as root",
-                 "%s is neither root nor in group threadsoup: the service answers status and "
-                 "reports only",
+                 "%s is neither root nor in group threadsoup: the service's socket (mode 0660, "
+                 "group threadsoup) is closed to it, status and reports included",
                  r->user);
     return;
   }

@@ -70,6 +70,14 @@ char plat_path_separator(void) { return '/'; }
 
 int plat_file_exists(const char *path) { return access(path, F_OK) == 0; }
 
+int plat_path_exists(const char *path, int *exists, ts_err *err) {
+  struct stat st;
+  *exists = stat(path, &st) == 0;
+  if (*exists || errno == ENOENT || errno == ENOTDIR)
+    return TS_OK;
+  return ts_err_set(err, TS_EOS, "cannot look at %s: %s", path, strerror(errno));
+}
+
 int plat_is_folder(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 && S_ISDIR(st.st_mode);

@@ -98,6 +98,20 @@ int plat_file_exists(const char *path) {
   return GetFileAttributesW(wide) != INVALID_FILE_ATTRIBUTES;
 }
 
+int plat_path_exists(const char *path, int *exists, ts_err *err) {
+  wchar_t wide[PLAT_PATH_MAX];
+  *exists = 0;
+  if (!win32_to_wide(path, wide, sizeof wide / sizeof wide[0]))
+    return ts_err_set(err, TS_EOS, "cannot look at %s: the path is not UTF-8 or too long", path);
+  *exists = GetFileAttributesW(wide) != INVALID_FILE_ATTRIBUTES;
+  DWORD e = *exists ? ERROR_SUCCESS : GetLastError();
+  if (*exists || e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND)
+    return TS_OK;
+  char text[256];
+  win32_error_text(e, text, sizeof text);
+  return ts_err_set(err, TS_EOS, "cannot look at %s: %s", path, text);
+}
+
 int plat_is_folder(const char *path) {
   wchar_t wide[PLAT_PATH_MAX];
   if (!win32_to_wide(path, wide, sizeof wide / sizeof wide[0]))
