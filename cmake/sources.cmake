@@ -13,6 +13,7 @@ set(TS_SHARED_SOURCES
   shared/src/ntprocinfo.c
   shared/src/parse.c
   shared/src/plat/cores.c
+  shared/src/plat/defender_facts.c
   shared/src/plat/knobs.c
   shared/src/plat/machine_id.c
   shared/src/plat/peer_rights.c
@@ -62,6 +63,7 @@ set(TS_CORE_SOURCES
   service/src/doctor/checks/threads_max.c
   service/src/doctor/checks/timer.c
   service/src/doctor/checks/user_tasks.c
+  service/src/doctor/checks/restart.c
   service/src/doctor/doctor.c
   service/src/doctor/findings.c
   service/src/doctor/probe.c

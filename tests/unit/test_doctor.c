@@ -154,8 +154,8 @@ static void raised_limits_hold(void) {
   REQUIRE(r);
   for (int i = 0; i < r->count; i++) {
     const doctor_finding *f = &r->findings[i];
-    if (strcmp(f->check, "timer") == 0)
-      continue; /* this machine's own timer */
+    if (strcmp(f->check, "timer") == 0 || strcmp(f->check, "restart") == 0)
+      continue; /* this machine's own timer; systemd's unit restarts the daemon (skip) */
     if (f->status != DOCTOR_OK)
       fprintf(stderr, "  %s: %s\n", f->check, f->measured);
     CHECK_INT(f->status, DOCTOR_OK);
@@ -209,6 +209,63 @@ static void timer_rule(void) {
   CHECK_INT(f.status, DOCTOR_WARN);
   CHECK_STR_CONTAINS(f.advice, "timer");
   CHECK(fabs(f.value - 15.6) < 1e-9);
+}
+
+/* The service's failure actions as the Service Control Manager answers them: after the service
+   set them (reset one day, restart after 5 s, 10 s, 60 s, also after a stop with an error), as an
+   MSI's ServiceInstall leaves them (no actions), as Wine answers (error 124, nothing stored), and
+   not installed. */
+static void restart_rule(void) {
+  doctor_finding f;
+  plat_service_restart r;
+  memset(&r, 0, sizeof r);
+  r.installed = r.readable = 1;
+  r.reset_s = 86400;
+  r.actions = r.restarts = 3;
+  r.first_delay_ms = 5000;
+  r.non_crash = 1;
+  doctor_judge_restart(&r, &f);
+  CHECK_INT(f.status, DOCTOR_OK);
+  CHECK_STR_CONTAINS(f.measured, "restart on failure set: 3 of 3");
+  CHECK_STR_CONTAINS(f.measured, "after 5 s");
+  CHECK_STR_CONTAINS(f.measured, "after 24 h; also after a stop with an error");
+  r.actions = r.restarts = 0;
+  r.reset_s = 0;
+  r.first_delay_ms = 0;
+  r.non_crash = 0;
+  doctor_judge_restart(&r, &f);
+  CHECK_INT(f.status, DOCTOR_WARN);
+  CHECK_STR_CONTAINS(f.measured, "restart on failure not set: 0 failure actions");
+  CHECK_STR_CONTAINS(f.advice, "sc failure ThreadSoup");
+  r.readable = 0;
+  snprintf(r.why, sizeof r.why, "The system call level is not correct.");
+  doctor_judge_restart(&r, &f);
+  CHECK_INT(f.status, DOCTOR_WARN);
+  CHECK_STR_CONTAINS(f.measured, "restart on failure unknown");
+  CHECK_STR_CONTAINS(f.measured, "level is not correct");
+  r.installed = 0;
+  doctor_judge_restart(&r, &f);
+  CHECK_INT(f.status, DOCTOR_SKIP);
+  CHECK_STR_CONTAINS(f.measured, "not installed");
+  /* Through the table, on given facts. */
+  doctor_context ctx;
+  memset(&ctx, 0, sizeof ctx);
+  r.installed = 1;
+  ctx.service_restart = &r;
+  for (size_t i = 0; i < doctor_check_count(); i++)
+    if (strcmp(doctor_check_at(i)->name, "restart") == 0)
+      doctor_check_at(i)->run(&ctx, &f);
+  CHECK_INT(f.status, DOCTOR_WARN);
+  CHECK_STR_CONTAINS(f.measured, "restart on failure unknown");
+  /* This machine's own answer: Linux has systemd's unit instead. */
+#ifndef _WIN32
+  ctx.service_restart = NULL;
+  for (size_t i = 0; i < doctor_check_count(); i++)
+    if (strcmp(doctor_check_at(i)->name, "restart") == 0)
+      doctor_check_at(i)->run(&ctx, &f);
+  CHECK_INT(f.status, DOCTOR_SKIP);
+  CHECK_STR_CONTAINS(f.measured, "Restart=on-failure");
+#endif
 }
 
 static void children_rule(void) {
@@ -453,8 +510,8 @@ static int no_update_set(int64_t until, ts_err *err) {
   (void)until;
   return ts_err_set(err, TS_EUNSUPPORTED, "none");
 }
-static const plat_quiet_ops wine_ops = {no_defender_get, no_defender_set, no_update_get,
-                                        no_update_set,   wine_lacks,      NULL};
+static const plat_quiet_ops wine_ops = {
+    no_defender_get, no_defender_set, no_update_get, no_update_set, wine_lacks, NULL, NULL};
 
 static int impostor(const char *address, char *answer, size_t len, ts_err *err) {
   (void)answer;
@@ -525,8 +582,13 @@ static int fake_update_signal(plat_update_signal *out, ts_err *err) {
   return TS_OK;
 }
 static const char *nothing_missing(void) { return NULL; }
-static const plat_quiet_ops paused_ops = {off_defender_get, no_defender_set, fake_update_get,
-                                          no_update_set,    nothing_missing, fake_update_signal};
+static const plat_quiet_ops paused_ops = {off_defender_get,
+                                          no_defender_set,
+                                          fake_update_get,
+                                          no_update_set,
+                                          nothing_missing,
+                                          fake_update_signal,
+                                          NULL};
 
 static const doctor_finding *quiet_finding(doctor_report *rep) {
   doctor_context ctx;
@@ -709,8 +771,8 @@ static void run_stores_checks_and_report_shows_them(void) {
    `threadsoup doctor` prints them, each with its assumption, its kind and its function. */
 static void table_lists_every_check_in_order(void) {
   static const char *const names[] = {
-      "timer",      "children", "rights",      "server",   "data",       "quiet",     "power",
-      "burn-clock", "pid-max",  "threads-max", "pids-max", "open-files", "user-tasks"};
+      "timer", "children",   "rights",  "server",      "restart",  "data",       "quiet",
+      "power", "burn-clock", "pid-max", "threads-max", "pids-max", "open-files", "user-tasks"};
   size_t count = sizeof names / sizeof names[0];
   CHECK_INT((long)doctor_check_count(), (long)count);
   for (size_t i = 0; i < count && i < doctor_check_count(); i++) {
@@ -761,6 +823,7 @@ int main(int argc, char **argv) {
 #endif
   RUN_CASE(timer_rule);
   RUN_CASE(children_rule);
+  RUN_CASE(restart_rule);
   RUN_CASE(rights_rule);
   RUN_CASE(power_rule);
   RUN_CASE(burn_clock_rule);

@@ -185,8 +185,8 @@ static const struct {
     {"quiet-timeout", "0s to 1h", "0s", "1h", "-1ms", "61m"},
     {"margin", "auto, or 0.1% to 50%", "0.1%", "50%", "0.09%", "51%"},
     {"timeout", "1s to 24h", "1s", "24h", "999ms", "25h"},
-    {"quiet", "on, off", "off", "on", "no", "yes"},
-    {"stop-when-decided", "on, off", "off", "on", "yes", "1"},
+    {"quiet", "off, defender, updates, on", "off", "on", "no", "yes"},
+    {"stop-when-decided", "off, on", "off", "on", "yes", "1"},
 };
 
 static void every_bound_is_enforced_and_named(void) {
@@ -482,7 +482,7 @@ static void old_stored_text_still_reads(void) {
                       "precision = 0.5%\nmargin = 2%\nquiet = on\ncommand = echo 1\n"
                       "score-regex = ([0-9]+)\n7zip = /opt/7zz\n";
   CHECK_INT(plan_parse(older, "stored plan", &p, &err), TS_OK);
-  CHECK_INT(p.quiet, 1);
+  CHECK_INT(p.quiet, 3); /* "on": both parts, as before the parts could be chosen */
   CHECK(p.margin_pct == 2 && p.precision_pct == 0.5);
   CHECK_STR_CONTAINS(plan_bench_setting(&p, "7zip"), "/opt/7zz");
   CHECK_STR_CONTAINS(plan_bench_setting(&p, "score-regex"), "([0-9]+)");

@@ -75,7 +75,8 @@ static int fake_defender_get(int *on, ts_err *err) {
     return ts_err_set(err, TS_EOS,
                       "Defender: PowerShell (Get-MpComputerStatus) ran longer than "
                       "60 s and was stopped");
-  *on = fake.defender_on;
+  if (on)
+    *on = fake.defender_on;
   return TS_OK;
 }
 
@@ -127,8 +128,32 @@ static int fake_update_signal(plat_update_signal *out, ts_err *err) {
   return TS_OK;
 }
 
-static const plat_quiet_ops fake_ops = {fake_defender_get, fake_defender_set, fake_update_get,
-                                        fake_update_set,   fake_unavailable,  fake_update_signal};
+/* The Defender probe's answer as recorded (the lines quiet mode's one PowerShell prints); NULL:
+   a machine where Defender is the antivirus and Tamper Protection is off. Real-time protection
+   follows the fake machine when the answer does not say it. */
+static const char *fake_facts_answer;
+
+static int fake_defender_facts(plat_defender_facts *out, ts_err *err) {
+  if (fake.defender_broken)
+    return fake_defender_get(NULL, err);
+  plat_defender_facts_parse(
+      fake_facts_answer ? fake_facts_answer : "tamper=False\r\nmode=Normal\r\n", out);
+  if (out->realtime_on < 0 && strcmp(out->running_mode, "Normal") == 0)
+    out->realtime_on = fake.defender_on;
+  return TS_OK;
+}
+
+static const plat_quiet_ops probe_ops = {fake_defender_get,  fake_defender_set, fake_update_get,
+                                         fake_update_set,    fake_unavailable,  fake_update_signal,
+                                         fake_defender_facts};
+
+static const plat_quiet_ops fake_ops = {fake_defender_get,
+                                        fake_defender_set,
+                                        fake_update_get,
+                                        fake_update_set,
+                                        fake_unavailable,
+                                        fake_update_signal,
+                                        NULL};
 
 /* ---- helpers --------------------------------------------------------------------------------- */
 
@@ -154,7 +179,7 @@ static void enter_journals_first_then_changes(void) {
   quiet_outcome out;
   ts_err err;
   int64_t before = now_s();
-  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 7", &out, &err), TS_OK);
+  CHECK_INT(quiet_enter(s, &fake_ops, QUIET_BOTH, 3600, "run 7", &out, &err), TS_OK);
   int64_t after = now_s();
   CHECK_INT(fake.defender_on, 0);
   CHECK(fake.paused_until >= before + 3600 + QUIET_MARGIN_S);
@@ -188,7 +213,7 @@ static void leave_restores_exactly(void) {
   REQUIRE(s != NULL);
   quiet_outcome out;
   ts_err err;
-  CHECK_INT(quiet_enter(s, &fake_ops, 600, "run 8", &out, &err), TS_OK);
+  CHECK_INT(quiet_enter(s, &fake_ops, QUIET_BOTH, 600, "run 8", &out, &err), TS_OK);
   CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
   CHECK_INT(fake.defender_on, 1);
   CHECK_INT(fake.paused_until, 0);
@@ -209,7 +234,7 @@ static void leave_restores_exactly(void) {
 
   /* A stale pause (ended in 2023, still stored) comes back as the very same value. */
   fake.paused_until = NOV_2023;
-  CHECK_INT(quiet_enter(s, &fake_ops, 600, "run 9", &out, &err), TS_OK);
+  CHECK_INT(quiet_enter(s, &fake_ops, QUIET_BOTH, 600, "run 9", &out, &err), TS_OK);
   CHECK(fake.paused_until > now_s());
   CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
   CHECK_INT(fake.paused_until, NOV_2023);
@@ -218,7 +243,7 @@ static void leave_restores_exactly(void) {
   /* The user's own shorter pause is extended for the run, then put back. */
   int64_t users = now_s() + 600;
   fake.paused_until = users;
-  CHECK_INT(quiet_enter(s, &fake_ops, 7200, "run 10", &out, &err), TS_OK);
+  CHECK_INT(quiet_enter(s, &fake_ops, QUIET_BOTH, 7200, "run 10", &out, &err), TS_OK);
   CHECK(fake.paused_until > users);
   CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
   CHECK_INT(fake.paused_until, users);
@@ -233,7 +258,7 @@ static void a_longer_pause_is_left_alone(void) {
   ts_err err;
   fake.paused_until = DEC_2026 > now_s() + 86400 ? DEC_2026 : now_s() + 30 * 86400;
   int64_t users = fake.paused_until;
-  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run", &out, &err), TS_OK);
+  CHECK_INT(quiet_enter(s, &fake_ops, QUIET_BOTH, 3600, "run", &out, &err), TS_OK);
   CHECK_INT(fake.update_sets, 0);
   CHECK_STR_CONTAINS(out.text, "Windows Update: already paused until");
   CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
@@ -249,7 +274,7 @@ static void a_crash_is_recovered_at_the_next_start(void) {
   REQUIRE(s != NULL);
   quiet_outcome out;
   ts_err err;
-  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 11", &out, &err), TS_OK);
+  CHECK_INT(quiet_enter(s, &fake_ops, QUIET_BOTH, 3600, "run 11", &out, &err), TS_OK);
   store_close(s); /* the service dies: no leave */
   CHECK_INT(fake.defender_on, 0);
 
@@ -307,7 +332,7 @@ static void the_users_own_changes_are_respected(void) {
   REQUIRE(s != NULL);
   quiet_outcome out;
   ts_err err;
-  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 13", &out, &err), TS_OK);
+  CHECK_INT(quiet_enter(s, &fake_ops, QUIET_BOTH, 3600, "run 13", &out, &err), TS_OK);
   /* During the run the user turns Defender back on and pauses updates for two days. */
   fake.defender_on = 1;
   int64_t users = now_s() + 2 * 86400;
@@ -332,9 +357,9 @@ static void entering_twice_is_refused(void) {
   REQUIRE(s != NULL);
   quiet_outcome out;
   ts_err err;
-  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 14", &out, &err), TS_OK);
+  CHECK_INT(quiet_enter(s, &fake_ops, QUIET_BOTH, 3600, "run 14", &out, &err), TS_OK);
   int64_t until = fake.paused_until;
-  CHECK_INT(quiet_enter(s, &fake_ops, 7200, "run 15", &out, &err), TS_EINVAL);
+  CHECK_INT(quiet_enter(s, &fake_ops, QUIET_BOTH, 7200, "run 15", &out, &err), TS_EINVAL);
   CHECK_STR_CONTAINS(err.text, "quiet mode is already on since");
   CHECK_STR_CONTAINS(err.text, "(run 14)");
   CHECK_INT(fake.paused_until, until);
@@ -348,87 +373,194 @@ static void entering_twice_is_refused(void) {
   CHECK_INT(store_quiet_begin(s, &e, &id, &err), TS_EINVAL);
   CHECK_STR_CONTAINS(err.text, "already on");
   CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
-  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 16", &out, &err), TS_OK);
+  CHECK_INT(quiet_enter(s, &fake_ops, QUIET_BOTH, 3600, "run 16", &out, &err), TS_OK);
   CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
   /* Durations are checked before anything happens. */
-  CHECK_INT(quiet_enter(s, &fake_ops, 5, "run", &out, &err), TS_EINVAL);
+  CHECK_INT(quiet_enter(s, &fake_ops, QUIET_BOTH, 5, "run", &out, &err), TS_EINVAL);
   CHECK_STR_CONTAINS(err.text, "out of range");
   CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal"), 2);
   store_close(s);
 }
 
-/* Tamper Protection takes the request and changes nothing: quiet mode fails outright, Windows
-   Update is not touched, and the entry is closed with the reason. */
-static void tamper_protection_fails_quiet_mode_outright(void) {
+/* Recorded answers of the Defender probe: a default Windows 11 23H2 (Tamper Protection on), the
+   same with Tamper Protection turned off, Defender in passive mode under Norton 360, and
+   Defender switched off by another antivirus (Get-MpComputerStatus fails, Security Center still
+   answers). productState 397568 (0x61100) is enabled, 393472 (0x60100) disabled. */
+static const char answer_tamper_on[] = "realtime=True\r\ntamper=True\r\nmode=Normal\r\n"
+                                       "av=Windows Defender|397568\r\n";
+static const char answer_tamper_off[] = "realtime=True\r\ntamper=False\r\nmode=Normal\r\n"
+                                        "av=Windows Defender|397568\r\n";
+static const char answer_passive[] = "realtime=False\r\ntamper=True\r\nmode=Passive Mode\r\n"
+                                     "av=Norton 360|266240\r\nav=Windows Defender|393472\r\n";
+static const char answer_not_running[] =
+    "mode=Not running\r\nerror=Operation failed with the following error: 0x800106ba. The "
+    "operation could not be completed due to an unexpected error.\r\n"
+    "av=Bitdefender Antivirus|266240\r\nav=Windows Defender|393472\r\n";
+
+static void probe_answers_read(void) {
+  plat_defender_facts f;
+  plat_defender_facts_parse(answer_tamper_on, &f);
+  CHECK_INT(f.realtime_on, 1);
+  CHECK_INT(f.tamper, 1);
+  CHECK_STR_EQ(f.running_mode, "Normal");
+  CHECK_STR_EQ(f.antivirus, ""); /* Defender itself is not "another" antivirus */
+  plat_defender_facts_parse(answer_passive, &f);
+  CHECK_INT(f.realtime_on, 0);
+  CHECK_STR_EQ(f.running_mode, "Passive Mode");
+  CHECK_STR_EQ(f.antivirus, "Norton 360");
+  plat_defender_facts_parse(answer_not_running, &f);
+  CHECK_INT(f.realtime_on, -1);
+  CHECK_INT(f.tamper, -1);
+  CHECK_STR_EQ(f.running_mode, "Not running");
+  CHECK_STR_EQ(f.antivirus, "Bitdefender Antivirus");
+  CHECK_STR_CONTAINS(f.error, "0x800106ba");
+  /* A product Security Center lists as disabled is nobody's antivirus. */
+  plat_defender_facts_parse("mode=Normal\nav=Old Suite|262144\n", &f);
+  CHECK_STR_EQ(f.antivirus, "");
+}
+
+/* Tamper Protection on (the default): Defender is not asked, the user is told what to do, updates
+   are still paused, and the journal keeps what was asked, done and confirmed; restoring undoes
+   only the pause. */
+static void tamper_protection_leaves_defender_and_pauses_updates(void) {
   const char *path = "quiet_tamper.db";
   store *s = fresh_store(path);
   REQUIRE(s != NULL);
-  fake.tamper_protection = 1;
+  fake_facts_answer = answer_tamper_on;
   quiet_outcome out;
   ts_err err;
-  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 17", &out, &err), TS_EOS);
-  CHECK_STR_CONTAINS(err.text, "quiet mode was not turned on (all or nothing)");
-  CHECK_STR_CONTAINS(err.text, "Defender refused: Tamper Protection is on; turn it off in "
-                               "Windows Security or leave quiet mode's Defender part off");
+  CHECK_INT(quiet_enter(s, &probe_ops, QUIET_BOTH, 3600, "run 17", &out, &err), TS_OK);
+  CHECK_STR_CONTAINS(out.text,
+                     "Defender real-time protection: left as is: Tamper Protection is on");
+  CHECK_STR_CONTAINS(out.text, "turn real-time protection off by hand in Windows Security");
+  CHECK_STR_CONTAINS(out.text, "Windows Update: paused until");
+  CHECK_INT(fake.defender_sets, 0);
   CHECK_INT(fake.defender_on, 1);
-  CHECK_INT(fake.paused_until, 0);
-  CHECK_INT(fake.update_sets, 0);
-  CHECK_INT(out.defender_changed + out.update_changed, 0);
-  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"), 0);
-  CHECK_INT(raw_query(path, "SELECT restore_error LIKE '%Tamper Protection%' FROM quiet_journal"),
+  CHECK(fake.paused_until > now_s());
+  CHECK_INT(out.defender_changed, 0);
+  CHECK_INT(out.update_changed, 1);
+  CHECK_INT(raw_query(path, "SELECT parts_asked FROM quiet_journal"), 3);
+  CHECK_INT(raw_query(path, "SELECT defender_changed*10+update_changed FROM quiet_journal"), 1);
+  CHECK_INT(raw_query(path, "SELECT defender_how LIKE 'Tamper Protection is on%' "
+                            "FROM quiet_journal"),
             1);
-  quiet_state st;
-  CHECK_INT(quiet_status(s, &fake_ops, &st, &err), TS_OK);
-  CHECK_INT(st.on, 0);
+  CHECK_INT(raw_query(path, "SELECT owner_pid FROM quiet_journal"), (int)plat_self_pid());
+  store_quiet_entry e;
+  int found = 0;
+  CHECK_INT(store_quiet_open_entry(s, &e, &found, &err), TS_OK);
+  char said[900];
+  quiet_describe_entry(&e, said, sizeof said);
+  CHECK_STR_CONTAINS(said, "Defender real-time off asked, left as is: Tamper");
+  CHECK_STR_CONTAINS(said, "Windows Update pause asked until");
+  CHECK_INT(quiet_leave(s, &probe_ops, &out, &err), TS_OK);
+  CHECK_INT(fake.defender_sets, 0);
+  CHECK_INT(fake.paused_until, 0);
+
+  /* Only Defender asked: nothing can be done, nothing stays open, the caller hears why. */
+  CHECK_INT(quiet_enter(s, &probe_ops, QUIET_DEFENDER, 3600, "by hand", &out, &err), TS_EOS);
+  CHECK_STR_CONTAINS(err.text, "quiet mode changed nothing");
+  CHECK_STR_CONTAINS(err.text, "Tamper Protection is on");
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"), 0);
+  CHECK_INT(fake.update_sets, 2);
+
+  /* Tamper Protection off: Defender is turned off and read back. */
+  fake_facts_answer = answer_tamper_off;
+  CHECK_INT(quiet_enter(s, &probe_ops, QUIET_DEFENDER, 3600, "by hand", &out, &err), TS_OK);
+  CHECK_INT(fake.defender_on, 0);
+  CHECK_INT(fake.update_sets, 2); /* updates were not asked */
+  CHECK_STR_CONTAINS(out.text, "Windows Update: not asked");
+  CHECK_INT(quiet_leave(s, &probe_ops, &out, &err), TS_OK);
+  CHECK_INT(fake.defender_on, 1);
   CHECK_INT(fake.unjournaled_changes, 0);
+  fake_facts_answer = NULL;
   store_close(s);
 }
 
-/* A failure after a partial change: what changed is put back, the entry closed, the failure
-   reported; and a part that cannot even be read fails it before anything changes. */
-static void a_partial_quiet_on_is_undone(void) {
+/* Defender in passive mode under another antivirus, or switched off by one: not a failure; the
+   run names the PC's antivirus and goes on with the pause. */
+static void another_antivirus_is_named(void) {
+  const char *path = "quiet_other_av.db";
+  store *s = fresh_store(path);
+  REQUIRE(s != NULL);
+  quiet_outcome out;
+  ts_err err;
+  fake_facts_answer = answer_passive;
+  CHECK_INT(quiet_enter(s, &probe_ops, QUIET_BOTH, 3600, "run 30", &out, &err), TS_OK);
+  CHECK_STR_CONTAINS(out.text,
+                     "Defender is not this PC's antivirus (Norton 360 is; Defender: Passive Mode)");
+  CHECK_INT(out.problems, 0);
+  CHECK_INT(fake.defender_sets, 0);
+  CHECK_INT(out.update_changed, 1);
+  CHECK_INT(quiet_leave(s, &probe_ops, &out, &err), TS_OK);
+  fake_facts_answer = answer_not_running;
+  CHECK_INT(quiet_enter(s, &probe_ops, QUIET_BOTH, 3600, "run 31", &out, &err), TS_OK);
+  CHECK_STR_CONTAINS(out.text, "(Bitdefender Antivirus is; Defender: Not running)");
+  CHECK_INT(out.problems, 0);
+  CHECK_INT(fake.defender_sets, 0);
+  CHECK_INT(quiet_leave(s, &probe_ops, &out, &err), TS_OK);
+  /* Only Defender asked, and it is not the PC's: nothing to do, and that is fine. */
+  CHECK_INT(quiet_enter(s, &probe_ops, QUIET_DEFENDER, 3600, "run 32", &out, &err), TS_OK);
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"), 0);
+  fake_facts_answer = NULL;
+  store_close(s);
+}
+
+/* The update pause failing: Defender stays off for the run, the pause's attempt is undone alone,
+   and restoring turns Defender back on without touching the pause again. Without the probe
+   (tamper unknown), a Defender that stays on after the request is a problem and the pause still
+   goes on. */
+static void one_part_failing_leaves_the_other(void) {
   const char *path = "quiet_fail.db";
   store *s = fresh_store(path);
   REQUIRE(s != NULL);
   quiet_outcome out;
   ts_err err;
-
-  /* Defender turned off, then pausing refused: Defender comes back on, nothing stays open. */
   fake.update_set_broken = 1;
-  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 18", &out, &err), TS_EOS);
-  CHECK_STR_CONTAINS(err.text, "Windows Update: not paused: Windows Update: cannot write");
-  CHECK_STR_CONTAINS(err.text, "undone:");
-  CHECK_STR_CONTAINS(err.text, "Defender real-time protection: turned back on");
+  CHECK_INT(quiet_enter(s, &probe_ops, QUIET_BOTH, 3600, "run 18", &out, &err), TS_OK);
+  CHECK_STR_CONTAINS(out.text, "Windows Update: not paused: Windows Update: cannot write");
+  CHECK_INT(out.problems, 1);
+  CHECK_INT(fake.defender_on, 0);
+  CHECK_INT(raw_query(path, "SELECT defender_changed*10+update_changed FROM quiet_journal"), 10);
+  fake.update_set_broken = 0;
+  int update_sets = fake.update_sets;
+  CHECK_INT(quiet_leave(s, &probe_ops, &out, &err), TS_OK);
   CHECK_INT(fake.defender_on, 1);
-  CHECK_INT(fake.defender_sets, 2);
-  CHECK_INT(fake.paused_until, 0);
-  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"), 0);
-  CHECK_INT(raw_query(path, "SELECT defender_changed FROM quiet_journal"), 1);
-  CHECK_INT(raw_query(path, "SELECT restore_error LIKE '%cannot write the pause%' "
-                            "FROM quiet_journal"),
-            1);
+  CHECK_INT(fake.update_sets, update_sets);
 
-  /* Defender unreadable (PowerShell hung): nothing is changed or journaled. */
+  fake_reset();
+  fake.journal = s;
+  fake.tamper_protection = 1;
+  CHECK_INT(quiet_enter(s, &fake_ops, QUIET_BOTH, 3600, "run 19", &out, &err), TS_OK);
+  CHECK_STR_CONTAINS(out.text, "Defender refused: Tamper Protection is on");
+  CHECK_INT(fake.defender_on, 1);
+  CHECK(fake.paused_until > now_s());
+  CHECK_INT(raw_query(path, "SELECT defender_changed*10+update_changed FROM quiet_journal "
+                            "WHERE restored_at IS NULL"),
+            1);
+  CHECK_INT(quiet_leave(s, &fake_ops, &out, &err), TS_OK);
+  CHECK_INT(fake.paused_until, 0);
+
+  /* Defender unreadable (PowerShell hung): Defender is left alone, updates are paused. */
   fake_reset();
   fake.journal = s;
   fake.defender_broken = 1;
-  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 19", &out, &err), TS_EOS);
-  CHECK_STR_CONTAINS(err.text, "quiet mode changed nothing: Defender: PowerShell");
-  CHECK_INT(fake.update_sets, 0);
-  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal"), 1);
+  CHECK_INT(quiet_enter(s, &probe_ops, QUIET_BOTH, 3600, "run 19", &out, &err), TS_OK);
+  CHECK_STR_CONTAINS(out.text, "Defender: left as is: its state cannot be read");
+  CHECK_INT(fake.update_sets, 1);
+  CHECK_INT(quiet_leave(s, &probe_ops, &out, &err), TS_OK);
 
-  /* No Windows Update and Defender unreadable: nothing can be done, nothing is journaled. */
+  /* No Windows Update and Defender unreadable: nothing can be done. */
   fake.update_missing = 1;
-  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 19", &out, &err), TS_EOS);
-  CHECK_STR_CONTAINS(err.text, "quiet mode cannot change anything here");
-  CHECK_STR_CONTAINS(err.text, "Windows Update is not there");
-  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal"), 1);
+  CHECK_INT(quiet_enter(s, &probe_ops, QUIET_BOTH, 3600, "run 19", &out, &err), TS_EOS);
+  CHECK_STR_CONTAINS(err.text, "quiet mode changed nothing");
+  CHECK_STR_CONTAINS(err.text, "Windows Update: not on this machine");
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"), 0);
 
   /* A machine without Windows Update at all: Defender alone is quiet mode. */
   fake_reset();
   fake.journal = s;
   fake.update_missing = 1;
-  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 20", &out, &err), TS_OK);
+  CHECK_INT(quiet_enter(s, &fake_ops, QUIET_BOTH, 3600, "run 20", &out, &err), TS_OK);
   CHECK_INT(fake.defender_on, 0);
   CHECK_STR_CONTAINS(out.text, "Windows Update: not on this machine");
 
@@ -459,7 +591,7 @@ static void the_deadline_restores_defender(void) {
   quiet_outcome out;
   ts_err err;
   int64_t before = now_s();
-  CHECK_INT(quiet_enter(s, &fake_ops, 600, "by hand", &out, &err), TS_OK);
+  CHECK_INT(quiet_enter(s, &fake_ops, QUIET_BOTH, 600, "by hand", &out, &err), TS_OK);
   int64_t after = now_s();
   CHECK_STR_CONTAINS(out.text, "restored by the service at");
   store_quiet_entry e;
@@ -488,7 +620,7 @@ static void the_deadline_restores_defender(void) {
   CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal WHERE restored_at IS NULL"), 0);
 
   /* Restoring at the deadline fails: still open, still due (the caller retries). */
-  CHECK_INT(quiet_enter(s, &fake_ops, 600, "by hand", &out, &err), TS_OK);
+  CHECK_INT(quiet_enter(s, &fake_ops, QUIET_BOTH, 600, "by hand", &out, &err), TS_OK);
   CHECK_INT(store_quiet_open_entry(s, &e, &found, &err), TS_OK);
   fake.defender_set_broken = 1;
   CHECK_INT(quiet_expire(s, &fake_ops, e.restore_by + 5, &next, &out, &err), TS_EOS);
@@ -537,7 +669,7 @@ static void the_system_says_why_it_cannot(void) {
     store *s = fresh_store(path);
     REQUIRE(s != NULL);
     quiet_outcome out;
-    CHECK(quiet_enter(s, sys, 3600, "run", &out, &err) != TS_OK);
+    CHECK(quiet_enter(s, sys, QUIET_BOTH, 3600, "run", &out, &err) != TS_OK);
     CHECK_STR_CONTAINS(err.text, "quiet mode cannot change anything here");
     fprintf(stderr, "  (%s)\n", err.text);
     CHECK_INT(raw_query(path, "SELECT count(*) FROM quiet_journal"), 0);
@@ -632,7 +764,7 @@ static void the_real_registry_confirms_blocks_or_only_writes(void) {
   store *s = fresh_store(path);
   REQUIRE(s != NULL);
   quiet_outcome out;
-  CHECK_INT(quiet_enter(s, sys, 3600, "run 21", &out, &err), TS_OK);
+  CHECK_INT(quiet_enter(s, sys, QUIET_BOTH, 3600, "run 21", &out, &err), TS_OK);
   if (out.update_state == QUIET_UPDATE_NOT_ASKED)
     fprintf(stderr, "  (%s / %s)\n", out.text, err.text);
   CHECK_INT(out.update_state, QUIET_UPDATE_WRITTEN);
@@ -655,7 +787,7 @@ static void the_real_registry_confirms_blocks_or_only_writes(void) {
   CHECK_INT(sig.quality_end, asked + 86400);
   s = fresh_store(path);
   REQUIRE(s != NULL);
-  CHECK_INT(quiet_enter(s, sys, 3600, "run 22", &out, &err), TS_OK);
+  CHECK_INT(quiet_enter(s, sys, QUIET_BOTH, 3600, "run 22", &out, &err), TS_OK);
   CHECK_INT(out.update_state, QUIET_UPDATE_CONFIRMED);
   CHECK_STR_CONTAINS(out.text, "confirmed by the update service: PausedQualityStatus=1, "
                                "PolicyState PauseQualityUpdatesEndTime");
@@ -672,7 +804,7 @@ static void the_real_registry_confirms_blocks_or_only_writes(void) {
   reg_dword(L"Policies\\WindowsUpdate", L"SetDisablePauseUXAccess", 1);
   s = fresh_store(path);
   REQUIRE(s != NULL);
-  CHECK_INT(quiet_enter(s, sys, 3600, "run 23", &out, &err), TS_OK);
+  CHECK_INT(quiet_enter(s, sys, QUIET_BOTH, 3600, "run 23", &out, &err), TS_OK);
   CHECK_INT(out.update_state, QUIET_UPDATE_BLOCKED);
   CHECK_STR_CONTAINS(out.text, "SetDisablePauseUXAccess=1");
   int64_t until = -1;
@@ -700,7 +832,7 @@ static void a_pause_the_update_service_takes_is_confirmed(void) {
   plat_knob_set_number(PLAT_KNOB_QUIET_CONFIRM_WAIT_MS, 2000);
   quiet_outcome out;
   ts_err err;
-  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 3", &out, &err), TS_OK);
+  CHECK_INT(quiet_enter(s, &fake_ops, QUIET_BOTH, 3600, "run 3", &out, &err), TS_OK);
   CHECK_INT(out.update_state, QUIET_UPDATE_CONFIRMED);
   CHECK_INT(fake.signal_reads, 3); /* the policy read before writing, then two polls */
   CHECK_INT(out.update_asked_until, fake.paused_until);
@@ -734,7 +866,7 @@ static void a_pause_only_read_back_is_written_not_confirmed(void) {
   quiet_outcome out;
   ts_err err;
   uint64_t t0 = plat_clock_ns();
-  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 4", &out, &err), TS_OK);
+  CHECK_INT(quiet_enter(s, &fake_ops, QUIET_BOTH, 3600, "run 4", &out, &err), TS_OK);
   uint64_t took = plat_clock_ns() - t0;
   CHECK(took >= 450000000u && took < 3000000000u); /* the bound, not more */
   CHECK_INT(out.update_state, QUIET_UPDATE_WRITTEN);
@@ -773,7 +905,7 @@ static void a_pause_policy_takes_away_is_not_written(void) {
            "Group Policy (HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate)");
   quiet_outcome out;
   ts_err err;
-  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 5", &out, &err), TS_OK);
+  CHECK_INT(quiet_enter(s, &fake_ops, QUIET_BOTH, 3600, "run 5", &out, &err), TS_OK);
   CHECK_INT(fake.update_sets, 0);
   CHECK_INT(out.update_changed, 0);
   CHECK_INT(out.update_state, QUIET_UPDATE_BLOCKED);
@@ -804,7 +936,7 @@ static void a_run_keeps_what_was_asked_and_confirmed(void) {
   plat_knob_set_number(PLAT_KNOB_QUIET_CONFIRM_WAIT_MS, 0);
   quiet_outcome out;
   ts_err err;
-  CHECK_INT(quiet_enter(s, &fake_ops, 3600, "run 9", &out, &err), TS_OK);
+  CHECK_INT(quiet_enter(s, &fake_ops, QUIET_BOTH, 3600, "run 9", &out, &err), TS_OK);
   CHECK_INT(store_quiet_set_run(s, out.entry_id, 9, &err), TS_OK);
   store_quiet_entry e;
   int found = 0;
@@ -858,8 +990,10 @@ int main(void) {
   RUN_CASE(a_crash_before_the_change_restores_nothing_wrong);
   RUN_CASE(the_users_own_changes_are_respected);
   RUN_CASE(entering_twice_is_refused);
-  RUN_CASE(tamper_protection_fails_quiet_mode_outright);
-  RUN_CASE(a_partial_quiet_on_is_undone);
+  RUN_CASE(probe_answers_read);
+  RUN_CASE(tamper_protection_leaves_defender_and_pauses_updates);
+  RUN_CASE(another_antivirus_is_named);
+  RUN_CASE(one_part_failing_leaves_the_other);
   RUN_CASE(the_deadline_restores_defender);
   RUN_CASE(the_system_says_why_it_cannot);
   RUN_CASE(the_registry_pause_round_trips);

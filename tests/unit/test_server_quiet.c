@@ -66,8 +66,13 @@ static int fake_update_set(int64_t until, ts_err *err) {
 
 static const char *fake_unavailable(void) { return NULL; }
 
-static const plat_quiet_ops fake_ops = {fake_defender_get, fake_defender_set, fake_update_get,
-                                        fake_update_set,   fake_unavailable,  NULL};
+static const plat_quiet_ops fake_ops = {fake_defender_get,
+                                        fake_defender_set,
+                                        fake_update_get,
+                                        fake_update_set,
+                                        fake_unavailable,
+                                        NULL,
+                                        NULL};
 
 static void fake_reset(void) {
   memset((void *)&fake, 0, sizeof fake);
@@ -156,7 +161,7 @@ static void leave_quiet_mode_on(void) {
   fake_reset();
   if (store_open(&s, db_path, &err) != TS_OK)
     return;
-  quiet_enter(s, &fake_ops, 3600, "run 4", &out, &err);
+  quiet_enter(s, &fake_ops, QUIET_BOTH, 3600, "run 4", &out, &err);
   store_close(s);
 }
 

@@ -56,6 +56,11 @@ grep -q "installed" "$out/install.txt" || fail "service install said nothing abo
 grep -q "ThreadSoup Users" "$out/install.txt" ||
   fail "service install said nothing about the group ThreadSoup Users"
 grep "ThreadSoup Users" "$out/install.txt" | head -n 1
+# Install reads the failure actions back: Wine's SCM takes them and keeps nothing (its
+# QueryServiceConfig2W answers an error), so install must say restart on failure is unconfirmed.
+grep -q "restart on failure cannot be read back\|restart on failure is not confirmed" \
+  "$out/install.txt" || fail "service install did not report the failure actions' read-back"
+grep "restart on failure" "$out/install.txt" | head -n 1
 "$wine_run" sc query ThreadSoup 2>&1 | tr -d '\r' >"$out/sc_query.txt"
 grep -q "SERVICE_NAME: ThreadSoup" "$out/sc_query.txt" || fail "sc query does not know ThreadSoup"
 grep -q "STOPPED" "$out/sc_query.txt" || fail "a freshly installed service is not stopped"
@@ -83,6 +88,10 @@ tr -d '\r' <"$out/doctor.raw" >"$out/doctor.txt"
 cat "$out/doctor.txt"
 grep -q '^ok  *server  *\\\\\.\\pipe\\threadsoup is served by ThreadSoup.s service (verified)' \
   "$out/doctor.txt" || fail "doctor does not find the installed service behind its pipe"
+# The restart check asks the SCM as the installed service's users would; Wine stores no failure
+# actions, so it warns that restart on failure is unknown.
+grep -q '^warn  *restart  *restart on failure unknown' "$out/doctor.txt" ||
+  fail "doctor does not report the service's failure actions as unknown under Wine"
 grep -q '^[a-z]*  *data  *C:.ProgramData.ThreadSoup' "$out/doctor.txt" ||
   fail "doctor does not check the service's data folder"
 if grep -q "^verdict: all hold (exit 0)" "$out/doctor.txt"; then [ $rc -eq 0 ]; else [ $rc -eq 1 ]; fi ||

@@ -7,6 +7,7 @@
 
 #include "../experiment/estimate.h"
 #include "../experiment/experiment.h"
+#include "../quiet/quiet.h"
 #include "../report/report.h"
 #include "cli.h"
 #include "threadsoup/call.h"
@@ -259,6 +260,18 @@ static int run_by_service(const run_options *o, const plan *p, uint64_t seed, lo
   return CLI_EXIT_OK;
 }
 
+/* Quiet mode left on in this database by a foreground run that no longer runs (killed, or its
+   console closed before it could restore everything) is restored before anything else. */
+static void recover_quiet(store *s) {
+  quiet_outcome out;
+  ts_err err;
+  int rc = quiet_recover_orphan(s, plat_quiet_system(), NULL, &out, &err);
+  if (rc != TS_OK)
+    fprintf(stderr, "threadsoup: %s\n", err.text);
+  else if (out.text[0])
+    printf("%s\n", out.text);
+}
+
 static int run_main(int argc, char **argv) {
   run_options o;
   plan p;
@@ -281,6 +294,7 @@ static int run_main(int argc, char **argv) {
     store_close(s);
     return cli_fail(&err);
   }
+  recover_quiet(s);
   if (o.estimate) {
     int rc = run_estimate(s, &p, seed, &err);
     store_close(s);
@@ -293,6 +307,8 @@ static int run_main(int argc, char **argv) {
   experiment_observer observer = {on_run_started, on_trial_done, on_note, NULL};
   int64_t run_id = resume_id;
   int rc;
+  /* A closed console waits (bounded) for the run to restore quiet mode on its way out. */
+  plat_interrupt_hold();
   if (o.resume) {
     printf("ThreadSoup: resuming run %ld\ndatabase: %s\n", resume_id, db_path);
     rc = experiment_resume(s, resume_id, &observer, NULL, &p, &err);
@@ -316,6 +332,7 @@ static int run_main(int argc, char **argv) {
       report_text(s, run_id, &p, stdout, &report_err) != TS_OK)
     fprintf(stderr, "threadsoup: %s\n", report_err.text);
   store_close(s);
+  plat_interrupt_settled();
   if (rc == TS_EINTERRUPTED) {
     fprintf(stderr,
             "threadsoup: run %lld interrupted; its finished trials are kept in %s (continue it "

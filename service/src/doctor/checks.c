@@ -9,6 +9,7 @@
   X(children)                                                                                      \
   X(rights)                                                                                        \
   X(server)                                                                                        \
+  X(restart)                                                                                       \
   X(data)                                                                                          \
   X(quiet)                                                                                         \
   X(power)                                                                                         \

@@ -28,6 +28,7 @@ typedef struct doctor_context {
                                         (plan_preset_largest_load) */
   const char *wine;                  /* NULL: plat_wine_version() (tests set "" for none) */
   const plat_spin_clock *spin_clock; /* NULL: measure burn's clock (plat_spin_clock_measure) */
+  const plat_service_restart *service_restart; /* NULL: read the service's failure actions */
   /* Connects to the service at `address`, says hello and asks `status`; TS_OK when the verified
      service answered. Errors as plat_ipc_connect's (TS_EUNSUPPORTED: nothing listens, TS_EDENIED:
      not the service). NULL: the server check is skipped (a run inside the service itself). */
@@ -75,6 +76,8 @@ void doctor_judge_threads_max(const plat_task_limits *l, long need, long machine
                               doctor_finding *out);
 void doctor_judge_pids_max(const plat_task_limits *l, long need, doctor_finding *out);
 void doctor_judge_open_files(const plat_task_limits *l, doctor_finding *out);
+/* The service's failure actions as the service manager answers them (checks/restart.c). */
+void doctor_judge_restart(const plat_service_restart *r, doctor_finding *out);
 void doctor_judge_user_tasks(const plat_task_limits *l, long need, doctor_finding *out);
 
 #endif

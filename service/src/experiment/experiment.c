@@ -730,7 +730,7 @@ static int enter_quiet(store *s, int64_t run_id, const plan *p, const experiment
   char reason[64], text[1200];
   snprintf(reason, sizeof reason, "run %lld", (long long)run_id);
   /* The pause lasts long enough for a day of trials; leaving the run ends it anyway. */
-  int rc = quiet_enter(s, plat_quiet_system(), 24 * 3600, reason, &outcome, &err);
+  int rc = quiet_enter(s, plat_quiet_system(), p->quiet, 24 * 3600, reason, &outcome, &err);
   /* The report shows per run what was asked and what was confirmed. */
   ts_err link_err;
   if (outcome.entry_id && store_quiet_set_run(s, outcome.entry_id, run_id, &link_err) != TS_OK)

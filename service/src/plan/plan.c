@@ -105,8 +105,8 @@ typedef enum setting_kind {
   KIND_DECIMAL,    /* double in [min, max] */
   KIND_PERCENT,    /* double in [min, max], in percent; `word` ("off", "auto") is stored as 0 */
   KIND_DURATION,   /* uint64_t nanoseconds in [min, max] */
-  KIND_SWITCH,     /* int: on (1) or off (0) */
   KIND_CHOICE,     /* char[]: one of the "|"-separated words of `value` */
+  KIND_ONE_OF,     /* int: the place (from 0) of one of the words of `forms` ("off|on") */
 } setting_kind;
 
 typedef struct plan_setting {
@@ -119,7 +119,7 @@ typedef struct plan_setting {
   const char *word;  /* percent and whole: the word that means 0 */
   const char *dflt;  /* the default as plan text, set through the same setter; NULL: none */
   const char *value; /* what --help calls the value, where the kind's name does not fit */
-  const char *forms; /* lists and text: what an item or the text is */
+  const char *forms; /* lists and text: what an item or the text is; choices: the words */
   const char *help;  /* what the setting means */
 } plan_setting;
 
@@ -146,8 +146,8 @@ typedef struct plan_setting {
   { key, KIND_PERCENT, AT(field, double), min, max, word, dflt, NULL, NULL, help }
 #define DURATION(key, field, min, max, dflt, help)                                                 \
   { key, KIND_DURATION, AT(field, uint64_t), min, max, NULL, dflt, NULL, NULL, help }
-#define SWITCH(key, field, dflt, help)                                                             \
-  { key, KIND_SWITCH, AT(field, int), 0, 1, NULL, dflt, NULL, NULL, help }
+#define ONE_OF(key, field, words, dflt, help)                                                      \
+  { key, KIND_ONE_OF, AT(field, int), 0, 0, NULL, dflt, NULL, words, help }
 
 /* The file format, the command line (--KEY), the stored text and --help; plan_format writes the
    settings in this order: these, each benchmark's own settings, then plan_settings_after. */
@@ -177,7 +177,7 @@ static const plan_setting plan_settings[] = {
             "comparison's 95 % CI half-width is at most this"),
     DURATION("budget", budget_ns, TS_NS_PER_MIN, 7 * TS_NS_PER_DAY, "1h",
              "time allowed for adaptive repetitions; when it runs out the run says so"),
-    SWITCH("stop-when-decided", stop_when_decided, "off",
+    ONE_OF("stop-when-decided", stop_when_decided, "off|on", "off",
            "after each block from the 3rd, check every comparison against group-sequential "
            "boundaries; when each is decided (an effect, or equivalence within the margin) the "
            "remaining planned blocks are not run"),
@@ -191,10 +191,12 @@ static const plan_setting plan_settings[] = {
             "the margin of 'no measurable effect' (auto: 1 %)"),
     DURATION("timeout", bench_timeout_ns, TS_NS_PER_S, TS_NS_PER_DAY, "10m",
              "an external benchmark is stopped after this"),
-    SWITCH("quiet", quiet, "off",
-           "quiet mode for the run: Defender real-time protection off and Windows Update paused "
-           "before the first trial, restored after the last (Windows, as an administrator; where "
-           "it cannot work the run goes on and says why)"),
+    /* The words' places are quiet mode's parts (quiet.h): 1 Defender, 2 Windows Update, 3 both. */
+    ONE_OF("quiet", quiet, "off|defender|updates|on", "off",
+           "quiet mode for the run: on = Defender real-time protection off and Windows Update "
+           "paused before the first trial, restored after the last; defender or updates = that "
+           "part alone (Windows, as an administrator). Each part is done or the run says why not "
+           "(Tamper Protection, another antivirus, policy) and goes on"),
 };
 /* The benchmarks' settings (bench.h) stand between the two tables, in bench_table's order. */
 static const plan_setting plan_settings_after[] = {
@@ -213,6 +215,20 @@ static int listed_before(size_t k, const bench_setting *row) {
       if (&bench_table[o]->settings[j] == row)
         return 1;
   return 0;
+}
+
+/* The i-th word (from 0) of a one-of's `forms` ("off|on") in buf; 0 past the last. */
+static int one_of_word(const plan_setting *s, int i, char *buf, size_t len) {
+  const char *w = s->forms;
+  for (; i > 0 && w; i--) {
+    w = strchr(w, '|');
+    w = w ? w + 1 : NULL;
+  }
+  if (!w || i < 0)
+    return 0;
+  size_t n = strcspn(w, "|");
+  snprintf(buf, len, "%.*s", (int)n, w);
+  return 1;
 }
 
 /* The benchmarks' settings in plan order: *b gets the benchmark of the i-th, *row its place among
@@ -330,9 +346,14 @@ static void accepted_text(const plan_setting *s, char *buf, size_t len) {
     ts_format_duration((uint64_t)s->max, max, sizeof max);
     snprintf(buf, len, "%s to %s", min, max);
     return;
-  case KIND_SWITCH:
-    snprintf(buf, len, "on, off");
+  case KIND_ONE_OF: {
+    size_t used = 0;
+    char word[32];
+    buf[0] = '\0';
+    for (int i = 0; one_of_word(s, i, word, sizeof word) && used < len; i++)
+      used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", word);
     return;
+  }
   case KIND_CHOICE: {
     ts_buf words = ts_buf_on(buf, len);
     for (const char *w = s->value; *w; w += strcspn(w, "|"), w += *w == '|')
@@ -347,9 +368,10 @@ static void value_name(const plan_setting *s, char *buf, size_t len) {
   static const char *const names[] = {
       [KIND_NAME] = "NAME",    [KIND_TEXT] = "TEXT",         [KIND_CONDITIONS] = "LIST",
       [KIND_BENCHES] = "LIST", [KIND_WHOLE] = "N",           [KIND_DECIMAL] = "X",
-      [KIND_PERCENT] = "P",    [KIND_DURATION] = "DURATION", [KIND_SWITCH] = "on|off",
-      [KIND_CHOICE] = "WORD"};
-  snprintf(buf, len, "%s%s%s", s->value ? s->value : names[s->kind], s->word ? "|" : "",
+      [KIND_PERCENT] = "P",    [KIND_DURATION] = "DURATION", [KIND_CHOICE] = "WORD",
+      [KIND_ONE_OF] = NULL};
+  const char *name = s->kind == KIND_ONE_OF ? s->forms : names[s->kind];
+  snprintf(buf, len, "%s%s%s", s->value ? s->value : name, s->word ? "|" : "",
            s->word ? s->word : "");
 }
 
@@ -489,12 +511,15 @@ static int set_value(plan *p, const plan_setting *s, const char *v, ts_err *err)
     if (ts_parse_percent(v, s->min, s->max, s->key, FIELD(p, s, double), err) == TS_OK)
       return TS_OK;
     break;
-  case KIND_SWITCH:
-    if (strcmp(v, "on") == 0 || strcmp(v, "off") == 0) {
-      *FIELD(p, s, int) = strcmp(v, "on") == 0;
-      return TS_OK;
-    }
+  case KIND_ONE_OF: {
+    char word[32];
+    for (int i = 0; one_of_word(s, i, word, sizeof word); i++)
+      if (strcmp(v, word) == 0) {
+        *FIELD(p, s, int) = i;
+        return TS_OK;
+      }
     break;
+  }
   case KIND_CHOICE:
     if (set_choice(p, s, v) == TS_OK)
       return TS_OK;
@@ -541,8 +566,9 @@ static void format_value(const plan *p, const plan_setting *s, char *buf, size_t
   case KIND_DURATION:
     ts_format_duration(*CFIELD(p, s, uint64_t), buf, (int)len);
     return;
-  case KIND_SWITCH:
-    snprintf(buf, len, "%s", *CFIELD(p, s, int) ? "on" : "off");
+  case KIND_ONE_OF:
+    if (!one_of_word(s, *CFIELD(p, s, int), buf, len))
+      snprintf(buf, len, "?");
     return;
   }
 }

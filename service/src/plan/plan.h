@@ -40,7 +40,7 @@ typedef struct plan {
   uint64_t quiet_timeout_ns; /* gate: give up waiting after this (the trial gets a warning) */
   double margin_pct;         /* equivalence margin of "no measurable effect"; 0 = automatic */
   uint64_t bench_timeout_ns; /* external benchmarks are killed after this */
-  int quiet;                 /* quiet mode (Defender off, Windows Update paused) for the run */
+  int quiet;                 /* quiet mode's parts for the run (quiet.h's quiet_parts): 0 off */
   /* The benchmarks' own settings (bench.h), in the order of bench_table and of each one's rows;
      "" = not given. */
   char bench_settings[BENCH_SETTINGS_MAX][BENCH_SETTING_MAX];

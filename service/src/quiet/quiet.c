@@ -269,6 +269,9 @@ static void update_quiet(const plat_quiet_ops *ops, int64_t until, int64_t was,
 
 static int restore_entry(store *s, const plat_quiet_ops *ops, const store_quiet_entry *entry,
                          quiet_outcome *out, ts_err *err);
+static void defender_restore(const plat_quiet_ops *ops, quiet_outcome *out);
+static void update_restore(const plat_quiet_ops *ops, const store_quiet_entry *entry,
+                           quiet_outcome *out);
 
 /* Keeps what was asked and confirmed in the journal entry; a failure to write it is a line in
    the outcome, not a reason to undo quiet mode. */
@@ -281,6 +284,7 @@ static void record_confirmation(store *s, int64_t id, quiet_outcome *out) {
   snprintf(e.update_state, sizeof e.update_state, "%s",
            quiet_update_state_token(out->update_state));
   snprintf(e.update_how, sizeof e.update_how, "%s", out->update_how);
+  snprintf(e.defender_how, sizeof e.defender_how, "%s", out->defender_how);
   ts_err err;
   if (store_quiet_set_confirmed(s, id, &e, &err) != TS_OK)
     say(out->text, sizeof out->text, "note: what was confirmed is not in the journal: %s",
@@ -288,16 +292,25 @@ static void record_confirmation(store *s, int64_t id, quiet_outcome *out) {
 }
 
 void quiet_describe_entry(const store_quiet_entry *e, char *buf, size_t len) {
-  char defender[160], update[500];
-  if (!e->defender_asked)
-    snprintf(defender, sizeof defender, "Defender real-time off not asked");
-  else
+  /* Entries from before parts could be chosen asked for both. */
+  int parts = e->parts_asked ? e->parts_asked : QUIET_BOTH;
+  char defender[400], update[500];
+  if (!(parts & QUIET_DEFENDER))
+    snprintf(defender, sizeof defender, "Defender not asked");
+  else if (e->defender_asked)
     snprintf(defender, sizeof defender, "Defender real-time off asked, %s",
              e->defender_confirmed == 1   ? "confirmed off (read back)"
              : e->defender_confirmed == 0 ? "still on when read back (Tamper Protection?)"
                                           : "not confirmed (could not be read back)");
+  else if (e->defender_how[0])
+    snprintf(defender, sizeof defender, "Defender real-time off asked, left as is: %s",
+             e->defender_how);
+  else
+    snprintf(defender, sizeof defender, "Defender real-time off not asked");
   quiet_update_state st = quiet_update_state_parse(e->update_state);
-  if (st == QUIET_UPDATE_NOT_ASKED) {
+  if (!(parts & QUIET_UPDATES)) {
+    snprintf(update, sizeof update, "Windows Update pause not asked");
+  } else if (st == QUIET_UPDATE_NOT_ASKED) {
     snprintf(update, sizeof update, "Windows Update pause not asked");
   } else {
     char when[40];
@@ -309,40 +322,108 @@ void quiet_describe_entry(const store_quiet_entry *e, char *buf, size_t len) {
   snprintf(buf, len, "%s; %s", defender, update);
 }
 
-/* quiet-on failed part-way: restores what the journal says was being changed, closes the entry
-   with the failure, and returns the failure (TS_EOS) with both stories. */
-static int undo_enter(store *s, const plat_quiet_ops *ops, int64_t id, quiet_outcome *out,
-                      ts_err *err) {
-  store_quiet_entry entry;
-  int found = 0;
-  ts_err e;
-  if (store_quiet_open_entry(s, &entry, &found, &e) != TS_OK || !found || entry.id != id)
-    return ts_err_set(err, TS_EOS,
-                      "quiet mode failed part-way, and its journal cannot be read to undo it "
-                      "(the next start retries): %s\n%s",
-                      e.text, out->text);
-  quiet_outcome undo;
-  memset(&undo, 0, sizeof undo);
-  ts_err undo_err;
-  if (restore_entry(s, ops, &entry, &undo, &undo_err) != TS_OK)
-    return ts_err_set(err, TS_EOS, "quiet mode failed part-way:\n%s\nand undoing it failed too: %s",
-                      out->text, undo_err.text);
-  char at[32];
-  plat_utc_timestamp(at, sizeof at);
-  store_quiet_end(s, id, at, out->text, &e); /* closed; the failure stays on record */
-  out->defender_changed = out->update_changed = 0;
-  return ts_err_set(err, TS_EOS, "quiet mode was not turned on (all or nothing):\n%s\nundone:\n%s",
-                    out->text, undo.text);
+/* ---- which part, and whether to touch it -------------------------------------------------- */
+
+static const char *const parts_words[] = {"off", "defender", "updates", "on"};
+
+const char *quiet_parts_word(int parts) {
+  return parts >= 0 && parts <= QUIET_BOTH ? parts_words[parts] : "off";
 }
 
-int quiet_enter(store *s, const plat_quiet_ops *ops, int64_t duration_s, const char *reason,
-                quiet_outcome *out, ts_err *err) {
+int quiet_parts_parse(const char *word) {
+  for (int i = 1; i <= QUIET_BOTH; i++)
+    if (word && strcmp(word, parts_words[i]) == 0)
+      return i;
+  return 0;
+}
+
+/* What quiet_enter makes of one part before it changes anything. */
+typedef enum part_plan {
+  PART_NOT_ASKED,  /* the caller did not ask for it */
+  PART_ABSENT,     /* this machine does not have it */
+  PART_UNREADABLE, /* there, but its state cannot be read: a problem, left alone */
+  PART_LEAVE,      /* nothing to do, or must not be done (a line says why) */
+  PART_CHANGE      /* to be changed */
+} part_plan;
+
+/* Whether Defender may be asked off, from the probe of who protects this PC: leaves `how` empty
+   when it may, or says why it is left as is; 1 when Tamper Protection refuses what was asked. */
+static int judge_defender(const plat_defender_facts *f, char *how, size_t len) {
+  how[0] = '\0';
+  if (f->running_mode[0] && strcmp(f->running_mode, "Normal") != 0) {
+    if (f->antivirus[0])
+      snprintf(how, len, "Defender is not this PC's antivirus (%s is; Defender: %s)", f->antivirus,
+               f->running_mode);
+    else
+      snprintf(how, len,
+               "Defender is not this PC's antivirus (Defender: %s; Security Center names no "
+               "other)",
+               f->running_mode);
+  } else if (f->realtime_on == 0) {
+    snprintf(how, len, "real-time protection is already off");
+  } else if (f->tamper == 1) {
+    snprintf(how, len,
+             "Tamper Protection is on, and Windows then ignores a program's request to turn "
+             "real-time protection off; for a run with Defender off, turn real-time protection "
+             "off by hand in Windows Security (Virus & threat protection settings) before the "
+             "run, or turn Tamper Protection off there");
+    return 1;
+  }
+  return 0;
+}
+
+/* Reads Defender's state and decides; *on gets real-time protection's state when read. */
+static part_plan plan_defender(const plat_quiet_ops *ops, int *on, int *refused, char *how,
+                               size_t len, ts_err *e) {
+  how[0] = '\0';
+  plat_defender_facts f;
+  int rc = ops->defender_facts ? ops->defender_facts(&f, e) : TS_OK;
+  if (rc == TS_EUNSUPPORTED)
+    return PART_ABSENT;
+  if (rc != TS_OK)
+    return PART_UNREADABLE;
+  if (!ops->defender_facts) {
+    memset(&f, 0, sizeof f);
+    f.realtime_on = f.tamper = -1;
+  }
+  if (f.realtime_on < 0) {
+    rc = ops->defender_get(&f.realtime_on, e);
+    if (rc == TS_EUNSUPPORTED)
+      return PART_ABSENT;
+    if (rc != TS_OK)
+      return PART_UNREADABLE;
+  }
+  *on = f.realtime_on;
+  *refused = judge_defender(&f, how, len);
+  return how[0] ? PART_LEAVE : PART_CHANGE;
+}
+
+/* A part's change that did not take is put back alone (it may have half-taken: a slow request, a
+   write that did not read back); what cannot be put back stays in the journal for the next
+   restore. Returns 1 when the part is back as it was. */
+static int undo_part(const plat_quiet_ops *ops, const store_quiet_entry *entry, int defender,
+                     quiet_outcome *out) {
+  quiet_outcome undo;
+  memset(&undo, 0, sizeof undo);
+  if (defender)
+    defender_restore(ops, &undo);
+  else
+    update_restore(ops, entry, &undo);
+  say(out->text, sizeof out->text, "  undone: %s", undo.text);
+  return undo.problems == 0;
+}
+
+int quiet_enter(store *s, const plat_quiet_ops *ops, int parts, int64_t duration_s,
+                const char *reason, quiet_outcome *out, ts_err *err) {
   memset(out, 0, sizeof *out);
   if (duration_s < QUIET_MIN_S || duration_s > QUIET_MAX_S)
     return ts_err_set(err, TS_EINVAL,
                       "quiet mode's duration: %lld s is out of range (accepted: %d s to %d s, "
                       "about 5 weeks)",
                       (long long)duration_s, QUIET_MIN_S, QUIET_MAX_S);
+  if (parts < QUIET_DEFENDER || parts > QUIET_BOTH)
+    return ts_err_set(err, TS_EINVAL,
+                      "quiet mode's parts: %d is not one (accepted: defender, updates, on)", parts);
   store_quiet_entry open;
   int found = 0;
   int rc = store_quiet_open_entry(s, &open, &found, err);
@@ -353,27 +434,32 @@ int quiet_enter(store *s, const plat_quiet_ops *ops, int64_t duration_s, const c
                       "quiet mode is already on since %s (%s); turn it off first (threadsoup "
                       "quiet off)",
                       open.started_at, open.reason);
+  out->parts_asked = parts;
 
-  /* The state before anything changes. A part that is not on this machine at all is left out;
-     a part that is there but cannot be read fails quiet mode before anything changes: it could
-     neither be changed knowingly nor restored exactly. */
+  /* The state before anything changes, part by part. */
   ts_err defender_err, update_err;
-  int defender_on = 0;
+  ts_err_clear(&defender_err);
+  ts_err_clear(&update_err);
+  int defender_on = 0, tamper_refused = 0;
   int64_t paused_until = 0;
-  int defender_rc = ops->defender_get(&defender_on, &defender_err);
-  int update_rc = ops->update_get(&paused_until, &update_err);
-  if (defender_rc != TS_OK && update_rc != TS_OK &&
-      (defender_rc == TS_EUNSUPPORTED || update_rc == TS_EUNSUPPORTED)) {
-    if (strcmp(defender_err.text, update_err.text) == 0)
-      return ts_err_set(err, defender_rc, "quiet mode cannot change anything here: %s",
-                        defender_err.text);
-    return ts_err_set(err, defender_rc, "quiet mode cannot change anything here: %s; %s",
-                      defender_err.text, update_err.text);
+  part_plan dplan = PART_NOT_ASKED, uplan = PART_NOT_ASKED;
+  if (parts & QUIET_DEFENDER)
+    dplan = plan_defender(ops, &defender_on, &tamper_refused, out->defender_how,
+                          sizeof out->defender_how, &defender_err);
+  if (parts & QUIET_UPDATES) {
+    rc = ops->update_get(&paused_until, &update_err);
+    uplan = rc == TS_EUNSUPPORTED ? PART_ABSENT : rc != TS_OK ? PART_UNREADABLE : PART_CHANGE;
   }
-  if (defender_rc != TS_OK && defender_rc != TS_EUNSUPPORTED)
-    return ts_err_set(err, defender_rc, "quiet mode changed nothing: %s", defender_err.text);
-  if (update_rc != TS_OK && update_rc != TS_EUNSUPPORTED)
-    return ts_err_set(err, update_rc, "quiet mode changed nothing: %s", update_err.text);
+  if ((dplan == PART_ABSENT || dplan == PART_NOT_ASKED) &&
+      (uplan == PART_ABSENT || uplan == PART_NOT_ASKED)) {
+    const ts_err *first = dplan == PART_ABSENT ? &defender_err : &update_err;
+    if (dplan == PART_ABSENT && uplan == PART_ABSENT &&
+        strcmp(defender_err.text, update_err.text) != 0)
+      return ts_err_set(err, TS_EUNSUPPORTED, "quiet mode cannot change anything here: %s; %s",
+                        defender_err.text, update_err.text);
+    return ts_err_set(err, TS_EUNSUPPORTED, "quiet mode cannot change anything here: %s",
+                      first->text);
+  }
   int64_t now = now_unix();
   int64_t until = now + duration_s + QUIET_MARGIN_S;
   /* Policy that takes the pause away from users: the Settings values would be written and then
@@ -382,26 +468,30 @@ int quiet_enter(store *s, const plat_quiet_ops *ops, int64_t duration_s, const c
   int blocked = 0;
   plat_update_signal sig;
   ts_err sig_err;
-  if (update_rc == TS_OK && ops->update_signal && ops->update_signal(&sig, &sig_err) == TS_OK)
+  if (uplan == PART_CHANGE && ops->update_signal && ops->update_signal(&sig, &sig_err) == TS_OK)
     blocked = quiet_update_policy(&sig, policy, sizeof policy);
+  if (uplan == PART_CHANGE && (blocked || paused_until >= until))
+    uplan = PART_LEAVE;
 
   store_quiet_entry entry;
   memset(&entry, 0, sizeof entry);
   plat_utc_timestamp(entry.started_at, sizeof entry.started_at);
   snprintf(entry.reason, sizeof entry.reason, "%s", reason && reason[0] ? reason : "by hand");
-  entry.defender_was = defender_rc == TS_OK ? defender_on : -1;
-  entry.update_paused_until_was = update_rc == TS_OK ? paused_until : -1;
+  entry.defender_was = dplan == PART_CHANGE || dplan == PART_LEAVE ? defender_on : -1;
+  entry.update_paused_until_was = uplan == PART_CHANGE || uplan == PART_LEAVE ? paused_until : -1;
   /* Defender has no end of its own: the service restores everything by this time. */
   entry.restore_by = now + duration_s;
+  entry.parts_asked = parts;
+  entry.owner_pid = plat_self_pid();
   int64_t id = 0;
   rc = store_quiet_begin(s, &entry, &id, err);
   if (rc != TS_OK)
     return ts_err_prefix(err, "quiet mode changed nothing");
+  out->entry_id = id;
 
   /* What will change is journaled before it changes: a crash right after a change still finds
      it in the journal. Restoring a part that did not change in the end is harmless. */
-  int change_defender = defender_rc == TS_OK && defender_on;
-  int change_update = update_rc == TS_OK && paused_until < until && !blocked;
+  int change_defender = dplan == PART_CHANGE, change_update = uplan == PART_CHANGE;
   rc = store_quiet_set_changed(s, id, change_defender, change_update, change_update ? until : 0,
                                err);
   if (rc != TS_OK) {
@@ -412,40 +502,102 @@ int quiet_enter(store *s, const plat_quiet_ops *ops, int64_t duration_s, const c
     return ts_err_prefix(err, "quiet mode changed nothing");
   }
 
-  if (defender_rc != TS_OK)
-    say(out->text, sizeof out->text, "Defender: not on this machine (%s); left out",
-        defender_err.text);
-  else if (!defender_on)
-    say(out->text, sizeof out->text, "Defender real-time protection: already off; left as is");
-  else
+  int defender_failed = 0, update_failed = 0;
+  switch (dplan) {
+  case PART_NOT_ASKED:
+    say(out->text, sizeof out->text, "Defender: not asked; left as is");
+    break;
+  case PART_ABSENT:
+    snprintf(out->defender_how, sizeof out->defender_how, "not on this machine (%s)",
+             defender_err.text);
+    say(out->text, sizeof out->text, "Defender: %s; left out", out->defender_how);
+    break;
+  case PART_UNREADABLE:
+    snprintf(out->defender_how, sizeof out->defender_how, "its state cannot be read: %s",
+             defender_err.text);
+    problem(out, "Defender: left as is: %s", out->defender_how);
+    defender_failed = 1;
+    break;
+  case PART_LEAVE:
+    say(out->text, sizeof out->text, "Defender real-time protection: left as is: %s",
+        out->defender_how);
+    /* Refused by Tamper Protection: what was asked was not done. */
+    defender_failed = tamper_refused;
+    break;
+  case PART_CHANGE: {
+    int before = out->problems;
     defender_quiet(ops, out);
-
-  if (out->problems) {
-    /* All or nothing: Windows Update is not touched once Defender has refused. */
-  } else if (update_rc != TS_OK) {
+    defender_failed = out->problems > before;
+    break;
+  }
+  }
+  switch (uplan) {
+  case PART_NOT_ASKED:
+    say(out->text, sizeof out->text, "Windows Update: not asked; left as is");
+    break;
+  case PART_ABSENT:
     say(out->text, sizeof out->text, "Windows Update: not on this machine (%s); left out",
         update_err.text);
-  } else if (blocked) {
-    out->update_asked_until = until;
-    out->update_state = QUIET_UPDATE_BLOCKED;
-    snprintf(out->update_how, sizeof out->update_how, "%s", policy);
-    say(out->text, sizeof out->text, "Windows Update: not paused: %s; left out", policy);
-  } else if (!change_update) {
-    char pause[64];
-    describe_pause(paused_until, now, pause, sizeof pause);
-    say(out->text, sizeof out->text, "Windows Update: already %s; left as is", pause);
-  } else {
+    break;
+  case PART_UNREADABLE:
+    problem(out, "Windows Update: left as is: the pause cannot be read: %s", update_err.text);
+    update_failed = 1;
+    break;
+  case PART_LEAVE:
+    if (blocked) {
+      out->update_asked_until = until;
+      out->update_state = QUIET_UPDATE_BLOCKED;
+      snprintf(out->update_how, sizeof out->update_how, "%s", policy);
+      say(out->text, sizeof out->text, "Windows Update: not paused: %s; left out", policy);
+      update_failed = 1;
+    } else {
+      char pause[64];
+      describe_pause(paused_until, now, pause, sizeof pause);
+      say(out->text, sizeof out->text, "Windows Update: already %s; left as is", pause);
+    }
+    break;
+  case PART_CHANGE: {
+    int before = out->problems;
     update_quiet(ops, until, paused_until, out);
+    update_failed = out->problems > before;
     if (policy[0])
       say(out->text, sizeof out->text, "Windows Update: note: %s", policy);
+    break;
   }
-  out->entry_id = id;
+  }
+
+  /* A change that did not take is put back alone; the journal then keeps only what was done
+     (and what could not be put back), so restoring undoes only that. */
+  entry.id = id;
+  entry.update_paused_until_set = until;
+  int keep_defender = out->defender_changed, keep_update = out->update_changed;
+  if (change_defender && !out->defender_changed && !undo_part(ops, &entry, 1, out))
+    keep_defender = 1;
+  if (change_update && !out->update_changed && !undo_part(ops, &entry, 0, out))
+    keep_update = 1;
+  ts_err journal_err;
+  if ((keep_defender != change_defender || keep_update != change_update) &&
+      store_quiet_set_changed(s, id, keep_defender, keep_update, keep_update ? until : 0,
+                              &journal_err) != TS_OK)
+    say(out->text, sizeof out->text, "note: %s", journal_err.text);
   record_confirmation(s, id, out);
-  if (out->problems)
-    return undo_enter(s, ops, id, out, err);
-  char deadline[40];
-  format_time(entry.restore_by, deadline, sizeof deadline);
-  say(out->text, sizeof out->text, "restored by the service at %s at the latest", deadline);
+
+  int done = out->defender_changed || out->update_changed;
+  if (!keep_defender && !keep_update) {
+    /* Nothing to restore: the entry keeps what was asked and why, closed. */
+    char at[32];
+    plat_utc_timestamp(at, sizeof at);
+    store_quiet_end(s, id, at, out->problems ? out->text : NULL, &journal_err);
+  }
+  int all_failed = (dplan == PART_NOT_ASKED || dplan == PART_ABSENT || defender_failed) &&
+                   (uplan == PART_NOT_ASKED || uplan == PART_ABSENT || update_failed);
+  if (!done && all_failed)
+    return ts_err_set(err, TS_EOS, "quiet mode changed nothing:\n%s", out->text);
+  if (keep_defender || keep_update) {
+    char deadline[40];
+    format_time(entry.restore_by, deadline, sizeof deadline);
+    say(out->text, sizeof out->text, "restored by the service at %s at the latest", deadline);
+  }
   return TS_OK;
 }
 
@@ -582,6 +734,31 @@ int quiet_recover(store *s, const plat_quiet_ops *ops, quiet_outcome *out, ts_er
     return rc;
   say(out->text, sizeof out->text, "quiet mode left on since %s (%s); restoring", entry.started_at,
       entry.reason);
+  return restore_entry(s, ops, &entry, out, err);
+}
+
+int quiet_owner_alive(long pid) {
+  plat_process_census p;
+  ts_err ignored;
+  if (pid <= 0 || plat_census_process(pid, &p, &ignored) != TS_OK)
+    return 0;
+  return plat_process_name_matches(p.name, "threadsoup");
+}
+
+int quiet_recover_orphan(store *s, const plat_quiet_ops *ops, quiet_owner_alive_fn alive,
+                         quiet_outcome *out, ts_err *err) {
+  memset(out, 0, sizeof *out);
+  store_quiet_entry entry;
+  int found = 0;
+  int rc = store_quiet_open_entry(s, &entry, &found, err);
+  if (rc != TS_OK || !found || entry.owner_pid <= 0)
+    return rc;
+  /* This process's own pid in an entry is a pid reused: its owner is gone too. */
+  if (entry.owner_pid != plat_self_pid() && (alive ? alive : quiet_owner_alive)(entry.owner_pid))
+    return TS_OK;
+  say(out->text, sizeof out->text,
+      "quiet mode left on since %s (%s) by process %ld, which no longer runs; restoring",
+      entry.started_at, entry.reason, entry.owner_pid);
   return restore_entry(s, ops, &entry, out, err);
 }
 

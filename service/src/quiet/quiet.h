@@ -27,6 +27,15 @@
 #define QUIET_CONFIRM_WAIT_MS 5000
 #define QUIET_CONFIRM_POLL_MS 250
 
+/* Quiet mode's parts, as the words of the plan's `quiet` setting place them (off, defender,
+   updates, on): a set of bits. Each part asked is done on its own, best effort: no choice is all
+   or nothing, and one part that cannot be done never keeps the other from being done. */
+enum { QUIET_DEFENDER = 1, QUIET_UPDATES = 2, QUIET_BOTH = 3 };
+/* "off", "defender", "updates", "on". */
+const char *quiet_parts_word(int parts);
+/* The parts a word names ("defender", "updates", "on"); 0 for anything else. */
+int quiet_parts_parse(const char *word);
+
 /* What became of the Windows Update pause quiet mode asked for. */
 typedef enum quiet_update_state {
   QUIET_UPDATE_NOT_ASKED = 0, /* no pause asked (left out, or already paused long enough) */
@@ -53,7 +62,10 @@ typedef struct quiet_outcome {
   int defender_confirmed;     /* 1 read back off, 0 read back on, -1 could not be read */
   int64_t update_asked_until; /* the pause end asked for (Unix s), 0 none */
   quiet_update_state update_state;
-  char update_how[300]; /* which signal confirmed it, or why it is not confirmed */
+  char update_how[300];   /* which signal confirmed it, or why it is not confirmed */
+  int parts_asked;        /* QUIET_DEFENDER, QUIET_UPDATES or QUIET_BOTH */
+  char defender_how[300]; /* why Defender was left as it was (Tamper Protection, another
+                             antivirus, already off), or "" */
   char text[1024];
 } quiet_outcome;
 
@@ -112,16 +124,24 @@ int quiet_describe(store *s, const quiet_machine *m, quiet_state *out, ts_err *e
 /* Both: reads the journal and the machine; machine errors are reported in the state. */
 int quiet_status(store *s, const plat_quiet_ops *ops, quiet_state *out, ts_err *err);
 
-/* Turns quiet mode on for `duration_s` seconds (QUIET_MIN_S to QUIET_MAX_S): first journals the
-   machine's state and the deadline now + duration_s (restore_by, which the service enforces:
-   Defender has no end of its own), then turns Defender's real-time protection off and pauses
-   Windows Update until now + duration_s + QUIET_MARGIN_S, journaling each change before making
-   it. All or nothing: a part that is there but cannot be read fails it before any change; a part
-   that refuses (Tamper Protection, a pause that does not take) fails it after its change is undone
-   and the entry closed (TS_EOS, out says what and what was undone). A part this machine does not
-   have at all is left out. Refused (TS_EINVAL) while quiet mode is on. */
-int quiet_enter(store *s, const plat_quiet_ops *ops, int64_t duration_s, const char *reason,
-                quiet_outcome *out, ts_err *err);
+/* Turns the `parts` of quiet mode on for `duration_s` seconds (QUIET_MIN_S to QUIET_MAX_S):
+   first journals the machine's state, what was asked, this process and the deadline now +
+   duration_s (restore_by, which the service enforces: Defender has no end of its own), then turns
+   Defender's real-time protection off and pauses Windows Update until now + duration_s +
+   QUIET_MARGIN_S, journaling each change before making it. Best effort per part:
+   - Defender is asked only when it is this PC's antivirus (AMRunningMode Normal) and Tamper
+     Protection is off; otherwise it is left as is with a line saying why and what the user can do
+     (Tamper Protection: turn real-time protection off by hand, or Tamper Protection off).
+   - A part that cannot be read, or refuses, is a line (out->problems) and is undone alone; the
+     other part goes on.
+   - A part this machine does not have at all is left out.
+   The entry records what was asked, done and confirmed; it stays open only when something was
+   changed. TS_OK when some asked part was done, or none needed doing; TS_EOS when every asked
+   part failed or was refused (nothing changed); TS_EUNSUPPORTED when no asked part exists here.
+   Refused (TS_EINVAL) while quiet mode is on, and for parts other than QUIET_DEFENDER,
+   QUIET_UPDATES and QUIET_BOTH. */
+int quiet_enter(store *s, const plat_quiet_ops *ops, int parts, int64_t duration_s,
+                const char *reason, quiet_outcome *out, ts_err *err);
 
 /* Restores what the open entry says quiet mode changed and closes it. A part the user changed
    during quiet mode (Defender turned back on, the pause changed) is left as the user set it, and
@@ -132,6 +152,19 @@ int quiet_leave(store *s, const plat_quiet_ops *ops, quiet_outcome *out, ts_err 
 
 /* At service start: restores an entry left open by a crash or a reboot, as quiet_leave does. */
 int quiet_recover(store *s, const plat_quiet_ops *ops, quiet_outcome *out, ts_err *err);
+
+/* Whether the process `pid` still runs as ThreadSoup (a pid reused by another program does not
+   count). */
+typedef int (*quiet_owner_alive_fn)(long pid);
+/* The real answer: the process list (plat_census_process) and its name. */
+int quiet_owner_alive(long pid);
+
+/* At a foreground start (`threadsoup run`, `threadsoup quiet`): restores, as quiet_recover does, an
+   entry left open by a process that no longer runs (a foreground run killed, or its console
+   closed before it could restore everything); an entry of a live process, or of this one, is left
+   to it. `alive` NULL: quiet_owner_alive. TS_OK with out->text "" when there is nothing to do. */
+int quiet_recover_orphan(store *s, const plat_quiet_ops *ops, quiet_owner_alive_fn alive,
+                         quiet_outcome *out, ts_err *err);
 
 /* The deadline: restores the open entry when its restore_by is at or before `now`, as
    quiet_leave does. *next_deadline gets the restore_by of the entry still open afterwards (0: none

@@ -778,8 +778,15 @@ static int handle_quiet_change(request *r, int on) {
     rc = long_field(r, "seconds", QUIET_MIN_S, QUIET_MAX_S, &seconds, &err);
   else if (on && proto_get(r->in, "hours"))
     rc = long_field(r, "hours", 1, QUIET_MAX_HOURS, &hours, &err);
+  const char *word = on ? proto_get(r->in, "parts") : NULL;
+  int parts = !on ? 0 : word ? quiet_parts_parse(word) : QUIET_BOTH;
+  if (rc == TS_OK && on && !parts)
+    rc = ts_err_set(&err, TS_EUSAGE,
+                    "parts: '%.40s' is not accepted (accepted: defender, "
+                    "updates, on)",
+                    word);
   if (rc == TS_OK)
-    rc = server_quiet_change(r->svc, on, seconds ? seconds : hours * 3600, r->from->peer.name,
+    rc = server_quiet_change(r->svc, parts, seconds ? seconds : hours * 3600, r->from->peer.name,
                              &outcome, &err);
   if (rc != TS_OK)
     return reply_err(r, &err);
@@ -891,7 +898,8 @@ const request_def server_requests[] = {
      0,
      handle_quiet_on,
      {{"hours", OPTIONAL, "how long quiet mode lasts, 1 to 839 (default 4)"},
-      {"seconds", OPTIONAL, "the same in seconds, 10 to 3020400, instead of hours"}}},
+      {"seconds", OPTIONAL, "the same in seconds, 10 to 3020400, instead of hours"},
+      {"parts", OPTIONAL, "defender, updates or on (both; the default)"}}},
     {"quiet-off", REQUEST_CONTROL, 0, handle_quiet_off, {{0}}},
 };
 const size_t server_request_count = sizeof server_requests / sizeof server_requests[0];

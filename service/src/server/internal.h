@@ -202,9 +202,10 @@ void server_quiet_recover(server *svc);
 /* The scheduler's part: restores the open entry once its deadline has come; returns the next
    deadline to wake for, 0 when no entry is open (no timer when idle). */
 int64_t server_quiet_tick(server *svc, int64_t now);
-/* quiet-on (for `seconds`) and quiet-off; wakes the scheduler for the new deadline. */
-int server_quiet_change(server *svc, int on, int64_t seconds, const char *who, quiet_outcome *out,
-                        ts_err *err);
+/* quiet-on of `parts` (quiet.h: QUIET_DEFENDER, QUIET_UPDATES, QUIET_BOTH) for `seconds`, or
+   quiet-off with parts 0; wakes the scheduler for the new deadline. */
+int server_quiet_change(server *svc, int parts, int64_t seconds, const char *who,
+                        quiet_outcome *out, ts_err *err);
 /* quiet-status: the journal now, the machine as read at most QUIET_CACHE_NS ago. */
 int server_quiet_status(server *svc, quiet_state *out, ts_err *err);
 

@@ -69,10 +69,11 @@ int64_t server_quiet_tick(server *svc, int64_t now) {
   return next;
 }
 
-int server_quiet_change(server *svc, int on, int64_t seconds, const char *who, quiet_outcome *out,
-                        ts_err *err) {
+int server_quiet_change(server *svc, int parts, int64_t seconds, const char *who,
+                        quiet_outcome *out, ts_err *err) {
+  int on = parts != 0;
   plat_mutex_lock(&svc->quiet_lock);
-  int rc = on ? quiet_enter(svc->quiet_db, svc->quiet_ops, seconds, who, out, err)
+  int rc = on ? quiet_enter(svc->quiet_db, svc->quiet_ops, parts, seconds, who, out, err)
               : quiet_leave(svc->quiet_db, svc->quiet_ops, out, err);
   svc->quiet_cached = 0;
   plat_mutex_unlock(&svc->quiet_lock);

@@ -10,7 +10,8 @@ int store_quiet_begin(store *s, const store_quiet_entry *e, int64_t *id, ts_err 
   sqlite3_stmt *st;
   int rc = kit_prepare(s,
                        "INSERT INTO quiet_journal (started_at, reason, defender_was, "
-                       "update_paused_until_was, restore_by) VALUES (?,?,?,?,?)",
+                       "update_paused_until_was, restore_by, parts_asked, owner_pid) "
+                       "VALUES (?,?,?,?,?,?,?)",
                        &st, err);
   if (rc != TS_OK)
     return rc;
@@ -19,6 +20,8 @@ int store_quiet_begin(store *s, const store_quiet_entry *e, int64_t *id, ts_err 
   kit_bind_int64_or_null(st, 3, e->defender_was, -1);
   kit_bind_int64_or_null(st, 4, e->update_paused_until_was, -1);
   kit_bind_int64_or_null(st, 5, e->restore_by, 0);
+  kit_bind_int64_or_null(st, 6, e->parts_asked, 0);
+  kit_bind_int64_or_null(st, 7, e->owner_pid, 0);
   /* The unique index on open entries refuses a second one, even from another process. */
   if (sqlite3_step(st) == SQLITE_DONE) {
     rc = TS_OK;
@@ -65,7 +68,8 @@ int store_quiet_set_confirmed(store *s, int64_t id, const store_quiet_entry *e, 
   sqlite3_stmt *st;
   int rc = kit_prepare(s,
                        "UPDATE quiet_journal SET defender_asked=?, defender_confirmed=?, "
-                       "update_asked_until=?, update_state=?, update_how=? WHERE id=?",
+                       "update_asked_until=?, update_state=?, update_how=?, defender_how=? "
+                       "WHERE id=?",
                        &st, err);
   if (rc != TS_OK)
     return rc;
@@ -74,7 +78,8 @@ int store_quiet_set_confirmed(store *s, int64_t id, const store_quiet_entry *e, 
   kit_bind_int64_or_null(st, 3, e->update_asked_until, 0);
   kit_bind_text_or_null(st, 4, e->update_state[0] ? e->update_state : NULL);
   kit_bind_text_or_null(st, 5, e->update_how[0] ? e->update_how : NULL);
-  sqlite3_bind_int64(st, 6, id);
+  kit_bind_text_or_null(st, 6, e->defender_how[0] ? e->defender_how : NULL);
+  sqlite3_bind_int64(st, 7, id);
   return kit_step_done(s, st, "cannot write quiet mode's journal", err);
 }
 
@@ -98,7 +103,8 @@ static int quiet_entry_query(store *s, const char *where, int64_t arg, store_qui
            "coalesce(update_paused_until_set,0), restored_at, restore_error, "
            "coalesce(restore_by,0), coalesce(run_id,0), coalesce(defender_asked,0), "
            "coalesce(defender_confirmed,-1), coalesce(update_asked_until,0), update_state, "
-           "update_how FROM quiet_journal "
+           "update_how, coalesce(parts_asked,0), defender_how, coalesce(owner_pid,0) "
+           "FROM quiet_journal "
            "%s ORDER BY id DESC LIMIT 1",
            where);
   sqlite3_stmt *st;
@@ -129,6 +135,9 @@ static int quiet_entry_query(store *s, const char *where, int64_t arg, store_qui
     out->update_asked_until = sqlite3_column_int64(st, 14);
     kit_copy_column(st, 15, out->update_state, sizeof out->update_state);
     kit_copy_column(st, 16, out->update_how, sizeof out->update_how);
+    out->parts_asked = sqlite3_column_int(st, 17);
+    kit_copy_column(st, 18, out->defender_how, sizeof out->defender_how);
+    out->owner_pid = (long)sqlite3_column_int64(st, 19);
     rc = TS_OK;
   } else {
     rc = rc == SQLITE_DONE ? TS_OK : kit_fail(s, err, "cannot read quiet mode's journal");

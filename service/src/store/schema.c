@@ -174,6 +174,15 @@ static const char *const migrations[] = {
        member of group threadsoup (ThreadSoup Users) records only into runs of its own. NULL for
        every other run, and for older ones: those are nobody's but root's. */
     "ALTER TABLE run ADD COLUMN owner TEXT;\n",
+    /* 14: quiet mode by parts. parts_asked: 1 Defender, 2 Windows Update, 3 both (NULL before:
+       both). defender_how: why Defender was left as it was (Tamper Protection, another antivirus,
+       already off), NULL when it was asked off or not asked. owner_pid: the process that entered
+       it (a foreground run's, or the service's), so a CLI start can restore an entry whose
+       process was killed. */
+    "ALTER TABLE quiet_journal ADD COLUMN parts_asked INTEGER CHECK (parts_asked BETWEEN 1 AND "
+    "3);\n"
+    "ALTER TABLE quiet_journal ADD COLUMN defender_how TEXT;\n"
+    "ALTER TABLE quiet_journal ADD COLUMN owner_pid INTEGER;\n",
 };
 
 int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }

@@ -14,7 +14,7 @@
 typedef struct store store;
 
 /* The newest schema this build knows; `PRAGMA user_version` of a ThreadSoup database. */
-#define STORE_SCHEMA_VERSION 13
+#define STORE_SCHEMA_VERSION 14
 /* `PRAGMA application_id` of every ThreadSoup database: "TSup". */
 #define STORE_APPLICATION_ID 0x54537570
 
@@ -417,11 +417,15 @@ typedef struct store_quiet_entry {
   int64_t update_asked_until; /* the pause end asked for (Unix s), 0 none */
   char update_state[16];      /* "confirmed", "written", "failed", "blocked", "not-asked", "" */
   char update_how[300];       /* the signal that confirmed it, or why not */
+  /* Quiet mode by parts (schema 13; older entries: 0, "", 0). */
+  int parts_asked;        /* 1 Defender, 2 Windows Update, 3 both; 0 not recorded (both) */
+  char defender_how[300]; /* why Defender was left as it was, or "" */
+  long owner_pid;         /* the process that entered it; 0 not recorded */
 } store_quiet_entry;
 
 /* Opens a journal entry with the state before quiet mode (started_at, reason, defender_was,
-   update_paused_until_was, restore_by; nothing changed yet), committed before this returns.
-   TS_EINVAL when an entry is already open (quiet mode is on). */
+   update_paused_until_was, restore_by, parts_asked, owner_pid; nothing changed yet), committed
+   before this returns. TS_EINVAL when an entry is already open (quiet mode is on). */
 int store_quiet_begin(store *s, const store_quiet_entry *entry, int64_t *id, ts_err *err);
 /* Records which parts quiet mode changes, before and after changing them. */
 int store_quiet_set_changed(store *s, int64_t id, int defender_changed, int update_changed,
@@ -430,7 +434,7 @@ int store_quiet_set_changed(store *s, int64_t id, int defender_changed, int upda
    failed so far and leaves it open for another try. restore_error may be NULL. */
 int store_quiet_end(store *s, int64_t id, const char *restored_at, const char *restore_error,
                     ts_err *err);
-/* Records what quiet mode asked for and confirmed (the fields from defender_asked on). */
+/* Records what quiet mode asked for and confirmed (defender_asked to update_how, defender_how). */
 int store_quiet_set_confirmed(store *s, int64_t id, const store_quiet_entry *e, ts_err *err);
 /* Ties the entry to the run it was entered for. */
 int store_quiet_set_run(store *s, int64_t id, int64_t run_id, ts_err *err);

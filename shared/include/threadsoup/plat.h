@@ -123,6 +123,19 @@ int plat_interrupt_wait(uint64_t ns);
 void plat_interrupt_raise(void);
 /* Clears a raised interrupt, so the next wait is not ended at once (tests that raise it). */
 void plat_interrupt_reset(void);
+/* Windows ends a console program when its handler of a console close (or logoff, shutdown)
+   returns, and after about 5 s whatever it does. Between plat_interrupt_hold and
+   plat_interrupt_settled (a foreground run that may have quiet mode on) the handler raises the
+   interrupt and then waits, at most PLAT_CLOSE_ALLOWANCE_MS, for the program to restore what it
+   changed; what is left open is restored at the next start. POSIX: no-ops (SIGHUP only raises the
+   interrupt, and the program restores before it exits). */
+#define PLAT_CLOSE_ALLOWANCE_MS 4500
+void plat_interrupt_hold(void);
+void plat_interrupt_settled(void);
+/* The process is a Windows service: logoff and shutdown console events are the service manager's
+   (its PRESHUTDOWN control stops the server), so the handler passes them on (returns FALSE)
+   instead of interrupting. POSIX: a no-op. */
+void plat_interrupt_as_service(void);
 
 /* A cancel token: one job's own stop request (the service stops one experiment without touching
    the process-wide interrupt that stops everything). Waits on a token end on either. A NULL token
@@ -453,6 +466,28 @@ typedef struct plat_update_signal {
   char policy_where[160]; /* where the first of those was found, e.g. "Group Policy" */
 } plat_update_signal;
 
+/* Who protects this PC, read in one probe (one PowerShell: Get-MpComputerStatus and Security
+   Center's root\SecurityCenter2 AntiVirusProduct), before quiet mode asks Defender anything.
+   Set-MpPreference changes nothing while Tamper Protection is on (the default since Windows 10
+   1903), and Defender in passive mode (another antivirus is the PC's) has no real-time protection
+   of its own to turn off. */
+typedef struct plat_defender_facts {
+  int realtime_on; /* RealTimeProtectionEnabled: 1, 0, -1 unknown */
+  int tamper;      /* IsTamperProtected (else the TamperProtection registry value): 1, 0, -1 */
+  char running_mode[40]; /* AMRunningMode: "Normal", "Passive Mode", "SxS Passive Mode", "EDR Block
+                            Mode"; "Not running" when Defender's service does not answer; "" not
+                            said (a Defender platform older than the field) */
+  char antivirus[200];   /* the enabled antivirus products Security Center lists other than
+                            Defender, comma-separated ("" none, or Security Center is absent) */
+  char error[200];       /* what Get-MpComputerStatus said when it failed, or "" */
+} plat_defender_facts;
+
+/* Reads the answer of the facts probe: lines "realtime=True", "tamper=False", "mode=Normal",
+   "error=TEXT" and one "av=NAME|PRODUCTSTATE" per Security Center product (PRODUCTSTATE's bits
+   0x1000 say enabled). Unknown lines are ignored; a field not answered stays unknown. Portable,
+   so recorded answers are tested everywhere. */
+void plat_defender_facts_parse(const char *output, plat_defender_facts *out);
+
 /* What quiet mode changes, behind a table of functions so that its logic (service/src/quiet) is
    tested with a fake machine: Wine has neither Defender nor Windows Update. Each function returns
    TS_OK or a code with a sentence in err; TS_EUNSUPPORTED where the part does not exist. */
@@ -473,6 +508,9 @@ typedef struct plat_quiet_ops {
   /* The update stack's own view of the pause and the policy over it (may be NULL: no second
      signal on this machine). Reads only; absent values are -1/0 in out, not errors. */
   int (*update_signal)(plat_update_signal *out, ts_err *err);
+  /* Who protects this PC (may be NULL: then Defender is taken as the PC's antivirus and Tamper
+     Protection as unknown). TS_EUNSUPPORTED where there is no Defender to ask. */
+  int (*defender_facts)(plat_defender_facts *out, ts_err *err);
 } plat_quiet_ops;
 
 /* The real machine's functions: PowerShell's Defender cmdlets and the registry values of the

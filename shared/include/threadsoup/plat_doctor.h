@@ -58,6 +58,23 @@ int plat_rights_read(plat_rights *out, ts_err *err);
 /* Windows Defender's Tamper Protection: 1 on, 0 off, -1 unknown (no Defender, Wine, Linux). */
 int plat_tamper_protection(void);
 
+/* What the service manager keeps about restarting a service after it fails. Windows: its
+   SERVICE_CONFIG_FAILURE_ACTIONS and _FLAG as QueryServiceConfig2W answers them (with
+   SERVICE_QUERY_CONFIG, which every user has by default); elsewhere TS_EUNSUPPORTED. */
+typedef struct plat_service_restart {
+  int installed; /* 0: no service of that name */
+  int readable;  /* 0: the service manager would not answer the failure actions (why) */
+  long reset_s;  /* seconds without failure after which the count of failures starts over */
+  int actions;   /* how many actions there are (the n-th failure takes the n-th, or the last) */
+  int restarts;  /* how many of them restart the service */
+  long first_delay_ms; /* the first action's delay */
+  int non_crash;       /* restart also after a stop with an error code: 1, 0, -1 unknown */
+  char why[200];       /* why it is not installed or not readable */
+} plat_service_restart;
+
+/* Reads the failure actions of the service `name` ("ThreadSoup"). */
+int plat_service_restart_read(const char *name, plat_service_restart *out, ts_err *err);
+
 /* The Wine version when this program runs under Wine ("9.0"), else NULL. */
 const char *plat_wine_version(void);
 

@@ -214,6 +214,14 @@ int plat_rights_read(plat_rights *out, ts_err *err) {
 
 int plat_tamper_protection(void) { return -1; }
 
+int plat_service_restart_read(const char *name, plat_service_restart *out, ts_err *err) {
+  (void)name;
+  memset(out, 0, sizeof *out);
+  return ts_err_set(err, TS_EUNSUPPORTED,
+                    "systemd restarts the daemon from its unit (Restart=on-failure in "
+                    "threadsoup.service), not from failure actions");
+}
+
 const char *plat_wine_version(void) { return NULL; }
 
 static uint64_t ns_of(const struct timespec *ts) {

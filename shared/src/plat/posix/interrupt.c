@@ -137,3 +137,11 @@ void plat_interrupt_reset(void) {
     while (read(interrupt_state.pipe_fds[0], drain, sizeof drain) > 0) {
     }
 }
+
+/* SIGHUP (the terminal closed) only raises the interrupt: nothing ends the process meanwhile, so
+   the program restores quiet mode on its way out and nothing needs holding. */
+void plat_interrupt_hold(void) {}
+
+void plat_interrupt_settled(void) {}
+
+void plat_interrupt_as_service(void) {}

@@ -37,7 +37,13 @@ static int update_signal(plat_update_signal *out, ts_err *err) {
   return quiet_unsupported(err);
 }
 
-static const plat_quiet_ops posix_quiet_ops = {defender_get, defender_set,       update_get,
-                                               update_set,   unavailable_reason, update_signal};
+static int defender_facts(plat_defender_facts *out, ts_err *err) {
+  (void)out;
+  return quiet_unsupported(err);
+}
+
+static const plat_quiet_ops posix_quiet_ops = {defender_get,  defender_set,       update_get,
+                                               update_set,    unavailable_reason, update_signal,
+                                               defender_facts};
 
 const plat_quiet_ops *plat_quiet_system(void) { return &posix_quiet_ops; }

@@ -13,6 +13,8 @@
 #include "threadsoup/plat.h"
 #include "win32.h"
 
+#include <winsvc.h> /* after windows.h (win32.h) */
+
 int plat_task_limits_read(const char *root, int prefer_service, plat_task_limits *out,
                           ts_err *err) {
   (void)root;
@@ -81,6 +83,54 @@ int plat_tamper_protection(void) {
   if (rc != ERROR_SUCCESS)
     return -1;
   return (value & 1) ? 1 : 0;
+}
+
+int plat_service_restart_read(const char *name, plat_service_restart *out, ts_err *err) {
+  memset(out, 0, sizeof *out);
+  out->non_crash = -1;
+  wchar_t wide[128];
+  if (!win32_to_wide(name, wide, sizeof wide / sizeof wide[0]))
+    return ts_err_set(err, TS_EINVAL, "service name too long or not UTF-8: %s", name);
+  SC_HANDLE scm = OpenSCManagerW(NULL, NULL, SC_MANAGER_CONNECT);
+  if (!scm) {
+    win32_error_text(GetLastError(), out->why, sizeof out->why);
+    return ts_err_set(err, TS_EOS, "cannot open the Service Control Manager: %s", out->why);
+  }
+  /* Reading the configuration needs no administrator: SERVICE_QUERY_CONFIG is granted to
+     authenticated users by a service's default security. */
+  SC_HANDLE service = OpenServiceW(scm, wide, SERVICE_QUERY_CONFIG);
+  if (!service) {
+    DWORD code = GetLastError();
+    CloseServiceHandle(scm);
+    win32_error_text(code, out->why, sizeof out->why);
+    if (code == ERROR_SERVICE_DOES_NOT_EXIST)
+      return TS_OK;
+    return ts_err_set(err, TS_EOS, "cannot open the service %s: %s", name, out->why);
+  }
+  out->installed = 1;
+  union {
+    SERVICE_FAILURE_ACTIONSW failure;
+    SERVICE_FAILURE_ACTIONS_FLAG flag;
+    BYTE bytes[8192];
+  } q;
+  DWORD needed = 0;
+  if (QueryServiceConfig2W(service, SERVICE_CONFIG_FAILURE_ACTIONS, q.bytes, sizeof q, &needed)) {
+    out->readable = 1;
+    out->reset_s = (long)q.failure.dwResetPeriod;
+    out->actions = (int)q.failure.cActions;
+    for (DWORD i = 0; i < q.failure.cActions && q.failure.lpsaActions; i++)
+      out->restarts += q.failure.lpsaActions[i].Type == SC_ACTION_RESTART;
+    if (q.failure.cActions > 0 && q.failure.lpsaActions)
+      out->first_delay_ms = (long)q.failure.lpsaActions[0].Delay;
+  } else {
+    win32_error_text(GetLastError(), out->why, sizeof out->why);
+  }
+  if (QueryServiceConfig2W(service, SERVICE_CONFIG_FAILURE_ACTIONS_FLAG, q.bytes, sizeof q,
+                           &needed))
+    out->non_crash = q.flag.fFailureActionsOnNonCrashFailures != 0;
+  CloseServiceHandle(service);
+  CloseServiceHandle(scm);
+  return TS_OK;
 }
 
 const char *plat_wine_version(void) {

@@ -12,26 +12,54 @@
 static struct {
   volatile LONG raised;
   HANDLE event;
+  HANDLE settled;        /* manual reset; reset while the program has something to restore */
+  volatile LONG service; /* plat_interrupt_as_service */
 } interrupt_state;
 
 static BOOL WINAPI interrupt_console_handler(DWORD type) {
   switch (type) {
   case CTRL_C_EVENT:
   case CTRL_BREAK_EVENT:
-  case CTRL_CLOSE_EVENT:
-  case CTRL_SHUTDOWN_EVENT:
     plat_interrupt_raise();
+    return TRUE;
+  case CTRL_LOGOFF_EVENT:
+  case CTRL_SHUTDOWN_EVENT:
+    /* A service gets these for every user's logoff and at shutdown; the SCM's controls are its
+       way to stop. */
+    if (InterlockedCompareExchange(&interrupt_state.service, 0, 0))
+      return FALSE;
+    /* fall through */
+  case CTRL_CLOSE_EVENT:
+    plat_interrupt_raise();
+    /* Returning lets Windows end the process: first give the program, which is interrupted now,
+       its chance to restore quiet mode, within the close's allowance of about 5 s. */
+    if (interrupt_state.settled)
+      WaitForSingleObject(interrupt_state.settled, PLAT_CLOSE_ALLOWANCE_MS);
     return TRUE;
   default:
     return FALSE;
   }
 }
 
+void plat_interrupt_hold(void) {
+  if (interrupt_state.settled)
+    ResetEvent(interrupt_state.settled);
+}
+
+void plat_interrupt_settled(void) {
+  if (interrupt_state.settled)
+    SetEvent(interrupt_state.settled);
+}
+
+void plat_interrupt_as_service(void) { InterlockedExchange(&interrupt_state.service, 1); }
+
 int plat_interrupt_install(ts_err *err) {
   if (interrupt_state.event)
     return TS_OK;
   /* Manual reset: once raised, every later wait returns at once. */
   interrupt_state.event = CreateEventW(NULL, TRUE, FALSE, NULL);
+  /* Set: nothing to wait for until a program holds it. */
+  interrupt_state.settled = CreateEventW(NULL, TRUE, TRUE, NULL);
   if (!interrupt_state.event)
     return ts_err_set(err, TS_EOS, "cannot create the interrupt event (error %lu)",
                       (unsigned long)GetLastError());

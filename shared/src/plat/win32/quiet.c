@@ -3,6 +3,7 @@
    PowerShell's Defender cmdlets, and the Windows Update pause through the registry values the
    Settings app writes. */
 #include "threadsoup/plat.h"
+#include "threadsoup/plat_doctor.h"
 #include "threadsoup/plat_knobs.h"
 
 #include <stdio.h>
@@ -96,7 +97,7 @@ static int run_powershell(const char *command, char *output, size_t capacity, ts
     return ts_err_set(err, TS_EUNSUPPORTED,
                       "Defender cannot be controlled: Windows PowerShell (powershell.exe in the "
                       "system folder) is missing");
-  char script[512];
+  char script[1024];
   snprintf(script, sizeof script, "$ErrorActionPreference='Stop'; %s", command);
   const char *const argv[] = {path, "-NoProfile", "-NonInteractive", "-Command", script, NULL};
   int exit_code = -1;
@@ -149,6 +150,37 @@ static int defender_set(int realtime_on, ts_err *err) {
   return run_powershell(realtime_on ? "Set-MpPreference -DisableRealtimeMonitoring $false"
                                     : "Set-MpPreference -DisableRealtimeMonitoring $true",
                         output, sizeof output, err);
+}
+
+/* Everything quiet mode must know before it asks Defender anything, in one PowerShell: real-time
+   protection, Tamper Protection and the running mode (Get-MpComputerStatus: AMRunningMode
+   "Normal" is Defender as the PC's antivirus; "Passive Mode", "SxS Passive Mode" and "EDR Block
+   Mode" leave that to another product; the cmdlet fails when Defender's service does not run,
+   as when another antivirus has switched it off), and the antivirus products Security Center
+   knows (root\SecurityCenter2, Windows clients only: servers have none, hence the second try). */
+static const char facts_command[] =
+    "try { $s = Get-MpComputerStatus; 'realtime=' + $s.RealTimeProtectionEnabled; "
+    "'tamper=' + $s.IsTamperProtected; 'mode=' + $s.AMRunningMode } "
+    "catch { 'mode=Not running'; 'error=' + $_.Exception.Message }; "
+    "try { Get-CimInstance -Namespace root/SecurityCenter2 -ClassName AntiVirusProduct | "
+    "ForEach-Object { 'av=' + $_.displayName + '|' + $_.productState } } catch { }";
+
+static int defender_facts(plat_defender_facts *out, ts_err *err) {
+  char output[4096];
+  memset(out, 0, sizeof *out);
+  out->realtime_on = out->tamper = -1;
+  if (!defender_present())
+    return ts_err_set(err, TS_EUNSUPPORTED,
+                      "Windows Defender is not installed here (no Defender registry key or no "
+                      "Windows PowerShell)");
+  int rc = run_powershell(facts_command, output, sizeof output, err);
+  if (rc != TS_OK)
+    return rc;
+  plat_defender_facts_parse(output, out);
+  /* Defender platforms older than IsTamperProtected: Windows Security's own value. */
+  if (out->tamper < 0)
+    out->tamper = plat_tamper_protection();
+  return TS_OK;
 }
 
 /* ---- the Windows Update pause in the registry ----------------------------------------------- */
@@ -419,7 +451,8 @@ static const char *unavailable_reason(void) {
          "mode can only turn Defender's real-time protection off";
 }
 
-static const plat_quiet_ops win32_quiet_ops = {defender_get, defender_set,       update_get,
-                                               update_set,   unavailable_reason, update_signal};
+static const plat_quiet_ops win32_quiet_ops = {defender_get,  defender_set,       update_get,
+                                               update_set,    unavailable_reason, update_signal,
+                                               defender_facts};
 
 const plat_quiet_ops *plat_quiet_system(void) { return &win32_quiet_ops; }
