@@ -68,8 +68,9 @@ static int read_options(int argc, char **argv, run_options *o, ts_err *err) {
     if (rc != TS_OK)
       return rc;
   }
-  if (o->use_service && o->db_path)
-    return ts_err_set(err, TS_EUSAGE, "run --service uses the service's database: drop --db");
+  if ((o->use_service || o->socket) && o->db_path)
+    return ts_err_set(err, TS_EUSAGE, "run %s uses the service's database: drop --db",
+                      o->use_service ? "--service" : "--socket");
   if (o->estimate && o->resume)
     return ts_err_set(err, TS_EUSAGE,
                       "run --estimate estimates a plan before it runs: it takes no --resume");
@@ -238,9 +239,17 @@ static int run_by_service(const run_options *o, const plan *p, uint64_t seed, lo
   const char *run = proto_get(&reply, "run");
   if (expected && expected[0])
     printf("%s\n", expected);
-  printf("run %s %s by the service; follow it with threadsoup status, threadsoup history "
-         "--service, threadsoup report %s\n",
-         run ? run : "?", resume_id ? "resumed" : "started", run ? run : "RUN");
+  /* Every hint names the database it means: the service's, so each command carries --service
+     (and the socket when one was given). */
+  char service[PLAT_PATH_MAX + 16];
+  if (o->socket)
+    snprintf(service, sizeof service, "--socket '%s'", o->socket);
+  else
+    snprintf(service, sizeof service, "--service");
+  printf("run %s %s by the service (in the service's database); follow it with threadsoup "
+         "status%s%s, threadsoup history %s, threadsoup report %s %s\n",
+         run ? run : "?", resume_id ? "resumed" : "started", o->socket ? " " : "",
+         o->socket ? service : "", service, run ? run : "RUN", service);
   return CLI_EXIT_OK;
 }
 
@@ -279,6 +288,15 @@ static int run_main(int argc, char **argv) {
   int64_t run_id = resume_id;
   int rc;
   if (o.resume) {
+    /* A run that is not there is said at once, with no report around it. */
+    store_run_row *row = malloc(sizeof *row);
+    rc = row ? store_run_get(s, resume_id, row, &err)
+             : ts_err_set(&err, TS_ENOMEM, "no memory to read run %ld", resume_id);
+    free(row);
+    if (rc != TS_OK) {
+      store_close(s);
+      return cli_fail(&err);
+    }
     printf("ThreadSoup: resuming run %ld\ndatabase: %s\n", resume_id, db_path);
     rc = experiment_resume(s, resume_id, &observer, NULL, &p, &err);
   } else {
@@ -302,8 +320,9 @@ static int run_main(int argc, char **argv) {
   if (rc == TS_EINTERRUPTED) {
     fprintf(stderr,
             "threadsoup: run %lld interrupted; its finished trials are kept in %s (continue it "
-            "with: threadsoup run --resume %lld)\n",
-            (long long)run_id, db_path, (long long)run_id);
+            "with: threadsoup run --resume %lld%s%s%s)\n",
+            (long long)run_id, db_path, (long long)run_id, o.db_path ? " --db '" : "",
+            o.db_path ? db_path : "", o.db_path ? "'" : "");
     return CLI_EXIT_FAILURE;
   }
   if (rc != TS_OK)

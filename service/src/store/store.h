@@ -22,6 +22,10 @@ typedef struct store store;
    not a ThreadSoup database (TS_EFOREIGN_DB) or comes from a newer version (TS_ENEWER_DB) is
    refused and not modified. */
 int store_open(store **out, const char *path, ts_err *err);
+/* store_open for commands that only read (report, history, export): a database that does not
+   exist is TS_EUSAGE "there is no database PATH …" instead of a new, empty one left behind by a
+   mistyped --db. An existing older database is still upgraded, as store_open does. */
+int store_open_existing(store **out, const char *path, ts_err *err);
 void store_close(store *s);
 int store_schema_version(store *s);
 
