@@ -106,9 +106,7 @@ static int build_plan(const run_options *o, plan *p, uint64_t *seed, ts_err *err
   if (rc == TS_OK)
     rc = plan_check(p, err);
   if (rc == TS_OK && o->seed) {
-    long v;
-    rc = ts_parse_long(o->seed, 0, 2147483647L, "--seed", &v, err);
-    *seed = (uint64_t)v;
+    rc = ts_parse_u64(o->seed, "--seed", seed, err);
   } else if (rc == TS_OK) {
     *seed = plat_clock_ns() ^ ((uint64_t)plat_self_pid() << 32);
   }
@@ -301,9 +299,9 @@ static int run_main(int argc, char **argv) {
     rc = experiment_resume(s, resume_id, &observer, NULL, &p, &err);
   } else {
     printf("ThreadSoup experiment '%s': %d condition(s) x %d benchmark(s) x %ld block(s)%s, "
-           "seed %llu\ndatabase: %s\n",
+           "seed %llu (--seed %llu repeats this order)\ndatabase: %s\n",
            p.name, p.condition_count, p.bench_count, p.reps, p.precision_pct > 0 ? " or more" : "",
-           (unsigned long long)seed, db_path);
+           (unsigned long long)seed, (unsigned long long)seed, db_path);
     /* What this plan can detect, from this machine's history: before it starts, at no cost. */
     estimate e;
     ts_err estimate_err;
@@ -350,7 +348,8 @@ const cli_command cli_run_command = {
             "  --db PATH               database file (default: the per-user data folder,\n"
             "                          ~/.local/share/threadsoup/threadsoup.db or\n"
             "                          %LOCALAPPDATA%\\ThreadSoup\\threadsoup.db)\n"
-            "  --seed N                order the trials from this seed (default: from the clock)\n"
+            "  --seed N                order the trials from this seed, 0 to 18446744073709551615\n"
+            "                          as runs print it (default: from the clock)\n"
             "  --resume RUN            continue an interrupted run where it stopped\n"
             "  --service               have the service run it (it keeps running when this\n"
             "                          program ends); --socket ADDRESS names the service\n"

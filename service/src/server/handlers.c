@@ -454,7 +454,7 @@ static int handle_run_start(request *r) {
   uint64_t seed = plat_clock_ns() ^ ((uint64_t)plat_self_pid() << 32);
   const char *seed_text = proto_get(r->in, "seed");
   if (rc == TS_OK && seed_text)
-    seed = strtoull(seed_text, NULL, 10);
+    rc = ts_parse_u64(seed_text, "seed", &seed, &err);
   runner_asker asker = {r->from->peer.name, plat_peer_may_run_programs(&r->from->peer),
                         r->from->peer.admin_not_elevated};
   ts_err estimate_err;

@@ -269,6 +269,7 @@ typedef struct store_run_row {
   uint64_t memory_bytes;   /* of that machine; 0 when not known */
   char imported_from[512]; /* the file the run was imported from; "" when measured here */
   char imported_at[32];
+  char version[32]; /* the ThreadSoup version that began the run */
 } store_run_row;
 
 /* Every function that reads runs fails with TS_ESTORE when a run's status is not one this build
