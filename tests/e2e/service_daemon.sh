@@ -78,7 +78,8 @@ if [ "$part" = schedule ]; then
   [ $((due - now)) -lt 10 ] && due=$((due + 60))
   when=$(date -d "@$due" "+%Y-%m-%d %H:%M")
   "$exe" schedule add once $when --plan quick --socket "$sock" >/dev/null || fail "schedule add failed"
-  "$exe" schedule list --socket "$sock" | grep -q "once $when" || fail "schedule list does not show it"
+  "$exe" schedule list --socket "$sock" | grep -Eq "^ +[0-9]+  once $when +[0-9-]+ [0-9:]+ +quick +enabled +not run yet" ||
+    fail "schedule list does not show it as a table row: $("$exe" schedule list --socket "$sock")"
   # Waiting for a due time is one timed wait, not polling: no wake-up before it is due.
   sleep 1
   before=$(switches)
