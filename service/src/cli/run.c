@@ -356,7 +356,10 @@ const cli_command cli_run_command = {
             "  --estimate              print what the plan can detect and how long it takes, from\n"
             "                          this machine's earlier runs (a short pilot run first when\n"
             "                          there are none), and exit without running the plan; with\n"
-            "                          --service from the service's runs, without a pilot\n",
+            "                          --service from the service's runs, without a pilot\n"
+            "\nWithout PLAN the run starts from the quick preset and each --KEY VALUE changes\n"
+            "only what it names (run --conditions ... keeps quick's reps, settle and quiet\n"
+            "gate); the whole plan is stored with the run and printed in its report.\n",
     .more_help = print_settings_and_presets,
     .main = run_main,
 };
