@@ -111,3 +111,32 @@ const char *call_refusal_text(const proto_message *reply) {
   const char *message = proto_get(reply, "message");
   return message ? message : "no reason given";
 }
+
+int call_report_pages(call_link *l, long long run, const char *format, FILE *out,
+                      proto_message *request, proto_message *reply, ts_err *err) {
+  long long offset = 0, total = -1;
+  while (total < 0 || offset < total) {
+    proto_init(request, PROTO_REQUEST, "report");
+    int rc = proto_addf(request, err, "run", "%lld", run);
+    if (rc == TS_OK)
+      rc = proto_add(request, "format", format, err);
+    if (rc == TS_OK)
+      rc = proto_addf(request, err, "offset", "%lld", offset);
+    if (rc == TS_OK)
+      rc = call_link_request(l, request, reply, err);
+    if (rc != TS_OK)
+      return rc;
+    if (reply->kind == PROTO_ERROR)
+      return ts_err_set(err, TS_EFAILED, "%s", call_refusal_text(reply));
+    const char *text = proto_get(reply, "text");
+    const char *t = proto_get(reply, "total"), *next = proto_get(reply, "next");
+    /* Each page must move on: a reply without pages or going backwards would loop forever. */
+    if (!text || !t || !next || atoll(next) <= offset || atoll(t) < atoll(next))
+      return ts_err_set(err, TS_EFAILED, "the service's report has no pages (an older service?)");
+    if (fputs(text, out) == EOF)
+      return ts_err_set(err, TS_EOS, "cannot write the report");
+    total = atoll(t);
+    offset = atoll(next);
+  }
+  return TS_OK;
+}

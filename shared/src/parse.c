@@ -28,6 +28,25 @@ int ts_parse_long(const char *text, long min, long max, const char *what, long *
   return TS_OK;
 }
 
+int ts_parse_u64(const char *text, const char *what, uint64_t *out, ts_err *err) {
+  if (!text || !*text)
+    return ts_err_set(err, TS_EUSAGE,
+                      "%s needs a value: a whole number from 0 to 18446744073709551615", what);
+  /* Digits only: strtoull would take a sign, spaces and wrap "-1" to the largest value. */
+  for (const char *c = text; *c; c++)
+    if (*c < '0' || *c > '9')
+      return ts_err_set(err, TS_EUSAGE,
+                        "%s: '%s' is not a whole number (accepted: 0 to 18446744073709551615)",
+                        what, text);
+  errno = 0;
+  unsigned long long v = strtoull(text, NULL, 10);
+  if (errno == ERANGE)
+    return ts_err_set(err, TS_EUSAGE,
+                      "%s: '%s' is out of range (accepted: 0 to 18446744073709551615)", what, text);
+  *out = (uint64_t)v;
+  return TS_OK;
+}
+
 int ts_parse_double(const char *text, double min, double max, const char *what, double *out,
                     ts_err *err) {
   if (!text || !*text)

@@ -10,6 +10,7 @@
 #   PRE_WRITE    a file to create before running, with PRE_WRITE_TEXT as content
 #   DB, SQL, SQL_EQUALS   after the run, `sqlite3 DB SQL` must print exactly SQL_EQUALS
 #   UNCHANGED    a file whose content must be the same after the run as before it
+#   FILE_ABSENT  a file that must not exist after the run (nothing was created by mistake)
 if(NOT DEFINED EXPECT_RC)
   set(EXPECT_RC 0)
 endif()
@@ -54,6 +55,9 @@ if(DEFINED UNCHANGED)
   if(NOT unchanged_before STREQUAL unchanged_after)
     string(APPEND failures "${UNCHANGED} was modified\n")
   endif()
+endif()
+if(DEFINED FILE_ABSENT AND EXISTS "${FILE_ABSENT}")
+  string(APPEND failures "${FILE_ABSENT} exists after the run: it must not be created\n")
 endif()
 if(DEFINED SQL)
   execute_process(COMMAND sqlite3 "${DB}" "${SQL}" RESULT_VARIABLE sql_rc OUTPUT_VARIABLE sql_out

@@ -79,3 +79,28 @@ head, f = call("history", [("headlines", "maybe")])
 assert head == "TS1 error usage" and "yes or no" in first(f, "message"), f
 print("report_pages: %d pages, %d bytes, headline %s" % (pages, total, h))
 PY
+# The CLI reads the same report from the service (report --service), every hint of run --service
+# names the service's database, and it refuses --db beside --service.
+grep -q "threadsoup report 1 --socket '$sock'" "$work/run.txt" || fail "run --service's hint: $(cat "$work/run.txt")"
+"$exe" report 1 --socket "$sock" --format html --output "$work/cli.html" >/dev/null ||
+  fail "report --socket failed"
+python3 - "$sock" "$work/cli.html" <<'PY' || fail "report --service differs from the service's report"
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(b"TS1 request hello\nversion: 1\n\nTS1 request report\nrun: 1\nformat: html\noffset: 0\nsize: 16\n\n")
+data = b""
+while data.count(b"\n\n") < 2:
+    d = s.recv(65536)
+    if not d:
+        break
+    data += d
+total = int([l for l in data.decode().split("\n") if l.startswith("total: ")][0][7:])
+cli = open(sys.argv[2], "rb").read()
+assert len(cli) == total and cli.startswith(b"<!DOCTYPE html"), (len(cli), total)
+PY
+"$exe" report 1 --service --socket "$sock" --db "$work/threadsoup.db" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "report --service --db was not refused as a usage error"
+out=$("$exe" stop --socket "$sock" 2>&1) || fail "stop with nothing running failed: $out"
+echo "$out" | grep -q "nothing to stop" || fail "stop with nothing running said: $out"
+echo "report_pages: report --service and stop with nothing running as documented"

@@ -59,6 +59,17 @@ if [ "$(id -u)" -eq 0 ] || id -nG | tr ' ' '\n' | grep -qx threadsoup; then admi
 me=$(id -un 2>/dev/null || id -u)
 start_daemon
 
+# One service per database: a second one on the same database (another address) is refused,
+# naming the first's pid, and leaves the first serving.
+if [ "$part" = basics ]; then
+  out=$("$exe" service run --socket "$sockdir/second.sock" --db "$db" 2>&1) &&
+    fail "a second service on the same database started: $out"
+  echo "$out" | grep -q "is served already: another ThreadSoup service (pid $daemon) holds" ||
+    fail "the second service's refusal: $out"
+  "$exe" status --socket "$sock" >/dev/null || fail "the first service stopped answering"
+  echo "one service per database: the second was refused"
+fi
+
 # The doctor's server check: the address is served by the verified service, and it says so.
 if [ "$part" = basics ]; then
   out=$("$exe" doctor --quick --socket "$sock")
@@ -78,7 +89,8 @@ if [ "$part" = schedule ]; then
   [ $((due - now)) -lt 10 ] && due=$((due + 60))
   when=$(date -d "@$due" "+%Y-%m-%d %H:%M")
   "$exe" schedule add once $when --plan quick --socket "$sock" >/dev/null || fail "schedule add failed"
-  "$exe" schedule list --socket "$sock" | grep -q "once $when" || fail "schedule list does not show it"
+  "$exe" schedule list --socket "$sock" | grep -Eq "^ +[0-9]+  once $when +[0-9-]+ [0-9:]+ +quick +enabled +not run yet" ||
+    fail "schedule list does not show it as a table row: $("$exe" schedule list --socket "$sock")"
   # Waiting for a due time is one timed wait, not polling: no wake-up before it is due.
   sleep 1
   before=$(switches)

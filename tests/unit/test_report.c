@@ -95,6 +95,57 @@ static int count(const char *text, const char *needle) {
   return k;
 }
 
+/* A system that gives no context-switch counts (Wine: every census 0) is said to, instead of
+   "0 switches/s" beside "about 1: each sleeper woke once per interval". */
+static void switches_not_reported_are_said(void) {
+  ts_err err;
+  store_run_info info = {"zero", "name = zero\n",
+                         1,      "2026-01-01T00:00:00.000Z",
+                         "host", "Windows",
+                         "cpu",  2,
+                         "1.0",  NULL,
+                         0};
+  store_trial_plan trials[4] = {{1, 1, "baseline", "builtin-st", 0},
+                                {2, 1, "sleep:100@500ms", "builtin-st", 0},
+                                {3, 2, "baseline", "builtin-st", 0},
+                                {4, 2, "sleep:100@500ms", "builtin-st", 0}};
+  int64_t zero_run;
+  CHECK_INT(store_run_begin(db, &info, trials, 4, &zero_run, &err), TS_OK);
+  for (int i = 0; i < 4; i++) {
+    store_metric metrics[2] = {{"load.switches_per_s", 0}, {"state.Wait:DelayExecution", 100}};
+    store_trial_result result = {"2026-01-01T00:00:01.000Z",
+                                 "2026-01-01T00:00:02.000Z",
+                                 100 + i,
+                                 "index",
+                                 0.5,
+                                 3,
+                                 100,
+                                 900,
+                                 2,
+                                 metrics,
+                                 NULL,
+                                 "ac",
+                                 "off",
+                                 "uniform"};
+    CHECK_INT(store_trial_finish(db, trials[i].id, &result, &err), TS_OK);
+  }
+  char *text = test_render_report(db, zero_run, REPORT_FORMAT_TEXT);
+  REQUIRE(text != NULL);
+  CHECK_STR_CONTAINS(text, "switches/s, per sleeper/iv: not reported by this system");
+  CHECK(strstr(text, "each sleeper woke once per interval") == NULL);
+  free(text);
+  char *html = test_render_report(db, zero_run, REPORT_FORMAT_HTML);
+  REQUIRE(html != NULL);
+  CHECK_STR_CONTAINS(html, "not reported by this system");
+  free(html);
+  /* The fixture's run counts switches: its census reads as a measurement. */
+  char *counted = render(REPORT_FORMAT_TEXT);
+  REQUIRE(counted != NULL);
+  CHECK_STR_CONTAINS(counted, "each sleeper woke once per interval");
+  CHECK(strstr(counted, "not reported by this system") == NULL);
+  free(counted);
+}
+
 static void test_format_names(void) {
   report_format f;
   ts_err err;
@@ -749,6 +800,7 @@ static void each_format_places_its_sections_once(void) {
 int main(void) {
   make_run();
   RUN_CASE(test_format_names);
+  RUN_CASE(switches_not_reported_are_said);
   RUN_CASE(each_format_places_its_sections_once);
   RUN_CASE(test_csv);
   RUN_CASE(test_json);

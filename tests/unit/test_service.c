@@ -281,6 +281,41 @@ static void bad_requests_get_reasons(void) {
   CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "plan:2: reps");
 }
 
+/* A `once` in the past is refused, naming the time here; a boot schedule added while the service
+   runs is for its next start; and a removed schedule's id is never given again. */
+static void schedules_are_checked_and_ids_never_reused(void) {
+  CHECK(ask_raw(&conv, "TS1 request schedule-add\nwhen: once 2001-02-03 04:05\nplan: quick\n\n"));
+  CHECK_INT(conv.reply.kind, PROTO_ERROR);
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"),
+                     "once 2001-02-03 04:05 is in the past (it is ");
+  CHECK(ask_raw(&conv, "TS1 request schedule-add\nwhen: boot 7m\nplan: quick\n\n"));
+  CHECK_INT(conv.reply.kind, PROTO_OK);
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "next"), "at the next service start");
+  long long boot_id = atoll(proto_get(&conv.reply, "schedule"));
+  CHECK(ask_raw(&conv, "TS1 request schedule-add\nwhen: daily 02:58\nplan: quick\n\n"));
+  CHECK_INT(conv.reply.kind, PROTO_OK);
+  long long removed = atoll(proto_get(&conv.reply, "schedule"));
+  CHECK(removed > boot_id);
+  char text[64];
+  snprintf(text, sizeof text, "%lld", removed);
+  CHECK(ask(&conv, "schedule-remove", "schedule", text));
+  CHECK_INT(conv.reply.kind, PROTO_OK);
+  CHECK(ask_raw(&conv, "TS1 request schedule-add\nwhen: daily 02:59\nplan: quick\n\n"));
+  CHECK_INT(conv.reply.kind, PROTO_OK);
+  CHECK_INT(atoll(proto_get(&conv.reply, "schedule")), removed + 1);
+  CHECK(ask(&conv, "schedule-list", NULL, NULL));
+  int boot_row_says_next_start = 0;
+  for (int i = 0; i < conv.reply.field_count; i++)
+    if (strstr(proto_value(&conv.reply, i), "|boot 7m|next service start|"))
+      boot_row_says_next_start = 1;
+  CHECK(boot_row_says_next_start);
+  /* Leave no schedule behind for the other cases. */
+  snprintf(text, sizeof text, "%lld", boot_id);
+  CHECK(ask(&conv, "schedule-remove", "schedule", text));
+  snprintf(text, sizeof text, "%lld", removed + 1);
+  CHECK(ask(&conv, "schedule-remove", "schedule", text));
+}
+
 /* `record` names get the command line's rules: a bench that is not UTF-8 (lead byte FF), one of
    60,000 bytes, one with a line break or a carriage return are all refused, saying why. */
 static void record_checks_names_as_the_command_line_does(void) {
@@ -1143,6 +1178,7 @@ int main(int argc, char **argv) {
   start_daemon();
   RUN_CASE(answers_and_runs_load_in_its_own_process);
   RUN_CASE(bad_requests_get_reasons);
+  RUN_CASE(schedules_are_checked_and_ids_never_reused);
   RUN_CASE(catalog_through_the_clients_call);
   RUN_CASE(idle_answer_counts_from_the_console);
   RUN_CASE(record_checks_names_as_the_command_line_does);

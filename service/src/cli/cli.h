@@ -46,6 +46,8 @@ struct proto_message;
 int cli_call_and_print(const char *address, const struct proto_message *request);
 /* Prints a refusal ("threadsoup: the service refused: …") and returns the exit code for it. */
 int cli_service_refused(const struct proto_message *reply);
+/* Prints a reply's fields as "key  value" lines. */
+void cli_print_reply(const struct proto_message *reply);
 
 /* Walks argv one option at a time: "--name value", "--name=value", or a positional word. */
 typedef struct cli_args {

@@ -17,6 +17,11 @@ int cli_service_refused(const proto_message *reply) {
   return ts_code_from_wire_name(reply->verb) == TS_EUSAGE ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
 }
 
+void cli_print_reply(const proto_message *reply) {
+  for (int i = 0; i < reply->field_count; i++)
+    ts_utf8_fprintf_printable(stdout, "%-20s %s\n", reply->fields[i].key, proto_value(reply, i));
+}
+
 /* Sends a request and prints the reply's fields as "key  value" lines, through the printable
    filter: values quote names from the OS and the database (a schedule's plan, a run's host). */
 int cli_call_and_print(const char *address, const proto_message *request) {
@@ -31,8 +36,7 @@ int cli_call_and_print(const char *address, const proto_message *request) {
   else if (reply->kind == PROTO_ERROR)
     exit_code = cli_service_refused(reply);
   else
-    for (int i = 0; i < reply->field_count; i++)
-      ts_utf8_fprintf_printable(stdout, "%-20s %s\n", reply->fields[i].key, proto_value(reply, i));
+    cli_print_reply(reply);
   free(reply);
   return exit_code;
 }

@@ -10,9 +10,13 @@
 #include "threadsoup/plat.h"
 #include "threadsoup/utf8.h"
 
-static int open_db(const char *db_path, char *path, size_t len, store **s, ts_err *err) {
+/* Export reads a database that must exist; import may start a new one. */
+static int open_db(const char *db_path, int create, char *path, size_t len, store **s,
+                   ts_err *err) {
   int rc = cli_resolve_db_path(db_path, path, len, err);
-  return rc == TS_OK ? store_open(s, path, err) : rc;
+  if (rc != TS_OK)
+    return rc;
+  return create ? store_open(s, path, err) : store_open_existing(s, path, err);
 }
 
 typedef struct export_all {
@@ -68,7 +72,7 @@ static int export_main(int argc, char **argv) {
 
   char path[PLAT_PATH_MAX];
   store *s = NULL;
-  if (open_db(db_path, path, sizeof path, &s, &err) != TS_OK)
+  if (open_db(db_path, 0, path, sizeof path, &s, &err) != TS_OK)
     return cli_fail(&err);
   int rc = TS_OK;
   if (all) {
@@ -160,7 +164,7 @@ static int import_main(int argc, char **argv) {
     return cli_usage_error(&cli_import_command, "import needs a FILE or FOLDER to import");
   char path[PLAT_PATH_MAX];
   store *s = NULL;
-  if (open_db(db_path, path, sizeof path, &s, &err) != TS_OK)
+  if (open_db(db_path, 1, path, sizeof path, &s, &err) != TS_OK)
     return cli_fail(&err);
   import_totals t = {0, 0, 0};
   cli_args_init(&a, argc, argv, "import");

@@ -104,8 +104,15 @@ static int history_main(int argc, char **argv) {
   }
   char path[PLAT_PATH_MAX];
   store *s = NULL;
-  if (cli_resolve_db_path(db_path, path, sizeof path, &err) != TS_OK ||
-      store_open(&s, path, &err) != TS_OK)
+  if (cli_resolve_db_path(db_path, path, sizeof path, &err) != TS_OK)
+    return cli_fail(&err);
+  int open_rc = store_open_existing(&s, path, &err);
+  /* The default database before the first run: nothing to list, which is not an error. */
+  if (open_rc == TS_EUSAGE && !db_path && !plat_file_exists(path)) {
+    printf("no runs yet (no database at %s; threadsoup run makes it)\n", path);
+    return CLI_EXIT_OK;
+  }
+  if (open_rc != TS_OK)
     return cli_fail(&err);
   printf("%6s  %-24s %-12s %-11s %11s %s\n", "run", "started (UTC)", "plan", "status",
          "done/trials", "detail");

@@ -9,6 +9,7 @@
 #include "../report/compare.h"
 #include "../report/report.h"
 #include "cli.h"
+#include "threadsoup/call.h"
 #include "threadsoup/plat.h"
 
 /* "3,7,12" or "3,latest": the run ids of --compare, in their order, latest as 0 until the
@@ -51,12 +52,33 @@ static int parse_run_list(const char *text, int64_t *ids, int max, int *count, t
   }
 }
 
+/* The report of run `run_id` as the service renders it from its own database, read in pages. */
+static int report_by_service(const char *socket, long run_id, const char *format,
+                             const char *output) {
+  static proto_message request, reply;
+  ts_err err;
+  call_link *link = call_link_new();
+  FILE *out = stdout;
+  int rc = link ? call_link_connect(link, socket, &err)
+                : ts_err_set(&err, TS_ENOMEM, "no memory for the service connection");
+  if (rc == TS_OK && output && !(out = fopen(output, "w")))
+    rc = ts_err_set(&err, TS_EOS, "cannot write %s: %s", output, strerror(errno));
+  if (rc == TS_OK)
+    rc = call_report_pages(link, run_id, format, out, &request, &reply, &err);
+  call_link_free(link);
+  if (out && out != stdout && fclose(out) != 0 && rc == TS_OK)
+    rc = ts_err_set(&err, TS_EOS, "cannot write %s: %s", output, strerror(errno));
+  if (rc == TS_OK && output)
+    printf("%s\n", output);
+  return rc == TS_OK ? CLI_EXIT_OK : cli_fail(&err);
+}
+
 static int report_main(int argc, char **argv) {
   cli_args a;
   cli_args_init(&a, argc, argv, "report");
   const char *db_path = NULL, *run_text = NULL, *format_text = NULL, *output = NULL,
-             *compare_text = NULL;
-  int all_machines = 0;
+             *compare_text = NULL, *socket = NULL;
+  int all_machines = 0, use_service = 0;
   ts_err err;
   while (cli_args_next(&a)) {
     int rc = TS_OK;
@@ -75,6 +97,10 @@ static int report_main(int argc, char **argv) {
                           &err);
     else if (cli_args_is(&a, "--compare-all-machines"))
       all_machines = 1;
+    else if (cli_args_is(&a, "--service"))
+      use_service = 1;
+    else if (cli_args_is(&a, "--socket"))
+      rc = cli_args_value(&a, "the service's socket or pipe", &socket, &err);
     else
       rc = ts_err_set(&err, TS_EUSAGE, "report: unknown option '%s'", a.name);
     if (rc != TS_OK)
@@ -100,10 +126,26 @@ static int report_main(int argc, char **argv) {
                            "RUN,RUN,... or --compare-all-machines");
   if (run_text && cli_parse_run(run_text, "RUN", &run_id, &err) != TS_OK)
     return cli_usage_error(&cli_report_command, err.text);
+  if (use_service || socket) {
+    if (db_path)
+      return cli_usage_error(&cli_report_command,
+                             "report --service reads the service's database: drop --db (or "
+                             "drop --service to read a database file)");
+    if (compare)
+      return cli_usage_error(&cli_report_command,
+                             "--compare and --compare-all-machines read a database file: drop "
+                             "--service and give --db (the service's database path is in "
+                             "threadsoup doctor)");
+    if (run_id == 0)
+      return cli_usage_error(&cli_report_command,
+                             "report --service needs a run id (threadsoup history --service "
+                             "lists them)");
+    return report_by_service(socket, run_id, format_text ? format_text : "text", output);
+  }
   char path[PLAT_PATH_MAX];
   store *s = NULL;
   if (cli_resolve_db_path(db_path, path, sizeof path, &err) != TS_OK ||
-      store_open(&s, path, &err) != TS_OK)
+      store_open_existing(&s, path, &err) != TS_OK)
     return cli_fail(&err);
   int64_t id = 0;
   int rc = compare ? TS_OK : cli_resolve_run(s, run_id, path, &id, &err);
@@ -132,8 +174,9 @@ static int report_main(int argc, char **argv) {
 
 const cli_command cli_report_command = {
     .name = "report",
-    .synopsis = "report RUN|latest|--compare RUN,RUN,...|--compare-all-machines "
-                "[--format text|csv|json|html] [--output FILE] [--db PATH]",
+    .synopsis =
+        "report RUN|latest|--compare RUN,RUN,...|--compare-all-machines "
+        "[--format text|csv|json|html] [--output FILE] [--db PATH | --service [--socket S]]",
     .summary = "print the statistics and verdicts of a stored run, or of runs side by side",
     .help = "\noptions:\n"
             "  --format F     text (default), csv (one row per trial with its metrics,\n"
@@ -142,6 +185,9 @@ const cli_command cli_report_command = {
             "                 charts); each shows the census of every condition\n"
             "  --output FILE  write the report to FILE and print its path (default: stdout)\n"
             "  --db PATH      database file (default as for run)\n"
+            "  --service      the report of a run in the service's database (the runs of\n"
+            "                 run --service and of schedules), rendered by the service\n"
+            "  --socket S     the service's socket or pipe (implies --service)\n"
             "  --compare RUN,RUN,...\n"
             "                 2 to 16 runs side by side (run ids, or latest for the newest\n"
             "                 run, e.g. 3,latest), a row per run and its machine\n"

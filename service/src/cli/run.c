@@ -78,8 +78,9 @@ static int read_options(int argc, char **argv, run_options *o, ts_err *err) {
     if (rc != TS_OK)
       return rc;
   }
-  if (o->use_service && o->db_path)
-    return ts_err_set(err, TS_EUSAGE, "run --service uses the service's database: drop --db");
+  if ((o->use_service || o->socket) && o->db_path)
+    return ts_err_set(err, TS_EUSAGE, "run %s uses the service's database: drop --db",
+                      o->use_service ? "--service" : "--socket");
   if (o->estimate && o->resume)
     return ts_err_set(err, TS_EUSAGE,
                       "run --estimate estimates a plan before it runs: it takes no --resume");
@@ -115,9 +116,7 @@ static int build_plan(const run_options *o, plan *p, uint64_t *seed, ts_err *err
   if (rc == TS_OK)
     rc = plan_check(p, err);
   if (rc == TS_OK && o->seed) {
-    long v;
-    rc = ts_parse_long(o->seed, 0, 2147483647L, "--seed", &v, err);
-    *seed = (uint64_t)v;
+    rc = ts_parse_u64(o->seed, "--seed", seed, err);
   } else if (rc == TS_OK) {
     *seed = plat_clock_ns() ^ ((uint64_t)plat_self_pid() << 32);
   }
@@ -254,9 +253,17 @@ static int run_by_service(const run_options *o, const plan *p, uint64_t seed, lo
   const char *run = proto_get(&reply, "run");
   if (expected && expected[0])
     printf("%s\n", expected);
-  printf("run %s %s by the service; follow it with threadsoup status, threadsoup history "
-         "--service, threadsoup report %s\n",
-         run ? run : "?", resume_id ? "resumed" : "started", run ? run : "RUN");
+  /* Every hint names the database it means: the service's, so each command carries --service
+     (and the socket when one was given). */
+  char service[PLAT_PATH_MAX + 16];
+  if (o->socket)
+    snprintf(service, sizeof service, "--socket '%s'", o->socket);
+  else
+    snprintf(service, sizeof service, "--service");
+  printf("run %s %s by the service (in the service's database); follow it with threadsoup "
+         "status%s%s, threadsoup history %s, threadsoup report %s %s\n",
+         run ? run : "?", resume_id ? "resumed" : "started", o->socket ? " " : "",
+         o->socket ? service : "", service, run ? run : "RUN", service);
   return CLI_EXIT_OK;
 }
 
@@ -310,13 +317,22 @@ static int run_main(int argc, char **argv) {
   /* A closed console waits (bounded) for the run to restore quiet mode on its way out. */
   plat_interrupt_hold();
   if (o.resume) {
+    /* A run that is not there is said at once, with no report around it. */
+    store_run_row *row = malloc(sizeof *row);
+    rc = row ? store_run_get(s, resume_id, row, &err)
+             : ts_err_set(&err, TS_ENOMEM, "no memory to read run %ld", resume_id);
+    free(row);
+    if (rc != TS_OK) {
+      store_close(s);
+      return cli_fail(&err);
+    }
     printf("ThreadSoup: resuming run %ld\ndatabase: %s\n", resume_id, db_path);
     rc = experiment_resume(s, resume_id, &observer, NULL, &p, &err);
   } else {
     printf("ThreadSoup experiment '%s': %d condition(s) x %d benchmark(s) x %ld block(s)%s, "
-           "seed %llu\ndatabase: %s\n",
+           "seed %llu (--seed %llu repeats this order)\ndatabase: %s\n",
            p.name, p.condition_count, p.bench_count, p.reps, p.precision_pct > 0 ? " or more" : "",
-           (unsigned long long)seed, db_path);
+           (unsigned long long)seed, (unsigned long long)seed, db_path);
     /* What this plan can detect, from this machine's history: before it starts, at no cost. */
     estimate e;
     ts_err estimate_err;
@@ -336,8 +352,9 @@ static int run_main(int argc, char **argv) {
   if (rc == TS_EINTERRUPTED) {
     fprintf(stderr,
             "threadsoup: run %lld interrupted; its finished trials are kept in %s (continue it "
-            "with: threadsoup run --resume %lld)\n",
-            (long long)run_id, db_path, (long long)run_id);
+            "with: threadsoup run --resume %lld%s%s%s)\n",
+            (long long)run_id, db_path, (long long)run_id, o.db_path ? " --db '" : "",
+            o.db_path ? db_path : "", o.db_path ? "'" : "");
     return CLI_EXIT_FAILURE;
   }
   if (rc != TS_OK)
@@ -365,7 +382,8 @@ const cli_command cli_run_command = {
             "  --db PATH               database file (default: the per-user data folder,\n"
             "                          ~/.local/share/threadsoup/threadsoup.db or\n"
             "                          %LOCALAPPDATA%\\ThreadSoup\\threadsoup.db)\n"
-            "  --seed N                order the trials from this seed (default: from the clock)\n"
+            "  --seed N                order the trials from this seed, 0 to 18446744073709551615\n"
+            "                          as runs print it (default: from the clock)\n"
             "  --resume RUN            continue an interrupted run where it stopped (not one\n"
             "                          imported from another machine)\n"
             "  --service               have the service run it (it keeps running when this\n"
@@ -376,7 +394,10 @@ const cli_command cli_run_command = {
             "                          --service from the service's runs, without a pilot\n"
             "  --stop-when-decided     stop before the planned blocks once every comparison is\n"
             "                          decided at its group-sequential boundary (the plan\n"
-            "                          setting stop-when-decided = on; see docs/methodology.md)\n",
+            "                          setting stop-when-decided = on; see docs/methodology.md)\n"
+            "\nWithout PLAN the run starts from the quick preset and each --KEY VALUE changes\n"
+            "only what it names (run --conditions ... keeps quick's reps, settle and quiet\n"
+            "gate); the whole plan is stored with the run and printed in its report.\n",
     .more_help = print_settings_and_presets,
     .main = run_main,
 };

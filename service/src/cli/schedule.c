@@ -9,7 +9,70 @@
 #include "threadsoup/buf.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/call.h"
 #include "threadsoup/proto.h"
+#include "threadsoup/utf8.h"
+
+/* Copies the `index`-th '|'-separated column of `row` (service text: printed escaped). */
+static const char *column(const char *row, int index, char *buf, size_t len) {
+  const char *p = row;
+  for (int i = 0; i < index && p; i++)
+    if ((p = strchr(p, '|')) != NULL)
+      p++;
+  size_t n = 0;
+  char raw[1024];
+  if (p)
+    while (p[n] && (index == 5 || p[n] != '|') && n + 1 < sizeof raw)
+      n++;
+  memcpy(raw, p ? p : "", n);
+  raw[n] = '\0';
+  return ts_utf8_printable(raw, buf, len);
+}
+
+/* The service's schedule rows as a table ("id|when|next|plan|state[,ac][,idle]|last event",
+   docs/protocol.md), each export folder under its row; "no schedules" when there are none. */
+static void print_schedules(const proto_message *reply) {
+  int rows = 0;
+  for (int i = 0; i < reply->field_count; i++) {
+    const char *row = proto_value(reply, i);
+    if (strcmp(reply->fields[i].key, "export-to") == 0) {
+      char folder[2048];
+      printf("%5s  export to: %s\n", "", column(row, 1, folder, sizeof folder));
+      continue;
+    }
+    if (strcmp(reply->fields[i].key, "schedule") != 0)
+      continue;
+    if (rows++ == 0)
+      printf("%5s  %-22s %-20s %-12s %-16s %s\n", "id", "when", "next run (local)", "plan", "state",
+             "last outcome");
+    char id[16], when[96], next[40], plan_name[96], state[64], last[1024];
+    column(row, 4, state, sizeof state);
+    /* "enabled,ac,idle": the state, then what it waits for, in words. */
+    char shown[96];
+    snprintf(shown, sizeof shown, "%s%s%s", strncmp(state, "enabled", 7) == 0 ? "enabled" : "done",
+             strstr(state, ",ac") ? ", on AC" : "", strstr(state, ",idle") ? ", when idle" : "");
+    column(row, 5, last, sizeof last);
+    printf("%5s  %-22s %-20s %-12s %-16s %s\n", column(row, 0, id, sizeof id),
+           column(row, 1, when, sizeof when), column(row, 2, next, sizeof next),
+           column(row, 3, plan_name, sizeof plan_name), shown, last[0] ? last : "not run yet");
+  }
+  if (rows == 0)
+    printf("no schedules (threadsoup schedule add WHEN adds one)\n");
+}
+
+/* schedule-add's answer in a sentence: the schedule and its next time, or the one already
+   there. */
+static void print_added(const proto_message *reply) {
+  const char *id = proto_get(reply, "schedule"), *when = proto_get(reply, "when");
+  const char *next = proto_get(reply, "next"), *note = proto_get(reply, "note");
+  char shown_note[1024];
+  if (note) {
+    printf("%s\n", ts_utf8_printable(note, shown_note, sizeof shown_note));
+    return;
+  }
+  printf("schedule %s added: %s; next run %s\n", id ? id : "?", when ? when : "?",
+         next ? next : "?");
+}
 
 static int schedule_main(int argc, char **argv) {
   const cli_command *cmd = &cli_schedule_command;
@@ -87,7 +150,18 @@ static int schedule_main(int argc, char **argv) {
              verb);
     return cli_usage_error(cmd, message);
   }
-  return cli_call_and_print(address, &request);
+  static proto_message reply;
+  if (call_service(address, &request, &reply, &err) != TS_OK)
+    return cli_fail(&err);
+  if (reply.kind == PROTO_ERROR)
+    return cli_service_refused(&reply);
+  if (strcmp(verb, "list") == 0)
+    print_schedules(&reply);
+  else if (strcmp(verb, "remove") == 0)
+    printf("schedule %s removed\n", proto_get(&reply, "schedule"));
+  else
+    print_added(&reply);
+  return CLI_EXIT_OK;
 }
 
 const cli_command cli_schedule_command = {

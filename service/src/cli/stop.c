@@ -3,7 +3,9 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "threadsoup/call.h"
 #include "threadsoup/proto.h"
+#include "threadsoup/utf8.h"
 
 static int stop_main(int argc, char **argv) {
   cli_args a;
@@ -23,9 +25,22 @@ static int stop_main(int argc, char **argv) {
       return cli_usage_error(&cli_stop_command, message);
     }
   }
-  static proto_message request;
+  static proto_message request, reply;
   proto_init(&request, PROTO_REQUEST, run ? "run-stop" : "load-stop");
-  return cli_call_and_print(address, &request);
+  if (call_service(address, &request, &reply, &err) != TS_OK)
+    return cli_fail(&err);
+  /* Stopping what is not running leaves the service as asked: said, not a usage error (the
+     request has no fields, so "usage" can only mean there was nothing to stop). */
+  if (reply.kind == PROTO_ERROR && ts_code_from_wire_name(reply.verb) == TS_EUSAGE) {
+    printf("nothing to stop: ");
+    ts_utf8_fputs_printable(call_refusal_text(&reply), stdout);
+    fputc('\n', stdout);
+    return CLI_EXIT_OK;
+  }
+  if (reply.kind == PROTO_ERROR)
+    return cli_service_refused(&reply);
+  cli_print_reply(&reply);
+  return CLI_EXIT_OK;
 }
 
 const cli_command cli_stop_command = {
@@ -35,6 +50,7 @@ const cli_command cli_stop_command = {
     .help = "\noptions:\n"
             "  --run             stop the running experiment instead; its finished trials are\n"
             "                    kept and 'threadsoup run --service --resume RUN' continues it\n"
-            "  --socket ADDRESS  the service's socket or pipe\n",
+            "  --socket ADDRESS  the service's socket or pipe\n"
+            "\nStopping when nothing runs says \"nothing to stop\" and succeeds (exit 0).\n",
     .main = stop_main,
 };

@@ -219,6 +219,18 @@ static void summarise(census_ctx *cx, double *scratch) {
     k->sleeper_interval_s = k->sleepers > 0 ? (double)k->sleepers / rate : NAN;
     k->per_sleeper_interval = k->sleepers > 0 ? k->switches_per_s / rate : NAN;
   }
+  /* A process with threads always switches within a census window: when every recorded
+     condition counts none, the system does not report them (Wine), and "0" or "about 1 per
+     interval" would be read as a measurement. */
+  int recorded = 0, zero = 0;
+  for (int c = 0; c < r->condition_count; c++)
+    if (out->census[c].recorded) {
+      recorded++;
+      zero += out->census[c].switches_per_s == 0;
+    }
+  out->switches_unreported = recorded > 0 && zero == recorded;
+  for (int c = 0; c < r->condition_count && out->switches_unreported; c++)
+    out->census[c].switches_per_s = out->census[c].per_sleeper_interval = NAN;
   const report_census *base = &out->census[r->baseline];
   for (int c = 0; c < r->condition_count; c++) {
     report_census *k = &out->census[c];
@@ -334,9 +346,13 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
             number_text(k->switches_per_s, 0, g, sizeof g),
             number_text(k->per_sleeper_interval, 2, h, sizeof h), cpu, cost);
   }
-  fprintf(out,
-          "  per sleeper/iv: switches/s x interval / sleepers (about 1: each sleeper woke once "
-          "per interval)\n");
+  if (cs->switches_unreported)
+    fprintf(out, "  switches/s, per sleeper/iv: not reported by this system (it gives no "
+                 "context-switch counts)\n");
+  else
+    fprintf(out,
+            "  per sleeper/iv: switches/s x interval / sleepers (about 1: each sleeper woke once "
+            "per interval)\n");
   fprintf(out, "  threads by state (the load's; the baseline: the process's own):\n");
   for (int c = 0; c < r->condition_count; c++) {
     char states[REPORT_CENSUS_MAX_STATES * (REPORT_METRIC_NAME_MAX + 16)], shown[sizeof states * 4];
@@ -524,9 +540,14 @@ static void html_table(const report_data *r, const report_censuses *cs, FILE *ou
       fputs("<td>-</td>", out);
     fputs("</tr>\n", out);
   }
-  fputs("</tbody></table></div>\n<p class=\"note\">Per sleeper per interval: switches/s &times; "
-        "interval &divide; sleepers; about 1 when each sleeper woke once per interval.</p>\n",
-        out);
+  if (cs->switches_unreported)
+    fputs("</tbody></table></div>\n<p class=\"note\">Switches/s and per sleeper per interval: "
+          "not reported by this system (it gives no context-switch counts).</p>\n",
+          out);
+  else
+    fputs("</tbody></table></div>\n<p class=\"note\">Per sleeper per interval: switches/s &times; "
+          "interval &divide; sleepers; about 1 when each sleeper woke once per interval.</p>\n",
+          out);
 }
 
 /* One bar per condition: its load's threads, stacked by state (a state with fewer threads than

@@ -41,6 +41,7 @@ typedef struct report_census {
 typedef struct report_censuses {
   report_census census[REPORT_MAX_CONDITIONS]; /* by condition index */
   int have_census;                             /* 1 when any condition's census was recorded */
+  int switches_unreported; /* 1: the system gave no context-switch counts (every one 0: Wine) */
 } report_censuses;
 
 /* Computes *out from the database for r's run and conditions (r needs REPORT_WITH_STATS). */

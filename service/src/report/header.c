@@ -19,6 +19,10 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
           SHOWN(row->finished_at, ended), row->trials_done, row->trials_total);
   fprintf(out, "machine: %s, %s, %s\n", SHOWN(row->host, host), SHOWN(row->os, os),
           SHOWN(row->cpu, cpu));
+  /* The trial order is replayable: the seed as `run --seed` takes it back. */
+  if (strcmp(row->plan_name, "manual") != 0)
+    fprintf(out, "seed: %llu (threadsoup run with --seed %llu repeats this trial order)\n",
+            (unsigned long long)row->seed, (unsigned long long)row->seed);
   if (row->status_detail[0])
     fprintf(out, "detail: %s\n", SHOWN(row->status_detail, detail));
   if (row->imported_from[0]) {
@@ -49,6 +53,11 @@ static void write_json(const report_data *r, const void *prepared, FILE *out) {
     ts_json_string(out, values[i]);
     fputc(',', out);
   }
+  /* The seed as a string: a 64-bit value is past what a JSON number holds exactly (2^53). */
+  fprintf(out, "\"seed\":\"%llu\"", (unsigned long long)row->seed);
+  ts_json_string_member(out, "uid", row->uid);
+  ts_json_string_member(out, "version", row->version);
+  fprintf(out, ",\"logical_cpus\":%d,", row->logical_cpus);
   fprintf(out, "\"trials_total\":%d,\"trials_done\":%d,\"trials_failed\":%d,", row->trials_total,
           row->trials_done, row->trials_failed);
   fprintf(out, "\"trials_pending\":%d,\"trials_with_warnings\":%d", r->pending, r->warnings);

@@ -387,7 +387,10 @@ static void stored_setting(const char *text, const char *key, char *buf, size_t 
 static int add_schedule_row(void *ctx, const store_schedule *sc) {
   request *r = ctx;
   char due[32], name[PLAN_NAME_MAX], export_to[PLAN_TEXT_MAX];
-  schedule_format_local(sc->next_due, due, sizeof due);
+  if (sc->next_due == 0 && sc->enabled && strncmp(sc->spec, "boot ", 5) == 0)
+    snprintf(due, sizeof due, "next service start");
+  else
+    schedule_format_local(sc->next_due, due, sizeof due);
   stored_setting(sc->plan_text, "name", name, sizeof name);
   stored_setting(sc->plan_text, "export-to", export_to, sizeof export_to);
   int rc =
@@ -527,7 +530,7 @@ static int handle_run_start(request *r) {
   uint64_t seed = plat_clock_ns() ^ ((uint64_t)plat_self_pid() << 32);
   const char *seed_text = proto_get(r->in, "seed");
   if (rc == TS_OK && seed_text)
-    seed = strtoull(seed_text, NULL, 10);
+    rc = ts_parse_u64(seed_text, "seed", &seed, &err);
   runner_asker asker = {r->from->peer.name, plat_peer_may_run_programs(&r->from->peer),
                         r->from->peer.admin_not_elevated};
   ts_err estimate_err;
@@ -716,7 +719,20 @@ static int handle_schedule_add(request *r) {
     sc->require_idle_s = conditions.require_idle_s;
     sc->grace_s = conditions.grace_s;
     sc->programs_allowed = plat_peer_may_run_programs(&r->from->peer);
-    sc->next_due = schedule_next(&when, (int64_t)time(NULL), r->svc->started_at);
+    /* A boot schedule added now is for the service's next starts, not for the start that has
+       already happened (which would fire it at once, or never). */
+    sc->next_due = when.kind == SCHEDULE_BOOT
+                       ? 0
+                       : schedule_next(&when, (int64_t)time(NULL), r->svc->started_at);
+  }
+  if (rc == TS_OK && when.kind == SCHEDULE_ONCE && sc->next_due == 0) {
+    char now[32];
+    schedule_format_local((int64_t)time(NULL), now, sizeof now);
+    rc = ts_err_set(&err, TS_EUSAGE,
+                    "%s is in the past (it is %s here): give a future date and time", when.text,
+                    now);
+  }
+  if (rc == TS_OK) {
     char at[32];
     plat_utc_timestamp(at, sizeof at);
     plat_mutex_lock(&r->svc->db_lock);
@@ -733,7 +749,10 @@ static int handle_schedule_add(request *r) {
   }
   if (rc == TS_OK) {
     char due[32];
-    schedule_format_local(sc->next_due, due, sizeof due);
+    if (when.kind == SCHEDULE_BOOT && sc->next_due == 0)
+      snprintf(due, sizeof due, "at the next service start");
+    else
+      schedule_format_local(sc->next_due, due, sizeof due);
     proto_addf(r->out, &r->err, "schedule", "%lld", (long long)id);
     proto_add(r->out, "when", when.text, &r->err);
     proto_add(r->out, "next", due, &r->err);

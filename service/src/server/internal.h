@@ -81,7 +81,8 @@ typedef struct runner_state {
 struct server {
   server_config config;
   char db_path[PLAT_PATH_MAX];
-  store *db; /* for client requests and the scheduler; under db_lock */
+  store *db;            /* for client requests and the scheduler; under db_lock */
+  plat_claim *db_claim; /* this service's claim on db_path (DB-service.lock): one service each */
   plat_mutex db_lock;
   plat_ipc_server *listener;
   int64_t started_at; /* Unix seconds: boot schedules count from here */

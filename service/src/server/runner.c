@@ -19,14 +19,14 @@
 static int check_free_locked(const server *svc, ts_err *err) {
   const runner_state *st = &svc->runner;
   if (svc->stopping)
-    return ts_err_set(err, TS_EBUSY, "busy: the service is stopping");
+    return ts_err_set(err, TS_EBUSY, "the service is stopping");
   if (st->run_active)
-    return ts_err_set(err, TS_EBUSY, "busy: experiment run %lld is running (stop it first)",
+    return ts_err_set(err, TS_EBUSY, "experiment run %lld is running (stop it first)",
                       (long long)st->run_id);
   if (st->load_busy)
-    return ts_err_set(err, TS_EBUSY, "busy: a load is being started or stopped");
+    return ts_err_set(err, TS_EBUSY, "a load is being started or stopped");
   if (st->client_load)
-    return ts_err_set(err, TS_EBUSY, "busy: load %s started by a client is running (stop it first)",
+    return ts_err_set(err, TS_EBUSY, "load %s started by a client is running (stop it first)",
                       st->client_spec.text);
   return TS_OK;
 }

@@ -263,6 +263,15 @@ int server_create(server **out, const server_config *config, ts_err *err) {
     if (!svc->commands_allowed)
       ts_log(TS_LOG_WARNING, "command benchmarks are refused: %s", svc->commands_reason);
   }
+  /* One service per database: a second would fire its boot schedules and resume its runs again.
+     The claim is the OS's lock, gone with the process however it ends. */
+  if (rc == TS_OK) {
+    char claim[PLAT_PATH_MAX + 16];
+    snprintf(claim, sizeof claim, "%s-service.lock", svc->db_path);
+    rc = plat_claim_take(claim, &svc->db_claim, err);
+    if (rc == TS_EBUSY)
+      ts_err_prefix(err, "the database %s is served already", svc->db_path);
+  }
   if (rc == TS_OK)
     rc = store_open(&svc->db, svc->db_path, err);
   /* Quiet mode left on by a crash or a power cut is restored before anything else, and before
@@ -388,6 +397,7 @@ void server_destroy(server *svc) {
   if (svc->listener)
     plat_ipc_server_free(svc->listener);
   store_close(svc->db);
+  plat_claim_release(svc->db_claim);
   server_quiet_close(svc);
   plat_cond_destroy(&svc->changed);
   plat_mutex_destroy(&svc->lock);

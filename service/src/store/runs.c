@@ -163,7 +163,7 @@ int store_run_set_origin(store *s, int64_t run_id, int programs_allowed, ts_err 
   "r.finished_at, r.host, r.os, r.cpu, count(t.id), coalesce(sum(t.status='done'),0), "            \
   "coalesce(sum(t.status='failed'),0), r.resume_at_start, r.runner='service', "                    \
   "r.programs_allowed, r.logical_cpus, r.uid, r.machine_id, r.memory_bytes, r.imported_from, "     \
-  "r.imported_at, r.owner FROM run r "                                                             \
+  "r.imported_at, r.owner, r.version FROM run r "                                                  \
   "LEFT JOIN trial t ON t.run_id=r.id"
 
 static int read_run_row(store *s, sqlite3_stmt *st, store_run_row *out, ts_err *err) {
@@ -202,6 +202,7 @@ static int read_run_row(store *s, sqlite3_stmt *st, store_run_row *out, ts_err *
   kit_copy_column(st, 21, out->imported_from, sizeof out->imported_from);
   kit_copy_column(st, 22, out->imported_at, sizeof out->imported_at);
   kit_copy_column(st, 23, out->owner, sizeof out->owner);
+  kit_copy_column(st, 24, out->version, sizeof out->version);
   return TS_OK;
 }
 

@@ -8,11 +8,16 @@
 int store_schedule_add(store *s, const store_schedule *sc, const char *created_at, int64_t *id,
                        ts_err *err) {
   sqlite3_stmt *st;
-  int rc =
-      kit_prepare(s,
-                  "INSERT INTO schedule (spec, plan_text, require_ac, require_idle_s, grace_s, "
-                  "next_due, enabled, created_at, programs_allowed) VALUES (?,?,?,?,?,?,?,?,?)",
-                  &st, err);
+  int rc = kit_prepare(s,
+                       /* Ids are never reused: past every schedule there is or was (a removed
+                          one leaves its events, see store_schedule_remove, and its runs), so
+                          "schedule 3" in a log, an event or a run names one schedule forever. */
+                       "INSERT INTO schedule (id, spec, plan_text, require_ac, require_idle_s, "
+                       "grace_s, next_due, enabled, created_at, programs_allowed) VALUES (1 + max("
+                       "coalesce((SELECT max(id) FROM schedule), 0), "
+                       "coalesce((SELECT max(schedule_id) FROM schedule_event), 0), "
+                       "coalesce((SELECT max(schedule_id) FROM run), 0)),?,?,?,?,?,?,?,?,?)",
+                       &st, err);
   if (rc != TS_OK)
     return rc;
   sqlite3_bind_text(st, 1, sc->spec, -1, SQLITE_TRANSIENT);
@@ -82,7 +87,12 @@ int store_schedule_remove(store *s, int64_t id, ts_err *err) {
   sqlite3_bind_int64(st, 1, id);
   rc = kit_step_done(s, st, "cannot remove the schedule", err);
   if (rc == TS_OK && sqlite3_changes(s->db) == 0)
-    rc = ts_err_set(err, TS_EINVAL, "there is no schedule %lld", (long long)id);
+    return ts_err_set(err, TS_EINVAL, "there is no schedule %lld", (long long)id);
+  /* Its trace: the removal as an event, which also keeps its id from being given again. */
+  char at[32];
+  plat_utc_timestamp(at, sizeof at);
+  if (rc == TS_OK)
+    rc = store_schedule_event(s, id, STORE_SCHEDULE_SKIPPED, 0, "removed", at, err);
   return rc;
 }
 

@@ -116,7 +116,15 @@ static int check_files(const char *path, ts_err *err) {
   return rc;
 }
 
-int store_open(store **out, const char *path, ts_err *err) {
+static int open_with(store **out, const char *path, int create, ts_err *err);
+
+int store_open(store **out, const char *path, ts_err *err) { return open_with(out, path, 1, err); }
+
+int store_open_existing(store **out, const char *path, ts_err *err) {
+  return open_with(out, path, 0, err);
+}
+
+static int open_with(store **out, const char *path, int create, ts_err *err) {
   *out = NULL;
   store *s = calloc(1, sizeof *s);
   if (!s)
@@ -127,8 +135,17 @@ int store_open(store **out, const char *path, ts_err *err) {
     free(s);
     return rc;
   }
-  rc = sqlite3_open_v2(path, &s->db,
-                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL);
+  rc = sqlite3_open_v2(
+      path, &s->db,
+      SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOFOLLOW, NULL);
+  if (rc != SQLITE_OK && !create && (rc & 0xff) == SQLITE_CANTOPEN && !plat_file_exists(path)) {
+    ts_err_set(err, TS_EUSAGE,
+               "there is no database %s (a run creates it; check --db, or threadsoup history "
+               "lists the runs of the default database)",
+               path);
+    store_close(s);
+    return TS_EUSAGE;
+  }
   if (rc != SQLITE_OK) {
     ts_err_set(err, TS_ESTORE, "cannot open database %s: %s", path,
                s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));

@@ -22,6 +22,10 @@ typedef struct store store;
    not a ThreadSoup database (TS_EFOREIGN_DB) or comes from a newer version (TS_ENEWER_DB) is
    refused and not modified. */
 int store_open(store **out, const char *path, ts_err *err);
+/* store_open for commands that only read (report, history, export): a database that does not
+   exist is TS_EUSAGE "there is no database PATH …" instead of a new, empty one left behind by a
+   mistyped --db. An existing older database is still upgraded, as store_open does. */
+int store_open_existing(store **out, const char *path, ts_err *err);
 void store_close(store *s);
 int store_schema_version(store *s);
 
@@ -270,7 +274,8 @@ typedef struct store_run_row {
   uint64_t memory_bytes;   /* of that machine; 0 when not known (none stored, or below 1) */
   char imported_from[512]; /* the file the run was imported from; "" when measured here */
   char imported_at[32];
-  char owner[64]; /* the client who made a run of scores typed in through the service; "" else */
+  char owner[64];   /* the client who made a run of scores typed in through the service; "" else */
+  char version[32]; /* the ThreadSoup version that began the run */
 } store_run_row;
 
 /* Every function that reads runs fails with TS_ESTORE when a run's status is not one this build

@@ -4,6 +4,8 @@
 #ifndef THREADSOUP_CALL_H
 #define THREADSOUP_CALL_H
 
+#include <stdio.h>
+
 #include "threadsoup/err.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/proto.h"
@@ -47,6 +49,13 @@ void call_link_close(call_link *l);
    TS_OK means a reply arrived; it may be an error reply (reply->kind == PROTO_ERROR). */
 int call_service(const char *address, const proto_message *request, proto_message *reply,
                  ts_err *err);
+
+/* Reads run `run`'s report in `format` (text, csv, json, html) page by page (the `report`
+   request's offset and next) over a connected link and writes it to `out`; `request` and `reply`
+   are the caller's buffers (large: never on a small stack). A refusal is TS_EFAILED with its own
+   words. */
+int call_report_pages(call_link *l, long long run, const char *format, FILE *out,
+                      proto_message *request, proto_message *reply, ts_err *err);
 
 /* A refusal's own words: its `message` field, or "no reason given". */
 const char *call_refusal_text(const proto_message *reply);

@@ -10,6 +10,8 @@
 
 /* A whole number in [min, max]; `what` names it in the error ("--reps"). */
 int ts_parse_long(const char *text, long min, long max, const char *what, long *out, ts_err *err);
+/* A whole number from 0 to 2^64 - 1 in decimal digits only (a seed as runs print it). */
+int ts_parse_u64(const char *text, const char *what, uint64_t *out, ts_err *err);
 /* A duration with a unit: "500ms", "2s", "5m", "1h" (also "1.5s"); in [min_ns, max_ns]. */
 int ts_parse_duration(const char *text, uint64_t min_ns, uint64_t max_ns, const char *what,
                       uint64_t *out_ns, ts_err *err);

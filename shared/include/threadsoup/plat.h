@@ -406,6 +406,14 @@ int plat_folder_is_admin_only(const char *folder, int *admin_only, char *reason,
    group other than ours (a sticky folder such as /tmp excepted). TS_EDENIED naming the file and
    its owner otherwise. */
 int plat_check_own_file(const char *path, ts_err *err);
+/* An exclusive claim held while the process lives: the service's claim on its database, so that
+   two services never serve one database (both would fire its boot schedules and resume its
+   runs). The lock file at `path` is created if missing (a plain file: a link is refused), and
+   its lock is the OS's (flock; LockFileEx), released when the process ends, even by kill -9.
+   TS_EBUSY when another process holds it, naming its pid as the file says. */
+typedef struct plat_claim plat_claim;
+int plat_claim_take(const char *path, plat_claim **out, ts_err *err);
+void plat_claim_release(plat_claim *c);
 /* Whether the -wal, -shm and -journal files beside the database at `path` may be inspected
    (plat_check_own_file) now. POSIX: always. Windows: only while the database does not exist yet,
    against files planted ahead of the first start: a handle on a journal that another connection is

@@ -121,26 +121,11 @@ static BOOL results_report_path(long long run, wchar_t *path, size_t count) {
   return TRUE;
 }
 
-/* Fetches the report in pages (the `report` request's offset and next) into `file`. */
+/* Fetches the report in pages into `file`, over the worker's link (opened on demand). */
 static int results_fetch(results_link *l, long long run, FILE *file, ts_err *err) {
-  long offset = 0, total = -1;
-  while (total < 0 || offset < total) {
-    proto_init(&l->request, PROTO_REQUEST, "report");
-    proto_addf(&l->request, err, "run", "%lld", run);
-    proto_add(&l->request, "format", "html", err);
-    proto_addf(&l->request, err, "offset", "%ld", offset);
-    int rc = results_call(l, err);
-    if (rc != TS_OK)
-      return rc;
-    const char *text = proto_get(&l->reply, "text");
-    const char *t = proto_get(&l->reply, "total"), *next = proto_get(&l->reply, "next");
-    if (!text || !t || !next || atol(next) <= offset)
-      return ts_err_set(err, TS_EFAILED, "the service's report has no pages (an older service?)");
-    fputs(text, file);
-    total = atol(t);
-    offset = atol(next);
-  }
-  return TS_OK;
+  int rc = l->link->conn ? TS_OK : tray_link_open(l->shell, l->link, &l->slot, err);
+  return rc == TS_OK ? call_report_pages(l->link, run, "html", file, &l->request, &l->reply, err)
+                     : rc;
 }
 
 /* Opens file (with params) from the worker thread, which ends right after. ShellExecuteEx's

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -203,6 +204,56 @@ int plat_check_own_file(const char *path, ts_err *err) {
                       path, owner, (st.st_mode & S_IWOTH) ? "everyone" : "its group",
                       (unsigned)(st.st_mode & 0777), (long)st.st_gid);
   return TS_OK;
+}
+
+struct plat_claim {
+  int fd;
+};
+
+int plat_claim_take(const char *path, plat_claim **out, ts_err *err) {
+  *out = NULL;
+  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+  if (fd < 0)
+    return ts_err_set(err, TS_EOS, "cannot open the lock file %s: %s%s", path, strerror(errno),
+                      errno == ELOOP ? " (a link: refused)" : "");
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return ts_err_set(err, TS_EDENIED, "the lock file %s is not a plain file: refused", path);
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    int code = errno;
+    char holder[32] = "";
+    ssize_t n = pread(fd, holder, sizeof holder - 1, 0);
+    holder[n > 0 ? n : 0] = '\0';
+    holder[strcspn(holder, "\r\n")] = '\0';
+    close(fd);
+    if (code == EWOULDBLOCK)
+      return ts_err_set(err, TS_EBUSY, "another ThreadSoup service (pid %s) holds %s",
+                        holder[0] ? holder : "unknown", path);
+    return ts_err_set(err, TS_EOS, "cannot lock %s: %s", path, strerror(code));
+  }
+  /* Ours now: the pid for the next one's message. */
+  char pid[32];
+  int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+  if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)len, 0) != len) {
+    /* The lock holds without the pid; only the message of a second service is poorer. */
+  }
+  plat_claim *c = malloc(sizeof *c);
+  if (!c) {
+    close(fd);
+    return ts_err_set(err, TS_ENOMEM, "no memory for the lock of %s", path);
+  }
+  c->fd = fd;
+  *out = c;
+  return TS_OK;
+}
+
+void plat_claim_release(plat_claim *c) {
+  if (!c)
+    return;
+  close(c->fd); /* the lock goes with the descriptor */
+  free(c);
 }
 
 /* Nothing is in the way of looking at a file another connection is deleting. */

@@ -372,6 +372,72 @@ int plat_check_own_file(const char *path, ts_err *err) {
   return rc;
 }
 
+struct plat_claim {
+  HANDLE file;
+};
+
+int plat_claim_take(const char *path, plat_claim **out, ts_err *err) {
+  *out = NULL;
+  wchar_t wide[PLAT_PATH_MAX];
+  if (!win32_to_wide(path, wide, sizeof wide / sizeof wide[0]))
+    return ts_err_set(err, TS_EINVAL, "path too long or not UTF-8: %s", path);
+  /* Readable by others (for the holder's pid), never a reparse point's target. */
+  HANDLE h =
+      CreateFileW(wide, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+                  OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+  if (h == INVALID_HANDLE_VALUE) {
+    char text[256];
+    win32_error_text(GetLastError(), text, sizeof text);
+    return ts_err_set(err, TS_EOS, "cannot open the lock file %s: %s", path, text);
+  }
+  BY_HANDLE_FILE_INFORMATION info;
+  if (!GetFileInformationByHandle(h, &info) ||
+      (info.dwFileAttributes & (FILE_ATTRIBUTE_REPARSE_POINT | FILE_ATTRIBUTE_DIRECTORY))) {
+    CloseHandle(h);
+    return ts_err_set(err, TS_EDENIED, "the lock file %s is not a plain file: refused", path);
+  }
+  /* The lock covers a byte past any content, so the pid written at 0 stays readable. */
+  OVERLAPPED where;
+  ZeroMemory(&where, sizeof where);
+  where.Offset = 0x10000;
+  if (!LockFileEx(h, LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, &where)) {
+    DWORD code = GetLastError();
+    char holder[32] = "";
+    DWORD got = 0;
+    if (ReadFile(h, holder, sizeof holder - 1, &got, NULL))
+      holder[got] = '\0';
+    holder[strcspn(holder, "\r\n")] = '\0';
+    CloseHandle(h);
+    if (code == ERROR_LOCK_VIOLATION || code == ERROR_IO_PENDING)
+      return ts_err_set(err, TS_EBUSY, "another ThreadSoup service (pid %s) holds %s",
+                        holder[0] ? holder : "unknown", path);
+    char text[256];
+    win32_error_text(code, text, sizeof text);
+    return ts_err_set(err, TS_EOS, "cannot lock %s: %s", path, text);
+  }
+  char pid[32];
+  int len = snprintf(pid, sizeof pid, "%lu\r\n", (unsigned long)GetCurrentProcessId());
+  DWORD wrote = 0;
+  SetFilePointer(h, 0, NULL, FILE_BEGIN);
+  WriteFile(h, pid, (DWORD)len, &wrote, NULL);
+  SetEndOfFile(h);
+  plat_claim *c = malloc(sizeof *c);
+  if (!c) {
+    CloseHandle(h);
+    return ts_err_set(err, TS_ENOMEM, "no memory for the lock of %s", path);
+  }
+  c->file = h;
+  *out = c;
+  return TS_OK;
+}
+
+void plat_claim_release(plat_claim *c) {
+  if (!c)
+    return;
+  CloseHandle(c->file); /* the lock goes with the handle */
+  free(c);
+}
+
 /* Once the database exists, SQLite may be deleting a journal in another connection, and a handle
    opened on it now would fail that connection. */
 int plat_database_sidecars_inspectable(const char *path) { return !plat_file_exists(path); }
