@@ -87,6 +87,7 @@ static int history_main(int argc, char **argv) {
       if (strcmp(reply.fields[i].key, "run") != 0)
         continue;
       char id[16], at[40], name[256], status[16], counts[32];
+      char shown_at[160], shown_name[256], shown_detail[2560];
       if (sscanf(value, "%15[^|]|%39[^|]|%255[^|]|%15[^|]|%31[^|]", id, at, name, status, counts) <
           5)
         continue;
