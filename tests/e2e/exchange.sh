@@ -57,7 +57,7 @@ done
 "$exe" import "$work/one.jsonl" --db "$b" >"$work/import2.txt" || fail "second import failed"
 grep -q 'already there (run 1); skipped' "$work/import2.txt" ||
   fail "second import said: $(cat "$work/import2.txt")"
-grep -q '^0 imported, 1 already there, 0 refused$' "$work/import2.txt" || fail "no totals"
+grep -q '^0 imported, 1 already there, 0 in conflict, 0 refused$' "$work/import2.txt" || fail "no totals"
 
 # a cut file: refused with its line, exit code 1, the other database unchanged.
 head -3 "$work/one.jsonl" >"$work/cut.jsonl"
