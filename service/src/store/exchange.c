@@ -329,10 +329,19 @@ static void bind_value(sqlite3_stmt *st, int i, const store_value *v) {
   }
 }
 
+/* A prepared INSERT kept for the next record of its kind with the same fields (an import's
+   records are alike: preparing each anew costs more than storing it). */
+typedef struct insert_cache {
+  sqlite3_stmt *st;
+  char sql[2048];
+} insert_cache;
+
 /* Inserts one checked record into its table: the values its kind stores, then `extra` (values the
-   import sets itself), with run_id first when run_id > 0. A metric's trial comes from its seq. */
+   import sets itself), with run_id first when run_id > 0. A metric's trial comes from its seq.
+   cache (may be NULL) keeps the statement for the next record. */
 static int insert_record(store *s, const store_record *rec, int64_t run_id,
-                         const store_value *extra, int extra_count, ts_err *err) {
+                         const store_value *extra, int extra_count, insert_cache *cache,
+                         ts_err *err) {
   const exchange_kind *k = &exchange_kinds[rec->kind];
   exchange_column columns[STORE_RECORD_MAX_VALUES];
   int count = kind_columns(rec->kind, columns);
@@ -364,9 +373,21 @@ static int insert_record(store *s, const store_record *rec, int64_t run_id,
     ts_buf_add(&b, i > 0 || metric || run_id > 0 ? ", ?" : "?");
   ts_buf_add(&b, ")");
   sqlite3_stmt *st;
-  int rc = kit_prepare(s, sql, &st, err);
-  if (rc != TS_OK)
-    return rc;
+  int rc = TS_OK;
+  if (cache && cache->st && strcmp(cache->sql, sql) == 0) {
+    st = cache->st;
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+  } else {
+    rc = kit_prepare(s, sql, &st, err);
+    if (rc != TS_OK)
+      return rc;
+    if (cache) {
+      sqlite3_finalize(cache->st);
+      cache->st = st;
+      snprintf(cache->sql, sizeof cache->sql, "%s", sql);
+    }
+  }
   int at = 1;
   if (metric || run_id > 0)
     sqlite3_bind_int64(st, at++, run_id);
@@ -380,7 +401,10 @@ static int insert_record(store *s, const store_record *rec, int64_t run_id,
     snprintf(doing, sizeof doing, "cannot store the metric of trial %lld",
              (long long)record_value(rec, "seq")->i);
   rc = sqlite3_step(st);
-  sqlite3_finalize(st);
+  if (cache)
+    sqlite3_reset(st);
+  else
+    sqlite3_finalize(st);
   if (rc == SQLITE_DONE)
     return TS_OK;
   /* A required field missing or null: named as the file's field rather than the table's
@@ -398,8 +422,10 @@ static int insert_record(store *s, const store_record *rec, int64_t run_id,
 
 struct store_import {
   store *s;
-  int64_t run_id;   /* the run being stored, inside the open transaction */
-  int64_t known_id; /* the run stored before with the same uid; 0 when none */
+  insert_cache inserts[STORE_RECORD_KIND_COUNT];
+  sqlite3_stmt *metric_room; /* check_metric_room's query */
+  int64_t run_id;            /* the run being stored, inside the open transaction */
+  int64_t known_id;          /* the run stored before with the same uid; 0 when none */
   int quiet_records;
   char imported_at[40];
 };
@@ -445,7 +471,7 @@ int store_import_begin(store *s, const store_record *run, const char *imported_f
         copy->values[i].type = STORE_VALUE_NULL;
     store_value origin[2] = {{"imported_from", STORE_VALUE_TEXT, 0, 0, imported_from},
                              {"imported_at", STORE_VALUE_TEXT, 0, 0, imported_at}};
-    rc = insert_record(s, copy, 0, origin, 2, err);
+    rc = insert_record(s, copy, 0, origin, 2, NULL, err);
     free(copy);
   }
   if (rc != TS_OK) {
@@ -460,19 +486,20 @@ int store_import_begin(store *s, const store_record *run, const char *imported_f
 
 /* TS_EINVAL unless the run holds a trial of `seq` with room for one more metric. */
 static int check_metric_room(store_import *im, const store_value *seq, ts_err *err) {
-  sqlite3_stmt *st;
-  int rc = kit_prepare(im->s,
-                       "SELECT (SELECT count(*) FROM trial_metric WHERE trial_id=trial.id) "
-                       "FROM trial WHERE run_id=? AND seq=?",
-                       &st, err);
+  int rc = im->metric_room ? TS_OK
+                           : kit_prepare(im->s,
+                                         "SELECT (SELECT count(*) FROM trial_metric WHERE "
+                                         "trial_id=trial.id) FROM trial WHERE run_id=? AND seq=?",
+                                         &im->metric_room, err);
   if (rc != TS_OK)
     return rc;
+  sqlite3_stmt *st = im->metric_room;
   sqlite3_bind_int64(st, 1, im->run_id);
   bind_value(st, 2, seq);
   long long count = -1;
   if (sqlite3_step(st) == SQLITE_ROW)
     count = sqlite3_column_int64(st, 0);
-  sqlite3_finalize(st);
+  sqlite3_reset(st);
   if (count < 0)
     return ts_err_set(err, TS_EINVAL,
                       "cannot store the metric of trial %lld: the file holds no trial record "
@@ -499,7 +526,7 @@ int store_import_add(store_import *im, const store_record *rec, ts_err *err) {
     return rc;
   const store_value *restored = record_value(rec, "restored_at");
   if (rec->kind != STORE_RECORD_QUIET || (restored && restored->type != STORE_VALUE_NULL))
-    return insert_record(im->s, rec, im->run_id, NULL, 0, err);
+    return insert_record(im->s, rec, im->run_id, NULL, 0, &im->inserts[rec->kind], err);
   /* An open entry would make this machine's quiet mode think it is on. */
   store_value closed[2] = {
       {"restored_at", STORE_VALUE_TEXT, 0, 0, im->imported_at},
@@ -514,7 +541,7 @@ int store_import_add(store_import *im, const store_record *rec, ts_err *err) {
     if (strcmp(rec->values[j].name, "restored_at") != 0 &&
         strcmp(rec->values[j].name, "restore_error") != 0)
       copy->values[copy->count++] = rec->values[j];
-  rc = insert_record(im->s, copy, im->run_id, closed, 2, err);
+  rc = insert_record(im->s, copy, im->run_id, closed, 2, NULL, err);
   free(copy);
   return rc;
 }
@@ -563,8 +590,18 @@ static int digest_run(store *s, int64_t run_id, uint8_t out[TS_SHA256_SIZE], ts_
   return rc;
 }
 
+/* Finalizes the statements the import kept (before its transaction ends). */
+static void import_statements_free(store_import *im) {
+  for (int k = 0; k < STORE_RECORD_KIND_COUNT; k++)
+    sqlite3_finalize(im->inserts[k].st);
+  sqlite3_finalize(im->metric_room);
+  memset(im->inserts, 0, sizeof im->inserts);
+  im->metric_room = NULL;
+}
+
 int store_import_end(store_import *im, store_import_result *out, ts_err *err) {
   store *s = im->s;
+  import_statements_free(im);
   memset(out, 0, sizeof *out);
   int rc = TS_OK;
   if (!im->known_id) {
@@ -600,6 +637,7 @@ int store_import_end(store_import *im, store_import_result *out, ts_err *err) {
 void store_import_abort(store_import *im) {
   if (!im)
     return;
+  import_statements_free(im);
   kit_rollback(im->s, TS_OK);
   free(im);
 }
