@@ -10,6 +10,7 @@
   X(rights)                                                                                        \
   X(server)                                                                                        \
   X(data)                                                                                          \
+  X(export_folders)                                                                                \
   X(quiet)                                                                                         \
   X(power)                                                                                         \
   X(burn_clock)                                                                                    \
