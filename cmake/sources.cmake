@@ -53,6 +53,7 @@ set(TS_CORE_SOURCES
   service/src/doctor/checks/burn_clock.c
   service/src/doctor/checks/children.c
   service/src/doctor/checks/data.c
+  service/src/doctor/checks/export_folders.c
   service/src/doctor/checks/open_files.c
   service/src/doctor/checks/pid_max.c
   service/src/doctor/checks/pids_max.c

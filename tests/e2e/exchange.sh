@@ -3,7 +3,7 @@
 # exchange.sh - runs carried between machines through the real CLI: a tiny run, exported (to
 # stdout, a file and a folder), imported into another database, whose reports are the same byte
 # for byte but for the mark of an imported run; never resumed; imported again (already there); a
-# cut file refused and nothing changed.
+# forged twin a conflict, a misnamed file and a cut file refused, and nothing changed.
 # usage: exchange.sh THREADSOUP WORKDIR
 set -eu
 exe=$1
@@ -92,7 +92,35 @@ grep -q "run 1 was imported from another machine's export file" "$work/record.tx
 "$exe" import "$work/one.jsonl" --db "$b" >"$work/import2.txt" || fail "second import failed"
 grep -q 'already there (run 1); skipped' "$work/import2.txt" ||
   fail "second import said: $(cat "$work/import2.txt")"
-grep -q '^0 imported, 1 already there, 0 refused$' "$work/import2.txt" || fail "no totals"
+grep -q '^0 imported, 1 already there, 0 in conflict, 0 refused$' "$work/import2.txt" || fail "no totals"
+
+# a share folder with a forged twin (the run's uid, another score) sorted before the genuine
+# file: the twin comes in, the genuine file is a conflict naming both files, exit code 1, and the
+# stored run is not overwritten; a file named for one run that carries another is refused.
+mkdir -p "$work/share"
+genuine=$(ls "$work/out")
+cp "$work/out/$genuine" "$work/share/$genuine"
+sed '0,/"score":[0-9]/s/"score":\([0-9]\)/"score":9\1/' "$work/out/$genuine" >"$work/share/0-forged.jsonl"
+cmp -s "$work/share/0-forged.jsonl" "$work/share/$genuine" && fail "the twin is not forged"
+if "$exe" import "$work/share" --db "$work/d.db" >"$work/import4.txt" 2>"$work/import4.err"; then
+  fail "a conflict ended with exit code 0"
+fi
+grep -q "$genuine: CONFLICT: run [0-9a-f]* is already here as run 1 (imported from .*0-forged.jsonl)" \
+  "$work/import4.err" || fail "conflict: $(cat "$work/import4.err")"
+grep -q '^1 imported, 0 already there, 1 in conflict, 0 refused$' "$work/import4.txt" ||
+  fail "conflict totals: $(cat "$work/import4.txt")"
+[ "$(sqlite3 "$work/d.db" "SELECT count(*) FROM run")" = 1 ] || fail "the conflict stored a run"
+sqlite3 "$work/d.db" "SELECT imported_from FROM run" | grep -q '0-forged.jsonl$' ||
+  fail "the first import was overwritten"
+mv "$work/share/$genuine" "$work/share/threadsoup-run-0123456789abcdef0123456789abcdef.jsonl"
+rm "$work/share/0-forged.jsonl"
+if "$exe" import "$work/share" --db "$work/e.db" >"$work/import5.txt" 2>"$work/import5.err"; then
+  fail "a misnamed file was imported"
+fi
+uid=${genuine#threadsoup-run-}
+grep -q "0123456789abcdef0123456789abcdef.jsonl:1: the file's name says run 0123456789abcdef0123456789abcdef and its header says run ${uid%.jsonl}" \
+  "$work/import5.err" ||
+  fail "misnamed: $(cat "$work/import5.err")"
 
 # a cut file: refused with its line, exit code 1, the other database unchanged.
 head -3 "$work/one.jsonl" >"$work/cut.jsonl"
@@ -109,5 +137,5 @@ mkdir -p "$work/all"
 "$exe" export all --output "$work/all" --db "$b" >"$work/all2.txt"
 [ "$(ls "$work/all" | wc -l)" -eq 1 ] || fail "export all twice made $(ls "$work/all")"
 cmp -s "$work/all1.txt" "$work/all2.txt" || fail "export all printed different paths"
-echo "exchange: export, import, reports equal, already there, cut file refused"
+echo "exchange: export, import, reports equal, already there, forged twin in conflict, misnamed file refused, cut file refused"
 echo "1 passed, 0 failed"

@@ -695,6 +695,77 @@ static void data_folder_that_cannot_be_seen(void) {
 #endif
 }
 
+/* Export folders on a real folder tree: below a folder anyone may write (no sticky bit) it
+   fails naming that folder; with the sticky bit, or writable by its owner only, it holds; under
+   Wine, a folder whose access list lets Everyone delete its children fails where Wine keeps
+   access lists (otherwise only the ok path is shown). No export folder: skipped. */
+static void export_folders(void) {
+  ts_err err;
+  REQUIRE(plat_mkdir_p("doctor-exports/share/runs", &err) == TS_OK);
+  const char *folders[] = {"doctor-exports/share/runs"};
+  doctor_context ctx;
+  memset(&ctx, 0, sizeof ctx);
+  doctor_report *rep = malloc(sizeof *rep);
+  REQUIRE(rep);
+  doctor_run(&ctx, DOCTOR_CLIENT, 0, rep);
+  const doctor_finding *f = finding(rep, "export-folders");
+  REQUIRE(f);
+  CHECK_INT(f->status, DOCTOR_SKIP);
+  ctx.export_folders = folders;
+  ctx.export_folder_count = 0;
+  doctor_run(&ctx, DOCTOR_CLIENT, 0, rep);
+  CHECK_INT(f->status, DOCTOR_SKIP);
+  ctx.export_folder_count = 1;
+#ifndef _WIN32
+  REQUIRE(system("chmod 0755 doctor-exports doctor-exports/share doctor-exports/share/runs") == 0);
+  /* The folders above the test's own (the build tree) may be anyone's: what holds only when they
+     are not is checked only then. */
+  int exposed = 0, above = 0;
+  char reason[600];
+  CHECK_INT(plat_folder_tree_exposed(".", &above, reason, sizeof reason, &err), TS_OK);
+  if (!above) {
+    doctor_run(&ctx, DOCTOR_CLIENT, 0, rep);
+    CHECK_INT(f->status, DOCTOR_OK);
+    CHECK_STR_CONTAINS(f->measured, "1 export folder");
+  }
+  REQUIRE(system("chmod 0777 doctor-exports/share") == 0);
+  doctor_run(&ctx, DOCTOR_CLIENT, 0, rep);
+  CHECK_INT(f->status, DOCTOR_FAIL);
+  CHECK_STR_CONTAINS(f->measured, "doctor-exports/share is writable by everyone without the "
+                                  "sticky bit (mode 0777)");
+  REQUIRE(system("chmod 1777 doctor-exports/share") == 0);
+  CHECK_INT(
+      plat_folder_tree_exposed("doctor-exports/share/runs", &exposed, reason, sizeof reason, &err),
+      TS_OK);
+  CHECK_INT(exposed, above);
+  REQUIRE(system("chmod 0775 doctor-exports && chmod 0755 doctor-exports/share") == 0);
+  doctor_run(&ctx, DOCTOR_CLIENT, 0, rep);
+  CHECK_INT(f->status, DOCTOR_FAIL);
+  CHECK_STR_CONTAINS(f->measured, "doctor-exports is writable by its group");
+  REQUIRE(system("chmod 0755 doctor-exports") == 0);
+  /* A folder not made yet is judged by the nearest one that is. */
+  CHECK_INT(plat_folder_tree_exposed("doctor-exports/share/runs/not-yet", &exposed, reason,
+                                     sizeof reason, &err),
+            TS_OK);
+  CHECK_INT(exposed, above);
+#else
+  /* Wine: the folder made by this user carries no entry for others; whether the drive's root does
+     is Wine's, so only the answer's form is held. */
+  int exposed = -1;
+  char reason[600];
+  CHECK_INT(plat_folder_tree_exposed(folders[0], &exposed, reason, sizeof reason, &err), TS_OK);
+  CHECK(exposed == 0 || exposed == 1);
+  CHECK(!exposed || strstr(reason, "may write to or change") != NULL ||
+        strstr(reason, "is owned by") != NULL);
+  doctor_run(&ctx, DOCTOR_CLIENT, 0, rep);
+  CHECK_INT(f->status, exposed ? DOCTOR_FAIL : DOCTOR_OK);
+#endif
+  doctor_judge_export_folders(3, 1, "/srv/share is writable by everyone", &rep->findings[0]);
+  CHECK_INT(rep->findings[0].status, DOCTOR_FAIL);
+  CHECK_STR_CONTAINS(rep->findings[0].measured, "1 of 3 export folders exposed: /srv/share");
+  free(rep);
+}
+
 /* The unit the installer ships raises what the load needs: no TasksMax limit. */
 static void unit_file_lifts_tasks_max(void) {
   if (!unit_file)
@@ -770,9 +841,10 @@ static void run_stores_checks_and_report_shows_them(void) {
 /* The table, built from checks.c's list of checks/NAME.c files: every check once, in the order
    `threadsoup doctor` prints them, each with its assumption, its kind and its function. */
 static void table_lists_every_check_in_order(void) {
-  static const char *const names[] = {
-      "timer", "children",   "rights",  "server",      "restart",  "data",       "quiet",
-      "power", "burn-clock", "pid-max", "threads-max", "pids-max", "open-files", "user-tasks"};
+  static const char *const names[] = {"timer",    "children",   "rights",         "server",
+                                      "restart",  "data",       "export-folders", "quiet",
+                                      "power",    "burn-clock", "pid-max",        "threads-max",
+                                      "pids-max", "open-files", "user-tasks"};
   size_t count = sizeof names / sizeof names[0];
   CHECK_INT((long)doctor_check_count(), (long)count);
   for (size_t i = 0; i < count && i < doctor_check_count(); i++) {
@@ -833,6 +905,7 @@ int main(int argc, char **argv) {
   RUN_CASE(client_checks_and_json);
   RUN_CASE(data_folder);
   RUN_CASE(data_folder_that_cannot_be_seen);
+  RUN_CASE(export_folders);
   RUN_CASE(unit_file_lifts_tasks_max);
   RUN_CASE(run_stores_checks_and_report_shows_them);
   RUN_CASE(table_lists_every_check_in_order);

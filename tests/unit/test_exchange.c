@@ -493,6 +493,34 @@ static int remove_in_folder(void *ctx, const char *name) {
   return 0;
 }
 
+static int remove_in_folder_of(void *ctx, const char *name) {
+  char path[PLAT_PATH_MAX];
+  exchange_join_path(ctx, name, path, sizeof path);
+  remove(path);
+  return 0;
+}
+
+typedef struct conflict_log {
+  int imported, already, conflicts, refused;
+  char conflict_file[PLAT_PATH_MAX];
+  char stored_from[PLAT_PATH_MAX];
+} conflict_log;
+
+static void log_outcome(void *ctx, const char *file, int rc, const exchange_import_result *r,
+                        const ts_err *err) {
+  conflict_log *l = ctx;
+  if (rc != TS_OK) {
+    fprintf(stderr, "  refused: %s\n", err->text);
+    l->refused++;
+  } else if (r->conflict) {
+    l->conflicts++;
+    snprintf(l->conflict_file, sizeof l->conflict_file, "%s", file);
+    snprintf(l->stored_from, sizeof l->stored_from, "%s", r->stored_from);
+  } else {
+    *(r->already ? &l->already : &l->imported) += 1;
+  }
+}
+
 /* A run exported into a folder (again: nothing new; over a different file: -2), a stray file and
    a hidden temporary one beside it; importing the folder takes the export files only. */
 static void folders_export_and_import(void) {
@@ -566,6 +594,96 @@ static int count_row(void *ctx, const store_run_row *row) {
   (void)row;
   ++*(int *)ctx;
   return 0;
+}
+
+#define SHARE "test_exchange_share"
+
+/* A share folder where a forged twin of a run (its uid, another score) sorts before the genuine
+   file: the twin comes in first, the genuine file is then a conflict naming the twin's file, not
+   "already there", and nothing is overwritten; a file named for one run that carries another, and
+   a timestamp not written as the exporter writes it, are refused naming what was wrong. */
+static void forged_twins_are_conflicts(void) {
+  ts_err err;
+  char genuine[PLAT_PATH_MAX], forged[PLAT_PATH_MAX], name[96];
+  plat_mkdir_p(SHARE, &err);
+  CHECK_INT(plat_list_folder(SHARE, remove_in_folder_of, (void *)SHARE, &err), TS_OK);
+  CHECK_INT(exchange_export_to_folder(a, run_a, SHARE, genuine, sizeof genuine, &err), TS_OK);
+  CHECK_INT(exchange_file_name(a, run_a, name, sizeof name, &err), TS_OK);
+  long size = 0;
+  char *text = read_all(genuine, &size);
+  REQUIRE(text != NULL);
+  /* The forged twin: the same uid, one score changed, under a name that sorts first. */
+  char *score = strstr(text, "\"score\":");
+  REQUIRE(score != NULL);
+  score[8] = score[8] == '9' ? '1' : '9';
+  exchange_join_path(SHARE, "0-forged.jsonl", forged, sizeof forged);
+  write_all(forged, text);
+  free(text);
+
+  remove_db(DB_B);
+  store *b = NULL;
+  REQUIRE(store_open(&b, DB_B, &err) == TS_OK);
+  conflict_log log;
+  memset(&log, 0, sizeof log);
+  int files = 0;
+  CHECK_INT(exchange_import_path(b, SHARE, log_outcome, &log, &files, &err), TS_OK);
+  CHECK_INT(files, 2);
+  CHECK_INT(log.imported, 1);
+  CHECK_INT(log.conflicts, 1);
+  CHECK_INT(log.already, 0);
+  CHECK_STR_CONTAINS(log.conflict_file, name);
+  CHECK_STR_EQ(log.stored_from, forged);
+  CHECK_INT(raw_query(DB_B, "SELECT count(*) FROM run"), 1);
+  CHECK_INT(raw_query(DB_B, "SELECT count(*) FROM run WHERE imported_from LIKE '%0-forged.jsonl'"),
+            1);
+  long long rows = rows_of(DB_B);
+  /* Again: the twin is the same as what is stored, the genuine file still a conflict. */
+  memset(&log, 0, sizeof log);
+  CHECK_INT(exchange_import_path(b, SHARE, log_outcome, &log, &files, &err), TS_OK);
+  CHECK_INT(log.already, 1);
+  CHECK_INT(log.conflicts, 1);
+  CHECK_INT(rows_of(DB_B), rows);
+
+  /* The genuine contents under another run's name: refused, naming both uids. */
+  char misnamed[PLAT_PATH_MAX];
+  exchange_join_path(SHARE, "threadsoup-run-00000000000000000000000000000000.jsonl", misnamed,
+                     sizeof misnamed);
+  text = read_all(genuine, &size);
+  REQUIRE(text != NULL);
+  write_all(misnamed, text);
+  free(text);
+  exchange_import_result r;
+  CHECK_INT(exchange_import_file(b, misnamed, &r, &err), TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, ":1: the file's name says run 00000000000000000000000000000000 "
+                               "and its header says run ");
+  char uid[40];
+  snprintf(uid, sizeof uid, "%.32s", name + strlen("threadsoup-run-"));
+  CHECK_STR_CONTAINS(err.text, uid);
+  remove(misnamed);
+  /* A later copy's name (-2) is the run's too. */
+  exchange_join_path(SHARE, name, misnamed, sizeof misnamed);
+  snprintf(misnamed + strlen(misnamed) - 6, 10, "-2.jsonl");
+  text = read_all(genuine, &size);
+  REQUIRE(text != NULL);
+  write_all(misnamed, text);
+  free(text);
+  CHECK_INT(exchange_import_file(b, misnamed, &r, &err), TS_OK);
+  CHECK_INT(r.conflict, 1);
+  remove(misnamed);
+  store_close(b);
+
+  /* A timestamp not as the exporter writes it: refused naming the field and the line. */
+  remove_db(DB_B);
+  REQUIRE(store_open(&b, DB_B, &err) == TS_OK);
+  text = read_all(FILE_1, &size);
+  REQUIRE(text != NULL);
+  REQUIRE(replace_once(text, "\"started_at\":\"2026-01-01T00:00:00.000Z\"",
+                       "\"started_at\":\"yesterday, at noon\""));
+  write_all("test_exchange_time.jsonl", text);
+  free(text);
+  refused(b, "test_exchange_time.jsonl",
+          ":2: the run record's 'started_at' is 'yesterday, at noon' (accepted: a UTC time");
+  store_close(b);
 }
 
 /* Imported runs are not this machine's to resume, and a quiet-mode entry still open where the run
@@ -861,6 +979,7 @@ int main(int argc, char **argv) {
   RUN_CASE(mutated_files_are_refused_or_imported);
   RUN_CASE(export_to_a_missing_folder_names_it);
   RUN_CASE(folders_export_and_import);
+  RUN_CASE(forged_twins_are_conflicts);
   RUN_CASE(imported_runs_stay_inert);
   RUN_CASE(plan_export_to_writes_the_file);
 #ifndef _WIN32

@@ -16,6 +16,8 @@
 #include "../../service/src/report/compare.h"
 #include "check.h"
 #include "testreport.h"
+#include "threadsoup/plat.h"
+#include "threadsoup/units.h"
 
 /* A report of two small runs is some hundred KiB; a chart that does not end writes without end. */
 #define REPORT_SIZE_MAX (4L << 20)
@@ -123,6 +125,80 @@ static void scores_out_of_range_are_refused(void) {
             TS_OK);
 }
 
+static int always(void *ctx) {
+  ++*(int *)ctx;
+  return 1;
+}
+
+/* A run of many metric names (each trial its own 256, the most a trial holds: a CSV row per
+   trial, a column per name in the run): written with a cap it stops past the cap, says so naming
+   the limit, and writes little more; asked to stop, it stops; a 257th metric is refused where it
+   enters, naming the cap; and finding a trial's metric is a search, so the whole report is quick.
+ */
+static void a_report_past_its_cap_stops(void) {
+  ts_err err;
+  int64_t run_id = 0;
+  store_metric *metrics = calloc(STORE_TRIAL_METRICS_MAX + 1, sizeof *metrics);
+  char(*names)[32] = calloc(STORE_TRIAL_METRICS_MAX + 1, sizeof *names);
+  REQUIRE(metrics && names);
+  for (int k = 0; k <= STORE_TRIAL_METRICS_MAX; k++) {
+    snprintf(names[k], sizeof names[k], "m.%03d", k);
+    metrics[k] = (store_metric){names[k], k * 1e15};
+  }
+  store_run_info info = {"many",    "name = many\n",
+                         1,         "2026-01-01T00:00:00.000Z",
+                         "pc-many", "Linux",
+                         "cpu",     8,
+                         "1.0",     NULL,
+                         0};
+  store_trial_plan trials[40];
+  for (int t = 0; t < 40; t++)
+    trials[t] = (store_trial_plan){t + 1, t / 2 + 1, t % 2 ? "sleep:1" : "baseline", "b", 0};
+  CHECK_INT(store_run_begin(db, &info, trials, 40, &run_id, &err), TS_OK);
+  /* One more than a trial holds: refused where it enters. */
+  CHECK_INT(test_finish_trial(db, trials[0].id, 5, STORE_TRIAL_METRICS_MAX + 1, metrics, &err),
+            TS_EINVAL);
+  CHECK(strstr(err.text, "accepted: at most 256 per trial") != NULL);
+  for (int t = 0; t < 40; t++) {
+    for (int k = 0; k < STORE_TRIAL_METRICS_MAX; k++) {
+      snprintf(names[k], sizeof names[k], "m%02d.%03d", t, k);
+      metrics[k] = (store_metric){names[k], k * 1e15};
+    }
+    CHECK_INT(test_finish_trial(db, trials[t].id, 5 + t, STORE_TRIAL_METRICS_MAX, metrics, &err),
+              TS_OK);
+  }
+  free(metrics);
+  free(names);
+
+  /* Whole: 40 rows of 10240 columns. */
+  uint64_t began = plat_clock_ns();
+  report_prepared *p = NULL;
+  FILE *f = tmpfile();
+  REQUIRE(f != NULL);
+  CHECK_INT(report_prepare(db, run_id, REPORT_FORMAT_CSV, &p, &err), TS_OK);
+  CHECK_INT(report_write(p, f, 0, NULL, NULL, &err), TS_OK);
+  long whole = written(f);
+  CHECK(whole > 400000);
+  CHECK(plat_clock_ns() - began < 10 * TS_NS_PER_S);
+  /* Capped at 64 KiB: stopped after the row that passed it. */
+  f = tmpfile();
+  REQUIRE(f != NULL);
+  CHECK_INT(report_write(p, f, 65536, NULL, NULL, &err), TS_EFAILED);
+  CHECK(strstr(err.text, "is larger than 65536 bytes, the most written here") != NULL);
+  long capped = written(f);
+  CHECK(capped > 65536 && capped < whole / 2);
+  report_prepared_free(p);
+  /* Asked to stop: stopped at the first check. */
+  int asked = 0;
+  CHECK_INT(report_prepare(db, run_id, REPORT_FORMAT_JSON, &p, &err), TS_OK);
+  f = tmpfile();
+  REQUIRE(f != NULL);
+  CHECK_INT(report_write(p, f, REPORT_OUTPUT_MAX, always, &asked, &err), TS_EINTERRUPTED);
+  CHECK(asked >= 1);
+  CHECK(written(f) < 4096);
+  report_prepared_free(p);
+}
+
 int main(void) {
 #ifdef __linux__
   /* A report that never ends is stopped (SIGXFSZ) before it fills the disk. */
@@ -134,6 +210,7 @@ int main(void) {
   CHECK_INT(store_open(&db, "test_report_extremes.db", &err), TS_OK);
   RUN_CASE(scores_out_of_range_are_refused);
   RUN_CASE(every_format_ends_small);
+  RUN_CASE(a_report_past_its_cap_stops);
   store_close(db);
   return check_summary();
 }

@@ -1149,6 +1149,85 @@ static void half_close_closes_at_once(void) {
 #endif
 }
 
+/* One `record` request into run `run` (or "new"); the reply's run, 0 when it was refused. */
+static long record_score(const char *run, const char *condition, const char *score) {
+  ts_err err;
+  if (!converse_open(&conv))
+    return 0;
+  proto_init(&conv.request, PROTO_REQUEST, "record");
+  proto_add(&conv.request, "run", run, &err);
+  proto_add(&conv.request, "bench", "builtin-st", &err);
+  proto_add(&conv.request, "condition", condition, &err);
+  proto_add(&conv.request, "score", score, &err);
+  int ok = converse(&conv) && conv.reply.kind == PROTO_OK && proto_get(&conv.reply, "run");
+  plat_ipc_close(conv.conn);
+  return ok ? atol(proto_get(&conv.reply, "run")) : 0;
+}
+
+/* A run built by ordinary `record` requests from scores at both ends of what a trial may hold
+   (1e-9 and 1e15, and the largest double refused): its reports, in every format, in one message
+   and in pages, end in bounded time and size, and `status` is answered all the while (the
+   database lock is held for the reading only, not while the report is written). */
+static void extreme_run_reports_in_bounded_time(void) {
+  static const char *const scores[] = {"1e15", "1e-9", "999999999999999", "0.000000001", "1e15",
+                                       "1e-9", "3.5"};
+  static const char *const conditions[] = {"baseline", "sleep:1", "sleep:2", "sleep:3"};
+  CHECK_INT(record_score("1", "baseline", "1.7976931348623157e308"), 0);
+  CHECK_STR_CONTAINS(proto_get(&conv.reply, "message"), "out of range");
+  long run = record_score("new", "baseline", "1e15");
+  REQUIRE(run > 0);
+  char id[24];
+  snprintf(id, sizeof id, "%ld", run);
+  for (int i = 0; i < 400; i++)
+    CHECK_INT(record_score(id, conditions[i % 4], scores[(i / 4) % 7]), run);
+
+  volatile int stop = 0;
+  poller p;
+  memset(&p, 0, sizeof p);
+  p.stop = &stop;
+  ts_err err;
+  REQUIRE(plat_thread_start(&p.thread, 256 * 1024, poll_status, &p, &err) == TS_OK);
+  static const char *const formats[] = {"html", "csv", "json", "text"};
+  uint64_t began = plat_clock_ns();
+  for (int f = 0; f < 4; f++)
+    for (int paged = 0; paged < 2; paged++) {
+      CHECK(converse_open(&conv));
+      proto_init(&conv.request, PROTO_REQUEST, "report");
+      proto_add(&conv.request, "run", id, &err);
+      proto_add(&conv.request, "format", formats[f], &err);
+      if (paged)
+        proto_add(&conv.request, "offset", "0", &err);
+      uint64_t asked = plat_clock_ns();
+      CHECK(converse(&conv));
+      plat_ipc_close(conv.conn);
+      /* In one message it may be too large to send (said so); in pages it is whole. */
+      const char *said = proto_get(&conv.reply, "message");
+      if (!paged && conv.reply.kind == PROTO_ERROR && said &&
+          strstr(said, "too large for one message"))
+        continue;
+      if (conv.reply.kind != PROTO_OK)
+        fprintf(stderr, "  report %s: %s\n", formats[f], said ? said : "?");
+      CHECK_INT(conv.reply.kind, PROTO_OK);
+      const char *text = proto_get(&conv.reply, "text");
+      const char *total = proto_get(&conv.reply, "total");
+      CHECK(text && strlen(text) > 100);
+      /* Bounded: a few MB at most for 400 trials, written in seconds. */
+      CHECK(!paged || (total && atol(total) > 0 && atol(total) < 8L * 1024 * 1024));
+      CHECK(plat_clock_ns() - asked < 20 * TS_NS_PER_S);
+      if (f == 0 && text)
+        CHECK_STR_CONTAINS(text, paged ? "<!DOCTYPE html>" : "<svg");
+    }
+  /* status answered while the reports were being written, and never refused. */
+  while (p.answered < 3 && plat_clock_ns() - began < 10 * TS_NS_PER_S)
+    plat_sleep_ns(10 * TS_NS_PER_MS);
+  stop = 1;
+  plat_thread_join(p.thread);
+  CHECK(p.answered >= 3);
+  if (p.failed)
+    fprintf(stderr, "  status failed %d times: %s\n", p.failed, p.first_failure);
+  CHECK_INT(p.failed, 0);
+}
+
 static void database_stays_intact(void) {
   kill_daemon();
   store *s;
@@ -1193,6 +1272,7 @@ int main(int argc, char **argv) {
   RUN_CASE(killed_mid_run_resumes);
   RUN_CASE(record_makes_a_new_run);
   RUN_CASE(one_strange_run_never_blanks_the_history);
+  RUN_CASE(extreme_run_reports_in_bounded_time);
   RUN_CASE(database_stays_intact);
   return check_summary();
 }

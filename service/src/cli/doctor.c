@@ -7,6 +7,7 @@
 
 #include "../doctor/doctor.h"
 #include "../plan/plan.h"
+#include "../store/store.h"
 #include "cli.h"
 #include "threadsoup/call.h"
 #include "threadsoup/proto.h"
@@ -29,6 +30,45 @@ static int ask_status(const char *address, char *answer, size_t len, ts_err *err
   }
   free(reply);
   return rc;
+}
+
+/* The export-to folders of the service's schedules, for the export-folders check. */
+typedef struct export_folders {
+  char folders[16][PLAN_TEXT_MAX];
+  const char *list[16];
+  int count;
+} export_folders;
+
+static int add_export_folder(void *ctx, const store_schedule *sc) {
+  export_folders *f = ctx;
+  plan *p = malloc(sizeof *p);
+  ts_err err;
+  if (p && plan_parse(sc->plan_text, "a schedule's plan", p, &err) == TS_OK && p->export_to[0] &&
+      f->count < 16) {
+    snprintf(f->folders[f->count], sizeof f->folders[f->count], "%s", p->export_to);
+    f->list[f->count] = f->folders[f->count];
+    f->count++;
+  }
+  free(p);
+  return 0;
+}
+
+/* Reads the schedules of the database in the service's data folder; 0 when it cannot be read
+   (not there, or not this user's to read): the check is then skipped. */
+static int read_export_folders(const char *data_dir, export_folders *f) {
+  char folder[PLAT_PATH_MAX], path[PLAT_PATH_MAX + 32];
+  ts_err err;
+  if (data_dir)
+    snprintf(folder, sizeof folder, "%s", data_dir);
+  else if (plat_service_data_dir(folder, sizeof folder, &err) != TS_OK)
+    return 0;
+  snprintf(path, sizeof path, "%s%cthreadsoup.db", folder, plat_path_separator());
+  store *s = NULL;
+  if (!plat_file_exists(path) || store_open(&s, path, &err) != TS_OK)
+    return 0;
+  int rc = store_schedules(s, add_export_folder, f, &err);
+  store_close(s);
+  return rc == TS_OK;
 }
 
 static int doctor_main(int argc, char **argv) {
@@ -64,8 +104,16 @@ static int doctor_main(int argc, char **argv) {
     }
   }
   doctor_report *r = malloc(sizeof *r);
-  if (!r)
+  export_folders *exports = calloc(1, sizeof *exports);
+  if (!r || !exports) {
+    free(r);
+    free(exports);
     return CLI_EXIT_FAILURE;
+  }
+  if (read_export_folders(ctx.data_dir, exports)) {
+    ctx.export_folders = exports->list;
+    ctx.export_folder_count = exports->count;
+  }
   doctor_run(&ctx, quick ? DOCTOR_CHEAP : DOCTOR_CHEAP | DOCTOR_SLOW, 0, r);
   if (json)
     doctor_write_json(r, stdout);
@@ -73,14 +121,15 @@ static int doctor_main(int argc, char **argv) {
     doctor_write_text(r, stdout);
   int holds = doctor_holds(r);
   free(r);
+  free(exports);
   return holds ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 }
 
 const cli_command cli_doctor_command = {
     .name = "doctor",
     .synopsis = "doctor [--quick] [--json] [--socket ADDR] [--data DIR]",
-    .summary = "check this machine: timer, idle children, rights, service, data, quiet mode, "
-               "power, burn's clock, limits",
+    .summary = "check this machine: timer, idle children, rights, service, data, export "
+               "folders, quiet mode, power, burn's clock, limits",
     .help = "\nChecks, on this machine, each assumption a result rests on; prints each check as\n"
             "ok, warn, fail or skip with what it measured and what to do. Exit code 0 when all\n"
             "hold (ok, warn or skip), 1 when any fails.\n"

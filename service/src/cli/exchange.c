@@ -121,7 +121,7 @@ const cli_command cli_export_command = {
 /* ---- import --------------------------------------------------------------------------------- */
 
 typedef struct import_totals {
-  int imported, already, refused;
+  int imported, already, conflicts, refused;
 } import_totals;
 
 static void print_outcome(void *ctx, const char *file, int rc, const exchange_import_result *r,
@@ -135,6 +135,16 @@ static void print_outcome(void *ctx, const char *file, int rc, const exchange_im
     printf("%s: run %s already there (run %lld); skipped\n",
            ts_utf8_printable(file, shown, sizeof shown), r->uid, (long long)r->run_id);
     t->already++;
+  } else if (r->conflict) {
+    char first[PLAT_PATH_MAX * 4];
+    fprintf(stderr,
+            "%s: CONFLICT: run %s is already here as run %lld (%s%s), and this file's trials or "
+            "run facts differ; run %lld is kept as it was and nothing was imported from this "
+            "file\n",
+            ts_utf8_printable(file, shown, sizeof shown), r->uid, (long long)r->run_id,
+            r->stored_from[0] ? "imported from " : "measured on this machine",
+            ts_utf8_printable(r->stored_from, first, sizeof first), (long long)r->run_id);
+    t->conflicts++;
   } else {
     printf("%s: imported as run %lld (uid %s, %d trials)\n",
            ts_utf8_printable(file, shown, sizeof shown), (long long)r->run_id, r->uid, r->trials);
@@ -166,7 +176,7 @@ static int import_main(int argc, char **argv) {
   store *s = NULL;
   if (open_db(db_path, 1, path, sizeof path, &s, &err) != TS_OK)
     return cli_fail(&err);
-  import_totals t = {0, 0, 0};
+  import_totals t = {0, 0, 0, 0};
   cli_args_init(&a, argc, argv, "import");
   while (cli_args_next(&a)) {
     if (a.name) {
@@ -183,8 +193,9 @@ static int import_main(int argc, char **argv) {
     }
   }
   store_close(s);
-  printf("%d imported, %d already there, %d refused\n", t.imported, t.already, t.refused);
-  return t.refused ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
+  printf("%d imported, %d already there, %d in conflict, %d refused\n", t.imported, t.already,
+         t.conflicts, t.refused);
+  return t.refused || t.conflicts ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 }
 
 const cli_command cli_import_command = {
@@ -192,13 +203,17 @@ const cli_command cli_import_command = {
     .synopsis = "import FILE|FOLDER... [--db PATH]",
     .summary = "add runs exported on other machines (threadsoup export) to the database",
     .help = "\nImports each export file, and each *.jsonl file of each FOLDER, in one transaction\n"
-            "per file. A run already in the database (the same uid) is skipped and reported\n"
-            "\"already there\". A damaged or foreign file (cut short, of a newer format version,\n"
+            "per file. A run already in the database (the same uid) with the same trials and\n"
+            "run facts is skipped and reported \"already there\"; with other contents (a forged\n"
+            "or altered copy) it is a CONFLICT naming both files: the stored run is kept and\n"
+            "nothing is imported from the file. A file named threadsoup-run-UID.jsonl must hold\n"
+            "run UID. Machine ids and host names are as the files say. A damaged or foreign file "
+            "(cut short, of a newer format version,\n"
             "not ThreadSoup's, a bad line) is refused with its line and the reason, and changes\n"
             "nothing; the other files are still imported. The run keeps where it came from\n"
             "(the file's path and the time of the import).\n"
             "\noptions:\n"
             "  --db PATH   database file (default as for run)\n"
-            "\nExit code 0 when no file was refused, 1 otherwise.\n",
+            "\nExit code 0 when no file was refused or in conflict, 1 otherwise.\n",
     .main = import_main,
 };

@@ -11,6 +11,7 @@
   X(server)                                                                                        \
   X(restart)                                                                                       \
   X(data)                                                                                          \
+  X(export_folders)                                                                                \
   X(quiet)                                                                                         \
   X(power)                                                                                         \
   X(burn_clock)                                                                                    \

@@ -33,6 +33,10 @@ typedef struct doctor_context {
      service answered. Errors as plat_ipc_connect's (TS_EUNSUPPORTED: nothing listens, TS_EDENIED:
      not the service). NULL: the server check is skipped (a run inside the service itself). */
   int (*ask_status)(const char *address, char *answer, size_t len, ts_err *err);
+  /* The export-to folders of this machine's schedules (the callers read them from the plans);
+     NULL: not known, and the export-folders check is skipped. */
+  const char *const *export_folders;
+  int export_folder_count;
 } doctor_context;
 
 /* Which checks run. */
@@ -78,6 +82,9 @@ void doctor_judge_pids_max(const plat_task_limits *l, long need, doctor_finding 
 void doctor_judge_open_files(const plat_task_limits *l, doctor_finding *out);
 /* The service's failure actions as the service manager answers them (checks/restart.c). */
 void doctor_judge_restart(const plat_service_restart *r, doctor_finding *out);
+/* Export folders: `count` of them looked at, `exposed` of which sit at or below a folder others
+   can write; `first` says which and why. */
+void doctor_judge_export_folders(int count, int exposed, const char *first, doctor_finding *out);
 void doctor_judge_user_tasks(const plat_task_limits *l, long need, doctor_finding *out);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* import.c - reads a run's export file and stores it: every line checked before anything is
-   written, then one transaction, so a refused file leaves the database as it was. */
+/* import.c - reads a run's export file and stores it record by record in one transaction, so
+   memory is one line's, not the file's, and a refused file leaves the database as it was. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,15 +13,16 @@
 
 typedef struct import_state {
   const char *path;
+  const char *imported_at;
+  store *db;
   ts_err *err;
-  ts_json_value **lines; /* parsed records, kept while the records point into them */
-  store_record *records;
-  int *record_line; /* the file line of each record */
-  int count, cap;
-  int lines_cap; /* slots of lines: one more than the lines read, for the NULL that ends it */
+  store_import *im;  /* the run being stored, from its run record on */
+  store_record *rec; /* the record of the current line, pointing into its JSON value */
+  int records;
   int trials;
   int ended; /* the line number of the trailer, 0 before it */
   char header_uid[40];
+  char uid[40];
 } import_state;
 
 /* "FILE:LINE: reason" with the reason in err's text already, or a new one. */
@@ -30,6 +31,39 @@ static int refuse(import_state *st, int line, const char *reason) {
   snprintf(text, sizeof text, "%s", reason);
   return ts_err_set(st->err, TS_EINVAL, "%s:%d: %s; nothing was imported from it", st->path, line,
                     text);
+}
+
+/* The uid the file's name gives, as export names files: threadsoup-run-UID.jsonl, or
+   threadsoup-run-UID-N.jsonl for a later copy; "" for any other name. */
+static void uid_of_name(const char *path, char *uid, size_t len) {
+  static const char prefix[] = "threadsoup-run-";
+  const char *name = path;
+  for (const char *c = path; *c; c++)
+    if (*c == '/' || *c == '\\')
+      name = c + 1;
+  uid[0] = '\0';
+  if (strncmp(name, prefix, sizeof prefix - 1) != 0)
+    return;
+  const char *id = name + sizeof prefix - 1, *rest = id + strspn(id, "0123456789abcdef");
+  if (rest - id != 32 || len <= 32)
+    return;
+  if (rest[0] == '-' && rest[1] >= '1' && rest[1] <= '9')
+    rest += 1 + strspn(rest + 1, "0123456789");
+  if (strcmp(rest, ".jsonl") == 0)
+    snprintf(uid, len, "%.32s", id);
+}
+
+/* A file named for one run that carries another is refused: it would shadow the run it names. */
+static int check_named_uid(import_state *st, int line, const char *uid, const char *where) {
+  char named[40], reason[400];
+  uid_of_name(st->path, named, sizeof named);
+  if (!named[0] || strcmp(named, uid) == 0)
+    return TS_OK;
+  snprintf(reason, sizeof reason,
+           "the file's name says run %s and its %s says run %.40s (a file named "
+           "threadsoup-run-UID.jsonl holds run UID)",
+           named, where, uid);
+  return refuse(st, line, reason);
 }
 
 static int read_header(import_state *st, const ts_json_value *v) {
@@ -50,8 +84,10 @@ static int read_header(import_state *st, const ts_json_value *v) {
     return refuse(st, 1, reason);
   }
   const ts_json_value *uid = ts_json_get(v, "uid");
-  if (uid && uid->type == TS_JSON_STRING)
+  if (uid && uid->type == TS_JSON_STRING) {
     snprintf(st->header_uid, sizeof st->header_uid, "%s", uid->text);
+    return check_named_uid(st, 1, st->header_uid, "header");
+  }
   return TS_OK;
 }
 
@@ -60,18 +96,19 @@ static int read_trailer(import_state *st, int line, const ts_json_value *v) {
   char reason[160];
   if (!trials || !trials->is_integer || (records && !records->is_integer))
     return refuse(st, line, "the trailer has no whole number \"trials\"");
-  if (trials->integer != st->trials || (records && records->integer != st->count)) {
+  if (trials->integer != st->trials || (records && records->integer != st->records)) {
     snprintf(reason, sizeof reason,
              "the trailer counts %lld trials and %lld records, the file holds %d and %d",
              (long long)trials->integer, records ? (long long)records->integer : -1LL, st->trials,
-             st->count);
+             st->records);
     return refuse(st, line, reason);
   }
   st->ended = line;
   return TS_OK;
 }
 
-/* Turns one record line into a store record pointing into v. */
+/* Turns one record line into st->rec (pointing into v) and stores it: the run record starts the
+   run's transaction, every later record joins it. */
 static int read_record(import_state *st, int line, const ts_json_value *v) {
   const ts_json_value *kind = ts_json_get(v, "record");
   int k = kind && kind->type == TS_JSON_STRING ? store_record_kind_parse(kind->text) : -1;
@@ -79,19 +116,7 @@ static int read_record(import_state *st, int line, const ts_json_value *v) {
     return refuse(st, line,
                   "a line that is neither a record (\"record\": run, doctor, quiet, trial or "
                   "metric) nor the trailer ({\"end\":true,...})");
-  if (st->count == st->cap) {
-    int more = st->cap ? st->cap * 2 : 64;
-    store_record *records = realloc(st->records, (size_t)more * sizeof *records);
-    if (records)
-      st->records = records;
-    int *lines = realloc(st->record_line, (size_t)more * sizeof *lines);
-    if (lines)
-      st->record_line = lines;
-    if (!records || !lines)
-      return ts_err_set(st->err, TS_ENOMEM, "no memory for %d records of %s", more, st->path);
-    st->cap = more;
-  }
-  store_record *rec = &st->records[st->count];
+  store_record *rec = st->rec;
   memset(rec, 0, sizeof *rec);
   rec->kind = (store_record_kind)k;
   char reason[256];
@@ -129,13 +154,27 @@ static int read_record(import_state *st, int line, const ts_json_value *v) {
   }
   if (store_record_check(rec, st->err) != TS_OK)
     return refuse(st, line, st->err->text);
-  if (rec->kind == STORE_RECORD_RUN && st->header_uid[0]) {
+  int rc = TS_OK;
+  if (rec->kind == STORE_RECORD_RUN && !st->im) {
     for (int i = 0; i < rec->count; i++)
-      if (strcmp(rec->values[i].name, "uid") == 0 &&
-          strcmp(rec->values[i].text, st->header_uid) != 0)
-        return refuse(st, line, "the run's uid is not the one the header names");
+      if (strcmp(rec->values[i].name, "uid") == 0)
+        snprintf(st->uid, sizeof st->uid, "%s", rec->values[i].text);
+    if (st->header_uid[0] && strcmp(st->uid, st->header_uid) != 0)
+      return refuse(st, line, "the run's uid is not the one the header names");
+    if ((rc = check_named_uid(st, line, st->uid, "run record")) != TS_OK)
+      return rc;
+    rc = store_import_begin(st->db, rec, st->path, st->imported_at, &st->im, st->err);
+  } else if (!st->im) {
+    rc = ts_err_set(st->err, TS_EINVAL,
+                    "a %s record before the run record (the run record comes first, after the "
+                    "header)",
+                    store_record_kind_name(rec->kind));
+  } else {
+    rc = store_import_add(st->im, rec, st->err);
   }
-  st->record_line[st->count++] = line;
+  if (rc != TS_OK)
+    return rc == TS_EINVAL || rc == TS_ESTORE ? refuse(st, line, st->err->text) : rc;
+  st->records++;
   st->trials += rec->kind == STORE_RECORD_TRIAL;
   return TS_OK;
 }
@@ -178,6 +217,7 @@ static int read_line(FILE *f, char **buf, size_t *cap, size_t *len, int *too_lon
   return 1;
 }
 
+/* Reads and stores the file line by line; each line's JSON is freed once its record is stored. */
 static int read_file(import_state *st, FILE *f) {
   char *buf = NULL;
   size_t cap = 0, len = 0;
@@ -211,33 +251,18 @@ static int read_file(import_state *st, FILE *f) {
       rc = refuse(st, line, reason);
       break;
     }
-    if (v->type != TS_JSON_OBJECT) {
-      ts_json_free(v);
+    const ts_json_value *end = ts_json_get(v, "end");
+    if (v->type != TS_JSON_OBJECT)
       rc = refuse(st, line,
                   line == 1 ? "not a ThreadSoup run export (a JSON object per line)"
                             : "not a JSON object");
-      break;
-    }
-    if (line >= st->lines_cap) {
-      int more = st->lines_cap * 2;
-      ts_json_value **lines = realloc(st->lines, (size_t)more * sizeof *lines);
-      if (!lines) {
-        ts_json_free(v);
-        rc = ts_err_set(st->err, TS_ENOMEM, "no memory for the lines of %s", st->path);
-        break;
-      }
-      st->lines = lines;
-      st->lines_cap = more;
-    }
-    st->lines[line - 1] = v;
-    st->lines[line] = NULL;
-    const ts_json_value *end = ts_json_get(v, "end");
-    if (line == 1)
+    else if (line == 1)
       rc = read_header(st, v);
     else if (end && end->type == TS_JSON_TRUE)
       rc = read_trailer(st, line, v);
     else
       rc = read_record(st, line, v);
+    ts_json_free(v);
   }
   free(buf);
   if (rc == TS_OK && line == 0)
@@ -245,43 +270,41 @@ static int read_file(import_state *st, FILE *f) {
   else if (rc == TS_OK && !st->ended)
     rc = refuse(st, line + 1,
                 "the file ends without its trailer line {\"end\":true,...}: it is truncated");
+  else if (rc == TS_OK && !st->im)
+    rc = refuse(st, st->ended, "no run record");
   return rc;
 }
 
 /* Imports the open file f (path names it in messages), and closes it. */
 static int import_open_file(store *db, const char *path, FILE *f, exchange_import_result *result,
                             ts_err *err) {
+  char now[32];
+  plat_utc_timestamp(now, sizeof now);
   import_state st;
   memset(&st, 0, sizeof st);
   st.path = path;
+  st.imported_at = now;
+  st.db = db;
   st.err = err;
-  /* One slot more than lines read, so the list always ends with NULL. */
-  st.lines_cap = 64;
-  st.lines = calloc((size_t)st.lines_cap, sizeof *st.lines);
-  int rc = st.lines ? read_file(&st, f) : ts_err_set(err, TS_ENOMEM, "no memory to read %s", path);
+  st.rec = malloc(sizeof *st.rec);
+  int rc = st.rec ? read_file(&st, f) : ts_err_set(err, TS_ENOMEM, "no memory to read %s", path);
   fclose(f);
-  if (rc == TS_OK) {
-    char now[32];
-    plat_utc_timestamp(now, sizeof now);
-    store_import_run in = {st.records, st.count, path, now};
-    int bad = -1;
-    rc = store_run_import(db, &in, &result->run_id, &result->already, &bad, err);
-    if (rc != TS_OK && bad >= 0)
-      rc = refuse(&st, st.record_line[bad], err->text);
-    else if (rc != TS_OK)
-      ts_err_prefix(err, "%s", path);
-    result->trials = st.trials;
-    for (int i = 0; i < st.count; i++)
-      for (int j = 0; st.records[i].kind == STORE_RECORD_RUN && j < st.records[i].count; j++)
-        if (strcmp(st.records[i].values[j].name, "uid") == 0)
-          snprintf(result->uid, sizeof result->uid, "%s", st.records[i].values[j].text);
+  free(st.rec);
+  if (rc != TS_OK) {
+    store_import_abort(st.im);
+    return rc;
   }
-  for (int i = 0; st.lines && st.lines[i]; i++)
-    ts_json_free(st.lines[i]);
-  free(st.lines);
-  free(st.records);
-  free(st.record_line);
-  return rc;
+  store_import_result stored;
+  rc = store_import_end(st.im, &stored, err);
+  if (rc != TS_OK)
+    return ts_err_prefix(err, "%s", path);
+  result->run_id = stored.run_id;
+  result->already = stored.outcome == STORE_IMPORT_SAME;
+  result->conflict = stored.outcome == STORE_IMPORT_CONFLICT;
+  snprintf(result->stored_from, sizeof result->stored_from, "%s", stored.stored_from);
+  snprintf(result->uid, sizeof result->uid, "%s", st.uid);
+  result->trials = st.trials;
+  return TS_OK;
 }
 
 int exchange_import_file(store *db, const char *path, exchange_import_result *result, ts_err *err) {

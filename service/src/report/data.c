@@ -120,7 +120,9 @@ static int collect_metric(void *ctx, int64_t trial_id, const char *name, double 
 
 static int compare_names(const void *a, const void *b) { return strcmp(a, b); }
 
-/* Ties each trial to its metrics (both are in sequence order) and lists the distinct names. */
+/* Ties each trial to its metrics (both are in sequence order; a trial's metrics by name) and
+   lists the distinct names: all of them sorted, then each kept once, so a run of many names costs
+   n log n rather than n squared. */
 static int index_metrics(report_data *r) {
   size_t m = 0;
   for (size_t i = 0; i < r->trial_count; i++) {
@@ -133,14 +135,13 @@ static int index_metrics(report_data *r) {
   r->metric_names = calloc(r->metric_count ? r->metric_count : 1, sizeof *r->metric_names);
   if (!r->metric_names)
     return -1;
-  for (size_t i = 0; i < r->metric_count; i++) {
-    size_t k = 0;
-    while (k < r->metric_name_count && strcmp(r->metric_names[k], r->metrics[i].name) != 0)
-      k++;
-    if (k == r->metric_name_count)
-      memcpy(r->metric_names[r->metric_name_count++], r->metrics[i].name, REPORT_METRIC_NAME_MAX);
-  }
-  qsort(r->metric_names, r->metric_name_count, sizeof *r->metric_names, compare_names);
+  for (size_t i = 0; i < r->metric_count; i++)
+    memcpy(r->metric_names[i], r->metrics[i].name, REPORT_METRIC_NAME_MAX);
+  qsort(r->metric_names, r->metric_count, sizeof *r->metric_names, compare_names);
+  for (size_t i = 0; i < r->metric_count; i++)
+    if (r->metric_name_count == 0 ||
+        strcmp(r->metric_names[r->metric_name_count - 1], r->metric_names[i]) != 0)
+      memmove(r->metric_names[r->metric_name_count++], r->metric_names[i], REPORT_METRIC_NAME_MAX);
   return 0;
 }
 
@@ -641,11 +642,28 @@ int report_data_load(store *s, int64_t run_id, const plan *p, int flags, report_
   return TS_OK;
 }
 
+int report_stopped(const report_data *r, FILE *out) {
+  report_guard *g = r->guard;
+  if (!g || g->tripped)
+    return g != NULL;
+  if (g->max_bytes > 0 && ftell(out) > g->max_bytes)
+    g->tripped = REPORT_GUARD_TOO_LARGE;
+  else if (g->stop && g->stop(g->ctx))
+    g->tripped = REPORT_GUARD_STOPPED;
+  return g->tripped != 0;
+}
+
+static int compare_metric_name(const void *name, const void *metric) {
+  return strcmp(name, ((const report_metric *)metric)->name);
+}
+
 double report_trial_metric(const report_data *r, const report_trial *t, const char *name) {
-  for (size_t i = t->metric_first; i < t->metric_first + t->metric_count; i++)
-    if (strcmp(r->metrics[i].name, name) == 0)
-      return r->metrics[i].value;
-  return NAN;
+  /* The trial's metrics are in name order (store_run_metrics): searched, not walked. */
+  const report_metric *m = t->metric_count
+                               ? bsearch(name, &r->metrics[t->metric_first], t->metric_count,
+                                         sizeof *r->metrics, compare_metric_name)
+                               : NULL;
+  return m ? m->value : NAN;
 }
 
 int report_has_timers(const report_data *r) {

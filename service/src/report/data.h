@@ -83,8 +83,19 @@ typedef struct report_trial {
   size_t metric_count;
 } report_trial;
 
+/* Where writing a report stops early (report_write): past a size, or when asked to stop. The
+   writers check it with report_stopped between sections and between the rows of a long one. */
+typedef struct report_guard {
+  long long max_bytes;    /* 0: no cap */
+  int (*stop)(void *ctx); /* NULL, or non-zero when the report is no longer wanted */
+  void *ctx;
+  int tripped; /* 0; REPORT_GUARD_TOO_LARGE or REPORT_GUARD_STOPPED once it said stop */
+} report_guard;
+enum { REPORT_GUARD_TOO_LARGE = 1, REPORT_GUARD_STOPPED = 2 };
+
 typedef struct report_data {
   int64_t run_id;
+  report_guard *guard; /* NULL: the report is written whole */
   int have_run;
   store_run_row run;
   double margin_pct; /* the plan's equivalence margin; 0 = the default */
@@ -170,7 +181,10 @@ void report_scores_by_block(const report_score_list *l, size_t blocks, double *b
 int report_data_load(store *s, int64_t run_id, const plan *p, int flags, report_data **out,
                      ts_err *err);
 void report_data_free(report_data *r);
-/* A trial's metric by name; NaN when it has none. */
+/* 1 when writing should stop (out has grown past the guard's size, or the guard's stop said so):
+   the writer of a long section checks it between rows. 0 without a guard. */
+int report_stopped(const report_data *r, FILE *out);
+/* A trial's metric by name (a binary search of its metrics); NaN when it has none. */
 double report_trial_metric(const report_data *r, const report_trial *t, const char *name);
 /* 1 when any condition recorded its timers (runs from schema version 10 on). */
 int report_has_timers(const report_data *r);

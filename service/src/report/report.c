@@ -28,37 +28,98 @@ static const report_format_info formats[REPORT_FORMAT_COUNT] = {
      "scores are higher-is-faster.</p>\n</body>\n</html>\n"},
 };
 
-/* The sections of `format` in r, in its order. A section that cannot prepare (no memory, a
-   failed read) fails the report before anything is written. */
-static int write_sections(store *s, const report_data *r, report_format format, FILE *out,
-                          ts_err *err) {
-  void **prepared = calloc((size_t)report_section_count, sizeof *prepared);
-  if (!prepared)
+struct report_prepared {
+  report_data *r;
+  report_format format;
+  void **prepared; /* by section: what its prepare left */
+};
+
+void report_prepared_free(report_prepared *p) {
+  if (!p)
+    return;
+  for (int i = 0; p->prepared && i < report_section_count; i++) {
+    const report_section *section = report_sections[i].section;
+    if (section->release)
+      section->release(p->prepared[i]);
+    else
+      free(p->prepared[i]);
+  }
+  free(p->prepared);
+  report_data_free(p->r);
+  free(p);
+}
+
+/* Has each section of `format` prepare from r (and the store); r is the prepared report's then.
+   A section that cannot prepare (no memory, a failed read) fails the report before anything is
+   written. */
+static int prepare_sections(store *s, report_data *r, report_format format, report_prepared **out,
+                            ts_err *err) {
+  report_prepared *p = calloc(1, sizeof *p);
+  void **prepared = p ? calloc((size_t)report_section_count, sizeof *prepared) : NULL;
+  if (!prepared) {
+    free(p);
+    report_data_free(r);
     return ts_err_set(err, TS_ENOMEM, "no memory for the report");
+  }
+  p->r = r;
+  p->format = format;
+  p->prepared = prepared;
   int rc = TS_OK;
   for (int i = 0; i < report_section_count && rc == TS_OK; i++) {
     const report_section *section = report_sections[i].section;
     if (section->write[format] && section->prepare)
       rc = section->prepare(s, r, &prepared[i], err);
   }
-  if (rc == TS_OK) {
-    fputs(formats[format].open, out);
-    for (int position = 1; position <= report_section_count; position++)
-      for (int i = 0; i < report_section_count; i++) {
-        const report_section *section = report_sections[i].section;
-        if (report_sections[i].position[format] == position && section->write[format])
-          section->write[format](r, prepared[i], out);
-      }
-    fputs(formats[format].close, out);
+  if (rc != TS_OK) {
+    report_prepared_free(p);
+    return rc;
   }
-  for (int i = 0; i < report_section_count; i++) {
-    const report_section *section = report_sections[i].section;
-    if (section->release)
-      section->release(prepared[i]);
-    else
-      free(prepared[i]);
+  *out = p;
+  return TS_OK;
+}
+
+int report_write(report_prepared *p, FILE *out, long long max_bytes, int (*stop)(void *ctx),
+                 void *stop_ctx, ts_err *err) {
+  report_guard guard = {max_bytes, stop, stop_ctx, 0};
+  report_data *r = p->r;
+  r->guard = &guard;
+  report_format format = p->format;
+  fputs(formats[format].open, out);
+  for (int position = 1; position <= report_section_count && !report_stopped(r, out); position++)
+    for (int i = 0; i < report_section_count; i++) {
+      const report_section *section = report_sections[i].section;
+      if (report_sections[i].position[format] == position && section->write[format])
+        section->write[format](r, p->prepared[i], out);
+    }
+  fputs(formats[format].close, out);
+  r->guard = NULL;
+  if (!guard.tripped && max_bytes > 0 && ftell(out) > max_bytes) /* the last section's end */
+    guard.tripped = REPORT_GUARD_TOO_LARGE;
+  if (guard.tripped == REPORT_GUARD_TOO_LARGE) {
+    char limit[48];
+    snprintf(limit, sizeof limit, max_bytes % (1 << 20) ? "%lld bytes" : "%lld MiB",
+             max_bytes % (1 << 20) ? max_bytes : max_bytes >> 20);
+    return ts_err_set(err, TS_EFAILED,
+                      "the %s report of run %lld is larger than %s, the most written here "
+                      "(accepted: a report up to %s; threadsoup report --db writes it whole)",
+                      formats[format].name, (long long)r->run_id, limit, limit);
   }
-  free(prepared);
+  if (guard.tripped == REPORT_GUARD_STOPPED)
+    return ts_err_set(err, TS_EINTERRUPTED, "the report of run %lld was stopped while written",
+                      (long long)r->run_id);
+  return ferror(out)
+             ? ts_err_set(err, TS_EOS, "cannot write the report of run %lld", (long long)r->run_id)
+             : TS_OK;
+}
+
+/* Prepares and writes the sections of `format` from r, whole. */
+static int write_sections(store *s, report_data *r, report_format format, FILE *out, ts_err *err) {
+  report_prepared *p;
+  int rc = prepare_sections(s, r, format, &p, err);
+  if (rc != TS_OK)
+    return rc;
+  rc = report_write(p, out, 0, NULL, NULL, err);
+  report_prepared_free(p);
   return rc;
 }
 
@@ -66,11 +127,7 @@ int report_text(store *s, int64_t run_id, const plan *p, FILE *out, ts_err *err)
   report_data *r;
   /* Without the run's row: its header and headline are left out (the run is still running). */
   int rc = report_data_load(s, run_id, p, REPORT_WITH_STATS, &r, err);
-  if (rc != TS_OK)
-    return rc;
-  rc = write_sections(s, r, REPORT_FORMAT_TEXT, out, err);
-  report_data_free(r);
-  return rc;
+  return rc == TS_OK ? write_sections(s, r, REPORT_FORMAT_TEXT, out, err) : rc;
 }
 
 int report_run(store *s, int64_t run_id, FILE *out, ts_err *err) {
@@ -87,13 +144,20 @@ int report_format_parse(const char *name, report_format *out, ts_err *err) {
                     name);
 }
 
-int report_run_format(store *s, int64_t run_id, report_format format, FILE *out, ts_err *err) {
+int report_prepare(store *s, int64_t run_id, report_format format, report_prepared **out,
+                   ts_err *err) {
   report_data *r;
   int rc = report_data_load(s, run_id, NULL,
                             REPORT_WITH_RUN | REPORT_WITH_STATS | formats[format].flags, &r, err);
+  return rc == TS_OK ? prepare_sections(s, r, format, out, err) : rc;
+}
+
+int report_run_format(store *s, int64_t run_id, report_format format, FILE *out, ts_err *err) {
+  report_prepared *p;
+  int rc = report_prepare(s, run_id, format, &p, err);
   if (rc != TS_OK)
     return rc;
-  rc = write_sections(s, r, format, out, err);
-  report_data_free(r);
+  rc = report_write(p, out, 0, NULL, NULL, err);
+  report_prepared_free(p);
   return rc;
 }

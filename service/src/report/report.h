@@ -31,4 +31,20 @@ int report_format_parse(const char *name, report_format *out, ts_err *err);
 /* report_run in any format (text is exactly report_run's output). */
 int report_run_format(store *s, int64_t run_id, report_format format, FILE *out, ts_err *err);
 
+/* A run's report read and computed, ready to be written without the database: a service holds
+   its database lock for report_prepare only, and writes the report after releasing it. */
+typedef struct report_prepared report_prepared;
+/* The largest report the service writes: a run built to make an endless report stops here. */
+#define REPORT_OUTPUT_MAX (64LL << 20)
+
+/* Reads the run and computes what every section of `format` shows (report_run_format's reads). */
+int report_prepare(store *s, int64_t run_id, report_format format, report_prepared **out,
+                   ts_err *err);
+/* Writes the prepared report to out, once. Past max_bytes (0: no cap) it stops and says so
+   naming the limit (TS_EFAILED), and when stop(stop_ctx) returns non-zero (checked between
+   sections and rows; stop may be NULL) with TS_EINTERRUPTED; out then holds part of the report. */
+int report_write(report_prepared *p, FILE *out, long long max_bytes, int (*stop)(void *ctx),
+                 void *stop_ctx, ts_err *err);
+void report_prepared_free(report_prepared *p);
+
 #endif

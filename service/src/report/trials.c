@@ -44,7 +44,7 @@ static void write_csv(const report_data *r, const void *prepared, FILE *out) {
     report_csv_field(out, r->metric_names[k]);
   }
   fputc('\n', out);
-  for (size_t i = 0; i < r->trial_count; i++) {
+  for (size_t i = 0; i < r->trial_count && !report_stopped(r, out); i++) {
     const report_trial *t = &r->trials[i];
     fprintf(out, "%lld", (long long)r->run_id);
     for (int c = 0; c < count; c++) {
@@ -91,7 +91,7 @@ static void write_trial(const report_data *r, const report_trial *t, FILE *out) 
 static void write_json(const report_data *r, const void *prepared, FILE *out) {
   (void)prepared;
   fputs(",\n\"trials\":[", out);
-  for (size_t i = 0; i < r->trial_count; i++) {
+  for (size_t i = 0; i < r->trial_count && !report_stopped(r, out); i++) {
     fputs(i ? ",\n " : "\n ", out);
     write_trial(r, &r->trials[i], out);
   }

@@ -265,16 +265,41 @@ static int handle_history(request *r) {
   return rc == TS_OK ? TS_OK : reply_err(r, &err);
 }
 
-/* The report of a run in `format`, as text that fits one message; *text is malloc'd. */
-static int render_report(server *svc, int64_t run_id, report_format format, char **text,
-                         ts_err *err) {
+/* 1 once the service is stopping: a report being written is abandoned. */
+static int report_unwanted(void *ctx) { return ((server *)ctx)->stopping; }
+
+/* Writes the run's report in `format` to a new temporary file (removed when closed), reading the
+   database under its lock and writing after releasing it, so other requests are answered while a
+   long report is written; at most REPORT_OUTPUT_MAX bytes, and abandoned when the service stops. */
+static int report_to_temp(server *svc, int64_t run_id, report_format format, FILE **out,
+                          ts_err *err) {
   /* The report writes to a FILE; a temporary file keeps this portable. */
   FILE *f = tmpfile();
   if (!f)
     return ts_err_set(err, TS_EFAILED, "cannot create a temporary file for the report");
+  report_prepared *p = NULL;
   plat_mutex_lock(&svc->db_lock);
-  int rc = report_run_format(svc->db, run_id, format, f, err);
+  int rc = report_prepare(svc->db, run_id, format, &p, err);
   plat_mutex_unlock(&svc->db_lock);
+  if (rc == TS_OK)
+    rc = report_write(p, f, REPORT_OUTPUT_MAX, report_unwanted, svc, err);
+  report_prepared_free(p);
+  if (rc != TS_OK) {
+    fclose(f);
+    return rc;
+  }
+  *out = f;
+  return TS_OK;
+}
+
+/* The report of a run in `format`, as text that fits one message; *text is malloc'd. */
+static int render_report(server *svc, int64_t run_id, report_format format, char **text,
+                         ts_err *err) {
+  FILE *f = NULL;
+  *text = NULL;
+  int rc = report_to_temp(svc, run_id, format, &f, err);
+  if (rc != TS_OK)
+    return rc;
   /* Read one byte more than a message holds: a report that long cannot be sent whole, and a
      cut-off CSV, JSON or HTML document would mislead, so it is refused instead. */
   *text = rc == TS_OK ? malloc(PROTO_MAX_MESSAGE + 1) : NULL;
@@ -306,12 +331,10 @@ static int handle_report_page(request *r, long run_id, report_format format, ts_
     return err->code;
   if (proto_get(r->in, "size") && long_field(r, "size", 16, REPORT_PAGE_MAX, &size, err) != TS_OK)
     return err->code;
-  FILE *f = tmpfile();
-  if (!f)
-    return ts_err_set(err, TS_EFAILED, "cannot create a temporary file for the report");
-  plat_mutex_lock(&r->svc->db_lock);
-  int rc = report_run_format(r->svc->db, run_id, format, f, err);
-  plat_mutex_unlock(&r->svc->db_lock);
+  FILE *f = NULL;
+  int rc = report_to_temp(r->svc, run_id, format, &f, err);
+  if (rc != TS_OK)
+    return rc;
   char *page = rc == TS_OK ? malloc((size_t)size + 1) : NULL;
   if (rc == TS_OK && !page)
     rc = ts_err_set(err, TS_ENOMEM, "no memory for the report");

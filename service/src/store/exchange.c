@@ -10,6 +10,7 @@
 
 #include "store_kit.h"
 #include "threadsoup/buf.h"
+#include "threadsoup/sha256.h"
 
 /* ---- the columns of each kind of record ----------------------------------------------------- */
 
@@ -224,6 +225,35 @@ static const store_value *record_value(const store_record *rec, const char *name
   return NULL;
 }
 
+/* 1 when text is a time as the exporter writes it: ISO 8601 in UTC, "YYYY-MM-DDTHH:MM:SS" with
+   optional fractions of a second, then "Z" (plat_utc_timestamp's form). */
+static int is_utc_timestamp(const char *text) {
+  static const char form[] = "dddd-dd-ddTdd:dd:dd";
+  int n[6] = {0};
+  for (int i = 0, field = 0; form[i]; i++) {
+    if (form[i] != 'd') {
+      if (text[i] != form[i])
+        return 0;
+      field++;
+    } else if (text[i] < '0' || text[i] > '9') {
+      return 0;
+    } else {
+      n[field] = n[field] * 10 + (text[i] - '0');
+    }
+  }
+  const char *rest = text + sizeof form - 1;
+  if (*rest == '.') {
+    do
+      rest++;
+    while (*rest >= '0' && *rest <= '9');
+    if (rest == text + sizeof form)
+      return 0;
+  }
+  static const int month_days[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return strcmp(rest, "Z") == 0 && n[1] >= 1 && n[1] <= 12 && n[2] >= 1 &&
+         n[2] <= month_days[n[1] - 1] && n[3] <= 23 && n[4] <= 59 && n[5] <= 60;
+}
+
 int store_record_check(const store_record *rec, ts_err *err) {
   const char *kind = store_record_kind_name(rec->kind);
   if (!kind || rec->count < 0 || rec->count > STORE_RECORD_MAX_VALUES)
@@ -247,6 +277,13 @@ int store_record_check(const store_record *rec, ts_err *err) {
       return ts_err_set(err, TS_EINVAL, "the %s record's '%s' is %s (accepted: %s or null)", kind,
                         v->name, (unsigned)v->type < 4 ? type_names[v->type] : "of no known type",
                         type_names[c->type]);
+    size_t len = strlen(v->name);
+    if (v->type == STORE_VALUE_TEXT && len > 3 && strcmp(v->name + len - 3, "_at") == 0 &&
+        !is_utc_timestamp(v->text))
+      return ts_err_set(err, TS_EINVAL,
+                        "the %s record's '%s' is '%.40s' (accepted: a UTC time as the exporter "
+                        "writes it, YYYY-MM-DDTHH:MM:SS.sssZ)",
+                        kind, v->name, v->text);
   }
   if (rec->kind == STORE_RECORD_RUN) {
     const store_value *uid = record_value(rec, "uid");
@@ -292,10 +329,19 @@ static void bind_value(sqlite3_stmt *st, int i, const store_value *v) {
   }
 }
 
+/* A prepared INSERT kept for the next record of its kind with the same fields (an import's
+   records are alike: preparing each anew costs more than storing it). */
+typedef struct insert_cache {
+  sqlite3_stmt *st;
+  char sql[2048];
+} insert_cache;
+
 /* Inserts one checked record into its table: the values its kind stores, then `extra` (values the
-   import sets itself), with run_id first when run_id > 0. A metric's trial comes from its seq. */
+   import sets itself), with run_id first when run_id > 0. A metric's trial comes from its seq.
+   cache (may be NULL) keeps the statement for the next record. */
 static int insert_record(store *s, const store_record *rec, int64_t run_id,
-                         const store_value *extra, int extra_count, ts_err *err) {
+                         const store_value *extra, int extra_count, insert_cache *cache,
+                         ts_err *err) {
   const exchange_kind *k = &exchange_kinds[rec->kind];
   exchange_column columns[STORE_RECORD_MAX_VALUES];
   int count = kind_columns(rec->kind, columns);
@@ -327,9 +373,21 @@ static int insert_record(store *s, const store_record *rec, int64_t run_id,
     ts_buf_add(&b, i > 0 || metric || run_id > 0 ? ", ?" : "?");
   ts_buf_add(&b, ")");
   sqlite3_stmt *st;
-  int rc = kit_prepare(s, sql, &st, err);
-  if (rc != TS_OK)
-    return rc;
+  int rc = TS_OK;
+  if (cache && cache->st && strcmp(cache->sql, sql) == 0) {
+    st = cache->st;
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+  } else {
+    rc = kit_prepare(s, sql, &st, err);
+    if (rc != TS_OK)
+      return rc;
+    if (cache) {
+      sqlite3_finalize(cache->st);
+      cache->st = st;
+      snprintf(cache->sql, sizeof cache->sql, "%s", sql);
+    }
+  }
   int at = 1;
   if (metric || run_id > 0)
     sqlite3_bind_int64(st, at++, run_id);
@@ -343,7 +401,10 @@ static int insert_record(store *s, const store_record *rec, int64_t run_id,
     snprintf(doing, sizeof doing, "cannot store the metric of trial %lld",
              (long long)record_value(rec, "seq")->i);
   rc = sqlite3_step(st);
-  sqlite3_finalize(st);
+  if (cache)
+    sqlite3_reset(st);
+  else
+    sqlite3_finalize(st);
   if (rc == SQLITE_DONE)
     return TS_OK;
   /* A required field missing or null: named as the file's field rather than the table's
@@ -357,132 +418,226 @@ static int insert_record(store *s, const store_record *rec, int64_t run_id,
   return kit_fail(s, err, doing);
 }
 
-static int compare_int64(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return (x > y) - (x < y);
+/* ---- a run stored record by record -------------------------------------------------------- */
+
+struct store_import {
+  store *s;
+  insert_cache inserts[STORE_RECORD_KIND_COUNT];
+  sqlite3_stmt *metric_room; /* check_metric_room's query */
+  int64_t run_id;            /* the run being stored, inside the open transaction */
+  int64_t known_id;          /* the run stored before with the same uid; 0 when none */
+  int quiet_records;
+  char imported_at[40];
+};
+
+int store_import_begin(store *s, const store_record *run, const char *imported_from,
+                       const char *imported_at, store_import **out, ts_err *err) {
+  *out = NULL;
+  int rc = store_record_check(run, err);
+  if (rc == TS_OK && run->kind != STORE_RECORD_RUN)
+    rc = ts_err_set(err, TS_EINVAL,
+                    "a %s record before the run record (the run record comes first, after the "
+                    "header)",
+                    store_record_kind_name(run->kind));
+  if (rc != TS_OK)
+    return rc;
+  store_import *im = calloc(1, sizeof *im);
+  if (!im)
+    return ts_err_set(err, TS_ENOMEM, "no memory to import a run");
+  im->s = s;
+  snprintf(im->imported_at, sizeof im->imported_at, "%s", imported_at);
+  rc = kit_begin(s, err);
+  if (rc != TS_OK) {
+    free(im);
+    return rc;
+  }
+  sqlite3_stmt *st;
+  rc = kit_prepare(s, "SELECT id FROM run WHERE uid=?", &st, err);
+  if (rc == TS_OK) {
+    bind_value(st, 1, record_value(run, "uid"));
+    if (sqlite3_step(st) == SQLITE_ROW)
+      im->known_id = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+  }
+  /* A known uid is still stored, without its uid, so the two runs can be compared as the
+     database holds them; the transaction is then rolled back. */
+  store_record *copy = rc == TS_OK ? malloc(sizeof *copy) : NULL;
+  if (rc == TS_OK && !copy)
+    rc = ts_err_set(err, TS_ENOMEM, "no memory to import a run");
+  if (rc == TS_OK) {
+    *copy = *run;
+    for (int i = 0; im->known_id && i < copy->count; i++)
+      if (strcmp(copy->values[i].name, "uid") == 0)
+        copy->values[i].type = STORE_VALUE_NULL;
+    store_value origin[2] = {{"imported_from", STORE_VALUE_TEXT, 0, 0, imported_from},
+                             {"imported_at", STORE_VALUE_TEXT, 0, 0, imported_at}};
+    rc = insert_record(s, copy, 0, origin, 2, NULL, err);
+    free(copy);
+  }
+  if (rc != TS_OK) {
+    kit_rollback(s, rc);
+    free(im);
+    return rc;
+  }
+  im->run_id = sqlite3_last_insert_rowid(s->db);
+  *out = im;
+  return TS_OK;
 }
 
-/* Each metric record's seq names a trial record of the same import (sorted seqs, searched). */
-static int check_metric_trials(const store_import_run *in, int *bad_record, ts_err *err) {
-  int64_t *seqs = malloc(((size_t)in->count + 1) * sizeof *seqs);
-  if (!seqs)
-    return ts_err_set(err, TS_ENOMEM, "no memory to check %d records", in->count);
-  size_t n = 0;
-  for (int i = 0; i < in->count; i++) {
-    const store_value *seq =
-        in->records[i].kind == STORE_RECORD_TRIAL ? record_value(&in->records[i], "seq") : NULL;
-    if (seq && seq->type == STORE_VALUE_INT)
-      seqs[n++] = seq->i;
-  }
-  qsort(seqs, n, sizeof *seqs, compare_int64);
-  int rc = TS_OK;
-  for (int i = 0; rc == TS_OK && i < in->count; i++) {
-    if (in->records[i].kind != STORE_RECORD_METRIC)
-      continue;
-    int64_t seq = record_value(&in->records[i], "seq")->i;
-    if (!bsearch(&seq, seqs, n, sizeof *seqs, compare_int64)) {
-      *bad_record = i;
-      rc = ts_err_set(err, TS_EINVAL,
+/* TS_EINVAL unless the run holds a trial of `seq` with room for one more metric. */
+static int check_metric_room(store_import *im, const store_value *seq, ts_err *err) {
+  int rc = im->metric_room ? TS_OK
+                           : kit_prepare(im->s,
+                                         "SELECT (SELECT count(*) FROM trial_metric WHERE "
+                                         "trial_id=trial.id) FROM trial WHERE run_id=? AND seq=?",
+                                         &im->metric_room, err);
+  if (rc != TS_OK)
+    return rc;
+  sqlite3_stmt *st = im->metric_room;
+  sqlite3_bind_int64(st, 1, im->run_id);
+  bind_value(st, 2, seq);
+  long long count = -1;
+  if (sqlite3_step(st) == SQLITE_ROW)
+    count = sqlite3_column_int64(st, 0);
+  sqlite3_reset(st);
+  if (count < 0)
+    return ts_err_set(err, TS_EINVAL,
                       "cannot store the metric of trial %lld: the file holds no trial record "
-                      "with \"seq\":%lld (a metric's seq names its trial)",
-                      (long long)seq, (long long)seq);
-    }
-  }
-  free(seqs);
+                      "with \"seq\":%lld before it (a metric's seq names its trial)",
+                      (long long)seq->i, (long long)seq->i);
+  if (count >= STORE_TRIAL_METRICS_MAX)
+    return ts_err_set(err, TS_EINVAL,
+                      "cannot store the metric of trial %lld: more than %d metrics for one trial "
+                      "(accepted: at most %d)",
+                      (long long)seq->i, STORE_TRIAL_METRICS_MAX, STORE_TRIAL_METRICS_MAX);
+  return TS_OK;
+}
+
+int store_import_add(store_import *im, const store_record *rec, ts_err *err) {
+  int rc = store_record_check(rec, err);
+  if (rc != TS_OK)
+    return rc;
+  if (rec->kind == STORE_RECORD_RUN)
+    return ts_err_set(err, TS_EINVAL, "a second run record (a file holds one run)");
+  if (rec->kind == STORE_RECORD_QUIET && im->quiet_records++)
+    return ts_err_set(err, TS_EINVAL, "a second quiet record (a run has at most one)");
+  if (rec->kind == STORE_RECORD_METRIC &&
+      (rc = check_metric_room(im, record_value(rec, "seq"), err)) != TS_OK)
+    return rc;
+  const store_value *restored = record_value(rec, "restored_at");
+  if (rec->kind != STORE_RECORD_QUIET || (restored && restored->type != STORE_VALUE_NULL))
+    return insert_record(im->s, rec, im->run_id, NULL, 0, &im->inserts[rec->kind], err);
+  /* An open entry would make this machine's quiet mode think it is on. */
+  store_value closed[2] = {
+      {"restored_at", STORE_VALUE_TEXT, 0, 0, im->imported_at},
+      {"restore_error", STORE_VALUE_TEXT, 0, 0,
+       "still on on the measuring machine when the run was exported; closed by the import"}};
+  store_record *copy = malloc(sizeof *copy);
+  if (!copy)
+    return ts_err_set(err, TS_ENOMEM, "no memory to import the quiet record");
+  *copy = *rec;
+  copy->count = 0;
+  for (int j = 0; j < rec->count; j++)
+    if (strcmp(rec->values[j].name, "restored_at") != 0 &&
+        strcmp(rec->values[j].name, "restore_error") != 0)
+      copy->values[copy->count++] = rec->values[j];
+  rc = insert_record(im->s, copy, im->run_id, closed, 2, NULL, err);
+  free(copy);
   return rc;
 }
 
-int store_run_import(store *s, const store_import_run *in, int64_t *run_id, int *already,
-                     int *bad_record, ts_err *err) {
-  *run_id = 0;
-  *already = 0;
-  *bad_record = -1;
-  const store_record *run = NULL;
-  int quiet_records = 0;
-  for (int i = 0; i < in->count; i++) {
-    int rc = store_record_check(&in->records[i], err);
-    if (rc == TS_OK && in->records[i].kind == STORE_RECORD_RUN && run)
-      rc = ts_err_set(err, TS_EINVAL, "a second run record (a file holds one run)");
-    if (rc == TS_OK && in->records[i].kind == STORE_RECORD_QUIET && quiet_records++)
-      rc = ts_err_set(err, TS_EINVAL, "a second quiet record (a run has at most one)");
-    if (rc != TS_OK) {
-      *bad_record = i;
-      return rc;
-    }
-    if (in->records[i].kind == STORE_RECORD_RUN)
-      run = &in->records[i];
-  }
-  if (!run)
-    return ts_err_set(err, TS_EINVAL, "no run record");
-  /* A metric names its trial by seq: one the file does not hold is said here, before anything is
-     written, rather than as the database's constraint. */
-  int rc = check_metric_trials(in, bad_record, err);
-  if (rc != TS_OK)
-    return rc;
+/* Feeds one value to the digest: its name, its type and its value, each delimited. */
+static void digest_value(ts_sha256 *h, const store_value *v) {
+  char num[48];
+  ts_sha256_update(h, v->name, strlen(v->name) + 1);
+  ts_sha256_update(h, &"NIRT"[v->type < 4 ? v->type : 0], 1);
+  if (v->type == STORE_VALUE_INT)
+    snprintf(num, sizeof num, "%lld", (long long)v->i);
+  else if (v->type == STORE_VALUE_REAL)
+    snprintf(num, sizeof num, "%.17g", v->d);
+  else
+    num[0] = '\0';
+  if (v->type == STORE_VALUE_TEXT)
+    ts_sha256_update(h, v->text, strlen(v->text) + 1);
+  else
+    ts_sha256_update(h, num, strlen(num) + 1);
+}
 
-  rc = kit_begin(s, err);
-  if (rc != TS_OK)
-    return rc;
-  sqlite3_stmt *st;
-  rc = kit_prepare(s, "SELECT id FROM run WHERE uid=?", &st, err);
-  if (rc != TS_OK)
-    return kit_rollback(s, rc);
-  bind_value(st, 1, record_value(run, "uid"));
-  if (sqlite3_step(st) == SQLITE_ROW) {
-    *already = 1;
-    *run_id = sqlite3_column_int64(st, 0);
-  }
-  sqlite3_finalize(st);
-  if (*already)
-    return kit_rollback(s, TS_OK);
+/* What two copies of a run must agree on: the run's facts (not its uid, which is how they were
+   matched, nor the schedule, which only the measuring machine knows), trials and metrics. */
+static int digest_record(void *ctx, const store_record *rec) {
+  if (rec->kind != STORE_RECORD_RUN && rec->kind != STORE_RECORD_TRIAL &&
+      rec->kind != STORE_RECORD_METRIC)
+    return 0;
+  ts_sha256 *h = ctx;
+  const char *kind = store_record_kind_name(rec->kind);
+  ts_sha256_update(h, kind, strlen(kind) + 1);
+  for (int i = 0; i < rec->count; i++)
+    if (rec->kind != STORE_RECORD_RUN ||
+        (strcmp(rec->values[i].name, "uid") != 0 && strcmp(rec->values[i].name, "schedule") != 0))
+      digest_value(h, &rec->values[i]);
+  return 0;
+}
 
-  store_value origin[2] = {{"imported_from", STORE_VALUE_TEXT, 0, 0, in->imported_from},
-                           {"imported_at", STORE_VALUE_TEXT, 0, 0, in->imported_at}};
-  rc = insert_record(s, run, 0, origin, 2, err);
-  if (rc != TS_OK) {
-    *bad_record = (int)(run - in->records);
-    return kit_rollback(s, rc);
-  }
-  *run_id = sqlite3_last_insert_rowid(s->db);
-  /* Trials before metrics: a metric finds its trial by seq. */
-  static const store_record_kind order[] = {STORE_RECORD_TRIAL, STORE_RECORD_DOCTOR,
-                                            STORE_RECORD_QUIET, STORE_RECORD_METRIC};
-  for (size_t o = 0; rc == TS_OK && o < sizeof order / sizeof order[0]; o++)
-    for (int i = 0; rc == TS_OK && i < in->count; i++) {
-      const store_record *rec = &in->records[i];
-      if (rec->kind != order[o])
-        continue;
-      store_value closed[2] = {
-          {"restored_at", STORE_VALUE_TEXT, 0, 0, in->imported_at},
-          {"restore_error", STORE_VALUE_TEXT, 0, 0,
-           "still on on the measuring machine when the run was exported; closed by the import"}};
-      const store_value *restored = record_value(rec, "restored_at");
-      if (rec->kind == STORE_RECORD_QUIET && (!restored || restored->type == STORE_VALUE_NULL)) {
-        /* An open entry would make this machine's quiet mode think it is on. */
-        store_record *copy = malloc(sizeof *copy);
-        if (!copy) {
-          rc = ts_err_set(err, TS_ENOMEM, "no memory to import the quiet record");
-          break;
-        }
-        *copy = *rec;
-        copy->count = 0;
-        for (int j = 0; j < rec->count; j++)
-          if (strcmp(rec->values[j].name, "restored_at") != 0 &&
-              strcmp(rec->values[j].name, "restore_error") != 0)
-            copy->values[copy->count++] = rec->values[j];
-        rc = insert_record(s, copy, *run_id, closed, 2, err);
-        free(copy);
-      } else {
-        rc = insert_record(s, rec, *run_id, NULL, 0, err);
-      }
-      if (rc != TS_OK)
-        *bad_record = i;
-    }
-  if (rc == TS_OK)
+/* The digest of a stored run, read in export order (trials by seq, metrics by seq and name). */
+static int digest_run(store *s, int64_t run_id, uint8_t out[TS_SHA256_SIZE], ts_err *err) {
+  ts_sha256 h;
+  ts_sha256_init(&h);
+  int stopped = 0, rc = TS_OK;
+  for (int kind = 0; rc == TS_OK && kind < STORE_RECORD_KIND_COUNT; kind++)
+    rc = export_kind(s, run_id, (store_record_kind)kind, digest_record, &h, &stopped, err);
+  ts_sha256_final(&h, out);
+  return rc;
+}
+
+/* Finalizes the statements the import kept (before its transaction ends). */
+static void import_statements_free(store_import *im) {
+  for (int k = 0; k < STORE_RECORD_KIND_COUNT; k++)
+    sqlite3_finalize(im->inserts[k].st);
+  sqlite3_finalize(im->metric_room);
+  memset(im->inserts, 0, sizeof im->inserts);
+  im->metric_room = NULL;
+}
+
+int store_import_end(store_import *im, store_import_result *out, ts_err *err) {
+  store *s = im->s;
+  import_statements_free(im);
+  memset(out, 0, sizeof *out);
+  int rc = TS_OK;
+  if (!im->known_id) {
     rc = kit_exec(s, "COMMIT", "cannot commit the imported run", err);
-  if (rc != TS_OK) {
-    *run_id = 0;
-    return kit_rollback(s, rc);
+    if (rc == TS_OK) {
+      out->outcome = STORE_IMPORT_NEW;
+      out->run_id = im->run_id;
+    }
+  } else {
+    uint8_t stored[TS_SHA256_SIZE], incoming[TS_SHA256_SIZE];
+    rc = digest_run(s, im->known_id, stored, err);
+    if (rc == TS_OK)
+      rc = digest_run(s, im->run_id, incoming, err);
+    sqlite3_stmt *st;
+    if (rc == TS_OK &&
+        (rc = kit_prepare(s, "SELECT imported_from FROM run WHERE id=?", &st, err)) == TS_OK) {
+      sqlite3_bind_int64(st, 1, im->known_id);
+      const unsigned char *from =
+          sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
+      snprintf(out->stored_from, sizeof out->stored_from, "%s", from ? (const char *)from : "");
+      sqlite3_finalize(st);
+    }
+    out->run_id = im->known_id;
+    out->outcome =
+        memcmp(stored, incoming, sizeof stored) == 0 ? STORE_IMPORT_SAME : STORE_IMPORT_CONFLICT;
   }
-  return TS_OK;
+  if (rc != TS_OK || im->known_id)
+    kit_rollback(s, rc);
+  free(im);
+  return rc;
+}
+
+void store_import_abort(store_import *im) {
+  if (!im)
+    return;
+  import_statements_free(im);
+  kit_rollback(im->s, TS_OK);
+  free(im);
 }

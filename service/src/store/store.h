@@ -132,6 +132,9 @@ typedef struct store_metric {
   const char *name;
   double value;
 } store_metric;
+/* The most named numbers one trial holds (a trial's metrics are distinct by name): what a
+   benchmark's result or an imported file may bring, so a report's tables stay bounded. */
+#define STORE_TRIAL_METRICS_MAX 256
 
 typedef struct store_trial_result {
   const char *started_at;
@@ -151,7 +154,8 @@ typedef struct store_trial_result {
   const char *core_classes;
 } store_trial_result;
 
-/* Marks one trial done with its result, committed before this returns. */
+/* Marks one trial done with its result, committed before this returns; TS_EINVAL naming the cap
+   for more than STORE_TRIAL_METRICS_MAX metrics. */
 int store_trial_finish(store *s, int64_t trial_id, const store_trial_result *result, ts_err *err);
 /* Records a trial's timer resolution: what its condition asked for and what its sleepers
    obtained ("default" or "high"; TS_EINVAL for anything else), and the OS's timer resolution
@@ -517,25 +521,42 @@ int store_run_export(store *s, int64_t run_id, int (*fn)(void *ctx, const store_
 /* The ids of every run, oldest first (what `threadsoup export all` writes). */
 int store_run_ids(store *s, int (*fn)(void *ctx, int64_t run_id), void *ctx, ts_err *err);
 
-typedef struct store_import_run {
-  const store_record *records; /* exactly one STORE_RECORD_RUN, then the rest in any order */
-  int count;
-  const char *imported_from; /* the file it came from */
-  const char *imported_at;
-} store_import_run;
+/* How an import ended: a new run, or the uid known already with the same or other contents. */
+typedef enum store_import_outcome {
+  STORE_IMPORT_NEW,      /* stored as a new run */
+  STORE_IMPORT_SAME,     /* the uid was there, with the same run facts, trials and metrics */
+  STORE_IMPORT_CONFLICT, /* the uid was there with other contents: the stored run is kept */
+} store_import_outcome;
 
-/* Stores a run read from an export file, in one transaction: the run, its trials, metrics,
-   machine checks and quiet-mode entry, or nothing at all. A run whose uid the database already
-   holds is not stored again: *already = 1 and *run_id is the stored one. TS_EINVAL naming the
-   record and value for a name exchange.c does not list for its kind, a value of the wrong type or a
-   uid that is not 32 lowercase hex digits; TS_ESTORE when the database refuses a row (a status it
-   does not know, a missing value that may not be empty, a metric of a trial not in the run).
-   *bad_record is the index of the record at fault, -1 when the fault is not one record's.
-   Imported runs are never resumed here, and a quiet-mode entry still open on the exporting
-   machine is stored closed (this machine has nothing to restore). */
-int store_run_import(store *s, const store_import_run *in, int64_t *run_id, int *already,
-                     int *bad_record, ts_err *err);
-/* Checks one record as store_run_import does before it writes anything (names and types), so a
+typedef struct store_import_result {
+  store_import_outcome outcome;
+  int64_t run_id; /* the new run, or the stored one of the same uid */
+  /* SAME and CONFLICT: where the stored run came from ("" when it was measured here) */
+  char stored_from[1024];
+} store_import_result;
+
+/* A run being imported, record by record, in one transaction (store_import_begin .. _end). */
+typedef struct store_import store_import;
+
+/* Starts storing a run read from an export file: opens the transaction and stores its run record
+   (checked as store_record_check does), so memory stays one record's, not the file's. Imported
+   runs are never resumed here. */
+int store_import_begin(store *s, const store_record *run, const char *imported_from,
+                       const char *imported_at, store_import **out, ts_err *err);
+/* Stores one more record of the run: machine checks, the quiet-mode entry (one at most; one
+   still open on the exporting machine is stored closed, this machine has nothing to restore),
+   trials, and metrics after the trial their seq names (at most STORE_TRIAL_METRICS_MAX each).
+   TS_EINVAL naming the value for a name exchange.c does not list for its kind, a value of the
+   wrong type, a timestamp not written as the exporter writes it (ISO 8601 UTC) or a metric of no
+   earlier trial; TS_ESTORE when the database refuses the row. The caller then aborts. */
+int store_import_add(store_import *im, const store_record *rec, ts_err *err);
+/* Ends the import and frees im: commits a new run; when the uid was there already, compares the
+   stored run with this one (the run's facts, its trials and their metrics, by a digest of each
+   in canonical order) and rolls this one back, leaving the stored run as it was. */
+int store_import_end(store_import *im, store_import_result *out, ts_err *err);
+/* Rolls the import back and frees im (after a refused record); NULL is ignored. */
+void store_import_abort(store_import *im);
+/* Checks one record as the import does before it writes it (names, types, timestamps), so a
    reader can name the line at fault: TS_EINVAL naming the value. */
 int store_record_check(const store_record *rec, ts_err *err);
 

@@ -135,6 +135,10 @@ int store_trials_drop_pending(store *s, int64_t run_id, ts_err *err) {
 }
 
 int store_trial_finish(store *s, int64_t trial_id, const store_trial_result *r, ts_err *err) {
+  if (r->metric_count > STORE_TRIAL_METRICS_MAX)
+    return ts_err_set(err, TS_EINVAL,
+                      "a result with %d named numbers (accepted: at most %d per trial)",
+                      r->metric_count, STORE_TRIAL_METRICS_MAX);
   int rc = kit_begin(s, err);
   if (rc != TS_OK)
     return rc;

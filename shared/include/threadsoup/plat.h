@@ -400,6 +400,15 @@ int plat_open_regular(const char *path, FILE **out, ts_err *err);
    *reason says what is wrong when it is not. */
 int plat_folder_is_admin_only(const char *folder, int *admin_only, char *reason, size_t len,
                               ts_err *err);
+/* Whether someone else could replace `folder` or what is written into it: the folder or one of
+   its ancestors is, on POSIX, writable by group or others without the sticky bit, or owned by a
+   user other than root and this process's; on Windows owned by, or granting the rights to delete
+   or replace what it holds (delete a child, delete the folder, change its access list or owner)
+   to, anyone but SYSTEM, Administrators, TrustedInstaller, CREATOR OWNER and the current user.
+   *exposed is 1 and reason names the first such folder and why; a folder that does not exist is
+   judged by its nearest existing ancestor. */
+int plat_folder_tree_exposed(const char *folder, int *exposed, char *reason, size_t len,
+                             ts_err *err);
 /* Whether `path` (a file or a folder; one that does not exist passes) may hold this program's
    data: not a symbolic link or other reparse point, owned by root (Windows: SYSTEM or
    Administrators) or by this process's own user, and on POSIX not writable by everyone nor by a

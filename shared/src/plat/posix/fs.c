@@ -176,6 +176,54 @@ static void describe_uid(uid_t uid, char *buf, size_t len) {
     snprintf(buf, len, "uid %ld", (long)uid);
 }
 
+int plat_folder_tree_exposed(const char *folder, int *exposed, char *reason, size_t len,
+                             ts_err *err) {
+  char path[PLAT_PATH_MAX];
+  *exposed = 0;
+  reason[0] = '\0';
+  if (folder[0] != '/') {
+    char cwd[PLAT_PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+      return ts_err_set(err, TS_EOS, "cannot read the current folder: %s", strerror(errno));
+    if (snprintf(path, sizeof path, "%s/%s", cwd, folder) >= (int)sizeof path)
+      return ts_err_set(err, TS_EINVAL, "the folder's path is too long: %s", folder);
+  } else if (snprintf(path, sizeof path, "%s", folder) >= (int)sizeof path) {
+    return ts_err_set(err, TS_EINVAL, "the folder's path is too long: %s", folder);
+  }
+  /* From the folder up to /, each as it stands (a link is judged as the folder it names too, by
+     stat): the first that others may change is the answer. */
+  for (;;) {
+    struct stat st;
+    if (stat(path, &st) == 0) {
+      int open_to_others = (st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX);
+      if (st.st_uid != 0 && st.st_uid != geteuid()) {
+        char owner[96];
+        describe_uid(st.st_uid, owner, sizeof owner);
+        snprintf(reason, len, "%s belongs to %s, who may replace what is below it", path, owner);
+        *exposed = 1;
+      } else if (open_to_others) {
+        snprintf(reason, len,
+                 "%s is writable by %s without the sticky bit (mode %04o): they may replace what "
+                 "is below it",
+                 path, (st.st_mode & S_IWOTH) ? "everyone" : "its group",
+                 (unsigned)(st.st_mode & 07777));
+        *exposed = 1;
+      }
+      if (*exposed)
+        return TS_OK;
+    } else if (errno != ENOENT && errno != ENOTDIR) {
+      return ts_err_set(err, TS_EOS, "cannot inspect %s: %s", path, strerror(errno));
+    }
+    char *slash = strrchr(path, '/');
+    if (!slash || (slash == path && path[1] == '\0'))
+      return TS_OK;
+    if (slash == path)
+      slash[1] = '\0';
+    else
+      *slash = '\0';
+  }
+}
+
 int plat_check_own_file(const char *path, ts_err *err) {
   struct stat st;
   if (lstat(path, &st) != 0)

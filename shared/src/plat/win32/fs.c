@@ -268,8 +268,10 @@ static void describe_sid(PSID sid, char *buf, size_t len) {
   snprintf(buf, len, "%s(%s)", name, text);
 }
 
-int plat_folder_is_admin_only(const char *folder, int *admin_only, char *reason, size_t len,
-                              ts_err *err) {
+/* Whether only trusted accounts hold any of `rights` on folder (and own it): the rule of
+   plat_folder_is_admin_only and of each folder plat_folder_tree_exposed walks. */
+static int folder_trusted_only(const char *folder, DWORD rights, int *admin_only, char *reason,
+                               size_t len, ts_err *err) {
   wchar_t wide[PLAT_PATH_MAX];
   if (!win32_to_wide(folder, wide, sizeof wide / sizeof wide[0]))
     return ts_err_set(err, TS_EINVAL, "path too long or not UTF-8: %s", folder);
@@ -308,7 +310,7 @@ int plat_folder_is_admin_only(const char *folder, int *admin_only, char *reason,
          the database. */
       ACCESS_ALLOWED_ACE *allowed = (ACCESS_ALLOWED_ACE *)ace;
       PSID sid = (PSID)&allowed->SidStart;
-      if (!(allowed->Mask & FS_CHANGE_RIGHTS) || is_trusted(&trusted, sid))
+      if (!(allowed->Mask & rights) || is_trusted(&trusted, sid))
         continue;
       *admin_only = 0;
       describe_sid(sid, who, sizeof who);
@@ -318,6 +320,52 @@ int plat_folder_is_admin_only(const char *folder, int *admin_only, char *reason,
   }
   LocalFree(sd);
   return TS_OK;
+}
+
+int plat_folder_is_admin_only(const char *folder, int *admin_only, char *reason, size_t len,
+                              ts_err *err) {
+  return folder_trusted_only(folder, FS_CHANGE_RIGHTS, admin_only, reason, len, err);
+}
+
+/* What lets someone replace what a folder holds, as POSIX's write without the sticky bit does:
+   deleting a child, deleting or renaming the folder, or changing its access list or owner
+   (adding a file or a subfolder, as every user may in C:\, replaces nothing). */
+#define FS_REPLACE_RIGHTS (FILE_DELETE_CHILD | DELETE | WRITE_DAC | WRITE_OWNER | GENERIC_ALL)
+
+int plat_folder_tree_exposed(const char *folder, int *exposed, char *reason, size_t len,
+                             ts_err *err) {
+  wchar_t wide[PLAT_PATH_MAX], full[PLAT_PATH_MAX];
+  char path[PLAT_PATH_MAX * 3];
+  *exposed = 0;
+  reason[0] = '\0';
+  if (!win32_to_wide(folder, wide, sizeof wide / sizeof wide[0]))
+    return ts_err_set(err, TS_EINVAL, "path too long or not UTF-8: %s", folder);
+  DWORD n = GetFullPathNameW(wide, PLAT_PATH_MAX, full, NULL);
+  if (n == 0 || n >= PLAT_PATH_MAX || !win32_from_wide(full, path, sizeof path))
+    return ts_err_set(err, TS_EINVAL, "cannot resolve the folder %s", folder);
+  for (;;) {
+    size_t at = strlen(path);
+    while (at > 3 && (path[at - 1] == '\\' || path[at - 1] == '/'))
+      path[--at] = '\0';
+    if (win32_to_wide(path, wide, sizeof wide / sizeof wide[0]) &&
+        GetFileAttributesW(wide) != INVALID_FILE_ATTRIBUTES) {
+      int only = 1;
+      int rc = folder_trusted_only(path, FS_REPLACE_RIGHTS, &only, reason, len, err);
+      if (rc != TS_OK)
+        return rc;
+      if (!only) {
+        *exposed = 1;
+        return TS_OK;
+      }
+    }
+    char *cut = strrchr(path, '\\');
+    char *slash = strrchr(path, '/');
+    if (slash && (!cut || slash > cut))
+      cut = slash;
+    if (!cut || at <= 3) /* "C:\" or a share's root: the top */
+      return TS_OK;
+    cut[cut - path < 3 ? 1 : 0] = '\0';
+  }
 }
 
 int plat_check_own_file(const char *path, ts_err *err) {
