@@ -177,7 +177,8 @@ static memory_run *memory_run_new(void) {
     m->blocks[k] = k + 1;
   for (int b = 0; b < RUN_BENCHES; b++)
     for (int c = 0; c < RUN_CONDITIONS; c++)
-      r->lists[b][c] = (report_score_list){m->values[b][c], NULL, m->blocks, 0, SIM_MAX_BLOCKS};
+      r->lists[b][c] = (report_score_list){
+          .values = m->values[b][c], .blocks = m->blocks, .n = 0, .cap = SIM_MAX_BLOCKS};
   return m;
 }
 

@@ -447,8 +447,8 @@ static void benchmark_settings_are_plan_settings(void) {
 }
 
 /* Text stored with runs before settings became a table, as plan_format wrote it then; it reads
-   back the same, with the settings added since at their defaults (iterations, the built-in
-   benchmarks' process). */
+   back the same, with the settings added since at their defaults (iterations, stopping when
+   decided, the built-in benchmarks' process). */
 static void old_stored_text_still_reads(void) {
   static const char *const stored =
       "name = quick\n"
@@ -460,18 +460,11 @@ static void old_stored_text_still_reads(void) {
       "name = quick\n"
       "conditions = baseline, sleep:1500@500ms, sleep:5000@500ms, sleep:15000@500ms\n"
       "bench = builtin-st\nreps = 5\nwarmup = 1\nsettle = 1s\niterations = auto\nwork-scale = 1\n"
-      "precision = off\nbudget = 1h\nquiet-cpu = 25%\nquiet-timeout = 5s\nmargin = auto\n"
-      "timeout = 10m\nquiet = off\nprocess = separate\n";
+      "precision = off\nbudget = 1h\nstop-when-decided = off\nquiet-cpu = 25%\n"
+      "quiet-timeout = 5s\nmargin = auto\ntimeout = 10m\nquiet = off\nprocess = separate\n";
   plan p;
   ts_err err;
   char text[PLAN_FORMAT_MAX];
-  /* Written again, with the settings added since at their defaults. */
-  static const char *const now =
-      "name = quick\n"
-      "conditions = baseline, sleep:1500@500ms, sleep:5000@500ms, sleep:15000@500ms\n"
-      "bench = builtin-st\nreps = 5\nwarmup = 1\nsettle = 1s\nwork-scale = 1\nprecision = off\n"
-      "budget = 1h\nstop-when-decided = off\nquiet-cpu = 25%\nquiet-timeout = 5s\nmargin = auto\n"
-      "timeout = 10m\nquiet = off\n";
   CHECK_INT(plan_parse(stored, "stored plan", &p, &err), TS_OK);
   plan_format(&p, text, sizeof text);
   CHECK_STR_EQ(text, now);
