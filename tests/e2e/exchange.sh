@@ -65,7 +65,11 @@ grep -q "^ *imported from $file on " "$work/history.txt" ||
 # An imported run is data: even interrupted, and with a plan that runs a program, it is never
 # resumed here; the refusal names its file, and the program never runs.
 marker=$work/resumed-marker
-sqlite3 "$b" "UPDATE run SET status='interrupted', plan_text='name = t
+# On a copy of the database: the run is changed to be resumable, and the import below must find
+# the original unchanged.
+r=$work/resume.db
+cp "$b" "$r"
+sqlite3 "$r" "UPDATE run SET status='interrupted', plan_text='name = t
 conditions = baseline
 bench = command
 command = touch $marker
@@ -73,16 +77,16 @@ reps = 1
 warmup = 0
 ' WHERE id=1; UPDATE trial SET status='pending' WHERE run_id=1" ||
   fail "cannot make the imported run interrupted"
-if "$exe" run --resume 1 --db "$b" >"$work/resume.txt" 2>"$work/resume.err"; then
+if "$exe" run --resume 1 --db "$r" >"$work/resume.txt" 2>"$work/resume.err"; then
   fail "an imported run was resumed: $(cat "$work/resume.txt")"
 fi
 grep -q "run 1 was imported from $file: it belongs to the machine that measured it" \
   "$work/resume.err" || fail "the refused resume said: $(cat "$work/resume.err")"
 [ ! -e "$marker" ] || fail "resuming an imported run ran its command"
-[ "$(sqlite3 "$b" "SELECT status FROM run WHERE id=1")" = interrupted ] ||
+[ "$(sqlite3 "$r" "SELECT status FROM run WHERE id=1")" = interrupted ] ||
   fail "the refused resume changed the run"
 # Nor does a score typed in here join it.
-if "$exe" record --run 1 --bench cpuz --condition baseline --score 5 --db "$b" >"$work/record.txt" 2>&1; then
+if "$exe" record --run 1 --bench cpuz --condition baseline --score 5 --db "$r" >"$work/record.txt" 2>&1; then
   fail "a score was recorded into an imported run: $(cat "$work/record.txt")"
 fi
 grep -q "run 1 was imported from another machine's export file" "$work/record.txt" ||
