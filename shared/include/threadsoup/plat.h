@@ -101,6 +101,10 @@ struct tm;
 int plat_local_time(int64_t t, struct tm *out);
 /* CPU time (user + kernel) consumed so far by this whole process. */
 uint64_t plat_process_cpu_ns(void);
+/* CPU time of the programs this process ran and waited for (the benchmark's child, a command
+   benchmark): POSIX getrusage(RUSAGE_CHILDREN); Windows the sum of each finished program's
+   GetProcessTimes. Ours too, when the CPU use outside ThreadSoup is measured. */
+uint64_t plat_children_cpu_ns(void);
 /* CPU time consumed so far by the calling thread: what the census itself costs. */
 uint64_t plat_thread_cpu_ns(void);
 /* The calling thread's CPU time at microsecond precision, for a spin that must take a given

@@ -281,6 +281,22 @@ static int run_start(run_handles *h, const char *const argv[], char *bench_state
   return TS_OK;
 }
 
+/* The CPU time of the programs run and waited for (plat_children_cpu_ns): what POSIX keeps as
+   RUSAGE_CHILDREN, summed here as each one ends. */
+static volatile LONG64 children_cpu_100ns;
+
+static void count_child_cpu(HANDLE process) {
+  FILETIME created, exited, kernel, user;
+  if (GetProcessTimes(process, &created, &exited, &kernel, &user))
+    InterlockedAdd64(&children_cpu_100ns,
+                     (LONG64)((((uint64_t)kernel.dwHighDateTime << 32) | kernel.dwLowDateTime) +
+                              (((uint64_t)user.dwHighDateTime << 32) | user.dwLowDateTime)));
+}
+
+uint64_t plat_children_cpu_ns(void) {
+  return (uint64_t)InterlockedAdd64(&children_cpu_100ns, 0) * 100u;
+}
+
 /* Reads what is waiting in the pipe without blocking. Returns 1 when something was read, 0 when
    nothing is waiting, -1 when the pipe is closed at the other end (the child is done). */
 static int run_read_available(HANDLE pipe, char *output, size_t capacity, size_t *kept) {
@@ -355,6 +371,7 @@ static int run_program(const char *const argv[], const plat_cancel *cancel, char
     if (h.job)
       TerminateJobObject(h.job, 137); /* 128 + SIGKILL, as the POSIX half reports a kill */
     WaitForSingleObject(h.process, INFINITE);
+    count_child_cpu(h.process);
     run_release(&h);
     if (stopped == TS_EINTERRUPTED)
       return ts_err_set(err, TS_EINTERRUPTED, "interrupted; '%s' was killed", argv[0]);
@@ -365,6 +382,7 @@ static int run_program(const char *const argv[], const plat_cancel *cancel, char
   }
   DWORD code = 1;
   GetExitCodeProcess(h.process, &code);
+  count_child_cpu(h.process);
   run_release(&h);
   if (exit_code)
     *exit_code = (int)code;
