@@ -70,9 +70,15 @@ if(NOT ci MATCHES "sh scripts/bootstrap\\.sh( all)?\n")
   string(APPEND failures ".ci/run does not run scripts/bootstrap.sh with the full profile\n")
 endif()
 
-# Every `make TARGET` of README.md is in `make help`.
+# Every `make TARGET` of README.md is in `make help`: a command, in backticks or at the start of a
+# line (prose such as the report's "make this benchmark slower" is not one).
 file(READ "${SOURCE_DIR}/README.md" readme)
-string(REGEX MATCHALL "make [a-z][a-z-]*" named "${readme}")
+string(REGEX MATCHALL "[`\n]make [a-z][a-z-]*" found "${readme}")
+set(named "")
+foreach(item IN LISTS found)
+  string(SUBSTRING "${item}" 1 -1 command)
+  list(APPEND named "${command}")
+endforeach()
 list(REMOVE_DUPLICATES named)
 execute_process(COMMAND make --no-print-directory -s -C "${SOURCE_DIR}" help OUTPUT_VARIABLE help)
 foreach(command IN LISTS named)
