@@ -3,9 +3,9 @@
 # database afterwards with the sqlite3 shell. Used by CTest as `cmake -D… -P expect.cmake`.
 #   CMD          the command, a ;-list (the Wine wrapper first for Windows programs)
 #   EXPECT_RC    the exit code expected (default 0)
-#   STDOUT_HAS   ;-list of regular expressions stdout must match
-#   STDERR_HAS   ;-list of regular expressions stderr must match
-#   STDOUT_LACKS ;-list of regular expressions stdout must not match
+#   STDOUT_HAS   regular expressions stdout must match, joined by ~~ (each one is checked)
+#   STDERR_HAS   regular expressions stderr must match, joined by ~~
+#   STDOUT_LACKS regular expressions stdout must not match, joined by ~~
 #   PRE_REMOVE   a file to delete before running (a fresh database)
 #   PRE_WRITE    a file to create before running, with PRE_WRITE_TEXT as content
 #   DB, SQL, SQL_EQUALS   after the run, `sqlite3 DB SQL` must print exactly SQL_EQUALS
@@ -27,6 +27,9 @@ if(DEFINED UNCHANGED)
 endif()
 
 string(REPLACE "|" ";" CMD "${CMD}")
+foreach(list_name STDOUT_HAS STDERR_HAS STDOUT_LACKS)
+  string(REPLACE "~~" ";" ${list_name} "${${list_name}}")
+endforeach()
 execute_process(COMMAND ${CMD} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
                 TIMEOUT 600)
 message("command: ${CMD}\nexit code: ${rc}\n--- stdout\n${out}--- stderr\n${err}---")

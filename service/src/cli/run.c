@@ -149,11 +149,15 @@ static void on_trial_done(void *ctx, const experiment_progress *pr) {
   (void)ctx;
   double elapsed = (double)pr->elapsed_ns / TS_NS_PER_S;
   double left = elapsed / pr->done * (pr->total - pr->done);
+  /* A trial without a census (every third one, where the census is costly) has no count: "-". */
+  char threads[24] = "-";
+  if (pr->process_threads >= 0)
+    snprintf(threads, sizeof threads, "%ld", pr->process_threads);
   /* Names come from a plan file or, resumed, the database: through the printable filter. */
   ts_utf8_fprintf_printable(
-      stdout, "[%*d/%d] %-26s %-12s %10.2f %-9s threads %6ld  %4.0fs elapsed, ~%.0fs left%s%s%s\n",
+      stdout, "[%*d/%d] %-26s %-12s %10.2f %-9s threads %6s  %4.0fs elapsed, ~%.0fs left%s%s%s\n",
       pr->total >= 100 ? 3 : 2, pr->done, pr->total, pr->condition, pr->bench, pr->score, pr->unit,
-      pr->process_threads, elapsed, left, pr->block == 0 ? "  (warm-up)" : "",
+      threads, elapsed, left, pr->block == 0 ? "  (warm-up)" : "",
       pr->warnings ? "  warning: " : "", pr->warnings ? pr->warnings : "");
   fflush(stdout);
 }
