@@ -12,22 +12,29 @@
 #include "threadsoup/proto.h"
 #include "threadsoup/utf8.h"
 
-/* Reads only --socket ADDR; anything else is an error naming the command. */
-static int socket_only(int argc, char **argv, const cli_command *cmd, const char **address) {
+/* Reads --socket ADDR and --fields; anything else is an error naming the command. */
+static int read_options(int argc, char **argv, const char **address, int *fields) {
   cli_args a;
   ts_err err;
-  cli_args_init(&a, argc, argv, cmd->name);
+  cli_args_init(&a, argc, argv, "status");
   *address = NULL;
+  *fields = 0;
   while (cli_args_next(&a)) {
     if (cli_args_is(&a, "--socket")) {
       if (cli_args_value(&a, "the service's socket or pipe", address, &err) != TS_OK)
-        return cli_usage_error(cmd, err.text);
+        return cli_usage_error(&cli_status_command, err.text);
+      continue;
+    }
+    if (cli_args_is(&a, "--fields")) {
+      *fields = 1;
       continue;
     }
     char message[300];
-    snprintf(message, sizeof message, "%s: unexpected '%.200s'", cmd->name,
+    snprintf(message, sizeof message,
+             "status: unexpected '%.200s' (accepted: --socket ADDRESS, "
+             "--fields)",
              a.name ? a.name : a.word);
-    return cli_usage_error(cmd, message);
+    return cli_usage_error(&cli_status_command, message);
   }
   return -1;
 }
@@ -98,7 +105,8 @@ static void print_status(const proto_message *reply) {
 
 static int status_main(int argc, char **argv) {
   const char *address;
-  int rc = socket_only(argc, argv, &cli_status_command, &address);
+  int fields;
+  int rc = read_options(argc, argv, &address, &fields);
   if (rc >= 0)
     return rc;
   static proto_message request, reply;
@@ -108,16 +116,21 @@ static int status_main(int argc, char **argv) {
     return cli_fail(&err);
   if (reply.kind == PROTO_ERROR)
     return cli_service_refused(&reply);
-  print_status(&reply);
+  if (fields)
+    cli_print_reply(&reply);
+  else
+    print_status(&reply);
   return CLI_EXIT_OK;
 }
 
 const cli_command cli_status_command = {
     .name = "status",
-    .synopsis = "status [--socket ADDRESS]",
+    .synopsis = "status [--fields] [--socket ADDRESS]",
     .summary = "ask the service what it runs: load, experiment, database",
     .help =
         "\noptions:\n"
+        "  --fields          the reply's fields as `key value` lines, one a line, for scripts\n"
+        "                    (docs/protocol.md names them)\n"
         "  --socket ADDRESS  the service's socket or pipe (default /run/threadsoup/control.sock,\n"
         "                    \\\\.\\pipe\\threadsoup)\n",
     .main = status_main,
