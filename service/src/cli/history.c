@@ -91,9 +91,11 @@ static const char *field_of_run(const proto_message *reply, int i, const char *k
   return bar + 1;
 }
 
-/* The service's reply: each `run` row, then its `host`, `scheduled` and `imported` fields. */
+/* The service's reply: each `run` row, then its `host` (where it changes), `scheduled` and
+   `imported` fields. */
 static void print_reply(const proto_message *reply, history_marks *marks) {
   history_line *l = calloc(1, sizeof *l);
+  char host[sizeof l->host] = ""; /* the service sends a host where it changes */
   int pending = 0;
   for (int i = 0; l && i <= reply->field_count; i++) {
     int row = i < reply->field_count && strcmp(reply->fields[i].key, "run") == 0;
@@ -107,6 +109,7 @@ static void print_reply(const proto_message *reply, history_marks *marks) {
     if (row) {
       const char *value = proto_value(reply, i);
       memset(l, 0, sizeof *l);
+      snprintf(l->host, sizeof l->host, "%s", host);
       if (sscanf(value, "%23[^|]|%39[^|]|%255[^|]|%15[^|]|%31[^|]", l->id, l->started, l->plan,
                  l->status, l->counts) < 5)
         continue;
@@ -117,6 +120,7 @@ static void print_reply(const proto_message *reply, history_marks *marks) {
       snprintf(l->detail, sizeof l->detail, "%s", detail ? detail : "");
       pending = 1;
     } else if (pending && (rest = field_of_run(reply, i, "host", l->id)) != NULL) {
+      snprintf(host, sizeof host, "%s", rest);
       snprintf(l->host, sizeof l->host, "%s", rest);
     } else if (pending && field_of_run(reply, i, "scheduled", l->id)) {
       l->scheduled = 1;

@@ -210,6 +210,7 @@ typedef struct history_ctx {
   request *r;
   int64_t ids[200];
   int count;
+  char last_host[sizeof(((store_run_row *)0)->host)]; /* the host field sent last */
 } history_ctx;
 
 static int add_history_row(void *ctx, const store_run_row *row) {
@@ -226,10 +227,13 @@ static int add_history_row(void *ctx, const store_run_row *row) {
                       wire_text(row->status_detail, WIRE_LAST, detail, sizeof detail));
   /* The host, a schedule's run and an imported run each say so in a field of their own after
      the row ("ID|HOST", "ID|SCHEDULE", "ID|WHEN|FILE"), so the row's six columns stay as the tray
-     reads them. */
-  if (rc == TS_OK)
+     reads them. The host only where it differs from the one sent last (a reply holds 256
+     fields: a host per row would halve the runs it can list). */
+  if (rc == TS_OK && (h->count == 1 || strcmp(row->host, h->last_host) != 0)) {
+    snprintf(h->last_host, sizeof h->last_host, "%s", row->host);
     rc = proto_addf(h->r->out, &h->r->err, "host", "%lld|%s", (long long)row->id,
                     wire_text(row->host, WIRE_LAST, detail, sizeof detail));
+  }
   if (rc == TS_OK && row->schedule_id)
     rc = proto_addf(h->r->out, &h->r->err, "scheduled", "%lld|%lld", (long long)row->id,
                     (long long)row->schedule_id);
