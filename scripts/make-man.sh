@@ -94,6 +94,18 @@ exit_codes=$(printf '%s\n' "$main_help" | sed -n 's/^Exit codes: //p')
   if [ -n "$exit_codes" ]; then
     printf '.SH "EXIT STATUS"\n%s\n' "$(printf '%s' "$exit_codes" | awk "$ROFF_ESCAPE"'{ printf "%s", esc($0) }')"
   fi
+  # Where the program keeps things: the defaults the commands' help texts name.
+  printf '.SH FILES\n'
+  printf '.TP\n%s\n%s\n' '~/.local/share/threadsoup/threadsoup.db' \
+    'your own database, of foreground runs ($XDG_DATA_HOME/threadsoup/ when set); \-\-db names another'
+  printf '.TP\n%s\n%s\n' '/var/lib/threadsoup/threadsoup.db' \
+    "the service's database (the runs of run \\-\\-service, of the tray and of schedules)"
+  printf '.TP\n%s\n%s\n' '/var/lib/threadsoup/threadsoup.db\-service.lock' \
+    'held by the service while it serves that database: one service per database'
+  printf '.TP\n%s\n%s\n' '/run/threadsoup/control.sock' \
+    "the service's socket (mode 0660, group threadsoup); \\-\\-socket names another"
+  printf '.TP\n%s\n%s\n' '/lib/systemd/system/threadsoup.service' \
+    'the systemd unit (installed by make install under PREFIX, or written by service install)'
   printf '.SH "SEE ALSO"\n'
   printf '%s\n' '.BR systemctl (1),' '.BR systemd.service (5);' \
     'the user guide, docs/user\-guide.md, in the ThreadSoup sources.'

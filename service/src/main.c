@@ -38,6 +38,12 @@ static void print_help(void) {
 }
 
 int main(int argc, char **argv) {
+  /* Hidden, for the docs' tests: read a command's options as usual, then stop (cli_parse_only). */
+  if (argc >= 2 && strcmp(argv[1], "--parse-only") == 0) {
+    cli_parse_only = 1;
+    argc--;
+    argv++;
+  }
   if (argc < 2)
     return cli_usage_error(NULL, "no command given");
   const char *word = argv[1];

@@ -62,6 +62,21 @@ grep -q 'finished' "$work/history.txt" || fail "history of the import lacks the 
 grep -q "^ *imported from $file on " "$work/history.txt" ||
   fail "history does not mark the imported run: $(cat "$work/history.txt")"
 
+# history is newest first by start time: a run imported after a newer one (so with the higher id)
+# is listed below it, marked I, with the mark explained under the table; every run shows its host.
+ordered="$work/order.db"
+"$exe" record --run new --bench cpuz-single --condition baseline --score 1 --db "$ordered" >/dev/null ||
+  fail "record into a fresh database failed"
+"$exe" import "$file" --db "$ordered" >/dev/null || fail "import into the database with a run failed"
+"$exe" history --db "$ordered" >"$work/history-d.txt"
+rows=$(grep -E '^ +[0-9]+ ' "$work/history-d.txt" |
+  awk '{ if ($2 == "I" || $2 == "S") print $1 $2; else print $1 }' | tr '\n' ' ')
+[ "$rows" = "1 2I " ] ||
+  fail "history is not newest first by start time, or lacks the I mark: $(cat "$work/history-d.txt")"
+head -1 "$work/history-d.txt" | grep -q ' host ' || fail "history has no host column"
+grep -q "^I: imported from another machine's export file" "$work/history-d.txt" ||
+  fail "history does not explain its I mark: $(cat "$work/history-d.txt")"
+
 # An imported run is data: even interrupted, and with a plan that runs a program, it is never
 # resumed here; the refusal names its file, and the program never runs.
 marker=$work/resumed-marker

@@ -70,6 +70,17 @@ if [ "$part" = basics ]; then
   echo "one service per database: the second was refused"
 fi
 
+# status is a few labelled lines a person reads; --fields gives the protocol's fields to scripts.
+if [ "$part" = basics ]; then
+  "$exe" status --socket "$sock" >"$sockdir/status.txt" || fail "status failed"
+  for line in "^service +threadsoup [0-9.]+, pid $daemon, [0-9]+ threads\$" "^database +$db\$" \
+    "^load +none\$" "^run +none\$" "^quiet mode +off\$" "^programs +"; do
+    grep -Eq "$line" "$sockdir/status.txt" || fail "status lacks '$line': $(cat "$sockdir/status.txt")"
+  done
+  grep -q '|' "$sockdir/status.txt" && fail "status prints protocol rows: $(cat "$sockdir/status.txt")"
+  "$exe" status --fields --socket "$sock" | grep -Eq "^pid +$daemon\$" || fail "status --fields lacks pid"
+fi
+
 # The doctor's server check: the address is served by the verified service, and it says so.
 if [ "$part" = basics ]; then
   out=$("$exe" doctor --quick --socket "$sock")

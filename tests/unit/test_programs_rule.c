@@ -557,8 +557,8 @@ static void record_as(server *svc, const plat_peer *peer, const char *run, proto
 
 /* Members record only into their own runs of scores typed in: root's measured run, a run being
    measured, root's typed-in run, an imported run are refused, with nothing added; a member's own
-   run (run new) takes its scores, and another member's does not. Root records anywhere but into
-   an imported run. */
+   run (run new) takes its scores, and another member's does not. Root records into any run of
+   scores typed in, never into an imported run or one ThreadSoup measured. */
 static void members_record_only_into_their_own_runs(void) {
   fresh();
   int64_t measured = store_dead_run(1, 1);
@@ -611,14 +611,24 @@ static void members_record_only_into_their_own_runs(void) {
   CHECK_STR_CONTAINS(proto_get(&reply, "message"), "it belongs to the machine that measured it");
   CHECK_INT(raw_query(DB, "SELECT count(*) FROM trial"), trials);
 
+  /* Nor into a run ThreadSoup measured, finished or running: a score typed in there would read
+     as one of its measurements. */
+  const int64_t measured_runs[] = {measured, running};
+  for (size_t i = 0; i < 2; i++) {
+    snprintf(id, sizeof id, "%lld", (long long)measured_runs[i]);
+    record_as(svc, &root, id, &reply);
+    CHECK_INT(reply.kind, PROTO_ERROR);
+    CHECK_STR_CONTAINS(proto_get(&reply, "message"),
+                       "is a run ThreadSoup measured: a score typed in does not belong among its "
+                       "measurements (accepted: --run new, or a run that record made)");
+  }
+  CHECK_INT(raw_query(DB, "SELECT count(*) FROM trial"), trials);
+
   record_as(svc, &bob, bobs, &reply);
-  CHECK_INT(reply.kind, PROTO_OK);
-  snprintf(id, sizeof id, "%lld", (long long)measured);
-  record_as(svc, &root, id, &reply);
   CHECK_INT(reply.kind, PROTO_OK);
   record_as(svc, &root, bobs, &reply);
   CHECK_INT(reply.kind, PROTO_OK);
-  CHECK_INT(raw_query(DB, "SELECT count(*) FROM trial"), trials + 3);
+  CHECK_INT(raw_query(DB, "SELECT count(*) FROM trial"), trials + 2);
   snprintf(sql, sizeof sql, "SELECT owner='bob' FROM run WHERE id=%s", bobs);
   CHECK_INT(raw_query(DB, sql), 1);
   close_service(svc);

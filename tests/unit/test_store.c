@@ -686,6 +686,65 @@ static void records_a_score_typed_by_hand(void) {
   CHECK_INT(raw_query(path, "SELECT count(*) FROM trial WHERE source='manual' AND score=512.5"), 1);
 }
 
+/* `record`'s door: a run of scores typed in is finished once a score is in (nothing left
+   "running"), keeps one unit per benchmark, and a run ThreadSoup measured takes no typed-in score
+   whether it finished or not; a refused score adds nothing. */
+static void typed_in_scores_keep_to_their_runs(void) {
+  const char *path = "store_score_record.db";
+  remove_db(path);
+  store *s;
+  ts_err err;
+  int64_t manual = 0, measured = 0, trial_id = 0;
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
+  store_run_info typed = info;
+  typed.plan_name = "manual";
+  CHECK_INT(store_run_create_manual(s, &typed, &manual, &err), TS_OK);
+  CHECK_INT(store_score_record(s, manual, "baseline", "cpuz-single", 512.5, "points",
+                               "2026-01-01T00:01:00.000Z", &trial_id, &err),
+            TS_OK);
+  store_run_row *row = malloc(sizeof *row);
+  REQUIRE(row != NULL);
+  CHECK_INT(store_run_get(s, manual, row, &err), TS_OK);
+  CHECK_INT(row->status, STORE_RUN_FINISHED);
+  CHECK_STR_EQ(row->finished_at, "2026-01-01T00:01:00.000Z");
+  CHECK_INT(store_score_record(s, manual, "sleep:5000", "cpuz-single", 500, "fps",
+                               "2026-01-01T00:02:00.000Z", &trial_id, &err),
+            TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "run 1 holds cpuz-single scores in points: a score in fps would "
+                               "mix units in one table (accepted: --unit points, or another "
+                               "--bench name)");
+  CHECK_INT(store_score_record(s, manual, "sleep:5000", "cpuz-single", 500, NULL,
+                               "2026-01-01T00:02:00.000Z", &trial_id, &err),
+            TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "a score without a unit would mix units");
+  CHECK_INT(store_score_record(s, manual, "sleep:5000", "cpuz-single", 500, "points",
+                               "2026-01-01T00:03:00.000Z", &trial_id, &err),
+            TS_OK);
+  CHECK_INT(store_score_record(s, manual, "sleep:5000", "game-fps", 60, "fps",
+                               "2026-01-01T00:04:00.000Z", &trial_id, &err),
+            TS_OK);
+  CHECK_INT(store_run_get(s, manual, row, &err), TS_OK);
+  CHECK_INT(row->status, STORE_RUN_FINISHED);
+  CHECK_STR_EQ(row->finished_at, "2026-01-01T00:04:00.000Z");
+
+  store_trial_plan trials[1] = {{1, 1, "baseline", "builtin-st", 0}};
+  CHECK_INT(store_run_begin(s, &info, trials, 1, &measured, &err), TS_OK);
+  for (int finished = 0; finished < 2; finished++) {
+    if (finished)
+      CHECK_INT(
+          store_run_end(s, measured, STORE_RUN_FINISHED, NULL, "2026-01-01T00:05:00.000Z", &err),
+          TS_OK);
+    CHECK_INT(store_score_record(s, measured, "baseline", "cpuz-single", 1, NULL,
+                                 "2026-01-01T00:06:00.000Z", &trial_id, &err),
+              TS_EDENIED);
+    CHECK_STR_CONTAINS(err.text, "run 2 is a run ThreadSoup measured");
+    CHECK_STR_CONTAINS(err.text, "(accepted: --run new, or a run that record made)");
+  }
+  free(row);
+  store_close(s);
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM trial WHERE source='manual'"), 3);
+}
+
 static void refuses_a_file_that_is_not_sqlite(void) {
   const char *path = "store_text.db";
   remove_db(path);
@@ -884,6 +943,7 @@ int main(void) {
   RUN_CASE(statuses_round_trip);
   RUN_CASE(unknown_status_text_is_an_error);
   RUN_CASE(records_a_score_typed_by_hand);
+  RUN_CASE(typed_in_scores_keep_to_their_runs);
   RUN_CASE(refuses_a_file_that_is_not_sqlite);
   RUN_CASE(migrates_quiet_journal_to_deadlines);
   RUN_CASE(refuses_another_programs_database);

@@ -41,7 +41,7 @@ rm -rf "$prefix/drive_c/ProgramData/ThreadSoup"
 wait_answer() {
   answered=""
   for _ in $(seq 50); do
-    answered=$("$wine_run" "$exe" status 2>&1 | tr -d '\r' | grep "^server") && return 0
+    answered=$("$wine_run" "$exe" status --fields 2>&1 | tr -d '\r' | grep "^server") && return 0
     sleep 0.2
   done
   return 1

@@ -75,7 +75,7 @@ grep -q "running" "$out/query.txt" || fail "service status does not say running"
 # this setting; it neither keeps delayed start nor reports failure actions: error 124.)
 grep -q "60 s to stop at shutdown" "$out/query.txt" ||
   fail "the preshutdown timeout is not 60 s: $(cat "$out/query.txt")"
-ts status status
+ts status status --fields
 pid=$(field pid status)
 db=$(field db status)
 [ -n "$pid" ] && [ -n "$db" ] || fail "status did not answer with the service's pid and database"
@@ -102,7 +102,7 @@ ts load_start start sleep --count 500
 # Polled until the OS counts the 500 threads, for at most the 2 s this test used to wait.
 t0=$(now_ms)
 while :; do
-  ts status_load status
+  ts status_load status --fields
   threads=$(field threads status_load)
   [ "${threads:-0}" -ge 500 ] || [ $(($(now_ms) - t0)) -ge 2000 ] && break
   sleep 0.1
@@ -115,7 +115,7 @@ ts load_stop stop
 # Polled until the threads are gone, for at most the 1 s this test used to wait.
 t0=$(now_ms)
 while :; do
-  ts status_after status
+  ts status_after status --fields
   after=$(field threads status_after)
   [ "${after:-999}" -lt 100 ] || [ $(($(now_ms) - t0)) -ge 1000 ] && break
   sleep 0.1
@@ -133,7 +133,7 @@ run=$(sed -n 's/^run \([0-9][0-9]*\) .*by the service.*/\1/p' "$out/run.txt" | h
 # Stop the service mid-run: after a few trials, well before the end.
 done_before=0
 for i in $(seq 1 300); do
-  ts progress status
+  ts progress status --fields
   progress=$(field run-progress progress)
   done_before=${progress%%/*}
   [ "${done_before:-0}" -ge 3 ] && break

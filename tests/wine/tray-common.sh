@@ -16,7 +16,7 @@ cli() {
   return $rc
 }
 # Asks the service for its status into $out/status.txt; fails when it does not answer.
-status() { cli status status --socket "$pipe"; }
+status() { cli status status --fields --socket "$pipe"; }
 
 # The Unix pids of this prefix's processes whose command line matches $1 (other builds may run
 # the same test at the same time, in prefixes of their own).

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* args.c - the option reader and error printers shared by all command words. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../store/store.h"
@@ -16,9 +17,17 @@ void cli_args_init(cli_args *a, int argc, char **argv, const char *command) {
   a->command = command;
 }
 
+int cli_parse_only = 0;
+
 int cli_args_next(cli_args *a) {
-  if (a->index >= a->argc)
+  if (a->index >= a->argc) {
+    /* `threadsoup --parse-only COMMAND ...`: every option was read and known, nothing runs. */
+    if (cli_parse_only) {
+      printf("parsed: %s\n", a->command);
+      exit(CLI_EXIT_OK);
+    }
     return 0;
+  }
   const char *arg = a->argv[a->index++];
   a->name = NULL;
   a->inline_value = NULL;

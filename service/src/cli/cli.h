@@ -61,6 +61,10 @@ typedef struct cli_args {
   char name_buf[64]; /* holds "--name" of "--name=value" */
 } cli_args;
 
+/* Set by the hidden `threadsoup --parse-only COMMAND ...` (the docs' tests): the first option
+   list read to its end exits 0 instead of running anything; an unknown option or a missing value
+   is the usual usage error (exit 2). */
+extern int cli_parse_only;
 void cli_args_init(cli_args *a, int argc, char **argv, const char *command);
 /* Advances; returns 0 at the end. */
 int cli_args_next(cli_args *a);

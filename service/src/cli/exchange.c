@@ -108,12 +108,12 @@ const cli_command cli_export_command = {
     .summary = "write stored runs to files another machine's database can import",
     .help = "\nWrites each run as one file of JSON lines (its plan, machine, trials, metrics,\n"
             "machine checks and quiet-mode entry; docs/schema.md describes the format).\n"
+            "Without --output one run goes to stdout; all needs --output FOLDER.\n"
             "\noptions:\n"
             "  --output FILE    write the run to FILE (replaced) and print its path\n"
             "  --output FOLDER  an existing folder: write threadsoup-run-<uid>.jsonl there for\n"
             "                   each run and print each path; a file already there is never\n"
             "                   overwritten (the same bytes: left as is; others: -2, -3, ...)\n"
-            "                   all needs a FOLDER; without --output one run goes to stdout\n"
             "  --db PATH        database file (default as for run)\n",
     .main = export_main,
 };

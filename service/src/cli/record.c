@@ -89,7 +89,7 @@ static int record_main(int argc, char **argv) {
   }
   int64_t trial_id = 0;
   if (rc == TS_OK)
-    rc = store_trial_record(s, run_id, condition.text, o.bench, score, o.unit, at, &trial_id, &err);
+    rc = store_score_record(s, run_id, condition.text, o.bench, score, o.unit, at, &trial_id, &err);
   store_close(s);
   if (rc != TS_OK)
     return cli_fail(&err);

@@ -210,7 +210,8 @@ static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel,
   uint64_t start = plat_clock_ns(), settle_end = start + settle_ns, joined_at = start;
   uint64_t quiet_since = start, last_sample = start, busy0 = 0, total0 = 0;
   uint64_t ours0 = plat_process_cpu_ns();
-  double last_outside = 0;
+  /* The gate's last sample, and the last one at or over the threshold (what kept it waiting). */
+  double last_outside = 0, last_busy = -1;
   int joined = rn->stopping == NULL;
   if (joined)
     window_open(lw);
@@ -240,10 +241,20 @@ static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel,
       break;
     uint64_t gate_from = settle_end > joined_at ? settle_end : joined_at;
     if (gate && settled && window_ok && now - gate_from >= p->quiet_timeout_ns) {
-      snprintf(warning, len,
-               "quiet gate timed out after %.0f s: CPU use outside ThreadSoup %.0f%% "
-               "(threshold %g%%)",
-               (double)(now - gate_from) / (double)TS_NS_PER_S, last_outside, p->quiet_cpu_pct);
+      /* The gate waits for a whole second under the threshold: the last sample alone may be
+         under it, so the message says what was over it too. */
+      if (last_busy >= 0)
+        snprintf(warning, len,
+                 "quiet gate timed out after %.0f s: CPU use outside ThreadSoup was %.0f%% at "
+                 "its last reading over the threshold %g%% and %.0f%% at the last reading; it "
+                 "must stay under the threshold for 1 s",
+                 (double)(now - gate_from) / (double)TS_NS_PER_S, last_busy, p->quiet_cpu_pct,
+                 last_outside);
+      else
+        snprintf(warning, len,
+                 "quiet gate timed out after %.0f s: CPU use outside ThreadSoup stayed under the "
+                 "threshold %g%% (%.0f%% at the last reading), but not yet for the 1 s it must",
+                 (double)(now - gate_from) / (double)TS_NS_PER_S, p->quiet_cpu_pct, last_outside);
       w->timed_out = 1;
       break;
     }
@@ -274,8 +285,10 @@ static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel,
         total > 0 ? ((double)(busy1 - busy0) - (double)(ours1 - ours0)) / total * 100 : 0;
     last_outside = outside < 0 ? 0 : outside;
     last_sample = sampled;
-    if (last_outside >= p->quiet_cpu_pct)
+    if (last_outside >= p->quiet_cpu_pct) {
       quiet_since = sampled;
+      last_busy = last_outside;
+    }
     busy0 = busy1;
     total0 = total1;
     ours0 = ours1;

@@ -234,6 +234,9 @@ static int compare_family(const report_data *r, const double *by_block, size_t b
   blocked_result results[REPORT_MAX_CONDITIONS];
   double p_holm[REPORT_MAX_CONDITIONS];
   const double *baseline = by_block + (size_t)r->baseline * blocks;
+  int baseline_done = 0;
+  for (size_t i = 0; i < blocks && !baseline_done; i++)
+    baseline_done = !isnan(baseline[i]);
   for (int c = 0; c < r->condition_count; c++) {
     const double *row = by_block + (size_t)c * blocks;
     int has = 0;
@@ -259,6 +262,11 @@ static int compare_family(const report_data *r, const double *by_block, size_t b
             ? vr.ratio
             : NAN;
     report_format_verdict(cell, cell->verdict, sizeof cell->verdict);
+    /* Said for what it is, not as a count of blocks: none of the reference's trials is done. */
+    if (!baseline_done)
+      snprintf(cell->verdict, sizeof cell->verdict,
+               "inconclusive: no %s trials done, so nothing to compare with",
+               r->conditions[r->baseline]);
   }
   return rc;
 }

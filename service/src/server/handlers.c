@@ -210,6 +210,7 @@ typedef struct history_ctx {
   request *r;
   int64_t ids[200];
   int count;
+  char last_host[sizeof(((store_run_row *)0)->host)]; /* the host field sent last */
 } history_ctx;
 
 static int add_history_row(void *ctx, const store_run_row *row) {
@@ -224,8 +225,18 @@ static int add_history_row(void *ctx, const store_run_row *row) {
                       wire_text(row->plan_name, WIRE_COLUMN, name, sizeof name),
                       store_run_status_name(row->status), row->trials_done, row->trials_total,
                       wire_text(row->status_detail, WIRE_LAST, detail, sizeof detail));
-  /* An imported run says so in a field of its own after its row ("ID|WHEN|FILE"), so the row's
-     six columns stay as the tray reads them. */
+  /* The host, a schedule's run and an imported run each say so in a field of their own after
+     the row ("ID|HOST", "ID|SCHEDULE", "ID|WHEN|FILE"), so the row's six columns stay as the tray
+     reads them. The host only where it differs from the one sent last (a reply holds 256
+     fields: a host per row would halve the runs it can list). */
+  if (rc == TS_OK && (h->count == 1 || strcmp(row->host, h->last_host) != 0)) {
+    snprintf(h->last_host, sizeof h->last_host, "%s", row->host);
+    rc = proto_addf(h->r->out, &h->r->err, "host", "%lld|%s", (long long)row->id,
+                    wire_text(row->host, WIRE_LAST, detail, sizeof detail));
+  }
+  if (rc == TS_OK && row->schedule_id)
+    rc = proto_addf(h->r->out, &h->r->err, "scheduled", "%lld|%lld", (long long)row->id,
+                    (long long)row->schedule_id);
   if (rc == TS_OK && row->imported_from[0])
     rc = proto_addf(h->r->out, &h->r->err, "imported", "%lld|%s|%s", (long long)row->id,
                     wire_text(row->imported_at, WIRE_COLUMN, at, sizeof at),
@@ -597,7 +608,8 @@ static int handle_run_resume(request *r) {
 }
 
 /* Whether `r`'s client may add a score to run `row`. No one adds to an imported run: it belongs to
-   the machine that measured it. Root (SYSTEM, an elevated administrator) adds to any other; a
+   the machine that measured it, nor to a run ThreadSoup measured (store_score_record refuses
+   both). Root (SYSTEM, an elevated administrator) adds to any other run of scores typed in; a
    member of group threadsoup (ThreadSoup Users) only to a run of scores typed in that it made
    (run new), never to root's measured, running or typed-in runs. */
 static int record_allowed(const request *r, const store_run_row *row, ts_err *err) {
@@ -667,7 +679,7 @@ static int handle_record(request *r) {
       free(row);
     }
     if (rc == TS_OK)
-      rc = store_trial_record(r->svc->db, run_id, spec.text, bench, score, proto_get(r->in, "unit"),
+      rc = store_score_record(r->svc->db, run_id, spec.text, bench, score, proto_get(r->in, "unit"),
                               at, &trial_id, &err);
     plat_mutex_unlock(&r->svc->db_lock);
   }

@@ -163,7 +163,7 @@ int store_run_set_origin(store *s, int64_t run_id, int programs_allowed, ts_err 
   "r.finished_at, r.host, r.os, r.cpu, count(t.id), coalesce(sum(t.status='done'),0), "            \
   "coalesce(sum(t.status='failed'),0), r.resume_at_start, r.runner='service', "                    \
   "r.programs_allowed, r.logical_cpus, r.uid, r.machine_id, r.memory_bytes, r.imported_from, "     \
-  "r.imported_at, r.owner, r.version FROM run r "                                                  \
+  "r.imported_at, r.owner, r.version, coalesce(r.schedule_id,0) FROM run r "                       \
   "LEFT JOIN trial t ON t.run_id=r.id"
 
 static int read_run_row(store *s, sqlite3_stmt *st, store_run_row *out, ts_err *err) {
@@ -203,6 +203,7 @@ static int read_run_row(store *s, sqlite3_stmt *st, store_run_row *out, ts_err *
   kit_copy_column(st, 22, out->imported_at, sizeof out->imported_at);
   kit_copy_column(st, 23, out->owner, sizeof out->owner);
   kit_copy_column(st, 24, out->version, sizeof out->version);
+  out->schedule_id = sqlite3_column_int64(st, 25);
   return TS_OK;
 }
 
@@ -234,7 +235,10 @@ static int each_run(store *s, sqlite3_stmt *st, int (*fn)(void *ctx, const store
 int store_runs(store *s, int limit, int (*fn)(void *ctx, const store_run_row *row), void *ctx,
                ts_err *err) {
   sqlite3_stmt *st;
-  int rc = kit_prepare(s, RUN_COLUMNS " GROUP BY r.id ORDER BY r.id DESC LIMIT ?", &st, err);
+  /* Newest by when it started, not by id: an imported run gets the next id whenever it was
+     measured. */
+  int rc = kit_prepare(
+      s, RUN_COLUMNS " GROUP BY r.id ORDER BY r.started_at DESC, r.id DESC LIMIT ?", &st, err);
   if (rc != TS_OK)
     return rc;
   sqlite3_bind_int(st, 1, limit);

@@ -280,6 +280,7 @@ typedef struct store_run_row {
   char imported_at[32];
   char owner[64];   /* the client who made a run of scores typed in through the service; "" else */
   char version[32]; /* the ThreadSoup version that began the run */
+  int64_t schedule_id; /* the schedule that started it; 0 when none did */
 } store_run_row;
 
 /* Every function that reads runs fails with TS_ESTORE when a run's status is not one this build
@@ -311,13 +312,20 @@ int store_score_check(double score, const char *what, ts_err *err);
 int store_trial_record(store *s, int64_t run_id, const char *condition, const char *bench,
                        double score, const char *unit, const char *at, int64_t *trial_id,
                        ts_err *err);
+/* What `threadsoup record` and the service's record request store: the score as
+   store_trial_record does, into a run of scores typed in only (TS_EDENIED naming what is accepted
+   for a run ThreadSoup measured, finished or not), in the unit the run's earlier scores of the
+   same benchmark carry (TS_EINVAL naming it otherwise); the run is then finished, ended at `at`. */
+int store_score_record(store *s, int64_t run_id, const char *condition, const char *bench,
+                       double score, const char *unit, const char *at, int64_t *trial_id,
+                       ts_err *err);
 /* Creates a run for scores typed in by hand (plan "manual", no planned trials). */
 int store_run_create_manual(store *s, const store_run_info *info, int64_t *run_id, ts_err *err);
 /* The same for the service's client `owner` (its user name), stored as the run's owner: a member
    of group threadsoup (ThreadSoup Users) records only into runs it owns. */
 int store_run_create_owned(store *s, const store_run_info *info, const char *owner, int64_t *run_id,
                            ts_err *err);
-/* Calls fn for each run, newest first, at most `limit`. */
+/* Calls fn for each run, newest first (by start time, then id), at most `limit`. */
 int store_runs(store *s, int limit, int (*fn)(void *ctx, const store_run_row *row), void *ctx,
                ts_err *err);
 
