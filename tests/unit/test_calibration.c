@@ -175,6 +175,36 @@ static void expected_cost_per_benchmark_kind(void) {
     CHECK_INT(calibration_bench_thread_count(counts[i].bench, 6), counts[i].threads);
 }
 
+/* Burners that took what an idle machine gives them count at their achieved duty; starved ones
+   (a busy machine, a CPU quota) at the asked duty on the CPUs the run had. */
+static void starved_burners_are_worked_on_the_cpus_the_run_had(void) {
+  double duty, cpus, low, high;
+  calibration_control got = {1, 50, 2, 47};
+  calibration_duty_and_cpus(&got, 2, &duty, &cpus);
+  CHECK(duty == 47 && cpus == 2);
+  /* Six burners on 2 CPUs get a third of a CPU each at most: 32.79 % is not starved. */
+  calibration_control six = {1, 100, 6, 32.79};
+  calibration_duty_and_cpus(&six, 2, &duty, &cpus);
+  CHECK(duty == 32.79 && cpus == 2);
+  /* Measured on this 2-CPU machine at load average 45: burn:100% took 7.21 % a burner, so the
+     run had 2 x 0.0721 = 0.1442 CPU; one benchmark thread then keeps 0.1442 / 3 of its 0.1442:
+     the burn costs 2/3, and burn:10% (4.52 %, spinning the whole period) the same. */
+  calibration_control starved = {1, 100, 2, 7.21};
+  calibration_duty_and_cpus(&starved, 2, &duty, &cpus);
+  CHECK(duty == 100 && fabs(cpus - 0.1442) < 1e-12);
+  calibration_expected(duty, 2, cpus, 1, &low, &high);
+  CHECK(fabs(high - 200.0 / 3) < 1e-9);
+  calibration_control ten = {1, 10, 2, 4.52};
+  calibration_duty_and_cpus(&ten, 2, &duty, &cpus);
+  CHECK(duty == 10 && fabs(cpus - 0.0904) < 1e-12);
+  calibration_expected(duty, 2, cpus, 1, &low, &high);
+  CHECK(fabs(high - 200.0 / 3) < 1e-9);
+  /* Not recorded: the asked duty on the logical CPUs. */
+  calibration_control none = {1, 10, 2, NAN};
+  calibration_duty_and_cpus(&none, 2, &duty, &cpus);
+  CHECK(duty == 10 && cpus == 2);
+}
+
 /* ---- a run in memory: the calibrate preset's conditions and scores ------------------------- */
 
 #define RUN_CONDITIONS 6
@@ -537,6 +567,7 @@ int main(void) {
   RUN_CASE(a_shielded_control_fails_and_says_by_how_much);
   RUN_CASE(too_noisy_or_too_few_is_not_a_pass);
   RUN_CASE(expected_cost_per_benchmark_kind);
+  RUN_CASE(starved_burners_are_worked_on_the_cpus_the_run_had);
   RUN_CASE(a_run_is_judged_from_its_scores);
   RUN_CASE(no_burn_no_section);
   RUN_CASE(a_shielded_machine_fails_with_the_reason);

@@ -68,9 +68,10 @@ static double fair_share_cost(double duty, double burners, double bench_threads,
   return fmin(1, duty / share) * (1 - share / alone);
 }
 
-void calibration_expected(double duty_percent, long burners, int logical_cpus, long bench_threads,
+void calibration_expected(double duty_percent, long burners, double cpus, long bench_threads,
                           double *low, double *high) {
-  double cpus = logical_cpus < 1 ? 1 : logical_cpus, duty = duty_percent / 100;
+  double duty = duty_percent / 100;
+  cpus = cpus > 0 ? cpus : 1;
   if (bench_threads > 0) {
     *low = *high = 100 * fair_share_cost(duty, (double)burners, (double)bench_threads, cpus);
     return;
@@ -80,6 +81,19 @@ void calibration_expected(double duty_percent, long burners, int logical_cpus, l
   double every = 100 * fair_share_cost(duty, (double)burners, cpus, cpus);
   *low = fmin(one, every);
   *high = fmax(one, every);
+}
+
+void calibration_duty_and_cpus(const calibration_control *c, int logical_cpus, double *duty,
+                               double *cpus) {
+  *duty = c->duty_percent;
+  *cpus = logical_cpus < 1 ? 1 : logical_cpus;
+  if (!isfinite(c->achieved_percent) || c->burners < 1)
+    return;
+  double idle = fmin(c->duty_percent, 100 * fmin(1, *cpus / (double)c->burners));
+  if (c->achieved_percent < STARVED_SHARE * idle)
+    *cpus = (double)c->burners * c->achieved_percent / 100;
+  else
+    *duty = c->achieved_percent;
 }
 
 /* A cost, or a range of them: "10.0 %" or "0 to 10.0 %". */
@@ -192,6 +206,9 @@ static void find_controls(const report_data *r, const double *load_cpu_percent,
     double cpu = load_cpu_percent ? load_cpu_percent[c] : NAN;
     k->achieved_percent = cpu > 0 && k->burners > 0 ? fmin(cpu / (double)k->burners, 99) : NAN;
     out->nominal += !isfinite(k->achieved_percent);
+    double duty, cpus;
+    calibration_duty_and_cpus(k, out->logical_cpus, &duty, &cpus);
+    out->starved += cpus < out->logical_cpus;
   }
 }
 
@@ -218,9 +235,10 @@ static void calibrate_bench(const report_data *r, int b, report_calibration *cal
   }
   for (int i = 0; i < cal->control_count; i++) {
     const calibration_control *c = &cal->controls[i];
-    double duty = isfinite(c->achieved_percent) ? c->achieved_percent : c->duty_percent;
+    double duty, cpus;
+    calibration_duty_and_cpus(c, cal->logical_cpus, &duty, &cpus);
     calibration_cost *cost = &out->burns[i];
-    calibration_expected(duty, c->burners, cal->logical_cpus, bench_threads, &cost->expected_near,
+    calibration_expected(duty, c->burners, cpus, bench_threads, &cost->expected_near,
                          &cost->expected_far);
     cost->fitted = cost->expected_near == cost->expected_far && cost->expected_far > 0;
     if (cost->fitted &&
@@ -369,6 +387,9 @@ static void slope_text(const report_calibration *cal, int b, char *buf, size_t l
 
 #define NOMINAL_NOTE                                                                               \
   "the burners' CPU was not recorded for %d burn%s: the asked duty stands in for what they took"
+#define STARVED_NOTE                                                                               \
+  "the burners of %d burn%s took less than an idle machine gives them: their expected cost is "    \
+  "worked on the CPUs the run had (burners x their CPU), not on the logical CPUs"
 
 /* ---- text ---- */
 
@@ -382,6 +403,8 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
           cal->all_passed ? "PASSED" : "FAILED", cpus);
   if (cal->nominal)
     fprintf(out, "  " NOMINAL_NOTE "\n", cal->nominal, cal->nominal == 1 ? "" : "s");
+  if (cal->starved)
+    fprintf(out, "  " STARVED_NOTE "\n", cal->starved, cal->starved == 1 ? "" : "s");
   calibration_row rows[2 * REPORT_MAX_CONDITIONS];
   for (int b = 0; b < r->bench_count; b++) {
     const calibration_bench *k = &cal->benches[b];
@@ -475,7 +498,8 @@ static void write_json(const report_data *r, const void *prepared, FILE *out) {
           cal->logical_cpus, cal->cpus_from_run ? "run" : "this machine");
   fprintf(out, "\"verdict\":\"%s\",\"confidence\":", cal->all_passed ? "passed" : "failed");
   ts_json_number(out, cal->confidence, REPORT_JSON_DIGITS);
-  fprintf(out, ",\"burns_at_asked_duty\":%d,\"benchmarks\":[", cal->nominal);
+  fprintf(out, ",\"burns_at_asked_duty\":%d,\"burns_starved\":%d,\"benchmarks\":[", cal->nominal,
+          cal->starved);
   calibration_row rows[2 * REPORT_MAX_CONDITIONS];
   for (int b = 0; b < r->bench_count; b++) {
     const calibration_bench *k = &cal->benches[b];
@@ -533,6 +557,8 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
           cal->all_passed ? "faster" : "slower", cal->all_passed ? "PASSED" : "FAILED", cpus);
   if (cal->nominal)
     fprintf(out, " " NOMINAL_NOTE ".", cal->nominal, cal->nominal == 1 ? "" : "s");
+  if (cal->starved)
+    fprintf(out, " " STARVED_NOTE ".", cal->starved, cal->starved == 1 ? "" : "s");
   fputs("</p>\n", out);
   calibration_row rows[2 * REPORT_MAX_CONDITIONS];
   for (int b = 0; b < r->bench_count; b++) {
