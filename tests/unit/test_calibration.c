@@ -105,24 +105,49 @@ static void too_noisy_or_too_few_is_not_a_pass(void) {
   CHECK_STR_CONTAINS(why, "no burn of known cost");
 }
 
+/* The expected cost against values worked by hand from the fair-share model (calibration.h). */
 static void expected_cost_per_benchmark_kind(void) {
-  double near, far;
-  /* Burners on every CPU (or more): about -duty, whatever the benchmark. */
-  calibration_threads kinds[] = {CALIBRATION_SINGLE, CALIBRATION_MULTI, CALIBRATION_UNKNOWN};
-  for (int i = 0; i < 3; i++) {
-    calibration_expected(10, 4, 4, kinds[i], &near, &far);
-    CHECK(near == -10 && far == -10);
-    calibration_expected(10, 8, 4, kinds[i], &near, &far);
-    CHECK(near == -10 && far == -10);
+  static const struct {
+    double duty;
+    long burners;
+    int cpus;
+    long threads;
+    double low, high;
+  } cases[] = {
+      /* One benchmark thread, 2 CPUs. Six burners at 100 %: share 2/7, spinning all the period,
+         cost 1 - 2/7 = 5/7 (burn:100%/count=6 measured -75.1 % on this 2-CPU machine). */
+      {100, 6, 2, 1, 100 * 5.0 / 7, 100 * 5.0 / 7},
+      /* The same burners having achieved 32.79 % each (6 of them on 2 CPUs): still all the
+         period, since 0.3279 > 2/7. */
+      {32.79, 6, 2, 1, 100 * 5.0 / 7, 100 * 5.0 / 7},
+      /* Two burners (one per CPU): share 2/3; at 100 % cost 1/3; at 50 % they spin 0.5 / (2/3)
+         = 3/4 of the period, cost 3/4 x 1/3 = 1/4; at 10 %, 0.15 x 1/3 = 5 %. */
+      {100, 2, 2, 1, 100.0 / 3, 100.0 / 3},
+      {50, 2, 2, 1, 25, 25},
+      {10, 2, 2, 1, 5, 5},
+      /* One burner per CPU costs duty / CPUs: 10 % on 4 CPUs, 2.5 %. */
+      {10, 4, 4, 1, 2.5, 2.5},
+      /* Fewer burners than CPUs: the benchmark keeps a CPU of its own. */
+      {10, 1, 4, 1, 0, 0},
+      {100, 2, 4, 2, 0, 0},
+      /* A benchmark thread per CPU beside a burner per CPU: share 1/2 of 1, the burners spin
+         0.1 / 0.5 of the period, cost 0.2 x 1/2 = the duty; at 100 %, a half. */
+      {10, 4, 4, 4, 10, 10},
+      {100, 4, 4, 4, 50, 50},
+      /* One burner beside four benchmark threads on 4 CPUs: share 4/5, spin 0.125, cost
+         0.125 x 1/5 = 2.5 %. */
+      {10, 1, 4, 4, 2.5, 2.5},
+      /* Threads not known: from one thread (2.5 %) to one per CPU (10 %). */
+      {10, 4, 4, 0, 2.5, 10},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    double low, high;
+    calibration_expected(cases[i].duty, cases[i].burners, cases[i].cpus, cases[i].threads, &low,
+                         &high);
+    fprintf(stderr, "  duty %g, %ld burners, %d CPUs, %ld threads: %g to %g\n", cases[i].duty,
+            cases[i].burners, cases[i].cpus, cases[i].threads, low, high);
+    CHECK(fabs(low - cases[i].low) < 1e-9 && fabs(high - cases[i].high) < 1e-9);
   }
-  /* Fewer burners than CPUs: from 0 to the share a multi-thread benchmark loses... */
-  calibration_expected(10, 1, 4, CALIBRATION_MULTI, &near, &far);
-  CHECK(near == 0 && fabs(far - -2.5) < 1e-12);
-  /* ... or to the whole duty for one that may share its one core with a burner. */
-  calibration_expected(10, 1, 4, CALIBRATION_SINGLE, &near, &far);
-  CHECK(near == 0 && far == -10);
-  calibration_expected(10, 1, 4, CALIBRATION_UNKNOWN, &near, &far);
-  CHECK(near == 0 && far == -10);
 
   static const struct {
     const char *bench;
@@ -140,6 +165,44 @@ static void expected_cost_per_benchmark_kind(void) {
     fprintf(stderr, "  %s\n", benches[i].bench);
     CHECK_INT(calibration_bench_threads(benches[i].bench), benches[i].threads);
   }
+  static const struct {
+    const char *bench;
+    long threads;
+  } counts[] = {{"builtin-st", 1}, {"builtin-mt:1", 1}, {"builtin-mt", 6}, {"builtin-mt:16", 16},
+                {"7zip", 6},       {"7zip:3", 3},       {"cpuz:multi", 6}, {"cpuz:single", 1},
+                {"command", 0},    {"builtin-stx", 0}};
+  for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+    CHECK_INT(calibration_bench_thread_count(counts[i].bench, 6), counts[i].threads);
+}
+
+/* Burners that took what an idle machine gives them count at their achieved duty; starved ones
+   (a busy machine, a CPU quota) at the asked duty on the CPUs the run had. */
+static void starved_burners_are_worked_on_the_cpus_the_run_had(void) {
+  double duty, cpus, low, high;
+  calibration_control got = {1, 50, 2, 47};
+  calibration_duty_and_cpus(&got, 2, &duty, &cpus);
+  CHECK(duty == 47 && cpus == 2);
+  /* Six burners on 2 CPUs get a third of a CPU each at most: 32.79 % is not starved. */
+  calibration_control six = {1, 100, 6, 32.79};
+  calibration_duty_and_cpus(&six, 2, &duty, &cpus);
+  CHECK(duty == 32.79 && cpus == 2);
+  /* Measured on this 2-CPU machine at load average 45: burn:100% took 7.21 % a burner, so the
+     run had 2 x 0.0721 = 0.1442 CPU; one benchmark thread then keeps 0.1442 / 3 of its 0.1442:
+     the burn costs 2/3, and burn:10% (4.52 %, spinning the whole period) the same. */
+  calibration_control starved = {1, 100, 2, 7.21};
+  calibration_duty_and_cpus(&starved, 2, &duty, &cpus);
+  CHECK(duty == 100 && fabs(cpus - 0.1442) < 1e-12);
+  calibration_expected(duty, 2, cpus, 1, &low, &high);
+  CHECK(fabs(high - 200.0 / 3) < 1e-9);
+  calibration_control ten = {1, 10, 2, 4.52};
+  calibration_duty_and_cpus(&ten, 2, &duty, &cpus);
+  CHECK(duty == 10 && fabs(cpus - 0.0904) < 1e-12);
+  calibration_expected(duty, 2, cpus, 1, &low, &high);
+  CHECK(fabs(high - 200.0 / 3) < 1e-9);
+  /* Not recorded: the asked duty on the logical CPUs. */
+  calibration_control none = {1, 10, 2, NAN};
+  calibration_duty_and_cpus(&none, 2, &duty, &cpus);
+  CHECK(duty == 10 && cpus == 2);
 }
 
 /* ---- a run in memory: the calibrate preset's conditions and scores ------------------------- */
@@ -156,7 +219,7 @@ typedef struct memory_run {
 } memory_run;
 
 static const char *const run_conditions[RUN_CONDITIONS] = {
-    "baseline", "burn:2%", "burn:5%", "burn:10%", "baseline-b", "burn:10%/count=1"};
+    "baseline", "burn:25%", "burn:50%", "burn:100%", "baseline-b", "burn:100%/count=1"};
 
 static memory_run *memory_run_new(void) {
   memory_run *m = calloc(1, sizeof *m);
@@ -188,17 +251,31 @@ static void memory_run_free(memory_run *m) {
   free(m);
 }
 
-/* One simulated run of `blocks` blocks: each burn costs `scale` times its duty, the A/A pair and
-   the one-burner burn nothing, lognormal noise of cv with block effects (sim.h). */
+/* What a run's burn condition c should cost benchmark b in %: the model's cost at the asked duty
+   (run_burners burners each) on the memory run's 4 CPUs. */
+static const long run_burners[RUN_CONDITIONS] = {0, 4, 4, 4, 0, 1};
+
+static double run_expected(int b, int c) {
+  if (run_burners[c] == 0)
+    return 0;
+  double low, high;
+  calibration_expected(atof(run_conditions[c] + 5), run_burners[c], 4,
+                       calibration_bench_thread_count(b ? "builtin-mt" : "builtin-st", 4), &low,
+                       &high);
+  return high;
+}
+
+/* One simulated run of `blocks` blocks: each burn costs `scale` times what it should
+   (run_expected), the A/A pair nothing, lognormal noise of cv with block effects (sim.h). */
 static void fill_run(memory_run *m, sim_rng *rng, double scale, double cv, size_t blocks,
                      int benches) {
   static sim_scores s;
   sim_scores_init(&s);
-  double effect[RUN_CONDITIONS - 1] = {0};
-  for (int c = 1; c <= 3; c++)
-    effect[c - 1] = scale * log1p(-atof(run_conditions[c] + 5) / 100);
-  sim_design d = {RUN_CONDITIONS - 1, blocks, cv, 0.54, 0.001, effect};
   for (int b = 0; b < benches; b++) {
+    double effect[RUN_CONDITIONS - 1];
+    for (int c = 1; c < RUN_CONDITIONS; c++)
+      effect[c - 1] = scale * log1p(-run_expected(b, c) / 100);
+    sim_design d = {RUN_CONDITIONS - 1, blocks, cv, 0.54, 0.001, effect};
     sim_run(rng, &d, s.baseline, s.condition);
     for (int c = 0; c < RUN_CONDITIONS; c++) {
       memcpy(m->values[b][c], c ? s.data[c - 1] : s.baseline, blocks * sizeof(double));
@@ -234,7 +311,7 @@ static void a_run_is_judged_from_its_scores(void) {
   REQUIRE(cal);
   sim_rng rng = sim_seed(0xca11);
   fill_run(m, &rng, 1, 0.02, 8, 2);
-  double cpu[RUN_CONDITIONS] = {NAN, 8.4, NAN, 40.4, NAN, 9.6};
+  double cpu[RUN_CONDITIONS] = {NAN, 100.4, NAN, 396, NAN, 96};
   CHECK_INT(report_calibration_of(m->r, cpu, cal), 4);
   CHECK_INT(cal->logical_cpus, 4);
   CHECK_INT(cal->cpus_from_run, 1);
@@ -242,26 +319,31 @@ static void a_run_is_judged_from_its_scores(void) {
   CHECK_INT(cal->aa[0], 4);
   CHECK(fabs(cal->confidence - 0.975) < 1e-12); /* the slope and one A/A pair share 5 % */
   /* Without a count, one burner per CPU of the run's machine, not this one's; the CPU they took
-     over the burners (burn:5% recorded none: its asked duty stands in). */
+     over the burners (burn:50% recorded none: its asked duty stands in). */
   CHECK_INT(cal->controls[0].burners, 4);
   CHECK_INT(cal->controls[3].burners, 1);
-  CHECK(fabs(cal->controls[0].achieved_percent - 2.1) < 1e-12);
+  CHECK(fabs(cal->controls[0].achieved_percent - 25.1) < 1e-12);
   CHECK(isnan(cal->controls[1].achieved_percent));
-  CHECK(fabs(cal->controls[2].achieved_percent - 10.1) < 1e-12);
+  CHECK(fabs(cal->controls[2].achieved_percent - 99) < 1e-12);
   CHECK_INT(cal->nominal, 1);
   const calibration_bench *st = &cal->benches[0], *mt = &cal->benches[1];
   CHECK_INT(st->threads, CALIBRATION_SINGLE);
   CHECK_INT(mt->threads, CALIBRATION_MULTI);
   CHECK(st->burns[0].fitted && st->burns[1].fitted && st->burns[2].fitted);
-  CHECK(fabs(st->burns[2].expected_far - 10.1) < 1e-12);
-  CHECK(fabs(st->burns[1].expected_far - 5) < 1e-12);
-  /* One burner of four: a range, not in the slope. */
-  CHECK(!st->burns[3].fitted && st->burns[3].expected_near == 0);
-  CHECK(fabs(mt->burns[3].expected_far - 2.4) < 1e-12);
+  /* A burner per CPU costs one benchmark thread the achieved duty over the CPUs (25.1 / 4, the
+     asked 50 / 4), or a fifth (1 - 4/5) when it spins the whole period... */
+  CHECK(fabs(st->burns[0].expected_far - 6.275) < 1e-12);
+  CHECK(fabs(st->burns[1].expected_far - 12.5) < 1e-12);
+  CHECK(fabs(st->burns[2].expected_far - 20) < 1e-12);
+  /* ... and one burner of four nothing: the benchmark has a CPU to itself (not in the slope),
+     while builtin-mt's four threads share with it: 4/5 of a CPU each, the whole period. */
+  CHECK(!st->burns[3].fitted && st->burns[3].expected_near == 0 && st->burns[3].expected_far == 0);
+  CHECK(mt->burns[3].fitted && fabs(mt->burns[3].expected_far - 20) < 1e-12);
+  CHECK_INT(mt->fit.n, 4);
   CHECK_INT(st->largest, 2);
   CHECK_INT(st->fit.n, 3);
   CHECK_INT((int)st->blocks_used, 8);
-  CHECK(st->burns[2].low < 10.1 && st->burns[2].high > 10.1);
+  CHECK(st->burns[2].low < 20 && st->burns[2].high > 20);
   CHECK(st->aa[0].low < 0 && st->aa[0].high > 0);
   CHECK_INT(st->passed, 1);
   CHECK_INT(mt->passed, 1);
@@ -273,19 +355,19 @@ static void a_run_is_judged_from_its_scores(void) {
   CHECK_STR_CONTAINS(text, "the burners' CPU was not recorded for 1 burn: the asked duty");
   CHECK_STR_CONTAINS(text, "builtin-st (single-thread; 8 complete blocks)");
   CHECK_STR_CONTAINS(text, "burners  burner CPU   expected cost  measured  97.5 % CI");
-  CHECK_STR_CONTAINS(text, "burn:10% (largest)");
-  CHECK_STR_CONTAINS(text, "10.10 %         10.10 %"); /* burner CPU beside the expected cost */
-  CHECK_STR_CONTAINS(text, "0 to 2.40 %");             /* burn:10%/count=1 beside builtin-mt */
+  CHECK_STR_CONTAINS(text, "burn:100% (largest)");
+  CHECK_STR_CONTAINS(text, "99.00 %         20.00 %"); /* burner CPU beside the expected cost */
+  CHECK_STR_CONTAINS(text, "96.00 %         20.00 %"); /* burn:100%/count=1 beside builtin-mt */
   CHECK_STR_CONTAINS(text, "baseline-b (A/A)");
   CHECK_STR_CONTAINS(text, "measured on expected cost over the burns: ");
-  CHECK_STR_CONTAINS(text, "  PASSED: burn:10% cost ");
+  CHECK_STR_CONTAINS(text, "  PASSED: burn:100% cost ");
   free(text);
   char *json = render_with(m->r, cal, REPORT_FORMAT_JSON);
   CHECK_STR_CONTAINS(json, ",\n\"calibration\":{\"logical_cpus\":4,\"logical_cpus_from\":\"run\","
                            "\"verdict\":\"passed\",\"confidence\":0.975,"
                            "\"burns_at_asked_duty\":1");
-  CHECK_STR_CONTAINS(json, "\"role\":\"largest burn\",\"duty_percent\":10,\"burners\":4,"
-                           "\"burner_cpu_percent\":10.1,\"expected_cost_percent\":[10.1,10.1],"
+  CHECK_STR_CONTAINS(json, "\"role\":\"largest burn\",\"duty_percent\":100,\"burners\":4,"
+                           "\"burner_cpu_percent\":99,\"expected_cost_percent\":[20,20],"
                            "\"measured_cost_percent\":[");
   CHECK_STR_CONTAINS(json, "\"role\":\"a/a\",\"expected_cost_percent\":[0,0]");
   CHECK_STR_CONTAINS(json, "\"slope\":[");
@@ -293,7 +375,7 @@ static void a_run_is_judged_from_its_scores(void) {
   char *csv = render_with(m->r, cal, REPORT_FORMAT_CSV);
   CHECK_STR_CONTAINS(csv, "\ncalibration_bench,condition,role,burners,duty_percent,"
                           "burner_cpu_percent,expected_cost_low_percent");
-  CHECK_STR_CONTAINS(csv, "\nbuiltin-st,burn:10%,largest burn,4,10,10.1,10.1,10.1,");
+  CHECK_STR_CONTAINS(csv, "\nbuiltin-st,burn:100%,largest burn,4,100,99,20,20,");
   CHECK_STR_CONTAINS(csv, "\nbuiltin-mt,baseline-b,a/a,,,,0,0,");
   free(csv);
   char *html = render_with(m->r, cal, REPORT_FORMAT_HTML);
@@ -344,8 +426,8 @@ static void no_burn_no_section(void) {
 
 /* A calibrate run of 8 blocks stored on a 6-CPU machine (whatever this one has), each burn's
    trials recording their burners' CPU (6 x N %, the % of one CPU they took) when `record_cpu`,
-   scores 100 x (1 - scale N / 100) with seeded noise of cv; its report in text, and the
-   calibration. */
+   scores 100 x (1 - scale E / 100) for a burn expected to cost E % with seeded noise of cv; its
+   report in text, and the calibration. */
 static char *stored_calibrate(double scale, double cv, int record_cpu, report_calibration *cal) {
   remove("test_calibration.db");
   store *db;
@@ -363,8 +445,8 @@ static char *stored_calibrate(double scale, double cv, int record_cpu, report_ca
                          "1.0",
                          NULL,
                          0};
-  const char *conds[5] = {"baseline", "burn:2%", "burn:5%", "burn:10%", "baseline-b"};
-  const double duty[5] = {0, 2, 5, 10, 0};
+  const char *conds[5] = {"baseline", "burn:25%", "burn:50%", "burn:100%", "baseline-b"};
+  const double duty[5] = {0, 25, 50, 100, 0};
   store_trial_plan trials[5 * 8];
   int n = 0;
   for (int rep = 1; rep <= 8; rep++)
@@ -376,7 +458,10 @@ static char *stored_calibrate(double scale, double cv, int record_cpu, report_ca
     sim_rng rng = sim_seed(0x5eed);
     for (int i = 0; i < n; i++) {
       int c = i % 5;
-      double score = 100 * (1 - scale * duty[c] / 100) * exp(cv * sim_normal(&rng));
+      double low = 0, high = 0;
+      if (duty[c] > 0)
+        calibration_expected(duty[c], 6, 6, 1, &low, &high);
+      double score = 100 * (1 - scale * high / 100) * exp(cv * sim_normal(&rng));
       store_metric cpu = {"load.cpu_percent", 6 * duty[c]};
       CHECK_INT(test_finish_trial(db, trials[i].id, score, record_cpu && duty[c] > 0, &cpu, &err),
                 TS_OK);
@@ -407,9 +492,9 @@ static void a_shielded_machine_fails_with_the_reason(void) {
   CHECK_INT(cal->benches[0].fit.verdict, CALIB_COSTS_LESS);
   CHECK_STR_CONTAINS(text, "Calibration: FAILED (the positive control: burners of known cost, on "
                            "6 logical CPUs of the run's machine)");
-  CHECK_STR_CONTAINS(text, "burn:10% (largest)                   6     10.00 %         10.00 %");
-  CHECK_STR_CONTAINS(text, "FAILED: burn:10% cost 1.90 % (97.5 % CI 1.65 to 2.15 %)");
-  CHECK_STR_CONTAINS(text, "where 10.00 % was expected: the control cost a fifth of what it "
+  CHECK_STR_CONTAINS(text, "burn:100% (largest)                  6     99.00 %         14.29 %");
+  CHECK_STR_CONTAINS(text, "FAILED: burn:100% cost 2.76 % (97.5 % CI 2.51 to 3.00 %)");
+  CHECK_STR_CONTAINS(text, "where 14.29 % was expected: the control cost a fifth of what it "
                            "should");
   CHECK_STR_CONTAINS(text, "the benchmark is shielded from other CPU use (another core, a "
                            "priority, power management)");
@@ -425,7 +510,7 @@ static void a_correct_machine_passes(void) {
   REQUIRE(text);
   CHECK_INT(cal->all_passed, 1);
   CHECK_STR_CONTAINS(text, "Calibration: PASSED");
-  CHECK_STR_CONTAINS(text, "PASSED: burn:10% cost ");
+  CHECK_STR_CONTAINS(text, "PASSED: burn:100% cost ");
   CHECK_STR_CONTAINS(text, "and the A/A pair did not differ");
   CHECK(!strstr(text, "CPU was not recorded"));
   printf("%s", strstr(text, "\nCalibration"));
@@ -482,6 +567,7 @@ int main(void) {
   RUN_CASE(a_shielded_control_fails_and_says_by_how_much);
   RUN_CASE(too_noisy_or_too_few_is_not_a_pass);
   RUN_CASE(expected_cost_per_benchmark_kind);
+  RUN_CASE(starved_burners_are_worked_on_the_cpus_the_run_had);
   RUN_CASE(a_run_is_judged_from_its_scores);
   RUN_CASE(no_burn_no_section);
   RUN_CASE(a_shielded_machine_fails_with_the_reason);

@@ -316,7 +316,8 @@ static void each_kernel_has_its_own_verdict(void) {
   char *html = test_render_report(ks, id, REPORT_FORMAT_HTML);
   REQUIRE(text && csv && json && html);
   CHECK_STR_CONTAINS(text, "  each kernel, compared as the score is (the score is the primary "
-                           "endpoint):\n    sleep:15000@500ms:\n      float      -");
+                           "endpoint; Holm over 2 kernels x 1 condition):\n    sleep:15000@500ms:\n"
+                           "      float      -");
   CHECK_STR_CONTAINS(text, "] slower (p Holm ");
   CHECK_STR_CONTAINS(text, "\n      integer    ");
   CHECK_STR_CONTAINS(text, "] no measurable effect (p Holm ");

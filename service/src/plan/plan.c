@@ -70,9 +70,10 @@ static const plan_preset_def plan_presets[] = {
      "quiet-timeout = 60s\n"},
     {"calibrate",
      "a positive control: can this machine and run see a known cost? baseline, burners taking "
-     "2 / 5 / 10 % of every CPU, and a second baseline (A/A); builtin-st; 8 blocks; the report's "
+     "25 / 50 / 100 % of every CPU, and a second baseline (A/A); builtin-st; 8 blocks; the "
+     "report's "
      "Calibration says passed or failed, and why",
-     "conditions = baseline, burn:2%, burn:5%, burn:10%, baseline-b\nbench = builtin-st\n"
+     "conditions = baseline, burn:25%, burn:50%, burn:100%, baseline-b\nbench = builtin-st\n"
      "reps = 8\nwarmup = 1\nsettle = 1s\nquiet-cpu = 10%\nquiet-timeout = 30s\n"},
 };
 #define PRESET_COUNT (sizeof plan_presets / sizeof plan_presets[0])

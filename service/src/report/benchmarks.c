@@ -57,7 +57,12 @@ static void write_kernels_text(const report_data *r, int b, FILE *out) {
   if (!has_kernel_verdicts(r, b))
     return;
   char cond[512], name[256], claim[160];
-  fputs("  each kernel, compared as the score is (the score is the primary endpoint):\n", out);
+  const report_kernels *family = &r->kernels[b];
+  fprintf(out,
+          "  each kernel, compared as the score is (the score is the primary endpoint; Holm over "
+          "%d kernel%s x %d condition%s):\n",
+          family->family_kernels, family->family_kernels == 1 ? "" : "s", family->family_conditions,
+          family->family_conditions == 1 ? "" : "s");
   for (int c = 0; c < r->condition_count; c++) {
     if (!condition_has_kernels(r, b, c))
       continue;

@@ -45,17 +45,55 @@ const char *calibration_threads_name(calibration_threads t) {
                                   : "threads not known";
 }
 
-void calibration_expected(double duty_percent, long burners, int logical_cpus,
-                          calibration_threads threads, double *near, double *far) {
-  if (logical_cpus < 1)
-    logical_cpus = 1;
-  if (burners >= logical_cpus) {
-    *near = *far = -duty_percent;
+long calibration_bench_thread_count(const char *bench, int logical_cpus) {
+  calibration_threads kind = calibration_bench_threads(bench);
+  if (kind != CALIBRATION_MULTI)
+    return kind == CALIBRATION_SINGLE ? 1 : 0;
+  const char *arg = strchr(bench, ':');
+  char *end;
+  long n =
+      arg && (named(bench, "builtin-mt") || named(bench, "7zip")) ? strtol(arg + 1, &end, 10) : 0;
+  return n > 0 && *end == '\0' ? n : logical_cpus < 1 ? 1 : logical_cpus;
+}
+
+/* The cost, as a fraction of the benchmark's rate, of `burners` threads that each spin until
+   they have had `duty` of every period in CPU time, all in step, beside a benchmark of
+   `bench_threads` CPU-bound threads on `cpus` CPUs shared fairly: while the burners spin, every
+   one of the burners + bench_threads runnable threads gets share = min(1, cpus / all) of a CPU,
+   against min(1, cpus / bench_threads) without them, and the burners spin for duty / share of
+   the period (all of it when that is more). */
+static double fair_share_cost(double duty, double burners, double bench_threads, double cpus) {
+  double share = fmin(1, cpus / (burners + bench_threads));
+  double alone = fmin(1, cpus / bench_threads);
+  return fmin(1, duty / share) * (1 - share / alone);
+}
+
+void calibration_expected(double duty_percent, long burners, double cpus, long bench_threads,
+                          double *low, double *high) {
+  double duty = duty_percent / 100;
+  cpus = cpus > 0 ? cpus : 1;
+  if (bench_threads > 0) {
+    *low = *high = 100 * fair_share_cost(duty, (double)burners, (double)bench_threads, cpus);
     return;
   }
-  *near = 0;
-  *far = threads == CALIBRATION_MULTI ? -duty_percent * (double)burners / (double)logical_cpus
-                                      : -duty_percent;
+  /* Threads not known: from one thread to one per CPU, whichever loses more. */
+  double one = 100 * fair_share_cost(duty, (double)burners, 1, cpus);
+  double every = 100 * fair_share_cost(duty, (double)burners, cpus, cpus);
+  *low = fmin(one, every);
+  *high = fmax(one, every);
+}
+
+void calibration_duty_and_cpus(const calibration_control *c, int logical_cpus, double *duty,
+                               double *cpus) {
+  *duty = c->duty_percent;
+  *cpus = logical_cpus < 1 ? 1 : logical_cpus;
+  if (!isfinite(c->achieved_percent) || c->burners < 1)
+    return;
+  double idle = fmin(c->duty_percent, 100 * fmin(1, *cpus / (double)c->burners));
+  if (c->achieved_percent < STARVED_SHARE * idle)
+    *cpus = (double)c->burners * c->achieved_percent / 100;
+  else
+    *duty = c->achieved_percent;
 }
 
 /* A cost, or a range of them: "10.0 %" or "0 to 10.0 %". */
@@ -88,9 +126,9 @@ int calibration_decide(const calibration_case *c, char *why, size_t len) {
     return 0;
   }
   if (c->fitted == 0 || !c->fit) {
-    ts_buf_add(&b, "no burn of known cost: each runs fewer burners than the machine has CPUs, so "
-                   "the scheduler may keep the benchmark off them (burn:N% without a count "
-                   "burns every CPU)");
+    ts_buf_add(&b, "no burn of known cost: beside each burn the benchmark keeps the CPUs it needs "
+                   "to itself, or its threads are not known, so no burn has a cost to check "
+                   "(burn:N% without a count burns every CPU)");
     return 0;
   }
   const calib_result *f = c->fit;
@@ -168,6 +206,9 @@ static void find_controls(const report_data *r, const double *load_cpu_percent,
     double cpu = load_cpu_percent ? load_cpu_percent[c] : NAN;
     k->achieved_percent = cpu > 0 && k->burners > 0 ? fmin(cpu / (double)k->burners, 99) : NAN;
     out->nominal += !isfinite(k->achieved_percent);
+    double duty, cpus;
+    calibration_duty_and_cpus(k, out->logical_cpus, &duty, &cpus);
+    out->starved += cpus < out->logical_cpus;
   }
 }
 
@@ -183,6 +224,7 @@ static void cost_of(double log_cost, double half, calibration_cost *k) {
 static void calibrate_bench(const report_data *r, int b, report_calibration *cal) {
   calibration_bench *out = &cal->benches[b];
   out->threads = calibration_bench_threads(r->benches[b]);
+  long bench_threads = calibration_bench_thread_count(r->benches[b], cal->logical_cpus);
   out->largest = -1;
   int k = cal->control_count + cal->aa_count, rows[2 * REPORT_MAX_CONDITIONS];
   for (int i = 0; i < k; i++) {
@@ -193,12 +235,14 @@ static void calibrate_bench(const report_data *r, int b, report_calibration *cal
   }
   for (int i = 0; i < cal->control_count; i++) {
     const calibration_control *c = &cal->controls[i];
-    double duty = isfinite(c->achieved_percent) ? c->achieved_percent : c->duty_percent, n, f;
-    calibration_expected(duty, c->burners, cal->logical_cpus, out->threads, &n, &f);
-    out->burns[i].expected_near = fabs(n); /* costs: a slowdown is positive */
-    out->burns[i].expected_far = fabs(f);
-    out->burns[i].fitted = n == f && f < 0;
-    if (out->burns[i].fitted && (out->largest < 0 || -f > out->burns[out->largest].expected_far))
+    double duty, cpus;
+    calibration_duty_and_cpus(c, cal->logical_cpus, &duty, &cpus);
+    calibration_cost *cost = &out->burns[i];
+    calibration_expected(duty, c->burners, cpus, bench_threads, &cost->expected_near,
+                         &cost->expected_far);
+    cost->fitted = cost->expected_near == cost->expected_far && cost->expected_far > 0;
+    if (cost->fitted &&
+        (out->largest < 0 || cost->expected_far > out->burns[out->largest].expected_far))
       out->largest = i;
   }
   size_t blocks = report_block_count(r, b);
@@ -343,6 +387,9 @@ static void slope_text(const report_calibration *cal, int b, char *buf, size_t l
 
 #define NOMINAL_NOTE                                                                               \
   "the burners' CPU was not recorded for %d burn%s: the asked duty stands in for what they took"
+#define STARVED_NOTE                                                                               \
+  "the burners of %d burn%s took less than an idle machine gives them: their expected cost is "    \
+  "worked on the CPUs the run had (burners x their CPU), not on the logical CPUs"
 
 /* ---- text ---- */
 
@@ -356,6 +403,8 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
           cal->all_passed ? "PASSED" : "FAILED", cpus);
   if (cal->nominal)
     fprintf(out, "  " NOMINAL_NOTE "\n", cal->nominal, cal->nominal == 1 ? "" : "s");
+  if (cal->starved)
+    fprintf(out, "  " STARVED_NOTE "\n", cal->starved, cal->starved == 1 ? "" : "s");
   calibration_row rows[2 * REPORT_MAX_CONDITIONS];
   for (int b = 0; b < r->bench_count; b++) {
     const calibration_bench *k = &cal->benches[b];
@@ -449,7 +498,8 @@ static void write_json(const report_data *r, const void *prepared, FILE *out) {
           cal->logical_cpus, cal->cpus_from_run ? "run" : "this machine");
   fprintf(out, "\"verdict\":\"%s\",\"confidence\":", cal->all_passed ? "passed" : "failed");
   ts_json_number(out, cal->confidence, REPORT_JSON_DIGITS);
-  fprintf(out, ",\"burns_at_asked_duty\":%d,\"benchmarks\":[", cal->nominal);
+  fprintf(out, ",\"burns_at_asked_duty\":%d,\"burns_starved\":%d,\"benchmarks\":[", cal->nominal,
+          cal->starved);
   calibration_row rows[2 * REPORT_MAX_CONDITIONS];
   for (int b = 0; b < r->bench_count; b++) {
     const calibration_bench *k = &cal->benches[b];
@@ -507,6 +557,8 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
           cal->all_passed ? "faster" : "slower", cal->all_passed ? "PASSED" : "FAILED", cpus);
   if (cal->nominal)
     fprintf(out, " " NOMINAL_NOTE ".", cal->nominal, cal->nominal == 1 ? "" : "s");
+  if (cal->starved)
+    fprintf(out, " " STARVED_NOTE ".", cal->starved, cal->starved == 1 ? "" : "s");
   fputs("</p>\n", out);
   calibration_row rows[2 * REPORT_MAX_CONDITIONS];
   for (int b = 0; b < r->bench_count; b++) {

@@ -24,15 +24,24 @@ calibration_threads calibration_bench_threads(const char *bench);
 /* "single-thread", "multi-thread", "threads not known". */
 const char *calibration_threads_name(calibration_threads t);
 
-/* The effect in % (negative: slower) that `burners` threads each spinning `duty_percent` of the
-   time should have on a benchmark, on a machine of `logical_cpus`: from *near to *far. Equal
-   ("about -10 %") when burners >= logical CPUs: a single-thread benchmark shares its core with a
-   burner, a multi-thread one loses the duty of every core. Fewer burners than CPUs give a range
-   from 0 (the scheduler keeps the benchmark off the burners' cores) to -duty x burners / CPUs for
-   a multi-thread benchmark and to -duty for a single-thread one or one whose threads are not
-   known. */
-void calibration_expected(double duty_percent, long burners, int logical_cpus,
-                          calibration_threads threads, double *near, double *far);
+/* The CPU-bound threads a benchmark runs: 1 for a single-thread one; builtin-mt:N and 7zip:N N;
+   builtin-mt, 7zip and cpuz one per logical CPU; 0 when not known (a command, a score typed in). */
+long calibration_bench_thread_count(const char *bench, int logical_cpus);
+
+/* The cost in % of the score (a slowdown is positive) that `burners` threads, each spinning until
+   it has had `duty_percent` of every period in CPU time, all in step, should have on a benchmark
+   of `bench_threads` CPU-bound threads (0: not known) on `cpus` CPUs that a fair
+   scheduler shares (CFS, Windows' round robin at equal priority). While the burners spin, each of
+   the burners + bench_threads runnable threads gets share = min(1, CPUs / all of them) of a CPU
+   instead of min(1, CPUs / bench_threads), and the burners spin for duty / share of the period
+   (all of it when that is more):
+     cost = min(1, duty / share) x (1 - share / min(1, CPUs / bench_threads)).
+   One benchmark thread beside B >= 1 burners: share = min(1, CPUs / (B + 1)), so B burners of
+   duty d on B = CPUs cost d / CPUs, and 6 burners at 100 % on 2 CPUs 5/7 (71.4 %). With a CPU to
+   spare (B + bench_threads <= CPUs) the cost is 0. *low == *high when the threads are known;
+   otherwise the range from one thread to one per CPU. */
+void calibration_expected(double duty_percent, long burners, double cpus, long bench_threads,
+                          double *low, double *high);
 
 /* The costs of one burn (or of an A/A pair, expected 0) for one benchmark, in % of the score
    (a slowdown is a positive cost): what it should cost and what it measured, with the interval
@@ -73,6 +82,19 @@ typedef struct calibration_control {
                               the burners); NaN: not recorded, the asked duty stands in */
 } calibration_control;
 
+/* Below this share of what an otherwise idle machine gives them (their duty, at most CPUs /
+   burners of a CPU each), the burners were starved: they spun the whole period on what the run
+   had. */
+#define STARVED_SHARE 0.8
+
+/* The duty and CPUs the expected cost of burn c is worked from. Burners that took what an idle
+   machine gives them: their achieved duty on the logical CPUs. Starved burners: the asked duty on
+   the CPUs the run had, burners x achieved (other programs, a CPU quota or a scheduling group
+   took the rest); then every burn costs about B / (B + 1), whatever its duty. Not recorded: the
+   asked duty on the logical CPUs. */
+void calibration_duty_and_cpus(const calibration_control *c, int logical_cpus, double *duty,
+                               double *cpus);
+
 /* One benchmark's calibration. */
 typedef struct calibration_bench {
   calibration_threads threads;
@@ -95,6 +117,7 @@ typedef struct report_calibration {
   int aa_count;
   int aa[REPORT_MAX_CONDITIONS]; /* conditions that are second baselines ("baseline-b") */
   int nominal;       /* burns whose burners' CPU was not recorded (the asked duty stood in) */
+  int starved;       /* burns whose burners were starved (calibration_duty_and_cpus) */
   double confidence; /* of every interval: 95 % split between the slope and the A/A pairs */
   calibration_bench benches[REPORT_MAX_BENCHES];
   int all_passed;

@@ -222,6 +222,28 @@ static void cell_sensitivity(report_cell *cell, const report_score_list *bl,
     stats_sensitivity_of(bl->values, bl->n, l->values, l->n, &cell->sens);
 }
 
+/* Whether a row of by_block has a score in any block. */
+static int row_has_value(const double *row, size_t blocks) {
+  for (size_t i = 0; i < blocks; i++)
+    if (!isnan(row[i]))
+      return 1;
+  return 0;
+}
+
+/* A compared cell: its comparison (at its Holm level), its Holm p, the variance ratio of its
+   condition's row to its baseline's and the verdict line. */
+static void fill_cell(report_cell *cell, const blocked_result *result, double p_holm,
+                      const double *baseline, const double *condition, size_t blocks) {
+  blocked_variance_ratio vr;
+  cell->compared = 1;
+  cell->cmp = *result;
+  cell->p_holm = result->status == BLOCKED_OK ? p_holm : NAN;
+  cell->variance_ratio =
+      blocked_variance_ratio_of(baseline, condition, blocks, 0.95, &vr) == BLOCKED_OK ? vr.ratio
+                                                                                      : NAN;
+  report_format_verdict(cell, cell->verdict, sizeof cell->verdict);
+}
+
 /* Every condition with values in by_block (condition_count rows of `blocks`, NaN where a block's
    trial is not done) against the baseline's row, paired within blocks, Holm across them
    (multiplicity_compare_family), into cells[c]: the comparison, its Holm p, the variance ratio
@@ -239,10 +261,7 @@ static int compare_family(const report_data *r, const double *by_block, size_t b
     baseline_done = !isnan(baseline[i]);
   for (int c = 0; c < r->condition_count; c++) {
     const double *row = by_block + (size_t)c * blocks;
-    int has = 0;
-    for (size_t i = 0; i < blocks && !has; i++)
-      has = !isnan(row[i]);
-    if (c != r->baseline && has) {
+    if (c != r->baseline && row_has_value(row, blocks)) {
       members[k] = c;
       conditions[k++] = row;
     }
@@ -252,19 +271,10 @@ static int compare_family(const report_data *r, const double *by_block, size_t b
       k ? multiplicity_compare_family(baseline, conditions, k, blocks, &options, 0, results, p_holm)
         : BLOCKED_OK;
   for (size_t i = 0; rc == BLOCKED_OK && i < k; i++) {
-    report_cell *cell = &cells[members[i]];
-    blocked_variance_ratio vr;
-    cell->compared = 1;
-    cell->cmp = results[i];
-    cell->p_holm = results[i].status == BLOCKED_OK ? p_holm[i] : NAN;
-    cell->variance_ratio =
-        blocked_variance_ratio_of(baseline, conditions[i], blocks, 0.95, &vr) == BLOCKED_OK
-            ? vr.ratio
-            : NAN;
-    report_format_verdict(cell, cell->verdict, sizeof cell->verdict);
+    fill_cell(&cells[members[i]], &results[i], p_holm[i], baseline, conditions[i], blocks);
     /* Said for what it is, not as a count of blocks: none of the reference's trials is done. */
     if (!baseline_done)
-      snprintf(cell->verdict, sizeof cell->verdict,
+      snprintf(cells[members[i]].verdict, sizeof cells[members[i]].verdict,
                "inconclusive: no %s trials done, so nothing to compare with",
                r->conditions[r->baseline]);
   }
@@ -368,6 +378,14 @@ static void kernel_names_of(report_data *r, int b, const subscore_list *l) {
 }
 
 /* Each benchmark's sub-scores, each one compared across the conditions as the score is. */
+/* A benchmark's kernel comparisons as one Holm family (compare_kernels). */
+typedef struct kernel_family {
+  const double *baselines[MULTIPLICITY_MAX_CLAIMS], *conditions[MULTIPLICITY_MAX_CLAIMS];
+  report_cell *cell[MULTIPLICITY_MAX_CLAIMS];
+  blocked_result results[MULTIPLICITY_MAX_CLAIMS];
+  double p_holm[MULTIPLICITY_MAX_CLAIMS];
+} kernel_family;
+
 static int compare_kernels(store *s, report_data *r, ts_err *err) {
   subscore_list l = {0};
   int rc = store_run_metrics(s, r->run_id, collect_subscore, &l, err);
@@ -378,25 +396,50 @@ static int compare_kernels(store *s, report_data *r, ts_err *err) {
   for (int b = 0; rc == TS_OK && l.n && b < r->bench_count; b++) {
     kernel_names_of(r, b, &l);
     report_kernels *k = &r->kernels[b];
-    size_t blocks = block_count(r, b);
-    double *by_block = malloc(((size_t)r->condition_count * blocks + 1) * sizeof *by_block);
+    size_t blocks = block_count(r, b), rows = (size_t)k->count * (size_t)r->condition_count;
+    double *by_block = malloc((rows * blocks + 1) * sizeof *by_block);
     k->cells = k->count ? calloc((size_t)k->count * REPORT_MAX_CONDITIONS, sizeof *k->cells) : NULL;
-    if (!by_block || (k->count && !k->cells))
+    kernel_family *f = malloc(sizeof *f);
+    if (!by_block || !f || (k->count && !k->cells))
       rc = ts_err_set(err, TS_ENOMEM, "no memory for the sub-scores' statistics");
+    size_t n = 0;
+    int kernels_in = 0, conditions_in[REPORT_MAX_CONDITIONS] = {0};
     for (int j = 0; rc == TS_OK && j < k->count; j++) {
+      double *kernel = by_block + (size_t)j * (size_t)r->condition_count * blocks;
       for (int c = 0; c < r->condition_count; c++) {
         const report_score_list *sl = &r->lists[b][c];
-        double *row = by_block + (size_t)c * blocks;
+        double *row = kernel + (size_t)c * blocks;
         for (size_t i = 0; i < blocks; i++)
           row[i] = NAN;
         for (size_t i = 0; i < sl->n; i++)
           row[sl->blocks[i] - 1] = subscore_of(&l, sl->trial_ids[i], k->names[j]);
       }
-      if (compare_family(r, by_block, blocks, k->cells + (size_t)j * REPORT_MAX_CONDITIONS) !=
-          BLOCKED_OK)
-        rc = ts_err_set(err, TS_EINVAL, "the comparisons of %s's %s failed", r->benches[b],
-                        k->names[j]);
+      int compared = 0;
+      for (int c = 0; c < r->condition_count; c++) {
+        const double *row = kernel + (size_t)c * blocks;
+        if (c == r->baseline || !row_has_value(row, blocks))
+          continue;
+        f->baselines[n] = kernel + (size_t)r->baseline * blocks;
+        f->conditions[n] = row;
+        f->cell[n++] = k->cells + (size_t)j * REPORT_MAX_CONDITIONS + c;
+        compared = conditions_in[c] = 1;
+      }
+      kernels_in += compared;
     }
+    /* One family: every kernel under every condition, so that a run makes at most 5 % of false
+       kernel claims in all, not per kernel. */
+    blocked_options options = {0, 0, r->margin_pct, 0};
+    if (rc == TS_OK && n &&
+        multiplicity_compare_pairs(f->baselines, f->conditions, n, blocks, &options, 0, f->results,
+                                   f->p_holm) != BLOCKED_OK)
+      rc = ts_err_set(err, TS_EINVAL, "the comparisons of %s's kernels failed", r->benches[b]);
+    for (size_t i = 0; rc == TS_OK && i < n; i++)
+      fill_cell(f->cell[i], &f->results[i], f->p_holm[i], f->baselines[i], f->conditions[i],
+                blocks);
+    k->family_kernels = kernels_in;
+    for (int c = 0; c < r->condition_count; c++)
+      k->family_conditions += conditions_in[c];
+    free(f);
     free(by_block);
   }
   free(l.items);

@@ -55,13 +55,17 @@ typedef struct report_cell {
 } report_cell;
 
 /* A benchmark's sub-scores (builtin's kernels: compress, float, integer, memory), each compared
-   across the conditions as the score is (paired within blocks, Holm across the conditions), so
-   each kernel has its own verdict; the score stays the primary endpoint. */
+   across the conditions as the score is (paired within blocks), Holm over the whole kernel x
+   condition table, so each kernel has its own verdict and a run makes a false kernel claim in
+   at most 5 % of runs; the score stays the primary endpoint. */
 typedef struct report_kernels {
   int count;                                               /* 0: the benchmark has no sub-scores */
   char names[BENCH_MAX_SUBSCORES][REPORT_METRIC_NAME_MAX]; /* in name order */
   /* cells[k * REPORT_MAX_CONDITIONS + c]: kernel k under condition c (its description unused) */
   report_cell *cells;
+  /* The Holm family: every compared kernel under every compared condition, corrected together
+     (family_kernels x family_conditions claims at most). */
+  int family_kernels, family_conditions;
 } report_kernels;
 
 typedef struct report_metric {

@@ -7,7 +7,7 @@
 
 /* Holm needs the order of the p values; k is a handful of conditions, so an insertion sort of
    indices keeps this free of allocation and of qsort's unstable ties. */
-#define MULTIPLICITY_MAX 64
+#define MULTIPLICITY_MAX MULTIPLICITY_MAX_CLAIMS
 
 static int p_bad(double p) { return !isnan(p) && !(p >= 0 && p <= 1); }
 
@@ -83,12 +83,24 @@ double multiplicity_simultaneous_confidence(double confidence, size_t k) {
 int multiplicity_compare_family(const double *baseline, const double *const *conditions, size_t k,
                                 size_t blocks, const blocked_options *options, int holm_equivalence,
                                 blocked_result *out, double *p_adjusted) {
-  if (k > MULTIPLICITY_MAX || (k > 0 && (!conditions || !out)))
+  const double *baselines[MULTIPLICITY_MAX];
+  if (k > MULTIPLICITY_MAX)
+    return BLOCKED_EINVAL;
+  for (size_t i = 0; i < k; i++)
+    baselines[i] = baseline;
+  return multiplicity_compare_pairs(baselines, conditions, k, blocks, options, holm_equivalence,
+                                    out, p_adjusted);
+}
+
+int multiplicity_compare_pairs(const double *const *baselines, const double *const *conditions,
+                               size_t k, size_t blocks, const blocked_options *options,
+                               int holm_equivalence, blocked_result *out, double *p_adjusted) {
+  if (k > MULTIPLICITY_MAX || (k > 0 && (!baselines || !conditions || !out)))
     return BLOCKED_EINVAL;
   blocked_options first = options ? *options : (blocked_options){0};
   double p[MULTIPLICITY_MAX], tost[MULTIPLICITY_MAX];
   for (size_t i = 0; i < k; i++) {
-    if (blocked_compare(baseline, conditions[i], blocks, &first, &out[i]) == BLOCKED_EINVAL)
+    if (blocked_compare(baselines[i], conditions[i], blocks, &first, &out[i]) == BLOCKED_EINVAL)
       return BLOCKED_EINVAL;
     p[i] = out[i].p;
     tost[i] = out[i].tost_p;
@@ -108,7 +120,7 @@ int multiplicity_compare_family(const double *baseline, const double *const *con
     again.confidence = 1 - level[i];
     if (holm_equivalence)
       again.equivalence_alpha = eq_level[i];
-    blocked_compare(baseline, conditions[i], blocks, &again, &out[i]);
+    blocked_compare(baselines[i], conditions[i], blocks, &again, &out[i]);
   }
   return BLOCKED_OK;
 }

@@ -37,6 +37,9 @@
 
 #include "blocked.h"
 
+/* The most claims one family holds: every kernel of a benchmark under every condition. */
+#define MULTIPLICITY_MAX_CLAIMS 512
+
 /* Holm adjusted p values of p[0..k-1] into adjusted[0..k-1] (may be the same array). A NaN p
    (a comparison that could not be made) counts as 1: it stays in k, so the others are not
    corrected for fewer claims than the run makes. Returns 0, or -1 for a NULL array with k > 0,
@@ -60,5 +63,11 @@ double multiplicity_simultaneous_confidence(double confidence, size_t k);
 int multiplicity_compare_family(const double *baseline, const double *const *conditions, size_t k,
                                 size_t blocks, const blocked_options *options, int holm_equivalence,
                                 blocked_result *out, double *p_adjusted);
+
+/* The same over pairs that each have their own baseline, one Holm family: conditions[i] against
+   baselines[i] (a benchmark's kernels, each condition against the kernel's own baseline row). */
+int multiplicity_compare_pairs(const double *const *baselines, const double *const *conditions,
+                               size_t k, size_t blocks, const blocked_options *options,
+                               int holm_equivalence, blocked_result *out, double *p_adjusted);
 
 #endif
