@@ -1045,9 +1045,8 @@ static void wine_refuses_what_others_planted(void) {
   CHECK_INT(entries_of(HOSTILE), 0);
   CHECK_INT(exchange_file_name(a, run_a, name, sizeof name, &err), TS_OK);
 
-  static const char *const plants[] = {"mkfifo %s/%s", "ln -s /dev/zero %s/%s"};
   for (int i = 0; i < 2; i++) {
-    snprintf(command, sizeof command, plants[i], folder, name);
+    snprintf(command, sizeof command, "%s %s/%s", i ? "ln -s /dev/zero" : "mkfifo", folder, name);
     REQUIRE(unix_sh(command));
     uint64_t began = plat_clock_ns();
     CHECK_INT(exchange_export_to_folder(a, run_a, HOSTILE, written, sizeof written, &err),
