@@ -990,9 +990,9 @@ static void unix_path_of(const char *path, char *out, size_t len) {
       *p = '/';
 }
 
-/* Runs `sh -c command` on Wine's Unix side (Wine starts a Unix program named by its path) and
-   waits for it: what another user of a share could plant there. Wine gives no exit code for a
-   Unix program, so the caller checks what it did. 0 when it could not be started. */
+/* Starts `sh -c command` on Wine's Unix side (Wine starts a Unix program named by its path): what
+   another user of a share could plant there. 0 when it could not be started. Wine neither waits
+   for such a program nor gives its exit code: callers wait for what it does (until_entries). */
 static int unix_sh(const char *command) {
   char narrow[2048];
   wchar_t line[2048];
@@ -1003,7 +1003,6 @@ static int unix_sh(const char *command) {
   PROCESS_INFORMATION pi;
   if (!CreateProcessW(L"Z:\\bin\\sh", line, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi))
     return 0;
-  WaitForSingleObject(pi.hProcess, 20000);
   CloseHandle(pi.hProcess);
   CloseHandle(pi.hThread);
   return 1;
@@ -1020,6 +1019,16 @@ static int entries_of(const char *folder) {
   ts_err err;
   CHECK_INT(plat_list_folder(folder, count_name, &n, &err), TS_OK);
   return n;
+}
+
+/* Runs command (unix_sh), then waits up to 20 s for the folder to hold `expected` entries; 1 when
+   it does. */
+static int unix_sh_until(const char *command, const char *folder, int expected) {
+  if (!unix_sh(command))
+    return 0;
+  for (int i = 0; i < 200 && entries_of(folder) != expected; i++)
+    plat_sleep_ns(100 * TS_NS_PER_MS);
+  return entries_of(folder) == expected;
 }
 
 /* The Windows half's checks under Wine, with what another user planted from the Unix side: a
@@ -1041,13 +1050,12 @@ static void wine_refuses_what_others_planted(void) {
   unix_path_of(HOSTILE, folder, sizeof folder);
   REQUIRE(folder[0] != '\0');
   snprintf(command, sizeof command, "rm -rf %s/* %s/.[!.]*", folder, folder);
-  REQUIRE(unix_sh(command));
-  CHECK_INT(entries_of(HOSTILE), 0);
+  REQUIRE(unix_sh_until(command, HOSTILE, 0));
   CHECK_INT(exchange_file_name(a, run_a, name, sizeof name, &err), TS_OK);
 
   for (int i = 0; i < 2; i++) {
     snprintf(command, sizeof command, "%s %s/%s", i ? "ln -s /dev/zero" : "mkfifo", folder, name);
-    REQUIRE(unix_sh(command));
+    REQUIRE(unix_sh_until(command, HOSTILE, 1));
     uint64_t began = plat_clock_ns();
     CHECK_INT(exchange_export_to_folder(a, run_a, HOSTILE, written, sizeof written, &err),
               TS_EINVAL);
@@ -1056,13 +1064,13 @@ static void wine_refuses_what_others_planted(void) {
     CHECK(plat_clock_ns() - began < 10 * TS_NS_PER_S);
     CHECK_INT(entries_of(HOSTILE), 1); /* what was planted, and no temporary file */
     snprintf(command, sizeof command, "rm -f %s/%s", folder, name);
-    REQUIRE(unix_sh(command));
+    REQUIRE(unix_sh_until(command, HOSTILE, 0));
   }
 
   CHECK_INT(exchange_export_to_folder(a, run_a, HOSTILE, written, sizeof written, &err), TS_OK);
   snprintf(command, sizeof command, "mkfifo %s/a-fifo.jsonl && ln -s /dev/zero %s/b-zero.jsonl",
            folder, folder);
-  REQUIRE(unix_sh(command));
+  REQUIRE(unix_sh_until(command, HOSTILE, 3));
   remove_db(DB_B);
   store *b = NULL;
   REQUIRE(store_open(&b, DB_B, &err) == TS_OK);
