@@ -17,10 +17,14 @@
 #include "testdb.h"
 #include "testreport.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/plat_doctor.h"
+#include "threadsoup/units.h"
 
 #ifndef _WIN32
 #include <sys/stat.h>
 #include <unistd.h>
+#else
+#include <windows.h>
 #endif
 
 #define DB_A "test_exchange_a.db"
@@ -828,8 +832,27 @@ static void the_format_is_documented(void) {
   free(doc);
 }
 
-#ifndef _WIN32
+/* A folder where the tests plant what a user who may write a share could. */
 #define HOSTILE "test_exchange_hostile"
+
+/* What a folder import did with each file: how many imported, and each refusal with its file. */
+typedef struct named_outcomes {
+  int imported;
+  char refused[1024];
+} named_outcomes;
+
+static void name_outcome(void *ctx, const char *file, int rc, const exchange_import_result *r,
+                         const ts_err *err) {
+  named_outcomes *o = ctx;
+  (void)r;
+  if (rc == TS_OK)
+    o->imported++;
+  else
+    snprintf(o->refused + strlen(o->refused), sizeof o->refused - strlen(o->refused), "%s: %s\n",
+             file, err->text);
+}
+
+#ifndef _WIN32
 
 /* Empties HOSTILE (files, links and FIFOs of an earlier run of this test) and makes it. */
 static void fresh_hostile_folder(void) {
@@ -889,22 +912,6 @@ static void export_refuses_what_others_planted(void) {
   CHECK_INT(exchange_export_file(a, run_a, HOSTILE "-link/run.jsonl", &err), TS_EINVAL);
   CHECK_STR_CONTAINS(err.text, HOSTILE "-link is a symbolic link: refused");
   remove(HOSTILE "-link");
-}
-
-typedef struct named_outcomes {
-  int imported;
-  char refused[1024];
-} named_outcomes;
-
-static void name_outcome(void *ctx, const char *file, int rc, const exchange_import_result *r,
-                         const ts_err *err) {
-  named_outcomes *o = ctx;
-  (void)r;
-  if (rc == TS_OK)
-    o->imported++;
-  else
-    snprintf(o->refused + strlen(o->refused), sizeof o->refused - strlen(o->refused), "%s: %s\n",
-             file, err->text);
 }
 
 /* A collector's folder holding a FIFO, a link to /dev/zero, a link to a good file and a line of
@@ -969,6 +976,144 @@ static void folder_import_skips_what_is_not_a_file(void) {
 }
 #endif
 
+#ifdef _WIN32
+/* The Unix path of a path on Wine's Z: drive (the Linux root); "" for any other path. */
+static void unix_path_of(const char *path, char *out, size_t len) {
+  char full[MAX_PATH];
+  DWORD n = GetFullPathNameA(path, sizeof full, full, NULL);
+  out[0] = '\0';
+  if (n == 0 || n >= sizeof full || (full[0] != 'Z' && full[0] != 'z') || full[1] != ':')
+    return;
+  snprintf(out, len, "%s", full + 2);
+  for (char *p = out; *p; p++)
+    if (*p == '\\')
+      *p = '/';
+}
+
+/* Starts `sh -c command` on Wine's Unix side (Wine starts a Unix program named by its path): what
+   another user of a share could plant there. 0 when it could not be started. Wine neither waits
+   for such a program nor gives its exit code: callers wait for what it does (until_entries). */
+static int unix_sh(const char *command) {
+  char narrow[2048];
+  wchar_t line[2048];
+  snprintf(narrow, sizeof narrow, "sh -c \"%s\"", command);
+  if (!MultiByteToWideChar(CP_UTF8, 0, narrow, -1, line, 2048))
+    return 0;
+  STARTUPINFOW si = {.cb = sizeof si};
+  PROCESS_INFORMATION pi;
+  if (!CreateProcessW(L"Z:\\bin\\sh", line, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi))
+    return 0;
+  CloseHandle(pi.hProcess);
+  CloseHandle(pi.hThread);
+  return 1;
+}
+
+static int count_name(void *ctx, const char *name) {
+  (void)name;
+  ++*(int *)ctx;
+  return 0;
+}
+
+static int entries_of(const char *folder) {
+  int n = 0;
+  ts_err err;
+  CHECK_INT(plat_list_folder(folder, count_name, &n, &err), TS_OK);
+  return n;
+}
+
+/* Runs command (unix_sh), then waits up to 20 s for the folder to hold `expected` entries; 1 when
+   it does. */
+static int unix_sh_until(const char *command, const char *folder, int expected) {
+  if (!unix_sh(command))
+    return 0;
+  for (int i = 0; i < 200 && entries_of(folder) != expected; i++)
+    plat_sleep_ns(100 * TS_NS_PER_MS);
+  return entries_of(folder) == expected;
+}
+
+/* The Windows half's checks under Wine, with what another user planted from the Unix side: a
+   FIFO is a named pipe to Wine and a Unix link to /dev/zero a device, so both are refused at the
+   export's final name (naming it, without waiting, leaving no temporary file) and skipped by the
+   folder import, whose good file is still imported; a named pipe and a device named as the file
+   to import are refused; temporary files get random names. What Wine cannot show: it presents a
+   Unix link to a file as the file itself and one to a folder as the folder when opened (no
+   reparse point), and CreateSymbolicLinkW creates nothing, so the refusals of reparse points
+   (links and junctions) are shown by the native tests of the POSIX half only. */
+static void wine_refuses_what_others_planted(void) {
+  if (!plat_wine_version()) {
+    fprintf(stderr, "  skipped: planting a FIFO needs Wine's Unix side\n");
+    return;
+  }
+  ts_err err;
+  char folder[PLAT_PATH_MAX], command[PLAT_PATH_MAX * 3], name[96], written[PLAT_PATH_MAX];
+  REQUIRE(plat_mkdir_p(HOSTILE, &err) == TS_OK);
+  unix_path_of(HOSTILE, folder, sizeof folder);
+  REQUIRE(folder[0] != '\0');
+  snprintf(command, sizeof command, "rm -rf %s/* %s/.[!.]*", folder, folder);
+  REQUIRE(unix_sh_until(command, HOSTILE, 0));
+  CHECK_INT(exchange_file_name(a, run_a, name, sizeof name, &err), TS_OK);
+
+  for (int i = 0; i < 2; i++) {
+    snprintf(command, sizeof command, "%s %s/%s", i ? "ln -s /dev/zero" : "mkfifo", folder, name);
+    REQUIRE(unix_sh_until(command, HOSTILE, 1));
+    uint64_t began = plat_clock_ns();
+    CHECK_INT(exchange_export_to_folder(a, run_a, HOSTILE, written, sizeof written, &err),
+              TS_EINVAL);
+    CHECK_STR_CONTAINS(err.text, name);
+    CHECK_STR_CONTAINS(err.text, "is a named pipe or a device: refused (accepted: a regular file)");
+    CHECK(plat_clock_ns() - began < 10 * TS_NS_PER_S);
+    CHECK_INT(entries_of(HOSTILE), 1); /* what was planted, and no temporary file */
+    snprintf(command, sizeof command, "rm -f %s/%s", folder, name);
+    REQUIRE(unix_sh_until(command, HOSTILE, 0));
+  }
+
+  CHECK_INT(exchange_export_to_folder(a, run_a, HOSTILE, written, sizeof written, &err), TS_OK);
+  snprintf(command, sizeof command, "mkfifo %s/a-fifo.jsonl && ln -s /dev/zero %s/b-zero.jsonl",
+           folder, folder);
+  REQUIRE(unix_sh_until(command, HOSTILE, 3));
+  remove_db(DB_B);
+  store *b = NULL;
+  REQUIRE(store_open(&b, DB_B, &err) == TS_OK);
+  named_outcomes o = {0, ""};
+  int files = 0;
+  CHECK_INT(exchange_import_path(b, HOSTILE, name_outcome, &o, &files, &err), TS_OK);
+  CHECK_INT(files, 3);
+  CHECK_INT(o.imported, 1);
+  CHECK_STR_CONTAINS(o.refused, "a-fifo.jsonl is a named pipe or a device: refused");
+  CHECK_STR_CONTAINS(o.refused, "b-zero.jsonl is a named pipe or a device: refused");
+
+  /* A named pipe and a device named as the file: refused before anything is read. */
+  HANDLE pipe = CreateNamedPipeW(L"\\\\.\\pipe\\threadsoup-test-exchange", PIPE_ACCESS_DUPLEX, 0, 1,
+                                 4096, 4096, 0, NULL);
+  CHECK(pipe != INVALID_HANDLE_VALUE);
+  exchange_import_result result;
+  CHECK_INT(exchange_import_file(b, "\\\\.\\pipe\\threadsoup-test-exchange", &result, &err),
+            TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "is a named pipe or a device: refused");
+  CloseHandle(pipe);
+  CHECK_INT(exchange_import_file(b, "NUL", &result, &err), TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "NUL is a named pipe or a device: refused");
+  store_close(b);
+
+  /* Temporary files: a new random name each, never one that is there. */
+  plat_folder *d = NULL;
+  char first[64], second[64];
+  FILE *f1 = NULL, *f2 = NULL;
+  REQUIRE(plat_folder_open(HOSTILE, &d, &err) == TS_OK);
+  CHECK_INT(plat_folder_create_temp(d, ".t", first, sizeof first, &f1, &err), TS_OK);
+  CHECK_INT(plat_folder_create_temp(d, ".t", second, sizeof second, &f2, &err), TS_OK);
+  CHECK(strcmp(first, second) != 0);
+  CHECK_INT((int)strlen(first), (int)strlen(".t.0123456789abcdef.tmp"));
+  if (f1)
+    fclose(f1);
+  if (f2)
+    fclose(f2);
+  plat_folder_remove(d, first);
+  plat_folder_remove(d, second);
+  plat_folder_close(d);
+}
+#endif
+
 int main(int argc, char **argv) {
   doc_path = argc > 1 ? argv[1] : "docs/schema.md";
   make_run();
@@ -985,6 +1130,8 @@ int main(int argc, char **argv) {
 #ifndef _WIN32
   RUN_CASE(export_refuses_what_others_planted);
   RUN_CASE(folder_import_skips_what_is_not_a_file);
+#else
+  RUN_CASE(wine_refuses_what_others_planted);
 #endif
   store_close(a);
   return check_summary();

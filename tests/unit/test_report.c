@@ -670,6 +670,34 @@ static void the_same_run_reports_the_same_in_two_databases(void) {
   remove("test_report_two.db");
 }
 
+/* A report read (report_read) needs no database after: its statistics and every section are
+   computed and written with the connection it was read through closed, and the report is the
+   one report_run_format writes, in every format. (The service holds its database lock for the
+   read only.) */
+static void the_statistics_need_no_database_after_the_read(void) {
+  for (int format = 0; format < REPORT_FORMAT_COUNT; format++) {
+    ts_err err;
+    char *whole = render((report_format)format);
+    store *reader = NULL;
+    REQUIRE(store_open(&reader, "test_report.db", &err) == TS_OK);
+    report_prepared *p = NULL;
+    CHECK_INT(report_read(reader, run_id, (report_format)format, &p, &err), TS_OK);
+    store_close(reader);
+    REQUIRE(p != NULL);
+    CHECK_INT(report_compute(p, &err), TS_OK);
+    FILE *f = tmpfile();
+    REQUIRE(f != NULL);
+    CHECK_INT(report_write(p, f, 0, NULL, NULL, &err), TS_OK);
+    report_prepared_free(p);
+    char *split = test_read_back(f);
+    REQUIRE(whole != NULL && split != NULL);
+    CHECK(strlen(whole) > 1000);
+    CHECK_STR_EQ(split, whole);
+    free(whole);
+    free(split);
+  }
+}
+
 /* A database may hold names stored before every path checked them (a bench "\xff\x80\x80", a
    unit with a line break and a terminal escape): every report stays valid UTF-8 regardless. */
 static void bad_stored_names_stay_out_of_reports(void) {
@@ -813,6 +841,7 @@ int main(void) {
   RUN_CASE(precision_check_measures_the_reported_intervals);
   RUN_CASE(the_printed_interval_decides_the_verdict);
   RUN_CASE(the_same_run_reports_the_same_in_two_databases);
+  RUN_CASE(the_statistics_need_no_database_after_the_read);
   RUN_CASE(bad_stored_names_stay_out_of_reports); /* these two add trials to the run */
   RUN_CASE(csv_formula_cells_neutralised);
   RUN_CASE(the_report_shows_quiet_mode_asked_and_confirmed);

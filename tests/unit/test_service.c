@@ -522,6 +522,7 @@ typedef struct poller {
   plat_thread thread;
   int answered;
   int failed;
+  uint64_t longest_ns;     /* the longest wait for one answer */
   char first_failure[160]; /* what the first failed request got */
   volatile int *stop;
 } poller;
@@ -530,7 +531,10 @@ static void poll_status(void *arg) {
   poller *p = arg;
   conversation *c = malloc(sizeof *c);
   while (c && !*p->stop) {
+    uint64_t sent = plat_clock_ns();
     int asked = ask(c, "status", NULL, NULL);
+    if (plat_clock_ns() - sent > p->longest_ns)
+      p->longest_ns = plat_clock_ns() - sent;
     if (asked && c->reply.kind == PROTO_OK) {
       p->answered++;
       continue;
@@ -1231,6 +1235,91 @@ static void extreme_run_reports_in_bounded_time(void) {
   CHECK_INT(p.failed, 0);
 }
 
+/* A large run (64 conditions, 12 blocks, 24 metrics a trial: sub-scores, census states, where the
+   time went), written into the service's database beside it: its report in every format is read
+   under the database lock, then computed and written without it, so `status` (which reads the
+   database too) is answered all the while, each time within seconds, never refused. */
+static void large_report_leaves_status_answered(void) {
+  enum { CONDITIONS = 64, BLOCKS = 12, METRICS = 24 };
+  static char names[CONDITIONS][24], metric_names[METRICS][24];
+  static store_trial_plan trials[CONDITIONS * BLOCKS];
+  static const char *const fixed[] = {
+      "compress",     "float",        "integer",       "memory",
+      "time.trial_s", "time.bench_s", "census.cpu_ms", "load.switches_per_s"};
+  ts_err err;
+  store *s = NULL;
+  REQUIRE(store_open(&s, db_path, &err) == TS_OK);
+  int n = 0;
+  for (int b = 1; b <= BLOCKS; b++)
+    for (int c = 0; c < CONDITIONS; c++, n++) {
+      snprintf(names[c], sizeof names[c], c ? "sleep:%d" : "baseline", c * 100);
+      trials[n] = (store_trial_plan){n + 1, b, names[c], "builtin-st", 0};
+    }
+  store_run_info info = {"large",    "name = large\n",
+                         1,          "2026-01-01T00:00:00.000Z",
+                         "pc-large", "Linux",
+                         "cpu",      8,
+                         "1.0",      NULL,
+                         0};
+  int64_t run = 0;
+  REQUIRE(store_run_begin(s, &info, trials, n, &run, &err) == TS_OK);
+  store_metric metrics[METRICS];
+  for (int i = 0; i < METRICS; i++)
+    snprintf(metric_names[i], sizeof metric_names[i], "state.%c", 'A' + i);
+  for (int k = 0; k < n; k++) {
+    for (int i = 0; i < METRICS; i++)
+      metrics[i] = (store_metric){i < 8 ? fixed[i] : metric_names[i], 1 + (k * 7 + i) % 13};
+    store_trial_result result = {"2026-01-01T00:00:01.000Z",
+                                 "2026-01-01T00:00:02.000Z",
+                                 100 + k % 17,
+                                 "Mwork/s",
+                                 0.5,
+                                 3,
+                                 100,
+                                 900,
+                                 METRICS,
+                                 metrics,
+                                 NULL,
+                                 "ac",
+                                 "off",
+                                 "uniform"};
+    REQUIRE(store_trial_finish(s, trials[k].id, &result, &err) == TS_OK);
+  }
+  CHECK_INT(store_run_end(s, run, STORE_RUN_FINISHED, NULL, "2026-01-01T01:00:00.000Z", &err),
+            TS_OK);
+  store_close(s);
+
+  volatile int stop = 0;
+  poller p;
+  memset(&p, 0, sizeof p);
+  p.stop = &stop;
+  REQUIRE(plat_thread_start(&p.thread, 256 * 1024, poll_status, &p, &err) == TS_OK);
+  static const char *const formats[] = {"html", "csv", "json", "text"};
+  char id[24];
+  snprintf(id, sizeof id, "%lld", (long long)run);
+  uint64_t began = plat_clock_ns();
+  for (int f = 0; f < 4; f++) {
+    CHECK(converse_open(&conv));
+    proto_init(&conv.request, PROTO_REQUEST, "report");
+    proto_add(&conv.request, "run", id, &err);
+    proto_add(&conv.request, "format", formats[f], &err);
+    proto_add(&conv.request, "offset", "0", &err);
+    CHECK(converse(&conv));
+    plat_ipc_close(conv.conn);
+    CHECK_INT(conv.reply.kind, PROTO_OK);
+    const char *total = proto_get(&conv.reply, "total");
+    CHECK(total && atol(total) > 10000);
+  }
+  double took = (double)(plat_clock_ns() - began) / TS_NS_PER_S;
+  stop = 1;
+  plat_thread_join(p.thread);
+  fprintf(stderr, "  4 reports of %d trials in %.1f s; status answered %d times, at most %.2f s\n",
+          n, took, p.answered, (double)p.longest_ns / TS_NS_PER_S);
+  CHECK(p.answered >= 1);
+  CHECK_INT(p.failed, 0);
+  CHECK(p.longest_ns < 10 * TS_NS_PER_S);
+}
+
 static void database_stays_intact(void) {
   kill_daemon();
   store *s;
@@ -1276,6 +1365,7 @@ int main(int argc, char **argv) {
   RUN_CASE(record_makes_a_new_run);
   RUN_CASE(one_strange_run_never_blanks_the_history);
   RUN_CASE(extreme_run_reports_in_bounded_time);
+  RUN_CASE(large_report_leaves_status_answered);
   RUN_CASE(database_stays_intact);
   return check_summary();
 }

@@ -4,6 +4,7 @@
 #define THREADSOUP_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "threadsoup/err.h"
@@ -46,6 +47,8 @@ struct proto_message;
 int cli_call_and_print(const char *address, const struct proto_message *request);
 /* Prints a refusal ("threadsoup: the service refused: …") and returns the exit code for it. */
 int cli_service_refused(const struct proto_message *reply);
+/* Prints a refusal's words after `lead`, through the printable filter, as one line to `to`. */
+void cli_print_refusal_words(FILE *to, const char *lead, const struct proto_message *reply);
 /* Prints a reply's fields as "key  value" lines. */
 void cli_print_reply(const struct proto_message *reply);
 

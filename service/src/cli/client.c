@@ -9,11 +9,17 @@
 #include "threadsoup/proto.h"
 #include "threadsoup/utf8.h"
 
-int cli_service_refused(const proto_message *reply) {
-  fprintf(stderr, "threadsoup: the service refused (%s): ", reply->verb);
+void cli_print_refusal_words(FILE *to, const char *lead, const proto_message *reply) {
+  fputs(lead, to);
   /* The message may quote a name or value sent by anyone: control characters escaped. */
-  ts_utf8_fputs_printable(call_refusal_text(reply), stderr);
-  fputc('\n', stderr);
+  ts_utf8_fputs_printable(call_refusal_text(reply), to);
+  fputc('\n', to);
+}
+
+int cli_service_refused(const proto_message *reply) {
+  char lead[PROTO_MAX_NAME + 40];
+  snprintf(lead, sizeof lead, "threadsoup: the service refused (%s): ", reply->verb);
+  cli_print_refusal_words(stderr, lead, reply);
   return ts_code_from_wire_name(reply->verb) == TS_EUSAGE ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
 }
 

@@ -5,7 +5,6 @@
 #include "cli.h"
 #include "threadsoup/call.h"
 #include "threadsoup/proto.h"
-#include "threadsoup/utf8.h"
 
 static int stop_main(int argc, char **argv) {
   cli_args a;
@@ -32,9 +31,7 @@ static int stop_main(int argc, char **argv) {
   /* Stopping what is not running leaves the service as asked: said, not a usage error (the
      request has no fields, so "usage" can only mean there was nothing to stop). */
   if (reply.kind == PROTO_ERROR && ts_code_from_wire_name(reply.verb) == TS_EUSAGE) {
-    printf("nothing to stop: ");
-    ts_utf8_fputs_printable(call_refusal_text(&reply), stdout);
-    fputc('\n', stdout);
+    cli_print_refusal_words(stdout, "nothing to stop: ", &reply);
     return CLI_EXIT_OK;
   }
   if (reply.kind == PROTO_ERROR)

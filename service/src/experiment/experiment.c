@@ -186,6 +186,14 @@ static void window_open(load_window *w) {
   w->census_cost_ns = plat_process_cpu_ns() - w->cpu_start;
 }
 
+/* The share of the machine's CPU time used outside this process, in percent (never below 0: the
+   readings of the machine and of the process are not taken at the same instant), from the
+   machine's busy time, ours and the machine's total time over one interval (total > 0). */
+static double outside_share(uint64_t busy, uint64_t ours, uint64_t total) {
+  double outside = ((double)busy - (double)ours) / (double)total * 100;
+  return outside < 0 ? 0 : outside;
+}
+
 /* What the wait before a trial's benchmark took. */
 typedef struct settle_wait {
   uint64_t waited_ns;   /* the whole wait, from after the timer probe */
@@ -280,10 +288,8 @@ static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel,
       gate = 0;
       continue;
     }
-    double total = (double)(total1 - total0);
-    double outside =
-        total > 0 ? ((double)(busy1 - busy0) - (double)(ours1 - ours0)) / total * 100 : 0;
-    last_outside = outside < 0 ? 0 : outside;
+    last_outside =
+        total1 != total0 ? outside_share(busy1 - busy0, ours1 - ours0, total1 - total0) : 0;
     last_sample = sampled;
     if (last_outside >= p->quiet_cpu_pct) {
       quiet_since = sampled;
@@ -321,9 +327,7 @@ static outside_cpu outside_read(void) {
 static double outside_percent(outside_cpu a, outside_cpu b) {
   if (!a.known || !b.known || b.total <= a.total)
     return -1;
-  double outside =
-      ((double)(b.busy - a.busy) - (double)(b.ours - a.ours)) / (double)(b.total - a.total) * 100;
-  return outside < 0 ? 0 : outside;
+  return outside_share(b.busy - a.busy, b.ours - a.ours, b.total - a.total);
 }
 
 #define TRIAL_MAX_METRICS (2 * BENCH_MAX_SUBSCORES + PLAT_MAX_STATES + ITERATIONS_MAX + 20)

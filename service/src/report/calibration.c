@@ -598,16 +598,13 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
 }
 
 /* The calibration when the run has a burn condition; *prepared stays NULL (no section) when not.
-   The burners' CPU comes from the store (none without one). */
+   The burners' CPU is the model's (read with the statistics). */
 static int prepare(store *s, const report_data *r, void **prepared, ts_err *err) {
+  (void)s;
   report_calibration *cal = malloc(sizeof *cal);
   if (!cal)
     return ts_err_set(err, TS_ENOMEM, "no memory for the calibration");
-  double cpu[REPORT_MAX_CONDITIONS];
-  for (int c = 0; c < r->condition_count; c++)
-    cpu[c] =
-        s ? store_condition_metric_mean(s, r->run_id, r->conditions[c], "load.cpu_percent") : NAN;
-  if (report_calibration_of(r, cpu, cal) == 0) {
+  if (report_calibration_of(r, r->load_cpu_percent, cal) == 0) {
     free(cal);
     cal = NULL;
   }

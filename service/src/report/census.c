@@ -257,9 +257,7 @@ int report_census_compute(store *s, const report_data *r, report_censuses *out, 
   memset(out, 0, sizeof *out);
   cx.r = r;
   cx.out = out;
-  int rc = store_run_trials(s, r->run_id, collect_trial, &cx, err);
-  if (rc == TS_OK)
-    rc = store_run_metrics(s, r->run_id, collect_metric, &cx, err);
+  int rc = report_each_trial(s, r, collect_trial, collect_metric, &cx, err);
   double *scratch = malloc((cx.count ? cx.count : 1) * sizeof *scratch);
   if (rc == TS_OK && (cx.out_of_memory || !scratch))
     rc = ts_err_set(err, TS_ENOMEM, "no memory for the census");

@@ -377,7 +377,6 @@ static void kernel_names_of(report_data *r, int b, const subscore_list *l) {
   qsort(k->names, (size_t)k->count, sizeof k->names[0], compare_names);
 }
 
-/* Each benchmark's sub-scores, each one compared across the conditions as the score is. */
 /* A benchmark's kernel comparisons as one Holm family (compare_kernels). */
 typedef struct kernel_family {
   const double *baselines[MULTIPLICITY_MAX_CLAIMS], *conditions[MULTIPLICITY_MAX_CLAIMS];
@@ -386,15 +385,26 @@ typedef struct kernel_family {
   double p_holm[MULTIPLICITY_MAX_CLAIMS];
 } kernel_family;
 
-static int compare_kernels(store *s, report_data *r, ts_err *err) {
-  subscore_list l = {0};
-  int rc = store_run_metrics(s, r->run_id, collect_subscore, &l, err);
-  if (rc == TS_OK && l.out_of_memory)
+/* The run's sub-scores read into r (report_data_read), sorted for bsearch. */
+static int read_subscores(store *s, report_data *r, ts_err *err) {
+  subscore_list *l = calloc(1, sizeof *l);
+  if (!l)
+    return ts_err_set(err, TS_ENOMEM, "no memory for the sub-scores");
+  r->subscores = l;
+  int rc = store_run_metrics(s, r->run_id, collect_subscore, l, err);
+  if (rc == TS_OK && l->out_of_memory)
     rc = ts_err_set(err, TS_ENOMEM, "no memory for the sub-scores");
-  if (rc == TS_OK && l.n)
-    qsort(l.items, l.n, sizeof *l.items, compare_metric);
-  for (int b = 0; rc == TS_OK && l.n && b < r->bench_count; b++) {
-    kernel_names_of(r, b, &l);
+  if (rc == TS_OK && l->n)
+    qsort(l->items, l->n, sizeof *l->items, compare_metric);
+  return rc;
+}
+
+/* Each benchmark's sub-scores, each one compared across the conditions as the score is. */
+static int compare_kernels(report_data *r, ts_err *err) {
+  const subscore_list *l = r->subscores;
+  int rc = TS_OK;
+  for (int b = 0; rc == TS_OK && l->n && b < r->bench_count; b++) {
+    kernel_names_of(r, b, l);
     report_kernels *k = &r->kernels[b];
     size_t blocks = block_count(r, b), rows = (size_t)k->count * (size_t)r->condition_count;
     double *by_block = malloc((rows * blocks + 1) * sizeof *by_block);
@@ -412,7 +422,7 @@ static int compare_kernels(store *s, report_data *r, ts_err *err) {
         for (size_t i = 0; i < blocks; i++)
           row[i] = NAN;
         for (size_t i = 0; i < sl->n; i++)
-          row[sl->blocks[i] - 1] = subscore_of(&l, sl->trial_ids[i], k->names[j]);
+          row[sl->blocks[i] - 1] = subscore_of(l, sl->trial_ids[i], k->names[j]);
       }
       int compared = 0;
       for (int c = 0; c < r->condition_count; c++) {
@@ -442,11 +452,12 @@ static int compare_kernels(store *s, report_data *r, ts_err *err) {
     free(f);
     free(by_block);
   }
-  free(l.items);
   return rc;
 }
 
-static int compute_stats(store *s, report_data *r, ts_err *err) {
+/* What the statistics are computed from besides the scores: the blocks' times, each condition's
+   means of the load's wake-ups, timer lateness and burners' CPU, its timers, the sub-scores. */
+static int read_stats(store *s, report_data *r, ts_err *err) {
   int block_rc = read_block_seconds(s, r, err);
   if (block_rc != TS_OK)
     return block_rc;
@@ -455,6 +466,8 @@ static int compute_stats(store *s, report_data *r, ts_err *err) {
         store_condition_metric_mean(s, r->run_id, r->conditions[c], "load.switches_per_s");
     r->timer_overshoot_us[c] =
         store_condition_metric_mean(s, r->run_id, r->conditions[c], "timer.overshoot_us");
+    r->load_cpu_percent[c] =
+        store_condition_metric_mean(s, r->run_id, r->conditions[c], "load.cpu_percent");
     int rc =
         store_condition_timer(s, r->run_id, r->conditions[c], r->resolution_asked[c],
                               sizeof r->resolution_asked[c], r->resolution_obtained[c],
@@ -462,6 +475,10 @@ static int compute_stats(store *s, report_data *r, ts_err *err) {
     if (rc != TS_OK)
       return rc;
   }
+  return read_subscores(s, r, err);
+}
+
+static int compute_stats(report_data *r, ts_err *err) {
   for (int b = 0; b < r->bench_count; b++) {
     for (int c = 0; c < r->condition_count; c++)
       if (stats_describe(r->lists[b][c].values, r->lists[b][c].n, &r->cells[b][c].d) != 0)
@@ -470,7 +487,7 @@ static int compute_stats(store *s, report_data *r, ts_err *err) {
     if (rc != TS_OK)
       return rc;
   }
-  return compare_kernels(s, r, err);
+  return compare_kernels(r, err);
 }
 
 /* How the comparison was made: "paired over 8 blocks", or the unpaired fallback's counts. */
@@ -590,6 +607,9 @@ void report_data_free(report_data *r) {
   free(r->metric_names);
   free(r->checks);
   free(r->placements);
+  if (r->subscores)
+    free(r->subscores->items);
+  free(r->subscores);
   free(r);
 }
 
@@ -650,12 +670,13 @@ static int read_run(store *s, report_data *r, const plan **p, plan **own, ts_err
   return TS_OK;
 }
 
-int report_data_load(store *s, int64_t run_id, const plan *p, int flags, report_data **out,
+int report_data_read(store *s, int64_t run_id, const plan *p, int flags, report_data **out,
                      ts_err *err) {
   report_data *r = calloc(1, sizeof *r);
   if (!r)
     return ts_err_set(err, TS_ENOMEM, "no memory for the report");
   r->run_id = run_id;
+  r->flags = flags;
   plan *own = NULL;
   int rc = flags & REPORT_WITH_RUN ? read_run(s, r, &p, &own, err) : TS_OK;
   if (rc == TS_OK) {
@@ -684,12 +705,46 @@ int report_data_load(store *s, int64_t run_id, const plan *p, int flags, report_
       break;
     }
   if (rc == TS_OK && (flags & REPORT_WITH_STATS))
-    rc = compute_stats(s, r, err);
+    rc = read_stats(s, r, err);
   if (rc != TS_OK) {
     report_data_free(r);
     return rc;
   }
   *out = r;
+  return TS_OK;
+}
+
+int report_data_compute(report_data *r, ts_err *err) {
+  return r->flags & REPORT_WITH_STATS ? compute_stats(r, err) : TS_OK;
+}
+
+int report_data_load(store *s, int64_t run_id, const plan *p, int flags, report_data **out,
+                     ts_err *err) {
+  report_data *r;
+  int rc = report_data_read(s, run_id, p, flags, &r, err);
+  if (rc == TS_OK && (rc = report_data_compute(r, err)) != TS_OK)
+    report_data_free(r);
+  if (rc == TS_OK)
+    *out = r;
+  return rc;
+}
+
+int report_each_trial(store *s, const report_data *r,
+                      int (*trial)(void *ctx, const store_trial_row *row),
+                      int (*metric)(void *ctx, int64_t trial_id, const char *name, double value),
+                      void *ctx, ts_err *err) {
+  if (!(r->flags & REPORT_WITH_TRIALS)) {
+    int rc = store_run_trials(s, r->run_id, trial, ctx, err);
+    return rc == TS_OK ? store_run_metrics(s, r->run_id, metric, ctx, err) : rc;
+  }
+  /* The model's lists are the store's, in the store's order: trials by sequence, metrics by
+     trial sequence then name. */
+  for (size_t i = 0; i < r->trial_count; i++)
+    if (trial(ctx, &r->trials[i].row) != 0)
+      break;
+  for (size_t i = 0; i < r->metric_count; i++)
+    if (metric(ctx, r->metrics[i].trial_id, r->metrics[i].name, r->metrics[i].value) != 0)
+      return TS_OK;
   return TS_OK;
 }
 

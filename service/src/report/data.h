@@ -99,6 +99,7 @@ enum { REPORT_GUARD_TOO_LARGE = 1, REPORT_GUARD_STOPPED = 2 };
 
 typedef struct report_data {
   int64_t run_id;
+  int flags;           /* the REPORT_WITH_* it was read with */
   report_guard *guard; /* NULL: the report is written whole */
   int have_run;
   store_run_row run;
@@ -113,7 +114,8 @@ typedef struct report_data {
   /* Done, non-warm-up scores. */
   report_score_list lists[REPORT_MAX_BENCHES][REPORT_MAX_CONDITIONS];
   /* REPORT_WITH_STATS */
-  double switches_per_s[REPORT_MAX_CONDITIONS]; /* the load's wake-ups; NaN when not measured */
+  double switches_per_s[REPORT_MAX_CONDITIONS];   /* the load's wake-ups; NaN when not measured */
+  double load_cpu_percent[REPORT_MAX_CONDITIONS]; /* the burners' CPU; NaN when not measured */
   report_cell cells[REPORT_MAX_BENCHES][REPORT_MAX_CONDITIONS];
   /* The baseline's trend over the blocks (drift_of_scores; flagged when its interval lies wholly
      outside the margin); status DRIFT_ETOOFEW and NaN numbers with fewer than 3 blocks. */
@@ -151,6 +153,7 @@ typedef struct report_data {
   /* Minutes for more blocks (REPORT_WITH_STATS): the median wall time of the run's blocks whose
      trials are all done, in seconds; NaN when there is none. */
   double block_seconds;
+  struct subscore_list *subscores; /* REPORT_WITH_STATS: the sub-scores read, for the kernels */
 } report_data;
 
 /* The sentence under a verdict: "could detect ±0.27 % (95 % confidence, 80 % power)", and for an
@@ -184,6 +187,20 @@ void report_scores_by_block(const report_score_list *l, size_t blocks, double *b
    REPORT_WITH_RUN the stored plan then orders the conditions, else they come as they occur. */
 int report_data_load(store *s, int64_t run_id, const plan *p, int flags, report_data **out,
                      ts_err *err);
+/* report_data_load in two steps: every read of the database first (the rows the statistics come
+   from copied into the model), then the statistics, which need no database. A service holds its
+   database lock for the reads only. On failure compute leaves r to report_data_free. */
+int report_data_read(store *s, int64_t run_id, const plan *p, int flags, report_data **out,
+                     ts_err *err);
+int report_data_compute(report_data *r, ts_err *err);
+/* Calls trial for each of the run's trials in sequence order, then metric for each of their
+   metrics (by trial sequence, then name), each list ending early when its callback returns
+   non-zero: from the model when it holds them (REPORT_WITH_TRIALS, s may then be NULL), else
+   from the store. */
+int report_each_trial(store *s, const report_data *r,
+                      int (*trial)(void *ctx, const store_trial_row *row),
+                      int (*metric)(void *ctx, int64_t trial_id, const char *name, double value),
+                      void *ctx, ts_err *err);
 void report_data_free(report_data *r);
 /* 1 when writing should stop (out has grown past the guard's size, or the guard's stop said so):
    the writer of a long section checks it between rows. 0 without a guard. */

@@ -18,9 +18,11 @@ typedef struct report_format_info {
   const char *close; /* after the last */
 } report_format_info;
 
-/* By report_format. Only the other formats list every trial: the text report stays cheap. */
+/* By report_format. Every format reads every trial, as the census and the time sections of
+   each count them (so that, read once, they need no database after report_read); only the other
+   formats list them. */
 static const report_format_info formats[REPORT_FORMAT_COUNT] = {
-    {"text", 0, "", ""},
+    {"text", REPORT_WITH_TRIALS, "", ""},
     {"csv", REPORT_WITH_TRIALS, "", ""},
     {"json", REPORT_WITH_TRIALS, "{", "}\n"},
     {"html", REPORT_WITH_TRIALS, "",
@@ -49,11 +51,8 @@ void report_prepared_free(report_prepared *p) {
   free(p);
 }
 
-/* Has each section of `format` prepare from r (and the store); r is the prepared report's then.
-   A section that cannot prepare (no memory, a failed read) fails the report before anything is
-   written. */
-static int prepare_sections(store *s, report_data *r, report_format format, report_prepared **out,
-                            ts_err *err) {
+/* A prepared report holding the model r (its own then) and room for each section's part. */
+static int prepared_new(report_data *r, report_format format, report_prepared **out, ts_err *err) {
   report_prepared *p = calloc(1, sizeof *p);
   void **prepared = p ? calloc((size_t)report_section_count, sizeof *prepared) : NULL;
   if (!prepared) {
@@ -64,18 +63,21 @@ static int prepare_sections(store *s, report_data *r, report_format format, repo
   p->r = r;
   p->format = format;
   p->prepared = prepared;
+  *out = p;
+  return TS_OK;
+}
+
+/* Has each section of p's format prepare from its model (and the store s, which may be NULL when
+   the model holds every trial). A section that cannot prepare (no memory, a failed read) fails
+   the report before anything is written. */
+static int prepare_sections(store *s, report_prepared *p, ts_err *err) {
   int rc = TS_OK;
   for (int i = 0; i < report_section_count && rc == TS_OK; i++) {
     const report_section *section = report_sections[i].section;
-    if (section->write[format] && section->prepare)
-      rc = section->prepare(s, r, &prepared[i], err);
+    if (section->write[p->format] && section->prepare)
+      rc = section->prepare(s, p->r, &p->prepared[i], err);
   }
-  if (rc != TS_OK) {
-    report_prepared_free(p);
-    return rc;
-  }
-  *out = p;
-  return TS_OK;
+  return rc;
 }
 
 int report_write(report_prepared *p, FILE *out, long long max_bytes, int (*stop)(void *ctx),
@@ -115,10 +117,12 @@ int report_write(report_prepared *p, FILE *out, long long max_bytes, int (*stop)
 /* Prepares and writes the sections of `format` from r, whole. */
 static int write_sections(store *s, report_data *r, report_format format, FILE *out, ts_err *err) {
   report_prepared *p;
-  int rc = prepare_sections(s, r, format, &p, err);
+  int rc = prepared_new(r, format, &p, err);
   if (rc != TS_OK)
     return rc;
-  rc = report_write(p, out, 0, NULL, NULL, err);
+  rc = prepare_sections(s, p, err);
+  if (rc == TS_OK)
+    rc = report_write(p, out, 0, NULL, NULL, err);
   report_prepared_free(p);
   return rc;
 }
@@ -144,12 +148,27 @@ int report_format_parse(const char *name, report_format *out, ts_err *err) {
                     name);
 }
 
+int report_read(store *s, int64_t run_id, report_format format, report_prepared **out,
+                ts_err *err) {
+  report_data *r;
+  int rc = report_data_read(s, run_id, NULL,
+                            REPORT_WITH_RUN | REPORT_WITH_STATS | formats[format].flags, &r, err);
+  return rc == TS_OK ? prepared_new(r, format, out, err) : rc;
+}
+
+int report_compute(report_prepared *p, ts_err *err) {
+  int rc = report_data_compute(p->r, err);
+  return rc == TS_OK ? prepare_sections(NULL, p, err) : rc;
+}
+
 int report_prepare(store *s, int64_t run_id, report_format format, report_prepared **out,
                    ts_err *err) {
-  report_data *r;
-  int rc = report_data_load(s, run_id, NULL,
-                            REPORT_WITH_RUN | REPORT_WITH_STATS | formats[format].flags, &r, err);
-  return rc == TS_OK ? prepare_sections(s, r, format, out, err) : rc;
+  int rc = report_read(s, run_id, format, out, err);
+  if (rc == TS_OK && (rc = report_compute(*out, err)) != TS_OK) {
+    report_prepared_free(*out);
+    *out = NULL;
+  }
+  return rc;
 }
 
 int report_run_format(store *s, int64_t run_id, report_format format, FILE *out, ts_err *err) {

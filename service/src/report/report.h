@@ -31,15 +31,22 @@ int report_format_parse(const char *name, report_format *out, ts_err *err);
 /* report_run in any format (text is exactly report_run's output). */
 int report_run_format(store *s, int64_t run_id, report_format format, FILE *out, ts_err *err);
 
-/* A run's report read and computed, ready to be written without the database: a service holds
-   its database lock for report_prepare only, and writes the report after releasing it. */
+/* A run's report read, then computed, ready to be written without the database: a service holds
+   its database lock for report_read only, and computes and writes the report after releasing
+   it. */
 typedef struct report_prepared report_prepared;
 /* The largest report the service writes: a run built to make an endless report stops here. */
 #define REPORT_OUTPUT_MAX (64LL << 20)
 
-/* Reads the run and computes what every section of `format` shows (report_run_format's reads). */
+/* Reads the run and computes what every section of `format` shows (report_run_format's reads):
+   report_read, then report_compute. */
 int report_prepare(store *s, int64_t run_id, report_format format, report_prepared **out,
                    ts_err *err);
+/* Every read of the database a report of `format` makes: the run's rows copied into memory. */
+int report_read(store *s, int64_t run_id, report_format format, report_prepared **out, ts_err *err);
+/* The statistics and each section's part computed from what report_read copied, without the
+   database; on failure p is still the caller's to free. */
+int report_compute(report_prepared *p, ts_err *err);
 /* Writes the prepared report to out, once. Past max_bytes (0: no cap) it stops and says so
    naming the limit (TS_EFAILED), and when stop(stop_ctx) returns non-zero (checked between
    sections and rows; stop may be NULL) with TS_EINTERRUPTED; out then holds part of the report. */

@@ -111,11 +111,9 @@ static int prepare(store *s, const report_data *r, void **prepared, ts_err *err)
   if (!b)
     return ts_err_set(err, TS_ENOMEM, "no memory for the time section");
   b->r = r;
-  int rc = store_run_trials(s, r->run_id, collect_trial, b, err);
+  int rc = report_each_trial(s, r, collect_trial, collect_metric, b, err);
   if (rc == TS_OK && b->out_of_memory)
     rc = ts_err_set(err, TS_ENOMEM, "no memory for the time section");
-  if (rc == TS_OK)
-    rc = store_run_metrics(s, r->run_id, collect_metric, b, err);
   free(b->ids);
   free(b->conditions);
   b->ids = NULL;

@@ -280,8 +280,9 @@ static int handle_history(request *r) {
 static int report_unwanted(void *ctx) { return ((server *)ctx)->stopping; }
 
 /* Writes the run's report in `format` to a new temporary file (removed when closed), reading the
-   database under its lock and writing after releasing it, so other requests are answered while a
-   long report is written; at most REPORT_OUTPUT_MAX bytes, and abandoned when the service stops. */
+   database under its lock and computing and writing after releasing it, so other requests are
+   answered while a long report is computed or written; at most REPORT_OUTPUT_MAX bytes, and
+   abandoned when the service stops. */
 static int report_to_temp(server *svc, int64_t run_id, report_format format, FILE **out,
                           ts_err *err) {
   /* The report writes to a FILE; a temporary file keeps this portable. */
@@ -290,8 +291,10 @@ static int report_to_temp(server *svc, int64_t run_id, report_format format, FIL
     return ts_err_set(err, TS_EFAILED, "cannot create a temporary file for the report");
   report_prepared *p = NULL;
   plat_mutex_lock(&svc->db_lock);
-  int rc = report_prepare(svc->db, run_id, format, &p, err);
+  int rc = report_read(svc->db, run_id, format, &p, err);
   plat_mutex_unlock(&svc->db_lock);
+  if (rc == TS_OK)
+    rc = report_compute(p, err);
   if (rc == TS_OK)
     rc = report_write(p, f, REPORT_OUTPUT_MAX, report_unwanted, svc, err);
   report_prepared_free(p);

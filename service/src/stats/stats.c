@@ -103,6 +103,20 @@ static double log_gamma(double x) {
   return (x - 0.5) * log(x) - x + 0.91893853320467274178 /* log(sqrt(2 pi)) */ + series / x - shift;
 }
 
+/* One step of the modified Lentz method: folds the term aa into c and d and returns the factor
+   by which the fraction's value changes (both the even and the odd terms take this step). */
+static double lentz_step(double aa, double *c, double *d) {
+  const double tiny = 1e-300;
+  *d = 1 + aa * *d;
+  if (fabs(*d) < tiny)
+    *d = tiny;
+  *c = 1 + aa / *c;
+  if (fabs(*c) < tiny)
+    *c = tiny;
+  *d = 1 / *d;
+  return *d * *c;
+}
+
 /* The continued fraction of I_x(a, b) (Numerical Recipes' betacf), modified Lentz method;
    y = 1 - x, passed separately so it keeps its digits. */
 static double beta_fraction(double a, double b, double x) {
@@ -115,24 +129,8 @@ static double beta_fraction(double a, double b, double x) {
   double h = d;
   for (int m = 1; m <= 100000; m++) {
     double m2 = 2.0 * m;
-    double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-    d = 1 + aa * d;
-    if (fabs(d) < tiny)
-      d = tiny;
-    c = 1 + aa / c;
-    if (fabs(c) < tiny)
-      c = tiny;
-    d = 1 / d;
-    h *= d * c;
-    aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-    d = 1 + aa * d;
-    if (fabs(d) < tiny)
-      d = tiny;
-    c = 1 + aa / c;
-    if (fabs(c) < tiny)
-      c = tiny;
-    d = 1 / d;
-    double del = d * c;
+    h *= lentz_step(m * (b - m) * x / ((qam + m2) * (a + m2)), &c, &d);
+    double del = lentz_step(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), &c, &d);
     h *= del;
     if (fabs(del - 1) < eps)
       break;
