@@ -142,18 +142,20 @@ static void plan_files_from_windows_editors(void) {
   /* A mark anywhere but at the start is not skipped: it is part of the key. */
   static const char late_bom[] = "reps = 7\n\xEF\xBB\xBFwarmup = 0\n";
   CHECK_INT(read_plan_bytes("late.plan", late_bom, sizeof late_bom - 1, &p, &err), TS_EUSAGE);
-  static const char le_bom[] = "\xFF\xFEr\0e\0p\0s\0 \0=\0 \0\x37\0\n\0";
-  CHECK_INT(read_plan_bytes("le.plan", le_bom, sizeof le_bom - 1, &p, &err), TS_EUSAGE);
-  CHECK_STR_CONTAINS(err.text, "le.plan: UTF-16: save it as UTF-8");
-  static const char be_bom[] = "\xFE\xFF\0r\0e\0p\0s\0 \0=\0 \0\x37\0\n";
-  CHECK_INT(read_plan_bytes("be.plan", be_bom, sizeof be_bom - 1, &p, &err), TS_EUSAGE);
-  CHECK_STR_CONTAINS(err.text, "be.plan: UTF-16: save it as UTF-8");
-  static const char le_bare[] = "r\0e\0p\0s\0 \0=\0 \0\x37\0\n\0";
-  CHECK_INT(read_plan_bytes("le_bare.plan", le_bare, sizeof le_bare - 1, &p, &err), TS_EUSAGE);
-  CHECK_STR_CONTAINS(err.text, "UTF-16: save it as UTF-8");
-  static const char be_bare[] = "\0r\0e\0p\0s\0 \0=\0 \0\x37\0\n";
-  CHECK_INT(read_plan_bytes("be_bare.plan", be_bare, sizeof be_bare - 1, &p, &err), TS_EUSAGE);
-  CHECK_STR_CONTAINS(err.text, "UTF-16: save it as UTF-8");
+  /* Notepad's "Unicode" and "Unicode big endian", and the same without their marks. */
+  static const struct {
+    const char *bytes;
+    size_t len;
+  } utf16[] = {
+      {"\xFF\xFEr\0e\0p\0s\0 \0=\0 \0\x37\0\n\0", 20},
+      {"\xFE\xFF\0r\0e\0p\0s\0 \0=\0 \0\x37\0\n", 20},
+      {"r\0e\0p\0s\0 \0=\0 \0\x37\0\n\0", 18},
+      {"\0r\0e\0p\0s\0 \0=\0 \0\x37\0\n", 18},
+  };
+  for (size_t i = 0; i < sizeof utf16 / sizeof utf16[0]; i++) {
+    CHECK_INT(read_plan_bytes("wide.plan", utf16[i].bytes, utf16[i].len, &p, &err), TS_EUSAGE);
+    CHECK_STR_CONTAINS(err.text, "wide.plan: UTF-16: save it as UTF-8");
+  }
 }
 
 static void stored_text_reads_back_the_same(void) {

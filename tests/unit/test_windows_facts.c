@@ -3,38 +3,31 @@
    name at the Windows 10 / 11 boundary, which refused moves are tried again and for how long,
    and which paths are in a cloud-synced folder (OneDrive's folders as its environment names
    them, and the cloud files placeholders' attributes). */
-#include <string.h>
-
 #include "check.h"
 #include "threadsoup/plat.h"
 
-static void name_of(unsigned long major, unsigned long minor, unsigned long build, int workstation,
-                    const char *display, char *buf, size_t len) {
-  plat_windows_version v = {major, minor, build, workstation, ""};
-  strcpy(v.display_version, display);
-  plat_windows_name(&v, buf, len);
-}
-
 /* RtlGetVersion's answers of real releases, with their registry's DisplayVersion. */
+static const struct {
+  plat_windows_version version;
+  const char *name;
+} releases[] = {
+    {{10, 0, 21999, 1, ""}, "Windows 10 (10.0.21999)"},
+    {{10, 0, 22000, 1, "21H2"}, "Windows 11 21H2 (10.0.22000)"},
+    {{10, 0, 22631, 1, "23H2"}, "Windows 11 23H2 (10.0.22631)"},
+    {{10, 0, 26100, 1, "24H2"}, "Windows 11 24H2 (10.0.26100)"},
+    {{10, 0, 19045, 1, "22H2"}, "Windows 10 22H2 (10.0.19045)"},
+    /* Windows Server 2022 (20348) and 2025 (26100) are 10.0 too, neither 10 nor 11. */
+    {{10, 0, 26100, 0, "24H2"}, "Windows Server 24H2 (10.0.26100)"},
+    {{6, 3, 9600, 1, ""}, "Windows 8.1 (6.3.9600)"},
+    {{6, 1, 7601, 1, ""}, "Windows 7 (6.1.7601)"},
+};
+
 static void windows_11_is_named_from_its_build(void) {
-  char name[128];
-  name_of(10, 0, 21999, 1, "", name, sizeof name);
-  CHECK_STR_EQ(name, "Windows 10 (10.0.21999)");
-  name_of(10, 0, 22000, 1, "21H2", name, sizeof name);
-  CHECK_STR_EQ(name, "Windows 11 21H2 (10.0.22000)");
-  name_of(10, 0, 22631, 1, "23H2", name, sizeof name);
-  CHECK_STR_EQ(name, "Windows 11 23H2 (10.0.22631)");
-  name_of(10, 0, 26100, 1, "24H2", name, sizeof name);
-  CHECK_STR_EQ(name, "Windows 11 24H2 (10.0.26100)");
-  name_of(10, 0, 19045, 1, "22H2", name, sizeof name);
-  CHECK_STR_EQ(name, "Windows 10 22H2 (10.0.19045)");
-  /* Windows Server 2022 (20348) and 2025 (26100) are 10.0 too, neither 10 nor 11. */
-  name_of(10, 0, 26100, 0, "24H2", name, sizeof name);
-  CHECK_STR_EQ(name, "Windows Server 24H2 (10.0.26100)");
-  name_of(6, 3, 9600, 1, "", name, sizeof name);
-  CHECK_STR_EQ(name, "Windows 8.1 (6.3.9600)");
-  name_of(6, 1, 7601, 1, "", name, sizeof name);
-  CHECK_STR_EQ(name, "Windows 7 (6.1.7601)");
+  for (size_t i = 0; i < sizeof releases / sizeof releases[0]; i++) {
+    char name[128];
+    plat_windows_name(&releases[i].version, name, sizeof name);
+    CHECK_STR_EQ(name, releases[i].name);
+  }
 }
 
 enum { ACCESS_DENIED = 5, SHARING_VIOLATION = 32, FILE_EXISTS = 80, ALREADY_EXISTS = 183 };
