@@ -20,9 +20,11 @@ set(TS_SHARED_SOURCES
   shared/src/plat/run_deadline.c
   shared/src/plat/server_check.c
   shared/src/plat/spin_probe.c
+  shared/src/plat/windows_facts.c
   shared/src/proto.c
   shared/src/plat/${TS_PLATFORM}/census.c
   shared/src/plat/${TS_PLATFORM}/child.c
+  shared/src/plat/${TS_PLATFORM}/console.c
   shared/src/plat/${TS_PLATFORM}/doctor.c
   shared/src/plat/${TS_PLATFORM}/fs.c
   shared/src/plat/${TS_PLATFORM}/interrupt.c

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "threadsoup/plat.h"
 #include "threadsoup/version.h"
 
 static const cli_command *const commands[] = {
@@ -38,6 +39,9 @@ static void print_help(void) {
 }
 
 int main(int argc, char **argv) {
+  /* Paths and names in every language: arguments and console text in UTF-8 on every OS. */
+  plat_args_utf8(&argc, &argv);
+  plat_console_utf8();
   /* Hidden, for the docs' tests: read a command's options as usual, then stop (cli_parse_only). */
   if (argc >= 2 && strcmp(argv[1], "--parse-only") == 0) {
     cli_parse_only = 1;

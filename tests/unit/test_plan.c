@@ -117,6 +117,47 @@ static void plan_files_name_file_and_line(void) {
   CHECK_STR_CONTAINS(err.text, "cannot read plan file no_such_file.plan");
 }
 
+/* Writes `len` bytes to the plan file `path` and reads it as a plan. */
+static int read_plan_bytes(const char *path, const char *bytes, size_t len, plan *p, ts_err *err) {
+  FILE *f = fopen(path, "wb");
+  CHECK(f != NULL);
+  if (!f)
+    return -1;
+  fwrite(bytes, 1, len, f);
+  fclose(f);
+  int rc = plan_read_file(path, p, err);
+  remove(path);
+  return rc;
+}
+
+/* Plans saved by Windows editors: Notepad's "UTF-8 with BOM" reads as the same plan without the
+   mark; its "Unicode" (UTF-16, little- or big-endian, with or without a byte-order mark) is
+   refused with what to do. */
+static void plan_files_from_windows_editors(void) {
+  plan p;
+  ts_err err;
+  static const char bom_plan[] = "\xEF\xBB\xBFreps = 7\r\nbench = builtin-st\r\n";
+  CHECK_INT(read_plan_bytes("bom.plan", bom_plan, sizeof bom_plan - 1, &p, &err), TS_OK);
+  CHECK_INT(p.reps, 7);
+  /* A mark anywhere but at the start is not skipped: it is part of the key. */
+  static const char late_bom[] = "reps = 7\n\xEF\xBB\xBFwarmup = 0\n";
+  CHECK_INT(read_plan_bytes("late.plan", late_bom, sizeof late_bom - 1, &p, &err), TS_EUSAGE);
+  /* Notepad's "Unicode" and "Unicode big endian", and the same without their marks. */
+  static const struct {
+    const char *bytes;
+    size_t len;
+  } utf16[] = {
+      {"\xFF\xFEr\0e\0p\0s\0 \0=\0 \0\x37\0\n\0", 20},
+      {"\xFE\xFF\0r\0e\0p\0s\0 \0=\0 \0\x37\0\n", 20},
+      {"r\0e\0p\0s\0 \0=\0 \0\x37\0\n\0", 18},
+      {"\0r\0e\0p\0s\0 \0=\0 \0\x37\0\n", 18},
+  };
+  for (size_t i = 0; i < sizeof utf16 / sizeof utf16[0]; i++) {
+    CHECK_INT(read_plan_bytes("wide.plan", utf16[i].bytes, utf16[i].len, &p, &err), TS_EUSAGE);
+    CHECK_STR_CONTAINS(err.text, "wide.plan: UTF-16: save it as UTF-8");
+  }
+}
+
 static void stored_text_reads_back_the_same(void) {
   plan p, q;
   ts_err err;
@@ -576,6 +617,7 @@ int main(void) {
   RUN_CASE(conditions_refused_with_reasons);
   RUN_CASE(presets_and_settings);
   RUN_CASE(plan_files_name_file_and_line);
+  RUN_CASE(plan_files_from_windows_editors);
   RUN_CASE(stored_text_reads_back_the_same);
   RUN_CASE(every_bound_is_enforced_and_named);
   RUN_CASE(text_lists_and_names_are_bounded);

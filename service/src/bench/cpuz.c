@@ -131,7 +131,7 @@ static int cpuz_check_arg(const char *arg, ts_err *err) {
 
 /* Reads a whole small file; NULL when it does not exist or cannot be read. */
 static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
+  FILE *f = plat_fopen(path, "rb");
   if (!f)
     return NULL;
   char *text = malloc(CPUZ_RESULT_MAX);

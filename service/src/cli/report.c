@@ -61,7 +61,7 @@ static int report_by_service(const char *socket, long run_id, const char *format
   FILE *out = stdout;
   int rc = link ? call_link_connect(link, socket, &err)
                 : ts_err_set(&err, TS_ENOMEM, "no memory for the service connection");
-  if (rc == TS_OK && output && !(out = fopen(output, "w")))
+  if (rc == TS_OK && output && !(out = plat_fopen(output, "w")))
     rc = ts_err_set(&err, TS_EOS, "cannot write %s: %s", output, strerror(errno));
   if (rc == TS_OK)
     rc = call_report_pages(link, run_id, format, out, &request, &reply, &err);
@@ -157,7 +157,7 @@ static int report_main(int argc, char **argv) {
     rc = report_compare_pick_machines(s, ids, REPORT_COMPARE_MAX_RUNS, &id_count, &err);
   /* Text mode, so the C library ends lines as the platform's text files do (CSV too). */
   FILE *out = stdout;
-  if (rc == TS_OK && output && !(out = fopen(output, "w")))
+  if (rc == TS_OK && output && !(out = plat_fopen(output, "w")))
     rc = ts_err_set(&err, TS_EOS, "cannot write %s: %s", output, strerror(errno));
   if (rc == TS_OK)
     rc = compare ? report_compare_format(s, ids, id_count, format, out, &err)

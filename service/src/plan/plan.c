@@ -12,6 +12,7 @@
 #include "../bench/bench.h"
 #include "threadsoup/buf.h"
 #include "threadsoup/parse.h"
+#include "threadsoup/plat.h"
 #include "threadsoup/utf8.h"
 #include "threadsoup/units.h"
 
@@ -763,7 +764,7 @@ long plan_preset_largest_load(void) {
 }
 
 int plan_read_file(const char *path, plan *out, ts_err *err) {
-  FILE *f = fopen(path, "rb");
+  FILE *f = plat_fopen(path, "rb");
   if (!f)
     return ts_err_set(err, TS_EUSAGE, "cannot read plan file %s", path);
   static const size_t limit = 65536; /* a plan is a page of text, not a data set */
@@ -773,13 +774,24 @@ int plan_read_file(const char *path, plan *out, ts_err *err) {
   if (!text)
     return ts_err_set(err, TS_ENOMEM, "no memory to read %s", path);
   int rc = TS_OK;
+  /* Windows editors write plans that way: Notepad's "UTF-8 with BOM" (the mark is skipped) and
+     "Unicode" (UTF-16, with a byte-order mark or, without one, a NUL in every ASCII character). */
+  const unsigned char *bytes = (const unsigned char *)text;
+  int utf16 = n >= 2 && ((bytes[0] == 0xFF && bytes[1] == 0xFE) ||
+                         (bytes[0] == 0xFE && bytes[1] == 0xFF) || !bytes[0] || !bytes[1]);
+  size_t bom = n >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0;
   if (n > limit)
     rc = ts_err_set(err, TS_EUSAGE, "%s: larger than %zu bytes: not a plan file", path, limit);
+  else if (utf16)
+    rc = ts_err_set(err, TS_EUSAGE,
+                    "%s: UTF-16: save it as UTF-8 (plan files are UTF-8 text; in Notepad: "
+                    "Save as, Encoding UTF-8)",
+                    path);
   else if (memchr(text, '\0', n))
     rc = ts_err_set(err, TS_EUSAGE, "%s: holds NUL bytes: not a text plan file", path);
   if (rc == TS_OK) {
     text[n] = '\0';
-    rc = plan_parse(text, path, out, err);
+    rc = plan_parse(text + bom, path, out, err);
     if (rc == TS_OK && strcmp(out->name, "custom") == 0) {
       /* Unnamed plans are called after their file. */
       const char *base = path + strlen(path);

@@ -344,9 +344,23 @@ int plat_peer_may_run_programs(const plat_peer *peer);
 void plat_ipc_shutdown(plat_ipc_conn *conn);
 void plat_ipc_close(plat_ipc_conn *conn);
 
+/* ---- the program's arguments and console (console.c) ----------------------------------------- */
+
+/* Replaces argc and argv by the program's arguments in UTF-8 (Windows: from the UTF-16 command
+   line, as the C library's argv is in the ANSI code page; POSIX: unchanged). On failure (no
+   memory) they stay as they were. */
+void plat_args_utf8(int *argc, char ***argv);
+/* Makes the console show UTF-8 output (±, −, …) until the program exits (Windows: the console's
+   output code page, put back at exit; POSIX: nothing to do). */
+void plat_console_utf8(void);
+
 /* ---- files and folders (fs.c) ---------------------------------------------------------------- */
 
 #define PLAT_PATH_MAX 1024
+
+/* Opens the file `path` (UTF-8) as fopen does with `mode`; Windows: _wfopen on its UTF-16 form,
+   so names outside the ANSI code page open too. NULL with errno set when it cannot. */
+FILE *plat_fopen(const char *path, const char *mode);
 
 /* The per-user data folder of a foreground run: $XDG_DATA_HOME/threadsoup or
    ~/.local/share/threadsoup on POSIX, %LOCALAPPDATA%\ThreadSoup on Windows. */
@@ -446,7 +460,7 @@ const char *plat_getenv(const char *name, char *buf, size_t len);
 
 typedef struct plat_sysinfo {
   char host[128];
-  char os[128];  /* "Linux 6.1.0-…", "Windows 10.0.19045" */
+  char os[128];  /* "Linux 6.1.0-…", "Windows 11 23H2 (10.0.22631)" */
   char cpu[128]; /* model name */
   int logical_cpus;
   uint64_t memory_bytes; /* physical memory; 0 when the OS does not say */
@@ -458,6 +472,31 @@ typedef struct plat_sysinfo {
 } plat_sysinfo;
 
 void plat_sysinfo_read(plat_sysinfo *out);
+
+/* ---- Windows answers read portably (windows_facts.c) -------------------------------------------
+ */
+
+/* RtlGetVersion's numbers and product type, and the registry's DisplayVersion ("23H2"; "" when
+   the release has none). */
+typedef struct plat_windows_version {
+  unsigned long major, minor, build;
+  int workstation; /* VER_NT_WORKSTATION: not a server */
+  char display_version[32];
+} plat_windows_version;
+/* "Windows 11 23H2 (10.0.22631)", "Windows 10 22H2 (10.0.19045)", "Windows Server 24H2
+   (10.0.26100)": Windows 11 is 10.0 with a build from 22000. */
+void plat_windows_name(const plat_windows_version *v, char *buf, size_t len);
+/* Whether a move refused with the Win32 error `win32_error` after `tries` tries is tried again:
+   the milliseconds to wait first, or -1 to give up. Access denied and sharing violations (an
+   antivirus, the indexer or a sync client holding the new file for a moment) are retried, 8 tries
+   over about 2 s in all; anything else ("exists") fails at once. */
+int plat_rename_retry_wait_ms(unsigned long win32_error, int tries);
+/* Whether the full path `path` is the folder `root` or inside it: ASCII letters compared without
+   case, '/' and '\\' alike (Windows paths). */
+int plat_path_is_under(const char *path, const char *root);
+/* Whether a file's attributes and reparse tag (Windows) make it a cloud files placeholder, one a
+   sync client (OneDrive) fetches and replaces. */
+int plat_cloud_file(unsigned long attributes, unsigned long reparse_tag);
 /* The machine_id above from the OS's id text (surrounding white space and case ignored); ""
    when os_id is empty. Shared by both halves (machine_id.c). */
 void plat_machine_id_derive(const char *os_id, char *out, size_t len);

@@ -112,6 +112,8 @@ static int rename_new_at(int dir, const char *from, const char *to, const char *
   return ts_err_set(err, TS_EOS, "cannot move %s to %s: %s", from, shown, strerror(errno));
 }
 
+FILE *plat_fopen(const char *path, const char *mode) { return fopen(path, mode); }
+
 int plat_rename_new(const char *from, const char *to, ts_err *err) {
   return rename_new_at(AT_FDCWD, from, to, to, err);
 }

@@ -2,6 +2,7 @@
 /* fs.c (Windows) - data folders and paths; UTF-8 outside, UTF-16 to the API. */
 #include "threadsoup/plat.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <io.h>
 #include <stdint.h>
@@ -120,18 +121,38 @@ int plat_is_folder(const char *path) {
   return attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY);
 }
 
+FILE *plat_fopen(const char *path, const char *mode) {
+  wchar_t wide[PLAT_PATH_MAX], wide_mode[16];
+  if (!win32_to_wide(path, wide, sizeof wide / sizeof wide[0]) ||
+      !win32_to_wide(mode, wide_mode, sizeof wide_mode / sizeof wide_mode[0])) {
+    errno = EINVAL;
+    return NULL;
+  }
+  return _wfopen(wide, wide_mode);
+}
+
 /* Without MOVEFILE_REPLACE_EXISTING the move fails when the target exists. */
 int plat_rename_new(const char *from, const char *to, ts_err *err) {
   wchar_t wfrom[PLAT_PATH_MAX], wto[PLAT_PATH_MAX];
   if (!win32_to_wide(from, wfrom, sizeof wfrom / sizeof wfrom[0]) ||
       !win32_to_wide(to, wto, sizeof wto / sizeof wto[0]))
     return ts_err_set(err, TS_EINVAL, "the path %s is too long or not UTF-8", to);
-  if (MoveFileExW(wfrom, wto, MOVEFILE_WRITE_THROUGH))
-    return TS_OK;
-  DWORD e = GetLastError();
+  DWORD e = ERROR_SUCCESS;
+  int tries = 0, wait_ms;
+  do {
+    if (MoveFileExW(wfrom, wto, MOVEFILE_WRITE_THROUGH))
+      return TS_OK;
+    e = GetLastError();
+    wait_ms = plat_rename_retry_wait_ms(e, ++tries);
+    if (wait_ms >= 0)
+      Sleep((DWORD)wait_ms);
+  } while (wait_ms >= 0);
   if (e == ERROR_ALREADY_EXISTS || e == ERROR_FILE_EXISTS)
     return ts_err_set(err, TS_EINVAL, "%s already exists", to);
-  return ts_err_set(err, TS_EOS, "cannot move %s to %s (error %lu)", from, to, (unsigned long)e);
+  char text[256];
+  win32_error_text(e, text, sizeof text);
+  return ts_err_set(err, TS_EOS, "cannot move %s to %s: %s (error %lu, %d tries)", from, to, text,
+                    (unsigned long)e, tries);
 }
 
 int plat_list_folder(const char *folder, int (*fn)(void *ctx, const char *name), void *ctx,
@@ -368,6 +389,28 @@ int plat_folder_tree_exposed(const char *folder, int *exposed, char *reason, siz
   }
 }
 
+/* The folders of OneDrive's accounts, as OneDrive sets them in every user's environment. */
+static const char *const cloud_root_variables[] = {"OneDrive", "OneDriveCommercial",
+                                                   "OneDriveConsumer"};
+
+/* Whether the file `wide` (its attributes and reparse tag read from h, or its full path under a
+   OneDrive folder) is in a folder a sync client uploads, locks and replaces files of. */
+static int in_cloud_folder(const wchar_t *wide, HANDLE h) {
+  FILE_ATTRIBUTE_TAG_INFO tag;
+  if (GetFileInformationByHandleEx(h, FileAttributeTagInfo, &tag, sizeof tag) &&
+      plat_cloud_file(tag.FileAttributes, tag.ReparseTag))
+    return 1;
+  wchar_t full[PLAT_PATH_MAX];
+  char path[PLAT_PATH_MAX * 3], root[PLAT_PATH_MAX];
+  DWORD n = GetFullPathNameW(wide, PLAT_PATH_MAX, full, NULL);
+  if (n == 0 || n >= PLAT_PATH_MAX || !win32_from_wide(full, path, sizeof path))
+    return 0;
+  for (size_t i = 0; i < sizeof cloud_root_variables / sizeof cloud_root_variables[0]; i++)
+    if (plat_getenv(cloud_root_variables[i], root, sizeof root) && plat_path_is_under(path, root))
+      return 1;
+  return 0;
+}
+
 int plat_check_own_file(const char *path, ts_err *err) {
   wchar_t wide[PLAT_PATH_MAX];
   if (!win32_to_wide(path, wide, sizeof wide / sizeof wide[0]))
@@ -388,8 +431,16 @@ int plat_check_own_file(const char *path, ts_err *err) {
   }
   BY_HANDLE_FILE_INFORMATION info;
   int rc = TS_OK;
-  if (GetFileInformationByHandle(h, &info) &&
-      (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT))
+  /* Before "a link": OneDrive's folders and files are reparse points too, and the user needs to
+     hear what to do about them. */
+  if (in_cloud_folder(wide, h))
+    rc = ts_err_set(err, TS_EDENIED,
+                    "%s is in a cloud-synced folder: use a local one (a sync client such as "
+                    "OneDrive uploads, locks and replaces the database's files while they are "
+                    "written; the default database is in %%LOCALAPPDATA%%\\ThreadSoup)",
+                    path);
+  else if (GetFileInformationByHandle(h, &info) &&
+           (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT))
     rc = ts_err_set(err, TS_EDENIED,
                     "%s is a link (a reparse point): refused; the database, its folder and its "
                     "-wal, -shm and -journal files must be plain files",

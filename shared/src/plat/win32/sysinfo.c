@@ -8,21 +8,41 @@
 #include "win32.h"
 
 /* GetVersionEx lies to programs without a manifest; ntdll's RtlGetVersion does not. */
-typedef LONG(WINAPI *rtl_get_version_fn)(OSVERSIONINFOW *);
+typedef LONG(WINAPI *rtl_get_version_fn)(OSVERSIONINFOEXW *);
+
+/* The release's marketing version ("23H2"): DisplayVersion since Windows 10 20H2, ReleaseId
+   ("2004") before it. */
+static void read_display_version(char *buf, size_t len) {
+  static const wchar_t *const names[] = {L"DisplayVersion", L"ReleaseId"};
+  buf[0] = '\0';
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    wchar_t value[32];
+    DWORD size = sizeof value;
+    if (RegGetValueW(HKEY_LOCAL_MACHINE, L"SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion",
+                     names[i], RRF_RT_REG_SZ | RRF_SUBKEY_WOW6464KEY, NULL, value,
+                     &size) == ERROR_SUCCESS &&
+        win32_from_wide(value, buf, len) && buf[0])
+      return;
+    buf[0] = '\0';
+  }
+}
 
 static void read_os(char *buf, size_t len) {
-  OSVERSIONINFOW v;
+  OSVERSIONINFOEXW v;
   memset(&v, 0, sizeof v);
   v.dwOSVersionInfoSize = sizeof v;
   HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
   FARPROC proc = ntdll ? GetProcAddress(ntdll, "RtlGetVersion") : NULL;
   rtl_get_version_fn get_version;
   memcpy(&get_version, &proc, sizeof get_version);
-  if (get_version && get_version(&v) == 0)
-    snprintf(buf, len, "Windows %lu.%lu.%lu", (unsigned long)v.dwMajorVersion,
-             (unsigned long)v.dwMinorVersion, (unsigned long)v.dwBuildNumber);
-  else
+  if (!get_version || get_version(&v) != 0) {
     snprintf(buf, len, "Windows");
+    return;
+  }
+  plat_windows_version version = {v.dwMajorVersion, v.dwMinorVersion, v.dwBuildNumber,
+                                  v.wProductType == VER_NT_WORKSTATION, ""};
+  read_display_version(version.display_version, sizeof version.display_version);
+  plat_windows_name(&version, buf, len);
 }
 
 static void read_cpu(char *buf, size_t len) {
