@@ -124,7 +124,7 @@ static void thawed_when_the_load_ends(void) {
   plat_proc helper, owner;
   const char *path = "freeze-helper-end.txt";
   REQUIRE(start_helper(&helper, path));
-  CHECK(start_freezer(&owner, &helper, path, "", "4s"));
+  CHECK(start_freezer(&owner, &helper, path, "", "15s"));
   int code = -1;
   ts_err err;
   CHECK_INT(plat_proc_wait(&owner, &code, &err), TS_OK);
@@ -158,8 +158,8 @@ static void thawed_after_max(void) {
   plat_proc helper, owner;
   const char *path = "freeze-helper-max.txt";
   REQUIRE(start_helper(&helper, path));
-  CHECK(start_freezer(&owner, &helper, path, "/max=3s", "60s"));
-  CHECK(counting(path, 4000)); /* by the 3 s deadline, while its owner still runs */
+  CHECK(start_freezer(&owner, &helper, path, "/max=10s", "60s"));
+  CHECK(counting(path, 11000)); /* by the 10 s deadline, while its owner still runs */
   end(&owner);
   end(&helper);
   remove(path);
