@@ -26,6 +26,7 @@ set(TS_SHARED_SOURCES
   shared/src/plat/${TS_PLATFORM}/child.c
   shared/src/plat/${TS_PLATFORM}/console.c
   shared/src/plat/${TS_PLATFORM}/doctor.c
+  shared/src/plat/${TS_PLATFORM}/freeze.c
   shared/src/plat/${TS_PLATFORM}/fs.c
   shared/src/plat/${TS_PLATFORM}/interrupt.c
   shared/src/plat/${TS_PLATFORM}/ipc.c
@@ -71,10 +72,12 @@ set(TS_CORE_SOURCES
   service/src/doctor/findings.c
   service/src/doctor/probe.c
   service/src/engine/engine.c
+  service/src/engine/freeze.c
   service/src/engine/like.c
   service/src/engine/probe.c
   service/src/engine/scenarios.c
   service/src/engine/scenarios/burn.c
+  service/src/engine/scenarios/freeze.c
   service/src/engine/scenarios/procs.c
   service/src/engine/scenarios/sleep.c
   service/src/engine/scenarios/wait.c
@@ -85,6 +88,7 @@ set(TS_CORE_SOURCES
   service/src/experiment/estimate.c
   service/src/experiment/experiment.c
   service/src/experiment/precision.c
+  service/src/experiment/thaw.c
   service/src/plan/plan.c
   service/src/plan/schedule.c
   service/src/quiet/quiet.c
@@ -124,6 +128,7 @@ set(TS_CORE_SOURCES
   service/src/store/exchange.c
   service/src/store/kit.c
   service/src/store/machine_checks.c
+  service/src/store/freeze_journal.c
   service/src/store/quiet_journal.c
   service/src/store/runs.c
   service/src/store/schedules.c
@@ -141,6 +146,7 @@ set(TS_CLI_SOURCES
   service/src/cli/client.c
   service/src/cli/doctor.c
   service/src/cli/exchange.c
+  service/src/cli/freeze_guard.c
   service/src/cli/history.c
   service/src/cli/load.c
   service/src/cli/quiet.c

@@ -13,8 +13,10 @@ static const cli_command *const commands[] = {
     &cli_stop_command,    &cli_schedule_command, &cli_quiet_command,  &cli_service_command,
     &cli_doctor_command,  &cli_export_command,   &cli_import_command, NULL,
 };
-/* Command words users never type, so not in --help: the built-in benchmarks' child process. */
-static const cli_command *const hidden_commands[] = {&cli_bench_child_command, NULL};
+/* Command words users never type, so not in --help: the built-in benchmarks' child process, and
+   the guardian that thaws what a freeze froze when its owner vanishes. */
+static const cli_command *const hidden_commands[] = {&cli_bench_child_command,
+                                                     &cli_freeze_guard_command, NULL};
 
 /* The command called `word` in either table; NULL when none. */
 static const cli_command *find_command(const char *word) {

@@ -38,6 +38,7 @@ extern const cli_command cli_export_command;
 extern const cli_command cli_import_command;
 /* Hidden: not in --help, for ThreadSoup's own use (the built-in benchmarks' child process). */
 extern const cli_command cli_bench_child_command;
+extern const cli_command cli_freeze_guard_command;
 
 /* ---- talking to the service (client.c; the call itself is threadsoup/call.h) -------------- */
 

@@ -283,6 +283,17 @@ static void recover_quiet(store *s) {
     printf("%s\n", out.text);
 }
 
+/* Programs a freeze left frozen when a foreground run and its guardian both died are thawed
+   before anything else. */
+static void thaw_left(store *s) {
+  char said[1024];
+  ts_err err;
+  if (experiment_thaw_left(s, said, sizeof said, &err) != TS_OK)
+    fprintf(stderr, "threadsoup: %s\n", err.text);
+  else if (said[0])
+    printf("%s\n", said);
+}
+
 static int run_main(int argc, char **argv) {
   run_options o;
   plan p;
@@ -306,6 +317,7 @@ static int run_main(int argc, char **argv) {
     return cli_fail(&err);
   }
   recover_quiet(s);
+  thaw_left(s);
   if (o.estimate) {
     int rc = run_estimate(s, &p, seed, &err);
     store_close(s);

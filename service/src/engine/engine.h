@@ -19,7 +19,7 @@ typedef struct scenario_def scenario_def;
 
 /* Room in a part for its scenario's own option values: each scenario lays a struct of its own
    there (sleep_params, …) and reads it back with LOAD_PARAMS. */
-#define LOAD_PARAMS_MAX 32
+#define LOAD_PARAMS_MAX 80 /* freeze keeps a program's name */
 
 /* One scenario with its options, e.g. "sleep:5000@500ms". The count and the thread options are
    the engine's (load_start_threads honours them); everything else a scenario takes is in
@@ -220,6 +220,7 @@ struct scenario_def {
   unsigned engine_options;    /* the engine's options it takes besides count: LOAD_TAKES_* */
   int count_per_cpu;          /* 1: the count defaults to one per logical CPU */
   int creates_processes;      /* 1: count is processes, not threads */
+  int takes_no_count;         /* 1: no count (freeze: the program it names is what it freezes) */
   const char *(*unavailable_reason)(void); /* NULL or a reason it cannot run here */
   /* Starts part->count threads or processes; *instance is what stop() gets back. On failure
      it has already torn down what it created, and err says how many it had made. */

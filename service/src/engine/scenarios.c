@@ -10,9 +10,11 @@ extern const scenario_def scenario_yield;
 extern const scenario_def scenario_wait;
 extern const scenario_def scenario_procs;
 extern const scenario_def scenario_burn;
+extern const scenario_def scenario_freeze;
 
 const scenario_def *const scenario_table[] = {
-    &scenario_sleep, &scenario_yield, &scenario_wait, &scenario_procs, &scenario_burn, NULL,
+    &scenario_sleep, &scenario_yield,  &scenario_wait, &scenario_procs,
+    &scenario_burn,  &scenario_freeze, NULL,
 };
 
 const scenario_def *scenario_find(const char *name, size_t name_len) {

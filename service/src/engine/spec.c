@@ -101,7 +101,7 @@ static size_t rows_of(const scenario_def *sc, const load_option **rows) {
   for (size_t s = 0; s < 2; s++)
     for (size_t k = 0; own_row(sc, slots[s], k) && n < ROWS_MAX; k++)
       rows[n++] = own_row(sc, slots[s], k);
-  if (first)
+  if (first && !sc->takes_no_count)
     rows[n++] = &count_option;
   for (size_t i = 0; i < THREAD_OPTION_COUNT && n < ROWS_MAX; i++)
     if (sc->engine_options & (1u << i))

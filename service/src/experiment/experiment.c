@@ -12,6 +12,7 @@
 
 #include "../bench/bench.h"
 #include "../doctor/doctor.h"
+#include "../engine/freeze.h"
 #include "../exchange/export.h"
 #include "../quiet/quiet.h"
 #include "../stats/sequential.h"
@@ -380,8 +381,15 @@ static int run_trial(runner *rn, const trial_context *t, experiment_progress *pr
   /* A sleeper of the old load could still hold another timer resolution than this condition
      asks for, which the timer probe would see: then the old load goes first. */
   plat_resolution asked = load_spec_resolution(t->condition);
+  /* A freeze waits too: the old load's thaw must not land on this load's freeze. */
+  int freezes = freeze_spec_has(t->condition);
   uint64_t joined_first_ns =
-      rn->stopping && rn->stopping_resolution != asked ? teardown_join(rn) : 0;
+      rn->stopping && (rn->stopping_resolution != asked || freezes) ? teardown_join(rn) : 0;
+  if (freezes) {
+    int noted = experiment_freeze_note(t->s, t->condition, err);
+    if (noted != TS_OK)
+      return noted;
+  }
 
   load *l = NULL;
   int rc = load_start(t->condition, t->cancel, &l, err);
@@ -873,6 +881,7 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
                                 err);
   }
   teardown_join(&l.rn);
+  experiment_freeze_forget(s);
   free(l.rows);
   if (quiet)
     leave_quiet(s, observer);

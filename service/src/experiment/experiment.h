@@ -56,6 +56,15 @@ int experiment_resumable(const store_run_row *row, ts_err *err);
 int experiment_resume(store *s, int64_t run_id, const experiment_observer *observer,
                       const plat_cancel *cancel, plan *p, ts_err *err);
 
+/* Before a condition that freezes programs starts its load: forgets what this process's previous
+   trial froze (its load has been stopped) and records what this one will freeze (thaw.c). */
+int experiment_freeze_note(store *s, const load_spec *condition, ts_err *err);
+/* After the last trial's load has been stopped: forgets what this process froze. */
+void experiment_freeze_forget(store *s);
+/* At a start of ThreadSoup: thaws what a ThreadSoup that no longer runs left frozen and forgets it;
+   `said` gets what was thawed ("" when nothing was). */
+int experiment_thaw_left(store *s, char *said, size_t len, ts_err *err);
+
 /* The trial order of a block: every condition x benchmark once, in an order drawn from `state`.
    order[k] = condition index * bench_count + bench index. */
 void experiment_block_order(const plan *p, uint64_t *state, int *order);

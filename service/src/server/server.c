@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../experiment/experiment.h"
 #include "threadsoup/units.h"
 #include "threadsoup/version.h"
 
@@ -227,6 +228,17 @@ static void reap_clients_locked(server *svc) {
 
 /* ---- lifecycle ---- */
 
+/* Programs a freeze left frozen when ThreadSoup and its guardian both died are thawed before the
+   service takes requests. */
+static void thaw_left(store *db) {
+  char said[1024];
+  ts_err err;
+  if (experiment_thaw_left(db, said, sizeof said, &err) != TS_OK)
+    ts_log(TS_LOG_ERROR, "programs left frozen by the last stop: %s", err.text);
+  else if (said[0])
+    ts_log(TS_LOG_WARNING, "programs left frozen by the last stop: %s", said);
+}
+
 int server_create(server **out, const server_config *config, ts_err *err) {
   *out = NULL;
   server *svc = calloc(1, sizeof *svc);
@@ -278,6 +290,8 @@ int server_create(server **out, const server_config *config, ts_err *err) {
      the pipe or socket listens: whoever holds the address cannot keep it from happening. */
   if (rc == TS_OK)
     rc = server_quiet_open(svc, err);
+  if (rc == TS_OK)
+    thaw_left(svc->db);
   if (rc == TS_OK)
     rc = plat_interrupt_install(err);
   if (rc == TS_OK)

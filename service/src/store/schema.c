@@ -183,6 +183,17 @@ static const char *const migrations[] = {
     "3);\n"
     "ALTER TABLE quiet_journal ADD COLUMN defender_how TEXT;\n"
     "ALTER TABLE quiet_journal ADD COLUMN owner_pid INTEGER;\n",
+    /* 15: the programs a freeze froze, written before they are frozen and deleted once they are
+       thawed, so that a start of ThreadSoup after a crash thaws what its guardian could not. pid
+       and name: the program (thawed only while a process of that pid still has that name);
+       owner_pid: the ThreadSoup process that froze it (a live owner's rows are its own). */
+    "CREATE TABLE freeze_journal (\n"
+    "  pid INTEGER NOT NULL,\n"
+    "  name TEXT NOT NULL,\n"
+    "  owner_pid INTEGER NOT NULL,\n"
+    "  frozen_at TEXT NOT NULL,\n"
+    "  PRIMARY KEY (owner_pid, pid)\n"
+    ");\n",
 };
 
 int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }

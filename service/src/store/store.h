@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* store.h - the database of runs and trials: every SQL statement of ThreadSoup lives behind these
    typed functions, one file per kind of row in service/src/store/ (store.c the file itself,
-   schema.c its migrations, runs.c, trials.c, schedules.c, quiet_journal.c, machine_checks.c,
-   exchange.c, statuses.c, on the helpers of kit.c). */
+   schema.c its migrations, runs.c, trials.c, schedules.c, quiet_journal.c, freeze_journal.c,
+   machine_checks.c, exchange.c, statuses.c, on the helpers of kit.c). */
 #ifndef THREADSOUP_STORE_H
 #define THREADSOUP_STORE_H
 
@@ -14,7 +14,7 @@
 typedef struct store store;
 
 /* The newest schema this build knows; `PRAGMA user_version` of a ThreadSoup database. */
-#define STORE_SCHEMA_VERSION 14
+#define STORE_SCHEMA_VERSION 15
 /* `PRAGMA application_id` of every ThreadSoup database: "TSup". */
 #define STORE_APPLICATION_ID 0x54537570
 
@@ -411,6 +411,24 @@ int store_run_refuse(store *s, int64_t run_id, const char *detail, const char *a
    were measured elsewhere and are not this machine's to resume. */
 int store_unfinished_runs(store *s, int (*fn)(void *ctx, const store_run_row *row), void *ctx,
                           ts_err *err);
+
+/* ---- the freeze journal ---------------------------------------------------------------------- */
+
+/* One program a freeze froze (or was about to). */
+typedef struct store_frozen {
+  long pid;
+  char name[64];
+  long owner_pid;
+} store_frozen;
+
+/* Records the programs `owner_pid` is about to freeze, in one transaction, before it freezes them.
+ */
+int store_freeze_record(store *s, const store_frozen *programs, int count, const char *frozen_at,
+                        ts_err *err);
+/* Forgets every program `owner_pid` froze: it has thawed them. */
+int store_freeze_forget(store *s, long owner_pid, ts_err *err);
+/* Every program still recorded; *list is malloc'ed (NULL when there are none). */
+int store_freeze_list(store *s, store_frozen **list, int *count, ts_err *err);
 
 /* ---- quiet mode's journal ------------------------------------------------------------------- */
 

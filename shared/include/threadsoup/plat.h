@@ -286,6 +286,30 @@ int plat_proc_run_as_benchmark(const char *const argv[], const plat_cancel *canc
    TS_EINVAL when there is none. A name with a folder in it is only checked for existence. */
 int plat_find_program(const char *name, char *path, size_t len, ts_err *err);
 
+/* ---- freezing another program (freeze.c) ------------------------------------------------------
+ */
+
+/* How a program was frozen. */
+typedef enum plat_freeze_how {
+  PLAT_FREEZE_CGROUP,       /* Linux: the cgroup v2 freezer of its own systemd unit or scope */
+  PLAT_FREEZE_SIGNAL_GROUP, /* POSIX: SIGSTOP to the process group it leads */
+  PLAT_FREEZE_SIGNAL,       /* POSIX: SIGSTOP to the process alone */
+  PLAT_FREEZE_SUSPEND,      /* Windows: every thread suspended (NtSuspendProcess) */
+} plat_freeze_how;
+
+/* Freezes process `pid`: its threads stop running until plat_process_thaw. TS_EDENIED when the OS
+   refuses, TS_EINVAL when there is no such process. */
+int plat_process_freeze(long pid, plat_freeze_how *how, ts_err *err);
+/* Thaws it, whichever way it was frozen (the pid is all it needs); harmless on a running one. */
+int plat_process_thaw(long pid, ts_err *err);
+/* Whether process `pid` runs as the user this process runs as (one we may not read is not). */
+int plat_process_same_user(long pid, int *same, ts_err *err);
+/* Whether this process may freeze any user's programs: root; Windows an elevated token. */
+int plat_self_privileged(void);
+/* Waits until `pid`, the process that started this one, has ended (1), or `timeout_ns` has
+   passed (0). */
+int plat_owner_wait_gone(long pid, uint64_t timeout_ns);
+
 /* ---- local connections (ipc.c): a Unix socket or a named pipe, one stream per client --------- */
 
 typedef struct plat_ipc_server plat_ipc_server;
