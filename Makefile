@@ -16,7 +16,7 @@ help:
 	@echo "make test      build both targets and run all tests (native and Windows under Wine, side by side)"
 	@echo "make test-linux / make test-windows   one half of make test"
 	@echo "make linux     native build in $(LINUX_BUILD)"
-	@echo "make windows   MinGW-w64 cross build in $(MINGW_BUILD)"
+	@echo "make windows   MinGW-w64 cross build in $(MINGW_BUILD) (signed with SIGN_CERT and SIGN_KEY, or SIGN_PKCS12)"
 	@echo "make bench     build natively and run the performance benchmarks (BENCH_ARGS=...)"
 	@echo "make install   build natively and install into PREFIX (/usr/local), DESTDIR for staging"
 	@echo "make uninstall remove what make install installed (same PREFIX and DESTDIR)"
@@ -38,9 +38,22 @@ linux: setup-native
 	cmake --preset linux >/dev/null
 	cmake --build --preset linux -j $(NPROC)
 
+# With a certificate (SIGN_CERT and SIGN_KEY, or SIGN_PKCS12; SIGN_PASSWORD, SIGN_TIMESTAMP: see
+# scripts/sign.sh) the programs are signed, then the MSI is built again around the signed programs
+# and signed itself: make windows SIGN_PKCS12=cert.pfx SIGN_PASSWORD=...
+SIGN_CERT ?=
+SIGN_KEY ?=
+SIGN_PKCS12 ?=
 windows: setup
 	cmake --preset mingw >/dev/null
 	cmake --build --preset mingw -j $(NPROC)
+	@if [ -n "$(SIGN_CERT)$(SIGN_PKCS12)" ]; then \
+	  SIGN_CERT="$(SIGN_CERT)" SIGN_KEY="$(SIGN_KEY)" SIGN_PKCS12="$(SIGN_PKCS12)" sh scripts/sign.sh \
+	    $(MINGW_BUILD)/threadsoup.exe $(MINGW_BUILD)/threadsoup-idle.exe \
+	    $(MINGW_BUILD)/threadsoup-tray.exe && \
+	  rm -f $(MINGW_BUILD)/threadsoup.msi && cmake --build --preset mingw --target msi && \
+	  SIGN_CERT="$(SIGN_CERT)" SIGN_KEY="$(SIGN_KEY)" SIGN_PKCS12="$(SIGN_PKCS12)" sh scripts/sign.sh \
+	    $(MINGW_BUILD)/threadsoup.msi; fi
 
 run: linux
 	$(LINUX_BUILD)/threadsoup run $(ARGS)

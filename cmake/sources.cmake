@@ -14,6 +14,7 @@ set(TS_SHARED_SOURCES
   shared/src/parse.c
   shared/src/plat/cores.c
   shared/src/plat/defender_facts.c
+  shared/src/plat/folder_acl.c
   shared/src/plat/knobs.c
   shared/src/plat/machine_id.c
   shared/src/plat/peer_rights.c
@@ -57,6 +58,7 @@ set(TS_CORE_SOURCES
   service/src/doctor/checks/children.c
   service/src/doctor/checks/data.c
   service/src/doctor/checks/export_folders.c
+  service/src/doctor/checks/image_folder.c
   service/src/doctor/checks/open_files.c
   service/src/doctor/checks/pid_max.c
   service/src/doctor/checks/pids_max.c

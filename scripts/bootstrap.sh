@@ -10,11 +10,11 @@ set -eu
 NATIVE="build-essential cmake pkg-config libsqlite3-dev"
 # The tests and the Windows build: the sqlite3 shell (command-line tests read the database),
 # groff-base (the install test renders the manual page) | Windows cross build | Windows tests under
-# Wine and Xvfb | 7-Zip | formatting | the HTML report rendered by a real browser
-# (tests/e2e/html_report.sh)
+# Wine and Xvfb, and Authenticode signing (osslsigncode) | 7-Zip | formatting | the HTML report
+# rendered by a real browser (tests/e2e/html_report.sh)
 ALL="$NATIVE sqlite3 groff-base \
 gcc-mingw-w64-x86-64 mingw-w64-x86-64-dev binutils-mingw-w64-x86-64 \
-wine wine64 xvfb xauth xdotool imagemagick wixl \
+wine wine64 xvfb xauth xdotool imagemagick wixl osslsigncode \
 7zip util-linux procps clang-format \
 chromium"
 

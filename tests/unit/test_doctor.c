@@ -154,8 +154,10 @@ static void raised_limits_hold(void) {
   REQUIRE(r);
   for (int i = 0; i < r->count; i++) {
     const doctor_finding *f = &r->findings[i];
-    if (strcmp(f->check, "timer") == 0 || strcmp(f->check, "restart") == 0)
-      continue; /* this machine's own timer; systemd's unit restarts the daemon (skip) */
+    if (strcmp(f->check, "timer") == 0 || strcmp(f->check, "restart") == 0 ||
+        strcmp(f->check, "image-folder") == 0)
+      continue; /* this machine's own timer; systemd's unit restarts the daemon and names its
+                   program (skip) */
     if (f->status != DOCTOR_OK)
       fprintf(stderr, "  %s: %s\n", f->check, f->measured);
     CHECK_INT(f->status, DOCTOR_OK);
@@ -265,6 +267,44 @@ static void restart_rule(void) {
       doctor_check_at(i)->run(&ctx, &f);
   CHECK_INT(f.status, DOCTOR_SKIP);
   CHECK_STR_CONTAINS(f.measured, "Restart=on-failure");
+#endif
+}
+
+/* Where the service runs from: a folder others may change fails, naming the folder and who;
+   Program Files passes; not installed is skipped; Linux has no such check. */
+static void image_folder_rule(void) {
+  doctor_finding f;
+  plat_service_image image;
+  memset(&image, 0, sizeof image);
+  image.installed = 1;
+  snprintf(image.folder, sizeof image.folder, "%s", "C:\\ThreadSoup");
+  snprintf(image.reason, sizeof image.reason, "%s",
+           "Authenticated Users (S-1-5-11) may write to or change C:\\ThreadSoup");
+  doctor_judge_image_folder(&image, &f);
+  CHECK_INT(f.status, DOCTOR_FAIL);
+  CHECK_STR_CONTAINS(f.measured, "runs from C:\\ThreadSoup, which others may change");
+  CHECK_STR_CONTAINS(f.measured, "Authenticated Users");
+  CHECK_STR_CONTAINS(f.advice, "under Program Files");
+  image.safe = 1;
+  snprintf(image.folder, sizeof image.folder, "%s", "C:\\Program Files\\ThreadSoup");
+  doctor_judge_image_folder(&image, &f);
+  CHECK_INT(f.status, DOCTOR_OK);
+  CHECK_STR_CONTAINS(f.measured, "only the system and administrators");
+  image.installed = 0;
+  doctor_judge_image_folder(&image, &f);
+  CHECK_INT(f.status, DOCTOR_SKIP);
+#ifndef _WIN32
+  doctor_context ctx;
+  memset(&ctx, 0, sizeof ctx);
+  int found = 0;
+  for (size_t i = 0; i < doctor_check_count(); i++)
+    if (strcmp(doctor_check_at(i)->name, "image-folder") == 0) {
+      doctor_check_at(i)->run(&ctx, &f);
+      found = 1;
+    }
+  CHECK(found);
+  CHECK_INT(f.status, DOCTOR_SKIP);
+  CHECK_STR_CONTAINS(f.measured, "ExecStart");
 #endif
 }
 
@@ -841,10 +881,10 @@ static void run_stores_checks_and_report_shows_them(void) {
 /* The table, built from checks.c's list of checks/NAME.c files: every check once, in the order
    `threadsoup doctor` prints them, each with its assumption, its kind and its function. */
 static void table_lists_every_check_in_order(void) {
-  static const char *const names[] = {"timer",    "children",   "rights",         "server",
-                                      "restart",  "data",       "export-folders", "quiet",
-                                      "power",    "burn-clock", "pid-max",        "threads-max",
-                                      "pids-max", "open-files", "user-tasks"};
+  static const char *const names[] = {"timer",       "children",     "rights",     "server",
+                                      "restart",     "image-folder", "data",       "export-folders",
+                                      "quiet",       "power",        "burn-clock", "pid-max",
+                                      "threads-max", "pids-max",     "open-files", "user-tasks"};
   size_t count = sizeof names / sizeof names[0];
   CHECK_INT((long)doctor_check_count(), (long)count);
   for (size_t i = 0; i < count && i < doctor_check_count(); i++) {
@@ -896,6 +936,7 @@ int main(int argc, char **argv) {
   RUN_CASE(timer_rule);
   RUN_CASE(children_rule);
   RUN_CASE(restart_rule);
+  RUN_CASE(image_folder_rule);
   RUN_CASE(rights_rule);
   RUN_CASE(power_rule);
   RUN_CASE(burn_clock_rule);

@@ -121,7 +121,7 @@ static void dacl_grants_no_instance_creation(void) {
                   : GetSecurityInfo(h, SE_KERNEL_OBJECT, DACL_SECURITY_INFORMATION, NULL, NULL,
                                     &dacl, NULL, &sd);
   CHECK_INT(got, ERROR_SUCCESS);
-  int interactive_seen = 0, others = 0;
+  int authenticated_seen = 0, others = 0;
   for (DWORD i = 0; got == ERROR_SUCCESS && dacl && i < dacl->AceCount; i++) {
     ACCESS_ALLOWED_ACE *ace;
     if (!GetAce(dacl, i, (void **)&ace) || ace->Header.AceType != ACCESS_ALLOWED_ACE_TYPE)
@@ -129,17 +129,19 @@ static void dacl_grants_no_instance_creation(void) {
     PSID sid = (PSID)&ace->SidStart;
     if (IsWellKnownSid(sid, WinLocalSystemSid) || IsWellKnownSid(sid, WinBuiltinAdministratorsSid))
       continue;
-    /* Whoever else is granted anything (interactive users, any user) may not create instances:
+    /* Whoever else is granted anything (authenticated users, any user) may not create instances:
        FILE_CREATE_PIPE_INSTANCE, GENERIC_WRITE or GENERIC_ALL. */
     CHECK_INT(ace->Mask & (FILE_CREATE_PIPE_INSTANCE | GENERIC_WRITE | GENERIC_ALL), 0);
-    if (IsWellKnownSid(sid, WinInteractiveSid)) {
-      interactive_seen = 1;
+    /* Authenticated Users, not INTERACTIVE: a scheduled task, a service account and an SSH
+       session read status too (docs/protocol.md). */
+    if (IsWellKnownSid(sid, WinAuthenticatedUserSid)) {
+      authenticated_seen = 1;
       CHECK_INT(ace->Mask, FILE_GENERIC_READ | FILE_WRITE_DATA);
     } else {
       others++;
     }
   }
-  CHECK_INT(interactive_seen, 1);
+  CHECK_INT(authenticated_seen, 1);
   CHECK_INT(others, 0);
   if (sd)
     LocalFree(sd);

@@ -3,7 +3,8 @@
 # msi.sh - installs threadsoup.msi with Wine's msiexec: the files land in Program Files, the
 # service is registered and started (and has configured itself: 60 s to stop at shutdown) and
 # answers through its pipe, the step for the group ThreadSoup Users ran, the Start menu has the
-# tray, every logon starts it (HKLM Run), a silent install does not start it. An upgrade from an older MSI (built here with wixl from the
+# tray, every logon starts it (HKLM Run), a silent install does not start it; the service's start
+# and stop are waited for by threadsoup.exe itself (deferred steps), not Windows Installer's 30 s. An upgrade from an older MSI (built here with wixl from the
 # same .wxs, version 0.0.1) keeps the database and its schedules. Then uninstalls and checks that
 # the files and the service are gone. Usage: msi.sh WINE-RUN MSI WINEPREFIX [WXS WIXL | interactive]
 set -u
@@ -48,6 +49,9 @@ fi
 install_log="$prefix/drive_c/threadsoup-install.log"
 grep -a -q "Action ended.*AddInstallerToUsersGroup" "$install_log" ||
   fail "the installer did not run its step for the group ThreadSoup Users"
+# The start is waited for by `threadsoup service start` (ServiceRunning), not StartServices' 30 s.
+grep -a -q "Action ended.*ServiceRunning" "$install_log" ||
+  fail "the installer did not wait for the service's start with threadsoup service start"
 for f in threadsoup.exe threadsoup-idle.exe threadsoup-tray.exe; do
   [ -f "$folder/$f" ] || fail "$f was not installed in $folder"
 done
@@ -86,7 +90,11 @@ if [ -n "$wxs" ] && [ -n "$wixl" ]; then
   echo "upgraded from 0.0.1: the schedule and the database stayed, one product registered"
 fi
 
-"$wine_run" msiexec /x "$msi" /qn || fail "msiexec /x failed with exit code $?"
+"$wine_run" msiexec /x "$msi" /qn /l*v 'C:\threadsoup-uninstall.log' ||
+  fail "msiexec /x failed with exit code $?"
+# The stop is waited for by `threadsoup service stop` (ServiceStopped), before StopServices.
+grep -a -q "Action ended.*ServiceStopped" "$prefix/drive_c/threadsoup-uninstall.log" ||
+  fail "the uninstall did not stop the service with threadsoup service stop"
 # Wine's msiexec asks the service to stop but does not wait for it (ServiceControl Wait="yes"):
 # a service still exiting holds its threadsoup.exe, which then cannot be removed. Said if seen.
 still=""

@@ -94,6 +94,9 @@ grep -q '^warn  *restart  *restart on failure unknown' "$out/doctor.txt" ||
   fail "doctor does not report the service's failure actions as unknown under Wine"
 grep -q '^[a-z]*  *data  *C:.ProgramData.ThreadSoup' "$out/doctor.txt" ||
   fail "doctor does not check the service's data folder"
+# and the folder the service runs from (installed from the build folder: Wine's one account owns it).
+grep -q '^[a-z]*  *image-folder  *the service runs from ' "$out/doctor.txt" ||
+  fail "doctor does not check the folder the service runs from"
 if grep -q "^verdict: all hold (exit 0)" "$out/doctor.txt"; then [ $rc -eq 0 ]; else [ $rc -eq 1 ]; fi ||
   fail "doctor's exit code $rc disagrees with its verdict"
 

@@ -10,6 +10,7 @@
   X(rights)                                                                                        \
   X(server)                                                                                        \
   X(restart)                                                                                       \
+  X(image_folder)                                                                                  \
   X(data)                                                                                          \
   X(export_folders)                                                                                \
   X(quiet)                                                                                         \

@@ -82,6 +82,8 @@ void doctor_judge_pids_max(const plat_task_limits *l, long need, doctor_finding 
 void doctor_judge_open_files(const plat_task_limits *l, doctor_finding *out);
 /* The service's failure actions as the service manager answers them (checks/restart.c). */
 void doctor_judge_restart(const plat_service_restart *r, doctor_finding *out);
+/* Where the service runs from, and whether others may change it (checks/image_folder.c). */
+void doctor_judge_image_folder(const plat_service_image *image, doctor_finding *out);
 /* Export folders: `count` of them looked at, `exposed` of which sit at or below a folder others
    can write; `first` says which and why. */
 void doctor_judge_export_folders(int count, int exposed, const char *first, doctor_finding *out);

@@ -257,8 +257,11 @@ int server_create(server **out, const server_config *config, ts_err *err) {
     snprintf(svc->db_path, sizeof svc->db_path, "%s", config->db_path);
   } else {
     rc = plat_service_data_dir(folder, sizeof folder, err);
+    char note[PLAT_PATH_MAX * 2 + 256];
     if (rc == TS_OK)
-      rc = plat_mkdir_service_data(folder, err);
+      rc = plat_mkdir_service_data(folder, note, sizeof note, err);
+    if (rc == TS_OK && note[0])
+      ts_log(TS_LOG_WARNING, "%s", note);
     snprintf(svc->db_path, sizeof svc->db_path, "%s%cthreadsoup.db", folder, plat_path_separator());
   }
   /* A plan in the database can run a command as the service: only an admin-only data folder may

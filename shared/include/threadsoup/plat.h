@@ -341,8 +341,8 @@ long plat_console_session(void);
 const char *plat_ipc_default_address(void);
 /* Listens on `address`. POSIX: a Unix socket, mode 0660, group "threadsoup" when it exists; a
    stale socket file is replaced, a live one refused. Windows: a named pipe, first instance only,
-   remote clients rejected, a DACL granting SYSTEM and Administrators full access and interactive
-   users read and write data but not create instances. */
+   remote clients rejected, a DACL granting SYSTEM and Administrators full access and
+   authenticated users read and write data but not create instances. */
 int plat_ipc_listen(plat_ipc_server **out, const char *address, ts_err *err);
 /* Waits for the next client. TS_EINTERRUPTED once plat_ipc_server_close was called. */
 int plat_ipc_accept(plat_ipc_server *server, plat_ipc_conn **out, ts_err *err);
@@ -471,10 +471,20 @@ void plat_claim_release(plat_claim *c);
    deleting keeps its name taken (delete pending) and fails that connection; after the first start
    the folder's own protected access list keeps others from creating files in it. */
 int plat_database_sidecars_inspectable(const char *path);
-/* Creates the service's data folder and its parents. Windows: with a protected access list
-   (SYSTEM and Administrators full control, Users read, nothing inherited from ProgramData); an
-   existing folder owned by SYSTEM or Administrators is given the same list. POSIX: mode 0755. */
-int plat_mkdir_service_data(const char *path, ts_err *err);
+/* Creates the service's data folder and its parents. Windows: with the one protected access list
+   FOLDER_ACL_SERVICE_DATA (SYSTEM and Administrators full control, Users read, nothing inherited
+   from ProgramData); an existing folder is left alone when it has that list, given it again when
+   its list differs, and moved aside (renamed with ".untrusted-TIME") and made anew when someone
+   else owns it or it is a link: a standard user may have made it before the install. note says
+   where it was moved ("" when it was not). POSIX: mode 0755. */
+int plat_mkdir_service_data(const char *path, char *note, size_t note_len, ts_err *err);
+/* Whether the folder of programs the service starts (as LocalSystem, root) is safe: nobody but
+   the system and administrators may change them. Windows: its owner and every entry that lets
+   write, append, create or delete files or change the access list, on the folder or inherited by
+   its files, are SYSTEM, Administrators, TrustedInstaller or CREATOR OWNER (folder_acl.c);
+   POSIX: plat_folder_is_admin_only's rule. *safe is 0 and reason names who may and how when
+   not. */
+int plat_program_folder_safe(const char *folder, int *safe, char *reason, size_t len, ts_err *err);
 /* The service's data folder: %ProgramData%\ThreadSoup, /var/lib/threadsoup. */
 int plat_service_data_dir(char *buf, size_t len, ts_err *err);
 /* Reads an environment variable (UTF-8); NULL when unset or empty. */

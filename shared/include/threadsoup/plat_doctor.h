@@ -75,6 +75,19 @@ typedef struct plat_service_restart {
 /* Reads the failure actions of the service `name` ("ThreadSoup"). */
 int plat_service_restart_read(const char *name, plat_service_restart *out, ts_err *err);
 
+/* The folder of the program the service manager starts as the service, and whether others may
+   change the programs in it (plat_program_folder_safe). Windows: the program of the service's
+   command line (QueryServiceConfigW, SERVICE_QUERY_CONFIG); elsewhere TS_EUNSUPPORTED. */
+typedef struct plat_service_image {
+  int installed;     /* 0: no service of that name */
+  char folder[1024]; /* the program's folder */
+  int safe;          /* 1: only the system and administrators may change it */
+  char reason[600];  /* who else may, and how (safe 0) */
+} plat_service_image;
+
+/* Reads where the service `name` ("ThreadSoup") runs from, and judges that folder. */
+int plat_service_image_read(const char *name, plat_service_image *out, ts_err *err);
+
 /* The Wine version when this program runs under Wine ("9.0"), else NULL. */
 const char *plat_wine_version(void);
 

@@ -33,10 +33,6 @@
    shutting down; its default is 10 s since Windows 10 1703, too short to checkpoint a run and
    restore quiet mode. */
 #define HOST_PRESHUTDOWN_TIMEOUT_MS 60000
-/* The service data folder: SYSTEM and Administrators change it, users may read it, nothing is
-   inherited from ProgramData (where any user may create files). */
-#define HOST_DATA_SDDL L"D:PAI(A;OICI;FA;;;SY)(A;OICI;FA;;;BA)(A;OICI;0x1200a9;;;BU)"
-
 /* State shared by ServiceMain, the SCM's control handler and the console handler; the handlers
    run on threads of their own. */
 static struct {
@@ -95,58 +91,33 @@ static void host_log_sink(ts_log_level level, const char *message) {
 
 /* ---- the service data folder, created locked down -------------------------------------------- */
 
-/* Creates the folder with the admin-only DACL, or locks an existing one down when anyone else may
-   write to it (any user can create folders in ProgramData, so it may have been planted). */
-static int prepare_data_folder(char *dir, size_t len, ts_err *err) {
-  int rc = plat_service_data_dir(dir, len, err);
-  if (rc != TS_OK)
+/* Creates the folder with its one access list, or puts an existing one right
+   (plat_mkdir_service_data: any user can create folders in ProgramData, so it may have been
+   made before the install); note says what was done. */
+static int prepare_data_folder(char *note, size_t len, ts_err *err) {
+  char dir[PLAT_PATH_MAX];
+  int rc = plat_service_data_dir(dir, sizeof dir, err);
+  return rc == TS_OK ? plat_mkdir_service_data(dir, note, len, err) : rc;
+}
+
+/* ---- the folder the service's programs are in ------------------------------------------------ */
+
+/* The service runs as LocalSystem and starts threadsoup-idle.exe from its own folder, thousands
+   of times: whoever may change the programs there (a zip unpacked under C:\, where every
+   authenticated user may change what an administrator puts; a user's Downloads) would run
+   anything as SYSTEM. Refused, saying who may and what to do. */
+static int check_program_folder(const char *program, ts_err *err) {
+  char folder[PLAT_PATH_MAX], reason[600];
+  plat_path_dirname(program, folder, sizeof folder);
+  int safe = 0;
+  int rc = plat_program_folder_safe(folder[0] ? folder : ".", &safe, reason, sizeof reason, err);
+  if (rc != TS_OK || safe)
     return rc;
-  wchar_t wide[PLAT_PATH_MAX];
-  if (!win32_to_wide(dir, wide, sizeof wide / sizeof wide[0]))
-    return ts_err_set(err, TS_EINVAL, "path too long or not UTF-8: %s", dir);
-  PSECURITY_DESCRIPTOR sd;
-  if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(HOST_DATA_SDDL, SDDL_REVISION_1, &sd,
-                                                            NULL))
-    return os_error(err, GetLastError(), "cannot build the data folder's access list");
-  SECURITY_ATTRIBUTES sa = {sizeof sa, sd, FALSE};
-  if (CreateDirectoryW(wide, &sa)) {
-    LocalFree(sd);
-    return TS_OK;
-  }
-  DWORD code = GetLastError();
-  if (code != ERROR_ALREADY_EXISTS) {
-    LocalFree(sd);
-    char what[PLAT_PATH_MAX + 64];
-    snprintf(what, sizeof what, "cannot create the service's data folder %s", dir);
-    return os_error(err, code, what);
-  }
-  int admin_only = 0;
-  char reason[512];
-  rc = plat_folder_is_admin_only(dir, &admin_only, reason, sizeof reason, err);
-  if (rc == TS_OK && !admin_only) {
-    BOOL present = FALSE, defaulted = FALSE;
-    PACL dacl = NULL;
-    BYTE admins[SECURITY_MAX_SID_SIZE];
-    DWORD admins_size = sizeof admins;
-    GetSecurityDescriptorDacl(sd, &present, &dacl, &defaulted);
-    CreateWellKnownSid(WinBuiltinAdministratorsSid, NULL, admins, &admins_size);
-    /* Owner too: an owner may rewrite the DACL whatever it says. */
-    code = SetNamedSecurityInfoW(wide, SE_FILE_OBJECT,
-                                 DACL_SECURITY_INFORMATION | PROTECTED_DACL_SECURITY_INFORMATION |
-                                     OWNER_SECURITY_INFORMATION,
-                                 (PSID)admins, NULL, dacl, NULL);
-    if (code != ERROR_SUCCESS) {
-      char what[PLAT_PATH_MAX + 600];
-      snprintf(what, sizeof what, "%s, and it cannot be locked down", reason);
-      rc = os_error(err, code, what);
-    } else {
-      rc = plat_folder_is_admin_only(dir, &admin_only, reason, sizeof reason, err);
-      if (rc == TS_OK && !admin_only)
-        rc = ts_err_set(err, TS_EOS, "%s, even after locking it down", reason);
-    }
-  }
-  LocalFree(sd);
-  return rc;
+  return ts_err_set(err, TS_EDENIED,
+                    "the service would run as SYSTEM from a folder others may change: %s; copy "
+                    "threadsoup.exe and threadsoup-idle.exe under Program Files (for example "
+                    "C:\\Program Files\\ThreadSoup) and install from there, or use the MSI",
+                    reason);
 }
 
 /* ---- the service's settings, made by `service install` and again by every start ------------- */
@@ -323,14 +294,7 @@ static DWORD WINAPI control_handler(DWORD control, DWORD type, LPVOID data, LPVO
 
 /* Creates the server and publishes it to the handlers; a stop asked for meanwhile is passed on. */
 static int create_server(server **out, ts_err *err) {
-  char dir[PLAT_PATH_MAX];
-  if (host.config->db_path[0] == '\0') {
-    int rc = prepare_data_folder(dir, sizeof dir, err);
-    if (rc != TS_OK && !host.console)
-      return rc;
-    if (rc != TS_OK)
-      ts_log(TS_LOG_WARNING, "%s", err->text); /* the server says whether it matters */
-  }
+  /* The data folder is made or put right by server_create (plat_mkdir_service_data). */
   int rc = server_create(out, host.config, err);
   if (rc != TS_OK)
     return rc;
@@ -599,8 +563,11 @@ int host_install(const char *program, ts_err *err) {
   if (!win32_to_wide(program, wprogram, sizeof wprogram / sizeof wprogram[0]))
     return ts_err_set(err, TS_EINVAL, "program path too long or not UTF-8: %s", program);
   swprintf(command, sizeof command / sizeof command[0], L"\"%ls\" service run", wprogram);
+  int rc = check_program_folder(program, err);
+  if (rc != TS_OK)
+    return rc;
   SC_HANDLE scm;
-  int rc = open_scm(&scm, SC_MANAGER_CONNECT | SC_MANAGER_CREATE_SERVICE, err);
+  rc = open_scm(&scm, SC_MANAGER_CONNECT | SC_MANAGER_CREATE_SERVICE, err);
   if (rc != TS_OK)
     return rc;
   /* LocalSystem (no account given): the load scenarios and the census need a machine-wide view. */
@@ -627,8 +594,10 @@ int host_install(const char *program, ts_err *err) {
   configure(service, warn);
   CloseServiceHandle(service);
   CloseServiceHandle(scm);
-  char dir[PLAT_PATH_MAX];
-  rc = prepare_data_folder(dir, sizeof dir, err);
+  char note[PLAT_PATH_MAX * 2 + 256];
+  rc = prepare_data_folder(note, sizeof note, err);
+  if (rc == TS_OK && note[0])
+    warn("the data folder", note);
   if (rc == TS_OK)
     rc = register_event_source(wprogram, err);
   return rc;

@@ -222,6 +222,14 @@ int plat_service_restart_read(const char *name, plat_service_restart *out, ts_er
                     "threadsoup.service), not from failure actions");
 }
 
+int plat_service_image_read(const char *name, plat_service_image *out, ts_err *err) {
+  (void)name;
+  memset(out, 0, sizeof *out);
+  return ts_err_set(err, TS_EUNSUPPORTED,
+                    "systemd starts the daemon from its unit's ExecStart (make install puts it "
+                    "in PREFIX/bin, which root owns)");
+}
+
 const char *plat_wine_version(void) { return NULL; }
 
 static uint64_t ns_of(const struct timespec *ts) {

@@ -312,7 +312,15 @@ int plat_database_sidecars_inspectable(const char *path) {
   return 1;
 }
 
-int plat_mkdir_service_data(const char *path, ts_err *err) { return plat_mkdir_p(path, err); }
+int plat_mkdir_service_data(const char *path, char *note, size_t note_len, ts_err *err) {
+  if (note_len)
+    note[0] = '\0';
+  return plat_mkdir_p(path, err);
+}
+
+int plat_program_folder_safe(const char *folder, int *safe, char *reason, size_t len, ts_err *err) {
+  return plat_folder_is_admin_only(folder, safe, reason, len, err);
+}
 
 /* ---- files another user may have placed: every name relative to an open folder ----------------
  */

@@ -133,6 +133,62 @@ int plat_service_restart_read(const char *name, plat_service_restart *out, ts_er
   return TS_OK;
 }
 
+/* The program of a service's command line: the quoted first word, or up to ".exe " unquoted
+   (as the service manager itself reads an unquoted path with spaces). */
+static void image_program(const char *command, char *buf, size_t len) {
+  if (command[0] == '"') {
+    const char *end = strchr(command + 1, '"');
+    size_t n = end ? (size_t)(end - command - 1) : strlen(command + 1);
+    snprintf(buf, len, "%.*s", (int)n, command + 1);
+    return;
+  }
+  const char *exe = strstr(command, ".exe");
+  size_t n = exe ? (size_t)(exe - command) + 4 : strcspn(command, " ");
+  snprintf(buf, len, "%.*s", (int)n, command);
+}
+
+int plat_service_image_read(const char *name, plat_service_image *out, ts_err *err) {
+  memset(out, 0, sizeof *out);
+  wchar_t wide[128];
+  if (!win32_to_wide(name, wide, sizeof wide / sizeof wide[0]))
+    return ts_err_set(err, TS_EINVAL, "service name too long or not UTF-8: %s", name);
+  char text[256];
+  SC_HANDLE scm = OpenSCManagerW(NULL, NULL, SC_MANAGER_CONNECT);
+  if (!scm) {
+    win32_error_text(GetLastError(), text, sizeof text);
+    return ts_err_set(err, TS_EOS, "cannot open the Service Control Manager: %s", text);
+  }
+  SC_HANDLE service = OpenServiceW(scm, wide, SERVICE_QUERY_CONFIG);
+  DWORD code = service ? ERROR_SUCCESS : GetLastError();
+  union {
+    QUERY_SERVICE_CONFIGW config;
+    BYTE bytes[8192];
+  } q;
+  DWORD needed = 0;
+  char command[2048], program[1024];
+  int rc = TS_OK;
+  if (code == ERROR_SERVICE_DOES_NOT_EXIST) {
+    rc = TS_OK;
+  } else if (!service) {
+    win32_error_text(code, text, sizeof text);
+    rc = ts_err_set(err, TS_EOS, "cannot open the service %s: %s", name, text);
+  } else if (!QueryServiceConfigW(service, &q.config, sizeof q, &needed) ||
+             !q.config.lpBinaryPathName ||
+             !win32_from_wide(q.config.lpBinaryPathName, command, sizeof command)) {
+    win32_error_text(GetLastError(), text, sizeof text);
+    rc = ts_err_set(err, TS_EOS, "cannot read the command line of the service %s: %s", name, text);
+  } else {
+    out->installed = 1;
+    image_program(command, program, sizeof program);
+    plat_path_dirname(program, out->folder, sizeof out->folder);
+    rc = plat_program_folder_safe(out->folder, &out->safe, out->reason, sizeof out->reason, err);
+  }
+  if (service)
+    CloseServiceHandle(service);
+  CloseServiceHandle(scm);
+  return rc;
+}
+
 const char *plat_wine_version(void) {
   HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
   if (!ntdll)

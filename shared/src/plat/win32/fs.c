@@ -11,6 +11,10 @@
 #include <string.h>
 
 #include "win32.h"
+
+#include "threadsoup/plat_doctor.h"
+
+#include "../folder_acl.h"
 /* After windows.h (win32.h): RtlGenRandom, advapi32's SystemFunction036. */
 #include <ntsecapi.h>
 
@@ -541,12 +545,100 @@ void plat_claim_release(plat_claim *c) {
    opened on it now would fail that connection. */
 int plat_database_sidecars_inspectable(const char *path) { return !plat_file_exists(path); }
 
-/* SYSTEM and Administrators full control, Users read, for the folder and all inside; protected:
-   nothing inherited from ProgramData (where Users may create files). */
-#define SERVICE_DATA_SDDL L"D:P(A;OICI;FA;;;SY)(A;OICI;FA;;;BA)(A;OICI;FR;;;BU)"
+/* ---- who may change a folder, read as SDDL and judged by folder_acl.c ----------------------- */
 
-int plat_mkdir_service_data(const char *path, ts_err *err) {
+/* The folder's owner and DACL as SDDL text, into buf. */
+static int read_sddl(const char *path, char *buf, size_t len, ts_err *err) {
+  wchar_t wide[PLAT_PATH_MAX];
+  if (!win32_to_wide(path, wide, sizeof wide / sizeof wide[0]))
+    return ts_err_set(err, TS_EINVAL, "path too long or not UTF-8: %s", path);
+  PSECURITY_DESCRIPTOR sd = NULL;
+  DWORD code = GetNamedSecurityInfoW(wide, SE_FILE_OBJECT,
+                                     OWNER_SECURITY_INFORMATION | DACL_SECURITY_INFORMATION, NULL,
+                                     NULL, NULL, NULL, &sd);
+  char text[256];
+  if (code != ERROR_SUCCESS) {
+    win32_error_text(code, text, sizeof text);
+    return ts_err_set(err, TS_EOS, "cannot read who may change %s: %s", path, text);
+  }
+  char *sddl = NULL;
+  int rc = TS_OK;
+  if (!ConvertSecurityDescriptorToStringSecurityDescriptorA(
+          sd, SDDL_REVISION_1, OWNER_SECURITY_INFORMATION | DACL_SECURITY_INFORMATION, &sddl,
+          NULL)) {
+    win32_error_text(GetLastError(), text, sizeof text);
+    rc = ts_err_set(err, TS_EOS, "cannot read who may change %s: %s", path, text);
+  } else if (strlen(sddl) >= len) {
+    rc = ts_err_set(err, TS_EOS, "the access list of %s is too long to check", path);
+  } else {
+    snprintf(buf, len, "%s", sddl);
+  }
+  LocalFree(sddl);
+  LocalFree(sd);
+  return rc;
+}
+
+static int read_acl(const char *path, folder_acl *acl, ts_err *err) {
+  char sddl[8192], why[512];
+  int rc = read_sddl(path, sddl, sizeof sddl, err);
+  if (rc == TS_OK && folder_acl_parse(sddl, acl, why, sizeof why) != 0)
+    rc = ts_err_set(err, TS_EOS, "the access list of %s cannot be read: %s", path, why);
+  return rc;
+}
+
+/* This process's account as "S-1-5-…" ("" when the token cannot be read). */
+static void self_sid(char *buf, size_t len) {
+  buf[0] = '\0';
+  HANDLE token;
+  if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token))
+    return;
+  BYTE info[sizeof(TOKEN_USER) + SECURITY_MAX_SID_SIZE];
+  DWORD size;
+  char *text = NULL;
+  if (GetTokenInformation(token, TokenUser, info, sizeof info, &size) &&
+      ConvertSidToStringSidA(((TOKEN_USER *)info)->User.Sid, &text))
+    snprintf(buf, len, "%s", text);
+  LocalFree(text);
+  CloseHandle(token);
+}
+
+int plat_program_folder_safe(const char *folder, int *safe, char *reason, size_t len, ts_err *err) {
+  folder_acl acl;
+  *safe = 0;
+  int rc = read_acl(folder, &acl, err);
+  if (rc != TS_OK)
+    return rc;
+  /* The account installing is not trusted: an administrator's own folders (Downloads) are
+     writable by every program it runs unelevated. Wine has one account, the prefix's
+     administrator, and shows its folders as owned by it. */
+  char self[FOLDER_ACL_SID_MAX];
+  self_sid(self, sizeof self);
+  *safe =
+      !folder_acl_others_may_write(&acl, folder, plat_wine_version() ? self : NULL, reason, len);
+  return TS_OK;
+}
+
+/* The data folder found owned by someone else, renamed beside itself with the time in its name
+   ("ThreadSoup.untrusted-20261205T074000Z"), out of the service's way but kept for its owner. */
+static int move_aside(const char *path, const wchar_t *wide, char *aside, size_t len, ts_err *err) {
+  SYSTEMTIME t;
+  GetSystemTime(&t);
+  snprintf(aside, len, "%s.untrusted-%04u%02u%02uT%02u%02u%02uZ", path, t.wYear, t.wMonth, t.wDay,
+           t.wHour, t.wMinute, t.wSecond);
+  wchar_t wide_aside[PLAT_PATH_MAX];
+  if (!win32_to_wide(aside, wide_aside, sizeof wide_aside / sizeof wide_aside[0]))
+    return ts_err_set(err, TS_EINVAL, "path too long or not UTF-8: %s", aside);
+  if (MoveFileExW(wide, wide_aside, 0))
+    return TS_OK;
+  char text[256];
+  win32_error_text(GetLastError(), text, sizeof text);
+  return ts_err_set(err, TS_EOS, "cannot move %s aside to %s: %s", path, aside, text);
+}
+
+int plat_mkdir_service_data(const char *path, char *note, size_t note_len, ts_err *err) {
   char parent[PLAT_PATH_MAX];
+  if (note_len)
+    note[0] = '\0';
   plat_path_dirname(path, parent, sizeof parent);
   int rc = parent[0] ? plat_mkdir_p(parent, err) : TS_OK;
   wchar_t wide[PLAT_PATH_MAX];
@@ -555,33 +647,59 @@ int plat_mkdir_service_data(const char *path, ts_err *err) {
   if (rc != TS_OK)
     return rc;
   PSECURITY_DESCRIPTOR sd = NULL;
-  if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(SERVICE_DATA_SDDL, SDDL_REVISION_1, &sd,
-                                                            NULL))
+  if (!ConvertStringSecurityDescriptorToSecurityDescriptorA(FOLDER_ACL_SERVICE_DATA,
+                                                            SDDL_REVISION_1, &sd, NULL))
     return ts_err_set(err, TS_EOS, "cannot build the data folder's access list");
   SECURITY_ATTRIBUTES sa = {sizeof sa, sd, FALSE};
-  if (!CreateDirectoryW(wide, &sa)) {
-    DWORD code = GetLastError();
-    if (code != ERROR_ALREADY_EXISTS) {
-      char text[256];
-      win32_error_text(code, text, sizeof text);
+  char text[256], aside[PLAT_PATH_MAX + 32];
+  folder_acl have, want;
+  char self[FOLDER_ACL_SID_MAX], why[256];
+  if (CreateDirectoryW(wide, &sa))
+    goto done;
+  DWORD code = GetLastError();
+  if (code != ERROR_ALREADY_EXISTS) {
+    win32_error_text(code, text, sizeof text);
+    rc = ts_err_set(err, TS_EOS, "cannot create folder %s: %s", path, text);
+    goto done;
+  }
+  /* A link (a junction planted there) is moved aside as it is, never judged by its target. */
+  DWORD attributes = GetFileAttributesW(wide);
+  folder_data_action action = FOLDER_DATA_MOVE_ASIDE;
+  memset(&have, 0, sizeof have);
+  if (attributes == INVALID_FILE_ATTRIBUTES || !(attributes & FILE_ATTRIBUTE_REPARSE_POINT)) {
+    rc = read_acl(path, &have, err);
+    if (rc != TS_OK)
+      goto done;
+    folder_acl_parse(FOLDER_ACL_SERVICE_DATA, &want, why, sizeof why);
+    self_sid(self, sizeof self);
+    action = folder_acl_data_action(&have, &want, self);
+  }
+  if (action == FOLDER_DATA_MOVE_ASIDE) {
+    /* Taking it over would keep whatever its owner left inside (files, links); a new folder
+       holds only what the service writes. */
+    rc = move_aside(path, wide, aside, sizeof aside, err);
+    if (rc == TS_OK && !CreateDirectoryW(wide, &sa)) {
+      win32_error_text(GetLastError(), text, sizeof text);
       rc = ts_err_set(err, TS_EOS, "cannot create folder %s: %s", path, text);
-    } else if ((rc = plat_check_own_file(path, err)) == TS_OK) {
-      /* There already, and ours: the same protected list (a folder made by an older version
-         inherited ProgramData's). */
-      BOOL present = FALSE, defaulted = FALSE;
-      PACL dacl = NULL;
-      if (GetSecurityDescriptorDacl(sd, &present, &dacl, &defaulted) && present) {
-        code = SetNamedSecurityInfoW(
-            wide, SE_FILE_OBJECT, DACL_SECURITY_INFORMATION | PROTECTED_DACL_SECURITY_INFORMATION,
-            NULL, NULL, dacl, NULL);
-        if (code != ERROR_SUCCESS) {
-          char text[256];
-          win32_error_text(code, text, sizeof text);
-          rc = ts_err_set(err, TS_EOS, "cannot protect folder %s: %s", path, text);
-        }
-      }
+    }
+    if (rc == TS_OK)
+      snprintf(note, note_len,
+               "%s was there before, owned by %s or a link: moved aside to %s (its owner may "
+               "delete it) and made anew for SYSTEM and Administrators",
+               path, have.owner[0] ? have.owner : "someone else", aside);
+  } else if (action == FOLDER_DATA_RESET) {
+    BOOL present = FALSE, defaulted = FALSE;
+    PACL dacl = NULL;
+    GetSecurityDescriptorDacl(sd, &present, &dacl, &defaulted);
+    code = SetNamedSecurityInfoW(wide, SE_FILE_OBJECT,
+                                 DACL_SECURITY_INFORMATION | PROTECTED_DACL_SECURITY_INFORMATION,
+                                 NULL, NULL, dacl, NULL);
+    if (code != ERROR_SUCCESS) {
+      win32_error_text(code, text, sizeof text);
+      rc = ts_err_set(err, TS_EOS, "cannot protect folder %s: %s", path, text);
     }
   }
+done:
   LocalFree(sd);
   return rc;
 }

@@ -23,13 +23,16 @@
    run under Wine at a load average above 100: 2 of about 700 connections waited past 10 s) one
    client can lose several rounds; 30 s before saying the service is busy. */
 #define IPC_BUSY_WAIT_MS 30000
-/* SYSTEM and Administrators full access; interactive users 0x12008b = FILE_GENERIC_READ
-   (0x120089) | FILE_WRITE_DATA (0x2): they read and write the stream but lack
-   FILE_CREATE_PIPE_INSTANCE (0x4, the bit of FILE_APPEND_DATA that GENERIC_WRITE carries), so they
-   cannot add server instances of the service's pipe and answer other users' clients. Nobody
-   else. "P" protects the DACL from inherited entries. */
-#define IPC_PIPE_SDDL L"D:P(A;;GA;;;SY)(A;;GA;;;BA)(A;;0x0012008b;;;IU)"
-/* What a client opens the pipe with: exactly what interactive users are granted. */
+/* SYSTEM and Administrators full access; authenticated users (every account that signed in:
+   an interactive user, a scheduled task, a service account, an SSH session; not anonymous or
+   guest logons) 0x12008b = FILE_GENERIC_READ (0x120089) | FILE_WRITE_DATA (0x2): they read and
+   write the stream but lack FILE_CREATE_PIPE_INSTANCE (0x4, the bit of FILE_APPEND_DATA that
+   GENERIC_WRITE carries), so they cannot add server instances of the service's pipe and answer
+   other users' clients. Connecting gives no right: the server decides each request by the
+   client's token (handlers.c's table: read for anyone who connects, control and programs for
+   those peer_rights.c names). Nobody else. "P" protects the DACL from inherited entries. */
+#define IPC_PIPE_SDDL L"D:P(A;;GA;;;SY)(A;;GA;;;BA)(A;;0x0012008b;;;AU)"
+/* What a client opens the pipe with: exactly what authenticated users are granted. */
 #define IPC_CLIENT_ACCESS (FILE_GENERIC_READ | FILE_WRITE_DATA)
 
 /* How many instances of the pipe wait for clients at once. With one, a burst of clients (the tray,
@@ -397,7 +400,7 @@ int plat_ipc_connect(plat_ipc_conn **out, const char *address, ts_err *err) {
     if (code == ERROR_ACCESS_DENIED)
       return ts_err_set(err, TS_EOS,
                         "ThreadSoup's service refused this user on %s: only "
-                        "administrators and interactive users may connect",
+                        "administrators and signed-in accounts may connect",
                         address);
     if (code != ERROR_PIPE_BUSY)
       return os_error(err, code, "cannot connect to", address);
