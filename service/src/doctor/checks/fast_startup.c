@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "../checks.h"
+#include "../probe.h"
 
 void doctor_judge_fast_startup(const plat_sleep_facts *f, doctor_finding *out) {
   if (!f->windows) {
@@ -32,13 +33,8 @@ void doctor_judge_fast_startup(const plat_sleep_facts *f, doctor_finding *out) {
 }
 
 static void check_fast_startup(const doctor_context *ctx, doctor_finding *out) {
-  plat_sleep_facts facts;
-  const plat_sleep_facts *f = ctx->sleep_facts;
-  if (!f) {
-    plat_sleep_facts_read(&facts);
-    f = &facts;
-  }
-  doctor_judge_fast_startup(f, out);
+  plat_sleep_facts own;
+  doctor_judge_fast_startup(doctor_sleep_facts(ctx, &own), out);
 }
 
 const doctor_check doctor_check_fast_startup = {

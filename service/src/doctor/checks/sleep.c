@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "../checks.h"
+#include "../probe.h"
 
 /* "30 min", "2 h", "never", "unknown". */
 static void idle_words(long s, char *buf, size_t len) {
@@ -51,13 +52,8 @@ void doctor_judge_sleep(const plat_sleep_facts *f, doctor_finding *out) {
 }
 
 static void check_sleep(const doctor_context *ctx, doctor_finding *out) {
-  plat_sleep_facts facts;
-  const plat_sleep_facts *f = ctx->sleep_facts;
-  if (!f) {
-    plat_sleep_facts_read(&facts);
-    f = &facts;
-  }
-  doctor_judge_sleep(f, out);
+  plat_sleep_facts own;
+  doctor_judge_sleep(doctor_sleep_facts(ctx, &own), out);
 }
 
 const doctor_check doctor_check_sleep = {

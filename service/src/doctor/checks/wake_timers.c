@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "../checks.h"
+#include "../probe.h"
 
 /* GUID_ALLOW_RTC_WAKE's values, as Power Options names them. */
 static const char *wake_words(int v) {
@@ -41,13 +42,8 @@ void doctor_judge_wake_timers(const plat_sleep_facts *f, doctor_finding *out) {
 }
 
 static void check_wake_timers(const doctor_context *ctx, doctor_finding *out) {
-  plat_sleep_facts facts;
-  const plat_sleep_facts *f = ctx->sleep_facts;
-  if (!f) {
-    plat_sleep_facts_read(&facts);
-    f = &facts;
-  }
-  doctor_judge_wake_timers(f, out);
+  plat_sleep_facts own;
+  doctor_judge_wake_timers(doctor_sleep_facts(ctx, &own), out);
 }
 
 const doctor_check doctor_check_wake_timers = {
