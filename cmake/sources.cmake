@@ -23,6 +23,7 @@ set(TS_SHARED_SOURCES
   shared/src/plat/spin_probe.c
   shared/src/plat/windows_facts.c
   shared/src/proto.c
+  shared/src/plat/${TS_PLATFORM}/awake.c
   shared/src/plat/${TS_PLATFORM}/census.c
   shared/src/plat/${TS_PLATFORM}/child.c
   shared/src/plat/${TS_PLATFORM}/console.c
@@ -59,6 +60,7 @@ set(TS_CORE_SOURCES
   service/src/doctor/checks/data.c
   service/src/doctor/checks/export_folders.c
   service/src/doctor/checks/image_folder.c
+  service/src/doctor/checks/fast_startup.c
   service/src/doctor/checks/open_files.c
   service/src/doctor/checks/pid_max.c
   service/src/doctor/checks/pids_max.c
@@ -66,9 +68,11 @@ set(TS_CORE_SOURCES
   service/src/doctor/checks/quiet.c
   service/src/doctor/checks/rights.c
   service/src/doctor/checks/server.c
+  service/src/doctor/checks/sleep.c
   service/src/doctor/checks/threads_max.c
   service/src/doctor/checks/timer.c
   service/src/doctor/checks/user_tasks.c
+  service/src/doctor/checks/wake_timers.c
   service/src/doctor/checks/restart.c
   service/src/doctor/doctor.c
   service/src/doctor/findings.c

@@ -155,9 +155,11 @@ static void raised_limits_hold(void) {
   for (int i = 0; i < r->count; i++) {
     const doctor_finding *f = &r->findings[i];
     if (strcmp(f->check, "timer") == 0 || strcmp(f->check, "restart") == 0 ||
-        strcmp(f->check, "image-folder") == 0)
+        strcmp(f->check, "image-folder") == 0 || strcmp(f->check, "sleep") == 0 ||
+        strcmp(f->check, "wake-timers") == 0 || strcmp(f->check, "fast-startup") == 0)
       continue; /* this machine's own timer; systemd's unit restarts the daemon and names its
-                   program (skip) */
+                   program (skip); Linux has no power plan, and logind is this machine's (ok or
+                   skip) */
     if (f->status != DOCTOR_OK)
       fprintf(stderr, "  %s: %s\n", f->check, f->measured);
     CHECK_INT(f->status, DOCTOR_OK);
@@ -880,11 +882,87 @@ static void run_stores_checks_and_report_shows_them(void) {
 
 /* The table, built from checks.c's list of checks/NAME.c files: every check once, in the order
    `threadsoup doctor` prints them, each with its assumption, its kind and its function. */
+/* Recorded answers of the power plan: a stock Balanced plan on a laptop (sleep after 30 min on
+   mains, 15 on battery; wake timers enabled on mains, important only on battery; Fast Startup on),
+   a desktop set never to sleep with wake timers and Fast Startup off, a plan that could not be
+   read, and Linux with and without systemd-logind. */
+static void sleep_wake_and_fast_startup_rules(void) {
+  doctor_finding f;
+  plat_sleep_facts stock = {1, 1800, 900, 1, 2, 1, 1, 0, ""};
+  doctor_judge_sleep(&stock, &f);
+  CHECK_INT(f.status, DOCTOR_OK);
+  CHECK_STR_CONTAINS(f.measured, "sleeps when idle after 30 min on mains power, after 15 min on "
+                                 "battery");
+  CHECK_STR_CONTAINS(f.measured, "holds a power request (system required)");
+  doctor_judge_wake_timers(&stock, &f);
+  CHECK_INT(f.status, DOCTOR_OK);
+  CHECK_STR_CONTAINS(f.measured, "on mains power: enabled, on battery: important wake timers only");
+  doctor_judge_fast_startup(&stock, &f);
+  CHECK_INT(f.status, DOCTOR_WARN);
+  CHECK_STR_CONTAINS(f.measured, "Fast Startup is on (HiberbootEnabled 1)");
+  CHECK_STR_CONTAINS(f.advice, "powercfg /h off");
+
+  plat_sleep_facts desktop = {1, 0, 7200, 0, 0, 0, 1, 0, ""};
+  doctor_judge_sleep(&desktop, &f);
+  CHECK_INT(f.status, DOCTOR_OK);
+  CHECK_STR_CONTAINS(f.measured, "idle never on mains power, after 2 h on battery");
+  doctor_judge_wake_timers(&desktop, &f);
+  CHECK_INT(f.status, DOCTOR_WARN);
+  CHECK_STR_CONTAINS(f.measured, "on mains power: disabled");
+  CHECK_STR_CONTAINS(f.advice, "RTCWAKE 1");
+  doctor_judge_fast_startup(&desktop, &f);
+  CHECK_INT(f.status, DOCTOR_OK);
+  CHECK_STR_CONTAINS(f.measured, "Fast Startup is off");
+  desktop.fast_startup = 1;
+  desktop.hibernation = 0;
+  doctor_judge_fast_startup(&desktop, &f);
+  CHECK_INT(f.status, DOCTOR_OK);
+  CHECK_STR_CONTAINS(f.measured, "set but hibernation is off");
+
+  plat_sleep_facts unread = {1, PLAT_LIMIT_UNKNOWN, PLAT_LIMIT_UNKNOWN, -1, -1, -1, -1,
+                             0, "Access is denied."};
+  doctor_judge_sleep(&unread, &f);
+  CHECK_INT(f.status, DOCTOR_WARN);
+  CHECK_STR_CONTAINS(f.measured, "sleep timeouts unknown");
+  CHECK_STR_CONTAINS(f.measured, "Access is denied.");
+  doctor_judge_wake_timers(&unread, &f);
+  CHECK_INT(f.status, DOCTOR_WARN);
+  CHECK_STR_CONTAINS(f.measured, "wake timers unknown");
+  doctor_judge_fast_startup(&unread, &f);
+  CHECK_INT(f.status, DOCTOR_SKIP);
+
+  plat_sleep_facts linux_logind = {0, PLAT_LIMIT_UNKNOWN, PLAT_LIMIT_UNKNOWN, -1, -1, -1, -1, 1,
+                                   ""};
+  doctor_judge_sleep(&linux_logind, &f);
+  CHECK_INT(f.status, DOCTOR_OK);
+  CHECK_STR_CONTAINS(f.measured, "systemd-logind runs");
+  linux_logind.logind = 0;
+  doctor_judge_sleep(&linux_logind, &f);
+  CHECK_INT(f.status, DOCTOR_SKIP);
+  CHECK_STR_CONTAINS(f.measured, "no systemd-logind");
+  doctor_judge_wake_timers(&linux_logind, &f);
+  CHECK_INT(f.status, DOCTOR_SKIP);
+  CHECK_STR_CONTAINS(f.measured, "WakeSystem=true");
+  doctor_judge_fast_startup(&linux_logind, &f);
+  CHECK_INT(f.status, DOCTOR_SKIP);
+
+  /* Through the table, on given facts. */
+  doctor_context ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.sleep_facts = &stock;
+  for (size_t i = 0; i < doctor_check_count(); i++)
+    if (strcmp(doctor_check_at(i)->name, "fast-startup") == 0)
+      doctor_check_at(i)->run(&ctx, &f);
+  CHECK_INT(f.status, DOCTOR_WARN);
+  CHECK_STR_CONTAINS(f.measured, "HiberbootEnabled 1");
+}
+
 static void table_lists_every_check_in_order(void) {
-  static const char *const names[] = {"timer",       "children",     "rights",     "server",
-                                      "restart",     "image-folder", "data",       "export-folders",
-                                      "quiet",       "power",        "burn-clock", "pid-max",
-                                      "threads-max", "pids-max",     "open-files", "user-tasks"};
+  static const char *const names[] = {"timer",        "children",     "rights",    "server",
+                                      "restart",      "image-folder", "data",      "export-folders",
+                                      "quiet",        "power",        "sleep",     "wake-timers",
+                                      "fast-startup", "burn-clock",   "pid-max",   "threads-max",
+                                      "pids-max",     "open-files",   "user-tasks"};
   size_t count = sizeof names / sizeof names[0];
   CHECK_INT((long)doctor_check_count(), (long)count);
   for (size_t i = 0; i < count && i < doctor_check_count(); i++) {
@@ -939,6 +1017,7 @@ int main(int argc, char **argv) {
   RUN_CASE(image_folder_rule);
   RUN_CASE(rights_rule);
   RUN_CASE(power_rule);
+  RUN_CASE(sleep_wake_and_fast_startup_rules);
   RUN_CASE(burn_clock_rule);
   RUN_CASE(spin_probe_leaves_out_preemption);
   RUN_CASE(burn_clock_here);

@@ -2,8 +2,10 @@
 /* test_experiment.c - where a trial's time goes: the quiet gate watched during the settle, the
    benchmark's iterations per trial (fixed, auto, kept on resume), the previous load torn down
    while the next one settles (the census counts only the new one), the gate giving way to
-   recording on a busy machine, and the time.* metrics every trial records. */
+   recording on a busy machine, the time.* metrics every trial records, and a trial that spans a
+   suspend measured again, with the machine kept awake for the run. */
 #include <math.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "store/store.h"
 #include "testdb.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/plat_knobs.h"
 
 #define MAX_TRIALS 32
 
@@ -306,7 +309,103 @@ static void gate_gives_way_to_recording(void) {
   store_close(s);
 }
 
+/* The boundary: a second asleep or more counts; less, or readings that go backwards (an
+   injected minute, then the real clock), do not. */
+static void time_asleep_counts_from_a_second(void) {
+  uint64_t s = TS_NS_PER_S;
+  CHECK(experiment_time_asleep(5 * s, 5 * s + s - 1) == 0);
+  CHECK(experiment_time_asleep(5 * s, 6 * s) == s);
+  CHECK(experiment_time_asleep(5 * s, 65 * s) == 60 * s);
+  CHECK(experiment_time_asleep(65 * s, 5 * s) == 0);
+}
+
+/* The first attempt of the only trial sees a minute asleep (the second reading of the time
+   asleep): it is measured again, the trial that counts says why, the run says so, and the
+   machine was kept awake (or the run says why it could not be). */
+static void a_trial_across_a_suspend_is_measured_again(void) {
+  store *s = NULL;
+  int64_t run_id;
+  static run_facts f;
+  plat_fault_inject(PLAT_FAULT_SUSPEND, 1, 1);
+  REQUIRE(run_plan("experiment_suspend.db",
+                   "conditions = baseline\nbench = builtin-st\nreps = 1\nwarmup = 0\n"
+                   "settle = 0s\nwork-scale = 0.02\niterations = 1\n",
+                   &s, &run_id, &f) == TS_OK);
+  plat_fault_inject(PLAT_FAULT_SUSPEND, -1, 0);
+  CHECK_INT(f.count, 1);
+  fprintf(stderr, "  warnings: %s\n  notes: %s", f.t[0].warnings, f.notes);
+  CHECK(f.t[0].score > 0);
+  CHECK(strstr(f.t[0].warnings, "measured again: attempt 1 spanned a suspend of 60 s") != NULL);
+  CHECK(strstr(f.notes, "trial 1 (baseline, builtin-st) spanned a suspend of 60 s: measured "
+                        "again") != NULL);
+  CHECK(strstr(f.notes, "stay awake: held\n") != NULL || strstr(f.notes, "stay awake: n/a: "));
+  store_close(s);
+}
+
+#ifndef _WIN32
+#include <unistd.h>
+
+/* 1 while the process whose pid the stand-in inhibitor wrote runs (not gone, not a zombie). */
+static int inhibitor_running(void) {
+  long pid = -1;
+  FILE *f = fopen("experiment_inhibit.pid", "r");
+  if (!f || fscanf(f, "%ld", &pid) != 1)
+    pid = -1;
+  if (f)
+    fclose(f);
+  char path[64], stat[256] = "";
+  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+  FILE *p = pid > 0 ? fopen(path, "r") : NULL;
+  if (!p)
+    return 0;
+  size_t n = fread(stat, 1, sizeof stat - 1, p);
+  fclose(p);
+  stat[n] = '\0';
+  const char *state = strrchr(stat, ')');
+  return state && state[1] == ' ' && state[2] != 'Z';
+}
+
+static void see_inhibitor(void *ctx, const experiment_progress *progress) {
+  (void)progress;
+  *(int *)ctx += inhibitor_running();
+}
+
+/* Linux: the inhibitor runs during every trial and is gone when the run has ended (a stand-in for
+   systemd-inhibit that behaves as it does when logind grants the lock). */
+static void the_run_keeps_the_machine_awake(void) {
+  FILE *f = fopen("experiment_inhibit.sh", "w");
+  REQUIRE(f != NULL);
+  fputs("#!/bin/sh\necho $$ > experiment_inhibit.pid\n"
+        "while [ \"${1#--}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n",
+        f);
+  fclose(f);
+  REQUIRE(chmod("experiment_inhibit.sh", 0755) == 0);
+  plat_knob_set_text(PLAT_KNOB_INHIBIT_PROGRAM, "experiment_inhibit.sh");
+  store *s = NULL;
+  plan p;
+  ts_err err;
+  int seen = 0;
+  remove_db("experiment_awake.db");
+  REQUIRE(store_open(&s, "experiment_awake.db", &err) == TS_OK);
+  REQUIRE(plan_parse("conditions = baseline\nbench = builtin-st\nreps = 2\nwarmup = 0\n"
+                     "settle = 0s\nwork-scale = 0.02\niterations = 1\n",
+                     "test", &p, &err) == TS_OK);
+  experiment_observer o = {NULL, see_inhibitor, NULL, &seen};
+  int64_t run_id;
+  CHECK_INT(experiment_run(s, &p, 3, &o, NULL, &run_id, &err), TS_OK);
+  plat_knob_set_text(PLAT_KNOB_INHIBIT_PROGRAM, NULL);
+  CHECK_INT(seen, 2);
+  CHECK(!inhibitor_running());
+  store_close(s);
+}
+#endif
+
 int main(void) {
+#ifndef _WIN32
+  RUN_CASE(the_run_keeps_the_machine_awake);
+#endif
+  RUN_CASE(time_asleep_counts_from_a_second);
+  RUN_CASE(a_trial_across_a_suspend_is_measured_again);
   RUN_CASE(gate_is_watched_during_the_settle);
   RUN_CASE(iterations_make_a_trial);
   RUN_CASE(resumed_run_keeps_its_iterations);

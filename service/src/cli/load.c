@@ -341,9 +341,13 @@ static int run_load(const load_options *opts) {
     return cli_fail(&err);
   }
   uint64_t started = plat_clock_ns();
+  char awake_state[300];
+  plat_stay_awake *awake =
+      plat_stay_awake_begin("ThreadSoup runs a load", awake_state, sizeof awake_state);
   printf("load %s: %ld threads and %ld processes created in %.2f s; stop with Ctrl+C%s\n",
          o.spec.text, load_spec_threads(&o.spec), load_spec_processes(&o.spec),
          (double)(started - t0) / TS_NS_PER_S, o.for_ns ? " or after --for" : "");
+  printf("stay awake: %s\n", awake_state);
   print_timers(&o.spec, l);
   fflush(stdout);
 
@@ -367,6 +371,7 @@ static int run_load(const load_options *opts) {
   }
   uint64_t t1 = plat_clock_ns();
   load_stop(l);
+  plat_stay_awake_end(awake);
   uint64_t t2 = plat_clock_ns();
   /* A joined thread may still be listed for a moment; give the OS up to half a second. */
   long threads_after = plat_process_thread_count(plat_self_pid(), &err);

@@ -15,6 +15,9 @@
   X(export_folders)                                                                                \
   X(quiet)                                                                                         \
   X(power)                                                                                         \
+  X(sleep)                                                                                         \
+  X(wake_timers)                                                                                   \
+  X(fast_startup)                                                                                  \
   X(burn_clock)                                                                                    \
   X(pid_max)                                                                                       \
   X(threads_max)                                                                                   \

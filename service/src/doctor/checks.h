@@ -29,6 +29,7 @@ typedef struct doctor_context {
   const char *wine;                  /* NULL: plat_wine_version() (tests set "" for none) */
   const plat_spin_clock *spin_clock; /* NULL: measure burn's clock (plat_spin_clock_measure) */
   const plat_service_restart *service_restart; /* NULL: read the service's failure actions */
+  const plat_sleep_facts *sleep_facts; /* NULL: read the power plan (plat_sleep_facts_read) */
   /* Connects to the service at `address`, says hello and asks `status`; TS_OK when the verified
      service answered. Errors as plat_ipc_connect's (TS_EUNSUPPORTED: nothing listens, TS_EDENIED:
      not the service). NULL: the server check is skipped (a run inside the service itself). */
@@ -88,5 +89,10 @@ void doctor_judge_image_folder(const plat_service_image *image, doctor_finding *
    can write; `first` says which and why. */
 void doctor_judge_export_folders(int count, int exposed, const char *first, doctor_finding *out);
 void doctor_judge_user_tasks(const plat_task_limits *l, long need, doctor_finding *out);
+/* Sleep, wake timers and Fast Startup from the power plan's facts (checks/sleep.c,
+   checks/wake_timers.c, checks/fast_startup.c). */
+void doctor_judge_sleep(const plat_sleep_facts *f, doctor_finding *out);
+void doctor_judge_wake_timers(const plat_sleep_facts *f, doctor_finding *out);
+void doctor_judge_fast_startup(const plat_sleep_facts *f, doctor_finding *out);
 
 #endif

@@ -68,3 +68,10 @@ void doctor_judge_machine_limit(const char *what, long limit, long need, long ru
 }
 
 long doctor_need_tasks(const doctor_context *ctx) { return ctx->load_tasks + DOCTOR_SERVICE_TASKS; }
+
+const plat_sleep_facts *doctor_sleep_facts(const doctor_context *ctx, plat_sleep_facts *own) {
+  if (ctx->sleep_facts)
+    return ctx->sleep_facts;
+  plat_sleep_facts_read(own);
+  return own;
+}

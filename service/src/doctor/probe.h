@@ -20,6 +20,8 @@ int doctor_compare_doubles(const void *a, const void *b);
 int doctor_limits_of(const doctor_context *ctx, const char *what, plat_task_limits *own,
                      const plat_task_limits **l, doctor_finding *out);
 /* Tasks running on the machine now (ctx's, else counted). */
+/* The power plan's facts the context gives, or else this machine's, read into *own. */
+const plat_sleep_facts *doctor_sleep_facts(const doctor_context *ctx, plat_sleep_facts *own);
 long doctor_machine_tasks(const doctor_context *ctx);
 /* Tasks the largest load needs, the service's own threads included. */
 long doctor_need_tasks(const doctor_context *ctx);

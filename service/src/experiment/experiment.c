@@ -365,13 +365,18 @@ static int run_iterations(const trial_context *t, const bench_def *bench, const 
 }
 
 /* Runs one trial and commits its result. TS_EINTERRUPTED when interrupted before the benchmark
-   (the trial stays pending, to run on resume). The trial's load is left to rn's teardown, which
-   the next trial (or the run's end) joins. */
+   (the trial stays pending, to run on resume). A trial during which the machine slept measured
+   a machine that stopped, whose clocks the OS may not have stopped with it: it commits nothing,
+   the trial stays pending and *asleep_ns gets the time asleep (0 otherwise); `rerun_note`, when
+   not empty, is the warning the trial keeps when it is measured again. The trial's load is left to
+   rn's teardown, which the next trial (or the run's end) joins. */
 static int run_trial(runner *rn, const trial_context *t, experiment_progress *progress,
-                     ts_err *err) {
+                     const char *rerun_note, uint64_t *asleep_ns, ts_err *err) {
   char started_at[32], finished_at[32], warning[256];
   plat_utc_timestamp(started_at, sizeof started_at);
   uint64_t trial_begin = plat_clock_ns();
+  uint64_t asleep_begin = plat_suspended_ns();
+  *asleep_ns = 0;
 
   const char *arg, *settings[BENCH_SETTINGS_MAX];
   const bench_def *bench = plan_bench(t->p, t->bench_spec, &arg, settings, err);
@@ -413,6 +418,10 @@ static int run_trial(runner *rn, const trial_context *t, experiment_progress *pr
     return ts_err_set(err, TS_EINTERRUPTED, "interrupted");
   }
   uint64_t stop_ns = joined_first_ns + wait.teardown_ns;
+  if (rerun_note[0]) {
+    size_t used = strlen(warning);
+    snprintf(warning + used, sizeof warning - used, "%s%s", used ? "; " : "", rerun_note);
+  }
   rn->gate_timeouts = wait.timed_out ? rn->gate_timeouts + 1 : 0;
 
   /* Every sleeper has started by now: what they asked for and what they got. */
@@ -497,6 +506,9 @@ static int run_trial(runner *rn, const trial_context *t, experiment_progress *pr
   plat_utc_timestamp(finished_at, sizeof finished_at);
   if (rc != TS_OK)
     return rc;
+  *asleep_ns = experiment_time_asleep(asleep_begin, plat_suspended_ns());
+  if (*asleep_ns)
+    return TS_OK;
 
   if (outside >= 0)
     metrics[m++] = (store_metric){"outside.cpu_percent", outside};
@@ -656,6 +668,36 @@ static int choose_iterations(store *s, int64_t run_id, const plan *p, const pend
   return k;
 }
 
+uint64_t experiment_time_asleep(uint64_t suspended_before, uint64_t suspended_after) {
+  uint64_t asleep = suspended_after > suspended_before ? suspended_after - suspended_before : 0;
+  return asleep >= EXPERIMENT_ASLEEP_NOTICED_NS ? asleep : 0;
+}
+
+/* Runs one trial until an attempt spans no suspend, up to EXPERIMENT_ASLEEP_ATTEMPTS attempts;
+   the trial that counts says in its warnings that it was measured again, and why. */
+static int run_trial_awake(runner *rn, const trial_context *t, experiment_progress *progress,
+                           const experiment_observer *observer, ts_err *err) {
+  char rerun_note[160] = "";
+  for (int attempt = 1;; attempt++) {
+    uint64_t asleep_ns;
+    int rc = run_trial(rn, t, progress, rerun_note, &asleep_ns, err);
+    if (rc != TS_OK || asleep_ns == 0)
+      return rc;
+    double asleep_s = (double)asleep_ns / (double)TS_NS_PER_S;
+    if (attempt == EXPERIMENT_ASLEEP_ATTEMPTS)
+      return ts_err_set(err, TS_EFAILED,
+                        "the machine slept during each of %d attempts (%.0f s during the last): "
+                        "keep it awake (threadsoup doctor's sleep check) and resume the run",
+                        attempt, asleep_s);
+    snprintf(rerun_note, sizeof rerun_note,
+             "measured again: attempt %d spanned a suspend of %.0f s", attempt, asleep_s);
+    char text[256];
+    snprintf(text, sizeof text, "trial %d (%s, %s) spanned a suspend of %.0f s: measured again",
+             progress->seq, progress->condition, progress->bench, asleep_s);
+    note(observer, text);
+  }
+}
+
 /* Runs the trials l->rows[from .. to - 1], in order. */
 static int run_pending(store *s, int64_t run_id, const plan *p, pending_list *l, int from, int to,
                        int *done, int total, uint64_t began, const experiment_observer *observer,
@@ -680,7 +722,7 @@ static int run_pending(store *s, int64_t run_id, const plan *p, pending_list *l,
     experiment_progress progress = {
         run_id,     *done + 1, total, row->seq, row->block, p->conditions[c].text,
         row->bench, 0,         "",    -1,       NULL,       0};
-    int rc = run_trial(rn, &t, &progress, err);
+    int rc = run_trial_awake(rn, &t, &progress, observer, err);
     if (rc == TS_EINTERRUPTED || rc == TS_ESTORE)
       return rc;
     if (rc != TS_OK) {
@@ -775,6 +817,17 @@ static void leave_quiet(store *s, const experiment_observer *o) {
   note(o, text);
 }
 
+/* The machine stays awake from before the machine checks to after the last trial's load is
+   gone, whatever ends the run; where the OS cannot be asked, the run goes on and says so. */
+static plat_stay_awake *stay_awake(int64_t run_id, const experiment_observer *o) {
+  char why[64], state[300], text[400];
+  snprintf(why, sizeof why, "ThreadSoup run %lld is measuring", (long long)run_id);
+  plat_stay_awake *awake = plat_stay_awake_begin(why, state, sizeof state);
+  snprintf(text, sizeof text, "stay awake: %s", state);
+  note(o, text);
+  return awake;
+}
+
 /* The machine checks (`threadsoup doctor`'s quick ones) before the first trial of each sitting:
    stored with the run for its report, and a note; a check that fails does not stop the run. */
 static void check_machine(store *s, int64_t run_id, const experiment_observer *o) {
@@ -809,6 +862,7 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
                         const experiment_observer *observer, const plat_cancel *cancel,
                         ts_err *err) {
   pending_list l = {.rows = NULL}; /* the rest zero: no teardown pending, nothing chosen */
+  plat_stay_awake *awake = stay_awake(run_id, observer);
   check_machine(s, run_id, observer);
   int quiet = enter_quiet(s, run_id, p, observer);
   int rc = store_run_trials(s, run_id, collect_pending, &l, err);
@@ -885,6 +939,7 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
   free(l.rows);
   if (quiet)
     leave_quiet(s, observer);
+  plat_stay_awake_end(awake);
 
   char finished_at[32], detail[600];
   ts_err end_err;

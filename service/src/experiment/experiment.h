@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "threadsoup/units.h"
 #include "../store/store.h"
 #include "../plan/plan.h"
 
@@ -32,6 +33,15 @@ typedef struct experiment_observer {
   void (*note)(void *ctx, const char *text);
   void *ctx;
 } experiment_observer;
+
+/* A trial during which the machine slept this long or longer is measured again, at most this
+   many times in all; below it, the difference is the noise of two clock readings. */
+#define EXPERIMENT_ASLEEP_NOTICED_NS (1000 * TS_NS_PER_MS)
+#define EXPERIMENT_ASLEEP_ATTEMPTS 3
+
+/* The time asleep between two readings of plat_suspended_ns, or 0 when it is below
+   EXPERIMENT_ASLEEP_NOTICED_NS (or the readings go backwards). */
+uint64_t experiment_time_asleep(uint64_t suspended_before, uint64_t suspended_after);
 
 /* Stores a new run of the plan with all its trials pending, ordered from `seed`. */
 int experiment_start(store *s, const plan *p, uint64_t seed, int64_t *run_id, ts_err *err);

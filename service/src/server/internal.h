@@ -57,7 +57,8 @@ typedef struct client {
 /* What runs, changed only by runner.c (under server.lock). At most one of a client's load and
    an experiment at a time. */
 typedef struct runner_state {
-  load *client_load; /* load started by a client */
+  load *client_load;             /* load started by a client */
+  plat_stay_awake *client_awake; /* the machine kept awake while it runs (NULL: not possible) */
   load_spec client_spec;
   int load_busy; /* a client's load is being started or stopped */
 

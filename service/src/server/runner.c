@@ -402,10 +402,16 @@ int runner_start_load(server *svc, const load_spec *spec, ts_err *err) {
      stop (the process interrupt) ends the ramp. */
   load *l = NULL;
   rc = load_start(spec, NULL, &l, err);
+  char state[300];
+  plat_stay_awake *awake =
+      rc == TS_OK ? plat_stay_awake_begin("ThreadSoup runs a load", state, sizeof state) : NULL;
+  if (rc == TS_OK && !awake)
+    ts_log(TS_LOG_WARNING, "the machine may sleep during the load: %s", state);
   plat_mutex_lock(&svc->lock);
   svc->runner.load_busy = 0;
   if (rc == TS_OK) {
     svc->runner.client_load = l;
+    svc->runner.client_awake = awake;
     svc->runner.client_spec = *spec;
   }
   plat_cond_broadcast(&svc->changed);
@@ -419,14 +425,17 @@ int runner_stop_load(server *svc, char *text, size_t len, ts_err *err) {
   plat_mutex_lock(&svc->lock);
   runner_state *st = &svc->runner;
   load *l = st->client_load;
+  plat_stay_awake *awake = st->client_awake;
   snprintf(text, len, "%s", st->client_spec.text);
   st->client_load = NULL;
+  st->client_awake = NULL;
   if (l)
     st->load_busy = 1;
   plat_mutex_unlock(&svc->lock);
   if (!l)
     return ts_err_set(err, TS_EUSAGE, "no load started by a client is running");
   load_stop(l);
+  plat_stay_awake_end(awake);
   plat_mutex_lock(&svc->lock);
   st->load_busy = 0;
   plat_cond_broadcast(&svc->changed); /* a schedule waiting for the load to end may start */

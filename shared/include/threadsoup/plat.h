@@ -721,6 +721,32 @@ void plat_core_classes_of(const plat_core_layout *layout, const int *cpus, int c
    the OS answered. Runs the opt-out on a short-lived thread of its own. For `threadsoup doctor`. */
 int plat_power_throttling_opt_out_self_test(char *why, size_t len);
 
+/* ---- staying awake and time asleep (awake.c) -------------------------------------------------
+   CPU activity does not keep a PC awake: Windows sleeps after the power plan's idle timeout
+   unless a program holds a power request, and a laptop's logind suspends on its own idle action
+   unless an inhibitor lock blocks it. A run or a load holds one while it is active; a trial that
+   spans a suspend anyway is measured again. */
+
+typedef struct plat_stay_awake plat_stay_awake;
+
+/* Asks the OS not to sleep while the returned hold lives (the display may still turn off).
+   Windows: a system-required power request (PowerCreateRequest, PowerSetRequest with
+   PowerRequestSystemRequired; `why` is the reason powercfg /requests shows). Linux: a
+   systemd-logind "sleep:idle" block inhibitor held by a `systemd-inhibit` child whose command
+   reads a lifeline pipe, so the lock ends with this process however it ends. `state` gets "held"
+   or "n/a: " and why (no logind, the request refused); NULL then, and the caller carries on. */
+plat_stay_awake *plat_stay_awake_begin(const char *why, char *state, size_t len);
+/* Releases the hold (NULL: nothing to do). Linux waits for the inhibitor to end. */
+void plat_stay_awake_end(plat_stay_awake *hold);
+/* The process that holds the Linux inhibitor lock (-1 on Windows, or without one): for tests. */
+long plat_stay_awake_pid(const plat_stay_awake *hold);
+
+/* How long this machine has been suspended or hibernated since it started, in nanoseconds:
+   Linux CLOCK_BOOTTIME less CLOCK_MONOTONIC; Windows the interrupt time less the unbiased
+   interrupt time (QueryInterruptTime, QueryUnbiasedInterruptTime). It only grows, by the time
+   asleep; two readings around a piece of work say whether it spanned a suspend. */
+uint64_t plat_suspended_ns(void);
+
 #ifndef _WIN32
 /* The same, from a sysfs tree at `sysfs_root` ("/sys" on a real machine; a fake tree in tests):
    power_supply entries under class/power_supply, cpu_core/cpu_atom under devices, and

@@ -88,6 +88,27 @@ typedef struct plat_service_image {
 /* Reads where the service `name` ("ThreadSoup") runs from, and judges that folder. */
 int plat_service_image_read(const char *name, plat_service_image *out, ts_err *err);
 
+/* What decides whether this machine sleeps on its own, wakes for a schedule and really shuts
+   down (plat/{posix,win32}/awake.c). Windows: the active power plan's settings
+   (PowerReadACValueIndex and PowerReadDCValueIndex in the sleep subgroup) and the registry; Linux:
+   whether systemd-logind is there to suspend it and to grant an inhibitor. */
+typedef struct plat_sleep_facts {
+  int windows;
+  long ac_sleep_s;    /* idle time before sleep on mains power (GUID_STANDBY_TIMEOUT); 0 never;
+                         PLAT_LIMIT_UNKNOWN when not read */
+  long dc_sleep_s;    /* the same on battery */
+  int ac_wake_timers; /* "Allow wake timers" (GUID_ALLOW_RTC_WAKE): 0 disabled, 1 enabled,
+                         2 important wake timers only; -1 unknown */
+  int dc_wake_timers;
+  int fast_startup; /* HiberbootEnabled: 1 on, 0 off, -1 unknown */
+  int hibernation;  /* HibernateEnabled (Fast Startup needs it): 1, 0, -1 unknown */
+  int logind;       /* Linux: systemd-logind runs (its seats and the system bus are there) */
+  char why[200];    /* why the power plan could not be read */
+} plat_sleep_facts;
+
+/* Reads them; fields it cannot read stay unknown. */
+void plat_sleep_facts_read(plat_sleep_facts *out);
+
 /* The Wine version when this program runs under Wine ("9.0"), else NULL. */
 const char *plat_wine_version(void);
 

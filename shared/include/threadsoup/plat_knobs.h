@@ -19,6 +19,9 @@ typedef enum plat_knob {
   PLAT_FAULT_HIRES_TIMER,  /* a high-resolution sleeper: Windows plat_sleeper_init is refused the
                               flag as before Windows 10 1803 (ERROR_INVALID_PARAMETER); POSIX
                               plat_sleeper_enter is refused the timer slack */
+  PLAT_FAULT_SUSPEND,      /* not a refusal: a read of plat_suspended_ns that is due sees a
+                              minute more time asleep than the machine had (a suspend between
+                              two readings) */
   /* Text: recorded data or a test's place instead of the real one. */
   PLAT_KNOB_CENSUS_SOURCE,      /* the census reads recorded data through the same parsing code:
                                    POSIX a folder laid out like /proc; Windows a file holding a
@@ -36,6 +39,8 @@ typedef enum plat_knob {
   PLAT_KNOB_TIMER_FINEST,
   PLAT_KNOB_TIMER_CURRENT,
   PLAT_KNOB_QUIET_CONFIRM_WAIT_MS, /* how long quiet_enter waits for the update stack's signal */
+  PLAT_KNOB_INHIBIT_PROGRAM,       /* Linux: the program plat_stay_awake_begin runs instead of
+                                      systemd-inhibit (with the same arguments), logind or not */
   PLAT_KNOBS
 } plat_knob;
 

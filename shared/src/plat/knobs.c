@@ -31,6 +31,7 @@ static knob_row knobs[PLAT_KNOBS] = {
     [PLAT_FAULT_CHILD_SPAWN] = {.name = "refuse-child-spawn", .kind = KNOB_REFUSALS},
     [PLAT_FAULT_CHILD_LOST] = {.name = "refuse-child-lost", .kind = KNOB_REFUSALS},
     [PLAT_FAULT_HIRES_TIMER] = {.name = "refuse-hires-timer", .kind = KNOB_REFUSALS},
+    [PLAT_FAULT_SUSPEND] = {.name = "suspend-seen", .kind = KNOB_REFUSALS},
     [PLAT_KNOB_CENSUS_SOURCE] = {.name = "census-source", .kind = KNOB_TEXT},
     [PLAT_KNOB_UPDATE_KEY] = {.name = "update-key", .kind = KNOB_TEXT},
     [PLAT_KNOB_UPDATE_SIGNAL_ROOT] = {.name = "update-signal-root", .kind = KNOB_TEXT},
@@ -38,6 +39,7 @@ static knob_row knobs[PLAT_KNOBS] = {
     [PLAT_KNOB_TIMER_FINEST] = {.name = "timer-finest", .kind = KNOB_NUMBER},
     [PLAT_KNOB_TIMER_CURRENT] = {.name = "timer-current", .kind = KNOB_NUMBER},
     [PLAT_KNOB_QUIET_CONFIRM_WAIT_MS] = {.name = "quiet-confirm-wait-ms", .kind = KNOB_NUMBER},
+    [PLAT_KNOB_INHIBIT_PROGRAM] = {.name = "inhibit-program", .kind = KNOB_TEXT},
 };
 
 const char *plat_knob_name(plat_knob knob) {
