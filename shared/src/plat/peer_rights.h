@@ -41,9 +41,9 @@ typedef struct peer_facts {
 
 /* Why a client may not control, or may not run programs. */
 typedef enum peer_refusal {
-  PEER_REFUSAL_NONE = 0,         /* allowed */
-  PEER_REFUSAL_NOT_ELEVATED = 1, /* Windows: an administrator whose token is not elevated */
-  PEER_REFUSAL_NOT_ALLOWED = 2,  /* neither administrator/root, SYSTEM, nor a group member */
+  PEER_REFUSAL_NONE = 0,          /* allowed */
+  PEER_REFUSAL_NOT_ELEVATED = 1,  /* Windows: an administrator whose token is not elevated */
+  PEER_REFUSAL_NOT_ALLOWED = 2,   /* neither administrator/root, SYSTEM, nor a group member */
   PEER_REFUSAL_SIGN_IN_AGAIN = 3, /* Windows: listed in the group, but this sign-in's token
                                      predates it */
 } peer_refusal;
