@@ -14,7 +14,7 @@ NATIVE="build-essential cmake pkg-config libsqlite3-dev"
 # rendered by a real browser (tests/e2e/html_report.sh)
 ALL="$NATIVE sqlite3 groff-base \
 gcc-mingw-w64-x86-64 mingw-w64-x86-64-dev binutils-mingw-w64-x86-64 \
-wine wine64 xvfb xauth xdotool imagemagick wixl osslsigncode \
+wine wine64 xvfb xauth xdotool imagemagick wixl msitools osslsigncode \
 7zip util-linux procps clang-format \
 chromium"
 

@@ -66,6 +66,28 @@ static const row rows[] = {
      0,
      PEER_REFUSAL_NONE,
      PEER_REFUSAL_NOT_ALLOWED},
+    /* Added to the group after signing in: the group's list has the account, the token not. */
+    {"Windows: standard user, added to ThreadSoup Users since signing in",
+     {.windows = 1, .elevation_type = PEER_ELEVATION_DEFAULT, .group_listed = 1},
+     0,
+     0,
+     PEER_REFUSAL_SIGN_IN_AGAIN,
+     PEER_REFUSAL_NOT_ALLOWED},
+    {"Windows: filtered administrator, added to ThreadSoup Users since signing in",
+     {.windows = 1,
+      .admin_deny_only = 1,
+      .elevation_type = PEER_ELEVATION_LIMITED,
+      .group_listed = 1},
+     0,
+     0,
+     PEER_REFUSAL_SIGN_IN_AGAIN,
+     PEER_REFUSAL_NOT_ELEVATED},
+    {"Windows: listed in ThreadSoup Users and signed in since",
+     {.windows = 1, .elevation_type = PEER_ELEVATION_DEFAULT, .group_listed = 1, .group_member = 1},
+     1,
+     0,
+     PEER_REFUSAL_NONE,
+     PEER_REFUSAL_NOT_ALLOWED},
     {"Windows: standard user",
      {.windows = 1, .elevation_type = PEER_ELEVATION_DEFAULT},
      0,
@@ -137,6 +159,14 @@ static void refusals_say_which_case(void) {
   fprintf(stderr, "  %s\n", text);
   CHECK_STR_CONTAINS(text, "load-start needs an administrator: nobody is not root or in group "
                            "threadsoup");
+  /* In the group's list but not in the token: one thing to do, said once, and no "join". */
+  peer_refusal_text(PEER_REFUSAL_SIGN_IN_AGAIN, 1, "run-start", "PC\\cat", text, sizeof text);
+  fprintf(stderr, "  %s\n", text);
+  CHECK_STR_CONTAINS(text, "run-start needs an administrator (elevated), SYSTEM or a member of "
+                           "ThreadSoup Users: PC\\cat is in ThreadSoup Users but signed in before "
+                           "being added, and membership counts from the next sign-in: sign out "
+                           "and in once");
+  CHECK(strstr(text, "join") == NULL);
   /* A long name is cut, never overflows. */
   char small[24];
   peer_refusal_text(PEER_REFUSAL_NOT_ALLOWED, 1, "load-start", "x", small, sizeof small);

@@ -3,10 +3,12 @@
 # msi.sh - installs threadsoup.msi with Wine's msiexec: the files land in Program Files, the
 # service is registered and started (and has configured itself: 60 s to stop at shutdown) and
 # answers through its pipe, the step for the group ThreadSoup Users ran, the Start menu has the
-# tray, every logon starts it (HKLM Run), a silent install does not start it; the service's start
-# and stop are waited for by threadsoup.exe itself (deferred steps), not Windows Installer's 30 s. An upgrade from an older MSI (built here with wixl from the
-# same .wxs, version 0.0.1) keeps the database and its schedules. Then uninstalls and checks that
-# the files and the service are gone. Usage: msi.sh WINE-RUN MSI WINEPREFIX [WXS WIXL | interactive]
+# tray and a "ThreadSoup command prompt", every logon starts the tray (HKLM Run), the install folder
+# ends the system PATH, a silent install does not start the tray; the service's start and stop are
+# waited for by threadsoup.exe itself (deferred steps), not Windows Installer's 30 s. An upgrade
+# from an older MSI (built here with wixl from the same .wxs, version 0.0.1) keeps the database and
+# its schedules. Then uninstalls and checks that the files, the service and the PATH entry are
+# gone. Usage: msi.sh WINE-RUN MSI WINEPREFIX [WXS WIXL | interactive]
 set -u
 wine_run=$1 msi=$2 prefix=$3 wxs=${4:-} wixl=${5:-}
 older="$(dirname "$msi")/threadsoup-older.msi"
@@ -75,7 +77,18 @@ lnk=$(find "$prefix/drive_c/ProgramData/Microsoft/Windows/Start Menu/Programs" \
   tr -d '\r' | grep -q 'threadsoup-tray.exe' || fail "no logon entry (HKLM Run) for the tray"
 # A silent install (/qn) starts no tray: only an interactive one does (UILevel 4 or more).
 [ -z "$(in_prefix 'threadsoup-tray\.exe')" ] || fail "a silent install started the tray"
-echo "Start menu: ${lnk#"$prefix/drive_c/"}; HKLM Run: the tray; the service set its own settings"
+# The install folder at the end of the system PATH (Windows's per-machine environment), and a
+# Start-menu command prompt in it.
+system_path() {
+  "$wine_run" reg query 'HKLM\System\CurrentControlSet\Control\Session Manager\Environment' /v Path \
+    2>&1 | tr -d '\r' | grep -i 'Path.*REG_'
+}
+system_path | grep -qi ';C:\\Program Files\\ThreadSoup\\\{0,1\}$' ||
+  fail "the system PATH does not end with the install folder: $(system_path)"
+prompt=$(find "$(dirname "$lnk")" -maxdepth 1 -name 'ThreadSoup command prompt.lnk' | head -n 1)
+[ -n "$prompt" ] || fail "no Start-menu shortcut 'ThreadSoup command prompt.lnk' beside $lnk"
+echo "Start menu: ${lnk#"$prefix/drive_c/"} and the command prompt; HKLM Run: the tray; \
+the install folder on the system PATH; the service set its own settings"
 
 if [ -n "$wxs" ] && [ -n "$wixl" ]; then
   "$wine_run" "$exe" schedule list 2>&1 | tr -d '\r' | grep -q "daily 03:17" ||
@@ -103,6 +116,8 @@ for p in $(in_prefix 'ThreadSoup.threadsoup\.exe'); do
 done
 [ ! -e "$folder/threadsoup.exe" ] || fail "threadsoup.exe is still there after uninstall$still"
 [ ! -e "$lnk" ] || fail "the Start-menu shortcut is still there after uninstall"
+[ ! -e "$prompt" ] || fail "the command prompt's shortcut is still there after uninstall"
+system_path | grep -qi 'ThreadSoup' && fail "the system PATH still names ThreadSoup: $(system_path)"
 [ -f "$prefix/drive_c/ProgramData/ThreadSoup/threadsoup.db" ] ||
   fail "uninstall removed the database, which holds the results"
 "$wine_run" sc query ThreadSoup 2>&1 | tr -d '\r' | grep -q "SERVICE_NAME: ThreadSoup" &&

@@ -3,7 +3,8 @@
 # tray_dpi.sh - the tray's notification icon at each common display scale under Wine and Xvfb:
 # at 96, 120, 144 and 192 dpi (100, 125, 150, 200 %) the tray loads its icons at 16, 20, 24 and
 # 32 px (the small-icon size for the DPI, as its --log says), and every state icon holds an image
-# drawn at exactly that size, so none is scaled.
+# drawn at exactly that size, so none is scaled; at each start it registers its restart after an
+# upgrade (RegisterApplicationRestart).
 # Usage: tray_dpi.sh WINE-RUN THREADSOUP-TRAY-EXE WINEPREFIX ICON-FOLDER (a prefix of its own: the
 # DPI is a setting of the prefix's user).
 set -u
@@ -41,5 +42,8 @@ for scale in 96:16 120:20 144:24 192:32; do
   [ "$last" = "icon $px px for $dpi dpi" ] ||
     fail "at $dpi dpi the tray's icon is '$last', not $px px"
   echo "$dpi dpi: $last"
+  # The Restart Manager may start it again after an MSI upgrade closed it.
+  grep -q '^restart after an upgrade: registered' "$out/tray.log" ||
+    fail "the tray did not register its restart: $(grep '^restart' "$out/tray.log")"
 done
 echo "tray dpi test passed"

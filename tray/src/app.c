@@ -207,6 +207,15 @@ static void tray_command(tray_shell *shell, UINT id) {
 
 /* The icon's events: the parts see them first (a balloon's click), then the menu opens. */
 static void tray_on_notify(tray_shell *shell, WPARAM wp, LPARAM lp) {
+  UINT event = tray_icon_event(shell, lp);
+  if (event == NIN_BALLOONTIMEOUT || event == NIN_BALLOONHIDE) {
+    /* The balloon is gone: a later click on the icon or on another balloon is not its click. */
+    if (shell->balloon_owner)
+      tray_log(shell, L"balloon gone (%ls): its click is forgotten",
+               event == NIN_BALLOONTIMEOUT ? L"timed out" : L"hidden");
+    shell->balloon_owner = NULL;
+    return;
+  }
   if (tray_part_message(shell, TRAY_WM_NOTIFY, wp, lp))
     return;
   if (shell->icon_version4) {
@@ -260,6 +269,22 @@ static LRESULT CALLBACK tray_wndproc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp) 
     if (wp == TRAY_TIMER_EXIT_AFTER) {
       KillTimer(hwnd, TRAY_TIMER_EXIT_AFTER); /* one shot */
       PostMessageW(hwnd, WM_CLOSE, 0, 0);
+    }
+    return 0;
+  case WM_QUERYENDSESSION:
+    /* Sign-out, shutdown, or the Restart Manager closing the tray for an MSI upgrade
+       (ENDSESSION_CLOSEAPP): the tray holds nothing that must be kept, so it never objects. */
+    tray_log(shell, L"end of session asked (0x%lx): agreed", (unsigned long)lp);
+    return TRUE;
+  case WM_ENDSESSION:
+    /* The process ends when this returns: the threads stopped and the icon taken away first,
+       as WM_CLOSE does, so no icon is left behind and the log is whole. */
+    if (wp) {
+      tray_log(shell, L"session ends: leaving");
+      tray_threads_stop(shell);
+      tray_icon_hide(shell);
+      if (shell->log)
+        fflush(shell->log);
     }
     return 0;
   case WM_CLOSE:
@@ -326,6 +351,13 @@ static int tray_run(tray_shell *shell) {
   tray_icon_show(shell); /* not fatal: see tray_icon_show */
   if (!tray_link_start(shell) || !tray_worker_start(shell))
     goto done;
+  /* The Restart Manager starts the tray again after closing it for an upgrade (the MSI replaces
+     threadsoup-tray.exe); not after a crash or a hang, and not at the next sign-in, where the
+     logon entry (HKLM Run) starts it. */
+  HRESULT restart =
+      RegisterApplicationRestart(L"", RESTART_NO_CRASH | RESTART_NO_HANG | RESTART_NO_REBOOT);
+  tray_log(shell, L"restart after an upgrade: %ls",
+           SUCCEEDED(restart) ? L"registered" : L"not registered");
 
   MSG msg;
   for (;;) {

@@ -444,7 +444,9 @@ static void write_trial_chart(const report_data *r, int b, FILE *out) {
   double ystep = report_html_step(hi - lo, 4);
   lo = floor(lo / ystep) * ystep;
   hi = ceil(hi / ystep) * ystep;
-  const double left = 70, right = 740, top = 10, bottom = 230, width = 760, height = 262;
+  /* The height leaves room under the axis title's descenders (a font's box, not only its baseline).
+   */
+  const double left = 70, right = 740, top = 10, bottom = 230, width = 760, height = 268;
 /* 10 px inside the axis, so the first and last trials are not cut off at its ends. */
 #define X_OF(s)                                                                                    \
   (left + 10 + (max_seq > 1 ? ((s)-1) / (double)(max_seq - 1) : 0.5) * (right - left - 20))

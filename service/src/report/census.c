@@ -286,9 +286,11 @@ static const char *number_text(double value, int decimals, char *buf, size_t len
 }
 
 /* A recorded condition's threads by state, "S (sleeping) 197, R (running) 3": the load's, and the
-   baseline's own; 0 (and "") when the condition's census was not recorded. */
-static int states_text(const report_data *r, const report_censuses *cs, int c, char *buf,
-                       size_t len) {
+   baseline's own; 0 (and "") when the condition's census was not recorded. With omit_zero, a
+   state with no threads of its own (as many as the baseline's: "R (running) 0" on every line)
+   is left out. */
+static int states_text(const report_data *r, const report_censuses *cs, int c, int omit_zero,
+                       char *buf, size_t len) {
   const report_census *k = &cs->census[c];
   size_t used = 0;
   buf[0] = '\0';
@@ -296,13 +298,17 @@ static int states_text(const report_data *r, const report_censuses *cs, int c, c
     return 0;
   for (int s = 0; s < k->state_count && used < len; s++) {
     double v = c == r->baseline ? k->states[s].process : k->states[s].load;
+    if (omit_zero && v == 0)
+      continue;
     char count[32];
-    int n = snprintf(buf + used, len - used, "%s%s %s", s ? ", " : "", k->states[s].name,
+    int n = snprintf(buf + used, len - used, "%s%s %s", used ? ", " : "", k->states[s].name,
                      number_text(v, 0, count, sizeof count)); /* "-": the baseline's not known */
     used += n > 0 ? (size_t)n : 0;
   }
   if (k->state_count == 0)
     snprintf(buf, len, "none counted");
+  else if (used == 0)
+    snprintf(buf, len, "as many in each state as the baseline");
   return 1;
 }
 
@@ -354,7 +360,7 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
   fprintf(out, "  threads by state (the load's; the baseline: the process's own):\n");
   for (int c = 0; c < r->condition_count; c++) {
     char states[REPORT_CENSUS_MAX_STATES * (REPORT_METRIC_NAME_MAX + 16)], shown[sizeof states * 4];
-    if (!states_text(r, cs, c, states, sizeof states))
+    if (!states_text(r, cs, c, 0, states, sizeof states))
       continue;
     fprintf(out, "    %s: %s\n", ts_utf8_printable(r->conditions[c], cond, sizeof cond),
             ts_utf8_printable(states, shown, sizeof shown));
@@ -569,7 +575,8 @@ static void html_bars(const report_data *r, const report_censuses *cs, FILE *out
     return;
   if (most <= 0)
     most = 1;
-  const double left = 200, right = 730, top = 10, row_h = 28, width = 760;
+  /* The longest bar ends 70 px short of the chart's edge: room for its total, up to 7 digits. */
+  const double left = 200, right = 690, top = 10, row_h = 28, width = 760;
   double height = top + rows * row_h + 10;
   fputs("<figure>\n<figcaption>The load's threads by OS state (each condition's threads minus "
         "the baseline's; medians)</figcaption>\n",
@@ -586,7 +593,7 @@ static void html_bars(const report_data *r, const report_censuses *cs, FILE *out
     double y = top + row * row_h;
     row++;
     char states[REPORT_CENSUS_MAX_STATES * (REPORT_METRIC_NAME_MAX + 16)];
-    states_text(r, cs, c, states, sizeof states);
+    states_text(r, cs, c, 1, states, sizeof states);
     fputs("<g><title>", out);
     report_html_text(out, r->conditions[c]);
     fputs(": ", out);
@@ -644,7 +651,7 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
           out);
     for (int c = 0; c < r->condition_count; c++) {
       char states[REPORT_CENSUS_MAX_STATES * (REPORT_METRIC_NAME_MAX + 16)];
-      if (!states_text(r, cs, c, states, sizeof states))
+      if (!states_text(r, cs, c, 1, states, sizeof states))
         continue;
       fputs("<li><b>", out);
       report_html_name(out, r->conditions[c]);

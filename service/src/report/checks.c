@@ -42,7 +42,10 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
           "<code>threadsoup doctor</code>'s quick checks before the first trial, ",
           out);
     report_html_text(out, r->checks[0].checked_at);
-    fputs(".</p>\n<table>\n<tr><th>check</th><th>status</th><th>measured</th><th>what to "
+    /* Sentences, not numbers: the columns wrap within the page (the numbers' tables stay on one
+       line a cell). */
+    fputs(".</p>\n<table "
+          "class=\"prose\">\n<tr><th>check</th><th>status</th><th>measured</th><th>what to "
           "do</th></tr>\n",
           out);
     for (int i = 0; i < r->check_count; i++) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* headline.c - a run's one-line headline (its most informative compared cell), for the tray's
-   notification, the history, and the text report's headline section. */
+   notification, the history, and the headline section of the text and HTML reports. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 
 #include "../engine/engine.h"
 #include "data.h"
+#include "format.h"
 #include "headline.h"
 #include "section.h"
 #include "threadsoup/utf8.h"
@@ -134,5 +135,17 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
   fprintf(out, "Headline: %s\n", line);
 }
 
+/* The same line under the HTML page's header, as a section of its own. */
+static void write_html(const report_data *r, const void *prepared, FILE *out) {
+  (void)prepared;
+  if (!r->have_run)
+    return;
+  char line[512];
+  report_headline(r, line, sizeof line);
+  fputs("<section class=\"headline\">\n<h2>Headline</h2>\n<p class=\"headline\">", out);
+  report_html_text(out, line);
+  fputs("</p>\n</section>\n", out);
+}
+
 const report_section report_section_headline = {
-    "headline", NULL, NULL, {write_text, NULL, NULL, NULL}};
+    "headline", NULL, NULL, {write_text, NULL, NULL, write_html}};

@@ -8,17 +8,17 @@
    format, text csv json html. */
 #define REPORT_SECTIONS(X)        \
     X(header,      1,  0,  1,  1) \
-    X(headline,    2,  0,  0,  0) \
-    X(benchmarks,  3,  3,  5,  3) \
-    X(census,      4,  2,  4,  4) \
-    X(cost,        5,  4,  2,  5) \
-    X(calibration, 6,  5,  6,  6) \
-    X(timers,      7,  0,  0,  8) \
-    X(time,        8,  6,  8,  9) \
-    X(counts,      9,  0,  0,  2) \
-    X(checks,      10, 0,  7,  7) \
-    X(placement,   11, 0,  0,  10) \
-    X(plan,        0,  0,  3,  11) \
+    X(headline,    2,  0,  0,  2) \
+    X(benchmarks,  3,  3,  5,  4) \
+    X(census,      4,  2,  4,  5) \
+    X(cost,        5,  4,  2,  6) \
+    X(calibration, 6,  5,  6,  7) \
+    X(timers,      7,  0,  0,  9) \
+    X(time,        8,  6,  8,  10) \
+    X(counts,      9,  0,  0,  3) \
+    X(checks,      10, 0,  7,  8) \
+    X(placement,   11, 0,  0,  11) \
+    X(plan,        0,  0,  3,  12) \
     X(trials,      0,  1,  9,  0)
 
 #define DECLARE_SECTION(name, text, csv, json, html) extern const report_section report_section_##name;

@@ -969,8 +969,9 @@ const char *request_right_name(request_right right) {
 static int request_allowed(const request *r, const request_def *def, ts_err *err) {
   if (def->right == REQUEST_CONTROL && !r->from->peer.privileged) {
     char why[400];
-    peer_refusal_text(r->from->peer.admin_not_elevated ? PEER_REFUSAL_NOT_ELEVATED
-                                                       : PEER_REFUSAL_NOT_ALLOWED,
+    peer_refusal_text(r->from->peer.sign_in_again        ? PEER_REFUSAL_SIGN_IN_AGAIN
+                      : r->from->peer.admin_not_elevated ? PEER_REFUSAL_NOT_ELEVATED
+                                                         : PEER_REFUSAL_NOT_ALLOWED,
                       r->from->peer.uid < 0, r->in->verb, r->from->peer.name, why, sizeof why);
     return ts_err_set(err, TS_EDENIED, "%s", why);
   }

@@ -330,6 +330,9 @@ typedef struct plat_peer {
                            unknown, and on POSIX, which has no such sessions */
   int admin_not_elevated; /* Windows: an administrator whose token is not elevated (UAC's
                              filtered token): refusals say so; 0 on POSIX */
+  int sign_in_again;      /* Windows: listed in "ThreadSoup Users" but signed in before being
+                             added (the token lacks the group): refusals say to sign out and in
+                             once; 0 on POSIX */
 } plat_peer;
 
 /* Windows: the session attached to the physical console, the one a user sits at

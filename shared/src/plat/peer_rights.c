@@ -27,7 +27,10 @@ void peer_rights_decide(const peer_facts *f, peer_rights *out) {
   out->privileged = admin || f->group_member;
   peer_refusal why = not_elevated ? PEER_REFUSAL_NOT_ELEVATED : PEER_REFUSAL_NOT_ALLOWED;
   out->programs_refusal = out->may_run_programs ? PEER_REFUSAL_NONE : why;
-  out->control_refusal = out->privileged ? PEER_REFUSAL_NONE : why;
+  out->control_refusal = out->privileged ? PEER_REFUSAL_NONE
+                         : f->windows && f->group_listed && !f->group_member
+                             ? PEER_REFUSAL_SIGN_IN_AGAIN
+                             : why;
 }
 
 void peer_refusal_text(peer_refusal why, int windows, const char *verb, const char *name, char *buf,
@@ -35,6 +38,12 @@ void peer_refusal_text(peer_refusal why, int windows, const char *verb, const ch
   const char *who = name && name[0] ? name : "this user";
   if (why == PEER_REFUSAL_NONE) {
     snprintf(buf, len, "%s is allowed", who);
+  } else if (why == PEER_REFUSAL_SIGN_IN_AGAIN) {
+    snprintf(buf, len,
+             "%s needs an administrator (elevated), SYSTEM or a member of " PEER_GROUP_WINDOWS
+             ": %s is in " PEER_GROUP_WINDOWS " but signed in before being added, and "
+             "membership counts from the next sign-in: sign out and in once",
+             verb, who);
   } else if (why == PEER_REFUSAL_NOT_ELEVATED) {
     snprintf(buf, len,
              "%s needs an administrator (elevated), SYSTEM or a member of " PEER_GROUP_WINDOWS

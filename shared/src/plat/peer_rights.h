@@ -34,13 +34,18 @@ typedef struct peer_facts {
   /* Both: a member of PEER_GROUP_WINDOWS (enabled in the token; a missing group is no
      membership) or of group PEER_GROUP_POSIX. */
   int group_member;
+  /* Windows: the account is listed among PEER_GROUP_WINDOWS's members (the group's own list,
+     NetLocalGroupGetMembers), which a token carries only from the sign-in after it was added. */
+  int group_listed;
 } peer_facts;
 
 /* Why a client may not control, or may not run programs. */
 typedef enum peer_refusal {
-  PEER_REFUSAL_NONE = 0,         /* allowed */
-  PEER_REFUSAL_NOT_ELEVATED = 1, /* Windows: an administrator whose token is not elevated */
-  PEER_REFUSAL_NOT_ALLOWED = 2,  /* neither administrator/root, SYSTEM, nor a group member */
+  PEER_REFUSAL_NONE = 0,          /* allowed */
+  PEER_REFUSAL_NOT_ELEVATED = 1,  /* Windows: an administrator whose token is not elevated */
+  PEER_REFUSAL_NOT_ALLOWED = 2,   /* neither administrator/root, SYSTEM, nor a group member */
+  PEER_REFUSAL_SIGN_IN_AGAIN = 3, /* Windows: listed in the group, but this sign-in's token
+                                     predates it */
 } peer_refusal;
 
 typedef struct peer_rights {
@@ -54,7 +59,9 @@ typedef struct peer_rights {
    ThreadSoup Users control; SYSTEM and elevated administrators run programs. POSIX: root and
    members of group threadsoup control; root alone runs programs. An administrator whose token
    holds Administrators deny-only, or whose token is TokenElevationTypeLimited, is refused as
-   "not elevated" (whatever it may still do as a group member). */
+   "not elevated" (whatever it may still do as a group member). A user listed in ThreadSoup Users
+   whose token lacks it is refused control as "sign in again": membership counts from the next
+   sign-in, and that is all such a user has to do. */
 void peer_rights_decide(const peer_facts *f, peer_rights *out);
 
 /* The sentence refusing control (`verb` asked by `name`): what it needs, which case it is, and

@@ -11,6 +11,7 @@
 #include "win32.h"
 
 #include <aclapi.h> /* after windows.h, which they need */
+#include <lm.h>
 #include <sddl.h>
 
 #include "../peer_rights.h"
@@ -589,25 +590,35 @@ int peer_facts_from_token(void *token_handle, const void *group_sid, peer_facts 
   return 1;
 }
 
-/* Reads the impersonated client's rights (peer_rights_decide) and account SID. Runs while this
+/* Whether ThreadSoup Users' own list of members names the account `user` (directly): a user
+   added since signing in is listed there before any token of theirs carries the group. Asked as
+   ourselves, like the group's SID. */
+static int users_group_lists(PSID user) {
+  LOCALGROUP_MEMBERS_INFO_0 *members = NULL;
+  DWORD read = 0, total = 0;
+  int listed = 0;
+  if (NetLocalGroupGetMembers(NULL, L"" PEER_GROUP_WINDOWS, 0, (BYTE **)&members,
+                              MAX_PREFERRED_LENGTH, &read, &total, NULL) == NERR_Success) {
+    for (DWORD i = 0; i < read && !listed; i++)
+      listed = EqualSid(members[i].lgrmi0_sid, user) != 0;
+  }
+  if (members)
+    NetApiBufferFree(members);
+  return listed;
+}
+
+/* Reads the impersonated client's facts (peer_facts_from_token) and account SID. Runs while this
    thread impersonates the client; must not return without reverting (the caller reverts). */
-static int read_client_token(plat_peer *out, const BYTE *group_sid, BYTE *user_sid, DWORD sid_size,
-                             ts_err *err) {
+static int read_client_token(plat_peer *out, peer_facts *facts, const BYTE *group_sid,
+                             BYTE *user_sid, DWORD sid_size, ts_err *err) {
   HANDLE token;
   /* OpenAsSelf: the client grants identification only, so the token is opened with our own
      rights, not the client's. */
   if (!OpenThreadToken(GetCurrentThread(), TOKEN_QUERY, TRUE, &token))
     return os_error(err, GetLastError(), "cannot read the client's token on", "the pipe");
-  peer_facts facts;
   int rc = TS_OK;
-  if (!peer_facts_from_token(token, group_sid, &facts))
+  if (!peer_facts_from_token(token, group_sid, facts))
     rc = os_error(err, GetLastError(), "cannot check the client's groups on", "the pipe");
-  peer_rights rights = {0, 0, PEER_REFUSAL_NOT_ALLOWED, PEER_REFUSAL_NOT_ALLOWED};
-  if (rc == TS_OK)
-    peer_rights_decide(&facts, &rights);
-  out->privileged = rights.privileged;
-  out->may_run_programs = rights.may_run_programs;
-  out->admin_not_elevated = rights.programs_refusal == PEER_REFUSAL_NOT_ELEVATED;
   BYTE info[sizeof(TOKEN_USER) + SECURITY_MAX_SID_SIZE];
   DWORD info_size;
   if (rc == TS_OK && GetTokenInformation(token, TokenUser, info, sizeof info, &info_size)) {
@@ -656,6 +667,7 @@ int plat_ipc_peer(plat_ipc_conn *conn, plat_peer *out, ts_err *err) {
   out->privileged = 0;
   out->may_run_programs = 0;
   out->admin_not_elevated = 0;
+  out->sign_in_again = 0;
   out->session = -1;
   out->name[0] = '\0';
   if (!conn->server_side)
@@ -680,11 +692,25 @@ int plat_ipc_peer(plat_ipc_conn *conn, plat_peer *out, ts_err *err) {
   }
   BYTE sid[SECURITY_MAX_SID_SIZE];
   sid[0] = 0;
-  rc = read_client_token(out, has_group ? group_sid : NULL, sid, sizeof sid, err);
+  peer_facts facts;
+  rc = read_client_token(out, &facts, has_group ? group_sid : NULL, sid, sizeof sid, err);
   if (!RevertToSelf()) {
     /* Going on under someone else's identity would be worse than stopping. */
     FatalAppExitW(0, L"ThreadSoup: RevertToSelf failed after identifying a client");
   }
+  peer_rights rights = {0, 0, PEER_REFUSAL_NOT_ALLOWED, PEER_REFUSAL_NOT_ALLOWED};
+  if (rc == TS_OK) {
+    /* The group's list is read only for a client the token alone leaves without control. */
+    peer_rights_decide(&facts, &rights);
+    if (!rights.privileged && has_group && sid[0]) {
+      facts.group_listed = users_group_lists((PSID)sid);
+      peer_rights_decide(&facts, &rights);
+    }
+  }
+  out->privileged = rights.privileged;
+  out->may_run_programs = rights.may_run_programs;
+  out->admin_not_elevated = rights.programs_refusal == PEER_REFUSAL_NOT_ELEVATED;
+  out->sign_in_again = rights.control_refusal == PEER_REFUSAL_SIGN_IN_AGAIN;
   /* The name is looked up as ourselves: an identification-level token cannot ask the LSA. */
   if (rc == TS_OK && sid[0])
     sid_to_name((PSID)sid, out->name, sizeof out->name);
