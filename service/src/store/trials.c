@@ -302,69 +302,6 @@ int store_trial_record(store *s, int64_t run_id, const char *condition, const ch
   return kit_commit(s, "cannot commit the recorded score", err);
 }
 
-/* The unit the run's typed-in scores of `bench` carry: 1 and the unit ("" for none) in `unit`
-   when the run holds some, 0 when it holds none. */
-static int bench_unit(store *s, int64_t run_id, const char *bench, char *unit, size_t len,
-                      int *found, ts_err *err) {
-  sqlite3_stmt *st;
-  int rc = kit_prepare(s,
-                       "SELECT coalesce(unit,'') FROM trial WHERE run_id=? AND bench=? "
-                       "ORDER BY seq LIMIT 1",
-                       &st, err);
-  if (rc != TS_OK)
-    return rc;
-  sqlite3_bind_int64(st, 1, run_id);
-  sqlite3_bind_text(st, 2, bench, -1, SQLITE_TRANSIENT);
-  *found = 0;
-  rc = sqlite3_step(st);
-  if (rc == SQLITE_ROW) {
-    *found = 1;
-    snprintf(unit, len, "%s", (const char *)sqlite3_column_text(st, 0));
-    rc = TS_OK;
-  } else {
-    rc = rc == SQLITE_DONE ? TS_OK : kit_fail(s, err, "cannot read the benchmark's unit");
-  }
-  sqlite3_finalize(st);
-  return rc;
-}
-
-int store_score_record(store *s, int64_t run_id, const char *condition, const char *bench,
-                       double score, const char *unit, const char *at, int64_t *trial_id,
-                       ts_err *err) {
-  char sql[200];
-  long long measured = 0;
-  /* A run ThreadSoup measured (its plan is not "manual", or it holds measured trials): a score
-     typed in beside its trials would read as one of its measurements. */
-  snprintf(sql, sizeof sql,
-           "SELECT count(*) FROM run WHERE id=%lld AND imported_from IS NULL AND "
-           "(plan_name<>'manual' OR EXISTS (SELECT 1 FROM trial WHERE run_id=%lld AND "
-           "source<>'manual'))",
-           (long long)run_id, (long long)run_id);
-  int rc = kit_query_int(s, sql, &measured, err);
-  if (rc == TS_OK && measured)
-    return ts_err_set(err, TS_EDENIED,
-                      "run %lld is a run ThreadSoup measured: a score typed in does not belong "
-                      "among its measurements (accepted: --run new, or a run that record made)",
-                      (long long)run_id);
-  char held[256];
-  int found = 0;
-  if (rc == TS_OK)
-    rc = bench_unit(s, run_id, bench, held, sizeof held, &found, err);
-  if (rc == TS_OK && found && strcmp(held, unit ? unit : "") != 0)
-    return ts_err_set(err, TS_EINVAL,
-                      "run %lld holds %s scores %s%s: a score %s%s would mix units in one table "
-                      "(accepted: %s%s, or another --bench name)",
-                      (long long)run_id, bench, held[0] ? "in " : "without a unit", held,
-                      unit ? "in " : "without a unit", unit ? unit : "",
-                      held[0] ? "--unit " : "no --unit", held);
-  if (rc == TS_OK)
-    rc = store_trial_record(s, run_id, condition, bench, score, unit, at, trial_id, err);
-  /* The run ends with the command that typed the score in: nothing is left running. */
-  if (rc == TS_OK)
-    rc = store_run_end(s, run_id, STORE_RUN_FINISHED, "scores typed in", at, err);
-  return rc;
-}
-
 /* ---- reading ------------------------------------------------------------------------------- */
 
 /* Reads one column of a trial into its field of the row (the table says which and how). */
