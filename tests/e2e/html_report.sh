@@ -30,7 +30,9 @@ python3 -m json.tool "$work/report.json" >/dev/null || fail "the JSON report doe
 # The trial rows (a header and 6 trials), a blank line, then the census: a header and 2 conditions.
 [ "$(sed '/^$/q' "$work/report.csv" | grep -c .)" -eq 7 ] ||
   fail "the CSV report's trial table has not 1 + 6 lines"
-[ "$(sed '1,/^$/d' "$work/report.csv" | grep -c '^sleep:1000@500ms,3,3,')" -eq 1 ] ||
+# (Of 3 trials 1 to 3 recorded: where a census costs over 100 ms of CPU, a busy machine's case,
+# only every third trial takes one.)
+[ "$(sed '1,/^$/d' "$work/report.csv" | grep -Ec '^sleep:1000@500ms,3,[123],')" -eq 1 ] ||
   fail "the CSV report's census has no row of sleep:1000@500ms's 3 trials"
 if "$exe" report latest --format pdf --db "$db" 2>"$work/bad.txt"; then
   fail "--format pdf taken"

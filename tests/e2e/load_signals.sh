@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # load_signals.sh - `threadsoup load` stopped by SIGTERM and by SIGINT (Ctrl+C) exits 0 and leaves
-# no child process behind, as the OS process table shows. Usage: load_signals.sh PATH-TO-threadsoup
+# no child process behind, as the OS process table shows (the idle children are counted by name:
+# the load may also hold a sleep inhibitor, systemd-inhibit, while the machine has logind). Usage:
+# load_signals.sh PATH-TO-threadsoup
 set -u
 exe=$1
 fail() { echo "load_signals: $*" >&2; exit 1; }
@@ -11,7 +13,7 @@ for sig in TERM INT; do
   owner=$!
   children=""
   for _ in $(seq 100); do
-    children=$(pgrep -P "$owner" | tr '\n' ' ')
+    children=$(pgrep -P "$owner" threadsoup-idle | tr '\n' ' ')
     [ "$(echo $children | wc -w)" -ge 50 ] && break
     sleep 0.1
   done
