@@ -6,7 +6,13 @@
 # load_signals.sh PATH-TO-threadsoup
 set -u
 exe=$1
-fail() { echo "load_signals: $*" >&2; exit 1; }
+owner=""
+# A failing check ends the load it started (its idle children end with it): nothing outlives the test.
+fail() {
+  echo "load_signals: $*" >&2
+  [ -n "$owner" ] && kill -KILL "$owner" 2>/dev/null
+  exit 1
+}
 for sig in TERM INT; do
   out=$(mktemp)
   "$exe" load procs --count 50 + sleep --count 500 --quiet >"$out" 2>&1 &

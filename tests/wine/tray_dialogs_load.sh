@@ -100,6 +100,6 @@ tr -d '\r' <"$out/report.raw" >"$out/report.txt"
 grep -q '123\.4' "$out/report.txt" || fail "threadsoup report $run does not show 123.4"
 "$wine_run" "$exe" history --db 'C:\tray-dialogs.db' >"$out/history.raw" 2>&1
 tr -d '\r' <"$out/history.raw" >"$out/history.txt"
-grep -Eq "^ *$run +[^ ]+ +manual " "$out/history.txt" ||
+grep -Eq "^ *$run( [IS])? +[^ ]+ +[^ ]+ +manual " "$out/history.txt" ||
   fail "threadsoup history does not list run $run (plan manual)"
 echo "recorded into run $run"
