@@ -455,6 +455,58 @@ static void migrates_quiet_journal_to_deadlines(void) {
   CHECK_INT(raw_query(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 }
 
+/* A database from before runs of scores typed in ended: a run `record` made, still 'running';
+   a measured run that is genuinely running; a running run whose plan a user named "manual" but
+   that ThreadSoup measured; and an imported run of typed-in scores, which keeps its file's
+   status. Only the first ends, at its last score's time. */
+static void migrates_runs_of_typed_in_scores_to_finished(void) {
+  const char *path = "store_typed_in.db";
+  remove_db(path);
+  static char sql[32768];
+  int len = 0;
+  for (int v = 1; v <= 15; v++)
+    len += snprintf(sql + len, sizeof sql - (size_t)len, "%s", schema_migration(v));
+  snprintf(sql + len, sizeof sql - (size_t)len,
+           "PRAGMA application_id=%d; PRAGMA user_version=15;"
+           "INSERT INTO run (id, plan_name, plan_text, seed, status, status_detail, started_at, "
+           "host, os, cpu, logical_cpus, version, uid, imported_from) VALUES "
+           "(1,'manual','name = manual\n',0,'running',NULL,'2026-01-01T00:00:00.000Z',"
+           "'h','o','c',2,'0.1.0','01',NULL),"
+           "(2,'quick','name = quick\n',7,'running',NULL,'2026-01-01T00:00:00.000Z',"
+           "'h','o','c',2,'0.1.0','02',NULL),"
+           "(3,'manual','name = manual\n',7,'running',NULL,'2026-01-01T00:00:00.000Z',"
+           "'h','o','c',2,'0.1.0','03',NULL),"
+           "(4,'manual','name = manual\n',0,'running',NULL,'2026-01-01T00:00:00.000Z',"
+           "'h','o','c',2,'0.1.0','04','/in/run.tsrun');"
+           "INSERT INTO trial (run_id, seq, block, condition, bench, status, finished_at, score, "
+           "source) VALUES "
+           "(1,1,1,'baseline','cpuz','done','2026-01-02T10:00:00.000Z',500,'manual'),"
+           "(1,2,1,'sleep:5000','cpuz','done','2026-01-03T11:00:00.000Z',480,'manual'),"
+           "(2,1,1,'baseline','builtin-st','done','2026-01-01T00:01:00.000Z',250,'measured'),"
+           "(2,2,1,'sleep:5000','builtin-st','pending',NULL,NULL,'measured'),"
+           "(3,1,1,'baseline','builtin-st','pending',NULL,NULL,'measured'),"
+           "(4,1,1,'baseline','cpuz','done','2026-01-02T10:00:00.000Z',500,'manual');",
+           STORE_APPLICATION_ID);
+  raw_exec(path, sql);
+  store *s;
+  ts_err err;
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
+  static store_run_row row;
+  CHECK_INT(store_run_get(s, 1, &row, &err), TS_OK);
+  CHECK_INT(row.status, STORE_RUN_FINISHED);
+  CHECK_STR_EQ(row.status_detail, "scores typed in");
+  CHECK_STR_EQ(row.finished_at, "2026-01-03T11:00:00.000Z");
+  CHECK_INT(row.trials_done, 2);
+  const int64_t left_running[] = {2, 3, 4};
+  for (size_t i = 0; i < sizeof left_running / sizeof left_running[0]; i++) {
+    CHECK_INT(store_run_get(s, left_running[i], &row, &err), TS_OK);
+    CHECK_INT(row.status, STORE_RUN_RUNNING);
+    CHECK_STR_EQ(row.finished_at, "");
+  }
+  store_close(s);
+  CHECK_INT(raw_query(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+}
+
 typedef struct unfinished {
   int count;
   int64_t ids[8];
@@ -946,6 +998,7 @@ int main(void) {
   RUN_CASE(typed_in_scores_keep_to_their_runs);
   RUN_CASE(refuses_a_file_that_is_not_sqlite);
   RUN_CASE(migrates_quiet_journal_to_deadlines);
+  RUN_CASE(migrates_runs_of_typed_in_scores_to_finished);
   RUN_CASE(refuses_another_programs_database);
   RUN_CASE(refuses_a_newer_database);
   RUN_CASE(opened_by_many_at_once);

@@ -194,6 +194,15 @@ static const char *const migrations[] = {
     "  frozen_at TEXT NOT NULL,\n"
     "  PRIMARY KEY (owner_pid, pid)\n"
     ");\n",
+    /* 16: a run of scores typed in (`record`: plan "manual", no trial measured) ends with the
+       command that typed its score in; before version 16 such runs stayed 'running' forever.
+       They end now, when their last score was typed in. Imported runs keep what their file says
+       (their contents are compared when the file comes again). */
+    "UPDATE run SET status='finished', status_detail='scores typed in',\n"
+    "  finished_at=coalesce((SELECT max(finished_at) FROM trial WHERE trial.run_id=run.id),\n"
+    "                       started_at)\n"
+    "  WHERE status='running' AND plan_name='manual' AND imported_from IS NULL\n"
+    "    AND NOT EXISTS (SELECT 1 FROM trial WHERE trial.run_id=run.id AND source<>'manual');\n",
 };
 
 int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }
