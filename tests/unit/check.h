@@ -90,6 +90,30 @@ static inline int rel_close(double a, double b, double rel) {
     }                                                                                              \
   } while (0)
 
+#ifdef __linux__
+/* The kernel's one-letter state of process `pid` ('R', 'S', 'T' stopped, 'Z' a zombie, …) from
+   /proc/PID/stat, or 0 when there is no such process. The letter follows the last ')', since a
+   program's name may hold one. */
+static inline char check_proc_state(long pid) {
+  char path[64], stat[256] = "";
+  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+  FILE *f = pid > 0 ? fopen(path, "r") : NULL;
+  if (!f)
+    return 0;
+  size_t n = fread(stat, 1, sizeof stat - 1, f);
+  fclose(f);
+  stat[n] = '\0';
+  const char *close_paren = strrchr(stat, ')');
+  return close_paren && close_paren[1] == ' ' ? close_paren[2] : 0;
+}
+
+/* 1 while `pid` runs: neither gone nor a zombie waiting for a parent that does not reap it. */
+static inline int check_proc_running(long pid) {
+  char state = check_proc_state(pid);
+  return state && state != 'Z';
+}
+#endif
+
 /* The closing line and the exit code of a test program. */
 static inline int check_summary(void) {
   printf("%d passed, %d failed\n", check_cases_passed, check_cases_failed);

@@ -33,27 +33,13 @@ static void write_fake_inhibit(void) {
   plat_knob_set_text(PLAT_KNOB_INHIBIT_PROGRAM, FAKE_INHIBIT);
 }
 
-/* 1 while `pid` runs: neither gone nor a zombie left to a parent that does not reap. */
-static int running(long pid) {
-  char path[64], stat[256] = "";
-  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return 0;
-  size_t n = fread(stat, 1, sizeof stat - 1, f);
-  fclose(f);
-  stat[n] = '\0';
-  const char *state = strrchr(stat, ')');
-  return state && state[1] == ' ' && state[2] != 'Z';
-}
-
 static int ends_within(long pid, int ms) {
   for (int waited = 0; waited < ms; waited += 10) {
-    if (!running(pid))
+    if (!check_proc_running(pid))
       return 1;
     plat_sleep_ns(10 * TS_NS_PER_MS);
   }
-  return !running(pid);
+  return !check_proc_running(pid);
 }
 
 static void the_inhibitor_lives_as_long_as_the_hold(void) {
@@ -64,9 +50,9 @@ static void the_inhibitor_lives_as_long_as_the_hold(void) {
   REQUIRE(hold != NULL);
   long pid = plat_stay_awake_pid(hold);
   CHECK(pid > 0);
-  CHECK(running(pid));
+  CHECK(check_proc_running(pid));
   plat_stay_awake_end(hold);
-  CHECK(!running(pid));
+  CHECK(!check_proc_running(pid));
   plat_knob_set_text(PLAT_KNOB_INHIBIT_PROGRAM, NULL);
 }
 
@@ -91,7 +77,7 @@ static void the_inhibitor_dies_with_its_owner(void) {
   CHECK(read(report[0], &pid, sizeof pid) == (ssize_t)sizeof pid);
   close(report[0]);
   REQUIRE(pid > 0);
-  CHECK(running(pid));
+  CHECK(check_proc_running(pid));
   kill(owner, SIGKILL);
   waitpid(owner, NULL, 0);
   CHECK(ends_within(pid, 5000));

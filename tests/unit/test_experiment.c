@@ -353,16 +353,7 @@ static int inhibitor_running(void) {
     pid = -1;
   if (f)
     fclose(f);
-  char path[64], stat[256] = "";
-  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-  FILE *p = pid > 0 ? fopen(path, "r") : NULL;
-  if (!p)
-    return 0;
-  size_t n = fread(stat, 1, sizeof stat - 1, p);
-  fclose(p);
-  stat[n] = '\0';
-  const char *state = strrchr(stat, ')');
-  return state && state[1] == ' ' && state[2] != 'Z';
+  return check_proc_running(pid);
 }
 
 static void see_inhibitor(void *ctx, const experiment_progress *progress) {

@@ -122,20 +122,6 @@ static void killed_run_keeps_finished_trials_and_resumes(void) {
 }
 
 #ifdef __linux__
-/* 1 while `pid` lives (a zombie waiting for its reaper counts as dead). */
-static int alive(long pid) {
-  char path[64], stat[256] = "";
-  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return 0;
-  size_t n = fread(stat, 1, sizeof stat - 1, f);
-  fclose(f);
-  stat[n] = '\0';
-  const char *close_paren = strrchr(stat, ')');
-  return close_paren && close_paren[1] == ' ' && close_paren[2] != 'Z';
-}
-
 /* A command benchmark's program dies with the process that ran it: a killed run (or service)
    leaves no program running on with its rights. */
 static void command_dies_with_its_runner(void) {
@@ -175,13 +161,13 @@ static void command_dies_with_its_runner(void) {
     }
   }
   REQUIRE(child > 0);
-  CHECK(alive(child));
+  CHECK(check_proc_running(child));
   CHECK_INT(plat_proc_kill(&proc, &err), TS_OK);
   int exit_code = 0;
   CHECK_INT(plat_proc_wait(&proc, &exit_code, &err), TS_OK);
   int gone = 0;
   for (int i = 0; i < 100 && !gone; i++) {
-    gone = !alive(child);
+    gone = !check_proc_running(child);
     if (!gone)
       plat_sleep_ns(50 * TS_NS_PER_MS);
   }
