@@ -9,22 +9,15 @@ set -eu
 exe=$1
 work=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib/tiny_plan.sh"
 
 rm -rf "$work"
 mkdir -p "$work/out" "$work/plans"
 a="$work/a.db"
 b="$work/b.db"
 # A plan with export-to: the run's file appears in the folder by itself when it finishes.
-cat >"$work/plans/tiny.plan" <<PLAN
-conditions = baseline, sleep:50
-bench = builtin-st
-reps = 1
-warmup = 0
-settle = 100ms
-work-scale = 0.05
-quiet-cpu = off
-export-to = $work/out
-PLAN
+: >"$work/plans/tiny.plan"
+tiny_plan "$work/plans/tiny.plan" "$work/out"
 "$exe" run "$work/plans/tiny.plan" --db "$a" >"$work/run.txt" 2>&1 ||
   fail "the run failed: $(tail -5 "$work/run.txt")"
 [ "$(ls "$work/out" | grep -c '^threadsoup-run-[0-9a-f]\{32\}\.jsonl$')" -eq 1 ] ||

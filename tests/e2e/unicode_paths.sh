@@ -13,22 +13,14 @@ exe=$2
 runner=${3:-}
 fail() { echo "FAIL: $*" >&2; exit 1; }
 ts() { $runner "$exe" "$@"; }
+. "$(dirname "$0")/lib/tiny_plan.sh"
 
 rm -rf "$work"
 mkdir -p "$work"
 dir="$work/Résultats Jörg 結果"
 mkdir -p "$dir/exports"
 printf '\357\273\277' >"$dir/plan ü.plan"
-cat >>"$dir/plan ü.plan" <<PLAN
-conditions = baseline, sleep:20
-bench = builtin-st
-reps = 1
-warmup = 0
-settle = 100ms
-work-scale = 0.05
-quiet-cpu = off
-export-to = $dir/exports
-PLAN
+tiny_plan "$dir/plan ü.plan" "$dir/exports"
 
 ts run "$dir/plan ü.plan" --db "$dir/base é.db" >"$work/run.txt" 2>&1 ||
   fail "the run failed: $(tail -5 "$work/run.txt")"
