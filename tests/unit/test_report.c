@@ -15,6 +15,7 @@
 #include "../../service/src/stats/multiplicity.h"
 #include "../../service/src/stats/sequential.h"
 #include "check.h"
+#include "testdb.h"
 #include "testreport.h"
 #include "threadsoup/utf8.h"
 
@@ -698,6 +699,81 @@ static void the_statistics_need_no_database_after_the_read(void) {
   }
 }
 
+/* Each condition's means (wake-ups, timer lateness, burners' CPU) and timers come from the trials
+   a report copied in, and are what the database computes for a headline, which copies none: in
+   a run whose trials differ (one without a metric, resolutions mixed, a warm-up and a failed
+   trial left out). */
+static void condition_means_from_trials_are_the_stores(void) {
+  const char *path = "test_report_means.db";
+  remove_db(path);
+  store *s = NULL;
+  ts_err err;
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
+  store_run_info info = {
+      "means", "name = means\n", 7, "2026-01-01T00:00:00.000Z", "h", "os", "cpu", 2, "1.0", NULL,
+      0};
+  const char *conds[2] = {"baseline", "sleep:20@500ms/resolution=high"};
+  store_trial_plan trials[1 + 2 * 4];
+  int n = 0;
+  trials[n] = (store_trial_plan){n + 1, 0, "baseline", "builtin-st", 0}, n++;
+  for (int rep = 1; rep <= 4; rep++)
+    for (int c = 0; c < 2; c++)
+      trials[n] = (store_trial_plan){n + 1, rep, conds[c], "builtin-st", 0}, n++;
+  int64_t id = 0;
+  REQUIRE(store_run_begin(s, &info, trials, n, &id, &err) == TS_OK);
+  for (int i = 0; i < n; i++) {
+    if (i == 4) {
+      CHECK_INT(store_trial_fail(s, trials[i].id, "2026-01-01T00:01:00.000Z", "boom", &err), TS_OK);
+      continue;
+    }
+    store_metric metrics[3] = {{"load.cpu_percent", 0.3 * i},
+                               {"load.switches_per_s", 1000.0 / 3 + i},
+                               {"timer.overshoot_us", 55.5 + i * 0.7}};
+    store_trial_result result = {"2026-01-01T00:00:01.000Z",
+                                 "2026-01-01T00:00:02.000Z",
+                                 100 + i,
+                                 "Mwork/s",
+                                 0.5,
+                                 3,
+                                 100,
+                                 900,
+                                 i % 3 ? 3 : 2, /* one in three has no timer.overshoot_us */
+                                 metrics,
+                                 NULL,
+                                 NULL,
+                                 NULL,
+                                 NULL};
+    CHECK_INT(store_trial_finish(s, trials[i].id, &result, &err), TS_OK);
+    CHECK_INT(store_trial_timer(s, trials[i].id, i % 2 ? "default" : "high",
+                                i % 4 == 2 ? "default"
+                                : i % 2    ? "default"
+                                           : "high",
+                                i == 3 ? NAN : 15625.0 / (i + 1), &err),
+              TS_OK);
+  }
+  report_data *from_store = NULL, *from_trials = NULL;
+  CHECK_INT(report_data_load(s, id, NULL, REPORT_WITH_STATS, &from_store, &err), TS_OK);
+  CHECK_INT(
+      report_data_load(s, id, NULL, REPORT_WITH_STATS | REPORT_WITH_TRIALS, &from_trials, &err),
+      TS_OK);
+  store_close(s);
+  REQUIRE(from_store != NULL && from_trials != NULL);
+  CHECK_INT(from_trials->condition_count, 2);
+  for (int c = 0; c < from_store->condition_count; c++) {
+    CHECK_REL(from_trials->switches_per_s[c], from_store->switches_per_s[c], 1e-12);
+    CHECK_REL(from_trials->timer_overshoot_us[c], from_store->timer_overshoot_us[c], 1e-12);
+    CHECK_REL(from_trials->load_cpu_percent[c], from_store->load_cpu_percent[c], 1e-12);
+    CHECK_REL(from_trials->timer_resolution_us[c], from_store->timer_resolution_us[c], 1e-12);
+    CHECK_STR_EQ(from_trials->resolution_asked[c], from_store->resolution_asked[c]);
+    CHECK_STR_EQ(from_trials->resolution_obtained[c], from_store->resolution_obtained[c]);
+  }
+  /* The mixed condition reads both, sorted; the timers' mean leaves the unknown one out. */
+  CHECK_STR_EQ(from_trials->resolution_obtained[1], "default,high");
+  CHECK(!isnan(from_trials->timer_resolution_us[0]));
+  report_data_free(from_store);
+  report_data_free(from_trials);
+}
+
 /* A database may hold names stored before every path checked them (a bench "\xff\x80\x80", a
    unit with a line break and a terminal escape): every report stays valid UTF-8 regardless. */
 static void bad_stored_names_stay_out_of_reports(void) {
@@ -842,6 +918,7 @@ int main(void) {
   RUN_CASE(the_printed_interval_decides_the_verdict);
   RUN_CASE(the_same_run_reports_the_same_in_two_databases);
   RUN_CASE(the_statistics_need_no_database_after_the_read);
+  RUN_CASE(condition_means_from_trials_are_the_stores);
   RUN_CASE(bad_stored_names_stay_out_of_reports); /* these two add trials to the run */
   RUN_CASE(csv_formula_cells_neutralised);
   RUN_CASE(the_report_shows_quiet_mode_asked_and_confirmed);

@@ -455,13 +455,15 @@ static int compare_kernels(report_data *r, ts_err *err) {
   return rc;
 }
 
-/* What the statistics are computed from besides the scores: the blocks' times, each condition's
-   means of the load's wake-ups, timer lateness and burners' CPU, its timers, the sub-scores. */
+/* What the statistics are computed from besides the scores: the blocks' times, the sub-scores,
+   and, when the trials are not copied in (a headline, a comparison), each condition's means of
+   the load's wake-ups, timer lateness and burners' CPU and its timers, asked of the database;
+   with the trials, conditions_from_trials computes those outside the database's lock. */
 static int read_stats(store *s, report_data *r, ts_err *err) {
   int block_rc = read_block_seconds(s, r, err);
   if (block_rc != TS_OK)
     return block_rc;
-  for (int c = 0; c < r->condition_count; c++) {
+  for (int c = 0; !(r->flags & REPORT_WITH_TRIALS) && c < r->condition_count; c++) {
     r->switches_per_s[c] =
         store_condition_metric_mean(s, r->run_id, r->conditions[c], "load.switches_per_s");
     r->timer_overshoot_us[c] =
@@ -478,7 +480,47 @@ static int read_stats(store *s, report_data *r, ts_err *err) {
   return read_subscores(s, r, err);
 }
 
+/* Each condition's means and timers as read_stats asks the store for them (trial_metric's and
+   store_condition_timer's queries: done trials past the warm-up, NULLs left out, the distinct
+   resolutions sorted and joined by commas), from the trials copied in. */
+static void conditions_from_trials(report_data *r) {
+  static const char *const names[3] = {"load.switches_per_s", "timer.overshoot_us",
+                                       "load.cpu_percent"};
+  for (int c = 0; c < r->condition_count; c++) {
+    double sum[4] = {0, 0, 0, 0};
+    size_t n[4] = {0, 0, 0, 0};
+    int asked = 0, obtained = 0; /* bits: 1 default, 2 high */
+    for (size_t i = 0; i < r->trial_count; i++) {
+      const report_trial *t = &r->trials[i];
+      if (t->row.status != STORE_TRIAL_DONE || t->row.block == 0 ||
+          strcmp(t->row.condition, r->conditions[c]) != 0)
+        continue;
+      for (int k = 0; k < 4; k++) {
+        double v = k < 3 ? report_trial_metric(r, t, names[k]) : t->row.timer_resolution_us;
+        if (!isnan(v)) {
+          sum[k] += v;
+          n[k]++;
+        }
+      }
+      asked |= (strcmp(t->row.resolution_asked, "default") == 0) |
+               (strcmp(t->row.resolution_asked, "high") == 0) << 1;
+      obtained |= (strcmp(t->row.resolution_obtained, "default") == 0) |
+                  (strcmp(t->row.resolution_obtained, "high") == 0) << 1;
+    }
+    double *means[4] = {&r->switches_per_s[c], &r->timer_overshoot_us[c], &r->load_cpu_percent[c],
+                        &r->timer_resolution_us[c]};
+    for (int k = 0; k < 4; k++)
+      *means[k] = n[k] ? sum[k] / (double)n[k] : NAN;
+    static const char *const resolutions[4] = {"", "default", "high", "default,high"};
+    snprintf(r->resolution_asked[c], sizeof r->resolution_asked[c], "%s", resolutions[asked]);
+    snprintf(r->resolution_obtained[c], sizeof r->resolution_obtained[c], "%s",
+             resolutions[obtained]);
+  }
+}
+
 static int compute_stats(report_data *r, ts_err *err) {
+  if (r->flags & REPORT_WITH_TRIALS)
+    conditions_from_trials(r);
   for (int b = 0; b < r->bench_count; b++) {
     for (int c = 0; c < r->condition_count; c++)
       if (stats_describe(r->lists[b][c].values, r->lists[b][c].n, &r->cells[b][c].d) != 0)
