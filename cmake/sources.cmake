@@ -187,6 +187,7 @@ set(TS_TRAY_SOURCES
   tray/src/parts/results.c
   tray/src/parts/schedules.c
   tray/src/parts/service_start.c
+  tray/src/parts/sign_in.c
   tray/src/shell/icon.c
   tray/src/shell/link.c
   tray/src/shell/log.c

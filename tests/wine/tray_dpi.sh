@@ -4,7 +4,8 @@
 # at 96, 120, 144 and 192 dpi (100, 125, 150, 200 %) the tray loads its icons at 16, 20, 24 and
 # 32 px (the small-icon size for the DPI, as its --log says), and every state icon holds an image
 # drawn at exactly that size, so none is scaled; at each start it registers its restart after an
-# upgrade (RegisterApplicationRestart).
+# upgrade (RegisterApplicationRestart) and decides whether to hint "sign out and in once" (not
+# here: Wine keeps no local groups, so no ThreadSoup Users lists this user).
 # Usage: tray_dpi.sh WINE-RUN THREADSOUP-TRAY-EXE WINEPREFIX ICON-FOLDER (a prefix of its own: the
 # DPI is a setting of the prefix's user).
 set -u
@@ -45,5 +46,7 @@ for scale in 96:16 120:20 144:24 192:32; do
   # The Restart Manager may start it again after an MSI upgrade closed it.
   grep -q '^restart after an upgrade: registered' "$out/tray.log" ||
     fail "the tray did not register its restart: $(grep '^restart' "$out/tray.log")"
+  grep -q '^sign-in hint: not needed' "$out/tray.log" ||
+    fail "the tray's start did not decide the sign-in hint: $(grep '^sign-in' "$out/tray.log")"
 done
 echo "tray dpi test passed"

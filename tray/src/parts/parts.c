@@ -10,7 +10,8 @@
   X(dialogs)                                                                                       \
   X(quiet)                                                                                         \
   X(schedules)                                                                                     \
-  X(service_start)
+  X(service_start)                                                                                 \
+  X(sign_in)
 
 #define DECLARE_PART(name) extern const tray_part tray_part_##name;
 TRAY_PARTS(DECLARE_PART)

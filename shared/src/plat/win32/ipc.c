@@ -607,6 +607,30 @@ static int users_group_lists(PSID user) {
   return listed;
 }
 
+int win32_sign_in_again(void) {
+  BYTE group[SECURITY_MAX_SID_SIZE], info[sizeof(TOKEN_USER) + SECURITY_MAX_SID_SIZE];
+  HANDLE process, token = NULL;
+  if (!peer_users_group_sid(group, sizeof group) ||
+      !OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY | TOKEN_DUPLICATE, &process))
+    return 0;
+  /* CheckTokenMembership (in peer_facts_from_token) takes an impersonation token only. */
+  BOOL copied = DuplicateToken(process, SecurityIdentification, &token);
+  CloseHandle(process);
+  peer_facts facts;
+  DWORD size;
+  int known = copied && peer_facts_from_token(token, group, &facts) &&
+              GetTokenInformation(token, TokenUser, info, sizeof info, &size);
+  if (token != NULL)
+    CloseHandle(token);
+  if (!known)
+    return 0;
+  /* The service's own decision, on the same facts it would read from this user's requests. */
+  facts.group_listed = users_group_lists(((TOKEN_USER *)info)->User.Sid);
+  peer_rights rights;
+  peer_rights_decide(&facts, &rights);
+  return rights.control_refusal == PEER_REFUSAL_SIGN_IN_AGAIN;
+}
+
 /* Reads the impersonated client's facts (peer_facts_from_token) and account SID. Runs while this
    thread impersonates the client; must not return without reverting (the caller reverts). */
 static int read_client_token(plat_peer *out, peer_facts *facts, const BYTE *group_sid,
