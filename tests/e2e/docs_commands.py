@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
-# docs_commands.py - every `threadsoup ...` command README.md and docs/user-guide.md show is one
-# the program takes: a complete example is read by the real argument parser (the hidden
-# `threadsoup --parse-only`, which stops before anything runs), and every option of a synopsis
-# (a line with [ ], |, … or PLACEHOLDERS) is one its command's --help names. Also: every image
-# README.md shows is one a screenshot test writes (tests/wine/*.sh), and every image in
-# docs/images is shown. Fails naming the file, the line and what is wrong.
+# docs_commands.py - every `threadsoup ...` command README.md and docs/user-guide.md, plans.md,
+# protocol.md and schema.md show is one the program takes: a complete example is read by the
+# real argument parser (the hidden `threadsoup --parse-only`, which stops before anything runs),
+# and every option of a synopsis (a line with [ ], |, … or PLACEHOLDERS) is one its command's
+# --help names. Also: every image README.md shows is one a screenshot test writes
+# (tests/wine/*.sh), and every image in docs/images is shown. Fails naming the file, the line
+# and what is wrong.
 # usage: docs_commands.py THREADSOUP SOURCE_DIR
 import os
 import re
@@ -14,7 +15,8 @@ import subprocess
 import sys
 
 exe, source = sys.argv[1], sys.argv[2]
-docs = ["README.md", os.path.join("docs", "user-guide.md")]
+docs = ["README.md"] + [os.path.join("docs", d)
+                       for d in ("user-guide.md", "plans.md", "protocol.md", "schema.md")]
 failures = []
 
 
