@@ -43,6 +43,19 @@ static void raw_exec(const char *path, const char *sql) {
   sqlite3_close(db);
 }
 
+/* A database as version `version` left it (its migrations, its ids), holding `rows` (SQL). */
+static void old_database(const char *path, int version, const char *rows) {
+  static char sql[65536];
+  int len = 0;
+  remove_db(path);
+  for (int v = 1; v <= version; v++)
+    len += snprintf(sql + len, sizeof sql - (size_t)len, "%s", schema_migration(v));
+  snprintf(sql + len, sizeof sql - (size_t)len,
+           "PRAGMA application_id=%d; PRAGMA user_version=%d;%s", STORE_APPLICATION_ID, version,
+           rows);
+  raw_exec(path, sql);
+}
+
 static const store_run_info info = {"quick", "name=quick\n", 42,    "2026-01-01T00:00:00.000Z",
                                     "host",  "os",           "cpu", 2,
                                     "0.0.0", NULL,           0};
@@ -332,17 +345,12 @@ static void trial_values_as_reports_show_them(void) {
 
 static void migrates_version_1_keeping_its_runs(void) {
   const char *path = "store_v1.db";
-  remove_db(path);
   /* A database as version 1 wrote it, with a run and a done trial. */
-  char sql[4096];
-  snprintf(sql, sizeof sql,
-           "%s PRAGMA application_id=%d; PRAGMA user_version=1;"
-           "INSERT INTO run VALUES (1,'quick','name = quick\n',7,'finished',NULL,"
-           "'2026-01-01T00:00:00.000Z',NULL,'h','o','c',2,'0.1.0');"
-           "INSERT INTO trial (run_id, seq, block, condition, bench, status, score) VALUES "
-           "(1,1,1,'baseline','builtin-st','done',250.5);",
-           schema_migration(1), STORE_APPLICATION_ID);
-  raw_exec(path, sql);
+  old_database(path, 1,
+               "INSERT INTO run VALUES (1,'quick','name = quick\n',7,'finished',NULL,"
+               "'2026-01-01T00:00:00.000Z',NULL,'h','o','c',2,'0.1.0');"
+               "INSERT INTO trial (run_id, seq, block, condition, bench, status, score) VALUES "
+               "(1,1,1,'baseline','builtin-st','done',250.5);");
   store *s;
   ts_err err;
   REQUIRE(store_open(&s, path, &err) == TS_OK);
@@ -368,27 +376,20 @@ static void migrates_version_1_keeping_its_runs(void) {
    the detail says so), one a user interrupted, one running (killed), one finished. */
 static void migrates_version_4_marking_runs_to_resume(void) {
   const char *path = "store_v4.db";
-  remove_db(path);
-  static char sql[16384];
-  int len = 0;
-  for (int v = 1; v <= 4; v++)
-    len += snprintf(sql + len, sizeof sql - (size_t)len, "%s", schema_migration(v));
-  snprintf(sql + len, sizeof sql - (size_t)len,
-           "PRAGMA application_id=%d; PRAGMA user_version=4;"
-           "INSERT INTO run (id, plan_name, plan_text, seed, status, status_detail, started_at, "
-           "host, os, cpu, logical_cpus, version) VALUES "
-           "(1,'quick','name = quick\n',7,'interrupted','service stopped (signal SIGTERM); "
-           "resumes at the next start','2026-01-01T00:00:00.000Z','h','o','c',2,'0.1.0'),"
-           "(2,'quick','name = quick\n',7,'interrupted','3 trials run in this sitting; "
-           "interrupted','2026-01-01T00:00:00.000Z','h','o','c',2,'0.1.0'),"
-           "(3,'quick','name = quick\n',7,'running',NULL,"
-           "'2026-01-01T00:00:00.000Z','h','o','c',2,'0.1.0'),"
-           "(4,'quick','name = quick\n',7,'finished','service stopped long ago',"
-           "'2026-01-01T00:00:00.000Z','h','o','c',2,'0.1.0'),"
-           "(5,'seed','name = seed\n',9,'interrupted','service stopped (SCM STOP); resumes at "
-           "the next start','2026-01-01T00:00:00.000Z','h','o','c',2,'0.1.0');",
-           STORE_APPLICATION_ID);
-  raw_exec(path, sql);
+  old_database(
+      path, 4,
+      "INSERT INTO run (id, plan_name, plan_text, seed, status, status_detail, started_at, "
+      "host, os, cpu, logical_cpus, version) VALUES "
+      "(1,'quick','name = quick\n',7,'interrupted','service stopped (signal SIGTERM); "
+      "resumes at the next start','2026-01-01T00:00:00.000Z','h','o','c',2,'0.1.0'),"
+      "(2,'quick','name = quick\n',7,'interrupted','3 trials run in this sitting; "
+      "interrupted','2026-01-01T00:00:00.000Z','h','o','c',2,'0.1.0'),"
+      "(3,'quick','name = quick\n',7,'running',NULL,"
+      "'2026-01-01T00:00:00.000Z','h','o','c',2,'0.1.0'),"
+      "(4,'quick','name = quick\n',7,'finished','service stopped long ago',"
+      "'2026-01-01T00:00:00.000Z','h','o','c',2,'0.1.0'),"
+      "(5,'seed','name = seed\n',9,'interrupted','service stopped (SCM STOP); resumes at "
+      "the next start','2026-01-01T00:00:00.000Z','h','o','c',2,'0.1.0');");
   store *s;
   ts_err err;
   CHECK_INT(store_open(&s, path, &err), TS_OK);
@@ -417,23 +418,15 @@ static void migrates_version_4_marking_runs_to_resume(void) {
    without a deadline (restored at the next start as before), and new entries keep theirs. */
 static void migrates_quiet_journal_to_deadlines(void) {
   const char *path = "store_quiet_deadline.db";
-  remove_db(path);
   int with_deadline = 0;
   for (int v = 1; v <= schema_migration_count(); v++)
     if (strstr(schema_migration(v), "quiet_journal ADD COLUMN restore_by"))
       with_deadline = v;
   REQUIRE(with_deadline > 4);
-  static char sql[16384];
-  int len = 0;
-  for (int v = 1; v < with_deadline; v++)
-    len += snprintf(sql + len, sizeof sql - (size_t)len, "%s", schema_migration(v));
-  snprintf(sql + len, sizeof sql - (size_t)len,
-           "PRAGMA application_id=%d; PRAGMA user_version=%d;"
-           "INSERT INTO quiet_journal (id, started_at, reason, defender_was, "
-           "update_paused_until_was, defender_changed, update_changed) VALUES "
-           "(1,'2026-01-01T00:00:00.000Z','run 3',1,0,1,1);",
-           STORE_APPLICATION_ID, with_deadline - 1);
-  raw_exec(path, sql);
+  old_database(path, with_deadline - 1,
+               "INSERT INTO quiet_journal (id, started_at, reason, defender_was, "
+               "update_paused_until_was, defender_changed, update_changed) VALUES "
+               "(1,'2026-01-01T00:00:00.000Z','run 3',1,0,1,1);");
   store *s;
   ts_err err;
   REQUIRE(store_open(&s, path, &err) == TS_OK);
@@ -461,33 +454,26 @@ static void migrates_quiet_journal_to_deadlines(void) {
    status. Only the first ends, at its last score's time. */
 static void migrates_runs_of_typed_in_scores_to_finished(void) {
   const char *path = "store_typed_in.db";
-  remove_db(path);
-  static char sql[32768];
-  int len = 0;
-  for (int v = 1; v <= 15; v++)
-    len += snprintf(sql + len, sizeof sql - (size_t)len, "%s", schema_migration(v));
-  snprintf(sql + len, sizeof sql - (size_t)len,
-           "PRAGMA application_id=%d; PRAGMA user_version=15;"
-           "INSERT INTO run (id, plan_name, plan_text, seed, status, status_detail, started_at, "
-           "host, os, cpu, logical_cpus, version, uid, imported_from) VALUES "
-           "(1,'manual','name = manual\n',0,'running',NULL,'2026-01-01T00:00:00.000Z',"
-           "'h','o','c',2,'0.1.0','01',NULL),"
-           "(2,'quick','name = quick\n',7,'running',NULL,'2026-01-01T00:00:00.000Z',"
-           "'h','o','c',2,'0.1.0','02',NULL),"
-           "(3,'manual','name = manual\n',7,'running',NULL,'2026-01-01T00:00:00.000Z',"
-           "'h','o','c',2,'0.1.0','03',NULL),"
-           "(4,'manual','name = manual\n',0,'running',NULL,'2026-01-01T00:00:00.000Z',"
-           "'h','o','c',2,'0.1.0','04','/in/run.tsrun');"
-           "INSERT INTO trial (run_id, seq, block, condition, bench, status, finished_at, score, "
-           "source) VALUES "
-           "(1,1,1,'baseline','cpuz','done','2026-01-02T10:00:00.000Z',500,'manual'),"
-           "(1,2,1,'sleep:5000','cpuz','done','2026-01-03T11:00:00.000Z',480,'manual'),"
-           "(2,1,1,'baseline','builtin-st','done','2026-01-01T00:01:00.000Z',250,'measured'),"
-           "(2,2,1,'sleep:5000','builtin-st','pending',NULL,NULL,'measured'),"
-           "(3,1,1,'baseline','builtin-st','pending',NULL,NULL,'measured'),"
-           "(4,1,1,'baseline','cpuz','done','2026-01-02T10:00:00.000Z',500,'manual');",
-           STORE_APPLICATION_ID);
-  raw_exec(path, sql);
+  old_database(
+      path, 15,
+      "INSERT INTO run (id, plan_name, plan_text, seed, status, status_detail, started_at, "
+      "host, os, cpu, logical_cpus, version, uid, imported_from) VALUES "
+      "(1,'manual','name = manual\n',0,'running',NULL,'2026-01-01T00:00:00.000Z',"
+      "'h','o','c',2,'0.1.0','01',NULL),"
+      "(2,'quick','name = quick\n',7,'running',NULL,'2026-01-01T00:00:00.000Z',"
+      "'h','o','c',2,'0.1.0','02',NULL),"
+      "(3,'manual','name = manual\n',7,'running',NULL,'2026-01-01T00:00:00.000Z',"
+      "'h','o','c',2,'0.1.0','03',NULL),"
+      "(4,'manual','name = manual\n',0,'running',NULL,'2026-01-01T00:00:00.000Z',"
+      "'h','o','c',2,'0.1.0','04','/in/run.tsrun');"
+      "INSERT INTO trial (run_id, seq, block, condition, bench, status, finished_at, score, "
+      "source) VALUES "
+      "(1,1,1,'baseline','cpuz','done','2026-01-02T10:00:00.000Z',500,'manual'),"
+      "(1,2,1,'sleep:5000','cpuz','done','2026-01-03T11:00:00.000Z',480,'manual'),"
+      "(2,1,1,'baseline','builtin-st','done','2026-01-01T00:01:00.000Z',250,'measured'),"
+      "(2,2,1,'sleep:5000','builtin-st','pending',NULL,NULL,'measured'),"
+      "(3,1,1,'baseline','builtin-st','pending',NULL,NULL,'measured'),"
+      "(4,1,1,'baseline','cpuz','done','2026-01-02T10:00:00.000Z',500,'manual');");
   store *s;
   ts_err err;
   REQUIRE(store_open(&s, path, &err) == TS_OK);
