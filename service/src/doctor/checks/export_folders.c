@@ -29,8 +29,10 @@ static void check_export_folders(const doctor_context *ctx, doctor_finding *out)
   int exposed = 0;
   ts_err err;
   if (!ctx->export_folders) {
-    doctor_set(out, DOCTOR_SKIP, NAN, "the schedules were not read (the database is not readable)",
-               "export folders not known");
+    doctor_set(
+        out, DOCTOR_SKIP, NAN,
+        "the schedules were not read (the service's database is not there, or not yours to read)",
+        "export folders not known");
     return;
   }
   for (int i = 0; i < ctx->export_folder_count; i++) {
