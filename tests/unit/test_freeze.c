@@ -7,9 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef _WIN32
+#include <windows.h>
+#include <sddl.h>
+#else
+#include <unistd.h> /* geteuid: the user this test runs as */
+#endif
+
 #include "check.h"
 #include "engine/freeze.h"
 #include "experiment/experiment.h"
+#include "server/internal.h"
 #include "store/store.h"
 #include "testdb.h"
 #include "threadsoup/plat.h"
@@ -19,8 +27,12 @@ static const char *threadsoup_exe;
 
 /* ---- the helper: counts in a file, 100 times a second, until it is killed ---- */
 
-static int helper_main(const char *path) {
-  for (long n = 1; n < 2000000000L; n++) { /* 230 days of counting */
+/* Counts until killed, or `limit` counts, or until the file PATH.stop appears (a helper that
+   is not our child). */
+static int helper_main(const char *path, long limit) {
+  char stop[PLAT_PATH_MAX];
+  snprintf(stop, sizeof stop, "%s.stop", path);
+  for (long n = 1; n < limit && !plat_file_exists(stop); n++) {
     FILE *f = fopen(path, "w");
     if (f) {
       fprintf(f, "%ld\n", n);
@@ -65,18 +77,70 @@ static int counting(const char *path, int within_ms) {
   return 0;
 }
 
-static int start_helper(plat_proc *helper, const char *path) {
-  char dir[PLAT_PATH_MAX], name[64], program[PLAT_PATH_MAX + 80];
+/* This test program, in `program`. */
+static int own_program(char *program, size_t len) {
+  char dir[PLAT_PATH_MAX], name[64];
   ts_err err;
   if (plat_program_dir(dir, sizeof dir, &err) != TS_OK)
     return 0;
   plat_program_name("test_freeze", name, sizeof name);
-  snprintf(program, sizeof program, "%s%c%s", dir, plat_path_separator(), name);
+  snprintf(program, len, "%s%c%s", dir, plat_path_separator(), name);
+  return 1;
+}
+
+/* Starts the helper counting in `path`: as our child, or (`how` "--orphan") as the child of a
+   process that has ended, so the rule "threadsoup" (what ThreadSoup started) does not apply when
+   this test plays the service. */
+static int start_helper_as(plat_proc *helper, const char *path, const char *how) {
+  char program[PLAT_PATH_MAX + 80], stop[PLAT_PATH_MAX];
+  ts_err err;
+  if (!own_program(program, sizeof program))
+    return 0;
   remove(path);
-  const char *argv[] = {program, "--count", path, NULL};
+  snprintf(stop, sizeof stop, "%s.stop", path);
+  remove(stop);
+  const char *argv[] = {program, how, path, NULL};
   if (plat_proc_spawn(helper, argv, &err) != TS_OK)
     return 0;
+  if (strcmp(how, "--orphan") == 0) {
+    int code;
+    plat_proc_wait(helper, &code, &err);
+  }
   return counting(path, 3000);
+}
+
+static int start_helper(plat_proc *helper, const char *path) {
+  return start_helper_as(helper, path, "--count");
+}
+
+/* The orphan: starts the helper (for two minutes at most, should the test fail before it ends
+   it) and ends at once, leaving it running; its pid goes to PATH.pid. */
+static int orphan_main(const char *path) {
+  char program[PLAT_PATH_MAX + 80], pid_path[PLAT_PATH_MAX];
+  plat_proc helper;
+  ts_err err;
+  const char *argv[] = {program, "--count-for-a-while", path, NULL};
+  if (!own_program(program, sizeof program) || plat_proc_spawn(&helper, argv, &err) != TS_OK)
+    return 1;
+  snprintf(pid_path, sizeof pid_path, "%s.pid", path);
+  FILE *f = fopen(pid_path, "w");
+  if (f) {
+    fprintf(f, "%ld\n", helper.pid);
+    fclose(f);
+  }
+  return 0;
+}
+
+/* Ends a helper that is not our child: it reads PATH.stop. */
+static void stop_orphan(const char *path) {
+  char stop[PLAT_PATH_MAX];
+  snprintf(stop, sizeof stop, "%s.stop", path);
+  FILE *f = fopen(stop, "w");
+  if (f)
+    fclose(f);
+  plat_sleep_ns(300 * TS_NS_PER_MS);
+  remove(stop);
+  remove(path);
 }
 
 static void end(plat_proc *p) {
@@ -274,9 +338,132 @@ static void rules_refuse_each_what_they_name(void) {
   CHECK(freeze_refusal(&f) == NULL);
 }
 
+/* ---- the members rule, through the service's request path ---- */
+
+#define MEMBERS_DB "freeze-members.db"
+#ifdef _WIN32
+#define MEMBERS_ADDRESS "\\\\.\\pipe\\threadsoup-test-freeze-members"
+#define STRANGER_SID "S-1-5-21-1111111111-2222222222-3333333333-4000"
+#else
+#define MEMBERS_ADDRESS "freeze-members.sock"
+#endif
+
+/* A client of the service as plat_ipc_peer fills it: a member of ThreadSoup Users (group
+   threadsoup), or with `admin` root (SYSTEM, an elevated administrator); `own` says whether it is
+   the user this test runs as, else a stranger who owns none of its programs. */
+static plat_peer client_peer(int admin, int own) {
+  plat_peer p;
+  memset(&p, 0, sizeof p);
+  p.pid = p.session = p.gid = -1;
+  p.privileged = 1;
+  p.may_run_programs = admin;
+  snprintf(p.name, sizeof p.name, "%s", own ? "me" : "stranger");
+#ifdef _WIN32
+  p.uid = -1;
+  HANDLE token;
+  BYTE buffer[sizeof(TOKEN_USER) + SECURITY_MAX_SID_SIZE];
+  DWORD got = 0;
+  char *text = NULL;
+  if (own && OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token)) {
+    if (GetTokenInformation(token, TokenUser, buffer, sizeof buffer, &got) &&
+        ConvertSidToStringSidA(((TOKEN_USER *)(void *)buffer)->User.Sid, &text)) {
+      snprintf(p.user_sid, sizeof p.user_sid, "%s", text);
+      LocalFree(text);
+    }
+    CloseHandle(token);
+  }
+  if (!own)
+    snprintf(p.user_sid, sizeof p.user_sid, "%s", STRANGER_SID);
+#else
+  p.uid = own ? (long)geteuid() : 4000000L;
+#endif
+  return p;
+}
+
+/* Asks the service `verb` with one field, as client `peer`; the reply in *out. */
+static void ask_service(server *svc, const plat_peer *peer, const char *verb, const char *key,
+                        const char *value, proto_message *out) {
+  static client from;
+  static proto_message in;
+  ts_err err;
+  memset(&from, 0, sizeof from);
+  from.svc = svc;
+  from.peer = *peer;
+  proto_init(&in, PROTO_REQUEST, verb);
+  if (key)
+    proto_add(&in, key, value, &err);
+  request r = {svc, &from, &in, out, {0, ""}};
+  server_dispatch(&r);
+}
+
+/* A member of ThreadSoup Users freezes only its own programs, root (an elevated administrator)
+   anyone's: the client's identity reaches the freeze through load-start and run-start. */
+static void members_freeze_only_their_own_programs(void) {
+  plat_proc orphan;
+  const char *path = "freeze-helper-members.txt";
+  REQUIRE(start_helper_as(&orphan, path, "--orphan"));
+  long helper = -1;
+  ts_err err;
+  FILE *f = fopen("freeze-helper-members.txt.pid", "r");
+  if (f) {
+    if (fscanf(f, "%ld", &helper) != 1)
+      helper = -1;
+    fclose(f);
+  }
+  remove("freeze-helper-members.txt.pid");
+  REQUIRE(helper > 0);
+  char spec[48];
+  snprintf(spec, sizeof spec, "freeze:%ld", helper);
+
+  server_config config;
+  memset(&config, 0, sizeof config);
+  snprintf(config.address, sizeof config.address, "%s", MEMBERS_ADDRESS);
+  snprintf(config.db_path, sizeof config.db_path, "%s", MEMBERS_DB);
+  remove_db(MEMBERS_DB);
+  server *svc = NULL;
+  plat_interrupt_reset();
+  REQUIRE(server_create(&svc, &config, &err) == TS_OK);
+  static proto_message reply;
+
+  plat_peer stranger = client_peer(0, 0), member = client_peer(0, 1), root = client_peer(1, 0);
+  ask_service(svc, &stranger, "load-start", "spec", spec, &reply);
+  CHECK_STR_EQ(reply.verb, "denied");
+  CHECK_STR_CONTAINS(proto_get(&reply, "message"), "by rule own-programs-only");
+  CHECK(counting(path, 1000));
+
+  ask_service(svc, &member, "load-start", "spec", spec, &reply);
+  CHECK_INT(reply.kind, PROTO_OK);
+  CHECK(!counting(path, 500));
+  ask_service(svc, &member, "load-stop", NULL, NULL, &reply);
+  CHECK(counting(path, 1000));
+
+  ask_service(svc, &root, "load-start", "spec", spec, &reply);
+  CHECK_INT(reply.kind, PROTO_OK);
+  CHECK(!counting(path, 500));
+  ask_service(svc, &root, "load-stop", NULL, NULL, &reply);
+  CHECK(counting(path, 1000));
+
+  /* freeze:background for a member who owns nothing that runs: said before anything is stored. */
+  ask_service(svc, &stranger, "run-start", "plan",
+              "name = t\nconditions = baseline, freeze:background\nbench = builtin-st\n", &reply);
+  CHECK_INT(reply.kind, PROTO_ERROR);
+  CHECK_STR_CONTAINS(proto_get(&reply, "message"), "freeze:background: no program woke up");
+  CHECK_INT(raw_query(MEMBERS_DB, "SELECT count(*) FROM run"), 0);
+
+  server_request_stop(svc, "test over");
+  runner_shutdown(svc);
+  server_destroy(svc);
+  stop_orphan(path);
+  remove_db(MEMBERS_DB);
+}
+
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--count") == 0)
-    return helper_main(argv[2]);
+    return helper_main(argv[2], 2000000000L); /* 230 days of counting */
+  if (argc == 3 && strcmp(argv[1], "--count-for-a-while") == 0)
+    return helper_main(argv[2], 12000); /* 2 minutes */
+  if (argc == 3 && strcmp(argv[1], "--orphan") == 0)
+    return orphan_main(argv[2]);
   if (argc != 2) {
     fprintf(stderr, "usage: test_freeze PATH-TO-threadsoup\n");
     return 2;
@@ -287,5 +474,6 @@ int main(int argc, char **argv) {
   RUN_CASE(thawed_when_the_owner_is_killed);
   RUN_CASE(thawed_after_max);
   RUN_CASE(journal_thaws_what_a_dead_owner_left);
+  RUN_CASE(members_freeze_only_their_own_programs);
   return check_summary();
 }

@@ -127,7 +127,7 @@ static void start_refused_for(const runner_asker *asker, const char *text, const
 }
 
 static void start_refused(const char *text, const char *what) {
-  runner_asker mallory = {"mallory", 0, 0};
+  runner_asker mallory = {"mallory", 0, 0, NULL};
   start_refused_for(&mallory, text, what, "mallory may not make the service run them");
 }
 
@@ -136,7 +136,7 @@ static void start_of_a_command_is_refused(void) { start_refused(command_plan, "c
 /* An administrator whose token is not elevated (the tray under UAC, a member of ThreadSoup
    Users) is told to elevate, not that it may not. */
 static void start_by_an_unelevated_administrator_says_so(void) {
-  runner_asker ann = {"PC\\ann", 0, 1};
+  runner_asker ann = {"PC\\ann", 0, 1, NULL};
   start_refused_for(&ann, command_plan, "command",
                     "the administrator rights of PC\\ann are not elevated");
 }
@@ -335,7 +335,7 @@ static void start_for_root_runs_the_command(void) {
   plan p;
   ts_err err;
   REQUIRE(plan_parse(command_plan, "test", &p, &err) == TS_OK);
-  runner_asker root = {"root", 1, 0};
+  runner_asker root = {"root", 1, 0, NULL};
   int64_t run_id = 0;
   CHECK_INT(runner_start_run(svc, &p, 1, 0, &root, &run_id, &err), TS_OK);
   wait_idle(svc);
@@ -423,7 +423,7 @@ static void resume_request_without_the_right_is_refused(void) {
   read_run(run_id, &before);
   server *svc = open_service();
   REQUIRE(svc);
-  runner_asker mallory = {"mallory", 0, 0};
+  runner_asker mallory = {"mallory", 0, 0, NULL};
   ts_err err;
   CHECK_INT(runner_resume_run(svc, run_id, &mallory, &err), TS_EDENIED);
   CHECK_STR_CONTAINS(err.text, "refused: the plan runs programs (a command benchmark)");
@@ -480,7 +480,7 @@ static void imported_run_is_never_resumed(void) {
   plat_mutex_lock(&svc->lock);
   CHECK_INT(svc->runner.resume_count, 0); /* not queued at the start */
   plat_mutex_unlock(&svc->lock);
-  runner_asker root = {"root", 1, 0};
+  runner_asker root = {"root", 1, 0, NULL};
   ts_err err;
   CHECK_INT(runner_resume_run(svc, run_id, &root, &err), TS_EDENIED);
   CHECK_STR_EQ(err.text, why);
