@@ -3,6 +3,7 @@
    file is frozen by `threadsoup load freeze:PID`, and counts again after the load ends, after its
    owner is killed without warning, after the freeze's /max, and after a start of ThreadSoup finds
    it in the freeze journal; and each refusal rule refuses what it names. */
+#define _POSIX_C_SOURCE 200809L /* kill, fork, setuid beside C11 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,12 +12,15 @@
 #include <windows.h>
 #include <sddl.h>
 #else
-#include <unistd.h> /* geteuid: the user this test runs as */
+#include <signal.h>   /* kill: the helper of another user */
+#include <sys/wait.h> /* waitpid */
+#include <unistd.h>   /* geteuid, fork, setuid: the user this test runs as, and another */
 #endif
 
 #include "check.h"
 #include "engine/freeze.h"
 #include "experiment/experiment.h"
+#include "plan/plan.h"
 #include "server/internal.h"
 #include "store/store.h"
 #include "testdb.h"
@@ -457,6 +461,117 @@ static void members_freeze_only_their_own_programs(void) {
   remove_db(MEMBERS_DB);
 }
 
+/* ---- freeze:background ---- */
+
+/* The condition stands for each program alone, then all together, its /max carried over; one
+   program is one condition; it joins nothing. */
+static void background_is_each_alone_then_all(void) {
+  load_spec spec, made[FREEZE_BACKGROUND_TOP_MAX + 1];
+  ts_err err;
+  int is_background = 0, top = 0, n = 0;
+  REQUIRE(load_spec_parse("freeze:background/max=1m/top=3", &spec, &err) == TS_OK);
+  CHECK_INT(freeze_spec_background(&spec, &is_background, &top, &err), TS_OK);
+  CHECK_INT(is_background, 1);
+  CHECK_INT(top, 3);
+  freeze_waker wakers[3] = {{"firefox", 900, 4}, {"Discord", 300, 2}, {"rgbhelper.exe", 50, 1}};
+  CHECK_INT(freeze_background_conditions(&spec, wakers, 3, made, 4, &n, &err), TS_OK);
+  CHECK_INT(n, 4);
+  CHECK_STR_EQ(made[0].text, "freeze:firefox/max=1m");
+  CHECK_STR_EQ(made[2].text, "freeze:rgbhelper.exe/max=1m");
+  CHECK_STR_EQ(made[3].text,
+               "freeze:firefox/max=1m+freeze:Discord/max=1m+freeze:rgbhelper.exe/max=1m");
+  CHECK_INT(freeze_background_conditions(&spec, wakers, 1, made, 4, &n, &err), TS_OK);
+  CHECK_INT(n, 1);
+  CHECK_INT(freeze_background_conditions(&spec, wakers, 3, made, 3, &n, &err), TS_EINVAL);
+
+  REQUIRE(load_spec_parse("freeze:background", &spec, &err) == TS_OK);
+  CHECK_INT(freeze_spec_background(&spec, &is_background, &top, &err), TS_OK);
+  CHECK_INT(top, FREEZE_BACKGROUND_TOP);
+  REQUIRE(load_spec_parse("freeze:firefox", &spec, &err) == TS_OK);
+  CHECK_INT(freeze_spec_background(&spec, &is_background, &top, &err), TS_OK);
+  CHECK_INT(is_background, 0);
+  REQUIRE(load_spec_parse("freeze:background+sleep:10", &spec, &err) == TS_OK);
+  CHECK_INT(freeze_spec_background(&spec, &is_background, &top, &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "give it as a condition alone");
+}
+
+#ifndef _WIN32
+#define LONELY_UID 61234 /* a user with no other program on this machine */
+
+/* Natively as root: the helper runs as a user of its own, not as our child (so neither the rule
+   "threadsoup" nor "our-terminal" applies); freeze:background for that user finds it, named, and
+   the plan becomes the baseline and it. */
+static void background_finds_the_programs_that_wake(void) {
+  if (geteuid() != 0) {
+    printf("  (skipped: only root can start a program as another user)\n");
+    return;
+  }
+  /* Under a name of its own: freeze:background judges a name by all its processes, and this
+     test's own (ThreadSoup's, as it plays the service) is refused. */
+  char program[PLAT_PATH_MAX + 80];
+  REQUIRE(own_program(program, sizeof program));
+  remove("freeze-bg-waker");
+  REQUIRE(symlink(program, "freeze-bg-waker") == 0);
+  int pipe_fd[2];
+  REQUIRE(pipe(pipe_fd) == 0);
+  pid_t child = fork();
+  if (child == 0) {
+    pid_t helper = fork();
+    if (helper == 0) {
+      close(pipe_fd[0]);
+      close(pipe_fd[1]);
+      if (setgid(LONELY_UID) == 0 && setuid(LONELY_UID) == 0)
+        execl("freeze-bg-waker", "freeze-bg-waker", "--count-for-a-while",
+              "/nonexistent/freeze-bg.txt", (char *)0);
+      _exit(127);
+    }
+    long pid = helper;
+    _exit(write(pipe_fd[1], &pid, sizeof pid) == sizeof pid ? 0 : 1);
+  }
+  close(pipe_fd[1]);
+  long helper = -1;
+  int status;
+  if (read(pipe_fd[0], &helper, sizeof helper) != sizeof helper)
+    helper = -1;
+  close(pipe_fd[0]);
+  waitpid(child, &status, 0);
+  REQUIRE(helper > 0);
+  plat_sleep_ns(300 * TS_NS_PER_MS);
+  plat_peer member;
+  memset(&member, 0, sizeof member);
+  member.uid = LONELY_UID;
+  member.privileged = 1; /* a member of group threadsoup, not root */
+  freeze_waker found[FREEZE_BACKGROUND_TOP];
+  int count = 0, skipped = 0;
+  ts_err err;
+  CHECK_INT(freeze_background_find(FREEZE_BACKGROUND_TOP, &member, 500 * TS_NS_PER_MS, found,
+                                   &count, &skipped, &err),
+            TS_OK);
+  if (count != 1)
+    fprintf(stderr, "  freeze_background_find: %s\n", err.text);
+  CHECK_INT(count, 1);
+  if (count == 1) {
+    CHECK_STR_EQ(found[0].name, "freeze-bg-waker");
+    CHECK(found[0].wakeups_per_s > 20); /* it wakes 100 times a second */
+  }
+  CHECK(skipped > 0); /* root's programs, ours among them */
+
+  plan *p = malloc(sizeof *p);
+  char said[1024];
+  REQUIRE(p);
+  REQUIRE(plan_parse("name = t\nconditions = baseline, freeze:background\nbench = builtin-st\n",
+                     "test", p, &err) == TS_OK);
+  CHECK_INT(plan_expand_background(p, &member, said, sizeof said, &err), TS_OK);
+  CHECK_INT(p->condition_count, 2);
+  CHECK_STR_EQ(p->conditions[1].text, "freeze:freeze-bg-waker");
+  CHECK_STR_CONTAINS(said, "freeze:background: the 1 program that woke most in a 2.0 s census");
+  CHECK_STR_CONTAINS(said, "freeze-bg-waker");
+  free(p);
+  kill((pid_t)helper, SIGKILL);
+  remove("freeze-bg-waker");
+}
+#endif
+
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--count") == 0)
     return helper_main(argv[2], 2000000000L); /* 230 days of counting */
@@ -475,5 +590,9 @@ int main(int argc, char **argv) {
   RUN_CASE(thawed_after_max);
   RUN_CASE(journal_thaws_what_a_dead_owner_left);
   RUN_CASE(members_freeze_only_their_own_programs);
+  RUN_CASE(background_is_each_alone_then_all);
+#ifndef _WIN32
+  RUN_CASE(background_finds_the_programs_that_wake);
+#endif
   return check_summary();
 }
