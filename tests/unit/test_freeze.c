@@ -21,9 +21,9 @@
 #include "engine/freeze.h"
 #include "experiment/experiment.h"
 #include "plan/plan.h"
-#include "server/internal.h"
 #include "store/store.h"
 #include "testdb.h"
+#include "testservice.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/units.h"
 
@@ -387,17 +387,8 @@ static plat_peer client_peer(int admin, int own) {
 /* Asks the service `verb` with one field, as client `peer`; the reply in *out. */
 static void ask_service(server *svc, const plat_peer *peer, const char *verb, const char *key,
                         const char *value, proto_message *out) {
-  static client from;
-  static proto_message in;
-  ts_err err;
-  memset(&from, 0, sizeof from);
-  from.svc = svc;
-  from.peer = *peer;
-  proto_init(&in, PROTO_REQUEST, verb);
-  if (key)
-    proto_add(&in, key, value, &err);
-  request r = {svc, &from, &in, out, {0, ""}};
-  server_dispatch(&r);
+  const char *const kv[] = {key, value, NULL};
+  REQUIRE(test_ask_as(svc, peer, verb, key ? kv : NULL, out));
 }
 
 /* A member of ThreadSoup Users freezes only its own programs, root (an elevated administrator)

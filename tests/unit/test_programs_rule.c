@@ -26,6 +26,7 @@
 #include "../../shared/src/plat/peer_rights.h"
 #include "server/internal.h"
 #include "testdb.h"
+#include "testservice.h"
 #include "threadsoup/units.h"
 
 #define FOLDER "programs_rule"
@@ -176,19 +177,8 @@ static void start_naming_an_export_folder_is_refused(void) {
 /* A schedule-add as `peer` sent it, through the service's dispatcher: the reply in *out. */
 static void ask_as(server *svc, const plat_peer *peer, const char *verb, const char *when,
                    const char *plan_text, proto_message *out) {
-  static proto_message in;
-  static client from;
-  ts_err err;
-  memset(&from, 0, sizeof from);
-  from.svc = svc;
-  from.peer = *peer;
-  proto_init(&in, PROTO_REQUEST, verb);
-  if (when)
-    REQUIRE(proto_add(&in, "when", when, &err) == TS_OK);
-  if (plan_text)
-    REQUIRE(proto_add(&in, "plan", plan_text, &err) == TS_OK);
-  request r = {svc, &from, &in, out, {0, ""}};
-  server_dispatch(&r);
+  const char *const kv[] = {"when", when, "plan", plan_text, NULL};
+  REQUIRE(test_ask_as(svc, peer, verb, kv, out));
 }
 
 /* A request `verb` with fields `kv` (key, value, …, NULL) as `peer` sent it, through the
