@@ -3,7 +3,9 @@
    file is frozen by `threadsoup load freeze:PID`, and counts again after the load ends, after its
    owner is killed without warning, after the freeze's /max, and after a start of ThreadSoup finds
    it in the freeze journal; and each refusal rule refuses what it names. */
-#define _POSIX_C_SOURCE 200809L /* kill, fork, setuid beside C11 */
+#ifndef _WIN32
+#define _POSIX_C_SOURCE 200809L /* kill, fork, setuid, symlink beside C11 */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
