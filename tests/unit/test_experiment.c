@@ -109,7 +109,7 @@ static int run_plan(const char *path, const char *text, store **out, int64_t *ru
     fprintf(stderr, "  setup: %s\n", err.text);
     return TS_EINVAL;
   }
-  experiment_observer o = {NULL, NULL, on_note, f};
+  experiment_observer o = {NULL, NULL, on_note, f, NULL};
   int rc = experiment_run(*out, &p, 11, &o, NULL, run_id, &err);
   if (rc != TS_OK)
     fprintf(stderr, "  run: %s\n", err.text);
@@ -222,7 +222,7 @@ static void resumed_run_keeps_its_iterations(void) {
                      "test", &p, &err) == TS_OK);
   plat_cancel *cancel;
   REQUIRE(plat_cancel_create(&cancel, &err) == TS_OK);
-  experiment_observer o = {NULL, stop_after_two, NULL, cancel};
+  experiment_observer o = {NULL, stop_after_two, NULL, cancel, NULL};
   CHECK_INT(experiment_run(s, &p, 5, &o, cancel, &run_id, &err), TS_EINTERRUPTED);
   plat_cancel_destroy(cancel);
   /* The stored plan now says auto, as an older run's would: the run's own trials decide. */
@@ -237,7 +237,7 @@ static void resumed_run_keeps_its_iterations(void) {
   sqlite3_close(db);
   REQUIRE(store_open(&s, path, &err) == TS_OK);
   memset(&f, 0, sizeof f);
-  experiment_observer notes = {NULL, NULL, on_note, &f};
+  experiment_observer notes = {NULL, NULL, on_note, &f, NULL};
   CHECK_INT(experiment_resume(s, run_id, &notes, NULL, &p, &err), TS_OK);
   CHECK(strstr(f.notes, "iterations: 2 benchmark runs per trial, as in the run's earlier") != NULL);
   read_facts(s, run_id, &f);
@@ -381,7 +381,7 @@ static void the_run_keeps_the_machine_awake(void) {
   REQUIRE(plan_parse("conditions = baseline\nbench = builtin-st\nreps = 2\nwarmup = 0\n"
                      "settle = 0s\nwork-scale = 0.02\niterations = 1\n",
                      "test", &p, &err) == TS_OK);
-  experiment_observer o = {NULL, see_inhibitor, NULL, &seen};
+  experiment_observer o = {NULL, see_inhibitor, NULL, &seen, NULL};
   int64_t run_id;
   CHECK_INT(experiment_run(s, &p, 3, &o, NULL, &run_id, &err), TS_OK);
   plat_knob_set_text(PLAT_KNOB_INHIBIT_PROGRAM, NULL);

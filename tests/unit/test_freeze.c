@@ -3,15 +3,29 @@
    file is frozen by `threadsoup load freeze:PID`, and counts again after the load ends, after its
    owner is killed without warning, after the freeze's /max, and after a start of ThreadSoup finds
    it in the freeze journal; and each refusal rule refuses what it names. */
+#ifndef _WIN32
+#define _POSIX_C_SOURCE 200809L /* kill, fork, setuid, symlink beside C11 */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef _WIN32
+#include <windows.h>
+#include <sddl.h>
+#else
+#include <signal.h>   /* kill: the helper of another user */
+#include <sys/wait.h> /* waitpid */
+#include <unistd.h>   /* geteuid, fork, setuid: the user this test runs as, and another */
+#endif
+
 #include "check.h"
 #include "engine/freeze.h"
 #include "experiment/experiment.h"
+#include "plan/plan.h"
 #include "store/store.h"
 #include "testdb.h"
+#include "testservice.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/units.h"
 
@@ -19,8 +33,12 @@ static const char *threadsoup_exe;
 
 /* ---- the helper: counts in a file, 100 times a second, until it is killed ---- */
 
-static int helper_main(const char *path) {
-  for (long n = 1; n < 2000000000L; n++) { /* 230 days of counting */
+/* Counts until killed, or `limit` counts, or until the file PATH.stop appears (a helper that
+   is not our child). */
+static int helper_main(const char *path, long limit) {
+  char stop[PLAT_PATH_MAX];
+  snprintf(stop, sizeof stop, "%s.stop", path);
+  for (long n = 1; n < limit && !plat_file_exists(stop); n++) {
     FILE *f = fopen(path, "w");
     if (f) {
       fprintf(f, "%ld\n", n);
@@ -65,18 +83,70 @@ static int counting(const char *path, int within_ms) {
   return 0;
 }
 
-static int start_helper(plat_proc *helper, const char *path) {
-  char dir[PLAT_PATH_MAX], name[64], program[PLAT_PATH_MAX + 80];
+/* This test program, in `program`. */
+static int own_program(char *program, size_t len) {
+  char dir[PLAT_PATH_MAX], name[64];
   ts_err err;
   if (plat_program_dir(dir, sizeof dir, &err) != TS_OK)
     return 0;
   plat_program_name("test_freeze", name, sizeof name);
-  snprintf(program, sizeof program, "%s%c%s", dir, plat_path_separator(), name);
+  snprintf(program, len, "%s%c%s", dir, plat_path_separator(), name);
+  return 1;
+}
+
+/* Starts the helper counting in `path`: as our child, or (`how` "--orphan") as the child of a
+   process that has ended, so the rule "threadsoup" (what ThreadSoup started) does not apply when
+   this test plays the service. */
+static int start_helper_as(plat_proc *helper, const char *path, const char *how) {
+  char program[PLAT_PATH_MAX + 80], stop[PLAT_PATH_MAX];
+  ts_err err;
+  if (!own_program(program, sizeof program))
+    return 0;
   remove(path);
-  const char *argv[] = {program, "--count", path, NULL};
+  snprintf(stop, sizeof stop, "%s.stop", path);
+  remove(stop);
+  const char *argv[] = {program, how, path, NULL};
   if (plat_proc_spawn(helper, argv, &err) != TS_OK)
     return 0;
+  if (strcmp(how, "--orphan") == 0) {
+    int code;
+    plat_proc_wait(helper, &code, &err);
+  }
   return counting(path, 3000);
+}
+
+static int start_helper(plat_proc *helper, const char *path) {
+  return start_helper_as(helper, path, "--count");
+}
+
+/* The orphan: starts the helper (for two minutes at most, should the test fail before it ends
+   it) and ends at once, leaving it running; its pid goes to PATH.pid. */
+static int orphan_main(const char *path) {
+  char program[PLAT_PATH_MAX + 80], pid_path[PLAT_PATH_MAX];
+  plat_proc helper;
+  ts_err err;
+  const char *argv[] = {program, "--count-for-a-while", path, NULL};
+  if (!own_program(program, sizeof program) || plat_proc_spawn(&helper, argv, &err) != TS_OK)
+    return 1;
+  snprintf(pid_path, sizeof pid_path, "%s.pid", path);
+  FILE *f = fopen(pid_path, "w");
+  if (f) {
+    fprintf(f, "%ld\n", helper.pid);
+    fclose(f);
+  }
+  return 0;
+}
+
+/* Ends a helper that is not our child: it reads PATH.stop. */
+static void stop_orphan(const char *path) {
+  char stop[PLAT_PATH_MAX];
+  snprintf(stop, sizeof stop, "%s.stop", path);
+  FILE *f = fopen(stop, "w");
+  if (f)
+    fclose(f);
+  plat_sleep_ns(300 * TS_NS_PER_MS);
+  remove(stop);
+  remove(path);
 }
 
 static void end(plat_proc *p) {
@@ -274,9 +344,234 @@ static void rules_refuse_each_what_they_name(void) {
   CHECK(freeze_refusal(&f) == NULL);
 }
 
+/* ---- the members rule, through the service's request path ---- */
+
+#define MEMBERS_DB "freeze-members.db"
+#ifdef _WIN32
+#define MEMBERS_ADDRESS "\\\\.\\pipe\\threadsoup-test-freeze-members"
+#define STRANGER_SID "S-1-5-21-1111111111-2222222222-3333333333-4000"
+#else
+#define MEMBERS_ADDRESS "freeze-members.sock"
+#endif
+
+/* A client of the service as plat_ipc_peer fills it: a member of ThreadSoup Users (group
+   threadsoup), or with `admin` root (SYSTEM, an elevated administrator); `own` says whether it is
+   the user this test runs as, else a stranger who owns none of its programs. */
+static plat_peer client_peer(int admin, int own) {
+  plat_peer p;
+  memset(&p, 0, sizeof p);
+  p.pid = p.session = p.gid = -1;
+  p.privileged = 1;
+  p.may_run_programs = admin;
+  snprintf(p.name, sizeof p.name, "%s", own ? "me" : "stranger");
+#ifdef _WIN32
+  p.uid = -1;
+  HANDLE token;
+  BYTE buffer[sizeof(TOKEN_USER) + SECURITY_MAX_SID_SIZE];
+  DWORD got = 0;
+  char *text = NULL;
+  if (own && OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token)) {
+    if (GetTokenInformation(token, TokenUser, buffer, sizeof buffer, &got) &&
+        ConvertSidToStringSidA(((TOKEN_USER *)(void *)buffer)->User.Sid, &text)) {
+      snprintf(p.user_sid, sizeof p.user_sid, "%s", text);
+      LocalFree(text);
+    }
+    CloseHandle(token);
+  }
+  if (!own)
+    snprintf(p.user_sid, sizeof p.user_sid, "%s", STRANGER_SID);
+#else
+  p.uid = own ? (long)geteuid() : 4000000L;
+#endif
+  return p;
+}
+
+/* Asks the service `verb` with one field, as client `peer`; the reply in *out. */
+static void ask_service(server *svc, const plat_peer *peer, const char *verb, const char *key,
+                        const char *value, proto_message *out) {
+  const char *const kv[] = {key, value, NULL};
+  REQUIRE(test_ask_as(svc, peer, verb, key ? kv : NULL, out));
+}
+
+/* A member of ThreadSoup Users freezes only its own programs, root (an elevated administrator)
+   anyone's: the client's identity reaches the freeze through load-start and run-start. */
+static void members_freeze_only_their_own_programs(void) {
+  plat_proc orphan;
+  const char *path = "freeze-helper-members.txt";
+  REQUIRE(start_helper_as(&orphan, path, "--orphan"));
+  long helper = -1;
+  ts_err err;
+  FILE *f = fopen("freeze-helper-members.txt.pid", "r");
+  if (f) {
+    if (fscanf(f, "%ld", &helper) != 1)
+      helper = -1;
+    fclose(f);
+  }
+  remove("freeze-helper-members.txt.pid");
+  REQUIRE(helper > 0);
+  char spec[48];
+  snprintf(spec, sizeof spec, "freeze:%ld", helper);
+
+  server_config config;
+  memset(&config, 0, sizeof config);
+  snprintf(config.address, sizeof config.address, "%s", MEMBERS_ADDRESS);
+  snprintf(config.db_path, sizeof config.db_path, "%s", MEMBERS_DB);
+  remove_db(MEMBERS_DB);
+  server *svc = NULL;
+  plat_interrupt_reset();
+  REQUIRE(server_create(&svc, &config, &err) == TS_OK);
+  static proto_message reply;
+
+  plat_peer stranger = client_peer(0, 0), member = client_peer(0, 1), root = client_peer(1, 0);
+  ask_service(svc, &stranger, "load-start", "spec", spec, &reply);
+  CHECK_STR_EQ(reply.verb, "denied");
+  CHECK_STR_CONTAINS(proto_get(&reply, "message"), "by rule own-programs-only");
+  CHECK(counting(path, 1000));
+
+  ask_service(svc, &member, "load-start", "spec", spec, &reply);
+  CHECK_INT(reply.kind, PROTO_OK);
+  CHECK(!counting(path, 500));
+  ask_service(svc, &member, "load-stop", NULL, NULL, &reply);
+  CHECK(counting(path, 1000));
+
+  ask_service(svc, &root, "load-start", "spec", spec, &reply);
+  CHECK_INT(reply.kind, PROTO_OK);
+  CHECK(!counting(path, 500));
+  ask_service(svc, &root, "load-stop", NULL, NULL, &reply);
+  CHECK(counting(path, 1000));
+
+  /* freeze:background for a member who owns nothing that runs: said before anything is stored. */
+  ask_service(svc, &stranger, "run-start", "plan",
+              "name = t\nconditions = baseline, freeze:background\nbench = builtin-st\n", &reply);
+  CHECK_INT(reply.kind, PROTO_ERROR);
+  CHECK_STR_CONTAINS(proto_get(&reply, "message"), "freeze:background: no program woke up");
+  CHECK_INT(raw_query(MEMBERS_DB, "SELECT count(*) FROM run"), 0);
+
+  server_request_stop(svc, "test over");
+  runner_shutdown(svc);
+  server_destroy(svc);
+  stop_orphan(path);
+  remove_db(MEMBERS_DB);
+}
+
+/* ---- freeze:background ---- */
+
+/* The condition stands for each program alone, then all together, its /max carried over; one
+   program is one condition; it joins nothing. */
+static void background_is_each_alone_then_all(void) {
+  load_spec spec, made[FREEZE_BACKGROUND_TOP_MAX + 1];
+  ts_err err;
+  int is_background = 0, top = 0, n = 0;
+  REQUIRE(load_spec_parse("freeze:background/max=1m/top=3", &spec, &err) == TS_OK);
+  CHECK_INT(freeze_spec_background(&spec, &is_background, &top, &err), TS_OK);
+  CHECK_INT(is_background, 1);
+  CHECK_INT(top, 3);
+  freeze_waker wakers[3] = {{"firefox", 900, 4}, {"Discord", 300, 2}, {"rgbhelper.exe", 50, 1}};
+  CHECK_INT(freeze_background_conditions(&spec, wakers, 3, made, 4, &n, &err), TS_OK);
+  CHECK_INT(n, 4);
+  CHECK_STR_EQ(made[0].text, "freeze:firefox/max=1m");
+  CHECK_STR_EQ(made[2].text, "freeze:rgbhelper.exe/max=1m");
+  CHECK_STR_EQ(made[3].text,
+               "freeze:firefox/max=1m+freeze:Discord/max=1m+freeze:rgbhelper.exe/max=1m");
+  CHECK_INT(freeze_background_conditions(&spec, wakers, 1, made, 4, &n, &err), TS_OK);
+  CHECK_INT(n, 1);
+  CHECK_INT(freeze_background_conditions(&spec, wakers, 3, made, 3, &n, &err), TS_EINVAL);
+
+  REQUIRE(load_spec_parse("freeze:background", &spec, &err) == TS_OK);
+  CHECK_INT(freeze_spec_background(&spec, &is_background, &top, &err), TS_OK);
+  CHECK_INT(top, FREEZE_BACKGROUND_TOP);
+  REQUIRE(load_spec_parse("freeze:firefox", &spec, &err) == TS_OK);
+  CHECK_INT(freeze_spec_background(&spec, &is_background, &top, &err), TS_OK);
+  CHECK_INT(is_background, 0);
+  REQUIRE(load_spec_parse("freeze:background+sleep:10", &spec, &err) == TS_OK);
+  CHECK_INT(freeze_spec_background(&spec, &is_background, &top, &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "give it as a condition alone");
+}
+
+#ifndef _WIN32
+#define LONELY_UID 61234 /* a user with no other program on this machine */
+
+/* Natively as root: the helper runs as a user of its own, not as our child (so neither the rule
+   "threadsoup" nor "our-terminal" applies); freeze:background for that user finds it, named, and
+   the plan becomes the baseline and it. */
+static void background_finds_the_programs_that_wake(void) {
+  if (geteuid() != 0) {
+    printf("  (skipped: only root can start a program as another user)\n");
+    return;
+  }
+  /* Under a name of its own: freeze:background judges a name by all its processes, and this
+     test's own (ThreadSoup's, as it plays the service) is refused. */
+  char program[PLAT_PATH_MAX + 80];
+  REQUIRE(own_program(program, sizeof program));
+  remove("freeze-bg-waker");
+  REQUIRE(symlink(program, "freeze-bg-waker") == 0);
+  int pipe_fd[2];
+  REQUIRE(pipe(pipe_fd) == 0);
+  pid_t child = fork();
+  if (child == 0) {
+    pid_t helper = fork();
+    if (helper == 0) {
+      close(pipe_fd[0]);
+      close(pipe_fd[1]);
+      if (setgid(LONELY_UID) == 0 && setuid(LONELY_UID) == 0)
+        execl("freeze-bg-waker", "freeze-bg-waker", "--count-for-a-while",
+              "/nonexistent/freeze-bg.txt", (char *)0);
+      _exit(127);
+    }
+    long pid = helper;
+    _exit(write(pipe_fd[1], &pid, sizeof pid) == sizeof pid ? 0 : 1);
+  }
+  close(pipe_fd[1]);
+  long helper = -1;
+  int status;
+  if (read(pipe_fd[0], &helper, sizeof helper) != sizeof helper)
+    helper = -1;
+  close(pipe_fd[0]);
+  waitpid(child, &status, 0);
+  REQUIRE(helper > 0);
+  plat_sleep_ns(300 * TS_NS_PER_MS);
+  plat_peer member;
+  memset(&member, 0, sizeof member);
+  member.uid = LONELY_UID;
+  member.privileged = 1; /* a member of group threadsoup, not root */
+  freeze_waker found[FREEZE_BACKGROUND_TOP];
+  int count = 0, skipped = 0;
+  ts_err err;
+  CHECK_INT(freeze_background_find(FREEZE_BACKGROUND_TOP, &member, 500 * TS_NS_PER_MS, found,
+                                   &count, &skipped, &err),
+            TS_OK);
+  if (count != 1)
+    fprintf(stderr, "  freeze_background_find: %s\n", err.text);
+  CHECK_INT(count, 1);
+  if (count == 1) {
+    CHECK_STR_EQ(found[0].name, "freeze-bg-waker");
+    CHECK(found[0].wakeups_per_s > 20); /* it wakes 100 times a second */
+  }
+  CHECK(skipped > 0); /* root's programs, ours among them */
+
+  plan *p = malloc(sizeof *p);
+  char said[1024];
+  REQUIRE(p);
+  REQUIRE(plan_parse("name = t\nconditions = baseline, freeze:background\nbench = builtin-st\n",
+                     "test", p, &err) == TS_OK);
+  CHECK_INT(plan_expand_background(p, &member, said, sizeof said, &err), TS_OK);
+  CHECK_INT(p->condition_count, 2);
+  CHECK_STR_EQ(p->conditions[1].text, "freeze:freeze-bg-waker");
+  CHECK_STR_CONTAINS(said, "freeze:background: the 1 program that woke most in a 2.0 s census");
+  CHECK_STR_CONTAINS(said, "freeze-bg-waker");
+  free(p);
+  kill((pid_t)helper, SIGKILL);
+  remove("freeze-bg-waker");
+}
+#endif
+
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--count") == 0)
-    return helper_main(argv[2]);
+    return helper_main(argv[2], 2000000000L); /* 230 days of counting */
+  if (argc == 3 && strcmp(argv[1], "--count-for-a-while") == 0)
+    return helper_main(argv[2], 12000); /* 2 minutes */
+  if (argc == 3 && strcmp(argv[1], "--orphan") == 0)
+    return orphan_main(argv[2]);
   if (argc != 2) {
     fprintf(stderr, "usage: test_freeze PATH-TO-threadsoup\n");
     return 2;
@@ -287,5 +582,10 @@ int main(int argc, char **argv) {
   RUN_CASE(thawed_when_the_owner_is_killed);
   RUN_CASE(thawed_after_max);
   RUN_CASE(journal_thaws_what_a_dead_owner_left);
+  RUN_CASE(members_freeze_only_their_own_programs);
+  RUN_CASE(background_is_each_alone_then_all);
+#ifndef _WIN32
+  RUN_CASE(background_finds_the_programs_that_wake);
+#endif
   return check_summary();
 }

@@ -26,6 +26,7 @@
 #include "../../shared/src/plat/peer_rights.h"
 #include "server/internal.h"
 #include "testdb.h"
+#include "testservice.h"
 #include "threadsoup/units.h"
 
 #define FOLDER "programs_rule"
@@ -127,7 +128,7 @@ static void start_refused_for(const runner_asker *asker, const char *text, const
 }
 
 static void start_refused(const char *text, const char *what) {
-  runner_asker mallory = {"mallory", 0, 0};
+  runner_asker mallory = {"mallory", 0, 0, NULL};
   start_refused_for(&mallory, text, what, "mallory may not make the service run them");
 }
 
@@ -136,7 +137,7 @@ static void start_of_a_command_is_refused(void) { start_refused(command_plan, "c
 /* An administrator whose token is not elevated (the tray under UAC, a member of ThreadSoup
    Users) is told to elevate, not that it may not. */
 static void start_by_an_unelevated_administrator_says_so(void) {
-  runner_asker ann = {"PC\\ann", 0, 1};
+  runner_asker ann = {"PC\\ann", 0, 1, NULL};
   start_refused_for(&ann, command_plan, "command",
                     "the administrator rights of PC\\ann are not elevated");
 }
@@ -176,19 +177,8 @@ static void start_naming_an_export_folder_is_refused(void) {
 /* A schedule-add as `peer` sent it, through the service's dispatcher: the reply in *out. */
 static void ask_as(server *svc, const plat_peer *peer, const char *verb, const char *when,
                    const char *plan_text, proto_message *out) {
-  static proto_message in;
-  static client from;
-  ts_err err;
-  memset(&from, 0, sizeof from);
-  from.svc = svc;
-  from.peer = *peer;
-  proto_init(&in, PROTO_REQUEST, verb);
-  if (when)
-    REQUIRE(proto_add(&in, "when", when, &err) == TS_OK);
-  if (plan_text)
-    REQUIRE(proto_add(&in, "plan", plan_text, &err) == TS_OK);
-  request r = {svc, &from, &in, out, {0, ""}};
-  server_dispatch(&r);
+  const char *const kv[] = {"when", when, "plan", plan_text, NULL};
+  REQUIRE(test_ask_as(svc, peer, verb, kv, out));
 }
 
 /* A request `verb` with fields `kv` (key, value, …, NULL) as `peer` sent it, through the
@@ -335,7 +325,7 @@ static void start_for_root_runs_the_command(void) {
   plan p;
   ts_err err;
   REQUIRE(plan_parse(command_plan, "test", &p, &err) == TS_OK);
-  runner_asker root = {"root", 1, 0};
+  runner_asker root = {"root", 1, 0, NULL};
   int64_t run_id = 0;
   CHECK_INT(runner_start_run(svc, &p, 1, 0, &root, &run_id, &err), TS_OK);
   wait_idle(svc);
@@ -423,7 +413,7 @@ static void resume_request_without_the_right_is_refused(void) {
   read_run(run_id, &before);
   server *svc = open_service();
   REQUIRE(svc);
-  runner_asker mallory = {"mallory", 0, 0};
+  runner_asker mallory = {"mallory", 0, 0, NULL};
   ts_err err;
   CHECK_INT(runner_resume_run(svc, run_id, &mallory, &err), TS_EDENIED);
   CHECK_STR_CONTAINS(err.text, "refused: the plan runs programs (a command benchmark)");
@@ -480,7 +470,7 @@ static void imported_run_is_never_resumed(void) {
   plat_mutex_lock(&svc->lock);
   CHECK_INT(svc->runner.resume_count, 0); /* not queued at the start */
   plat_mutex_unlock(&svc->lock);
-  runner_asker root = {"root", 1, 0};
+  runner_asker root = {"root", 1, 0, NULL};
   ts_err err;
   CHECK_INT(runner_resume_run(svc, run_id, &root, &err), TS_EDENIED);
   CHECK_STR_EQ(err.text, why);

@@ -25,7 +25,8 @@ typedef struct run_options {
   const char *seed;
   const char *resume;
   int use_service;
-  int estimate; /* --estimate: say what the plan can detect and how long it takes, then exit */
+  int estimate;   /* --estimate: say what the plan can detect and how long it takes, then exit */
+  int background; /* --background: the preset background */
   const char *socket;
   int setting_count;
   char keys[RUN_MAX_SETTINGS][32];
@@ -51,6 +52,8 @@ static int read_options(int argc, char **argv, run_options *o, ts_err *err) {
       o->use_service = 1;
     } else if (cli_args_is(&a, "--estimate")) {
       o->estimate = 1;
+    } else if (cli_args_is(&a, "--background")) {
+      o->background = 1;
     } else if (cli_args_is(&a, "--socket")) {
       rc = cli_args_value(&a, "the service's socket or pipe", &o->socket, err);
     } else if (cli_args_is(&a, "--resume")) {
@@ -84,6 +87,12 @@ static int read_options(int argc, char **argv, run_options *o, ts_err *err) {
   if (o->estimate && o->resume)
     return ts_err_set(err, TS_EUSAGE,
                       "run --estimate estimates a plan before it runs: it takes no --resume");
+  if (o->background && o->plan_name)
+    return ts_err_set(err, TS_EUSAGE,
+                      "run --background runs the preset background: it takes no PLAN (got '%s')",
+                      o->plan_name);
+  if (o->background)
+    o->plan_name = "background";
   if (o->resume && (o->plan_name || o->setting_count || o->seed))
     return ts_err_set(err, TS_EUSAGE,
                       "run --resume RUN continues a stored plan: it takes no PLAN or settings");
@@ -205,7 +214,7 @@ static int run_estimate(store *s, const plan *p, uint64_t seed, ts_err *err) {
            "block(s) of %s for each first, stored as a run of plan '%s'\n",
            names, e.host, p->work_scale, pilot.reps, conditions, pilot.name);
     fflush(stdout);
-    experiment_observer observer = {NULL, on_trial_done, NULL, NULL};
+    experiment_observer observer = {NULL, on_trial_done, NULL, NULL, NULL};
     int64_t pilot_id = 0;
     rc = experiment_run(s, &pilot, seed, &observer, NULL, &pilot_id, err);
     if (rc == TS_OK) {
@@ -327,7 +336,7 @@ static int run_main(int argc, char **argv) {
     }
     return rc == TS_OK ? CLI_EXIT_OK : cli_fail(&err);
   }
-  experiment_observer observer = {on_run_started, on_trial_done, on_note, NULL};
+  experiment_observer observer = {on_run_started, on_trial_done, on_note, NULL, NULL};
   int64_t run_id = resume_id;
   int rc;
   /* A closed console waits (bounded) for the run to restore quiet mode on its way out. */
@@ -345,6 +354,13 @@ static int run_main(int argc, char **argv) {
     printf("ThreadSoup: resuming run %ld\ndatabase: %s\n", resume_id, db_path);
     rc = experiment_resume(s, resume_id, &observer, NULL, &p, &err);
   } else {
+    /* freeze:background: the programs that wake most now, by name, are what the run stores. */
+    char said[1024] = "";
+    if (plan_expand_background(&p, NULL, said, sizeof said, &err) != TS_OK) {
+      store_close(s);
+      return cli_fail(&err);
+    }
+    printf("%s", said);
     printf("ThreadSoup experiment '%s': %d condition(s) x %d benchmark(s) x %ld block(s)%s, "
            "seed %llu (--seed %llu repeats this order)\ndatabase: %s\n",
            p.name, p.condition_count, p.bench_count, p.reps, p.precision_pct > 0 ? " or more" : "",
@@ -392,7 +408,7 @@ static void print_settings_and_presets(void) {
 const cli_command cli_run_command = {
     .name = "run",
     .synopsis = "run [PRESET|PLAN-FILE] [options] [--stop-when-decided] [--service] [--estimate] | "
-                "run --resume RUN [--service]",
+                "run --background [options] | run --resume RUN [--service]",
     .summary = "run an experiment in the foreground and store every trial",
     .help = "\noptions:\n"
             "  --db PATH               database file (default: the per-user data folder,\n"
@@ -408,6 +424,11 @@ const cli_command cli_run_command = {
             "                          this machine's earlier runs (a short pilot run first when\n"
             "                          there are none), and exit without running the plan; with\n"
             "                          --service from the service's runs, without a pilot\n"
+            "  --background            what do my background programs cost? the preset\n"
+            "                          background: a baseline, each of the 5 programs that wake\n"
+            "                          most (a 2 s census as the run starts, leaving out what the\n"
+            "                          freeze rules refuse) frozen alone, and all of them\n"
+            "                          together\n"
             "  --stop-when-decided     stop before the planned blocks once every comparison is\n"
             "                          decided at its group-sequential boundary (the plan\n"
             "                          setting stop-when-decided = on; see docs/methodology.md)\n"

@@ -104,6 +104,11 @@ static int check_priority(const load_part *part, ts_err *err) {
 }
 
 int load_start(const load_spec *spec, const plat_cancel *cancel, load **out, ts_err *err) {
+  return load_start_for(spec, NULL, cancel, out, err);
+}
+
+int load_start_for(const load_spec *spec, const plat_peer *asker, const plat_cancel *cancel,
+                   load **out, ts_err *err) {
   *out = NULL;
   for (int i = 0; i < spec->part_count; i++) {
     const scenario_def *sc = spec->parts[i].scenario;
@@ -118,13 +123,14 @@ int load_start(const load_spec *spec, const plat_cancel *cancel, load **out, ts_
   if (!l)
     return ts_err_set(err, TS_ENOMEM, "no memory to start load '%s'", spec->text);
   for (int i = 0; i < spec->part_count; i++) {
-    const load_part *part = &spec->parts[i];
-    int rc = part->scenario->start(part, cancel, &l->instances[i], err);
+    load_part part = spec->parts[i];
+    part.asker = asker;
+    int rc = part.scenario->start(&part, cancel, &l->instances[i], err);
     if (rc != TS_OK) {
       load_stop(l);
       return rc;
     }
-    l->scenarios[i] = part->scenario;
+    l->scenarios[i] = part.scenario;
     l->part_count = i + 1;
   }
   *out = l;

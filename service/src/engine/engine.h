@@ -32,6 +32,9 @@ typedef struct load_part {
   int priority;       /* a plat_priority; PLAT_PRIORITY_NORMAL = unchanged */
   uint64_t ramp_ns;   /* 0 = as fast as possible */
   unsigned given;     /* bit i: the option load_option_at(scenario, i) was set */
+  /* Who the load runs for, during its start only (load_start_for): a scenario that touches other
+     programs (freeze) judges them by this client's identity and rights; NULL: this process's. */
+  const plat_peer *asker;
   union {
     unsigned char bytes[LOAD_PARAMS_MAX];
     uint64_t align_u64;
@@ -162,6 +165,10 @@ typedef struct load load;
 /* Starts every part; on any failure (or, during a ramp, the process interrupt or `cancel` being
    raised; NULL: the interrupt alone) tears down what was created and says how far it got. */
 int load_start(const load_spec *spec, const plat_cancel *cancel, load **out, ts_err *err);
+/* The same for a client of the service (plat_ipc_peer; NULL: this process's own user): a freeze
+   freezes only what the rules let `asker` freeze. */
+int load_start_for(const load_spec *spec, const plat_peer *asker, const plat_cancel *cancel,
+                   load **out, ts_err *err);
 /* Stops and reaps everything the load created; returns when nothing of it runs any more. */
 void load_stop(load *l);
 

@@ -106,7 +106,8 @@ static const char *const security_names[] = {"MsMpEng",
                                              NULL};
 
 static int refuses_os_critical(const freeze_facts *f) {
-  return f->pid <= 1 || name_in(f->name, os_critical_names);
+  return f->pid <= 1 || name_in(f->name, os_critical_names) ||
+         (f->parent_name && name_is(f->parent_name, "kthreadd"));
 }
 static int refuses_desktop(const freeze_facts *f) { return name_in(f->name, desktop_names); }
 static int refuses_remote(const freeze_facts *f) { return name_in(f->name, remote_names); }
@@ -119,7 +120,9 @@ static int refuses_member(const freeze_facts *f) { return f->member_only && !f->
 static int refuses_other_user(const freeze_facts *f) { return !f->same_user && !f->privileged; }
 
 const freeze_rule freeze_rules[] = {
-    {"os-critical", "the operating system's own processes (init, systemd, csrss, lsass, ...)",
+    {"os-critical",
+     "the operating system's own processes (init, systemd, the kernel's threads, csrss, lsass, "
+     "...)",
      refuses_os_critical},
     {"desktop",
      "the display server and the desktop shell (Xorg, Xwayland, gnome-shell, dwm, "
@@ -167,18 +170,32 @@ static int is_above_us(const plat_process_census *list, long count, long pid) {
   return 0;
 }
 
-/* Checks one program against the rules and adds it to the targets. */
-static int add_target(const plat_process_census *list, long count, const plat_process_census *p,
-                      freeze_target *out, int max, int *n, ts_err *err) {
+/* The first rule that refuses program `p` to `asker` (NULL: this process's user), in *rule. A
+   client of the service that may not run programs is a member of ThreadSoup Users: only root,
+   SYSTEM and elevated administrators have more. */
+static int judge(const plat_process_census *list, long count, const plat_process_census *p,
+                 const plat_peer *asker, const freeze_rule **rule, ts_err *err) {
   long self = plat_self_pid();
+  const plat_process_census *parent = find_pid(list, count, p->parent_pid);
   freeze_facts f = {.pid = p->pid,
                     .name = p->name,
+                    .parent_name = parent ? parent->name : "",
                     .is_ours = p->pid == self || p->parent_pid == self,
                     .is_above_us = is_above_us(list, count, p->pid),
-                    .privileged = plat_self_privileged()};
-  if (plat_process_same_user(p->pid, &f.same_user, err) != TS_OK)
+                    .privileged = asker ? asker->may_run_programs : plat_self_privileged(),
+                    .member_only = asker && !asker->may_run_programs};
+  if (plat_process_owned_by(p->pid, asker, &f.same_user, err) != TS_OK)
     return err->code;
-  const freeze_rule *rule = freeze_refusal(&f);
+  *rule = freeze_refusal(&f);
+  return TS_OK;
+}
+
+/* Checks one program against the rules and adds it to the targets. */
+static int add_target(const plat_process_census *list, long count, const plat_process_census *p,
+                      const plat_peer *asker, freeze_target *out, int max, int *n, ts_err *err) {
+  const freeze_rule *rule;
+  if (judge(list, count, p, asker, &rule, err) != TS_OK)
+    return err->code;
   if (rule)
     return ts_err_set(err, TS_EDENIED, "freeze: '%s' (pid %ld) may not be frozen, by rule %s: %s",
                       p->name, p->pid, rule->name, rule->why);
@@ -200,8 +217,13 @@ static int all_digits(const char *text) {
   return 1;
 }
 
-int freeze_find_targets(const char *wanted, freeze_target *out, int max, int *count, ts_err *err) {
+int freeze_find_targets(const char *wanted, const plat_peer *asker, freeze_target *out, int max,
+                        int *count, ts_err *err) {
   *count = 0;
+  if (strcmp(wanted, FREEZE_BACKGROUND) == 0)
+    return ts_err_set(err, TS_EUSAGE,
+                      "freeze:background is chosen when a run starts (the plan's conditions, run "
+                      "--background): a load freezes a program by its executable name or pid");
   plat_process_census *list;
   long listed;
   int rc = plat_census_processes(&list, &listed, err);
@@ -211,7 +233,7 @@ int freeze_find_targets(const char *wanted, freeze_target *out, int max, int *co
   long pid = by_pid ? strtol(wanted, NULL, 10) : -1;
   for (long i = 0; rc == TS_OK && i < listed; i++)
     if (by_pid ? list[i].pid == pid : plat_process_name_matches(list[i].name, wanted))
-      rc = add_target(list, listed, &list[i], out, max, count, err);
+      rc = add_target(list, listed, &list[i], asker, out, max, count, err);
   free(list);
   if (rc == TS_OK && *count == 0)
     rc = by_pid ? ts_err_set(err, TS_EINVAL, "freeze: no process %ld is running", pid)
@@ -232,19 +254,179 @@ int freeze_spec_has(const load_spec *spec) {
   return 0;
 }
 
-int freeze_spec_targets(const load_spec *spec, freeze_target *out, int max, int *count,
-                        ts_err *err) {
+int freeze_spec_targets(const load_spec *spec, const plat_peer *asker, freeze_target *out, int max,
+                        int *count, ts_err *err) {
   *count = 0;
   for (int i = 0; i < spec->part_count; i++) {
     if (!is_freeze(&spec->parts[i]))
       continue;
     int found;
-    int rc = freeze_find_targets(LOAD_PARAMS(&spec->parts[i], freeze_params)->target, out + *count,
-                                 max - *count, &found, err);
+    int rc = freeze_find_targets(LOAD_PARAMS(&spec->parts[i], freeze_params)->target, asker,
+                                 out + *count, max - *count, &found, err);
     if (rc != TS_OK)
       return rc;
     *count += found;
   }
+  return TS_OK;
+}
+
+/* ---- freeze:background: the programs that wake most ---- */
+
+/* What a program's name may not hold to stand in a spec as freeze:NAME: the characters that
+   separate a spec's parts and options, and those the program option refuses. */
+#define FREEZE_NAME_UNSPEAKABLE " \t\\\"'+@:/"
+
+int freeze_spec_background(const load_spec *spec, int *is_background, int *top, ts_err *err) {
+  *is_background = 0;
+  *top = FREEZE_BACKGROUND_TOP;
+  for (int i = 0; i < spec->part_count; i++) {
+    const freeze_params *p = LOAD_PARAMS(&spec->parts[i], freeze_params);
+    if (!is_freeze(&spec->parts[i]) || strcmp(p->target, FREEZE_BACKGROUND) != 0)
+      continue;
+    if (spec->part_count > 1)
+      return ts_err_set(err, TS_EUSAGE,
+                        "'%s': freeze:background stands for several conditions of its own (each "
+                        "program that wakes most frozen alone, then all together): give it as a "
+                        "condition alone",
+                        spec->text);
+    *is_background = 1;
+    *top = p->top ? p->top : FREEZE_BACKGROUND_TOP;
+  }
+  return TS_OK;
+}
+
+/* The same process in the earlier list: same pid and same name (a pid may be reused). */
+static const plat_process_census *earlier(const plat_process_census *list, long count,
+                                          const plat_process_census *p) {
+  const plat_process_census *q = find_pid(list, count, p->pid);
+  return q && strcmp(q->name, p->name) == 0 ? q : NULL;
+}
+
+static freeze_waker *waker_named(freeze_waker *w, int count, const char *name) {
+  for (int i = 0; i < count; i++)
+    if (strcmp(w[i].name, name) == 0)
+      return &w[i];
+  return NULL;
+}
+
+static int by_wakeups_descending(const void *a, const void *b) {
+  double x = ((const freeze_waker *)a)->wakeups_per_s, y = ((const freeze_waker *)b)->wakeups_per_s;
+  return (x < y) - (x > y);
+}
+
+/* Names every process of which the rules let `asker` freeze, with the wake-ups of `now` over
+   `before` summed per name; a name with one refused process is refused (freeze:NAME would be). */
+static int rate_wakers(const plat_process_census *before, long n0, const plat_process_census *now,
+                       long n1, double seconds, const plat_peer *asker, freeze_waker *w, int *count,
+                       int *skipped, ts_err *err) {
+  char *refused = calloc((size_t)(n1 > 0 ? n1 : 1), 1);
+  if (!refused)
+    return ts_err_set(err, TS_ENOMEM, "freeze:background: no memory");
+  *count = *skipped = 0;
+  for (long i = 0; i < n1; i++) {
+    const freeze_rule *rule;
+    ts_err gone;
+    /* A process that ended meanwhile is judged by none: it is not there to freeze. */
+    refused[i] = judge(now, n1, &now[i], asker, &rule, &gone) != TS_OK || rule != NULL ||
+                 strpbrk(now[i].name, FREEZE_NAME_UNSPEAKABLE) != NULL ||
+                 strlen(now[i].name) >= sizeof(((freeze_params *)0)->target) ||
+                 strcmp(now[i].name, FREEZE_BACKGROUND) == 0;
+  }
+  for (long i = 0; i < n1; i++) {
+    if (waker_named(w, *count, now[i].name))
+      continue;
+    int refuse = 0, processes = 0;
+    double wakeups = 0;
+    for (long k = i; k < n1; k++) {
+      if (strcmp(now[k].name, now[i].name) != 0)
+        continue;
+      refuse |= refused[k];
+      processes++;
+      const plat_process_census *b = earlier(before, n0, &now[k]);
+      if (b && now[k].context_switches >= b->context_switches)
+        wakeups += (double)(now[k].context_switches - b->context_switches) / seconds;
+    }
+    freeze_waker *slot = &w[(*count)++]; /* every name once, refused ones too (marked) */
+    snprintf(slot->name, sizeof slot->name, "%s", now[i].name);
+    slot->wakeups_per_s = refuse ? -1 : wakeups;
+    slot->processes = processes;
+    *skipped += refuse;
+  }
+  free(refused);
+  return TS_OK;
+}
+
+int freeze_background_find(int top, const plat_peer *asker, uint64_t sample_ns, freeze_waker *out,
+                           int *count, int *skipped, ts_err *err) {
+  *count = *skipped = 0;
+  plat_process_census *l0 = NULL, *l1 = NULL;
+  long n0 = 0, n1 = 0;
+  uint64_t t0 = plat_clock_ns();
+  int rc = plat_census_processes(&l0, &n0, err);
+  if (rc == TS_OK) {
+    plat_sleep_ns(sample_ns);
+    rc = plat_census_processes(&l1, &n1, err);
+  }
+  double seconds = (double)(plat_clock_ns() - t0) / TS_NS_PER_S;
+  freeze_waker *w = rc == TS_OK ? calloc((size_t)(n1 > 0 ? n1 : 1), sizeof *w) : NULL;
+  if (rc == TS_OK && !w)
+    rc = ts_err_set(err, TS_ENOMEM, "freeze:background: no memory");
+  int named = 0;
+  if (rc == TS_OK)
+    rc = rate_wakers(l0, n0, l1, n1, seconds, asker, w, &named, skipped, err);
+  if (rc == TS_OK) {
+    qsort(w, (size_t)named, sizeof *w, by_wakeups_descending);
+    for (int i = 0; i < named && *count < top && w[i].wakeups_per_s > 0; i++)
+      out[(*count)++] = w[i];
+    if (*count == 0)
+      rc = ts_err_set(err, TS_EINVAL,
+                      "freeze:background: no program woke up during the %.1f s census that may "
+                      "be frozen (%d of %d programs are refused by the freeze rules: the "
+                      "system's, the desktop's, security products, ThreadSoup and its terminal, "
+                      "and other users' programs unless root or an elevated administrator asks)",
+                      seconds, *skipped, named);
+  } else {
+    ts_err_prefix(err, "freeze:background");
+  }
+  free(w);
+  free(l0);
+  free(l1);
+  return rc;
+}
+
+int freeze_background_conditions(const load_spec *background, const freeze_waker *wakers, int count,
+                                 load_spec *out, int max, int *made, ts_err *err) {
+  *made = 0;
+  int together = count > 1;
+  if (count + together > max)
+    return ts_err_set(err, TS_EINVAL,
+                      "'%s' stands for %d conditions, more than the plan has room for (%d)",
+                      background->text, count + together, max);
+  load_spec *all = &out[count];
+  if (together) {
+    memset(all, 0, sizeof *all);
+    all->part_count = count;
+  }
+  for (int i = 0; i < count; i++) {
+    load_part part = background->parts[0];
+    freeze_params *p = (freeze_params *)(void *)part.params.bytes;
+    snprintf(p->target, sizeof p->target, "%s", wakers[i].name);
+    p->top = 0;
+    memset(&out[i], 0, sizeof out[i]);
+    out[i].part_count = 1;
+    out[i].parts[0] = part;
+    if (together)
+      all->parts[i] = part;
+    int rc = load_spec_format(&out[i], err);
+    if (rc != TS_OK)
+      return rc;
+  }
+  if (together) {
+    int rc = load_spec_format(all, err);
+    if (rc != TS_OK)
+      return ts_err_prefix(err, "freeze:background, all %d programs together", count);
+  }
+  *made = count + together;
   return TS_OK;
 }
 

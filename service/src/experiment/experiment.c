@@ -161,6 +161,7 @@ typedef struct trial_context {
   int64_t trial_id;
   int iterations;            /* benchmark runs in this trial */
   const plat_cancel *cancel; /* the run's stop request; NULL: the process interrupt alone */
+  const plat_peer *asker;    /* who the run is for (experiment_observer.asker) */
 } trial_context;
 
 /* The load's own behaviour (its CPU and context switches) is measured over a window before the
@@ -391,13 +392,13 @@ static int run_trial(runner *rn, const trial_context *t, experiment_progress *pr
   uint64_t joined_first_ns =
       rn->stopping && (rn->stopping_resolution != asked || freezes) ? teardown_join(rn) : 0;
   if (freezes) {
-    int noted = experiment_freeze_note(t->s, t->condition, err);
+    int noted = experiment_freeze_note(t->s, t->condition, t->asker, err);
     if (noted != TS_OK)
       return noted;
   }
 
   load *l = NULL;
-  int rc = load_start(t->condition, t->cancel, &l, err);
+  int rc = load_start_for(t->condition, t->asker, t->cancel, &l, err);
   if (rc != TS_OK)
     return rc;
   /* What a sleeper of the condition's resolution gets now, with the load running: the OS's timer
@@ -718,7 +719,9 @@ static int run_pending(store *s, int64_t run_id, const plan *p, pending_list *l,
       rn->iterations = chosen;
     }
     int iterations = rn->iterations ? rn->iterations : p->iterations > 0 ? (int)p->iterations : 1;
-    trial_context t = {s, p, &p->conditions[c], c, row->bench, row->id, iterations, cancel};
+    trial_context t = {s,          p,          &p->conditions[c],
+                       c,          row->bench, row->id,
+                       iterations, cancel,     observer ? observer->asker : NULL};
     experiment_progress progress = {
         run_id,     *done + 1, total, row->seq, row->block, p->conditions[c].text,
         row->bench, 0,         "",    -1,       NULL,       0};

@@ -32,6 +32,10 @@ typedef struct experiment_observer {
   /* Adaptive repetitions: a block was added, or the precision was met or the budget spent. */
   void (*note)(void *ctx, const char *text);
   void *ctx;
+  /* Who the run is for: a freeze freezes only what the rules let this client of the service
+     freeze (plat_ipc_peer, or what a schedule or a stored run knows of it); NULL: this process's
+     own user (a foreground run). */
+  const plat_peer *asker;
 } experiment_observer;
 
 /* A trial during which the machine slept this long or longer is measured again, at most this
@@ -68,7 +72,8 @@ int experiment_resume(store *s, int64_t run_id, const experiment_observer *obser
 
 /* Before a condition that freezes programs starts its load: forgets what this process's previous
    trial froze (its load has been stopped) and records what this one will freeze (thaw.c). */
-int experiment_freeze_note(store *s, const load_spec *condition, ts_err *err);
+int experiment_freeze_note(store *s, const load_spec *condition, const plat_peer *asker,
+                           ts_err *err);
 /* After the last trial's load has been stopped: forgets what this process froze. */
 void experiment_freeze_forget(store *s);
 /* At a start of ThreadSoup: thaws what a ThreadSoup that no longer runs left frozen and forgets it;

@@ -11,13 +11,14 @@
 #include "threadsoup/buf.h"
 #include "threadsoup/plat.h"
 
-int experiment_freeze_note(store *s, const load_spec *condition, ts_err *err) {
+int experiment_freeze_note(store *s, const load_spec *condition, const plat_peer *asker,
+                           ts_err *err) {
   freeze_target targets[FREEZE_TARGET_MAX];
   int count;
   long self = plat_self_pid();
   int rc = store_freeze_forget(s, self, err); /* the previous trial's load has been stopped */
   if (rc == TS_OK)
-    rc = freeze_spec_targets(condition, targets, FREEZE_TARGET_MAX, &count, err);
+    rc = freeze_spec_targets(condition, asker, targets, FREEZE_TARGET_MAX, &count, err);
   if (rc != TS_OK || count == 0)
     return rc;
   store_frozen programs[FREEZE_TARGET_MAX];

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../bench/bench.h"
+#include "../engine/freeze.h"
 #include "threadsoup/buf.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
@@ -69,6 +70,14 @@ static const plan_preset_def plan_presets[] = {
      "sleep:15000@500ms, wait:15000, sleep:1500@5s\n"
      "bench = builtin-st\nreps = 10\nwarmup = 1\nsettle = 5s\nquiet-cpu = 10%\n"
      "quiet-timeout = 60s\n"},
+    /* Each of the programs that wake most frozen alone and all of them together, chosen from a
+       census as the run starts (plan_expand_background). No quiet gate: the programs it would
+       wait for are what is measured. */
+    {"background",
+     "what do my background programs cost? baseline, each of the 5 programs that wake most "
+     "(a 2 s census at the start) frozen alone, and all of them together; builtin-st; 5 blocks",
+     "conditions = baseline, freeze:background\nbench = builtin-st\nreps = 5\nwarmup = 1\n"
+     "settle = 1s\nquiet-cpu = off\n"},
     {"calibrate",
      "a positive control: can this machine and run see a known cost? baseline, burners taking "
      "25 / 50 / 100 % of every CPU, and a second baseline (A/A); builtin-st; 8 blocks; the "
@@ -744,6 +753,64 @@ int plan_preset(const char *name, plan *out, ts_err *err) {
   return ts_err_set(err, TS_EUSAGE,
                     "unknown plan '%s': not a preset (accepted: %s) and no such plan file", name,
                     names);
+}
+
+/* Replaces condition `c`, a freeze:background, by the conditions it stands for now; conditions
+   the plan already has are not added twice. */
+static int expand_one(plan *p, int c, int top, const plat_peer *asker, ts_buf *said, ts_err *err) {
+  freeze_waker wakers[FREEZE_BACKGROUND_TOP_MAX];
+  load_spec made[FREEZE_BACKGROUND_TOP_MAX + 1];
+  int found, skipped, count;
+  int rc = freeze_background_find(top, asker, FREEZE_BACKGROUND_SAMPLE_NS, wakers, &found, &skipped,
+                                  err);
+  if (rc == TS_OK)
+    rc = freeze_background_conditions(&p->conditions[c], wakers, found, made,
+                                      FREEZE_BACKGROUND_TOP_MAX + 1, &count, err);
+  if (rc != TS_OK)
+    return rc;
+  ts_buf_addf(said,
+              "%s: the %d program%s that woke most in a %.1f s census (%d left out by the "
+              "freeze rules):",
+              p->conditions[c].text, found, found == 1 ? "" : "s",
+              (double)FREEZE_BACKGROUND_SAMPLE_NS / TS_NS_PER_S, skipped);
+  for (int i = 0; i < found; i++)
+    ts_buf_addf(said, "%s %s %.0f/s", i ? "," : "", wakers[i].name, wakers[i].wakeups_per_s);
+  ts_buf_addf(said, "\n");
+  load_spec kept[PLAN_MAX_CONDITIONS];
+  int n = 0;
+  for (int i = 0; i < p->condition_count && rc == TS_OK; i++) {
+    if (i != c) {
+      kept[n++] = p->conditions[i];
+      continue;
+    }
+    for (int k = 0; k < count && rc == TS_OK; k++) {
+      if (plan_condition_index(p, made[k].text) >= 0)
+        continue;
+      if (n == PLAN_MAX_CONDITIONS)
+        rc = ts_err_set(err, TS_EUSAGE, "%s stands for more conditions than a plan holds (%d)",
+                        p->conditions[c].text, PLAN_MAX_CONDITIONS);
+      else
+        kept[n++] = made[k];
+    }
+  }
+  if (rc == TS_OK) {
+    memcpy(p->conditions, kept, (size_t)n * sizeof kept[0]);
+    p->condition_count = n;
+  }
+  return rc;
+}
+
+int plan_expand_background(plan *p, const plat_peer *asker, char *said, size_t len, ts_err *err) {
+  ts_buf out = ts_buf_on(said, len);
+  for (int c = 0; c < p->condition_count; c++) {
+    int is_background, top;
+    int rc = freeze_spec_background(&p->conditions[c], &is_background, &top, err);
+    if (rc == TS_OK && is_background)
+      rc = expand_one(p, c, top, asker, &out, err);
+    if (rc != TS_OK)
+      return rc;
+  }
+  return TS_OK;
 }
 
 long plan_preset_largest_load(void) {

@@ -100,6 +100,13 @@ const char *plan_bench_setting(const plan *p, const char *key);
    first such item for messages ("7zip = /opt/x"). */
 int plan_runs_programs(const plan *p, char *what, size_t len);
 
+/* Resolves every freeze:background condition (engine/freeze.h) into what it stands for now:
+   each of the programs that wake most, chosen by a census of FREEZE_BACKGROUND_SAMPLE_NS for
+   `asker` (NULL: this process's user), frozen alone, then all of them together; the real names
+   are the conditions the run stores. `said` gets one line per such condition naming them and
+   their wake-ups ("" when there is none). Runs before a run is stored. */
+int plan_expand_background(plan *p, const plat_peer *asker, char *said, size_t len, ts_err *err);
+
 /* Trials the plan starts with: warm-ups plus conditions x benchmarks x reps. */
 int plan_trial_count(const plan *p);
 /* The plan as plan-file text, every setting written out: stored with each run, and read back by

@@ -506,7 +506,7 @@ static int handle_load_start(request *r) {
   if (rc == TS_OK && spec.part_count == 0)
     rc = ts_err_set(&err, TS_EUSAGE, "'%s' creates no load", text);
   if (rc == TS_OK)
-    rc = runner_start_load(r->svc, &spec, &err);
+    rc = runner_start_load(r->svc, &spec, &r->from->peer, &err);
   if (rc != TS_OK)
     return reply_err(r, &err);
   ts_log(TS_LOG_INFO, "load %s started for %s", spec.text, r->from->peer.name);
@@ -569,7 +569,7 @@ static int handle_run_start(request *r) {
   if (rc == TS_OK && seed_text)
     rc = ts_parse_u64(seed_text, "seed", &seed, &err);
   runner_asker asker = {r->from->peer.name, plat_peer_may_run_programs(&r->from->peer),
-                        r->from->peer.admin_not_elevated};
+                        r->from->peer.admin_not_elevated, &r->from->peer};
   ts_err estimate_err;
   char *expected = rc == TS_OK ? estimate_text(r->svc, p, &estimate_err) : NULL;
   if (rc == TS_OK)
@@ -601,7 +601,7 @@ static int handle_run_resume(request *r) {
   ts_err err;
   int rc = long_field(r, "run", 1, ID_MAX, &run_id, &err);
   runner_asker asker = {r->from->peer.name, plat_peer_may_run_programs(&r->from->peer),
-                        r->from->peer.admin_not_elevated};
+                        r->from->peer.admin_not_elevated, &r->from->peer};
   if (rc == TS_OK)
     rc = runner_resume_run(r->svc, run_id, &asker, &err);
   if (rc != TS_OK)

@@ -77,6 +77,7 @@ typedef struct runner_state {
   int run_programs_allowed; /* who asked for the active job may make the service run programs;
                                -1: the run's stored right (a resume at the service's start) */
   char run_asker[64];       /* who asked, for refusals */
+  plat_peer run_for;        /* whom the active run freezes programs for (runner.c's run_for_peer) */
 } runner_state;
 
 struct server {
@@ -152,9 +153,13 @@ typedef struct runner_asker {
   const char *name;
   int programs_allowed;
   int not_elevated; /* Windows: an administrator whose token is not elevated (refusals say so) */
+  const plat_peer *peer; /* the client who asks: a freeze freezes only what the rules let it;
+                            NULL for a schedule (then only the stored right counts) */
 } runner_asker;
 
-/* Stores a new run of `p` (from schedule `schedule_id`, 0 = none) and starts it. */
+/* Stores a new run of `p` (from schedule `schedule_id`, 0 = none) and starts it; a
+   freeze:background condition is first resolved into the programs it stands for now
+   (plan_expand_background: a census of a few seconds, outside every lock). */
 int runner_start_run(server *svc, const plan *p, uint64_t seed, int64_t schedule_id,
                      const runner_asker *asker, int64_t *run_id, ts_err *err);
 /* Continues a stored run where it stopped; the service runs it from then on. */
@@ -162,9 +167,9 @@ int runner_resume_run(server *svc, int64_t run_id, const runner_asker *asker, ts
 /* Asks the running experiment to stop at its next check (its finished trials are kept); *run_id
    gets its id. */
 int runner_stop_run(server *svc, int64_t *run_id, ts_err *err);
-/* Starts a client's load; returns when it runs (creating 15,000 threads takes a moment, and
-   other requests are answered meanwhile). */
-int runner_start_load(server *svc, const load_spec *spec, ts_err *err);
+/* Starts a client's load for `peer` (whose programs a freeze may freeze); returns when it runs
+   (creating 15,000 threads takes a moment, and other requests are answered meanwhile). */
+int runner_start_load(server *svc, const load_spec *spec, const plat_peer *peer, ts_err *err);
 /* Stops the client's load; its text goes to `text`. */
 int runner_stop_load(server *svc, char *text, size_t len, ts_err *err);
 /* TS_OK when nothing runs (nor is being started or stopped), else TS_EBUSY saying what does. */

@@ -133,6 +133,24 @@ static void finish_run(server *svc, store *db, int64_t run_id, int rc, const ts_
   free(m);
 }
 
+/* ---- whom a run freezes programs for ---- */
+
+/* The client who asks; for a schedule or a resume at the service's start, whose client is not
+   there, a peer with the stored right alone: root's (programs allowed) freezes as root does, a
+   member's owns no program, so every freeze of it is refused (own-programs-only). */
+static void run_for_peer(const plat_peer *peer, const char *name, int programs_allowed,
+                         plat_peer *out) {
+  if (peer) {
+    *out = *peer;
+    return;
+  }
+  memset(out, 0, sizeof *out);
+  out->pid = out->uid = out->gid = out->session = -1;
+  out->privileged = 1;
+  out->may_run_programs = programs_allowed > 0;
+  snprintf(out->name, sizeof out->name, "%s", name);
+}
+
 /* ---- who may make the service run programs ---- */
 
 /* TS_OK when `p` may run for `asker`; else TS_EDENIED saying why. Writes nothing: a refused
@@ -177,17 +195,20 @@ static void mark_refused(store *db, int64_t run_id, const ts_err *err) {
    the service's, with that client's right; without it (a client's request being answered)
    nothing is written. */
 static int gate_resume(const server *svc, store *db, int64_t run_id, int programs_allowed,
-                       const char *asker_name, int not_elevated, int runs_now, ts_err *err) {
+                       const char *asker_name, int not_elevated, int runs_now, int *stored_right,
+                       ts_err *err) {
   store_run_row *row = malloc(sizeof *row);
   plan *p = malloc(sizeof *p);
   int rc = row && p ? store_run_get(db, run_id, row, err)
                     : ts_err_set(err, TS_ENOMEM, "no memory to read run %lld", (long long)run_id);
   if (rc == TS_OK)
     rc = experiment_resumable(row, err);
+  if (rc == TS_OK && stored_right)
+    *stored_right = row->programs_allowed;
   if (rc == TS_OK && plan_parse(row->plan_text, "the stored plan", p, err) == TS_OK) {
     runner_asker asker = {programs_allowed < 0 ? "whoever started it" : asker_name,
                           programs_allowed < 0 ? row->programs_allowed : programs_allowed,
-                          programs_allowed < 0 ? 0 : not_elevated};
+                          programs_allowed < 0 ? 0 : not_elevated, NULL};
     rc = programs_refusal(svc, p, &asker, err);
     if (rc != TS_OK && runs_now)
       mark_refused(db, run_id, err);
@@ -220,12 +241,17 @@ static void runner_main(void *arg) {
   store *db = NULL;
   ts_err err;
   int rc = store_open(&db, svc->db_path, &err);
-  experiment_observer observer = {on_started, on_trial, on_note, svc};
+  experiment_observer observer = {on_started, on_trial, on_note, svc, NULL};
   for (;;) {
     /* The job's fields change only on this thread while run_active is set. */
     int64_t run_id = st->run_id;
+    int stored_right = 0;
     if (rc == TS_OK && st->run_resume) /* the one gate every resume passes, where it runs */
-      rc = gate_resume(svc, db, run_id, st->run_programs_allowed, st->run_asker, 0, 1, &err);
+      rc = gate_resume(svc, db, run_id, st->run_programs_allowed, st->run_asker, 0, 1,
+                       &stored_right, &err);
+    if (st->run_resume && st->run_programs_allowed < 0) /* a resume at the service's start */
+      run_for_peer(NULL, st->run_asker, stored_right, &st->run_for);
+    observer.asker = &st->run_for;
     if (rc == TS_OK) {
       ts_log(TS_LOG_INFO, "run %lld %s", (long long)run_id, st->run_resume ? "resumes" : "starts");
       rc = st->run_resume
@@ -278,10 +304,25 @@ static int start_runner_locked(server *svc, ts_err *err) {
 
 /* ---- experiments ---- */
 
-int runner_start_run(server *svc, const plan *p, uint64_t seed, int64_t schedule_id,
+int runner_start_run(server *svc, const plan *given, uint64_t seed, int64_t schedule_id,
                      const runner_asker *asker, int64_t *run_id, ts_err *err) {
+  plat_peer run_for;
+  run_for_peer(asker->peer, asker->name, asker->programs_allowed, &run_for);
+  /* freeze:background becomes the programs it stands for now, before anything is stored: the
+     real names are the run's conditions. The census takes seconds, so no lock is held. */
+  plan *p = malloc(sizeof *p);
+  char said[1024] = "";
+  int rc = p ? runner_check_free(svc, err) : ts_err_set(err, TS_ENOMEM, "no memory for a plan");
+  if (rc == TS_OK) {
+    *p = *given;
+    rc = plan_expand_background(p, &run_for, said, sizeof said, err);
+  }
+  if (rc != TS_OK) {
+    free(p);
+    return rc;
+  }
   plat_mutex_lock(&svc->lock);
-  int rc = check_free_locked(svc, err);
+  rc = check_free_locked(svc, err);
   if (rc == TS_OK) {
     plat_mutex_lock(&svc->db_lock);
     rc = experiment_start(svc->db, p, seed, run_id, err);
@@ -303,9 +344,16 @@ int runner_start_run(server *svc, const plan *p, uint64_t seed, int64_t schedule
     snprintf(st->run_asker, sizeof st->run_asker, "%s", asker->name);
     st->run_plan = *p;
     st->run_seed = seed;
+    st->run_for = run_for;
     rc = start_runner_locked(svc, err);
   }
   plat_mutex_unlock(&svc->lock);
+  free(p);
+  if (rc == TS_OK && said[0]) {
+    said[strcspn(said, "\n")] = '\0'; /* one line each; the first is the note */
+    ts_log(TS_LOG_INFO, "run %lld: %s", (long long)*run_id, said);
+    server_emit(svc, "run-note", "text", "run %lld: %s", (long long)*run_id, said);
+  }
   return rc;
 }
 
@@ -328,7 +376,7 @@ int runner_resume_run(server *svc, int64_t run_id, const runner_asker *asker, ts
        runs. */
     plat_mutex_lock(&svc->db_lock);
     rc = gate_resume(svc, svc->db, run_id, asker->programs_allowed, asker->name,
-                     asker->not_elevated, 0, err);
+                     asker->not_elevated, 0, NULL, err);
     plat_mutex_unlock(&svc->db_lock);
   }
   if (rc == TS_OK) {
@@ -336,6 +384,7 @@ int runner_resume_run(server *svc, int64_t run_id, const runner_asker *asker, ts
     svc->runner.run_resume = 1;
     svc->runner.run_programs_allowed = asker->programs_allowed;
     snprintf(svc->runner.run_asker, sizeof svc->runner.run_asker, "%s", asker->name);
+    run_for_peer(asker->peer, asker->name, asker->programs_allowed, &svc->runner.run_for);
     rc = start_runner_locked(svc, err);
   }
   plat_mutex_unlock(&svc->lock);
@@ -390,7 +439,7 @@ void runner_resume_queued(server *svc) {
 
 /* ---- a client's load ---- */
 
-int runner_start_load(server *svc, const load_spec *spec, ts_err *err) {
+int runner_start_load(server *svc, const load_spec *spec, const plat_peer *peer, ts_err *err) {
   plat_mutex_lock(&svc->lock);
   int rc = check_free_locked(svc, err);
   if (rc == TS_OK)
@@ -401,7 +450,7 @@ int runner_start_load(server *svc, const load_spec *spec, ts_err *err) {
   /* Outside the lock: status requests keep being answered while 15,000 threads start. A service
      stop (the process interrupt) ends the ramp. */
   load *l = NULL;
-  rc = load_start(spec, NULL, &l, err);
+  rc = load_start_for(spec, peer, NULL, &l, err);
   char state[300];
   plat_stay_awake *awake =
       rc == TS_OK ? plat_stay_awake_begin("ThreadSoup runs a load", state, sizeof state) : NULL;

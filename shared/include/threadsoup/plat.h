@@ -302,8 +302,10 @@ typedef enum plat_freeze_how {
 int plat_process_freeze(long pid, plat_freeze_how *how, ts_err *err);
 /* Thaws it, whichever way it was frozen (the pid is all it needs); harmless on a running one. */
 int plat_process_thaw(long pid, ts_err *err);
-/* Whether process `pid` runs as the user this process runs as (one we may not read is not). */
-int plat_process_same_user(long pid, int *same, ts_err *err);
+/* Whether process `pid` runs as the user `who` is (plat_ipc_peer: POSIX its uid, Windows its
+   user SID), or with `who` NULL as this process's user (one we may not read is not). */
+struct plat_peer; /* ipc.c's, below */
+int plat_process_owned_by(long pid, const struct plat_peer *who, int *same, ts_err *err);
 /* Whether this process may freeze any user's programs: root; Windows an elevated token. */
 int plat_self_privileged(void);
 /* Waits until `pid`, the process that started this one, has ended (1), or `timeout_ns` has
@@ -316,6 +318,8 @@ typedef struct plat_ipc_server plat_ipc_server;
 typedef struct plat_ipc_conn plat_ipc_conn;
 
 /* Who is on the other end, as the OS says. */
+#define PLAT_SID_TEXT_MAX 192 /* a SID as text: S-1-, an authority and 15 sub-authorities */
+
 typedef struct plat_peer {
   long pid;             /* -1 when unknown */
   long uid;             /* POSIX user id; -1 on Windows */
@@ -333,6 +337,8 @@ typedef struct plat_peer {
   int sign_in_again;      /* Windows: listed in "ThreadSoup Users" but signed in before being
                              added (the token lacks the group): refusals say to sign out and in
                              once; 0 on POSIX */
+  char user_sid[PLAT_SID_TEXT_MAX]; /* Windows: the client's user SID as text ("S-1-5-21-..."),
+                                       whose programs are its own; "" on POSIX (uid says it) */
 } plat_peer;
 
 /* Windows: the session attached to the physical console, the one a user sits at

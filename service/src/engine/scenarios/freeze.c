@@ -9,6 +9,7 @@
 
 #include "../engine.h"
 #include "../freeze.h"
+#include "threadsoup/parse.h"
 #include "threadsoup/units.h"
 
 _Static_assert(sizeof(freeze_params) <= LOAD_PARAMS_MAX, "freeze_params fits in a load_part");
@@ -29,14 +30,36 @@ static void format_target(const load_part *part, char *buf, size_t len) {
   snprintf(buf, len, "%s", LOAD_PARAMS(part, freeze_params)->target);
 }
 
+/* freeze:background/top=N: how many of the programs that wake most. */
+static int parse_top(load_part *part, const char *v, const char *what, ts_err *err) {
+  long top;
+  int rc = ts_parse_long(v, 1, FREEZE_BACKGROUND_TOP_MAX, what, &top, err);
+  if (rc == TS_OK)
+    ((freeze_params *)(void *)part->params.bytes)->top = (int)top;
+  return rc;
+}
+
+static void format_top(const load_part *part, char *buf, size_t len) {
+  int top = LOAD_PARAMS(part, freeze_params)->top;
+  if (top && top != FREEZE_BACKGROUND_TOP)
+    snprintf(buf, len, "%d", top);
+  else if (len)
+    buf[0] = '\0';
+}
+
 static const load_option freeze_options[] = {
     LOAD_CUSTOM("program", LOAD_PLACE_FIRST, freeze_params, target, char *, "notepad.exe",
                 "the running program to freeze: its executable name (every process of that "
-                "name) or its pid",
+                "name) or its pid; in a plan also background, the programs that wake most, "
+                "chosen when the run starts",
                 parse_target, format_target),
     LOAD_DURATION("max", LOAD_PLACE_OPTION, freeze_params, max_ns, (double)TS_NS_PER_S,
                   (double)TS_NS_PER_HOUR, "10m",
                   "the longest a freeze lasts: then it thaws on its own, 1s to 1h (default 10m)"),
+    LOAD_CUSTOM("top", LOAD_PLACE_OPTION, freeze_params, top, int, "3",
+                "freeze:background only: how many of the programs that wake most, 1 to 8 "
+                "(default 5)",
+                parse_top, format_top),
     LOAD_OPTIONS_END,
 };
 
@@ -66,7 +89,13 @@ static int freeze_start(const load_part *part, const plat_cancel *cancel, void *
   if (!f)
     return ts_err_set(err, TS_ENOMEM, "freeze: no memory");
   int found;
-  int rc = freeze_find_targets(p->target, f->targets, FREEZE_TARGET_MAX, &found, err);
+  int rc =
+      p->top && strcmp(p->target, FREEZE_BACKGROUND) != 0
+          ? ts_err_set(err, TS_EUSAGE,
+                       "freeze:%s: /top is for freeze:background (the programs that wake "
+                       "most), not for one program",
+                       p->target)
+          : freeze_find_targets(p->target, part->asker, f->targets, FREEZE_TARGET_MAX, &found, err);
   /* The guardian watches before anything is frozen, so no moment is left unguarded. */
   if (rc == TS_OK)
     rc = freeze_guard_start(f->targets, found, p->max_ns, &f->guard, err);

@@ -128,13 +128,13 @@ int plat_process_thaw(long pid, ts_err *err) {
   return TS_OK;
 }
 
-int plat_process_same_user(long pid, int *same, ts_err *err) {
+int plat_process_owned_by(long pid, const plat_peer *who, int *same, ts_err *err) {
   char path[64];
   struct stat st;
   snprintf(path, sizeof path, "/proc/%ld", pid);
   if (stat(path, &st) != 0)
     return ts_err_set(err, TS_EINVAL, "process %ld does not exist (any more)", pid);
-  *same = st.st_uid == geteuid();
+  *same = who ? who->uid >= 0 && (long)st.st_uid == who->uid : st.st_uid == geteuid();
   return TS_OK;
 }
 

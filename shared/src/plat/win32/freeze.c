@@ -8,6 +8,8 @@
 
 #include "win32.h"
 
+#include <sddl.h>
+
 typedef LONG(NTAPI *nt_process_fn)(HANDLE process);
 
 /* ntdll's export by name: documented nowhere, there since Windows XP (and in Wine). */
@@ -68,7 +70,7 @@ static int token_user(HANDLE process, BYTE *sid, DWORD len) {
   return ok;
 }
 
-int plat_process_same_user(long pid, int *same, ts_err *err) {
+int plat_process_owned_by(long pid, const plat_peer *who, int *same, ts_err *err) {
   HANDLE process = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, (DWORD)pid);
   if (!process) {
     if (GetLastError() == ERROR_ACCESS_DENIED) { /* protected or another user's: not ours */
@@ -80,8 +82,16 @@ int plat_process_same_user(long pid, int *same, ts_err *err) {
   BYTE theirs[SECURITY_MAX_SID_SIZE], mine[SECURITY_MAX_SID_SIZE];
   int read = token_user(process, theirs, sizeof theirs);
   CloseHandle(process);
-  /* A token we may not read is not our user's. */
-  *same = read && token_user(GetCurrentProcess(), mine, sizeof mine) && EqualSid(theirs, mine);
+  PSID asker = NULL;
+  if (who && (!who->user_sid[0] || !ConvertStringSidToSidA(who->user_sid, &asker)))
+    asker = NULL; /* an asker we cannot name owns nothing */
+  /* A token we may not read is not our user's, nor the asker's. */
+  if (who)
+    *same = read && asker && EqualSid(theirs, asker);
+  else
+    *same = read && token_user(GetCurrentProcess(), mine, sizeof mine) && EqualSid(theirs, mine);
+  if (asker)
+    LocalFree(asker);
   return TS_OK;
 }
 

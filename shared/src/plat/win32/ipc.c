@@ -694,6 +694,7 @@ int plat_ipc_peer(plat_ipc_conn *conn, plat_peer *out, ts_err *err) {
   out->sign_in_again = 0;
   out->session = -1;
   out->name[0] = '\0';
+  out->user_sid[0] = '\0';
   if (!conn->server_side)
     return ts_err_set(err, TS_EINVAL, "only the service's side of a connection has a client");
   int rc = TS_OK;
@@ -738,6 +739,11 @@ int plat_ipc_peer(plat_ipc_conn *conn, plat_peer *out, ts_err *err) {
   /* The name is looked up as ourselves: an identification-level token cannot ask the LSA. */
   if (rc == TS_OK && sid[0])
     sid_to_name((PSID)sid, out->name, sizeof out->name);
+  char *sid_text = NULL; /* whose programs are the client's own (a freeze's members rule) */
+  if (rc == TS_OK && sid[0] && ConvertSidToStringSidA((PSID)sid, &sid_text)) {
+    snprintf(out->user_sid, sizeof out->user_sid, "%s", sid_text);
+    LocalFree(sid_text);
+  }
 done:
   ReleaseSRWLockShared(&conn->lock);
   return rc;

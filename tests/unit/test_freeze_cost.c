@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
+/* test_freeze_cost.c - a freeze run finds what a program really costs: a busy helper (waking
+   5,000 times a second in all, doing half of every CPU's time in work) and an idle one (asleep)
+   are frozen in turn by `threadsoup run` with conditions baseline, freeze:BUSY, freeze:IDLE; the
+   report says the benchmark is faster with the busy one frozen and names it, and finds no effect
+   of freezing the idle one. Both helpers are thawed and ended however the test ends. */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "report/report.h"
+#include "store/store.h"
+#include "testdb.h"
+#include "threadsoup/plat.h"
+#include "threadsoup/units.h"
+
+#define DB "freeze-cost.db"
+#define PLAN "freeze-cost.plan"
+#define REPORT "freeze-cost-report.txt"
+#define WAKEUPS_PER_S 5000
+#define DETECTABLE_MAX_PCT 25.0
+#define HELPER_LIFE_NS (30ull * 60 * TS_NS_PER_S) /* should the test die, the helpers end too */
+
+/* ---- the helpers ---- */
+
+typedef struct waker {
+  plat_thread thread;
+  uint64_t period_ns; /* between two wake-ups of this thread */
+} waker;
+
+/* Wakes every period, works for half of it, sleeps to the next wake-up (a deadline, so slow
+   wake-ups do not add up), until the helper's life is over. */
+static void waker_main(void *arg) {
+  const waker *w = arg;
+  uint64_t start = plat_clock_ns(), next = start;
+  volatile unsigned long sink = 0;
+  while (next - start < HELPER_LIFE_NS) {
+    uint64_t work_until = plat_clock_ns() + w->period_ns / 2;
+    while (plat_clock_ns() < work_until)
+      for (int i = 0; i < 200; i++)
+        sink += (unsigned long)i * 2654435761u;
+    next += w->period_ns;
+    uint64_t now = plat_clock_ns();
+    if (next > now)
+      plat_sleep_ns(next - now);
+    else
+      next = now; /* fell behind (a busy machine): wake at the rate from here */
+  }
+}
+
+/* The busy helper: one waker per logical CPU, 5,000 wake-ups a second among them. */
+static int busy_main(void) {
+  plat_sysinfo sys;
+  plat_sysinfo_read(&sys);
+  int cpus = sys.logical_cpus > 0 && sys.logical_cpus < 64 ? (int)sys.logical_cpus : 1;
+  waker w[64];
+  ts_err err;
+  for (int i = 0; i < cpus; i++) {
+    w[i].period_ns = (uint64_t)cpus * TS_NS_PER_S / WAKEUPS_PER_S;
+    if (plat_thread_start(&w[i].thread, 0, waker_main, &w[i], &err) != TS_OK)
+      return 1;
+  }
+  for (int i = 0; i < cpus; i++)
+    plat_thread_join(w[i].thread);
+  return 0;
+}
+
+/* The idle helper: asleep, waking once a second. */
+static int idle_main(void) {
+  for (uint64_t slept = 0; slept < HELPER_LIFE_NS; slept += TS_NS_PER_S)
+    plat_sleep_ns(TS_NS_PER_S);
+  return 0;
+}
+
+/* ---- the run ---- */
+
+static const char *threadsoup_exe;
+static int skipped; /* the machine was too busy to measure: exit code 77 */
+
+static int start_helper(plat_proc *helper, const char *mode) {
+  char dir[PLAT_PATH_MAX], name[64], program[PLAT_PATH_MAX + 80];
+  ts_err err;
+  if (plat_program_dir(dir, sizeof dir, &err) != TS_OK)
+    return 0;
+  plat_program_name("test_freeze_cost", name, sizeof name);
+  snprintf(program, sizeof program, "%s%c%s", dir, plat_path_separator(), name);
+  const char *argv[] = {program, mode, NULL};
+  return plat_proc_spawn(helper, argv, &err) == TS_OK;
+}
+
+/* Thaws (a freeze the run left would keep it from ending) and ends a helper. */
+static void end_helper(plat_proc *helper) {
+  ts_err err;
+  int code;
+  plat_process_thaw(helper->pid, &err);
+  plat_proc_kill(helper, &err);
+  plat_proc_wait(helper, &code, &err);
+}
+
+/* The text report's line for condition `condition` of builtin-st: its verdict is on it. */
+static const char *line_of(const char *report, const char *condition, char *line, size_t len) {
+  for (const char *at = report; (at = strstr(at, condition)) != NULL; at++) {
+    const char *begin = at;
+    while (begin > report && begin[-1] != '\n')
+      begin--;
+    const char *end = strchr(at, '\n');
+    size_t n = end ? (size_t)(end - begin) : strlen(begin);
+    snprintf(line, len, "%.*s", (int)n, begin);
+    if (strstr(line, "faster") || strstr(line, "slower") || strstr(line, "no measurable") ||
+        strstr(line, "inconclusive"))
+      return line;
+  }
+  return NULL;
+}
+
+static char *read_all(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  static char text[1 << 20];
+  size_t n = fread(text, 1, sizeof text - 1, f);
+  text[n] = '\0';
+  fclose(f);
+  return text;
+}
+
+static void busy_costs_and_idle_does_not(void) {
+  plat_proc busy, idle;
+  REQUIRE(start_helper(&busy, "--busy"));
+  if (!start_helper(&idle, "--idle")) {
+    end_helper(&busy);
+    REQUIRE(!"the idle helper did not start");
+  }
+  plat_sleep_ns(500 * TS_NS_PER_MS);
+  char busy_cond[32], idle_cond[32];
+  snprintf(busy_cond, sizeof busy_cond, "freeze:%ld", busy.pid);
+  snprintf(idle_cond, sizeof idle_cond, "freeze:%ld", idle.pid);
+  FILE *f = fopen(PLAN, "w");
+  if (f) {
+    /* No quiet gate: the busy helper is what it would wait for. */
+    fprintf(f,
+            "name = freeze-cost\nconditions = baseline, %s, %s\nbench = builtin-st\n"
+            "work-scale = 0.1\nreps = 10\nwarmup = 1\nsettle = 500ms\nquiet-cpu = off\n"
+            "margin = 10%%\n",
+            busy_cond, idle_cond);
+    fclose(f);
+  }
+  remove_db(DB);
+  const char *argv[] = {threadsoup_exe, "run", PLAN, "--db", DB, "--seed", "25", NULL};
+  plat_proc run;
+  ts_err err;
+  int code = -1;
+  int spawned = f && plat_proc_spawn(&run, argv, &err) == TS_OK;
+  if (spawned)
+    plat_proc_wait(&run, &code, &err);
+  end_helper(&busy);
+  end_helper(&idle);
+  REQUIRE(spawned);
+  CHECK_INT(code, 0);
+
+  store *s;
+  REQUIRE(store_open(&s, DB, &err) == TS_OK);
+  FILE *out = fopen(REPORT, "w");
+  REQUIRE(out);
+  CHECK_INT(report_run(s, 1, out, &err), TS_OK);
+  fclose(out);
+  store_close(s);
+  const char *report = read_all(REPORT);
+  REQUIRE(report);
+  char line[512];
+  const char *busy_line = line_of(report, busy_cond, line, sizeof line);
+  REQUIRE(busy_line);
+  printf("busy: %s\n", busy_line);
+  /* What the run could detect, on the line after the verdict: a machine too busy to see the
+     helper's cost (half of every CPU: a third or more of the benchmark's CPU on a quiet one)
+     skips the test, saying so, rather than failing on noise. */
+  const char *after = strstr(report, busy_line);
+  after = after ? strstr(after, "could detect \u00b1") : NULL;
+  double detectable = after ? atof(after + strlen("could detect \u00b1")) : 0;
+  if (!strstr(busy_line, "faster") && detectable > DETECTABLE_MAX_PCT) {
+    printf("SKIP: this machine is too busy to see the helper's cost: the run could detect "
+           "only +-%.1f %% (more than %.0f %%)\n",
+           detectable, DETECTABLE_MAX_PCT);
+    skipped = 1;
+    return;
+  }
+  CHECK_STR_CONTAINS(busy_line, "faster"); /* frozen, it no longer costs the benchmark */
+  const char *idle_line = line_of(report, idle_cond, line, sizeof line);
+  REQUIRE(idle_line);
+  printf("idle: %s\n", idle_line);
+  CHECK(!strstr(idle_line, "faster") && !strstr(idle_line, "slower"));
+}
+
+int main(int argc, char **argv) {
+  if (argc == 2 && strcmp(argv[1], "--busy") == 0)
+    return busy_main();
+  if (argc == 2 && strcmp(argv[1], "--idle") == 0)
+    return idle_main();
+  if (argc != 2) {
+    fprintf(stderr, "usage: test_freeze_cost PATH-TO-threadsoup\n");
+    return 2;
+  }
+  threadsoup_exe = argv[1];
+  RUN_CASE(busy_costs_and_idle_does_not);
+  int failed = check_summary();
+  return failed || !skipped ? failed : 77;
+}
