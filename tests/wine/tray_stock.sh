@@ -38,11 +38,21 @@ grep -q "THREADSOUP_TRAY_NOTIFICATION_STATE: 'loud' is not a notification state 
 rm -f "$log"
 start_desktop_and_service tray-stock
 
+# Waits (up to $3 s) until more than $2 lines of the log match $1 (grep -E).
+wait_more() {
+  for i in $(seq 1 $(($3 * 2))); do
+    n=$(grep -Ec "$1" "$log" 2>/dev/null)
+    [ "${n:-0}" -gt "$2" ] && return 0
+    sleep 0.5
+  done
+  return 1
+}
 # Starts the tray (with the environment given before the call) and waits for it to be idle.
 start_tray() {
+  idle=$(grep -c '^state idle ' "$log" 2>/dev/null)
   "$wine_run" explorer /desktop=shell,1024x768 "$tray_win" --pipe "$pipe" --log "$log_win" \
     >"$out/tray.txt" 2>&1 &
-  wait_log '^state idle ' 120 || fail "the tray did not show the idle state"
+  wait_more '^state idle ' "${idle:-0}" 120 || fail "the tray did not show the idle state"
 }
 # Exit from the menu, and waits until the tray is gone.
 exit_tray() {
@@ -57,15 +67,13 @@ exit_tray() {
 # Open latest report with no runs: the service's refusal must be seen. $1: how it is shown
 # ("window NOTIFICATION-STATE" or "balloon").
 refusal_shown_as() {
-  before=$(grep -c '^\(window\|balloon\) error | Open report |' "$log")
+  refusals='^(window|balloon) error \| Open report \| '
+  before=$(grep -Ec "$refusals" "$log") found=$(grep -c '^window shown | Open report$' "$log")
+  closed=$(grep -c '^window closed | Open report$' "$log")
   menu_open || fail "the menu did not open"
   menu_click 'Open latest report'
-  wait_log '^(window|balloon) error \| Open report \| ' 60 || fail "no refusal shown"
-  for i in $(seq 1 20); do
-    [ "$(grep -c '^\(window\|balloon\) error | Open report |' "$log")" -gt "$before" ] && break
-    sleep 0.5
-  done
-  shown=$(grep '^\(window\|balloon\) error | Open report |' "$log" | tail -n 1)
+  wait_more "$refusals" "$before" 60 || fail "no refusal shown"
+  shown=$(grep -E "$refusals" "$log" | tail -n 1)
   case $1 in
   balloon)
     echo "$shown" | grep -q '^balloon error | Open report | .*no runs yet' ||
@@ -74,24 +82,24 @@ refusal_shown_as() {
   window*)
     echo "$shown" | grep -q "^window error | Open report | .*no runs yet.* | notifications: ${1#window }\$" ||
       fail "the refusal was not a window for ${1#window }: $shown"
-    # The window is on the screen: its OK button is where the tray logged it, and closes it.
-    wait_log '^dialog message control OK at ' 30 || fail "the window's OK button was not logged"
+    # The window is on the screen (the tray finds it as any program would, FindWindow), and its
+    # OK button, where the tray logged it, closes it.
+    wait_more '^window shown \| Open report$' "$found" 30 ||
+      fail "FindWindow found no window titled Open report"
     sleep 1
     import -window root "$shots/tray-stock-refusal-window.png" 2>/dev/null
-    closed=$(grep -c '^window closed | Open report' "$log")
     click_control message OK
-    for i in $(seq 1 20); do
-      [ "$(grep -c '^window closed | Open report' "$log")" -gt "$closed" ] && break
-      [ "$i" = 20 ] && fail "a click on the window's OK did not close it"
-      sleep 0.5
-    done
+    wait_more '^window closed \| Open report$' "$closed" 10 ||
+      fail "a click on the window's OK did not close it"
     ;;
   esac
   echo "refusal shown: $shown"
 }
 
 # --- Focus assist on: a window -----------------------------------------------------------------
-THREADSOUP_TRAY_NOTIFICATION_STATE=quiet-time start_tray
+export THREADSOUP_TRAY_NOTIFICATION_STATE=quiet-time
+start_tray
+unset THREADSOUP_TRAY_NOTIFICATION_STATE
 refusal_shown_as 'window quiet-time'
 
 # --- History at 150 %: the columns' widths scaled from 96 dpi (40 150 70 400) ------------------

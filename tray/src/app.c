@@ -201,15 +201,6 @@ static void tray_menu_idle(tray_shell *shell) {
       shell->menus_logged[i] = tray_log_menu(shell, shell->menus_shown[i]);
 }
 
-/* A modal box of ours waits for the user: where its button is goes to the log (the refusal's
-   window), so that tests can close it. */
-static void tray_box_idle(tray_shell *shell, HWND box) {
-  if (shell->log == NULL || box == shell->logged_box)
-    return;
-  shell->logged_box = box;
-  tray_log_control(shell, box, L"message", IDOK, L"OK");
-}
-
 /* The connection thread's events go to every part that follows them. */
 static void tray_event(tray_shell *shell, const proto_message *m) {
   for (size_t i = 0; tray_parts[i]; i++)
@@ -301,8 +292,6 @@ static LRESULT CALLBACK tray_wndproc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp) 
   case WM_ENTERIDLE:
     if (wp == MSGF_MENU)
       tray_menu_idle(shell);
-    else if (wp == MSGF_DIALOGBOX)
-      tray_box_idle(shell, (HWND)lp);
     return 0;
   case WM_TIMER:
     if (wp == TRAY_TIMER_EXIT_AFTER) {

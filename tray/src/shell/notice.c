@@ -91,10 +91,36 @@ BOOL tray_notice_seen(tray_shell *shell, const wchar_t **why) {
   return TRUE;
 }
 
+/* Where the refusal's window is, for the tests (--log only): a timer finds it by its class and
+   title, as any program would, once the box is on the screen, logs where its OK button is and
+   stops. It runs inside the box's own message loop, only while the box is open. */
+#define TRAY_NOTICE_TIMER 0x6e6f /* an id of the window's timers that app.c does not use */
+
+static void CALLBACK tray_notice_find(HWND window, UINT msg, UINT_PTR id, DWORD now) {
+  (void)msg;
+  (void)now;
+  tray_shell *shell = (tray_shell *)GetWindowLongPtrW(window, GWLP_USERDATA);
+  if (shell == NULL)
+    return;
+  HWND box = FindWindowW(L"#32770", shell->notice_title);
+  if (box == NULL || !IsWindowVisible(box))
+    return;
+  KillTimer(window, id);
+  tray_log(shell, L"window shown | %ls", shell->notice_title);
+  tray_log_control(shell, box, L"message", IDOK, L"OK");
+}
+
 void tray_notice_window(tray_shell *shell, const wchar_t *title, const wchar_t *text,
                         const wchar_t *why) {
   tray_log(shell, L"window error | %ls | %ls | notifications: %ls", title, text, why);
+  BOOL watched = shell->log != NULL && shell->window != NULL;
+  if (watched) {
+    lstrcpynW(shell->notice_title, title, ARRAYSIZE(shell->notice_title));
+    SetTimer(shell->window, TRAY_NOTICE_TIMER, 250, tray_notice_find);
+  }
   /* In front of the program the user works in: the answer to a click in the tray's menu. */
   MessageBoxW(shell->window, text, title, MB_OK | MB_ICONERROR | MB_SETFOREGROUND);
+  if (watched)
+    KillTimer(shell->window, TRAY_NOTICE_TIMER);
   tray_log(shell, L"window closed | %ls", title);
 }

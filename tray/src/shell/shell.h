@@ -141,7 +141,8 @@ typedef struct tray_shell {
   HMENU menus_shown[TRAY_MENUS_LOGGED];
   BOOL menus_logged[TRAY_MENUS_LOGGED];
   int menus_shown_count;
-  HWND logged_box;                   /* the last modal box whose button's place is logged */
+  wchar_t notice_title[64]; /* the refusal's window open now, which the log says where it is */
+  HWND logged_box;          /* the last modal box whose button's place is logged */
   wchar_t logged_tip[TRAY_LINE_MAX]; /* the tooltip last written to the log */
   tray_kind logged_kind;
 
