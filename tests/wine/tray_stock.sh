@@ -59,7 +59,7 @@ exit_tray() {
   menu_open || fail "the menu did not open for Exit"
   menu_click Exit
   for i in $(seq 1 40); do
-    [ -z "$(prefix_pids 'threadsoup-tray')" ] && return 0
+    [ -z "$(prefix_pids 'threadsoup-tray\.exe.*--pipe')" ] && return 0
     sleep 0.5
   done
   fail "the tray did not exit"
