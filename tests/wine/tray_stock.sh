@@ -72,7 +72,7 @@ refusal_shown_as() {
   closed=$(grep -c '^window closed | Open report$' "$log")
   menu_open || fail "the menu did not open"
   menu_click 'Open latest report'
-  wait_more "$refusals" "$before" 60 || fail "no refusal shown"
+  wait_more "$refusals" "$before" 180 || fail "no refusal shown"
   shown=$(grep -E "$refusals" "$log" | tail -n 1)
   case $1 in
   balloon)
