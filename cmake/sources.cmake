@@ -188,9 +188,11 @@ set(TS_TRAY_SOURCES
   tray/src/parts/schedules.c
   tray/src/parts/service_start.c
   tray/src/parts/sign_in.c
+  tray/src/shell/dpi.c
   tray/src/shell/icon.c
   tray/src/shell/link.c
   tray/src/shell/log.c
+  tray/src/shell/notice.c
   tray/src/shell/settings.c
   tray/src/shell/text.c
   tray/src/shell/ui.c

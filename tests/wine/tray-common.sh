@@ -83,3 +83,53 @@ click_control() {
   xdotool click 1
   sleep 0.5
 }
+
+# The tray's menu, driven by where the tray logged its items ("menu item LABEL at X,Y", once each
+# menu is on the screen), so the clicks hold at any DPI and whatever rows are added above.
+# The place of the last logged item whose label starts with $1 (a fixed string): "X Y".
+menu_item_at() {
+  grep '^menu item ' "$log" | grep -F "menu item $1" | tail -n 1 | sed 's/.* at //; s/,/ /'
+}
+# Waits (up to 10 s) until more than $1 items' places are logged.
+menu_items_logged() {
+  for i in $(seq 1 20); do
+    [ "$(grep -c '^menu item ' "$log")" -gt "$1" ] && { sleep 0.3; return 0; }
+    sleep 0.5
+  done
+  return 1
+}
+# Closes whatever menu is open.
+menu_close() {
+  xdotool key Escape
+  xdotool mousemove 300 200 click 1
+  sleep 1
+}
+# Opens the menu with a right click on the icon (the only one, at the bottom right of the
+# 1024x768 desktop) until the tray logs its items; tried again on a busy machine.
+menu_open() {
+  for attempt in 1 2 3 4 5; do
+    before=$(grep -c '^menu item ' "$log")
+    xdotool mousemove 1014 757 click 3
+    menu_items_logged "$before" && return 0
+    menu_close
+  done
+  return 1
+}
+# Hovers over the open menu's item $1 until its submenu's items are logged.
+menu_hover() {
+  before=$(grep -c '^menu item ' "$log")
+  at=$(menu_item_at "$1")
+  [ -n "$at" ] || fail "the tray logged no place of the menu item $1"
+  # shellcheck disable=SC2086
+  xdotool mousemove $at
+  menu_items_logged "$before"
+}
+# Clicks the open menu's item $1.
+menu_click() {
+  at=$(menu_item_at "$1")
+  [ -n "$at" ] || fail "the tray logged no place of the menu item $1"
+  # shellcheck disable=SC2086
+  xdotool mousemove $at
+  sleep 0.7
+  xdotool click 1
+}

@@ -34,26 +34,10 @@ wait_load() {
 tray_running() {
   [ -n "$(prefix_pids 'threadsoup-tray\.exe.*threadsoup-tray-test')" ]
 }
-# Wine's notification area is at the bottom right of the 1024x768 desktop; our icon is the only
-# one, so its centre is fixed. The menu opens upwards from it, right-aligned to the screen edge.
-icon_x=1014 icon_y=757
-# Menu rows (from the bottom edge at y 748; rows 17 px, separators 9 px): Exit 735, Schedules
-# 709, Quiet mode during experiments 683, Quiet mode now 666, Record a score 640, Stop experiment
-# 623, Run experiment 606, Stop load 580, Start load 563, History 537, Open latest report 520,
-# status line about 494; the menu's left edge is near x 759. The Start load submenu opens to the
-# left of it with its first row level with Start load.
-item_x=950 start_load_y=563 stop_load_y=580 first_load_x=700
-open_menu() {
-  xdotool mousemove $icon_x $icon_y click 3
-  sleep 1
-}
 # xdotool's keys do not reach Wine's popup menus on a bare Xvfb (no window manager gives the
-# Wine desktop the keyboard focus; seen with Wine 8.0), so the menu is driven by the mouse:
-# hovering opens a submenu, a left click picks an item.
-pick() {
-  xdotool mousemove "$1" "$2"
-  sleep 0.7
-}
+# Wine desktop the keyboard focus; seen with Wine 8.0), so the menu is driven by the mouse where
+# the tray logged its items (menu_open, menu_hover, menu_click in tray-common.sh): hovering opens
+# a submenu, a left click picks an item.
 
 # --- the desktop, the service, the tray --------------------------------------------------------
 start_desktop_and_service tray-test
@@ -62,7 +46,10 @@ echo "desktop and service up after $(now_ms) ms"
 
 # Started through explorer so the icon lands in this desktop's notification area.
 tray_win="Z:$(echo "$tray" | tr / '\\')"
-"$wine_run" explorer /desktop=shell,1024x768 "$tray_win" --pipe "$pipe" >"$out/tray.txt" 2>&1 &
+log_win="Z:$(echo "$log" | tr / '\\')"
+rm -f "$log"
+"$wine_run" explorer /desktop=shell,1024x768 "$tray_win" --pipe "$pipe" --log "$log_win" \
+  >"$out/tray.txt" 2>&1 &
 sleep 3
 echo "tray started at $(now_ms) ms"
 
@@ -72,10 +59,9 @@ echo "tray started at $(now_ms) ms"
 t_click=$(now_ms)
 started=0
 for attempt in 1 2 3; do
-  open_menu
-  pick $item_x $start_load_y
-  pick $first_load_x $start_load_y
-  xdotool click 1
+  menu_open || fail "the menu did not open"
+  menu_hover 'Start load' || fail "Start load opened no submenu"
+  menu_click '1,500 sleepers'
   wait_load 'sleep:1500@500ms' 20 && { started=1; break; }
   echo "Start load: no load after attempt $attempt; the menu is opened again"
   import -window root "$shots/tray-attempt-$attempt.png" 2>/dev/null
@@ -88,22 +74,22 @@ echo "Start load -> service runs sleep:1500@500ms after $(($(now_ms) - t_click))
 
 # --- the open menu on record, then Stop load -------------------------------------------------------
 sleep 1 # the load-started event reaches the tray: the menu shows the load and offers Stop load
-open_menu
+menu_open || fail "the menu did not open for Stop load"
 xdotool mousemove 300 200 # the icon's tooltip would cover the menu
 sleep 0.5
 import -window root "$shot" || fail "no screenshot"
 echo "screenshot of the open menu: $shot"
 t_click=$(now_ms)
-pick $item_x $stop_load_y
-xdotool click 1
+menu_click 'Stop load'
+
 wait_load none || fail "the menu's Stop load did not stop the load"
 echo "Stop load -> service load none after $(($(now_ms) - t_click)) ms"
 
 # --- Exit ------------------------------------------------------------------------------------------
 tray_running || fail "no threadsoup-tray.exe of this prefix runs before Exit"
-open_menu
-pick $item_x 735
-xdotool click 1
+menu_open || fail "the menu did not open for Exit"
+menu_click 'Exit'
+
 gone=0
 for i in $(seq 1 20); do
   tray_running || { gone=1; break; }

@@ -15,20 +15,23 @@ fi
 # start_desktop_and_service
 . "$(dirname "$0")/tray-common.sh"
 tray_test_begin tray-dialogs
-# Opens the menu and clicks the points given ("X,Y" ...; the rows as tray.sh describes them: the
-# menu opens upwards from the icon, rows 17 px, separators 9 px), until the dialog logs it is open.
-open_dialog() { # NAME X,Y...
+# Opens the menu, hovers over the items given before the last (submenus) and clicks the last,
+# where the tray logged them, until the dialog logs it is open.
+open_dialog() { # NAME LABEL...
   name=$1
   shift
   before=$(grep -c "^dialog $name open " "$log")
   for attempt in 1 2 3 4 5; do
-    xdotool mousemove 1014 757 click 3
-    sleep 1.5
-    for p in "$@"; do
-      xdotool mousemove $(echo "$p" | tr , ' ')
-      sleep 1
+    menu_open || fail "the menu did not open"
+    n=0
+    for label in "$@"; do
+      n=$((n + 1))
+      if [ $n -lt $# ]; then
+        menu_hover "$label" || fail "$label opened no submenu"
+      else
+        menu_click "$label"
+      fi
     done
-    xdotool click 1
     for i in $(seq 1 20); do
       [ "$(grep -c "^dialog $name open " "$log")" -gt "$before" ] && return 0
       sleep 0.5
@@ -39,8 +42,6 @@ open_dialog() { # NAME X,Y...
   done
   return 1
 }
-# Start load 563 (its submenu opens to the left, first row level with it: five loads, a
-# separator, Custom load at 657), Record a score 640.
 screenshot() {
   xdotool mousemove 5 5
   sleep 1
@@ -59,7 +60,7 @@ log_win="Z:$(echo "$log" | tr / '\\')"
 wait_log '^state idle ' || fail "the tray did not show the idle state"
 
 # --- Custom load: a bad count, then 700 sleepers ------------------------------------------------
-open_dialog custom-load 950,563 700,563 700,657 || fail "Start load > Custom load did not open the dialog"
+open_dialog custom-load 'Start load' 'Custom load' || fail "Start load > Custom load did not open the dialog"
 click_control custom-load count
 xdotool type --delay 100 abc
 click_control custom-load interval
@@ -86,7 +87,7 @@ done
 echo "status: $(grep -E '(^| )700( |$)' "$out/status.txt" | head -n 1)"
 
 # --- Record a score: builtin-st / baseline / 123.4 / New run ------------------------------------
-open_dialog record-score 950,640 || fail "Record a score did not open the dialog"
+open_dialog record-score 'Record a score' || fail "Record a score did not open the dialog"
 click_control record-score bench
 xdotool type --delay 100 builtin-st
 click_control record-score score

@@ -21,15 +21,10 @@ balloon_shot=$shots/tray-results-balloon.png
 history_shot=$shots/tray-results-history.png
 colours() { identify -format %k "$1" 2>/dev/null || echo 0; }
 
-# The menu opens upwards from the only icon, bottom-aligned: the rows under the results items keep
-# their places (tray.sh), and the results items sit above Start load (y 606).
-icon_x=1014 icon_y=757 item_x=950 history_y=537 latest_y=520
-pick() { # Y
-  xdotool mousemove $icon_x $icon_y click 3
-  sleep 2
-  xdotool mousemove $item_x "$1"
-  sleep 0.5
-  xdotool click 1
+# The menu is driven where the tray logged its items (tray-common.sh).
+pick() { # LABEL
+  menu_open || fail "the menu did not open"
+  menu_click "$1"
 }
 
 rm -f "$log" "$balloon_shot" "$history_shot"
@@ -57,7 +52,7 @@ import -window root "$balloon_shot"
 
 # --- Open latest report ---------------------------------------------------------------------
 for attempt in 1 2 3; do
-  pick $latest_y
+  pick 'Open latest report'
   wait_log "^results report run $run written to .* and opened" 60 && break
   xdotool key Escape
   xdotool mousemove 300 200 click 1
@@ -78,12 +73,15 @@ echo "Chromium rendered $html: $(grep -o '<title>ThreadSoup run [^<]*' "$out/dom
 
 # --- History… -------------------------------------------------------------------------------
 for attempt in 1 2 3; do
-  pick $history_y
+  pick 'History'
   wait_log '^dialog history rows [0-9]+' 60 && break
   xdotool key Escape
   xdotool mousemove 300 200 click 1
 done
 wait_log "^dialog history row $run \\|" 5 || fail "History did not list run $run"
+# At 96 dpi (100 %) the columns have the widths they are given for it.
+grep -q '^dialog history columns 40 150 70 400 at 96 dpi$' "$log" ||
+  fail "History's columns at 96 dpi: $(grep '^dialog history columns' "$log")"
 grep "^dialog history row $run " "$log"
 sleep 1
 import -window root "$history_shot"

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # tray_state.sh - what the tray shows under Wine and Xvfb: its state icon and tooltip follow a load
 # started by the command-line client, its menu shows quiet mode as the service reports it (a
-# refusal comes as a balloon), "Quiet mode during experiments" is stored per user, and a stopped
+# refusal comes as a balloon), each choice of "Quiet mode during experiments" is stored per user
+# and sent with an experiment started from the menu (the run's stored plan says it), "What do my
+# background programs cost?" starts the preset background where the service has it, and a stopped
 # service turns it to "unreachable". The tray's --log file says what it shows.
 # Usage: tray_state.sh WINE-RUN THREADSOUP-EXE THREADSOUP-TRAY-EXE WINEPREFIX (a prefix of its
 # own: a Wine session started without a display cannot show windows later).
@@ -31,37 +33,13 @@ wait_state() {
   return 1
 }
 
-# The icon is the only one in the notification area of the 1024x768 desktop; the menu opens
-# upwards from it, right-aligned to the screen edge. Rows (y, seen in the screenshot; tray.sh
-# has them all): Run experiment 606, Quiet mode now 666, Quiet mode during experiments 683. While
-# idle the menu's left edge is near x 804 (its widest row is Quiet mode during experiments), and
-# the plans' submenu opens to the left of it, about 77 px wide, first row level with Run
-# experiment (screenshot tray-state-plans.png).
-icon_x=1014 icon_y=757 item_x=950
-quiet_now_y=666 quiet_runs_y=683 run_y=606 first_plan_x=765
-open_menu() {
-  xdotool mousemove $icon_x $icon_y click 3
-  sleep 1
-}
-close_menu() {
-  xdotool key Escape
-  xdotool mousemove 300 200 click 1
-  sleep 1
-}
-pick() {
-  xdotool mousemove "$1" "$2"
-  sleep 0.7
-  xdotool click 1
-}
-# Opens the menu until the tray logs it (a busy machine may be slow to show the icon).
+# The menu is driven where the tray logged its items (menu_open, menu_hover, menu_click).
+# Whether the menu shows the tray's latest "menu |" line's state: its count before opening.
 menu_opened() { # COUNT-BEFORE
-  for attempt in 1 2 3 4 5; do
-    open_menu
-    for i in $(seq 1 10); do
-      [ "$(grep -c '^menu ' "$log")" -gt "$1" ] && return 0
-      sleep 0.5
-    done
-    close_menu
+  menu_open || return 1
+  for i in $(seq 1 10); do
+    [ "$(grep -c '^menu |' "$log")" -gt "$1" ] && return 0
+    sleep 0.5
   done
   return 1
 }
@@ -116,10 +94,10 @@ menu_shows_quiet() {
   status || fail "no status"
   quiet=$(sed -n 's/^quiet  *//p' "$out/status.txt")
   [ -n "$quiet" ] || fail "status has no quiet field"
-  menu_opened "$(grep -c '^menu ' "$log")" || fail "the menu did not open"
+  menu_opened "$(grep -c '^menu |' "$log")" || fail "the menu did not open"
   want=unchecked
   [ "$quiet" = on ] && want=checked
-  grep '^menu ' "$log" | tail -n 1 | grep -q "| quiet-now $want |" ||
+  grep '^menu |' "$log" | tail -n 1 | grep -q "| quiet-now $want |" ||
     fail "the menu's Quiet mode now is not $want while the service says quiet $quiet"
 }
 
@@ -135,50 +113,81 @@ echo "menu screenshot $shot: $colours colours"
 # Quiet mode now: Wine has neither Defender nor Windows Update, so the service refuses and the
 # tray says why in a balloon; the item stays as the service reports.
 [ "$quiet" = off ] || fail "quiet mode is on in a fresh service under Wine"
-pick $item_x $quiet_now_y
+menu_click 'Quiet mode now'
 wait_log '^balloon error \| Quiet mode was not turned on \| .+|^state .*/Quiet mode: ' ||
   fail "Quiet mode now: no balloon said why it was not turned on, and it did not turn on"
 echo "Quiet mode now -> $(grep -E '^(balloon|state) ' "$log" | tail -n 1)"
 menu_shows_quiet
 
-# Quiet mode during experiments: a per-user setting in the registry.
-pick $item_x $quiet_runs_y
-wait_log '^setting QuietDuringExperiments 1$' 20 || fail "Quiet mode during experiments not set"
-"$wine_run" reg query 'HKCU\Software\ThreadSoup\Tray' /v QuietDuringExperiments \
-  >"$out/reg.txt" 2>&1
-grep -q 'QuietDuringExperiments.*REG_DWORD.*0x1' "$out/reg.txt" ||
-  fail "QuietDuringExperiments is not 1 in HKCU\\Software\\ThreadSoup\\Tray"
-menu_opened "$(grep -c '^menu ' "$log")" || fail "the menu did not open a third time"
-grep '^menu ' "$log" | tail -n 1 | grep -q '| quiet-during-experiments checked$' ||
-  fail "Quiet mode during experiments is not checked after the click"
-close_menu
-echo "Quiet mode during experiments stored and checked at $(now_ms) ms"
+menu_close
 
-# --- an experiment from the menu asks for quiet mode ----------------------------------------------
+# --- Quiet mode during experiments: each choice stored per user and sent with the run -------------
 "$wine_run" "$exe" stop --socket "$pipe" >"$out/stop.txt" 2>&1 || fail "threadsoup stop failed"
 wait_state '^state idle \| ' || fail "the tray did not return to idle after the load stopped"
-# A busy machine may open the submenu late: a click that started no run is tried again.
-started=0
-for attempt in 1 2 3; do
-  menu_opened "$(grep -c '^menu ' "$log")" || fail "the menu did not open for Run experiment"
-  xdotool mousemove $item_x $run_y
-  sleep 1
-  import -window root "$shots/tray-state-plans.png" 2>/dev/null
-  pick $first_plan_x $run_y
-  wait_state '^state run \| ThreadSoup: Run [0-9]+: ' 30 && { started=1; break; }
-  echo "Run experiment: no run after attempt $attempt; the menu is opened again"
-  close_menu
+# Each choice (label:the plan's word) is picked in the submenu, stored in the registry, marked in
+# the next menu, and an experiment started from the menu then runs with `quiet = WORD` in its
+# stored plan, which the service's report gives back. The run is stopped at once (WINE.md).
+for choice in 'Pause Windows Update only:updates' 'Defender only:defender' 'Both:on' 'Off:off'; do
+  label=${choice%:*} word=${choice#*:}
+  menu_open || fail "the menu did not open for Quiet mode during experiments"
+  menu_hover 'Quiet mode during experiments' || fail "Quiet mode during experiments opened no submenu"
+  [ "$word" = updates ] && import -window root "$shots/tray-state-quiet-choices.png" 2>/dev/null
+  menu_click "$label"
+  wait_log "^setting QuietDuringExperiments $word\$" 20 || fail "$label: the choice was not stored"
+  "$wine_run" reg query 'HKCU\Software\ThreadSoup\Tray' /v QuietDuringExperiments \
+    >"$out/reg.raw" 2>&1
+  tr -d '\r' <"$out/reg.raw" >"$out/reg.txt"
+  grep -Eq "QuietDuringExperiments +REG_SZ +$word\$" "$out/reg.txt" ||
+    fail "$label: QuietDuringExperiments is not $word in HKCU\\Software\\ThreadSoup\\Tray"
+  # A busy machine may open the submenu late: a click that started no run is tried again.
+  before=$(grep -c '^request run-start ' "$log")
+  for attempt in 1 2 3; do
+    menu_opened "$(grep -c '^menu |' "$log")" || fail "the menu did not open for Run experiment"
+    grep '^menu |' "$log" | tail -n 1 | grep -q "| quiet-during-experiments $word\$" ||
+      fail "$label: the menu does not mark the choice $word"
+    menu_hover 'Run experiment' || fail "Run experiment opened no submenu"
+    [ "$word" = updates ] && import -window root "$shots/tray-state-plans.png" 2>/dev/null
+    menu_click quick
+    wait_state '^state run \| ThreadSoup: Run [0-9]+: ' 30 && break
+    echo "Run experiment: no run after attempt $attempt; the menu is opened again"
+    menu_close
+  done
+  last_state | grep -Eq '^state run ' || fail "$label: Run experiment > quick started no run"
+  sent=$(grep '^request run-start ' "$log" | tail -n 1)
+  run=$(last_state | sed 's/.*Run \([0-9]*\):.*/\1/')
+  # The plan the service stored for the run, in its JSON report.
+  cli report report "$run" --service --socket "$pipe" --format json
+  "$wine_run" "$exe" stop --run --socket "$pipe" >"$out/stop-run.txt" 2>&1
+  wait_state '^state idle \| ' || fail "the tray did not return to idle after run $run stopped"
+  grep -q "quiet = $word\\\\n" "$out/report.txt" ||
+    fail "$label: run $run's stored plan has no 'quiet = $word' (the tray sent: $sent)"
+  echo "$label -> $sent -> run $run stored quiet = $word"
 done
-[ $started -eq 1 ] || fail "Run experiment > quick started no run"
-echo "Run experiment -> $(last_state) at $(now_ms) ms"
-# The run's plan asked for quiet mode: the run's note says what quiet mode did (here: why it
-# cannot), before the first trial. The run is stopped then, before its big loads (WINE.md).
-wait_log '^note \| quiet mode: ' 120
-noted=$?
-"$wine_run" "$exe" stop --run --socket "$pipe" >"$out/stop-run.txt" 2>&1
-[ $noted -eq 0 ] || fail "the run started from the tray did not ask for quiet mode"
-wait_state '^state idle \| ' || fail "the tray did not return to idle after the run stopped"
-echo "the run asked for quiet mode: $(grep '^note | quiet mode: ' "$log" | head -n 1)"
+
+# --- What do my background programs cost? -----------------------------------------------------
+# It starts the service's preset "background" as Run experiment starts "quick", when the service
+# offers it (its catalog), and is greyed when it does not.
+menu_opened "$(grep -c '^menu |' "$log")" || fail "the menu did not open for the background item"
+if grep '^catalog presets' "$log" | tail -n 1 | grep -Eq ' background( |$)'; then
+  grep '^menu background ' "$log" | tail -n 1 | grep -q '^menu background offered$' ||
+    fail "the service offers the preset background but the menu does not: $(grep '^menu background' "$log" | tail -n 1)"
+  menu_click 'What do my background programs cost?'
+  wait_state '^state run \| ThreadSoup: Run [0-9]+: ' 60 ||
+    fail "What do my background programs cost? started no run"
+  run=$(last_state | sed 's/.*Run \([0-9]*\):.*/\1/')
+  "$wine_run" "$exe" stop --run --socket "$pipe" >"$out/stop-run.txt" 2>&1
+  wait_state '^state idle \| ' || fail "the tray did not return to idle after run $run stopped"
+  cli history history --service --socket "$pipe"
+  grep -Eq "^ *$run( [IS])? +[^ ]+ +[^ ]+ +background " "$out/history.txt" ||
+    fail "run $run, started by What do my background programs cost?, is not of plan background"
+  echo "What do my background programs cost? -> run $run of plan background"
+else
+  grep '^menu background ' "$log" | tail -n 1 |
+    grep -q '^menu background unavailable (the service has no preset background)$' ||
+    fail "the service has no preset background but the menu offers it"
+  menu_close
+  echo "What do my background programs cost?: greyed (this service has no preset background)"
+fi
 
 # --- the service goes away: unreachable ----------------------------------------------------------
 for p in $(prefix_pids 'threadsoup\.exe service run'); do kill "$p" 2>/dev/null; done

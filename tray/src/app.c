@@ -141,6 +141,7 @@ static void tray_menu_show(tray_shell *shell, int x, int y) {
   tray_menu menu = {CreatePopupMenu(), NULL};
   if (menu.main == NULL)
     return;
+  shell->menus_shown_count = 0;
   AppendMenuW(menu.main, MF_STRING | MF_GRAYED, IDM_STATUS, shell->shown.line);
   AppendMenuW(menu.main, MF_SEPARATOR, 0, NULL);
   for (size_t i = 0; tray_parts[i]; i++)
@@ -178,6 +179,26 @@ static void tray_state_changed(tray_shell *shell) {
     shell->menu_pending = FALSE;
     tray_menu_show(shell, shell->menu_at.x, shell->menu_at.y);
   }
+}
+
+/* A menu or submenu is about to be shown: its items' places are logged once it is on the screen
+   (tray_menu_idle). */
+static void tray_menu_opening(tray_shell *shell, HMENU menu) {
+  for (int i = 0; i < shell->menus_shown_count; i++)
+    if (shell->menus_shown[i] == menu)
+      return;
+  if (shell->log == NULL || shell->menus_shown_count >= TRAY_MENUS_LOGGED)
+    return;
+  shell->menus_shown[shell->menus_shown_count] = menu;
+  shell->menus_logged[shell->menus_shown_count++] = FALSE;
+}
+
+/* The menu waits for the user (WM_ENTERIDLE): each menu shown since the last time is on the
+   screen now, and its items' places go to the log. */
+static void tray_menu_idle(tray_shell *shell) {
+  for (int i = 0; i < shell->menus_shown_count; i++)
+    if (!shell->menus_logged[i])
+      shell->menus_logged[i] = tray_log_menu(shell, shell->menus_shown[i]);
 }
 
 /* The connection thread's events go to every part that follows them. */
@@ -264,6 +285,13 @@ static LRESULT CALLBACK tray_wndproc(HWND hwnd, UINT msg, WPARAM wp, LPARAM lp) 
     return 0;
   case WM_COMMAND:
     tray_command(shell, LOWORD(wp));
+    return 0;
+  case WM_INITMENUPOPUP:
+    tray_menu_opening(shell, (HMENU)wp);
+    return 0;
+  case WM_ENTERIDLE:
+    if (wp == MSGF_MENU)
+      tray_menu_idle(shell);
     return 0;
   case WM_TIMER:
     if (wp == TRAY_TIMER_EXIT_AFTER) {
@@ -396,6 +424,11 @@ static int tray_configure(tray_shell *shell, BOOL *help) {
   }
   if (rc == TRAY_EXIT_OK && opts.pipe == NULL)
     snprintf(shell->pipe, sizeof shell->pipe, "%s", plat_ipc_default_address());
+  wchar_t why[600];
+  if (rc == TRAY_EXIT_OK && !tray_notice_configure(shell, why, ARRAYSIZE(why))) {
+    tray_complain(L"%ls", why);
+    rc = TRAY_EXIT_USAGE;
+  }
   if (rc == TRAY_EXIT_OK && opts.log != NULL) {
     shell->log = _wfopen(opts.log, L"ab"); /* "\n" line ends, as tests read them */
     if (shell->log == NULL) {

@@ -13,6 +13,7 @@ const wchar_t *const TRAY_ITEM_LABELS[TRAY_ITEM_COUNT] = {
     [TRAY_ITEM_START_LOAD] = L"Start &load",
     [TRAY_ITEM_STOP_LOAD] = L"St&op load",
     [TRAY_ITEM_RUN] = L"&Run experiment",
+    [TRAY_ITEM_BACKGROUND] = L"&What do my background programs cost?",
     [TRAY_ITEM_STOP_RUN] = L"Stop &experiment",
     [TRAY_ITEM_RECORD_SCORE] = L"Record a &score\u2026",
     [TRAY_ITEM_QUIET_NOW] = L"&Quiet mode now",
@@ -30,6 +31,20 @@ const tray_menu_choice TRAY_LOADS[TRAY_LOAD_COUNT] = {
     {L"1,500 &processes", "procs:1500"},
 };
 const wchar_t TRAY_CUSTOM_LOAD_LABEL[] = L"&Custom load\u2026";
+
+const tray_menu_choice TRAY_QUIET_CHOICES[TRAY_QUIET_CHOICE_COUNT] = {
+    {L"&Off", "off"},
+    {L"Pause Windows &Update only", "updates"},
+    {L"&Defender only", "defender"},
+    {L"&Both", "on"},
+};
+
+const tray_menu_choice *tray_quiet_choice(const char *word) {
+  for (size_t i = 0; i < TRAY_QUIET_CHOICE_COUNT; i++)
+    if (strcmp(TRAY_QUIET_CHOICES[i].value, word) == 0)
+      return &TRAY_QUIET_CHOICES[i];
+  return &TRAY_QUIET_CHOICES[0];
+}
 
 void tray_menu_label(const char *name, char *taken, wchar_t *out, size_t count) {
   size_t o = 0;

@@ -16,10 +16,11 @@ typedef enum tray_item {
   TRAY_ITEM_START_LOAD,
   TRAY_ITEM_STOP_LOAD,
   TRAY_ITEM_RUN,
+  TRAY_ITEM_BACKGROUND, /* runs the service's preset "background" */
   TRAY_ITEM_STOP_RUN,
   TRAY_ITEM_RECORD_SCORE,
-  TRAY_ITEM_QUIET_NOW, /* shown with "(its state)" after it while quiet mode is on */
-  TRAY_ITEM_QUIET_RUNS,
+  TRAY_ITEM_QUIET_NOW,  /* shown with "(its state)" after it while quiet mode is on */
+  TRAY_ITEM_QUIET_RUNS, /* a submenu: TRAY_QUIET_CHOICES */
   TRAY_ITEM_SCHEDULES,
   TRAY_ITEM_START_SERVICE,
   TRAY_ITEM_EXIT,
@@ -38,6 +39,15 @@ typedef struct tray_menu_choice {
 #define TRAY_LOAD_COUNT 5
 extern const tray_menu_choice TRAY_LOADS[TRAY_LOAD_COUNT];
 extern const wchar_t TRAY_CUSTOM_LOAD_LABEL[];
+
+/* Quiet mode during experiments' submenu, one radio item per choice (value: the plan's word for
+   quiet mode's parts, `quiet = off | updates | defender | on`, docs/plans.md); the first is the
+   default. */
+#define TRAY_QUIET_CHOICE_COUNT 4
+extern const tray_menu_choice TRAY_QUIET_CHOICES[TRAY_QUIET_CHOICE_COUNT];
+/* The choice whose value is `word`; the first (Off) for any other word, so that a stored value
+   this tray does not know never asks for more than the user chose. */
+const tray_menu_choice *tray_quiet_choice(const char *word);
 
 /* A label for the name of a submenu row that comes from the service (Run experiment's presets):
    the name with an access key on its first letter or digit that no row before it took. `taken`

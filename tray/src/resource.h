@@ -26,7 +26,7 @@
 #define IDM_LOAD_STOP 1003
 #define IDM_RUN_STOP 1004
 #define IDM_QUIET_NOW 1005
-#define IDM_QUIET_RUNS 1006
+#define IDM_BACKGROUND 1007
 /* Results: the latest report, the history (parts/results.c). */
 #define IDM_RESULTS_LATEST 1020
 #define IDM_RESULTS_HISTORY 1021
@@ -73,5 +73,7 @@
 #define IDM_LOAD_FIRST 1100
 #define IDM_RUN_FIRST 1200
 #define IDM_RUN_COUNT 32
+/* Quiet mode during experiments' choices (menu_items.c's TRAY_QUIET_CHOICES), 1040-1049. */
+#define IDM_QUIET_RUNS_FIRST 1040
 
 #endif

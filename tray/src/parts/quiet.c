@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* quiet.c - the menu's quiet mode items: Quiet mode now (with its state and end) and the
-   per-user setting Quiet mode during experiments. */
+   per-user setting Quiet mode during experiments, a choice of quiet mode's parts. */
 #include "part.h"
 
 #include <wchar.h>
@@ -20,14 +20,24 @@ static void quiet_menu(tray_shell *shell, tray_menu *menu) {
              s->quiet_line);
   else
     lstrcpynW(label, TRAY_ITEM_LABELS[TRAY_ITEM_QUIET_NOW], ARRAYSIZE(label));
-  BOOL quiet_runs = tray_setting_quiet_runs();
   AppendMenuW(menu->main, MF_STRING | tray_enabled(s->connected) | (s->quiet ? MF_CHECKED : 0),
               IDM_QUIET_NOW, label);
-  AppendMenuW(menu->main, MF_STRING | (quiet_runs ? MF_CHECKED : 0), IDM_QUIET_RUNS,
-              TRAY_ITEM_LABELS[TRAY_ITEM_QUIET_RUNS]);
+  /* The parts for the tray's experiments: one radio item per choice, the user's marked. */
+  char stored[16];
+  tray_setting_quiet_runs(stored, sizeof stored);
+  const tray_menu_choice *chosen = tray_quiet_choice(stored);
+  HMENU parts = CreatePopupMenu();
+  if (parts != NULL) {
+    for (UINT i = 0; i < TRAY_QUIET_CHOICE_COUNT; i++)
+      AppendMenuW(parts, MF_STRING, IDM_QUIET_RUNS_FIRST + i, TRAY_QUIET_CHOICES[i].label);
+    CheckMenuRadioItem(parts, IDM_QUIET_RUNS_FIRST,
+                       IDM_QUIET_RUNS_FIRST + TRAY_QUIET_CHOICE_COUNT - 1,
+                       IDM_QUIET_RUNS_FIRST + (UINT)(chosen - TRAY_QUIET_CHOICES), MF_BYCOMMAND);
+    AppendMenuW(menu->main, MF_POPUP, (UINT_PTR)parts, TRAY_ITEM_LABELS[TRAY_ITEM_QUIET_RUNS]);
+  }
   AppendMenuW(menu->main, MF_SEPARATOR, 0, NULL);
-  tray_log(shell, L"menu | %ls | quiet-now %ls | %ls | quiet-during-experiments %ls", s->line,
-           s->quiet ? L"checked" : L"unchecked", label, quiet_runs ? L"checked" : L"unchecked");
+  tray_log(shell, L"menu | %ls | quiet-now %ls | %ls | quiet-during-experiments %hs", s->line,
+           s->quiet ? L"checked" : L"unchecked", label, chosen->value);
 }
 
 static BOOL quiet_command(tray_shell *shell, UINT id) {
@@ -36,12 +46,12 @@ static BOOL quiet_command(tray_shell *shell, UINT id) {
       tray_request(shell, "quiet-off", NULL, NULL, NULL, NULL, L"Quiet mode");
     else
       tray_request(shell, "quiet-on", "hours", QUIET_HOURS, NULL, NULL, L"Quiet mode");
-  } else if (id == IDM_QUIET_RUNS) {
-    BOOL on = !tray_setting_quiet_runs();
-    if (tray_setting_set_quiet_runs(on))
-      tray_log(shell, L"setting QuietDuringExperiments %d", on ? 1 : 0);
+  } else if (id >= IDM_QUIET_RUNS_FIRST && id < IDM_QUIET_RUNS_FIRST + TRAY_QUIET_CHOICE_COUNT) {
+    const char *word = TRAY_QUIET_CHOICES[id - IDM_QUIET_RUNS_FIRST].value;
+    if (tray_setting_set_quiet_runs(word))
+      tray_log(shell, L"setting QuietDuringExperiments %hs", word);
     else
-      tray_icon_balloon(shell, NULL, TRUE, L"Quiet mode during experiments",
+      tray_icon_balloon(shell, NULL, TRAY_BALLOON_REFUSAL, L"Quiet mode during experiments",
                         L"The setting could not be saved in the registry.");
   } else {
     return FALSE;

@@ -33,7 +33,8 @@ static void results_event(tray_shell *shell, const proto_message *m) {
     snprintf(text, sizeof text, "Run %s", run);
   /* The outcome field names how it ended ("finished", "interrupted", "failed"). */
   const char *outcome = proto_get(m, "outcome");
-  tray_post_balloon(shell, &tray_part_results, outcome && strcmp(outcome, "failed") == 0,
+  BOOL failed = outcome && strcmp(outcome, "failed") == 0;
+  tray_post_balloon(shell, &tray_part_results, failed ? TRAY_BALLOON_ERROR : TRAY_BALLOON_INFO,
                     L"ThreadSoup experiment", text);
 }
 
@@ -99,7 +100,7 @@ static void results_told(tray_shell *shell, void *data) {
   if (line[0] == L'E') {
     char text[700];
     tray_narrow(line + 1, text, sizeof text);
-    tray_post_balloon(shell, NULL, TRUE, L"Open report", text);
+    tray_post_balloon(shell, NULL, TRAY_BALLOON_REFUSAL, L"Open report", text);
   }
 }
 
@@ -282,13 +283,28 @@ static DWORD WINAPI results_history_main(void *arg) {
   return 0;
 }
 
-static void results_column(HWND list, int i, const wchar_t *title, int width) {
-  LVCOLUMNW c;
-  ZeroMemory(&c, sizeof c);
-  c.mask = LVCF_TEXT | LVCF_WIDTH;
-  c.pszText = (wchar_t *)title;
-  c.cx = width;
-  SendMessageW(list, LVM_INSERTCOLUMNW, (WPARAM)i, (LPARAM)&c);
+/* The History list's columns, their widths at 96 dpi (100 %). */
+static const struct {
+  const wchar_t *title;
+  int width;
+} RESULTS_COLUMNS[] = {{L"Run", 40}, {L"Date", 150}, {L"Plan", 70}, {L"Headline", 400}};
+
+/* The columns at the dialog's DPI: at 150 % a width of 96 dpi takes half as much again, as the
+   dialog's text does. The log says the widths the list holds. */
+static void results_columns(tray_shell *shell, HWND dialog, HWND list) {
+  wchar_t widths[64] = L"";
+  size_t used = 0;
+  for (int i = 0; i < (int)ARRAYSIZE(RESULTS_COLUMNS); i++) {
+    LVCOLUMNW c;
+    ZeroMemory(&c, sizeof c);
+    c.mask = LVCF_TEXT | LVCF_WIDTH;
+    c.pszText = (wchar_t *)RESULTS_COLUMNS[i].title;
+    c.cx = tray_scaled(dialog, RESULTS_COLUMNS[i].width);
+    SendMessageW(list, LVM_INSERTCOLUMNW, (WPARAM)i, (LPARAM)&c);
+    int held = (int)SendMessageW(list, LVM_GETCOLUMNWIDTH, (WPARAM)i, 0);
+    used += (size_t)swprintf(widths + used, ARRAYSIZE(widths) - used, L" %d", held);
+  }
+  tray_log(shell, L"dialog history columns%ls at %u dpi", widths, tray_dpi(dialog));
 }
 
 static void results_fill(results_dialog *d, results_history *h) {
@@ -347,10 +363,7 @@ static INT_PTR CALLBACK results_dialog_proc(HWND dialog, UINT msg, WPARAM wp, LP
     SetWindowLongPtrW(dialog, DWLP_USER, (LONG_PTR)d);
     HWND list = GetDlgItem(dialog, IDC_HISTORY_LIST);
     SendMessageW(list, LVM_SETEXTENDEDLISTVIEWSTYLE, 0, LVS_EX_FULLROWSELECT);
-    results_column(list, 0, L"Run", 40);
-    results_column(list, 1, L"Date", 150);
-    results_column(list, 2, L"Plan", 70);
-    results_column(list, 3, L"Headline", 400);
+    results_columns(d->shell, dialog, list);
     tray_log_control(d->shell, dialog, L"history", IDC_HISTORY_LIST, L"Runs");
     tray_log_control(d->shell, dialog, L"history", IDC_HISTORY_OPEN, L"Open report");
     tray_log_control(d->shell, dialog, L"history", IDCANCEL, L"Close");

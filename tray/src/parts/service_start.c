@@ -39,7 +39,7 @@ static void start_ended(tray_shell *shell, void *data) {
              L"The service was not started: threadsoup service start failed (exit code %lu). "
              L"Run it in a command prompt opened as administrator to see why.",
              (unsigned long)code);
-    tray_icon_balloon(shell, NULL, TRUE, L"Start the service", text);
+    tray_icon_balloon(shell, NULL, TRAY_BALLOON_REFUSAL, L"Start the service", text);
   }
   tray_link_retry(shell);
 }
@@ -72,7 +72,7 @@ static void start_service(tray_shell *shell) {
   SHELLEXECUTEINFOW info;
   ZeroMemory(&info, sizeof info);
   if (slash == NULL) {
-    tray_icon_balloon(shell, NULL, TRUE, L"Start the service",
+    tray_icon_balloon(shell, NULL, TRAY_BALLOON_REFUSAL, L"Start the service",
                       L"The tray could not find its own folder.");
     return;
   }
@@ -111,7 +111,7 @@ static void start_service(tray_shell *shell) {
              L"The service was not started: %ls could not be run (error %lu)", exe,
              (unsigned long)error);
   tray_log(shell, L"start-service failed | %ls", failure);
-  tray_icon_balloon(shell, NULL, TRUE, L"Start the service", failure);
+  tray_icon_balloon(shell, NULL, TRAY_BALLOON_REFUSAL, L"Start the service", failure);
 }
 
 /* Shown only while the service is unreachable. */

@@ -42,24 +42,6 @@ static void tray_tooltip(const tray_shell *shell, wchar_t *tip, size_t count) {
   tip[count - 1] = L'\0';
 }
 
-/* The DPI the tray's window runs at (per monitor: the manifest declares per-monitor v2), and
-   the notification icon's size for it. GetDpiForWindow and GetSystemMetricsForDpi came with
-   Windows 10 1607: looked up, so that the tray still starts on Windows 7 and 8 (system DPI). */
-static UINT tray_dpi(HWND window) {
-  typedef UINT(WINAPI * dpi_for_window_fn)(HWND);
-  HMODULE user32 = GetModuleHandleW(L"user32.dll");
-  dpi_for_window_fn dpi_for_window =
-      user32 ? (dpi_for_window_fn)(void (*)(void))GetProcAddress(user32, "GetDpiForWindow") : NULL;
-  UINT dpi = dpi_for_window && window ? dpi_for_window(window) : 0;
-  if (dpi == 0) {
-    HDC screen = GetDC(NULL);
-    dpi = screen ? (UINT)GetDeviceCaps(screen, LOGPIXELSY) : USER_DEFAULT_SCREEN_DPI;
-    if (screen)
-      ReleaseDC(NULL, screen);
-  }
-  return dpi ? dpi : USER_DEFAULT_SCREEN_DPI;
-}
-
 /* Without GetSystemMetricsForDpi, GetSystemMetrics answers a DPI-aware process in pixels of the
    system DPI already (24 px small icons at 150 %), so it is scaled from the system DPI, not from
    96: scaling it from 96 again made 36 px icons at 150 % on Windows 7 and 8. */
@@ -182,9 +164,16 @@ void tray_icon_update(tray_shell *shell) {
   }
 }
 
-/* A balloon from the icon; without an icon (no taskbar) an error still reaches the user. */
-void tray_icon_balloon(tray_shell *shell, const struct tray_part *owner, BOOL error,
+/* A balloon from the icon; without an icon (no taskbar) an error still reaches the user, and a
+   refusal does whenever the user would not see a balloon. */
+void tray_icon_balloon(tray_shell *shell, const struct tray_part *owner, tray_balloon_kind kind,
                        const wchar_t *title, const wchar_t *text) {
+  BOOL error = kind != TRAY_BALLOON_INFO;
+  const wchar_t *why = L"";
+  if (kind == TRAY_BALLOON_REFUSAL && shell->icon_shown && !tray_notice_seen(shell, &why)) {
+    tray_notice_window(shell, title, text, why);
+    return;
+  }
   NOTIFYICONDATAW nid;
   tray_icon_data(shell, &nid);
   nid.uFlags = NIF_INFO;

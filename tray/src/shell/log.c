@@ -40,3 +40,25 @@ void tray_log_control(tray_shell *shell, HWND dialog, const wchar_t *name, int i
     tray_log(shell, L"dialog %ls control %ls at %ld,%ld", name, label, (r.left + r.right) / 2,
              (r.top + r.bottom) / 2);
 }
+
+BOOL tray_log_menu(tray_shell *shell, HMENU menu) {
+  RECT r;
+  int count = GetMenuItemCount(menu);
+  /* A menu not on the screen yet has no place: the next idle moment tries again. */
+  if (shell->log == NULL || count <= 0 || !GetMenuItemRect(NULL, menu, 0, &r))
+    return FALSE;
+  for (int i = 0; i < count; i++) {
+    wchar_t text[TRAY_LINE_MAX + 32], label[TRAY_LINE_MAX + 32];
+    if (GetMenuStringW(menu, (UINT)i, text, ARRAYSIZE(text), MF_BYPOSITION) <= 0 ||
+        !GetMenuItemRect(NULL, menu, (UINT)i, &r))
+      continue; /* a separator */
+    size_t n = 0;
+    for (const wchar_t *c = text; *c != L'\0' && n + 1 < ARRAYSIZE(label); c++)
+      if (*c != L'&' || c[1] == L'&') /* the access key's mark, not a literal "&&" */
+        label[n++] = *c == L'&' ? *++c : *c;
+    label[n] = L'\0';
+    tray_log(shell, L"menu item %ls at %ld,%ld", label, (r.left + r.right) / 2,
+             (r.top + r.bottom) / 2);
+  }
+  return TRUE;
+}

@@ -19,6 +19,7 @@
 
 #include <windows.h>
 
+#include <shellapi.h>
 #include <stdio.h>
 
 #include "threadsoup/call.h"
@@ -97,6 +98,24 @@ typedef struct tray_job {
 
 struct tray_part;
 
+/* What a balloon tells, which decides what happens when the user would not see it. */
+typedef enum tray_balloon_kind {
+  TRAY_BALLOON_INFO,  /* news (a run finished): a balloon, or nothing */
+  TRAY_BALLOON_ERROR, /* news gone wrong (a run failed): a balloon, or a box without an icon */
+  /* The answer to the user's own click (a refusal, a failure): it must be seen, so a window
+     shows it where a balloon would not be seen (notifications off, Focus assist, presentation,
+     full screen). */
+  TRAY_BALLOON_REFUSAL,
+} tray_balloon_kind;
+
+/* SHQueryUserNotificationState's signature: the boundary the tests replace
+   (THREADSOUP_TRAY_NOTIFICATION_STATE, notice.c). */
+typedef HRESULT(WINAPI *tray_notification_state_fn)(QUERY_USER_NOTIFICATION_STATE *state);
+
+/* The menus of the popup menu on the screen now whose items' places are logged (--log only):
+   the main menu and each submenu opened, at most this many. */
+#define TRAY_MENUS_LOGGED 8
+
 /* Everything the program shares. It lives on wWinMain's stack; the window finds it through
    GWLP_USERDATA, the threads and parts through their argument: no global mutable state. */
 typedef struct tray_shell {
@@ -116,7 +135,15 @@ typedef struct tray_shell {
   BOOL icon_shown;          /* the shell currently holds our icon */
   BOOL icon_version4;       /* NIM_SETVERSION succeeded: events come in the version-4 layout */
   const struct tray_part *balloon_owner; /* the part whose balloon shows; gets its click */
-  wchar_t logged_tip[TRAY_LINE_MAX];     /* the tooltip last written to the log */
+  /* Whether the user sees notifications now: SHQueryUserNotificationState, or a test's answer. */
+  tray_notification_state_fn notification_state;
+  /* The popup menu's menus shown (WM_INITMENUPOPUP), and whether each one's places are logged. */
+  HMENU menus_shown[TRAY_MENUS_LOGGED];
+  BOOL menus_logged[TRAY_MENUS_LOGGED];
+  int menus_shown_count;
+  wchar_t notice_title[64]; /* the refusal's window open now, which the log says where it is */
+  HWND logged_box;          /* the last modal box whose button's place is logged */
+  wchar_t logged_tip[TRAY_LINE_MAX]; /* the tooltip last written to the log */
   tray_kind logged_kind;
 
   /* Window thread only. */
@@ -164,12 +191,17 @@ void tray_log(tray_shell *shell, const wchar_t *format, ...);
    "dialog NAME control LABEL at X,Y". */
 void tray_log_control(tray_shell *shell, HWND dialog, const wchar_t *name, int id,
                       const wchar_t *label);
+/* Logs where each item of a menu on the screen is (its centre, in screen pixels, labelled
+   without its access key's '&'), so that tests can click it at any DPI and whatever the items
+   above it: "menu item LABEL at X,Y". FALSE when the menu is not on the screen yet. */
+BOOL tray_log_menu(tray_shell *shell, HMENU menu);
 
 /* ---- settings.c: the per-user settings (HKCU) ---- */
 
-/* "Quiet mode during experiments": off unless the user turned it on. */
-BOOL tray_setting_quiet_runs(void);
-BOOL tray_setting_set_quiet_runs(BOOL on);
+/* "Quiet mode during experiments": the word stored for the parts the user chose (the plan's:
+   off, updates, defender, on), "off" when none is; the menu's table says what a word means. */
+void tray_setting_quiet_runs(char *word, size_t size);
+BOOL tray_setting_set_quiet_runs(const char *word);
 
 /* ---- ui.c: running code on the UI thread ---- */
 
@@ -180,8 +212,15 @@ void tray_ui_post(tray_shell *shell, tray_ui_fn fn, void *data);
 /* The window's side: runs and frees a posted job (TRAY_WM_RUN's lParam). */
 void tray_ui_run(tray_shell *shell, LPARAM lp);
 /* A balloon from any thread; `owner` (NULL for none) gets a click on it (tray_part.balloon). */
-void tray_post_balloon(tray_shell *shell, const struct tray_part *owner, BOOL error,
+void tray_post_balloon(tray_shell *shell, const struct tray_part *owner, tray_balloon_kind kind,
                        const wchar_t *title, const char *text);
+
+/* ---- dpi.c: sizes at a window's DPI ---- */
+
+/* The DPI `window` runs at (NULL: the system's). */
+UINT tray_dpi(HWND window);
+/* A size in pixels at 96 dpi (100 %) scaled to `window`'s DPI: 40 px are 60 at 144 dpi. */
+int tray_scaled(HWND window, int px_at_96_dpi);
 
 /* ---- icon.c: the notification icon ---- */
 
@@ -193,9 +232,23 @@ void tray_icon_free(tray_shell *shell);
 /* The icon's event in a TRAY_WM_NOTIFY's lParam (WM_CONTEXTMENU, NIN_BALLOONUSERCLICK, ...), in
    whichever layout the shell agreed to. */
 UINT tray_icon_event(const tray_shell *shell, LPARAM lp);
-/* A balloon now (window thread); without an icon an error still reaches the user in a box. */
-void tray_icon_balloon(tray_shell *shell, const struct tray_part *owner, BOOL error,
+/* A balloon now (window thread); without an icon an error still reaches the user in a box, and
+   a refusal does in a window whenever a balloon would not be seen (notice.c). */
+void tray_icon_balloon(tray_shell *shell, const struct tray_part *owner, tray_balloon_kind kind,
                        const wchar_t *title, const wchar_t *text);
+
+/* ---- notice.c: whether the user would see a balloon ---- */
+
+/* The real SHQueryUserNotificationState, unless THREADSOUP_TRAY_NOTIFICATION_STATE names a state
+   for the tests (e.g. "quiet-time"); FALSE, after writing what is accepted into `why`, when it
+   names none. */
+BOOL tray_notice_configure(tray_shell *shell, wchar_t *why, size_t count);
+/* TRUE when a balloon shown now would be seen; otherwise FALSE with the reason's name
+   ("quiet-time", "notifications-off", ...). */
+BOOL tray_notice_seen(tray_shell *shell, const wchar_t **why);
+/* The window that shows a refusal a balloon would not have shown; returns when it is closed. */
+void tray_notice_window(tray_shell *shell, const wchar_t *title, const wchar_t *text,
+                        const wchar_t *why);
 
 /* ---- worker.c: the request thread ---- */
 

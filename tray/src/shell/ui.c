@@ -31,23 +31,23 @@ void tray_ui_run(tray_shell *shell, LPARAM lp) {
 
 typedef struct tray_balloon {
   const struct tray_part *owner;
-  BOOL error;
+  tray_balloon_kind kind;
   wchar_t title[64]; /* szInfoTitle's size */
   wchar_t text[256]; /* szInfo's size */
 } tray_balloon;
 
 static void show_balloon(tray_shell *shell, void *data) {
   const tray_balloon *b = data;
-  tray_icon_balloon(shell, b->owner, b->error, b->title, b->text);
+  tray_icon_balloon(shell, b->owner, b->kind, b->title, b->text);
 }
 
-void tray_post_balloon(tray_shell *shell, const struct tray_part *owner, BOOL error,
+void tray_post_balloon(tray_shell *shell, const struct tray_part *owner, tray_balloon_kind kind,
                        const wchar_t *title, const char *text) {
   tray_balloon *b = calloc(1, sizeof *b);
   if (b == NULL)
     return;
   b->owner = owner;
-  b->error = error;
+  b->kind = kind;
   lstrcpynW(b->title, title, ARRAYSIZE(b->title));
   tray_widen(text, b->text, ARRAYSIZE(b->text));
   tray_ui_post(shell, show_balloon, b);

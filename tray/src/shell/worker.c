@@ -33,7 +33,7 @@ void tray_request(tray_shell *shell, const char *verb, const char *key, const ch
                   const char *key2, const char *value2, const wchar_t *what) {
   /* Posted, not shown here: the connection thread queues the answer to an idle query too. */
   if (!enqueue(shell, verb, key, value, key2, value2, what) && what[0] != L'\0')
-    tray_post_balloon(shell, NULL, TRUE, what,
+    tray_post_balloon(shell, NULL, TRAY_BALLOON_REFUSAL, what,
                       "Too many requests are waiting for the service; try again later.");
 }
 
@@ -82,7 +82,7 @@ static void run_job(tray_shell *shell, worker_call *c, const tray_job *job) {
              strcmp(job->verb, "quiet-on") == 0 ? L"on" : L"off");
   else
     swprintf(title, ARRAYSIZE(title), L"%ls failed", job->what);
-  tray_post_balloon(shell, NULL, TRUE, title, text);
+  tray_post_balloon(shell, NULL, TRAY_BALLOON_REFUSAL, title, text);
 }
 
 static void worker_main(void *arg) {
@@ -105,7 +105,8 @@ static void worker_main(void *arg) {
     if (c != NULL)
       run_job(shell, c, &job);
     else if (job.what[0] != L'\0')
-      tray_post_balloon(shell, NULL, TRUE, job.what, "the tray has no memory for a request");
+      tray_post_balloon(shell, NULL, TRAY_BALLOON_REFUSAL, job.what,
+                        "the tray has no memory for a request");
   }
   free(c);
 }
