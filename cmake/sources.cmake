@@ -39,6 +39,7 @@ set(TS_SHARED_SOURCES
   shared/src/plat/${TS_PLATFORM}/thread.c
   shared/src/plat/${TS_PLATFORM}/time.c
   shared/src/plat/${TS_PLATFORM}/wait.c
+  shared/src/plat/${TS_PLATFORM}/wake.c
   shared/src/regex.c
   shared/src/sha256.c
   shared/src/utf8.c
@@ -168,6 +169,7 @@ set(TS_CLI_SOURCES
 )
 if(WIN32)
   list(APPEND TS_CLI_SOURCES service/src/host/win32/pending.c service/res/threadsoup.rc)
+  list(APPEND TS_CLI_SOURCES service/src/host/win32/controls.c)
   list(APPEND TS_CLI_SOURCES service/src/host/win32/group.c)
 endif()
 

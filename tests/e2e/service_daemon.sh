@@ -6,8 +6,8 @@
 #             but may not create load, and is told whether a folder on the way, the socket's
 #             mode or the service keeps them out); quiet mode; SIGTERM mid-run checkpoints the
 #             run and the next start resumes it
-#   schedule  a schedule for the next whole minute runs on time, and waiting for it the service
-#             wakes up for no timer
+#   schedule  a schedule for the next whole minute runs on time, its wake timer is armed for it,
+#             and waiting for it the service wakes up for no timer
 # Usage: service_daemon.sh PATH-TO-threadsoup WORK-FOLDER [basics|schedule] (both without one)
 # The socket lives in a fresh folder below /tmp that every user can enter, so that the test does
 # not depend on where the build is (a clone below a 0700 home cannot be reached by others).
@@ -102,6 +102,10 @@ if [ "$part" = schedule ]; then
   "$exe" schedule add once $when --plan quick --socket "$sock" >/dev/null || fail "schedule add failed"
   "$exe" schedule list --socket "$sock" | grep -Eq "^ +[0-9]+  once $when +[0-9-]+ [0-9:]+ +quick +enabled +not run yet" ||
     fail "schedule list does not show it as a table row: $("$exe" schedule list --socket "$sock")"
+  # The wake timer is armed for it (root may have an alarm timer; else it says n/a and why).
+  "$exe" schedule list --socket "$sock" |
+    grep -Eq "^wake timer: (armed: wakes this machine at $when:00 for the next schedule|n/a: .+)$" ||
+    fail "schedule list does not say the wake timer is armed for $when: $("$exe" schedule list --socket "$sock")"
   # Waiting for a due time is one timed wait, not polling: no wake-up before it is due.
   sleep 1
   before=$(switches)

@@ -2,7 +2,11 @@
 /* test_server_quiet.c - quiet mode in the running service, on a fake Windows through a real
    socket or pipe and a real database: an entry left open is restored before anything listens
    (even when another program holds the address), the deadline restores Defender by itself, and a
-   slow quiet-status holds up no other request. Usage: test_server_quiet ADDRESS DATABASE */
+   slow quiet-status holds up no other request. After a sleep (the knob asleep-s moves the
+   service's wall clock on as a sleep does, while the scheduler's wait stood still) the resume that
+   the service's control handler passes on makes the scheduler run a schedule that fell due
+   meanwhile, within its grace window, and restore quiet mode past its deadline, at once.
+   Usage: test_server_quiet ADDRESS DATABASE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +18,7 @@
 #include "server/server.h"
 #include "store/store.h"
 #include "threadsoup/plat.h"
+#include "threadsoup/plat_knobs.h"
 #include "threadsoup/proto.h"
 #include "threadsoup/units.h"
 
@@ -125,14 +130,12 @@ typedef struct exchange {
   char wire[PROTO_MAX_MESSAGE * 2];
 } exchange;
 
-static int ask(exchange *x, const char *verb, const char *key, const char *value) {
+/* Sends x->request, as made, and reads the reply. */
+static int exchange_request(exchange *x) {
   ts_err err;
   plat_ipc_conn *conn = NULL;
   if (plat_ipc_connect(&conn, address, &err) != TS_OK)
     return 0;
-  proto_init(&x->request, PROTO_REQUEST, verb);
-  if (key)
-    proto_add(&x->request, key, value, &err);
   size_t n = 0, used = 0;
   int ok = proto_encode(&x->request, x->wire, sizeof x->wire, &n, &err) == TS_OK &&
            plat_ipc_send(conn, x->wire, n, &err) == TS_OK;
@@ -150,6 +153,14 @@ static int ask(exchange *x, const char *verb, const char *key, const char *value
   }
   plat_ipc_close(conn);
   return ok;
+}
+
+static int ask(exchange *x, const char *verb, const char *key, const char *value) {
+  ts_err err;
+  proto_init(&x->request, PROTO_REQUEST, verb);
+  if (key)
+    proto_add(&x->request, key, value, &err);
+  return exchange_request(x);
 }
 
 /* A journal with quiet mode left on, as a crash leaves it. */
@@ -310,6 +321,110 @@ static void a_slow_status_holds_up_no_other_request(void) {
   service_stop(&r);
 }
 
+/* ---- after a sleep ----------------------------------------------------------------------------
+ */
+
+/* Waits up to 15 s (a busy machine) for `sql` to count at least one row. */
+static long long count_within(const char *sql) {
+  long long n = 0;
+  for (int i = 0; i < 150 && (n = raw_query(db_path, sql)) < 1; i++)
+    plat_sleep_ns(100 * TS_NS_PER_MS);
+  return n;
+}
+
+/* The value of the reply's first field `key`, or "". */
+static const char *field(const exchange *x, const char *key) {
+  const char *v = proto_get(&x->reply, key);
+  return v ? v : "";
+}
+
+static void a_schedule_due_while_asleep_runs_at_resume(void) {
+  remove_db(db_path);
+  fake_reset();
+  running r;
+  REQUIRE(service_start(&r));
+  exchange *x = malloc(sizeof *x);
+  REQUIRE(x != NULL);
+  /* A `once` at a whole minute at least 90 s from now, with 2 minutes' grace. */
+  time_t due = time(NULL) + 90;
+  due += 60 - due % 60;
+  char when[64];
+  strftime(when, sizeof when, "once %Y-%m-%d %H:%M", localtime(&due));
+  proto_init(&x->request, PROTO_REQUEST, "schedule-add");
+  ts_err err;
+  proto_add(&x->request, "when", when, &err);
+  proto_add(&x->request, "plan",
+            "conditions = baseline\nbench = builtin-st\nreps = 1\nwarmup = 0\n", &err);
+  proto_add(&x->request, "grace", "2m", &err);
+  CHECK(exchange_request(x));
+  CHECK_INT(x->reply.kind, PROTO_OK);
+  /* The scheduler has the schedule and waits for it; its wake timer is armed for it, where this
+     process may have one. */
+  plat_sleep_ns(500 * TS_NS_PER_MS);
+  CHECK(ask(x, "schedule-list", NULL, NULL));
+  fprintf(stderr, "  wake: %s\n", field(x, "wake"));
+  if (strncmp(field(x, "wake"), "n/a: ", 5) != 0)
+    CHECK_STR_CONTAINS(field(x, "wake"), "armed: wakes this machine at ");
+  /* A connection's end wakes the scheduler too: let that pass, so that only the resume can. */
+  plat_sleep_ns(1500 * TS_NS_PER_MS);
+  /* The machine sleeps from now until a minute past the due time: the scheduler's wait did not
+     count it, and at its end the schedule would be more than its grace late (missed). The resume
+     has the scheduler read the clock at once: one minute late, within the grace. */
+  int64_t asleep = (int64_t)(due - time(NULL)) + 60;
+  plat_knob_set_number(PLAT_KNOB_ASLEEP_S, (long)asleep);
+  uint64_t woke = plat_clock_ns();
+  server_clock_changed(r.svc, "the machine woke from sleep (test)");
+  long long started =
+      count_within("SELECT count(*) FROM schedule_event WHERE what = 'started' AND run_id > 0");
+  double took = (double)(plat_clock_ns() - woke) / TS_NS_PER_S;
+  fprintf(stderr, "  started %.1f s after the resume\n", took);
+  CHECK_INT(started, 1);
+  CHECK(took < 15.0);
+  CHECK_INT(raw_query(db_path, "SELECT count(*) FROM schedule_event WHERE what = 'missed'"), 0);
+  CHECK_INT(raw_query(db_path, "SELECT count(*) FROM run WHERE schedule_id IS NOT NULL"), 1);
+  /* A once schedule is done: nothing to wake for. */
+  CHECK(ask(x, "schedule-list", NULL, NULL));
+  if (strncmp(field(x, "wake"), "n/a: ", 5) != 0)
+    CHECK_STR_CONTAINS(field(x, "wake"), "not armed");
+  plat_knob_reset(PLAT_KNOB_ASLEEP_S);
+  free(x);
+  service_stop(&r);
+}
+
+static void quiet_mode_past_its_deadline_is_restored_at_resume(void) {
+  remove_db(db_path);
+  fake_reset();
+  running r;
+  REQUIRE(service_start(&r));
+  exchange *x = malloc(sizeof *x);
+  REQUIRE(x != NULL);
+  CHECK(ask(x, "quiet-on", "hours", "1"));
+  if (x->reply.kind == PROTO_ERROR && strcmp(x->reply.verb, "denied") == 0) {
+    fprintf(stderr, "  skipped: quiet-on needs an administrator (%s)\n", field(x, "message"));
+    free(x);
+    service_stop(&r);
+    return;
+  }
+  CHECK_INT(x->reply.kind, PROTO_OK);
+  CHECK_INT(fake.defender_on, 0);
+  /* The lid was closed for two hours: the scheduler's one-hour wait stood still meanwhile. (A
+     connection's end wakes the scheduler too: let that pass, so that only the resume can.) */
+  plat_sleep_ns(1500 * TS_NS_PER_MS);
+  plat_knob_set_number(PLAT_KNOB_ASLEEP_S, 2 * 3600);
+  uint64_t woke = plat_clock_ns();
+  server_clock_changed(r.svc, "the machine woke from sleep (test)");
+  while (fake.defender_on == 0 && plat_clock_ns() - woke < 15 * TS_NS_PER_S)
+    plat_sleep_ns(50 * TS_NS_PER_MS);
+  fprintf(stderr, "  Defender back on %.1f s after the resume\n",
+          (double)(plat_clock_ns() - woke) / TS_NS_PER_S);
+  CHECK_INT(fake.defender_on, 1);
+  CHECK_INT(fake.paused_until, 0);
+  CHECK_INT(count_within("SELECT count(*) FROM quiet_journal WHERE restored_at IS NOT NULL"), 1);
+  plat_knob_reset(PLAT_KNOB_ASLEEP_S);
+  free(x);
+  service_stop(&r);
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: test_server_quiet ADDRESS DATABASE\n");
@@ -321,5 +436,7 @@ int main(int argc, char **argv) {
   RUN_CASE(recovery_runs_when_the_address_is_taken);
   RUN_CASE(a_slow_status_holds_up_no_other_request);
   RUN_CASE(the_deadline_restores_defender);
+  RUN_CASE(a_schedule_due_while_asleep_runs_at_resume);
+  RUN_CASE(quiet_mode_past_its_deadline_is_restored_at_resume);
   return check_summary();
 }

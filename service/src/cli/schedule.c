@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* schedule.c - `threadsoup schedule add|list|remove`: experiments the service runs unattended. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../doctor/doctor.h"
 #include "../plan/plan.h"
 #include "../plan/schedule.h"
 #include "cli.h"
@@ -58,6 +60,32 @@ static void print_schedules(const proto_message *reply) {
   }
   if (rows == 0)
     printf("no schedules (threadsoup schedule add WHEN adds one)\n");
+}
+
+/* Whether this machine wakes for a schedule: the service's wake timer (its answer's `wake`), and
+   the doctor's checks wake-timers and sleep (the power plan). */
+static void print_waking(const proto_message *reply) {
+  char shown[256];
+  const char *wake = proto_get(reply, "wake");
+  if (wake)
+    printf("wake timer: %s\n", ts_utf8_printable(wake, shown, sizeof shown));
+  doctor_context ctx;
+  memset(&ctx, 0, sizeof ctx);
+  doctor_finding f;
+  const char *checks[] = {"wake-timers", "sleep"};
+  for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
+    if (doctor_run_one(&ctx, checks[i], &f))
+      printf("%s: %s\n", f.check, f.measured);
+}
+
+/* Once, after a schedule is added: a power plan known to let no wake timer of ours wake the PC
+   (an unreadable plan, whose value is NaN, is the doctor's to report). */
+static void warn_if_no_wake(void) {
+  doctor_context ctx;
+  memset(&ctx, 0, sizeof ctx);
+  doctor_finding f;
+  if (doctor_run_one(&ctx, "wake-timers", &f) && f.status == DOCTOR_WARN && !isnan(f.value))
+    fprintf(stderr, "threadsoup: warning: %s\n  to let it wake: %s\n", f.measured, f.advice);
 }
 
 /* schedule-add's answer in a sentence: the schedule and its next time, or the one already
@@ -155,12 +183,15 @@ static int schedule_main(int argc, char **argv) {
     return cli_fail(&err);
   if (reply.kind == PROTO_ERROR)
     return cli_service_refused(&reply);
-  if (strcmp(verb, "list") == 0)
+  if (strcmp(verb, "list") == 0) {
     print_schedules(&reply);
-  else if (strcmp(verb, "remove") == 0)
+    print_waking(&reply);
+  } else if (strcmp(verb, "remove") == 0) {
     printf("schedule %s removed\n", proto_get(&reply, "schedule"));
-  else
+  } else {
     print_added(&reply);
+    warn_if_no_wake();
+  }
   return CLI_EXIT_OK;
 }
 
@@ -187,6 +218,12 @@ const cli_command cli_schedule_command = {
             "                    root may schedule it; 'schedule list' shows it\n"
             "  --socket ADDRESS  the service's socket or pipe\n"
             "\nA schedule the same as one still enabled (WHEN, plan, --require, --grace) is not\n"
-            "added again: the answer names the one there is.\n",
+            "added again: the answer names the one there is.\n"
+            "\nA sleeping machine wakes for the next schedule where it may: the service arms a\n"
+            "wake timer (Windows: the power plan must allow wake timers; Linux: the service runs\n"
+            "as root). 'schedule list' says whether it is armed, whether the power plan allows\n"
+            "wake timers and when the machine sleeps; 'schedule add' warns when the plan does\n"
+            "not allow them. A schedule that fell due while the machine slept runs when it\n"
+            "wakes, within --grace.\n",
     .main = schedule_main,
 };

@@ -29,6 +29,14 @@ void doctor_count(doctor_report *r) {
   }
 }
 
+static void run_check(const doctor_check *c, const doctor_context *ctx, doctor_finding *f) {
+  memset(f, 0, sizeof *f);
+  snprintf(f->check, sizeof f->check, "%s", c->name);
+  f->value = NAN;
+  f->status = DOCTOR_SKIP;
+  c->run(ctx, f);
+}
+
 void doctor_run(const doctor_context *ctx, int kinds, int exclude, doctor_report *out) {
   memset(out, 0, sizeof *out);
   uint64_t began = plat_clock_ns();
@@ -36,15 +44,19 @@ void doctor_run(const doctor_context *ctx, int kinds, int exclude, doctor_report
     const doctor_check *c = doctor_check_at(i);
     if (!(c->kind & kinds) || (c->kind & exclude))
       continue;
-    doctor_finding *f = &out->findings[out->count++];
-    memset(f, 0, sizeof *f);
-    snprintf(f->check, sizeof f->check, "%s", c->name);
-    f->value = NAN;
-    f->status = DOCTOR_SKIP;
-    c->run(ctx, f);
+    run_check(c, ctx, &out->findings[out->count++]);
     doctor_count(out);
   }
   out->elapsed_ns = plat_clock_ns() - began;
+}
+
+int doctor_run_one(const doctor_context *ctx, const char *name, doctor_finding *out) {
+  for (size_t i = 0; i < doctor_check_count(); i++)
+    if (strcmp(doctor_check_at(i)->name, name) == 0) {
+      run_check(doctor_check_at(i), ctx, out);
+      return 1;
+    }
+  return 0;
 }
 
 int doctor_holds(const doctor_report *r) { return r->failed == 0; }

@@ -24,6 +24,8 @@ typedef struct doctor_report {
 
 /* Runs the checks whose kind shares a bit with `kinds` and none with `exclude`, in table order. */
 void doctor_run(const doctor_context *ctx, int kinds, int exclude, doctor_report *out);
+/* Runs the one check called `name` (as `threadsoup doctor` prints it); 0 when there is none. */
+int doctor_run_one(const doctor_context *ctx, const char *name, doctor_finding *out);
 /* Adds a finding to the report's counts (doctor_run does it for each check). */
 void doctor_count(doctor_report *r);
 /* 1 when every finding holds (none failed). */

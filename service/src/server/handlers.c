@@ -445,7 +445,16 @@ static int handle_schedule_list(request *r) {
   plat_mutex_lock(&r->svc->db_lock);
   int rc = store_schedules(r->svc->db, add_schedule_row, r, &err);
   plat_mutex_unlock(&r->svc->db_lock);
-  return rc == TS_OK ? TS_OK : reply_err(r, &err);
+  if (rc != TS_OK)
+    return reply_err(r, &err);
+  /* What the scheduler's wake timer does (scheduler.c). */
+  char wake[sizeof r->svc->wake_state];
+  plat_mutex_lock(&r->svc->lock);
+  snprintf(wake, sizeof wake, "%s", r->svc->wake_state);
+  plat_mutex_unlock(&r->svc->lock);
+  if (wake[0])
+    proto_add(r->out, "wake", wake, &r->err);
+  return TS_OK;
 }
 
 static int handle_quiet_status(request *r) {

@@ -101,6 +101,8 @@ struct server {
   plat_thread watcher, scheduler;
   uint64_t refusal_logged_at; /* connections refused for their user are logged once a second */
 
+  char wake_state[200]; /* the scheduler's wake timer in words (schedule-list's `wake`) */
+
   long idle_report_s; /* last user-idle report from a tray; -1 = none */
   int64_t idle_report_at;
   int commands_allowed;

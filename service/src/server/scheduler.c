@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* scheduler.c - the scheduler thread: starts, skips or records as missed each schedule when it
    falls due (schedule.c computes when), and otherwise sleeps until the next due time or a change:
-   the only timer the idle service has. */
+   the only timer the idle service has, with a wake timer armed for the next schedule so that a
+   sleeping machine wakes for it. */
 #include "internal.h"
 
 #include <stdio.h>
@@ -10,13 +11,22 @@
 #include <time.h>
 
 #include "../plan/schedule.h"
+#include "threadsoup/plat_knobs.h"
 #include "threadsoup/units.h"
 
 typedef struct due_list {
   int count;
   store_schedule *items;
   int64_t earliest;
+  int64_t now;
+  int64_t later; /* the earliest due time after now: what the wake timer is for */
 } due_list;
+
+/* Due times and quiet mode's deadline are wall-clock times: read after a sleep, the clock has
+   moved on by the time asleep. A test moves it on (the knob asleep-s) as a sleep would. */
+static int64_t wall_now(void) {
+  return (int64_t)time(NULL) + plat_knob_number(PLAT_KNOB_ASLEEP_S, 0);
+}
 
 static int collect_schedule(void *ctx, const store_schedule *sc) {
   due_list *d = ctx;
@@ -24,7 +34,9 @@ static int collect_schedule(void *ctx, const store_schedule *sc) {
     return 0;
   if (d->earliest == 0 || sc->next_due < d->earliest)
     d->earliest = sc->next_due;
-  if (sc->next_due <= (int64_t)time(NULL) && d->count < 8)
+  if (sc->next_due > d->now && (d->later == 0 || sc->next_due < d->later))
+    d->later = sc->next_due;
+  if (sc->next_due <= d->now && d->count < 8)
     d->items[d->count++] = *sc;
   return 0;
 }
@@ -48,8 +60,8 @@ static void fire_schedule(server *svc, store_schedule *sc, int64_t now) {
     char due[32];
     schedule_format_local(sc->next_due, due, sizeof due);
     snprintf(detail, sizeof detail,
-             "due %s, more than the %lds grace window ago (the machine or "
-             "the service was off)",
+             "due %s, more than the %lds grace window ago (the machine was off or "
+             "asleep and did not wake for it, or the service was stopped)",
              due, sc->grace_s);
   } else if (sc->require_ac && plat_power_on_ac() == 0) {
     what = STORE_SCHEDULE_SKIPPED;
@@ -107,20 +119,61 @@ static void fire_schedule(server *svc, store_schedule *sc, int64_t now) {
          store_schedule_outcome_name(what), detail[0] ? ": " : "", detail);
 }
 
+/* What the wake timer does, for schedule-list (under the server's lock). */
+static void say_wake(server *svc, const char *text) {
+  plat_mutex_lock(&svc->lock);
+  snprintf(svc->wake_state, sizeof svc->wake_state, "%s", text);
+  plat_mutex_unlock(&svc->lock);
+}
+
+/* Arms the wake timer for the next schedule's due time `due`, or disarms it when none is due
+   later (0); only when that time changed. `armed` is the time it holds. */
+static void arm_wake(server *svc, plat_wake_timer *timer, int64_t due, int64_t *armed) {
+  if (!timer || due == *armed)
+    return;
+  *armed = due;
+  if (due == 0) {
+    plat_wake_timer_cancel(timer);
+    say_wake(svc, "not armed: no schedule is due later");
+    return;
+  }
+  ts_err err;
+  char when[32], text[200];
+  schedule_format_local(due, when, sizeof when);
+  int rc = plat_wake_timer_arm(timer, due, &err);
+  if (rc == TS_OK)
+    snprintf(text, sizeof text, "armed: wakes this machine at %s for the next schedule", when);
+  else
+    snprintf(text, sizeof text, "n/a: %s", err.text);
+  say_wake(svc, text);
+  if (rc != TS_OK)
+    ts_log(TS_LOG_WARNING, "the wake timer for %s: %s", when, err.text);
+}
+
 void server_scheduler_main(void *arg) {
   server *svc = arg;
   store_schedule *items = malloc(8 * sizeof *items);
+  char state[200];
+  plat_wake_timer *timer = plat_wake_timer_open(state, sizeof state);
+  if (!timer) {
+    say_wake(svc, state);
+    ts_log(TS_LOG_WARNING, "schedules do not wake this machine from sleep: %s", state + 5);
+  }
+  int64_t armed = -1;
   while (items) {
-    due_list due = {0, items, 0};
+    int64_t now = wall_now();
+    due_list due = {0, items, 0, now, 0};
     ts_err err;
     plat_mutex_lock(&svc->db_lock);
     store_schedules(svc->db, collect_schedule, &due, &err);
     plat_mutex_unlock(&svc->db_lock);
-    int64_t now = (int64_t)time(NULL);
+    /* Schedules fired now get their next due times in the database; the next turn arms for
+       them. */
+    arm_wake(svc, timer, due.later, &armed);
     for (int i = 0; i < due.count; i++)
       fire_schedule(svc, &due.items[i], now);
     /* Quiet mode's deadline counts only while an entry is open. */
-    int64_t quiet_due = server_quiet_tick(svc, (int64_t)time(NULL));
+    int64_t quiet_due = server_quiet_tick(svc, wall_now());
     if (quiet_due && (due.earliest == 0 || quiet_due < due.earliest))
       due.earliest = quiet_due;
     plat_mutex_lock(&svc->lock);
@@ -129,18 +182,29 @@ void server_scheduler_main(void *arg) {
       break;
     }
     /* Sleep until the next due time (a schedule's, or quiet mode's deadline), or until something
-       changes (a schedule added, quiet mode turned on, a run or a client's load ended): the only
-       timer the idle service has. */
+       changes (a schedule added, quiet mode turned on, a run or a client's load ended, the
+       machine woke or its clock was set): the only timer the idle service has. The wait is on
+       the wall clock where the OS has one that counts time asleep (Linux); elsewhere the resume
+       control wakes it. */
     uint64_t wait = UINT64_MAX;
     if (due.earliest)
       wait = due.earliest > now ? (uint64_t)(due.earliest - now) * TS_NS_PER_S : TS_NS_PER_S;
-    plat_cond_wait(&svc->changed, &svc->lock, wait);
+    plat_cond_wait_wall(&svc->changed, &svc->lock, wait);
     int stop = svc->stopping;
     plat_mutex_unlock(&svc->lock);
     if (stop)
       break;
   }
+  /* A stopped service does not wake the machine. */
+  plat_wake_timer_close(timer);
   free(items);
+}
+
+void server_clock_changed(server *svc, const char *why) {
+  ts_log(TS_LOG_INFO, "%s: the scheduler reads the clock again", why);
+  plat_mutex_lock(&svc->lock);
+  plat_cond_broadcast(&svc->changed);
+  plat_mutex_unlock(&svc->lock);
 }
 
 /* Boot schedules count from this start. */

@@ -31,5 +31,11 @@ int server_serve(server *svc);
    watcher. */
 void server_request_stop(server *svc, const char *reason);
 void server_destroy(server *svc);
+/* The machine woke from sleep or its clock was set (`why` says which, for the log): the
+   scheduler reads the wall clock again, so a schedule that fell due while the machine slept runs
+   now (within its grace window) and quiet mode past its deadline is restored now, instead of
+   when a wait that did not count the time asleep ends. Never blocks: safe from a service control
+   handler. */
+void server_clock_changed(server *svc, const char *why);
 
 #endif

@@ -53,6 +53,11 @@ void plat_cond_destroy(plat_cond *c);
 void plat_cond_broadcast(plat_cond *c);
 /* Waits until woken or `timeout_ns` passes (UINT64_MAX: no timeout); 1 when it timed out. */
 int plat_cond_wait(plat_cond *c, plat_mutex *m, uint64_t timeout_ns);
+/* The same for a wait until a wall-clock time `timeout_ns` from now, which counts the time the
+   machine sleeps meanwhile where the OS can: Linux waits on CLOCK_REALTIME (it also follows a clock
+   set by hand); Windows waits do not count time asleep since Windows 8, so there the service's
+   resume and time-change controls wake the waiter to recompute. */
+int plat_cond_wait_wall(plat_cond *c, plat_mutex *m, uint64_t timeout_ns);
 
 /* Ends a thread that never checks a flag (the yield scenario's unchecked loop): asynchronous
    cancellation on POSIX, TerminateThread on Windows, then joins it. Only for threads that hold no
@@ -755,6 +760,32 @@ long plat_stay_awake_pid(const plat_stay_awake *hold);
    interrupt time (QueryInterruptTime, QueryUnbiasedInterruptTime). It only grows, by the time
    asleep; two readings around a piece of work say whether it spanned a suspend. */
 uint64_t plat_suspended_ns(void);
+
+/* ---- waking for a schedule (wake.c) ----------------------------------------------------------
+   A sleeping machine runs no scheduler: a wake timer armed for the next schedule's due time
+   wakes it, where the OS, the power plan and the hardware allow. */
+
+typedef struct plat_wake_timer plat_wake_timer;
+
+/* A timer that wakes the machine from sleep at the wall-clock time it is armed for. Windows: a
+   waitable timer (CreateWaitableTimerExW) set with fResume; Linux: a timerfd on
+   CLOCK_REALTIME_ALARM, which needs root or CAP_WAKE_ALARM. NULL when this process may not have
+   one, with `state` "n/a: " and why (the knob refuse-wake-timer refuses it as Linux refuses a
+   process without CAP_WAKE_ALARM); else `state` is "ready". */
+plat_wake_timer *plat_wake_timer_open(char *state, size_t len);
+/* Arms it for `due_unix` (seconds since 1970, UTC), replacing the time armed before. TS_OK;
+   TS_EUNSUPPORTED when the timer is armed but the machine says it cannot wake by timer (Windows:
+   SetWaitableTimer's ERROR_NOT_SUPPORTED); another error when the OS refused. */
+int plat_wake_timer_arm(plat_wake_timer *t, int64_t due_unix, ts_err *err);
+/* Disarms it (NULL: nothing to do). */
+void plat_wake_timer_cancel(plat_wake_timer *t);
+/* Disarms and frees it (NULL: nothing to do). */
+void plat_wake_timer_close(plat_wake_timer *t);
+/* The due time the OS holds (Linux: read back with timerfd_gettime; Windows: the one last
+   armed, which the OS does not give back), 0 when disarmed or already passed. */
+int64_t plat_wake_timer_due(const plat_wake_timer *t);
+/* Waits up to `timeout_ns` for the armed time to pass; 1 when the timer fired. */
+int plat_wake_timer_wait(plat_wake_timer *t, uint64_t timeout_ns);
 
 #ifndef _WIN32
 /* The same, from a sysfs tree at `sysfs_root` ("/sys" on a real machine; a fake tree in tests):

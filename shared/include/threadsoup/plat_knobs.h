@@ -22,6 +22,8 @@ typedef enum plat_knob {
   PLAT_FAULT_SUSPEND,      /* not a refusal: a read of plat_suspended_ns that is due sees a
                               minute more time asleep than the machine had (a suspend between
                               two readings) */
+  PLAT_FAULT_WAKE_TIMER,   /* plat_wake_timer_open: refused as Linux refuses a process without
+                              CAP_WAKE_ALARM (EPERM) */
   /* Text: recorded data or a test's place instead of the real one. */
   PLAT_KNOB_CENSUS_SOURCE,      /* the census reads recorded data through the same parsing code:
                                    POSIX a folder laid out like /proc; Windows a file holding a
@@ -41,6 +43,9 @@ typedef enum plat_knob {
   PLAT_KNOB_QUIET_CONFIRM_WAIT_MS, /* how long quiet_enter waits for the update stack's signal */
   PLAT_KNOB_INHIBIT_PROGRAM,       /* Linux: the program plat_stay_awake_begin runs instead of
                                       systemd-inhibit (with the same arguments), logind or not */
+  PLAT_KNOB_ASLEEP_S,              /* the service's wall clock (schedules, quiet mode's deadline)
+                                      reads this many seconds ahead: the machine slept that long
+                                      while the scheduler's wait stood still */
   PLAT_KNOBS
 } plat_knob;
 

@@ -32,6 +32,7 @@ static knob_row knobs[PLAT_KNOBS] = {
     [PLAT_FAULT_CHILD_LOST] = {.name = "refuse-child-lost", .kind = KNOB_REFUSALS},
     [PLAT_FAULT_HIRES_TIMER] = {.name = "refuse-hires-timer", .kind = KNOB_REFUSALS},
     [PLAT_FAULT_SUSPEND] = {.name = "suspend-seen", .kind = KNOB_REFUSALS},
+    [PLAT_FAULT_WAKE_TIMER] = {.name = "refuse-wake-timer", .kind = KNOB_REFUSALS},
     [PLAT_KNOB_CENSUS_SOURCE] = {.name = "census-source", .kind = KNOB_TEXT},
     [PLAT_KNOB_UPDATE_KEY] = {.name = "update-key", .kind = KNOB_TEXT},
     [PLAT_KNOB_UPDATE_SIGNAL_ROOT] = {.name = "update-signal-root", .kind = KNOB_TEXT},
@@ -40,6 +41,7 @@ static knob_row knobs[PLAT_KNOBS] = {
     [PLAT_KNOB_TIMER_CURRENT] = {.name = "timer-current", .kind = KNOB_NUMBER},
     [PLAT_KNOB_QUIET_CONFIRM_WAIT_MS] = {.name = "quiet-confirm-wait-ms", .kind = KNOB_NUMBER},
     [PLAT_KNOB_INHIBIT_PROGRAM] = {.name = "inhibit-program", .kind = KNOB_TEXT},
+    [PLAT_KNOB_ASLEEP_S] = {.name = "asleep-s", .kind = KNOB_NUMBER},
 };
 
 const char *plat_knob_name(plat_knob knob) {

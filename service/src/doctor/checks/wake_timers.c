@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* wake_timers.c - the wake-timers check: whether Windows' power plan lets a wake timer wake a
-   sleeping PC, on mains power and on battery (Linux: systemd timers do it). */
+/* wake_timers.c - the wake-timers check: whether Windows' power plan lets a wake timer (the one
+   the service arms for the next schedule) wake a sleeping PC, on mains power and on battery
+   (Linux: the service's alarm timer needs no plan). */
 #include <math.h>
 
 #include "../checks.h"
@@ -17,8 +18,9 @@ static const char *wake_words(int v) {
 void doctor_judge_wake_timers(const plat_sleep_facts *f, doctor_finding *out) {
   if (!f->windows) {
     doctor_set(out, DOCTOR_SKIP, NAN, "",
-               "Linux: a systemd timer with WakeSystem=true wakes a suspended machine; "
-               "ThreadSoup's own schedules do not");
+               "Linux: the service (run as root) arms an alarm timer (CLOCK_REALTIME_ALARM) for "
+               "the next schedule, which wakes a suspended machine whose RTC can; "
+               "'threadsoup schedule list' says whether it is armed");
     return;
   }
   const char *advice = "Power Options > Change plan settings > Change advanced power settings > "
@@ -33,12 +35,15 @@ void doctor_judge_wake_timers(const plat_sleep_facts *f, doctor_finding *out) {
   if (f->ac_wake_timers != 1) {
     doctor_set(out, DOCTOR_WARN, f->ac_wake_timers, advice,
                "wake timers on mains power: %s, on battery: %s; a sleeping PC does not wake for "
-               "a timer, so a schedule due while it sleeps is missed",
+               "the service's timer, so a schedule due while it sleeps runs when the PC wakes "
+               "within its grace window, and is missed after that",
                wake_words(f->ac_wake_timers), wake_words(f->dc_wake_timers));
     return;
   }
   doctor_set(out, DOCTOR_OK, f->ac_wake_timers, "",
-             "wake timers on mains power: enabled, on battery: %s", wake_words(f->dc_wake_timers));
+             "wake timers on mains power: enabled, on battery: %s; the service's timer wakes the "
+             "PC for the next schedule%s",
+             wake_words(f->dc_wake_timers), f->dc_wake_timers == 1 ? "" : " (on mains power only)");
 }
 
 static void check_wake_timers(const doctor_context *ctx, doctor_finding *out) {

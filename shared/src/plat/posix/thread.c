@@ -128,3 +128,16 @@ int plat_cond_wait(plat_cond *c, plat_mutex *m, uint64_t timeout_ns) {
   return pthread_cond_timedwait((pthread_cond_t *)c->opaque, (pthread_mutex_t *)m->opaque, &ts) ==
          ETIMEDOUT;
 }
+
+/* CLOCK_REALTIME, whatever clock the condition was made with (pthread_cond_clockwait): an
+   absolute realtime deadline passes during a suspend and moves with a clock set by hand. */
+int plat_cond_wait_wall(plat_cond *c, plat_mutex *m, uint64_t timeout_ns) {
+  if (timeout_ns == UINT64_MAX)
+    return plat_cond_wait(c, m, timeout_ns);
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  uint64_t deadline = (uint64_t)now.tv_sec * TS_NS_PER_S + (uint64_t)now.tv_nsec + timeout_ns;
+  struct timespec ts = {(time_t)(deadline / TS_NS_PER_S), (long)(deadline % TS_NS_PER_S)};
+  return pthread_cond_clockwait((pthread_cond_t *)c->opaque, (pthread_mutex_t *)m->opaque,
+                                CLOCK_REALTIME, &ts) == ETIMEDOUT;
+}

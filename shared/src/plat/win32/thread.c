@@ -96,3 +96,9 @@ int plat_cond_wait(plat_cond *c, plat_mutex *m, uint64_t timeout_ns) {
     return GetLastError() == ERROR_TIMEOUT;
   return 0;
 }
+
+/* Windows has no wait on the wall clock that counts time asleep: the service's resume and
+   time-change controls wake the waiter, which recomputes its deadline. */
+int plat_cond_wait_wall(plat_cond *c, plat_mutex *m, uint64_t timeout_ns) {
+  return plat_cond_wait(c, m, timeout_ns);
+}
