@@ -240,6 +240,41 @@ static void without_a_cost_run_nothing_is_predicted(void) {
   free(cost_text);
 }
 
+/* What census --cost shows beside a running program: by hand, 2,500 wake-ups/s and 10 threads
+   cost 2.5 times the wake-up coefficient plus 0.01 times the thread one, the ends of their
+   intervals added; measured by the run that froze it alone, its name in any case. */
+static void a_running_program_gets_its_costs(void) {
+  report_data *cost, *frozen;
+  ts_err err;
+  REQUIRE(report_data_load(db, cost_run, NULL, REPORT_WITH_RUN | REPORT_WITH_STATS, &cost, &err) ==
+          TS_OK);
+  REQUIRE(report_data_load(db, freeze_run, NULL, REPORT_WITH_RUN | REPORT_WITH_STATS, &frozen,
+                           &err) == TS_OK);
+  report_cost *model = report_cost_compute(cost);
+  REQUIRE(model != NULL);
+  const report_cost_term *w = &model->bench[0].wakeups, *t = &model->bench[0].threads;
+  const report_data *runs[1] = {frozen};
+  report_program_cost pc;
+  report_program_cost_of(model, 0, runs, 1, "builtin-st", "BUSY", 2500, 10, &pc);
+  CHECK_INT(pc.predicted, 1);
+  CHECK(fabs(pc.cost - -(2.5 * w->estimate + 0.01 * t->estimate)) < 1e-9);
+  CHECK(fabs(pc.low - -(2.5 * w->high + 0.01 * t->high)) < 1e-9);
+  CHECK(fabs(pc.high - -(2.5 * w->low + 0.01 * t->low)) < 1e-9);
+  CHECK(fabs(pc.cost - 1.0) < 0.02); /* 0.4 % x 2.5 */
+  CHECK(pc.run == freeze_run);
+  REQUIRE(pc.cell != NULL);
+  double v, low, high;
+  CHECK_INT(report_freeze_cost_of(pc.cell, &v, &low, &high), REPORT_FREEZE_COSTS);
+  CHECK(low > 0 && fabs(v - 100 * (exp(0.02) - 1)) < 0.1);
+  /* a program no run froze alone, and no model: nothing either way */
+  report_program_cost_of(NULL, 0, runs, 1, "builtin-st", "nobody", 2500, 10, &pc);
+  CHECK_INT(pc.predicted, 0);
+  CHECK(pc.run == 0 && pc.cell == NULL);
+  free(model);
+  report_data_free(cost);
+  report_data_free(frozen);
+}
+
 int main(void) {
   remove_db("test_report_freeze.db");
   remove_db("test_report_freeze_alone.db");
@@ -261,6 +296,7 @@ int main(void) {
   RUN_CASE(text_names_the_costs_and_advises);
   RUN_CASE(csv_json_and_html_carry_the_section);
   RUN_CASE(without_a_cost_run_nothing_is_predicted);
+  RUN_CASE(a_running_program_gets_its_costs);
   store_close(db);
   store_close(no_cost_db);
   return check_summary();

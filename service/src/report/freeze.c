@@ -5,6 +5,7 @@
    one line of advice naming the programs worth removing; in text, CSV, JSON and HTML. */
 #include "freeze.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,6 +280,49 @@ int report_freeze_compute(store *s, const report_data *r, report_freeze **out, t
   return TS_OK;
 }
 
+static int same_name(const char *a, const char *b) {
+  for (; *a && *b; a++, b++)
+    if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+      return 0;
+  return *a == *b;
+}
+
+void report_program_cost_of(const report_cost *model, int model_bench,
+                            const report_data *const *runs, int run_count, const char *bench,
+                            const char *name, double wakeups_per_s, double threads,
+                            report_program_cost *out) {
+  *out = (report_program_cost){0, NAN, NAN, NAN, 0, NULL};
+  report_cost_prediction p;
+  const char *why;
+  if (model && report_cost_predict(model, model_bench, wakeups_per_s, threads, &p, &why)) {
+    double shares[2][3] = {{p.wakeups, p.wakeups_low, p.wakeups_high},
+                           {p.threads, p.threads_low, p.threads_high}};
+    out->predicted = 1;
+    out->cost = out->low = out->high = 0;
+    for (int k = 0; k < 2; k++)
+      if (isfinite(shares[k][0])) {
+        out->cost += shares[k][0];
+        out->low += shares[k][1];
+        out->high += shares[k][2];
+      }
+  }
+  char names[8][REPORT_FREEZE_NAME_MAX];
+  for (int i = 0; i < run_count; i++) {
+    const report_data *r = runs[i];
+    int b = 0;
+    for (int k = 0; bench && k < r->bench_count; k++)
+      if (strcmp(r->benches[k], bench) == 0)
+        b = k;
+    for (int c = 0; c < r->condition_count; c++)
+      if (report_freeze_programs(r->conditions[c], names, 8) == 1 && same_name(names[0], name) &&
+          r->cells[b][c].compared) {
+        out->run = r->run_id;
+        out->cell = &r->cells[b][c];
+        return;
+      }
+  }
+}
+
 /* ---- words ---------------------------------------------------------------------------------- */
 
 /* A row's programs: "busy", "busy + helper". */
@@ -418,31 +462,31 @@ static void counted_text(double v, char *buf, size_t len) {
     snprintf(buf, len, "not counted");
 }
 
-/* The line that says where the predictions come from, for benchmark b. */
-static void source_text(const report_data *r, const report_freeze *f, int b, char *buf,
-                        size_t len) {
-  if (f->no_prediction[b] || !f->model) {
-    snprintf(buf, len, "predicted: none (%s)",
-             f->no_prediction[b] ? f->no_prediction[b] : "no cost run in this database");
-    return;
-  }
-  const report_cost_bench *cb = &f->model->bench[f->cost_bench[b]];
+int report_freeze_model_text(int64_t cost_run, const report_cost *model, int b, char *buf,
+                             size_t len) {
   report_cost_prediction one;
   const char *why;
-  (void)r;
-  if (!report_cost_predict(f->model, f->cost_bench[b], 1000, 1000, &one, &why)) {
-    snprintf(buf, len, "predicted: none (%s)", why);
-    return;
-  }
+  if (!report_cost_predict(model, b, 1000, 1000, &one, &why))
+    return snprintf(buf, len, "predicted: none (%s)", why);
+  const report_cost_bench *cb = &model->bench[b];
   char wake[160] = "", threads[160] = "";
   if (isfinite(one.wakeups))
     share_interval_text(one.wakeups, one.wakeups_low, one.wakeups_high, wake, sizeof wake);
   if (isfinite(one.threads))
     share_interval_text(one.threads, one.threads_low, one.threads_high, threads, sizeof threads);
-  snprintf(buf, len, "predicted by cost run %lld's model (%d conditions, %zu blocks): %s%s%s%s%s",
-           (long long)f->cost_run, cb->points, cb->blocks_used,
-           wake[0] ? "per 1,000 wake-ups/s " : "", wake, wake[0] && threads[0] ? "; " : "",
-           threads[0] ? "per 1,000 threads " : "", threads);
+  return snprintf(
+      buf, len, "predicted by cost run %lld's model (%d conditions, %zu blocks): %s%s%s%s%s",
+      (long long)cost_run, cb->points, cb->blocks_used, wake[0] ? "per 1,000 wake-ups/s " : "",
+      wake, wake[0] && threads[0] ? "; " : "", threads[0] ? "per 1,000 threads " : "", threads);
+}
+
+/* The line that says where the predictions come from, for benchmark b. */
+static void source_text(const report_freeze *f, int b, char *buf, size_t len) {
+  if (f->no_prediction[b] || !f->model)
+    snprintf(buf, len, "predicted: none (%s)",
+             f->no_prediction[b] ? f->no_prediction[b] : "no cost run in this database");
+  else
+    report_freeze_model_text(f->cost_run, f->model, f->cost_bench[b], buf, len);
 }
 
 /* ---- text ----------------------------------------------------------------------------------- */
@@ -465,7 +509,7 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
   }
   for (int b = 0; b < r->bench_count; b++) {
     fprintf(out, "  %s:\n", SHOWN(r->benches[b], shown));
-    source_text(r, f, b, line, sizeof line);
+    source_text(f, b, line, sizeof line);
     fprintf(out, "    %s\n", SHOWN(line, shown));
     for (int i = 0; i < f->row_count; i++) {
       const report_freeze_row *row = &f->rows[i];
@@ -630,7 +674,7 @@ static void write_json(const report_data *r, const void *prepared, FILE *out) {
   for (int b = 0; b < r->bench_count; b++) {
     fputs(b ? ",{\"bench\":" : "{\"bench\":", out);
     ts_json_string(out, r->benches[b]);
-    source_text(r, f, b, text, sizeof text);
+    source_text(f, b, text, sizeof text);
     ts_json_string_member(out, "predicted_by", text);
     advice_text(r, f, b, text, sizeof text);
     ts_json_string_member(out, "advice", text);
@@ -770,7 +814,7 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
       fputs("</td></tr>\n", out);
     }
     fputs("</tbody></table></div>\n<p class=\"note\">", out);
-    source_text(r, f, b, line, sizeof line);
+    source_text(f, b, line, sizeof line);
     report_html_text(out, line);
     fputs(".</p>\n", out);
     write_chart(r, f, b, out);

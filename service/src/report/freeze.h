@@ -62,5 +62,26 @@ int report_freeze_cost_text(const report_cell *cell, char *buf, size_t len);
 /* "2.00 % (95 % CI 1.75 to 2.25 %)" for a prediction's wake-up share, with ", threads 0.01 %
    (...)" when it has a thread share; written like snprintf. */
 int report_freeze_prediction_text(const report_cost_prediction *p, char *buf, size_t len);
+/* "predicted by cost run 12's model (6 conditions, 10 blocks): per 1,000 wake-ups/s 0.40 % (95 %
+   CI 0.35 to 0.45 %); per 1,000 threads 0.01 % (...)" for benchmark b of the model, or
+   "predicted: none (why)"; written like snprintf. */
+int report_freeze_model_text(int64_t cost_run, const report_cost *model, int b, char *buf,
+                             size_t len);
+
+/* What a running program costs benchmark `bench`, in % (above 0: it makes it slower). */
+typedef struct report_program_cost {
+  int predicted;           /* 1: the model predicts cost, low .. high */
+  double cost, low, high;  /* its wake-ups' share plus its threads', the intervals' ends added */
+  int64_t run;             /* the run that measured it by freezing it alone; 0: none did */
+  const report_cell *cell; /* that run's comparison (report_freeze_cost_of reads it); or NULL */
+} report_program_cost;
+/* The prediction of benchmark model_bench of `model` (NULL: none) for a program waking
+   wakeups_per_s times a second with `threads` threads (below 0: not known), and the comparison
+   of the first of `runs` (newest first) with a condition freeze:NAME freezing it alone (`name`
+   in any case), on its benchmark named `bench` (NULL or not there: its first). */
+void report_program_cost_of(const report_cost *model, int model_bench,
+                            const report_data *const *runs, int run_count, const char *bench,
+                            const char *name, double wakeups_per_s, double threads,
+                            report_program_cost *out);
 
 #endif
