@@ -790,7 +790,7 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
       report_html_text(out, line);
       fputs("</b></p>\n", out);
     }
-    fputs("<div class=\"wrap\"><table>\n<thead><tr><th class=\"cond\">programs</th>"
+    fputs("<div class=\"wrap\"><table class=\"prose\">\n<thead><tr><th class=\"cond\">programs</th>"
           "<th>wake-ups/s</th><th>threads</th><th>predicted</th><th>measured</th></tr></thead>\n"
           "<tbody>\n",
           out);
