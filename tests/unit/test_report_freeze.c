@@ -25,46 +25,20 @@ static const double own_jitter[8] = {0.05, -0.08, 0.03, 0.1, -0.02, -0.06, 0.07,
 /* The program "unsure" scatters widely: its interval holds 0 and reaches past the margin. */
 static const double unsure_scatter[8] = {2.0, -1.5, 1.8, -1.2, 2.2, -0.8, 1.5, -1.0};
 
-/* The effect of a condition in % (the model's scale: 100 x log ratio). */
-typedef double (*effect_fn)(const load_spec *spec, const char *condition, int block);
+/* How a run's trials score: the effect of a condition in % (the model's scale: 100 x log
+   ratio) and the metrics each trial stores. */
+typedef struct run_shape {
+  double (*effect)(const load_spec *spec, const char *condition, int block);
+  int (*metrics_of)(const load_spec *spec, store_metric *m);
+} run_shape;
 
-/* Stores a finished run of `preset` with `conditions`, builtin-st, `blocks` blocks, each trial
-   scoring 100 * exp(effect / 100) plus the block's jitter and a little of its own, with the
-   metrics metrics_of gives it. */
-static int64_t make_run(store *s, const char *preset, const char *conditions, int blocks,
-                        effect_fn effect,
-                        int (*metrics_of)(const load_spec *spec, store_metric *m)) {
-  ts_err err;
-  plan p;
-  CHECK_INT(plan_preset(preset, &p, &err), TS_OK);
-  CHECK_INT(plan_set(&p, "conditions", conditions, &err), TS_OK);
-  char reps[8];
-  snprintf(reps, sizeof reps, "%d", blocks);
-  CHECK_INT(plan_set(&p, "reps", reps, &err), TS_OK);
-  char text[PLAN_FORMAT_MAX];
-  plan_format(&p, text, sizeof text);
-  store_run_info info = {p.name, text, 3, "2026-01-01T00:00:00.000Z", "host", "Linux", "cpu", 2,
-                         "1.0",  NULL, 0};
-  static store_trial_plan trials[PLAN_MAX_CONDITIONS * 8];
-  int n = 0;
-  for (int rep = 1; rep <= blocks; rep++)
-    for (int c = 0; c < p.condition_count; c++)
-      trials[n] = (store_trial_plan){n + 1, rep, p.conditions[c].text, "builtin-st", 0}, n++;
-  int64_t run_id = 0;
-  CHECK_INT(store_run_begin(s, &info, trials, n, &run_id, &err), TS_OK);
-  for (int i = 0; i < n; i++) {
-    int c = plan_condition_index(&p, trials[i].condition);
-    const load_spec *spec = &p.conditions[c];
-    int block = trials[i].block;
-    double score = 100 * exp(effect(spec, trials[i].condition, block) / 100) + jitter[block - 1] +
-                   own_jitter[(block + c) % 8];
-    store_metric metrics[4];
-    int m = metrics_of(spec, metrics);
-    CHECK_INT(test_finish_trial(s, trials[i].id, score, m, metrics, &err), TS_OK);
-  }
-  CHECK_INT(store_run_end(s, run_id, STORE_RUN_FINISHED, NULL, "2026-01-01T00:02:00.000Z", &err),
-            TS_OK);
-  return run_id;
+/* Each trial scores 100 * exp(effect / 100) plus the block's jitter and a little of its own. */
+static double shaped_trial(void *ctx, const load_spec *spec, const char *condition, int c,
+                           int block, store_metric *metrics, int *count) {
+  const run_shape *shape = ctx;
+  *count = shape->metrics_of(spec, metrics);
+  return 100 * exp(shape->effect(spec, condition, block) / 100) + jitter[block - 1] +
+         own_jitter[(block + c) % 8];
 }
 
 static double planned_wakeups(const load_spec *spec) {
@@ -284,13 +258,12 @@ int main(void) {
     fprintf(stderr, "cannot open the test databases: %s\n", err.text);
     return 1;
   }
-  cost_run = make_run(db, "cost",
-                      "baseline, sleep:15000@5s, sleep:1500@500ms, sleep:150@50ms, "
-                      "sleep:15000@500ms, wait:15000, sleep:1500@5s",
-                      5, wakeups_cost, switches_metric);
-  freeze_run = make_run(db, "quick", FREEZE_CONDITIONS, 8, freeze_effect, program_metrics);
+  run_shape cost_shape = {wakeups_cost, switches_metric};
+  run_shape freeze_shape = {freeze_effect, program_metrics};
+  cost_run = test_store_run(db, "cost", NULL, 5, shaped_trial, &cost_shape);
+  freeze_run = test_store_run(db, "quick", FREEZE_CONDITIONS, 8, shaped_trial, &freeze_shape);
   lone_freeze_run =
-      make_run(no_cost_db, "quick", FREEZE_CONDITIONS, 8, freeze_effect, program_metrics);
+      test_store_run(no_cost_db, "quick", FREEZE_CONDITIONS, 8, shaped_trial, &freeze_shape);
   RUN_CASE(a_condition_names_its_programs);
   RUN_CASE(the_costs_are_predicted_and_measured);
   RUN_CASE(text_names_the_costs_and_advises);
