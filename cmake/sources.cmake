@@ -105,6 +105,7 @@ set(TS_CORE_SOURCES
   service/src/report/checks.c
   service/src/report/compare.c
   service/src/report/cost.c
+  service/src/report/freeze.c
   service/src/report/counts.c
   service/src/report/data.c
   service/src/report/format.c

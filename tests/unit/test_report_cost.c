@@ -20,50 +20,29 @@ static store *db;
 static const double jitter[5] = {-0.3, 0.1, 0.25, -0.15, 0.1};
 static const double own_jitter[8] = {0.05, -0.08, 0.03, 0.1, -0.02, -0.06, 0.07, -0.04};
 
+/* A trial of a run whose effects `ctx` gives (double (*)(const load_spec *)): 100 *
+   exp(effect / 100) (the model's scale: effects are 100 x log ratios) plus the block's jitter,
+   shared by its conditions, and a fifth of another one of its own, so the paired comparisons
+   have a spread to weigh them by; the load's switches are stored as 0.98 times the planned
+   wake-ups. */
+static double effect_trial(void *ctx, const load_spec *spec, const char *condition, int c,
+                           int block, store_metric *metrics, int *count) {
+  double (*const *effect)(const load_spec *) = ctx;
+  (void)condition;
+  double wakeups = 0;
+  for (int k = 0; k < spec->part_count; k++)
+    if (strcmp(spec->parts[k].scenario->name, "sleep") == 0)
+      wakeups += load_part_wakeups_per_s(&spec->parts[k]);
+  metrics[0] = (store_metric){"load.switches_per_s", 0.98 * wakeups};
+  *count = 1;
+  return 100 * exp((*effect)(spec) / 100) + jitter[block - 1] + own_jitter[(block + c) % 8];
+}
+
 /* Stores a finished run of `preset` (optionally with its conditions replaced) of builtin-st,
-   `blocks` blocks (at most 5), each condition scoring 100 * exp(effect(condition) / 100) (the
-   model's scale: effects are 100 x log ratios) plus the
-   block's jitter and a little of its own; the load's switches are stored as 0.98 times the planned
-   wake-ups. Returns the run's id.
- */
+   `blocks` blocks (at most 5), each trial as effect_trial scores it. Returns the run's id. */
 static int64_t make_run(const char *preset, const char *conditions, int blocks,
                         double (*effect)(const load_spec *spec)) {
-  ts_err err;
-  plan p;
-  CHECK_INT(plan_preset(preset, &p, &err), TS_OK);
-  if (conditions)
-    CHECK_INT(plan_set(&p, "conditions", conditions, &err), TS_OK);
-  char reps[8];
-  snprintf(reps, sizeof reps, "%d", blocks);
-  CHECK_INT(plan_set(&p, "reps", reps, &err), TS_OK);
-  char text[PLAN_FORMAT_MAX];
-  plan_format(&p, text, sizeof text);
-  store_run_info info = {p.name, text, 3, "2026-01-01T00:00:00.000Z", "host", "Linux", "cpu", 2,
-                         "1.0",  NULL, 0};
-  static store_trial_plan trials[PLAN_MAX_CONDITIONS * 5];
-  int n = 0;
-  for (int rep = 1; rep <= blocks; rep++)
-    for (int c = 0; c < p.condition_count; c++)
-      trials[n] = (store_trial_plan){n + 1, rep, p.conditions[c].text, "builtin-st", 0}, n++;
-  int64_t run_id = 0;
-  CHECK_INT(store_run_begin(db, &info, trials, n, &run_id, &err), TS_OK);
-  for (int i = 0; i < n; i++) {
-    const load_spec *spec = &p.conditions[plan_condition_index(&p, trials[i].condition)];
-    double wakeups = 0;
-    for (int k = 0; k < spec->part_count; k++)
-      if (strcmp(spec->parts[k].scenario->name, "sleep") == 0)
-        wakeups += load_part_wakeups_per_s(&spec->parts[k]);
-    /* The block's jitter is shared by its conditions; a fifth of another one is each trial's
-       own, so the paired comparisons have a spread to weigh them by. */
-    int c = plan_condition_index(&p, trials[i].condition);
-    double score = 100 * exp(effect(spec) / 100) + jitter[trials[i].block - 1] +
-                   own_jitter[(trials[i].block + c) % 8];
-    store_metric metrics[1] = {{"load.switches_per_s", 0.98 * wakeups}};
-    CHECK_INT(test_finish_trial(db, trials[i].id, score, 1, metrics, &err), TS_OK);
-  }
-  CHECK_INT(store_run_end(db, run_id, STORE_RUN_FINISHED, NULL, "2026-01-01T00:02:00.000Z", &err),
-            TS_OK);
-  return run_id;
+  return test_store_run(db, preset, conditions, blocks, effect_trial, &effect);
 }
 
 /* -0.4 % per 1,000 wake-ups per second, nothing per thread. */

@@ -33,6 +33,48 @@ static inline int test_finish_trial(store *db, int64_t trial_id, double score, i
   return store_trial_finish(db, trial_id, &result, err);
 }
 
+/* One trial's score and metrics (at most 4, their count in *metric_count) of a stored run: the
+   condition's load, its text and index, the trial's block (1-based). */
+typedef double (*test_trial_fn)(void *ctx, const load_spec *spec, const char *condition, int c,
+                                int block, store_metric *metrics, int *metric_count);
+
+/* Stores a finished run of `preset` (its conditions replaced when `conditions` is not NULL) of
+   builtin-st, `blocks` blocks (at most 8), each trial finished as trial(ctx, ...) says. Returns
+   the run's id. */
+static inline int64_t test_store_run(store *db, const char *preset, const char *conditions,
+                                     int blocks, test_trial_fn trial, void *ctx) {
+  ts_err err;
+  plan p;
+  CHECK_INT(plan_preset(preset, &p, &err), TS_OK);
+  if (conditions)
+    CHECK_INT(plan_set(&p, "conditions", conditions, &err), TS_OK);
+  char reps[8];
+  snprintf(reps, sizeof reps, "%d", blocks);
+  CHECK_INT(plan_set(&p, "reps", reps, &err), TS_OK);
+  char text[PLAN_FORMAT_MAX];
+  plan_format(&p, text, sizeof text);
+  store_run_info info = {p.name, text, 3, "2026-01-01T00:00:00.000Z", "host", "Linux", "cpu", 2,
+                         "1.0",  NULL, 0};
+  static store_trial_plan trials[PLAN_MAX_CONDITIONS * 8];
+  int n = 0;
+  for (int rep = 1; rep <= blocks; rep++)
+    for (int c = 0; c < p.condition_count; c++)
+      trials[n] = (store_trial_plan){n + 1, rep, p.conditions[c].text, "builtin-st", 0}, n++;
+  int64_t run_id = 0;
+  CHECK_INT(store_run_begin(db, &info, trials, n, &run_id, &err), TS_OK);
+  for (int i = 0; i < n; i++) {
+    int c = plan_condition_index(&p, trials[i].condition);
+    store_metric metrics[4];
+    int count = 0;
+    double score =
+        trial(ctx, &p.conditions[c], trials[i].condition, c, trials[i].block, metrics, &count);
+    CHECK_INT(test_finish_trial(db, trials[i].id, score, count, metrics, &err), TS_OK);
+  }
+  CHECK_INT(store_run_end(db, run_id, STORE_RUN_FINISHED, NULL, "2026-01-01T00:02:00.000Z", &err),
+            TS_OK);
+  return run_id;
+}
+
 /* What was written to f (a tmpfile), as a string the caller frees; closes f. NULL (and a failed
    check) when it cannot be read. */
 static inline char *test_read_back(FILE *f) {

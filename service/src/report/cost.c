@@ -190,6 +190,39 @@ report_cost *report_cost_compute(const report_data *r) {
   return c;
 }
 
+/* A coefficient (% per 1,000, below 0: slower) times `per_1000` thousands, as a cost (above 0:
+   slower); NaN ends where the term was not fitted. */
+static void scaled_cost(const report_cost_term *t, double per_1000, double *cost, double *low,
+                        double *high) {
+  *cost = -t->estimate * per_1000;
+  *low = -t->high * per_1000;
+  *high = -t->low * per_1000;
+}
+
+int report_cost_predict(const report_cost *c, int b, double wakeups_per_s, double threads,
+                        report_cost_prediction *out, const char **why) {
+  *out = (report_cost_prediction){NAN, NAN, NAN, NAN, NAN, NAN};
+  const report_cost_bench *cb = &c->bench[b];
+  if (!c->applies) {
+    *why = "the cost run has too few sleep and wait conditions for a model";
+    return 0;
+  }
+  if (cb->answer == REPORT_COST_TOGETHER) {
+    *why = "the cost run could not separate wake-ups from threads (they rose together)";
+    return 0;
+  }
+  if (cb->answer == REPORT_COST_NO_FIT) {
+    *why = "the cost run's model could not be fitted";
+    return 0;
+  }
+  if (cb->answer == REPORT_COST_SEPARATED)
+    scaled_cost(&cb->wakeups, wakeups_per_s / 1000, &out->wakeups, &out->wakeups_low,
+                &out->wakeups_high);
+  if (threads >= 0) /* the thread term is in both the separated fit and the threads-only one */
+    scaled_cost(&cb->threads, threads / 1000, &out->threads, &out->threads_low, &out->threads_high);
+  return 1;
+}
+
 /* ---- words ---------------------------------------------------------------------------------- */
 
 /* Decimals that show an interval's size: fewer for large numbers, more for tiny ones, and enough

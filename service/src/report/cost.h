@@ -70,4 +70,17 @@ typedef struct report_cost {
 
 /* The cost model of a run; NULL when out of memory. Free with free(). */
 report_cost *report_cost_compute(const report_data *r);
+
+/* What the model of benchmark b predicts a program costs: its wake-ups' share (wakeups_per_s /
+   1,000 times the wake-up coefficient, with that coefficient's 95 % interval scaled alike) and,
+   where the model fitted one, its threads' share, in % of the benchmark's speed (above 0: the
+   program makes it slower). Each share is NaN where the model has no such term. */
+typedef struct report_cost_prediction {
+  double wakeups, wakeups_low, wakeups_high;
+  double threads, threads_low, threads_high;
+} report_cost_prediction;
+/* 1 when the model of b predicts anything (a wake-up or a thread term), else 0 with *why saying
+   what it lacks ("the cost run could not separate wake-ups from threads", ...). */
+int report_cost_predict(const report_cost *c, int b, double wakeups_per_s, double threads,
+                        report_cost_prediction *out, const char **why);
 #endif

@@ -7,6 +7,7 @@
 #include "../stats/multiplicity.h"
 #include "../quiet/quiet.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -652,6 +653,7 @@ void report_data_free(report_data *r) {
   if (r->subscores)
     free(r->subscores->items);
   free(r->subscores);
+  report_data_free(r->machine_cost);
   free(r);
 }
 
@@ -712,6 +714,49 @@ static int read_run(store *s, report_data *r, const plan **p, plan **own, ts_err
   return TS_OK;
 }
 
+typedef struct latest_cost {
+  int64_t except, found;
+} latest_cost;
+
+static int find_cost_run(void *ctx, const store_run_row *row) {
+  latest_cost *l = ctx;
+  if (row->id != l->except && strcmp(row->plan_name, "cost") == 0 &&
+      row->status == STORE_RUN_FINISHED && !row->imported_from[0])
+    l->found = row->id;
+  return l->found != 0;
+}
+
+int report_latest_cost_run(store *s, int64_t except, int64_t *run_id, ts_err *err) {
+  latest_cost l = {except, 0};
+  int rc = store_runs(s, INT_MAX, find_cost_run, &l, err);
+  *run_id = l.found;
+  return rc;
+}
+
+int report_freezes_programs(const report_data *r) {
+  for (int c = 0; c < r->condition_count; c++)
+    if (strstr(r->conditions[c], "freeze:"))
+      return 1;
+  return 0;
+}
+
+/* A run that freezes programs reads the machine's cost run too, for its predicted costs. */
+static int read_machine_cost(store *s, report_data *r, ts_err *err) {
+  int64_t cost_run = 0;
+  /* A cost run's own report (one that also froze programs) predicts from no other. */
+  if (!report_freezes_programs(r) || (r->have_run && strcmp(r->run.plan_name, "cost") == 0))
+    return TS_OK;
+  int rc = report_latest_cost_run(s, r->run_id, &cost_run, err);
+  if (rc != TS_OK || cost_run == 0)
+    return rc;
+  rc = report_data_read(s, cost_run, NULL, REPORT_WITH_RUN | REPORT_WITH_STATS, &r->machine_cost,
+                        err);
+  if (rc != TS_OK)
+    ts_err_prefix(err, "the cost run %lld this run's predicted costs come from",
+                  (long long)cost_run);
+  return rc;
+}
+
 int report_data_read(store *s, int64_t run_id, const plan *p, int flags, report_data **out,
                      ts_err *err) {
   report_data *r = calloc(1, sizeof *r);
@@ -748,6 +793,8 @@ int report_data_read(store *s, int64_t run_id, const plan *p, int flags, report_
     }
   if (rc == TS_OK && (flags & REPORT_WITH_STATS))
     rc = read_stats(s, r, err);
+  if (rc == TS_OK && (flags & REPORT_WITH_STATS))
+    rc = read_machine_cost(s, r, err);
   if (rc != TS_OK) {
     report_data_free(r);
     return rc;
@@ -757,7 +804,8 @@ int report_data_read(store *s, int64_t run_id, const plan *p, int flags, report_
 }
 
 int report_data_compute(report_data *r, ts_err *err) {
-  return r->flags & REPORT_WITH_STATS ? compute_stats(r, err) : TS_OK;
+  int rc = r->flags & REPORT_WITH_STATS ? compute_stats(r, err) : TS_OK;
+  return rc == TS_OK && r->machine_cost ? compute_stats(r->machine_cost, err) : rc;
 }
 
 int report_data_load(store *s, int64_t run_id, const plan *p, int flags, report_data **out,

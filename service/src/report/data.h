@@ -154,6 +154,10 @@ typedef struct report_data {
      trials are all done, in seconds; NaN when there is none. */
   double block_seconds;
   struct subscore_list *subscores; /* REPORT_WITH_STATS: the sub-scores read, for the kernels */
+  /* REPORT_WITH_STATS, when a condition freezes programs: this database's latest finished run of
+     the cost preset measured here (report_latest_cost_run), read and computed with the run, for
+     the costs its model predicts; NULL when there is none. */
+  struct report_data *machine_cost;
 } report_data;
 
 /* The sentence under a verdict: "could detect ±0.27 % (95 % confidence, 80 % power)", and for an
@@ -193,6 +197,12 @@ int report_data_load(store *s, int64_t run_id, const plan *p, int flags, report_
 int report_data_read(store *s, int64_t run_id, const plan *p, int flags, report_data **out,
                      ts_err *err);
 int report_data_compute(report_data *r, ts_err *err);
+/* The id of the newest finished run of the cost preset measured on this machine (not imported)
+   in s, other than `except`; 0 when there is none. */
+int report_latest_cost_run(store *s, int64_t except, int64_t *run_id, ts_err *err);
+/* 1 when a condition of the report freezes programs (a freeze: part). */
+int report_freezes_programs(const report_data *r);
+
 /* Calls trial for each of the run's trials in sequence order, then metric for each of their
    metrics (by trial sequence, then name), each list ending early when its callback returns
    non-zero: from the model when it holds them (REPORT_WITH_TRIALS, s may then be NULL), else

@@ -10,16 +10,17 @@
     X(header,      1,  0,  1,  1) \
     X(headline,    2,  0,  0,  2) \
     X(benchmarks,  3,  3,  5,  4) \
-    X(census,      4,  2,  4,  5) \
-    X(cost,        5,  4,  2,  6) \
-    X(calibration, 6,  5,  6,  7) \
-    X(timers,      7,  0,  0,  9) \
-    X(time,        8,  6,  8,  10) \
-    X(counts,      9,  0,  0,  3) \
-    X(checks,      10, 0,  7,  8) \
-    X(placement,   11, 0,  0,  11) \
-    X(plan,        0,  0,  3,  12) \
-    X(trials,      0,  1,  9,  0)
+    X(freeze,      4,  4,  6,  5) \
+    X(census,      5,  2,  4,  6) \
+    X(cost,        6,  5,  2,  7) \
+    X(calibration, 7,  6,  7,  8) \
+    X(timers,      8,  0,  0,  10) \
+    X(time,        9,  7,  9,  11) \
+    X(counts,      10, 0,  0,  3) \
+    X(checks,      11, 0,  8,  9) \
+    X(placement,   12, 0,  0,  12) \
+    X(plan,        0,  0,  3,  13) \
+    X(trials,      0,  1,  10, 0)
 
 #define DECLARE_SECTION(name, text, csv, json, html) extern const report_section report_section_##name;
 REPORT_SECTIONS(DECLARE_SECTION)
