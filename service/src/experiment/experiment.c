@@ -887,24 +887,26 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
 
   /* Adaptive repetitions: one more block at a time until every comparison is as precise as asked,
      or the budget is spent. */
-  while (rc == TS_OK && p->precision_pct > 0 && !stopped_at) {
+  const double target = precision_target(p);
+  while (rc == TS_OK && p->precision_pct != 0 && !stopped_at) {
     double widest = 0;
     rc = precision_widest_interval(s, run_id, p, &widest, err);
     if (rc != TS_OK)
       break;
     char text[256];
-    if (widest <= p->precision_pct) {
+    if (widest <= target) {
       snprintf(text, sizeof text,
-               "precision reached: every 95%% CI is within ±%.2f%% (asked ±%g%%)", widest,
-               p->precision_pct);
+               "precision reached: every 95%% CI is within ±%.2f%% (asked ±%.3g%%)", widest,
+               target);
       note(observer, text);
       break;
     }
     if (plat_clock_ns() - began >= p->budget_ns || l.last_block >= PLAN_MAX_REPS) {
       snprintf(text, sizeof text,
                "budget spent before the precision was reached: the widest 95%% CI is ±%.2f%% "
-               "(asked ±%g%%)",
-               widest, p->precision_pct);
+               "(asked ±%.3g%%)%s",
+               widest, target,
+               isfinite(widest) ? "" : " (fewer complete blocks than the check needs)");
       note(observer, text);
       break;
     }
@@ -914,8 +916,13 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
     rc = store_trials_append(s, run_id, trials, n, err);
     if (rc != TS_OK)
       break;
-    snprintf(text, sizeof text, "widest 95%% CI ±%.2f%% > ±%g%%: adding block %d", widest,
-             p->precision_pct, l.last_block + 1);
+    if (isfinite(widest))
+      snprintf(text, sizeof text, "widest 95%% CI ±%.2f%% > ±%.3g%%: adding block %d", widest,
+               target, l.last_block + 1);
+    else /* precision_widest_interval: not judged before SEQ_PRECISION_MIN_BLOCKS */
+      snprintf(text, sizeof text,
+               "precision (±%.3g%%) is checked from %d complete blocks on: adding block %d", target,
+               SEQ_PRECISION_MIN_BLOCKS, l.last_block + 1);
     note(observer, text);
     l.count = 0;
     for (int i = 0; i < n && i < per_block; i++) {
