@@ -109,9 +109,11 @@ typedef struct runner {
 /* The quiet gate gives way to recording after this many timeouts in a row: a machine that is busy
    for 2 trials' timeouts is busy for the run, and waiting would only stretch it. */
 #define RUNNER_GATE_TIMEOUTS 2
-/* A census that costs more CPU than this (census.cpu_ms; 15,000 threads: 0.3 to 0.5 s, 1,500:
-   about 30 ms) is taken on every CENSUS_EVERY-th trial of its condition only; the others' counts
-   are missing (-1, no metrics), not zero. */
+/* A census that costs more CPU than this is taken on every CENSUS_EVERY-th trial of its
+   condition only; the others' counts are missing (-1, no metrics), not zero. Measured on a busy
+   2-core VM (census.cpu_ms, quick): 1,500 sleepers 43-46 ms, 5,000 132-160 ms, 15,000 690-737
+   ms. 100 ms keeps every census up to a few thousand threads (at most 2 % of a trial) and samples
+   the ones that cost 3 to 10 % of theirs. */
 #define CENSUS_COSTLY_NS (100 * TS_NS_PER_MS)
 #define CENSUS_EVERY 3
 /* The share of a trial's time iterations = auto aims at, above the 60 % it promises: the warm-up
