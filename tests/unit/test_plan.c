@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_plan.c - plans: presets, plan files and settings (what is accepted, what is refused with
    file and line), the stored text read back unchanged, and the interleaved order of trials. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "experiment/experiment.h"
+#include "experiment/precision.h"
 #include "plan/plan.h"
 #include "threadsoup/buf.h"
 #include "threadsoup/plat.h"
@@ -71,7 +73,7 @@ static void presets_and_settings(void) {
   CHECK_INT(plan_set(&p, "precision", "0.5%", &err), TS_OK);
   CHECK(p.precision_pct > 0.49 && p.precision_pct < 0.51);
   CHECK_INT(plan_set(&p, "precision", "lots", &err), TS_EUSAGE);
-  CHECK_STR_CONTAINS(err.text, "accepted: off, or 0.01% to 50%");
+  CHECK_STR_CONTAINS(err.text, "accepted: off, default, or 0.01% to 50%");
   CHECK_INT(plan_set(&p, "quiet-cpu", "off", &err), TS_OK);
   CHECK(p.quiet_cpu_pct == 0);
   CHECK_INT(plan_set(&p, "colour", "blue", &err), TS_EUSAGE);
@@ -81,6 +83,40 @@ static void presets_and_settings(void) {
   CHECK_INT(plan_set(&p, "bench", "command", &err), TS_OK);
   CHECK_INT(plan_check(&p, &err), TS_EUSAGE);
   CHECK_STR_CONTAINS(err.text, "needs a command line");
+}
+
+/* "default" is 0.62 x the margin; a budget given without a precision asks for it, and a precision
+   given (off too) or stored with the plan stays as it is. */
+static void a_budget_alone_asks_for_the_default_precision(void) {
+  plan p;
+  ts_err err;
+  CHECK_INT(plan_parse("precision = default\nmargin = 2%\n", "test", &p, &err), TS_OK);
+  CHECK(p.precision_pct == PLAN_PERCENT_DERIVED);
+  CHECK(fabs(precision_target(&p) - 1.24) < 1e-9);
+  CHECK_INT(plan_parse("budget = 10m\n", "test", &p, &err), TS_OK);
+  CHECK(p.precision_pct == PLAN_PERCENT_DERIVED);
+  CHECK(fabs(precision_target(&p) - 0.62) < 1e-9);
+  CHECK_INT(plan_parse("budget = 10m\nprecision = off\n", "test", &p, &err), TS_OK);
+  CHECK(p.precision_pct == 0);
+  CHECK_INT(plan_parse("precision = 2%\nbudget = 10m\n", "test", &p, &err), TS_OK);
+  CHECK(p.precision_pct == 2);
+  CHECK_INT(plan_parse("reps = 4\n", "test", &p, &err), TS_OK);
+  CHECK(p.precision_pct == 0);
+  /* Stored text names both, so a stored plan without precision reads back without it. */
+  char text[PLAN_FORMAT_MAX];
+  CHECK_INT(plan_preset("quick", &p, &err), TS_OK);
+  plan_format(&p, text, sizeof text);
+  CHECK_INT(plan_parse(text, "stored", &p, &err), TS_OK);
+  CHECK(p.precision_pct == 0);
+  /* On the command line: --budget on a preset without a precision. */
+  CHECK_INT(plan_set(&p, "budget", "10m", &err), TS_OK);
+  CHECK(p.precision_pct == PLAN_PERCENT_DERIVED);
+  CHECK_INT(plan_set(&p, "precision", "1%", &err), TS_OK);
+  CHECK_INT(plan_set(&p, "budget", "20m", &err), TS_OK);
+  CHECK(p.precision_pct == 1);
+  CHECK_INT(plan_set(&p, "precision", "sometimes", &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "precision: 'sometimes' is not accepted (accepted: off, default, "
+                               "or 0.01% to 50%)");
 }
 
 static void plan_files_name_file_and_line(void) {
@@ -220,7 +256,7 @@ static const struct {
     {"settle", "0s to 1h", "0s", "1h", "-1s", "3601s"},
     {"iterations", "auto, or 1 to 8", "1", "8", "0", "9"},
     {"work-scale", "0.001 to 1000", "0.001", "1000", "0.0009", "1000.1"},
-    {"precision", "off, or 0.01% to 50%", "0.01%", "50%", "0.009%", "50.1%"},
+    {"precision", "off, default, or 0.01% to 50%", "0.01%", "50%", "0.009%", "50.1%"},
     {"budget", "1m to 168h", "1m", "168h", "59s", "169h"},
     {"quiet-cpu", "off, or 1% to 100%", "1%", "100%", "0.5%", "101%"},
     {"quiet-timeout", "0s to 1h", "0s", "1h", "-1ms", "61m"},
@@ -251,6 +287,7 @@ static void every_bound_is_enforced_and_named(void) {
   CHECK_STR_CONTAINS(err.text, "margin: '60%' is not accepted (accepted: auto, or 0.1% to 50%)");
   /* The words of percent settings, and values a shortened %g would have changed. */
   round_trips("precision", "off", "off");
+  round_trips("precision", "default", "default");
   round_trips("margin", "auto", "auto");
   round_trips("iterations", "auto", "auto");
   CHECK_INT(plan_set(&p, "iterations", "9", &err), TS_EUSAGE);
@@ -509,9 +546,16 @@ static void old_stored_text_still_reads(void) {
   CHECK_INT(plan_parse(stored, "stored plan", &p, &err), TS_OK);
   plan_format(&p, text, sizeof text);
   CHECK_STR_EQ(text, now);
+  /* An old run of quick keeps the settings it ran with, not today's preset's. */
+  static const char *const quick_now =
+      "name = quick\n"
+      "conditions = baseline, sleep:1500@500ms, sleep:5000@500ms, sleep:15000@500ms\n"
+      "bench = builtin-st\nreps = 5\nwarmup = 1\nsettle = 500ms\niterations = 1\n"
+      "work-scale = 1\nprecision = off\nbudget = 1h\nstop-when-decided = off\nquiet-cpu = 25%\n"
+      "quiet-timeout = 2s\nmargin = auto\ntimeout = 10m\nquiet = off\nprocess = separate\n";
   CHECK_INT(plan_preset("quick", &p, &err), TS_OK);
   plan_format(&p, text, sizeof text);
-  CHECK_STR_EQ(text, now);
+  CHECK_STR_EQ(text, quick_now);
   const char *older = "name = mine\nconditions = baseline\nbench = command\nreps = 3\n"
                       "precision = 0.5%\nmargin = 2%\nquiet = on\ncommand = echo 1\n"
                       "score-regex = ([0-9]+)\n7zip = /opt/7zz\n";
@@ -546,6 +590,8 @@ static void help_comes_from_the_table(void) {
   CHECK_STR_CONTAINS(flat, "; accepted: 1 to 1000; default 5\n");
   CHECK_STR_CONTAINS(flat, "  --margin P|auto ");
   CHECK_STR_CONTAINS(flat, "; accepted: auto, or 0.1% to 50%; default auto\n");
+  CHECK_STR_CONTAINS(flat, "  --precision P|off|default ");
+  CHECK_STR_CONTAINS(flat, "; accepted: off, default, or 0.01% to 50%; default off\n");
   CHECK_STR_CONTAINS(flat, "  --budget DURATION ");
   CHECK_STR_CONTAINS(flat, "; accepted: 1m to 168h; default 1h\n");
   CHECK_STR_CONTAINS(flat, "  --7zip PATH ");
@@ -616,6 +662,7 @@ int main(void) {
   RUN_CASE(conditions_parse_to_canonical_text);
   RUN_CASE(conditions_refused_with_reasons);
   RUN_CASE(presets_and_settings);
+  RUN_CASE(a_budget_alone_asks_for_the_default_precision);
   RUN_CASE(plan_files_name_file_and_line);
   RUN_CASE(plan_files_from_windows_editors);
   RUN_CASE(stored_text_reads_back_the_same);

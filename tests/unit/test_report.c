@@ -429,6 +429,45 @@ static void more_blocks_come_with_their_time(void) {
   free(r);
 }
 
+/* A run with a precision target it did not reach names what widened its interval, by the first
+   rule that holds: the load's variance ratio, the machine's drift, else the benchmark's spread;
+   within the target, or without one, it says nothing. */
+static void an_unreached_precision_names_its_noise(void) {
+  report_data *r = calloc(1, sizeof *r);
+  REQUIRE(r != NULL);
+  r->baseline = 0;
+  r->cells[0][0].d.cv = 0.075;
+  report_cell *cell = &r->cells[0][1];
+  cell->compared = 1;
+  cell->cmp.status = BLOCKED_OK;
+  cell->cmp.paired = 1;
+  cell->cmp.pairs = 74;
+  cell->cmp.sd_log = 0.0671; /* 95 % half-width 100 (exp(1.993 x 0.0671 / sqrt(74)) - 1) = 1.57 % */
+  cell->variance_ratio = 0.82;
+  r->drift[0].status = DRIFT_ETOOFEW;
+  char text[400];
+  CHECK_INT(report_precision_limit_text(r, 0, cell, text, sizeof text), 0); /* no target */
+  r->precision_target_pct = 0.62;
+  CHECK_INT(report_precision_limit_text(r, 0, cell, text, sizeof text), 1);
+  CHECK_STR_CONTAINS(text, "precision ±0.62 % not reached (95 % CI ±1.57 %): what widens it is the "
+                           "benchmark's own spread on this machine (the baseline's cv 7.5 %");
+  CHECK_STR_CONTAINS(text, "; about 4");
+  CHECK_STR_CONTAINS(text, " blocks in all would reach it");
+  r->drift[0].status = DRIFT_OK;
+  r->drift[0].flagged = 1;
+  r->drift[0].change_percent = -4.2;
+  CHECK_INT(report_precision_limit_text(r, 0, cell, text, sizeof text), 1);
+  CHECK_STR_CONTAINS(text, "the machine's drift: the baseline changed by -4.2 % over the run");
+  cell->variance_ratio = 3.66;
+  CHECK_INT(report_precision_limit_text(r, 0, cell, text, sizeof text), 1);
+  CHECK_STR_CONTAINS(text, "the load itself: it makes the benchmark 3.7 times as variable as the "
+                           "baseline (variance ratio)");
+  r->precision_target_pct = 2;
+  CHECK_INT(report_precision_limit_text(r, 0, cell, text, sizeof text), 0); /* reached */
+  CHECK_STR_EQ(text, "");
+  free(r);
+}
+
 /* A run in database s of `blocks` blocks, each running the baseline and k conditions on one
    benchmark; condition i's true effect is effects[i] % (a rate), each block shares a random
    effect (drift between blocks) and each trial has noise of about cv %, from a fixed generator.
@@ -914,6 +953,7 @@ int main(void) {
   RUN_CASE(each_kernel_has_its_own_verdict);
   RUN_CASE(sensitivity_is_the_scores_own);
   RUN_CASE(more_blocks_come_with_their_time);
+  RUN_CASE(an_unreached_precision_names_its_noise);
   RUN_CASE(precision_check_measures_the_reported_intervals);
   RUN_CASE(the_printed_interval_decides_the_verdict);
   RUN_CASE(the_same_run_reports_the_same_in_two_databases);

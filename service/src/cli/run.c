@@ -363,7 +363,7 @@ static int run_main(int argc, char **argv) {
     printf("%s", said);
     printf("ThreadSoup experiment '%s': %d condition(s) x %d benchmark(s) x %ld block(s)%s, "
            "seed %llu (--seed %llu repeats this order)\ndatabase: %s\n",
-           p.name, p.condition_count, p.bench_count, p.reps, p.precision_pct > 0 ? " or more" : "",
+           p.name, p.condition_count, p.bench_count, p.reps, p.precision_pct != 0 ? " or more" : "",
            (unsigned long long)seed, (unsigned long long)seed, db_path);
     /* What this plan can detect, from this machine's history: before it starts, at no cost. */
     estimate e;

@@ -364,7 +364,7 @@ int estimate_line(const estimate *e, const plan *p, int i, char *buf, size_t len
                      "%s: %ld block%s cannot tell an effect (a verdict needs %d complete "
                      "blocks)",
                      b->bench, e->blocks, e->blocks == 1 ? "" : "s", BLOCKED_MIN_PAIRS)
-      : p->precision_pct > 0
+      : p->precision_pct != 0
           ? snprintf(buf, len,
                      "%s: its first %ld blocks can tell effects of " PLUS_MINUS "%s or more in %s",
                      b->bench, e->blocks, effect, now)
@@ -384,7 +384,7 @@ int estimate_line(const estimate *e, const plan *p, int i, char *buf, size_t len
   char limit[96] = "";
   if (b->target_blocks > PLAN_MAX_REPS) {
     snprintf(limit, sizeof limit, "; a run stops adding blocks at %d", PLAN_MAX_REPS);
-  } else if (p->precision_pct > 0 && isfinite(seconds) &&
+  } else if (p->precision_pct != 0 && isfinite(seconds) &&
              seconds > (double)p->budget_ns / TS_NS_PER_S) {
     char words[64];
     estimate_duration_words((double)p->budget_ns / TS_NS_PER_S, words, sizeof words);

@@ -109,9 +109,11 @@ typedef struct runner {
 /* The quiet gate gives way to recording after this many timeouts in a row: a machine that is busy
    for 2 trials' timeouts is busy for the run, and waiting would only stretch it. */
 #define RUNNER_GATE_TIMEOUTS 2
-/* A census that costs more CPU than this (census.cpu_ms; 15,000 threads: 0.3 to 0.5 s, 1,500:
-   about 30 ms) is taken on every CENSUS_EVERY-th trial of its condition only; the others' counts
-   are missing (-1, no metrics), not zero. */
+/* A census that costs more CPU than this is taken on every CENSUS_EVERY-th trial of its
+   condition only; the others' counts are missing (-1, no metrics), not zero. Measured on a busy
+   2-core VM (census.cpu_ms, quick): 1,500 sleepers 43-46 ms, 5,000 132-160 ms, 15,000 690-737
+   ms. 100 ms keeps every census up to a few thousand threads (at most 2 % of a trial) and samples
+   the ones that cost 3 to 10 % of theirs. */
 #define CENSUS_COSTLY_NS (100 * TS_NS_PER_MS)
 #define CENSUS_EVERY 3
 /* The share of a trial's time iterations = auto aims at, above the 60 % it promises: the warm-up
@@ -387,10 +389,15 @@ static int run_trial(runner *rn, const trial_context *t, experiment_progress *pr
   /* A sleeper of the old load could still hold another timer resolution than this condition
      asks for, which the timer probe would see: then the old load goes first. */
   plat_resolution asked = load_spec_resolution(t->condition);
-  /* A freeze waits too: the old load's thaw must not land on this load's freeze. */
+  /* A freeze waits too: the old load's thaw must not land on this load's freeze. So does a load
+     that starts threads or processes: tearing down 15,000 threads while 5,000 start made the start
+     take 3.6-5.1 s instead of 1.0-1.6 s on a busy 2-core VM (both ask the kernel for the same
+     address space), more than the teardown alone takes; a baseline still settles beside it. */
   int freezes = freeze_spec_has(t->condition);
   uint64_t joined_first_ns =
-      rn->stopping && (rn->stopping_resolution != asked || freezes) ? teardown_join(rn) : 0;
+      rn->stopping && (rn->stopping_resolution != asked || freezes || t->condition->part_count > 0)
+          ? teardown_join(rn)
+          : 0;
   if (freezes) {
     int noted = experiment_freeze_note(t->s, t->condition, t->asker, err);
     if (noted != TS_OK)
@@ -890,24 +897,26 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
 
   /* Adaptive repetitions: one more block at a time until every comparison is as precise as asked,
      or the budget is spent. */
-  while (rc == TS_OK && p->precision_pct > 0 && !stopped_at) {
+  const double target = precision_target(p);
+  while (rc == TS_OK && p->precision_pct != 0 && !stopped_at) {
     double widest = 0;
     rc = precision_widest_interval(s, run_id, p, &widest, err);
     if (rc != TS_OK)
       break;
     char text[256];
-    if (widest <= p->precision_pct) {
+    if (widest <= target) {
       snprintf(text, sizeof text,
-               "precision reached: every 95%% CI is within ±%.2f%% (asked ±%g%%)", widest,
-               p->precision_pct);
+               "precision reached: every 95%% CI is within ±%.2f%% (asked ±%.3g%%)", widest,
+               target);
       note(observer, text);
       break;
     }
     if (plat_clock_ns() - began >= p->budget_ns || l.last_block >= PLAN_MAX_REPS) {
       snprintf(text, sizeof text,
                "budget spent before the precision was reached: the widest 95%% CI is ±%.2f%% "
-               "(asked ±%g%%)",
-               widest, p->precision_pct);
+               "(asked ±%.3g%%)%s",
+               widest, target,
+               isfinite(widest) ? "" : " (fewer complete blocks than the check needs)");
       note(observer, text);
       break;
     }
@@ -917,8 +926,13 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
     rc = store_trials_append(s, run_id, trials, n, err);
     if (rc != TS_OK)
       break;
-    snprintf(text, sizeof text, "widest 95%% CI ±%.2f%% > ±%g%%: adding block %d", widest,
-             p->precision_pct, l.last_block + 1);
+    if (isfinite(widest))
+      snprintf(text, sizeof text, "widest 95%% CI ±%.2f%% > ±%.3g%%: adding block %d", widest,
+               target, l.last_block + 1);
+    else /* precision_widest_interval: not judged before SEQ_PRECISION_MIN_BLOCKS */
+      snprintf(text, sizeof text,
+               "precision (±%.3g%%) is checked from %d complete blocks on: adding block %d", target,
+               SEQ_PRECISION_MIN_BLOCKS, l.last_block + 1);
     note(observer, text);
     l.count = 0;
     for (int i = 0; i < n && i < per_block; i++) {

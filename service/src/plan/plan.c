@@ -26,12 +26,18 @@ typedef struct plan_preset_def {
 } plan_preset_def;
 
 static const plan_preset_def plan_presets[] = {
+    /* Dimensioned on a busy 2-core VM (docs/methodology.md, "Measured on the machine this is
+       built on"): starting 15,000 threads takes 4 s there, as long as a plain pthread_create loop,
+       and much of the benchmark's noise changes only from one load start to the next, so one
+       benchmark run per load start and a short settle give the narrowest intervals in about
+       90 s; a second run per trial lengthens the run by a third for less than a block gives. A busy
+       machine's gate gives up after two timeouts: 2 s each, not 5. */
     {"quick",
      "baseline and 1,500 / 5,000 / 15,000 threads sleeping 0.5 s; builtin-st; 5 blocks "
-     "(about a minute)",
+     "(about a minute and a half)",
      "conditions = baseline, sleep:1500@500ms, sleep:5000@500ms, sleep:15000@500ms\n"
-     "bench = builtin-st\nreps = 5\nwarmup = 1\nsettle = 1s\nquiet-cpu = 25%\n"
-     "quiet-timeout = 5s\n"},
+     "bench = builtin-st\nreps = 5\nwarmup = 1\nsettle = 500ms\niterations = 1\n"
+     "quiet-cpu = 25%\nquiet-timeout = 2s\n"},
     {"seed",
      "the original experiment: baseline and 1,500 / 5,000 / 15,000 sleepers at 0.5 s (plain "
      "sleep: default timer resolution); "
@@ -114,7 +120,8 @@ typedef enum setting_kind {
   KIND_BENCHES,    /* the benchmark list: min to max comma-separated benchmark specs */
   KIND_WHOLE,      /* long in [min, max]; `word` ("auto"), when given, is stored as 0 */
   KIND_DECIMAL,    /* double in [min, max] */
-  KIND_PERCENT,    /* double in [min, max], in percent; `word` ("off", "auto") is stored as 0 */
+  KIND_PERCENT,    /* double in [min, max], in percent; `word` ("off", "auto") is stored as 0, and
+                      `forms` ("default"), when given, as PLAN_PERCENT_DERIVED */
   KIND_DURATION,   /* uint64_t nanoseconds in [min, max] */
   KIND_CHOICE,     /* char[]: one of the "|"-separated words of `value` */
   KIND_ONE_OF,     /* int: the place (from 0) of one of the words of `forms` ("off|on") */
@@ -130,7 +137,8 @@ typedef struct plan_setting {
   const char *word;  /* percent and whole: the word that means 0 */
   const char *dflt;  /* the default as plan text, set through the same setter; NULL: none */
   const char *value; /* what --help calls the value, where the kind's name does not fit */
-  const char *forms; /* lists and text: what an item or the text is; choices: the words */
+  const char *forms; /* lists and text: what an item or the text is; choices: the words; percent:
+                        the word of a value derived from other settings */
   const char *help;  /* what the setting means */
 } plan_setting;
 
@@ -155,6 +163,8 @@ typedef struct plan_setting {
   { key, KIND_DECIMAL, AT(field, double), min, max, NULL, dflt, NULL, NULL, help }
 #define PERCENT(key, field, word, min, max, dflt, help)                                            \
   { key, KIND_PERCENT, AT(field, double), min, max, word, dflt, NULL, NULL, help }
+#define PERCENT_OR_DERIVED(key, field, word, derived, min, max, dflt, help)                        \
+  { key, KIND_PERCENT, AT(field, double), min, max, word, dflt, NULL, derived, help }
 #define DURATION(key, field, min, max, dflt, help)                                                 \
   { key, KIND_DURATION, AT(field, uint64_t), min, max, NULL, dflt, NULL, NULL, help }
 #define ONE_OF(key, field, words, dflt, help)                                                      \
@@ -183,11 +193,15 @@ static const plan_setting plan_settings[] = {
              "from the warm-up's measured overheads; 1 without a warm-up)"),
     DECIMAL("work-scale", work_scale, 0.001, 1000, "1",
             "multiplies the built-in benchmarks' fixed work"),
-    PERCENT("precision", precision_pct, "off", 0.01, 50, "off",
-            "adaptive repetitions: after reps blocks, add one block at a time until every "
-            "comparison's 95 % CI half-width is at most this"),
+    PERCENT_OR_DERIVED("precision", precision_pct, "off", "default", 0.01, 50, "off",
+                       "adaptive repetitions: after reps blocks, add one block at a time until "
+                       "every comparison's 95 % CI half-width is at most this (default: 0.62 x "
+                       "the margin, which ends 'no measurable effect' in about 86 % of runs where "
+                       "nothing changed; a plan that gives a budget and no precision has the "
+                       "default)"),
     DURATION("budget", budget_ns, TS_NS_PER_MIN, 7 * TS_NS_PER_DAY, "1h",
-             "time allowed for adaptive repetitions; when it runs out the run says so"),
+             "time allowed for adaptive repetitions; when it runs out the run says so (given "
+             "to a plan without a precision: the default precision)"),
     ONE_OF("stop-when-decided", stop_when_decided, "off|on", "off",
            "after each block from the 3rd, check every comparison against group-sequential "
            "boundaries; when each is decided (an effect, or equivalence within the margin) the "
@@ -348,9 +362,10 @@ static void accepted_text(const plan_setting *s, char *buf, size_t len) {
   case KIND_DECIMAL:
     snprintf(buf, len, "%g to %g", s->min, s->max);
     return;
-  case KIND_PERCENT:
-    snprintf(buf, len, "%s%s%g%% to %g%%", s->word ? s->word : "", s->word ? ", or " : "", s->min,
-             s->max);
+  case KIND_PERCENT: /* "off, or 1% to 50%"; "off, default, or 1% to 50%" */
+    snprintf(buf, len, "%s%s%s%s%g%% to %g%%", s->word ? s->word : "", s->word ? ", " : "",
+             s->forms ? s->forms : "", s->word || s->forms ? (s->forms ? ", or " : "or ") : "",
+             s->min, s->max);
     return;
   case KIND_DURATION:
     ts_format_duration((uint64_t)s->min, min, sizeof min);
@@ -382,8 +397,9 @@ static void value_name(const plan_setting *s, char *buf, size_t len) {
       [KIND_PERCENT] = "P",    [KIND_DURATION] = "DURATION", [KIND_CHOICE] = "WORD",
       [KIND_ONE_OF] = NULL};
   const char *name = s->kind == KIND_ONE_OF ? s->forms : names[s->kind];
-  snprintf(buf, len, "%s%s%s", s->value ? s->value : name, s->word ? "|" : "",
-           s->word ? s->word : "");
+  const char *derived = s->kind == KIND_PERCENT ? s->forms : NULL;
+  snprintf(buf, len, "%s%s%s%s%s", s->value ? s->value : name, s->word ? "|" : "",
+           s->word ? s->word : "", derived ? "|" : "", derived ? derived : "");
 }
 
 /* Refuses with the key, what was wrong, and what the table says is accepted. */
@@ -519,6 +535,10 @@ static int set_value(plan *p, const plan_setting *s, const char *v, ts_err *err)
       *FIELD(p, s, double) = 0;
       return TS_OK;
     }
+    if (s->forms && strcmp(v, s->forms) == 0) {
+      *FIELD(p, s, double) = PLAN_PERCENT_DERIVED;
+      return TS_OK;
+    }
     if (ts_parse_percent(v, s->min, s->max, s->key, FIELD(p, s, double), err) == TS_OK)
       return TS_OK;
     break;
@@ -571,6 +591,8 @@ static void format_value(const plan *p, const plan_setting *s, char *buf, size_t
   case KIND_PERCENT:
     if (s->word && *CFIELD(p, s, double) == 0)
       snprintf(buf, len, "%s", s->word);
+    else if (s->forms && *CFIELD(p, s, double) == PLAN_PERCENT_DERIVED)
+      snprintf(buf, len, "%s", s->forms);
     else
       format_decimal(*CFIELD(p, s, double), "%", buf, len);
     return;
@@ -655,6 +677,13 @@ int plan_is_setting(const char *key) {
   return find_setting(key, &row, NULL) != NULL;
 }
 
+/* A budget is the time adaptive repetitions may take: given to a plan without a precision, it
+   asks for the default precision (0.62 x the margin), or it would add no block. */
+static void budget_given(plan *p, int precision_given) {
+  if (!precision_given && p->precision_pct == 0)
+    p->precision_pct = PLAN_PERCENT_DERIVED;
+}
+
 int plan_set(plan *p, const char *key, const char *value, ts_err *err) {
   plan_setting row;
   const plan_setting *s = find_setting(key, &row, NULL);
@@ -663,7 +692,10 @@ int plan_set(plan *p, const char *key, const char *value, ts_err *err) {
     known_keys(keys, sizeof keys);
     return ts_err_set(err, TS_EUSAGE, "unknown setting '%s' (known: %s)", key, keys);
   }
-  return set_value(p, s, value ? value : "", err);
+  int rc = set_value(p, s, value ? value : "", err);
+  if (rc == TS_OK && strcmp(key, "budget") == 0)
+    budget_given(p, 0);
+  return rc;
 }
 
 /* Every default goes through its setter, so a default is always within its bounds (a test
@@ -732,6 +764,11 @@ int plan_parse(const char *text, const char *origin, plan *out, ts_err *err) {
     if (rc != TS_OK)
       return ts_err_prefix(err, "%s:%d", origin, line_no);
   }
+  size_t budget, precision;
+  plan_setting row;
+  if (find_setting("budget", &row, &budget) && find_setting("precision", &row, &precision) &&
+      set_on_line[budget])
+    budget_given(out, set_on_line[precision] != 0);
   return TS_OK;
 }
 

@@ -33,7 +33,8 @@ typedef struct plan {
   uint64_t settle_ns;        /* wait after the load starts, before the gate and the benchmark */
   long iterations;           /* benchmark runs per trial, their mean its score; 0 = auto */
   double work_scale;         /* multiplies the built-in benchmarks' work */
-  double precision_pct;      /* 0: fixed reps; else add blocks until every 95 % CI is this narrow */
+  double precision_pct;      /* 0: fixed reps; else add blocks until every 95 % CI is this narrow
+                                (PLAN_PERCENT_DERIVED: precision_target's default) */
   uint64_t budget_ns;        /* adaptive repetitions stop when this time is spent */
   int stop_when_decided;     /* stop before reps blocks once every comparison is decided */
   double quiet_cpu_pct;      /* gate: CPU use outside ThreadSoup must stay under this; 0 = off */
@@ -46,6 +47,9 @@ typedef struct plan {
   char bench_settings[BENCH_SETTINGS_MAX][BENCH_SETTING_MAX];
   char export_to[PLAN_TEXT_MAX]; /* "" = none; else the folder each finished run is exported to */
 } plan;
+
+/* A percent setting's value derived from the others ("precision = default": 0.62 x the margin). */
+#define PLAN_PERCENT_DERIVED (-1.0)
 
 /* Fills *out from a preset ("quick", "seed", "waiters", "dose", "aa", "cost"). */
 int plan_preset(const char *name, plan *out, ts_err *err);

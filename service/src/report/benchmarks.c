@@ -122,9 +122,11 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
       if (!cell->verdict[0])
         continue;
       fprintf(out, "  %s: %s\n", SHOWN(r->conditions[c], cond), SHOWN(cell->verdict, verdict));
-      char sensitivity[200];
+      char sensitivity[200], limit[400];
       if (report_sensitivity_text(r, cell, sensitivity, sizeof sensitivity))
         fprintf(out, "    %s\n", sensitivity);
+      if (report_precision_limit_text(r, b, cell, limit, sizeof limit))
+        fprintf(out, "    %s\n", limit);
     }
     write_kernels_text(r, b, out);
     char drift[200];
@@ -327,10 +329,15 @@ static void write_table(const report_data *r, int b, FILE *out) {
             report_html_verdict_class(cell->compared, cell->cmp.verdict));
     report_html_text(out, cell->verdict);
     fputs("</span>", out);
-    char sensitivity[200];
+    char sensitivity[200], limit[400];
     if (report_sensitivity_text(r, cell, sensitivity, sizeof sensitivity)) {
       fputs("<br><span class=\"note\">", out);
       report_html_text(out, sensitivity);
+      fputs("</span>", out);
+    }
+    if (report_precision_limit_text(r, b, cell, limit, sizeof limit)) {
+      fputs("<br><span class=\"note\">", out);
+      report_html_text(out, limit);
       fputs("</span>", out);
     }
     fputs("</li>\n", out);

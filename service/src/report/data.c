@@ -4,6 +4,7 @@
 #include "data.h"
 
 #include "../experiment/estimate.h"
+#include "../experiment/precision.h"
 #include "../stats/multiplicity.h"
 #include "../quiet/quiet.h"
 
@@ -616,6 +617,48 @@ int report_sensitivity_text(const report_data *r, const report_cell *cell, char 
   return 1;
 }
 
+/* A variance ratio from which the load's own noise is named as what limits the precision: at 2
+   the condition adds at least as much variance to each log ratio as the baseline does. */
+#define PRECISION_LOAD_NOISE_RATIO 2.0
+
+int report_precision_limit_text(const report_data *r, int b, const report_cell *cell, char *buf,
+                                size_t len) {
+  buf[0] = '\0';
+  const blocked_result *c = &cell->cmp;
+  if (r->precision_target_pct <= 0 || !cell->compared || c->status != BLOCKED_OK || !c->paired ||
+      !isfinite(c->sd_log) || c->pairs < 2)
+    return 0;
+  double t = stats_t_quantile(0.975, (double)c->pairs - 1);
+  double half = 100 * expm1(t * c->sd_log / sqrt((double)c->pairs));
+  if (!(half > r->precision_target_pct))
+    return 0;
+  char cause[200];
+  const report_cell *base = &r->cells[b][r->baseline];
+  if (cell->variance_ratio >= PRECISION_LOAD_NOISE_RATIO)
+    snprintf(cause, sizeof cause,
+             "the load itself: it makes the benchmark %.1f times as variable as the baseline "
+             "(variance ratio)",
+             cell->variance_ratio);
+  else if (r->drift[b].status == DRIFT_OK && r->drift[b].flagged)
+    snprintf(cause, sizeof cause,
+             "the machine's drift: the baseline changed by %+.1f %% over the run",
+             r->drift[b].change_percent);
+  else
+    snprintf(cause, sizeof cause,
+             "the benchmark's own spread on this machine (the baseline's cv %.1f %%, the load's "
+             "variance ratio %.2f; where the time went gives the CPU used outside ThreadSoup)",
+             100 * base->d.cv, cell->variance_ratio);
+  long blocks = blocked_blocks_for_half_width(c->sd_log, r->precision_target_pct, 0.95);
+  char more[96] = "";
+  if (blocks > BLOCKED_BLOCKS_MAX)
+    snprintf(more, sizeof more, "; more than %ld blocks would reach it", BLOCKED_BLOCKS_MAX);
+  else if (blocks > 0)
+    snprintf(more, sizeof more, "; about %ld blocks in all would reach it", blocks);
+  return snprintf(buf, len,
+                  "precision ±%.3g %% not reached (95 %% CI ±%.2f %%): what widens it is %s%s",
+                  r->precision_target_pct, half, cause, more) > 0;
+}
+
 int report_drift_text(const report_data *r, int b, char *buf, size_t len) {
   const drift_trend *d = &r->drift[b];
   buf[0] = '\0';
@@ -768,6 +811,7 @@ int report_data_read(store *s, int64_t run_id, const plan *p, int flags, report_
   int rc = flags & REPORT_WITH_RUN ? read_run(s, r, &p, &own, err) : TS_OK;
   if (rc == TS_OK) {
     r->margin_pct = p ? p->margin_pct : 0;
+    r->precision_target_pct = p && p->precision_pct != 0 ? precision_target(p) : 0;
     for (int i = 0; p && i < p->condition_count; i++)
       find_or_add(r->conditions, &r->condition_count, REPORT_MAX_CONDITIONS, p->conditions[i].text);
     for (int i = 0; p && i < p->bench_count; i++)

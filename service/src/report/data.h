@@ -103,7 +103,8 @@ typedef struct report_data {
   report_guard *guard; /* NULL: the report is written whole */
   int have_run;
   store_run_row run;
-  double margin_pct; /* the plan's equivalence margin; 0 = the default */
+  double margin_pct;           /* the plan's equivalence margin; 0 = the default */
+  double precision_target_pct; /* the plan's adaptive precision target (precision_target); 0: off */
   /* Conditions and benchmarks in the plan's order, then as they occur. */
   int condition_count;
   char conditions[REPORT_MAX_CONDITIONS][128];
@@ -165,6 +166,13 @@ typedef struct report_data {
    the median block (left out when not known). 0 (and "") when the comparison has no
    sensitivity. */
 int report_sensitivity_text(const report_data *r, const report_cell *cell, char *buf, size_t len);
+
+/* For a run with a precision target that a comparison of benchmark b did not reach: "precision
+   ±0.62 % not reached (95 % CI ±2.10 %): …", naming the noise that widens it (the load making the
+   benchmark more variable than the baseline, the machine's drift, or the benchmark's own spread
+   on this machine) and the blocks that would reach it. 0 (and "") otherwise. */
+int report_precision_limit_text(const report_data *r, int b, const report_cell *cell, char *buf,
+                                size_t len);
 
 /* The drift line of benchmark b: "the baseline changed by +0.52 % over the run (95 % CI -0.31 to
    1.36 %)", and when flagged "; surely more than the ±1.0 % margin: the machine changed during
