@@ -190,7 +190,17 @@ static void busy_costs_and_idle_does_not(void) {
   const char *idle_line = line_of(report, idle_cond, line, sizeof line);
   REQUIRE(idle_line);
   printf("idle: %s\n", idle_line);
-  CHECK(!strstr(idle_line, "faster") && !strstr(idle_line, "slower"));
+  /* Freezing the idle program changes nothing, so a verdict on it is a false one, which the run
+     makes at its stated 5 % rate (and more often on a machine whose other work comes and goes):
+     a verdict at p >= 0.005 per comparison is that rate; a smaller p (1 run in 200 by chance)
+     says the freeze itself changed the benchmark. */
+  const char *p_at = strstr(idle_line, "; p ");
+  double p_idle = p_at ? atof(p_at + 4) : 1.0;
+  if (strstr(idle_line, "faster") || strstr(idle_line, "slower"))
+    printf("idle: a verdict at p %.3g per comparison (a false one at the run's stated rate "
+           "unless p < 0.005)\n",
+           p_idle);
+  CHECK((!strstr(idle_line, "faster") && !strstr(idle_line, "slower")) || p_idle >= 0.005);
 }
 
 int main(int argc, char **argv) {
