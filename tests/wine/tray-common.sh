@@ -98,6 +98,8 @@ menu_items_logged() {
   done
   return 1
 }
+# Variables here are global (POSIX sh): the menu helpers use names of their own, menu_*, so a
+# caller's own counts (a dialog's "before") survive them.
 # Closes whatever menu is open.
 menu_close() {
   xdotool key Escape
@@ -108,21 +110,21 @@ menu_close() {
 # 1024x768 desktop) until the tray logs its items; tried again on a busy machine.
 menu_open() {
   for attempt in 1 2 3 4 5; do
-    before=$(grep -c '^menu item ' "$log")
+    menu_items_before=$(grep -c '^menu item ' "$log")
     xdotool mousemove 1014 757 click 3
-    menu_items_logged "$before" && return 0
+    menu_items_logged "$menu_items_before" && return 0
     menu_close
   done
   return 1
 }
 # Hovers over the open menu's item $1 until its submenu's items are logged.
 menu_hover() {
-  before=$(grep -c '^menu item ' "$log")
+  menu_items_before=$(grep -c '^menu item ' "$log")
   at=$(menu_item_at "$1")
   [ -n "$at" ] || fail "the tray logged no place of the menu item $1"
   # shellcheck disable=SC2086
   xdotool mousemove $at
-  menu_items_logged "$before"
+  menu_items_logged "$menu_items_before"
 }
 # Clicks the open menu's item $1.
 menu_click() {
