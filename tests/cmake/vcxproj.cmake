@@ -1,12 +1,61 @@
 # SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors
 # vcxproj.cmake - checks that the Visual Studio solution builds the same files as CMake: every
-# source CMake compiles for Windows is listed in a project of service.sln, and every file a
-# project lists exists. Run as `cmake -DSOURCE_DIR=… -DSOURCES=a.c|b.c -P vcxproj.cmake`.
+# source CMake compiles for Windows is listed in a project of service.sln, every file a project
+# lists exists, and no two sources of a project compile to the same object file (MSBuild puts
+# each in $(IntDir)NAME.obj unless its <ObjectFileName> says otherwise: engine/freeze.c and
+# report/freeze.c would overwrite each other). Run as
+# `cmake -DSOURCE_DIR=… -DSOURCES=a.c|b.c -P vcxproj.cmake`.
 cmake_minimum_required(VERSION 3.20)
 string(REPLACE "|" ";" SOURCES "${SOURCES}")
 file(STRINGS "${SOURCE_DIR}/service.sln" sln_lines REGEX "^Project\\(")
 set(listed "")
 set(failures "")
+
+# Where MSBuild compiles each source of a project: its item's <ObjectFileName>, else the
+# project's default one (an <ObjectFileName> outside the items), else $(IntDir); a folder (ending
+# in a backslash) gets NAME.obj, and %(Filename) and %(RelativeDir) stand for the source's. Two
+# sources with one object file (compared without case, as Windows does) are a failure.
+function(check_object_files project xml)
+  string(REGEX MATCHALL
+         "<ClCompile Include=\"[^\"]+\"( />|>[ \r\n]*<ObjectFileName>[^<]*</ObjectFileName>)"
+         items "${xml}")
+  set(rest "${xml}")
+  foreach(item IN LISTS items)
+    string(REPLACE "${item}" "" rest "${rest}")
+  endforeach()
+  set(default "$(IntDir)")
+  if(rest MATCHES "<ObjectFileName>([^<]*)</ObjectFileName>")
+    set(default "${CMAKE_MATCH_1}")
+  endif()
+  set(failed "${failures}")
+  foreach(item IN LISTS items)
+    string(REGEX REPLACE "^<ClCompile Include=\"([^\"]+)\".*" "\\1" source "${item}")
+    set(object "${default}")
+    if(item MATCHES "<ObjectFileName>([^<]*)</ObjectFileName>")
+      set(object "${CMAKE_MATCH_1}")
+    endif()
+    string(REPLACE "\\" "/" path "${source}")
+    get_filename_component(name "${path}" NAME_WLE)
+    get_filename_component(relative_dir "${path}" DIRECTORY)
+    if(relative_dir)
+      string(REPLACE "/" "\\" relative_dir "${relative_dir}/")
+    endif()
+    string(REPLACE "%(RelativeDir)" "${relative_dir}" object "${object}")
+    string(REPLACE "%(Filename)" "${name}" object "${object}")
+    if(object MATCHES "[\\/]$" OR object STREQUAL "$(IntDir)")
+      string(APPEND object "${name}.obj")
+    endif()
+    string(TOLOWER "${object}" key)
+    string(MAKE_C_IDENTIFIER "${key}" key)
+    if(DEFINED seen_${key})
+      string(APPEND failed "${project}: ${seen_${key}} and ${source} both compile to ${object}: "
+             "give each its own <ObjectFileName> (python3 scripts/sync-vcxproj.py does)\n")
+    else()
+      set(seen_${key} "${source}")
+    endif()
+  endforeach()
+  set(failures "${failed}" PARENT_SCOPE)
+endfunction()
 foreach(line IN LISTS sln_lines)
   if(NOT line MATCHES "\"([^\"]+\\.vcxproj)\"")
     continue()
@@ -29,6 +78,7 @@ foreach(line IN LISTS sln_lines)
     endif()
     list(APPEND listed "${file}")
   endforeach()
+  check_object_files("${project}" "${xml}")
 endforeach()
 list(LENGTH listed listed_count)
 message("the Visual Studio projects list ${listed_count} files")
@@ -39,5 +89,7 @@ foreach(src IN LISTS SOURCES)
   endif()
 endforeach()
 if(failures)
-  message(FATAL_ERROR "${failures}")
+  # One line each, as written (a FATAL_ERROR message would be wrapped).
+  message("${failures}")
+  message(FATAL_ERROR "the Visual Studio projects do not build what CMake builds (above)")
 endif()
