@@ -490,6 +490,50 @@ static void write_csv(const report_data *r, const void *prepared, FILE *out) {
 
 /* ---- JSON ---- */
 
+/* A condition of the calibration (prepared: its rows on one benchmark): its role, its burn and
+   its expected and measured costs. */
+static void json_row(const report_data *r, const void *prepared, int i, FILE *out) {
+  const calibration_row *row = &((const calibration_row *)prepared)[i];
+  const calibration_control *c = row->control;
+  const calibration_cost *cost = row->cost;
+  fputs("{\"condition\":", out);
+  ts_json_string(out, r->conditions[row->condition]);
+  fprintf(out, ",\"role\":\"%s\"", row_role(row));
+  if (c) {
+    fprintf(out, ",\"duty_percent\":%g,\"burners\":%ld", c->duty_percent, c->burners);
+    ts_json_number_member(out, "burner_cpu_percent", c->achieved_percent, REPORT_JSON_DIGITS);
+  }
+  double numbers[] = {cost->expected_near, cost->expected_far, cost->measured, cost->low,
+                      cost->high};
+  fputs(",\"expected_cost_percent\":[", out);
+  for (int v = 0; v < 5; v++) {
+    ts_json_number(out, numbers[v], REPORT_JSON_DIGITS);
+    fputs(v == 1 ? "],\"measured_cost_percent\":[" : v == 4 ? "]" : ",", out);
+  }
+  fputc('}', out);
+}
+
+/* Benchmark b's calibration: its verdict, the slope and each condition. */
+static void json_bench(const report_data *r, const void *prepared, int b, FILE *out) {
+  const report_calibration *cal = prepared;
+  const calibration_bench *k = &cal->benches[b];
+  calibration_row rows[2 * REPORT_MAX_CONDITIONS];
+  fputs("{\"bench\":", out);
+  ts_json_string(out, r->benches[b]);
+  fprintf(out, ",\"threads\":\"%s\",\"blocks\":%zu,\"verdict\":\"%s\",\"why\":",
+          calibration_threads_name(k->threads), k->blocks_used, k->passed ? "passed" : "failed");
+  ts_json_string(out, k->why);
+  fputs(",\"slope\":[", out);
+  double slope[] = {k->fit.slope, k->fit.slope_low, k->fit.slope_high};
+  for (int i = 0; i < 3; i++) {
+    fputs(i ? "," : "", out);
+    ts_json_number(out, slope[i], REPORT_JSON_DIGITS);
+  }
+  fputs("],\"conditions\":", out);
+  report_json_array(out, REPORT_JSON_INLINE, rows_of(cal, b, rows), json_row, r, rows);
+  fputc('}', out);
+}
+
 static void write_json(const report_data *r, const void *prepared, FILE *out) {
   const report_calibration *cal = prepared;
   if (!cal)
@@ -498,46 +542,10 @@ static void write_json(const report_data *r, const void *prepared, FILE *out) {
           cal->logical_cpus, cal->cpus_from_run ? "run" : "this machine");
   fprintf(out, "\"verdict\":\"%s\",\"confidence\":", cal->all_passed ? "passed" : "failed");
   ts_json_number(out, cal->confidence, REPORT_JSON_DIGITS);
-  fprintf(out, ",\"burns_at_asked_duty\":%d,\"burns_starved\":%d,\"benchmarks\":[", cal->nominal,
+  fprintf(out, ",\"burns_at_asked_duty\":%d,\"burns_starved\":%d,\"benchmarks\":", cal->nominal,
           cal->starved);
-  calibration_row rows[2 * REPORT_MAX_CONDITIONS];
-  for (int b = 0; b < r->bench_count; b++) {
-    const calibration_bench *k = &cal->benches[b];
-    fputs(b ? ",\n {\"bench\":" : "\n {\"bench\":", out);
-    ts_json_string(out, r->benches[b]);
-    fprintf(out, ",\"threads\":\"%s\",\"blocks\":%zu,\"verdict\":\"%s\",\"why\":",
-            calibration_threads_name(k->threads), k->blocks_used, k->passed ? "passed" : "failed");
-    ts_json_string(out, k->why);
-    fputs(",\"slope\":[", out);
-    double slope[] = {k->fit.slope, k->fit.slope_low, k->fit.slope_high};
-    for (int i = 0; i < 3; i++) {
-      fputs(i ? "," : "", out);
-      ts_json_number(out, slope[i], REPORT_JSON_DIGITS);
-    }
-    fputs("],\"conditions\":[", out);
-    int n = rows_of(cal, b, rows);
-    for (int i = 0; i < n; i++) {
-      const calibration_control *c = rows[i].control;
-      const calibration_cost *cost = rows[i].cost;
-      fputs(i ? ",{\"condition\":" : "{\"condition\":", out);
-      ts_json_string(out, r->conditions[rows[i].condition]);
-      fprintf(out, ",\"role\":\"%s\"", row_role(&rows[i]));
-      if (c) {
-        fprintf(out, ",\"duty_percent\":%g,\"burners\":%ld", c->duty_percent, c->burners);
-        ts_json_number_member(out, "burner_cpu_percent", c->achieved_percent, REPORT_JSON_DIGITS);
-      }
-      double numbers[] = {cost->expected_near, cost->expected_far, cost->measured, cost->low,
-                          cost->high};
-      fputs(",\"expected_cost_percent\":[", out);
-      for (int v = 0; v < 5; v++) {
-        ts_json_number(out, numbers[v], REPORT_JSON_DIGITS);
-        fputs(v == 1 ? "],\"measured_cost_percent\":[" : v == 4 ? "]" : ",", out);
-      }
-      fputc('}', out);
-    }
-    fputs("]}", out);
-  }
-  fputs("]}", out);
+  report_json_array(out, REPORT_JSON_LINES, r->bench_count, json_bench, r, cal);
+  fputc('}', out);
 }
 
 /* ---- HTML ---- */

@@ -454,40 +454,41 @@ static void json_states(FILE *out, const report_census *k, int of_load) {
   fputc('}', out);
 }
 
+/* Condition c's census. */
+static void json_census(const report_data *r, const void *prepared, int c, FILE *out) {
+  const report_census *k = &((const report_censuses *)prepared)->census[c];
+  fputs("{\"condition\":", out);
+  ts_json_string(out, r->conditions[c]);
+  fprintf(out, ",\"baseline\":%s,\"trials\":%d,\"recorded\":%d",
+          c == r->baseline ? "true" : "false", k->trials, k->recorded);
+  ts_json_number_member(out, "process_threads", k->process_threads, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "load_threads", k->load_threads, REPORT_JSON_DIGITS);
+  fputs(",\"threads_by_state\":", out);
+  if (k->recorded)
+    json_states(out, k, 1);
+  else
+    fputs("null", out);
+  fputs(",\"process_threads_by_state\":", out);
+  if (k->recorded)
+    json_states(out, k, 0);
+  else
+    fputs("null", out);
+  ts_json_number_member(out, "child_processes", k->child_processes, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "machine_processes", k->machine_processes, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "machine_threads", k->machine_threads, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "switches_per_s", k->switches_per_s, REPORT_JSON_DIGITS);
+  fprintf(out, ",\"sleepers\":%ld", k->sleepers);
+  ts_json_number_member(out, "sleeper_interval_s", k->sleeper_interval_s, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "per_sleeper_interval", k->per_sleeper_interval, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "load_cpu_percent", k->cpu_percent, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "census_cpu_ms", k->census_ms, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "census_percent", k->census_percent, REPORT_JSON_DIGITS);
+  fputc('}', out);
+}
+
 static void write_json(const report_data *r, const void *prepared, FILE *out) {
-  const report_censuses *cs = prepared;
-  fputs(",\n\"census\":[", out);
-  for (int c = 0; c < r->condition_count; c++) {
-    const report_census *k = &cs->census[c];
-    fputs(c ? ",\n {\"condition\":" : "\n {\"condition\":", out);
-    ts_json_string(out, r->conditions[c]);
-    fprintf(out, ",\"baseline\":%s,\"trials\":%d,\"recorded\":%d",
-            c == r->baseline ? "true" : "false", k->trials, k->recorded);
-    ts_json_number_member(out, "process_threads", k->process_threads, REPORT_JSON_DIGITS);
-    ts_json_number_member(out, "load_threads", k->load_threads, REPORT_JSON_DIGITS);
-    fputs(",\"threads_by_state\":", out);
-    if (k->recorded)
-      json_states(out, k, 1);
-    else
-      fputs("null", out);
-    fputs(",\"process_threads_by_state\":", out);
-    if (k->recorded)
-      json_states(out, k, 0);
-    else
-      fputs("null", out);
-    ts_json_number_member(out, "child_processes", k->child_processes, REPORT_JSON_DIGITS);
-    ts_json_number_member(out, "machine_processes", k->machine_processes, REPORT_JSON_DIGITS);
-    ts_json_number_member(out, "machine_threads", k->machine_threads, REPORT_JSON_DIGITS);
-    ts_json_number_member(out, "switches_per_s", k->switches_per_s, REPORT_JSON_DIGITS);
-    fprintf(out, ",\"sleepers\":%ld", k->sleepers);
-    ts_json_number_member(out, "sleeper_interval_s", k->sleeper_interval_s, REPORT_JSON_DIGITS);
-    ts_json_number_member(out, "per_sleeper_interval", k->per_sleeper_interval, REPORT_JSON_DIGITS);
-    ts_json_number_member(out, "load_cpu_percent", k->cpu_percent, REPORT_JSON_DIGITS);
-    ts_json_number_member(out, "census_cpu_ms", k->census_ms, REPORT_JSON_DIGITS);
-    ts_json_number_member(out, "census_percent", k->census_percent, REPORT_JSON_DIGITS);
-    fputc('}', out);
-  }
-  fputs("]", out);
+  fputs(",\n\"census\":", out);
+  report_json_array(out, REPORT_JSON_LINES, r->condition_count, json_census, r, prepared);
 }
 
 /* ---- html -------------------------------------------------------------------------------- */

@@ -24,15 +24,15 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
   }
 }
 
-static void write_json(const report_data *r, const void *prepared, FILE *out) {
+static void json_check(const report_data *r, const void *prepared, int i, FILE *out) {
   (void)prepared;
-  fputs(",\n\"machine_checks\":[", out);
-  for (int i = 0; i < r->check_count; i++) {
-    const store_doctor_row *c = &r->checks[i];
-    fputs(i ? ",\n " : "\n ", out);
-    doctor_json_check(out, c->check, c->status, c->measured, c->value, c->advice, c->checked_at);
-  }
-  fputs("]", out);
+  const store_doctor_row *c = &r->checks[i];
+  doctor_json_check(out, c->check, c->status, c->measured, c->value, c->advice, c->checked_at);
+}
+
+static void write_json(const report_data *r, const void *prepared, FILE *out) {
+  fputs(",\n\"machine_checks\":", out);
+  report_json_array(out, REPORT_JSON_LINES, r->check_count, json_check, r, prepared);
 }
 
 static void write_html(const report_data *r, const void *prepared, FILE *out) {

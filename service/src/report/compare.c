@@ -555,7 +555,9 @@ void report_write_compare_csv(const report_compare *c, FILE *out) {
 
 /* ---- JSON ---------------------------------------------------------------------------------- */
 
-static void write_run_json(const report_compare *c, int k, FILE *out) {
+static void write_run_json(const report_data *none, const void *prepared, int k, FILE *out) {
+  (void)none;
+  const report_compare *c = prepared;
   const report_data *r = c->runs[k];
   const store_run_row *row = &r->run;
   fprintf(out, "{\"id\":%lld", (long long)row->id);
@@ -612,21 +614,22 @@ static void write_cell_json(const report_compare *c, int k, int b, int i, FILE *
   fputc('}', out);
 }
 
+/* A plan setting that differs between the runs, in words. */
+static void write_difference_json(const report_data *none, const void *prepared, int i, FILE *out) {
+  (void)none;
+  const report_compare *c = prepared;
+  fputs("{\"setting\":", out);
+  ts_json_string(out, c->differences[i].setting);
+  ts_json_string_member(out, "text", c->differences[i].text);
+  fputc('}', out);
+}
+
 void report_write_compare_json(const report_compare *c, FILE *out) {
-  fputs("{\"comparison\":{\"runs\":[", out);
-  for (int k = 0; k < c->run_count; k++) {
-    fputs(k ? ",\n " : "\n ", out);
-    write_run_json(c, k, out);
-  }
-  fputs("],\n\"plan_differences\":[", out);
-  for (int i = 0; i < c->difference_count; i++) {
-    fputs(i ? ",\n {" : "\n {", out);
-    fputs("\"setting\":", out);
-    ts_json_string(out, c->differences[i].setting);
-    ts_json_string_member(out, "text", c->differences[i].text);
-    fputc('}', out);
-  }
-  fputs("],\n\"benchmarks\":[", out);
+  fputs("{\"comparison\":{\"runs\":", out);
+  report_json_array(out, REPORT_JSON_LINES, c->run_count, write_run_json, NULL, c);
+  fputs(",\n\"plan_differences\":", out);
+  report_json_array(out, REPORT_JSON_LINES, c->difference_count, write_difference_json, NULL, c);
+  fputs(",\n\"benchmarks\":[", out);
   for (int b = 0; b < c->bench_count; b++) {
     fputs(b ? ",\n{" : "\n{", out);
     fputs("\"name\":", out);

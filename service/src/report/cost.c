@@ -567,7 +567,8 @@ static const char *answer_name(report_cost_answer a) {
   return names[a];
 }
 
-static void json_cost_bench(const report_data *r, const report_cost *c, int b, FILE *out) {
+static void json_cost_bench(const report_data *r, const void *prepared, int b, FILE *out) {
+  const report_cost *c = prepared;
   const report_cost_bench *cb = &c->bench[b];
   char text[1200];
   fputs("{\"bench\":", out);
@@ -589,7 +590,8 @@ static void json_cost_bench(const report_data *r, const report_cost *c, int b, F
   fputc('}', out);
 }
 
-static void json_knee_bench(const report_data *r, const report_cost_bench *cb, int b, FILE *out) {
+static void json_knee_bench(const report_data *r, const void *prepared, int b, FILE *out) {
+  const report_cost_bench *cb = &((const report_cost *)prepared)->bench[b];
   const gls_knee *h = &cb->knee;
   int tested = cb->knee_tested && h->candidates > 0;
   char text[800];
@@ -610,44 +612,45 @@ static void json_knee_bench(const report_data *r, const report_cost_bench *cb, i
   fputc('}', out);
 }
 
+/* A condition the model was fitted to, with its x values. */
+static void json_used(const report_data *r, const void *prepared, int i, FILE *out) {
+  const report_cost_condition *u = &((const report_cost *)prepared)->used[i];
+  fputs("{\"condition\":", out);
+  ts_json_string(out, r->conditions[u->condition]);
+  ts_json_number_member(out, "threads", u->threads, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "wakeups_per_s", u->wakeups_per_s, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "switches_per_s", u->switches_per_s, REPORT_JSON_DIGITS);
+  fputc('}', out);
+}
+
+/* A condition left out of the fit, and why. */
+static void json_left(const report_data *r, const void *prepared, int i, FILE *out) {
+  const report_cost *c = prepared;
+  fputs("{\"condition\":", out);
+  ts_json_string(out, r->conditions[c->left[i]]);
+  ts_json_string_member(out, "why", c->left_why[i]);
+  fputc('}', out);
+}
+
 static void write_json(const report_data *r, const void *prepared, FILE *out) {
   const report_cost *c = prepared;
   if (!c->applies) {
     fputs(",\n\"cost_model\":null,\"knee\":null", out);
     return;
   }
-  fputs(",\n\"cost_model\":{\"conditions\":[", out);
-  for (int i = 0; i < c->used_count; i++) {
-    const report_cost_condition *u = &c->used[i];
-    fputs(i ? ",{\"condition\":" : "{\"condition\":", out);
-    ts_json_string(out, r->conditions[u->condition]);
-    ts_json_number_member(out, "threads", u->threads, REPORT_JSON_DIGITS);
-    ts_json_number_member(out, "wakeups_per_s", u->wakeups_per_s, REPORT_JSON_DIGITS);
-    ts_json_number_member(out, "switches_per_s", u->switches_per_s, REPORT_JSON_DIGITS);
-    fputc('}', out);
-  }
-  fputs("],\"left_out\":[", out);
-  for (int i = 0; i < c->left_count; i++) {
-    fputs(i ? ",{\"condition\":" : "{\"condition\":", out);
-    ts_json_string(out, r->conditions[c->left[i]]);
-    ts_json_string_member(out, "why", c->left_why[i]);
-    fputc('}', out);
-  }
-  fputs("],\"benchmarks\":[", out);
-  for (int b = 0; b < r->bench_count; b++) {
-    fputs(b ? ",\n " : "\n ", out);
-    json_cost_bench(r, c, b, out);
-  }
-  fputs("]},\n\"knee\":", out);
+  fputs(",\n\"cost_model\":{\"conditions\":", out);
+  report_json_array(out, REPORT_JSON_INLINE, c->used_count, json_used, r, c);
+  fputs(",\"left_out\":", out);
+  report_json_array(out, REPORT_JSON_INLINE, c->left_count, json_left, r, c);
+  fputs(",\"benchmarks\":", out);
+  report_json_array(out, REPORT_JSON_LINES, r->bench_count, json_cost_bench, r, c);
+  fputs("},\n\"knee\":", out);
   if (!c->dose_like) {
     fputs("null", out);
   } else {
-    fputs("{\"benchmarks\":[", out);
-    for (int b = 0; b < r->bench_count; b++) {
-      fputs(b ? ",\n " : "\n ", out);
-      json_knee_bench(r, &c->bench[b], b, out);
-    }
-    fputs("]}", out);
+    fputs("{\"benchmarks\":", out);
+    report_json_array(out, REPORT_JSON_LINES, r->bench_count, json_knee_bench, r, c);
+    fputc('}', out);
   }
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* format.c - the report's format primitives (report/format.h): CSV quoting, HTML escaping, the
-   HTML page's style and palette, and the axes its SVG charts share. */
+/* format.c - the report's format primitives (report/format.h): CSV quoting, JSON arrays of rows,
+   HTML escaping, the HTML page's style and palette, and the axes its SVG charts share. */
 #include "format.h"
 
 #include "threadsoup/json_write.h"
@@ -104,6 +104,18 @@ void report_json_drift(FILE *out, const drift_trend *d) {
   fputs(",\"baseline_drift_ci\":", out);
   ts_json_range(out, ok, ok ? d->change_low : NAN, ok ? d->change_high : NAN, REPORT_JSON_DIGITS);
   fprintf(out, ",\"baseline_drift_flagged\":%s", ok && d->flagged ? "true" : "false");
+}
+
+void report_json_array(FILE *out, report_json_layout layout, int count,
+                       report_json_element *element, const report_data *r, const void *prepared) {
+  const char *first = layout == REPORT_JSON_LINES ? "\n " : "";
+  const char *next = layout == REPORT_JSON_LINES ? ",\n " : ",";
+  fputc('[', out);
+  for (int i = 0; i < count; i++) {
+    fputs(i ? next : first, out);
+    element(r, prepared, i, out);
+  }
+  fputc(']', out);
 }
 
 void report_csv_names(FILE *out, const char *const *names, size_t count) {

@@ -32,6 +32,17 @@ void report_csv_comparison(FILE *out, const report_cell *cell);
    "variance_ratio". */
 void report_json_comparison(FILE *out, const report_cell *cell);
 
+/* How a JSON array's elements are laid out: on the array's own line, or each on a line of its
+   own after one space (the arrays of rows a reader scans down). */
+typedef enum report_json_layout { REPORT_JSON_INLINE, REPORT_JSON_LINES } report_json_layout;
+/* Writes element i of a JSON array, from what a section's writers have: the model (NULL for
+   report --compare, which has several) and what the section prepared. */
+typedef void report_json_element(const report_data *r, const void *prepared, int i, FILE *out);
+/* A JSON array of `count` elements, each written by `element`: [a,b], or with REPORT_JSON_LINES
+   [\n a,\n b]; [] when empty. */
+void report_json_array(FILE *out, report_json_layout layout, int count,
+                       report_json_element *element, const report_data *r, const void *prepared);
+
 /* The baseline's drift as JSON members, each after a comma: "baseline_drift_percent" (the change
    over the run), "baseline_drift_ci":[lo,hi], "baseline_drift_flagged" (true: its interval lies
    wholly outside the margin). */

@@ -608,9 +608,40 @@ static void json_range_member(FILE *out, const char *key, double value, double l
   fputc('}', out);
 }
 
-static void json_row(const report_data *r, const report_freeze *f, int i, FILE *out) {
-  const report_freeze_row *row = &f->rows[i];
+/* A program's cost on benchmark b, as predicted and as measured, with its finding. */
+static void json_row_bench(const report_data *r, const void *prepared, int b, FILE *out) {
+  const report_freeze_row *row = prepared;
+  const report_cell *cell = &r->cells[b][row->condition];
+  const report_cost_prediction *p = &row->prediction[b];
+  double cost, low, high;
   char text[800];
+  report_freeze_cost_of(cell, &cost, &low, &high);
+  fputs("{\"bench\":", out);
+  ts_json_string(out, r->benches[b]);
+  json_range_member(out, "predicted_from_wakeups", row->predicted[b] ? p->wakeups : NAN,
+                    p->wakeups_low, p->wakeups_high);
+  json_range_member(out, "predicted_from_threads", row->predicted[b] ? p->threads : NAN,
+                    p->threads_low, p->threads_high);
+  fputs(",\"cost\":", out);
+  if (isfinite(cost)) {
+    fputs("{\"percent\":", out);
+    ts_json_number(out, cost, REPORT_JSON_DIGITS);
+    fputs(",\"interval\":", out);
+    ts_json_range(out, 1, low, high, REPORT_JSON_DIGITS);
+    ts_json_number_member(out, "confidence", cell->cmp.confidence, REPORT_JSON_DIGITS);
+    ts_json_number_member(out, "p_holm", cell->p_holm, REPORT_JSON_DIGITS);
+    fputc('}', out);
+  } else {
+    fputs("null", out);
+  }
+  ts_json_string_member(out, "finding", finding_name(row->finding[b]));
+  report_freeze_cost_text(cell, text, sizeof text);
+  ts_json_string_member(out, "text", text);
+  fputc('}', out);
+}
+
+static void json_row(const report_data *r, const void *prepared, int i, FILE *out) {
+  const report_freeze_row *row = &((const report_freeze *)prepared)->rows[i];
   fputs("{\"condition\":", out);
   ts_json_string(out, r->conditions[row->condition]);
   fputs(",\"programs\":[", out);
@@ -621,36 +652,22 @@ static void json_row(const report_data *r, const report_freeze *f, int i, FILE *
   fputc(']', out);
   ts_json_number_member(out, "wakeups_per_s", row->wakeups_per_s, REPORT_JSON_DIGITS);
   ts_json_number_member(out, "threads", row->threads, REPORT_JSON_DIGITS);
-  fputs(",\"benchmarks\":[", out);
-  for (int b = 0; b < r->bench_count; b++) {
-    const report_cell *cell = &r->cells[b][row->condition];
-    const report_cost_prediction *p = &row->prediction[b];
-    double cost, low, high;
-    report_freeze_cost_of(cell, &cost, &low, &high);
-    fputs(b ? ",{\"bench\":" : "{\"bench\":", out);
-    ts_json_string(out, r->benches[b]);
-    json_range_member(out, "predicted_from_wakeups", row->predicted[b] ? p->wakeups : NAN,
-                      p->wakeups_low, p->wakeups_high);
-    json_range_member(out, "predicted_from_threads", row->predicted[b] ? p->threads : NAN,
-                      p->threads_low, p->threads_high);
-    fputs(",\"cost\":", out);
-    if (isfinite(cost)) {
-      fputs("{\"percent\":", out);
-      ts_json_number(out, cost, REPORT_JSON_DIGITS);
-      fputs(",\"interval\":", out);
-      ts_json_range(out, 1, low, high, REPORT_JSON_DIGITS);
-      ts_json_number_member(out, "confidence", cell->cmp.confidence, REPORT_JSON_DIGITS);
-      ts_json_number_member(out, "p_holm", cell->p_holm, REPORT_JSON_DIGITS);
-      fputc('}', out);
-    } else {
-      fputs("null", out);
-    }
-    ts_json_string_member(out, "finding", finding_name(row->finding[b]));
-    report_freeze_cost_text(cell, text, sizeof text);
-    ts_json_string_member(out, "text", text);
-    fputc('}', out);
-  }
-  fputs("]}", out);
+  fputs(",\"benchmarks\":", out);
+  report_json_array(out, REPORT_JSON_INLINE, r->bench_count, json_row_bench, r, row);
+  fputc('}', out);
+}
+
+/* What predicts on benchmark b, and the advice. */
+static void json_bench(const report_data *r, const void *prepared, int b, FILE *out) {
+  const report_freeze *f = prepared;
+  char text[1600];
+  fputs("{\"bench\":", out);
+  ts_json_string(out, r->benches[b]);
+  source_text(f, b, text, sizeof text);
+  ts_json_string_member(out, "predicted_by", text);
+  advice_text(r, f, b, text, sizeof text);
+  ts_json_string_member(out, "advice", text);
+  fputc('}', out);
 }
 
 static void write_json(const report_data *r, const void *prepared, FILE *out) {
@@ -659,28 +676,16 @@ static void write_json(const report_data *r, const void *prepared, FILE *out) {
     fputs(",\n\"frozen_programs\":null", out);
     return;
   }
-  char text[1600];
   fputs(",\n\"frozen_programs\":{\"cost_run\":", out);
   if (f->cost_run)
     fprintf(out, "%lld", (long long)f->cost_run);
   else
     fputs("null", out);
-  fputs(",\"programs\":[", out);
-  for (int i = 0; i < f->row_count; i++) {
-    fputs(i ? ",\n " : "\n ", out);
-    json_row(r, f, i, out);
-  }
-  fputs("],\"benchmarks\":[", out);
-  for (int b = 0; b < r->bench_count; b++) {
-    fputs(b ? ",{\"bench\":" : "{\"bench\":", out);
-    ts_json_string(out, r->benches[b]);
-    source_text(f, b, text, sizeof text);
-    ts_json_string_member(out, "predicted_by", text);
-    advice_text(r, f, b, text, sizeof text);
-    ts_json_string_member(out, "advice", text);
-    fputc('}', out);
-  }
-  fputs("]}", out);
+  fputs(",\"programs\":", out);
+  report_json_array(out, REPORT_JSON_LINES, f->row_count, json_row, r, f);
+  fputs(",\"benchmarks\":", out);
+  report_json_array(out, REPORT_JSON_INLINE, r->bench_count, json_bench, r, f);
+  fputc('}', out);
 }
 
 /* ---- HTML ----------------------------------------------------------------------------------- */
