@@ -170,7 +170,7 @@ set(TS_CLI_SOURCES
 )
 if(WIN32)
   list(APPEND TS_CLI_SOURCES service/src/host/win32/pending.c service/res/threadsoup.rc)
-  list(APPEND TS_CLI_SOURCES service/src/host/win32/controls.c)
+  list(APPEND TS_CLI_SOURCES service/src/host/win32/controls.c service/src/host/win32/power.c)
   list(APPEND TS_CLI_SOURCES service/src/host/win32/group.c)
 endif()
 
