@@ -14,7 +14,7 @@ if [ -z "${TRAY_TEST_IN_X:-}" ]; then
   TRAY_TEST_IN_X=1 exec xvfb-run -a -s "-screen 0 1024x768x24" sh "$0" "$@"
 fi
 
-# pipe, out, shots, log, fail, wait_log; cli, status
+# pipe, out, shots, log, fail, wait_log; menu_open, menu_click, menu_close; cli, status
 . "$(dirname "$0")/tray-common.sh"
 tray_test_begin tray-start-service
 # The installed service answers on the default pipe, which the tray uses without --pipe.
@@ -30,31 +30,21 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Picks Start the service from the tray's menu: true once the tray logs that it ran the command.
-# The menu opens upwards from the icon (tray.sh lists its rows); while the service is unreachable
-# Start the service is the row above Exit (y 709), where Schedules is otherwise. A busy machine
-# may be slow to show the icon or the menu: a click that started nothing is tried again.
+# Picks Start the service from the tray's menu, shown only while the service is unreachable,
+# where the tray logged the item (tray-common.sh): true once the tray logs that it ran the
+# command. A busy machine may be slow to show the icon or the menu: a click that started nothing
+# is tried again.
 pick_start_service() { # SHOT: the first menu's screenshot
   runs=$(grep -c '^start-service ' "$log")
   for attempt in 1 2 3 4 5; do
-    menus=$(grep -c '^menu ' "$log")
-    xdotool mousemove 1014 757 click 3
-    for i in $(seq 1 10); do
-      [ "$(grep -c '^menu ' "$log")" -gt "$menus" ] && break
-      sleep 0.5
-    done
-    sleep 1
+    menu_open || return 1
     [ "$attempt" -eq 1 ] && import -window root "$1" 2>/dev/null
-    xdotool mousemove 950 709
-    sleep 0.7
-    xdotool click 1
+    menu_click 'Start the service'
     for i in $(seq 1 40); do
       [ "$(grep -c '^start-service ' "$log")" -gt "$runs" ] && return 0
       sleep 0.5
     done
-    xdotool key Escape
-    xdotool mousemove 300 200 click 1 # closes a menu left open
-    sleep 1
+    menu_close
   done
   return 1
 }
