@@ -114,11 +114,82 @@ static void stop_wakes_sleepers_at_once(void) {
   }
 }
 
+/* Large loads are started by a crew (one creator per logical CPU): still exactly N threads, and a
+   refusal among them stops every one that started, wherever it lies among the slots. */
+static void crew_starts_exactly_n_and_cleans_up_a_refusal(void) {
+  long before = os_thread_count();
+  load_spec spec;
+  ts_err err;
+  CHECK_INT(load_spec_parse("sleep:3000@300ms", &spec, &err), TS_OK);
+  load *l = NULL;
+  REQUIRE(load_start(&spec, NULL, &l, &err) == TS_OK);
+  CHECK_INT(os_threads_settled(before + 3000), before + 3000);
+  load_stop(l);
+  CHECK_INT(os_threads_settled(before), before);
+  /* Thread start 1,001 and every later one refused: the creators themselves are thread starts
+     too (up to LOAD_CREW_MAX - 1 of them), so 997 to 1,000 sleepers ran. */
+  plat_fault_inject(PLAT_FAULT_THREAD_START, 1000, -1);
+  l = (load *)1;
+  int rc = load_start(&spec, NULL, &l, &err);
+  plat_fault_inject(PLAT_FAULT_THREAD_START, -1, -1);
+  CHECK_INT(rc, TS_EOS);
+  CHECK(l == NULL);
+  long created = -1;
+  CHECK(sscanf(err.text, "sleep: created %ld of 3000 threads, then stopped them all", &created) ==
+        1);
+  CHECK(created >= 1000 - (LOAD_CREW_MAX - 1) && created <= 1000);
+  CHECK_STR_CONTAINS(err.text, "the OS refused a new thread");
+  CHECK_INT(os_threads_settled(before), before);
+}
+
+static void raise_after_20ms(void *arg) {
+  plat_sleep_ns(20 * TS_NS_PER_MS);
+  plat_cancel_raise(arg);
+}
+
+/* A stop while a crew starts the load: nothing is started after it, and what started is stopped
+   (raised before the start, nothing starts at all). */
+static void cancel_stops_a_crew_start(void) {
+  long before = os_thread_count();
+  load_spec spec;
+  ts_err err;
+  CHECK_INT(load_spec_parse("sleep:4000@300ms", &spec, &err), TS_OK);
+  plat_cancel *cancel;
+  REQUIRE(plat_cancel_create(&cancel, &err) == TS_OK);
+  plat_cancel_raise(cancel);
+  load *l = (load *)1;
+  CHECK_INT(load_start(&spec, cancel, &l, &err), TS_EINTERRUPTED);
+  CHECK(l == NULL);
+  CHECK_STR_CONTAINS(err.text, "sleep: interrupted after 0 of 4000 threads");
+  CHECK_INT(os_threads_settled(before), before);
+  plat_cancel_destroy(cancel);
+
+  REQUIRE(plat_cancel_create(&cancel, &err) == TS_OK);
+  plat_thread raiser;
+  REQUIRE(plat_thread_start(&raiser, 0, raise_after_20ms, cancel, &err) == TS_OK);
+  l = NULL;
+  int rc = load_start(&spec, cancel, &l, &err);
+  plat_thread_join(raiser);
+  long created = -1;
+  if (rc == TS_OK) { /* a machine that starts 4,000 threads in 20 ms */
+    load_stop(l);
+  } else {
+    CHECK_INT(rc, TS_EINTERRUPTED);
+    CHECK(sscanf(err.text, "sleep: interrupted after %ld of 4000 threads", &created) == 1);
+    CHECK(created >= 0 && created < 4000);
+  }
+  fprintf(stderr, "  cancelled after 20 ms: %s\n", rc == TS_OK ? "all started first" : err.text);
+  CHECK_INT(os_threads_settled(before), before);
+  plat_cancel_destroy(cancel);
+}
+
 int main(void) {
   RUN_CASE(starts_and_stops_exactly_n);
   RUN_CASE(two_parts_add_up);
   RUN_CASE(refused_thread_tears_down_the_rest);
   RUN_CASE(baseline_creates_nothing);
   RUN_CASE(stop_wakes_sleepers_at_once);
+  RUN_CASE(crew_starts_exactly_n_and_cleans_up_a_refusal);
+  RUN_CASE(cancel_stops_a_crew_start);
   return check_summary();
 }

@@ -429,6 +429,8 @@ static void more_blocks_come_with_their_time(void) {
   free(r);
 }
 
+extern const report_section report_section_benchmarks;
+
 /* A run with a precision target it did not reach names what widened its interval, by the first
    rule that holds: the load's variance ratio, the machine's drift, else the benchmark's spread;
    within the target, or without one, it says nothing. */
@@ -462,9 +464,42 @@ static void an_unreached_precision_names_its_noise(void) {
   CHECK_INT(report_precision_limit_text(r, 0, cell, text, sizeof text), 1);
   CHECK_STR_CONTAINS(text, "the load itself: it makes the benchmark 3.7 times as variable as the "
                            "baseline (variance ratio)");
+  /* The CSV and JSON carry the same facts: a table of the comparisons that missed the target,
+     and each condition's "precision_limit" (null where it was reached or not compared). */
+  report_precision_limit lim;
+  CHECK_INT(report_precision_limit_of(r, 0, cell, &lim), 1);
+  CHECK_STR_EQ(report_precision_cause_name(lim.cause), "load");
+  CHECK(fabs(lim.half_width_percent - 1.57) < 0.005);
+  CHECK(fabs(lim.baseline_cv_percent - 7.5) < 1e-9);
+  CHECK(lim.blocks > 400 && lim.blocks < 500);
+  r->bench_count = 1;
+  r->condition_count = 2;
+  snprintf(r->benches[0], sizeof r->benches[0], "builtin-st");
+  snprintf(r->conditions[0], sizeof r->conditions[0], "baseline");
+  snprintf(r->conditions[1], sizeof r->conditions[1], "sleep:1500@500ms");
+  char *csv = test_render_section(&report_section_benchmarks, NULL, r, REPORT_FORMAT_CSV);
+  char *json = test_render_section(&report_section_benchmarks, NULL, r, REPORT_FORMAT_JSON);
+  char row[200];
+  snprintf(row, sizeof row, "\nbuiltin-st,sleep:1500@500ms,0.62,1.5");
+  CHECK_STR_CONTAINS(csv, "\nprecision_bench,condition,target_percent,half_width_percent,cause,"
+                          "variance_ratio,baseline_cv_percent,drift_percent,blocks_to_reach\n");
+  CHECK_STR_CONTAINS(csv, row);
+  CHECK_STR_CONTAINS(csv, ",load,3.66,7.5,-4.2,4");
+  CHECK_STR_CONTAINS(json,
+                     "\"precision_limit\":{\"target_percent\":0.62,\"half_width_percent\":1.5");
+  CHECK_STR_CONTAINS(json, "\"cause\":\"load\",\"variance_ratio\":3.66,\"baseline_cv_percent\":7.5,"
+                           "\"drift_percent\":-4.2,\"blocks_to_reach\":4");
+  CHECK_STR_CONTAINS(json, "\"condition\":\"baseline\"");
+  CHECK_STR_CONTAINS(json, "\"precision_limit\":null");
+  free(csv);
+  free(json);
   r->precision_target_pct = 2;
   CHECK_INT(report_precision_limit_text(r, 0, cell, text, sizeof text), 0); /* reached */
   CHECK_STR_EQ(text, "");
+  CHECK_INT(report_precision_limit_of(r, 0, cell, &lim), 0);
+  csv = test_render_section(&report_section_benchmarks, NULL, r, REPORT_FORMAT_CSV);
+  CHECK(strstr(csv, "precision_bench") == NULL);
+  free(csv);
   free(r);
 }
 

@@ -12,9 +12,13 @@
 
 /* What the sub-commands measure, from the command line. */
 typedef struct bench_options {
-  int reps;                  /* thread creation runs per side, alternating engine and floor */
-  int proc_reps;             /* the same for processes (each run takes seconds, not a second) */
-  long count;                /* threads and processes of the main figures (15,000) */
+  int reps;      /* thread creation runs per side, alternating engine and floor */
+  int proc_reps; /* the same for processes (each run takes seconds, not a second) */
+  long count;    /* threads of the main figures (15,000) */
+  /* Processes of the procs figures (2,000): each costs 0.3 to 1 ms of fork and exec here, so
+     2,000 take 1 to 2 s a side, far above the timing's noise, and 5 runs of three sides end in
+     about a minute (15,000 took over 8 minutes on this VM). */
+  long proc_count;
   long interval_ms;          /* the sleepers' interval (500 ms) */
   double seconds;            /* wake-up window at `count` threads (30 s) */
   double linear_seconds;     /* wake-up window per linearity size (10 s) */

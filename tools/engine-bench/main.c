@@ -13,7 +13,7 @@ static const char usage[] =
     "sub-commands (default: all, in this order):\n"
     "  threads     1-2: creating and stopping COUNT sleepers, memory per thread, census cost\n"
     "  wakeups     3:   CPU and context switches per wake-up over --seconds\n"
-    "  procs       4:   COUNT idle processes: creation, memory, teardown\n"
+    "  procs       4:   PROC-COUNT idle processes: creation, memory, teardown\n"
     "  controller  5:   wake-ups of `threadsoup load`'s main thread while a load runs\n"
     "  linearity   6:   figures 1-3 at 1,000, 5,000, 15,000 and 30,000 threads\n"
     "  noise       7:   builtin-st's run-to-run variation against 7-Zip's (--reps runs each)\n"
@@ -26,7 +26,8 @@ static const char usage[] =
     "  --seconds S           wake-up window of 3 (default 30)\n"
     "  --linear-seconds S    wake-up window per size in 6 (default 10)\n"
     "  --controller-seconds S  window of 5 (default 10)\n"
-    "  --count N             threads and processes of 1-5 (default 15000)\n"
+    "  --count N             threads of 1-3 and 5 (default 15000)\n"
+    "  --proc-count N        processes of 4 (default 2000: the ratio in about a minute)\n"
     "  --raise-map-count     let 6 raise vm.max_map_count to 262144 (restored after)\n"
     "\n"
     "Every target is a ratio to a floor measured in the same run; a missed target is marked\n"
@@ -76,6 +77,7 @@ int main(int argc, char **argv) {
   o.reps = 9;
   o.proc_reps = 5;
   o.count = 15000;
+  o.proc_count = 2000;
   o.interval_ms = 500;
   o.seconds = 30;
   o.linear_seconds = 10;
@@ -111,6 +113,10 @@ int main(int argc, char **argv) {
       if (number_option(a, v, 100, 100000, &d))
         return 2;
       o.count = (long)d, i++;
+    } else if (strcmp(a, "--proc-count") == 0) {
+      if (number_option(a, v, 100, 100000, &d))
+        return 2;
+      o.proc_count = (long)d, i++;
     } else if (strcmp(a, "--raise-map-count") == 0) {
       o.raise_map_count = 1;
     } else if (strcmp(a, "all") == 0) {

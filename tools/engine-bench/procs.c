@@ -198,7 +198,7 @@ typedef struct proc_run {
 /* side: "engine", "floor" (fork) or "vfork". */
 static void run_procs(const bench_options *o, const char *side, proc_run *r) {
   char count[24];
-  snprintf(count, sizeof count, "%ld", o->count);
+  snprintf(count, sizeof count, "%ld", o->proc_count);
   const char *argv[] = {"", "__procs", side, count, "500", NULL};
   char out[4096];
   memset(r, 0, sizeof *r);
@@ -217,7 +217,7 @@ static void run_procs(const bench_options *o, const char *side, proc_run *r) {
   r->pss_kib = kv_number(out, "pss_kib", NAN) / n;
   r->private_kib = kv_number(out, "private_kib", NAN) / n;
   r->rss_kib = kv_number(out, "rss_kib", NAN) / n;
-  r->kernel_kib = kv_number(out, "kernel_kib", NAN) / (double)o->count;
+  r->kernel_kib = kv_number(out, "kernel_kib", NAN) / (double)o->proc_count;
 }
 
 static double median_of(proc_run *runs, int n, size_t offset) {
@@ -256,7 +256,7 @@ void bench_procs(const bench_options *o) {
   snprintf(title, sizeof title,
            "4. %ld idle processes: procs (posix_spawn of threadsoup-idle from 4 threads) vs "
            "fork+execve of a pause program (median of %d)",
-           o->count, reps);
+           o->proc_count, reps);
   progress("%s", title + 3);
   for (int i = 0; i < reps; i++) {
     progress("  run %d of %d", i + 1, reps);
@@ -269,8 +269,8 @@ void bench_procs(const bench_options *o) {
       1.20, NULL);
   row("creation vs vfork+execve floor (s)", 3, MEDIAN(engine, reps, create_s),
       MEDIAN(vfork_floor, reps, create_s), 0, NULL);
-  row("creation per process (us)", 1, MEDIAN(engine, reps, create_s) * 1e6 / (double)o->count,
-      MEDIAN(floor, reps, create_s) * 1e6 / (double)o->count, 0, NULL);
+  row("creation per process (us)", 1, MEDIAN(engine, reps, create_s) * 1e6 / (double)o->proc_count,
+      MEDIAN(floor, reps, create_s) * 1e6 / (double)o->proc_count, 0, NULL);
   row("PSS per idle process (KiB)", 2, MEDIAN(engine, reps, pss_kib), MEDIAN(floor, reps, pss_kib),
       1.20, NULL);
   row("private memory per idle process (KiB)", 2, MEDIAN(engine, reps, private_kib),

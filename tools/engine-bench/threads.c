@@ -46,36 +46,83 @@ static void *floor_sleeper(void *arg) {
   return NULL;
 }
 
-static int floor_start(long count, uint64_t interval_ns, char *why, size_t len) {
+/* One floor creator: threads [first, end) with 16 KiB stacks. */
+typedef struct floor_maker {
+  pthread_t thread;
+  long first, end;
+  long made;
+  int rc;
+} floor_maker;
+
+static void *floor_make(void *arg) {
+  floor_maker *m = arg;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 16384);
+  m->rc = 0;
+  for (long i = m->first; i < m->end; i++) {
+    m->rc = pthread_create(&floor_state.threads[i], &attr, floor_sleeper, (void *)(uintptr_t)i);
+    if (m->rc != 0)
+      break;
+    m->made++;
+  }
+  pthread_attr_destroy(&attr);
+  return NULL;
+}
+
+/* The parallel floor's creators: one per logical CPU, as many as the engine's crew may have. */
+static int parallel_makers(void) {
+  plat_sysinfo info;
+  plat_sysinfo_read(&info);
+  return info.logical_cpus < 1               ? 1
+         : info.logical_cpus > LOAD_CREW_MAX ? LOAD_CREW_MAX
+                                             : info.logical_cpus;
+}
+
+/* Starts `count` floor sleepers from `makers` threads (1: this one, a plain loop), each making a
+   contiguous share. */
+static int floor_start(long count, uint64_t interval_ns, int makers, char *why, size_t len) {
   atomic_init(&floor_state.stop, 0);
   floor_state.count = (uint64_t)count;
   floor_state.interval_ns = interval_ns;
-  floor_state.threads = malloc((size_t)count * sizeof(pthread_t));
+  floor_state.threads = calloc((size_t)count, sizeof(pthread_t));
   if (!floor_state.threads) {
     snprintf(why, len, "floor: no memory for %ld thread ids", count);
     return -1;
   }
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, 16384);
-  for (long i = 0; i < count; i++) {
-    int rc = pthread_create(&floor_state.threads[i], &attr, floor_sleeper, (void *)(uintptr_t)i);
-    if (rc != 0) {
-      snprintf(why, len, "floor: created %ld of %ld threads, then the OS refused: %s", i, count,
-               strerror(rc));
-      pthread_attr_destroy(&attr);
-      return -1;
-    }
-    floor_state.started = i + 1;
+  floor_maker m[LOAD_CREW_MAX];
+  if (makers < 1 || makers > LOAD_CREW_MAX)
+    makers = 1;
+  for (int k = 0; k < makers; k++)
+    m[k] = (floor_maker){.first = count * k / makers, .end = count * (k + 1) / makers};
+  if (makers == 1)
+    floor_make(&m[0]);
+  for (int k = 0; makers > 1 && k < makers; k++)
+    pthread_create(&m[k].thread, NULL, floor_make, &m[k]);
+  for (int k = 0; makers > 1 && k < makers; k++)
+    pthread_join(m[k].thread, NULL);
+  /* The threads made, as a prefix of each maker's share: floor_stop joins the non-zero ids. */
+  long made = 0;
+  int rc = 0;
+  for (int k = 0; k < makers; k++) {
+    made += m[k].made;
+    if (m[k].rc != 0)
+      rc = m[k].rc;
   }
-  pthread_attr_destroy(&attr);
+  floor_state.started = count;
+  if (rc != 0) {
+    snprintf(why, len, "floor: created %ld of %ld threads, then the OS refused: %s", made, count,
+             strerror(rc));
+    return -1;
+  }
   return 0;
 }
 
 static void floor_stop(void) {
   atomic_store(&floor_state.stop, 1);
   for (long i = 0; i < floor_state.started; i++)
-    pthread_join(floor_state.threads[i], NULL);
+    if (floor_state.threads[i])
+      pthread_join(floor_state.threads[i], NULL);
   free(floor_state.threads);
   floor_state.threads = NULL;
   floor_state.started = 0;
@@ -131,10 +178,12 @@ static double census_ms(int n) {
    the engine or the floor, and prints key=value lines of what they cost. */
 int child_threads_main(int argc, char **argv) {
   if (argc != 8) {
-    printf("error=usage: __threads engine|floor COUNT INTERVAL_MS SETTLE_MS WINDOW_S TIMER N\n");
+    printf("error=usage: __threads engine|floor|parallel-floor COUNT INTERVAL_MS SETTLE_MS "
+           "WINDOW_S TIMER N\n");
     return 2;
   }
   int engine = strcmp(argv[1], "engine") == 0;
+  int makers = strcmp(argv[1], "parallel-floor") == 0 ? parallel_makers() : 1;
   long count = strtol(argv[2], NULL, 10), interval_ms = strtol(argv[3], NULL, 10);
   long settle_ms = strtol(argv[4], NULL, 10);
   double window_s = strtod(argv[5], NULL);
@@ -156,9 +205,9 @@ int child_threads_main(int argc, char **argv) {
   mem_rollup_read("/proc/self/smaps_rollup", &m0);
   load *l = NULL;
   double t0 = now_s();
-  int failed = engine
-                   ? load_start(&spec, NULL, &l, &err) != TS_OK
-                   : floor_start(count, (uint64_t)interval_ms * TS_NS_PER_MS, why, sizeof why) != 0;
+  int failed = engine ? load_start(&spec, NULL, &l, &err) != TS_OK
+                      : floor_start(count, (uint64_t)interval_ms * TS_NS_PER_MS, makers, why,
+                                    sizeof why) != 0;
   double t1 = now_s();
   if (failed) {
     if (engine)
@@ -199,7 +248,8 @@ typedef struct thread_run {
   double vol_per_interval, invol_per_interval, cpu_per_wake_us, load_cpu_pct;
 } thread_run;
 
-static void run_threads(const bench_options *o, int engine, long count, double window_s,
+/* side: "engine", "floor" (one loop) or "parallel-floor". */
+static void run_threads(const bench_options *o, const char *side, long count, double window_s,
                         int absolute, int censuses, thread_run *r) {
   char count_text[24], interval[24], settle[24], window[24], census[8];
   snprintf(count_text, sizeof count_text, "%ld", count);
@@ -207,16 +257,16 @@ static void run_threads(const bench_options *o, int engine, long count, double w
   snprintf(settle, sizeof settle, "%ld", o->interval_ms + 300);
   snprintf(window, sizeof window, "%.3f", window_s);
   snprintf(census, sizeof census, "%d", censuses);
-  const char *argv[] = {
-      "",     "__threads", engine ? "engine" : "floor",        count_text, interval,
-      settle, window,      absolute ? "absolute" : "relative", census,     NULL};
+  const char *argv[] = {"",       "__threads", side,   count_text,
+                        interval, settle,      window, absolute ? "absolute" : "relative",
+                        census,   NULL};
   char out[4096];
   memset(r, 0, sizeof *r);
   int rc = run_child(o, argv, out, sizeof out);
   if (kv_error(out, r->error, sizeof r->error) || rc != 0) {
     if (!r->error[0])
       snprintf(r->error, sizeof r->error, "the measuring process failed");
-    progress("  %s %ld threads: %s", engine ? "engine" : "floor", count, r->error);
+    progress("  %s %ld threads: %s", side, count, r->error);
     return;
   }
   r->ok = 1;
@@ -282,7 +332,7 @@ static void first_error(thread_run *runs, int n, const char *side) {
 
 void bench_threads(const bench_options *o) {
   int reps = o->reps > 32 ? 32 : o->reps;
-  thread_run engine[32], floor[32];
+  thread_run engine[32], floor[32], parallel[32];
   char title[160];
   snprintf(title, sizeof title,
            "1-2. %ld sleepers @ %ld ms: creation, teardown, memory (median of %d fresh processes "
@@ -291,12 +341,18 @@ void bench_threads(const bench_options *o) {
   progress("%s", title + 5);
   for (int i = 0; i < reps; i++) {
     progress("  run %d of %d", i + 1, reps);
-    run_threads(o, 1, o->count, 0, 0, 3, &engine[i]);
-    run_threads(o, 0, o->count, 0, 0, 0, &floor[i]);
+    run_threads(o, "engine", o->count, 0, 0, 3, &engine[i]);
+    run_threads(o, "floor", o->count, 0, 0, 0, &floor[i]);
+    run_threads(o, "parallel-floor", o->count, 0, 0, 0, &parallel[i]);
   }
   table_section(title);
   double ec = MEDIAN(engine, reps, create_s), fc = MEDIAN(floor, reps, create_s);
-  ratio_row("creation wall time (s)", 3, ec, fc, 1.05);
+  double pc = MEDIAN(parallel, reps, create_s);
+  char measure[96];
+  ratio_row("creation wall time vs one-loop floor (s)", 3, ec, fc, 1.05);
+  snprintf(measure, sizeof measure, "creation wall time vs parallel floor, %d makers (s)",
+           parallel_makers());
+  ratio_row(measure, 3, ec, pc, 1.10);
   ratio_row("creation per thread (us)", 2, ec * 1e6 / (double)o->count, fc * 1e6 / (double)o->count,
             0);
   double et = MEDIAN(engine, reps, teardown_s), ft = MEDIAN(floor, reps, teardown_s);
@@ -318,17 +374,23 @@ void bench_threads(const bench_options *o) {
   char census[24];
   format_value(census, sizeof census, 1, MEDIAN(engine, reps, census_ms));
   table_row("census of self (plat_census_process), CPU ms", census, "-", -1, "-", VERDICT_INFO);
-  char er[48], fr[48], etr[48], ftr[48];
+  char er[48], fr[48], pr[48], etr[48], ftr[48];
   run_range(engine, reps, offsetof(thread_run, create_s), 1, er, sizeof er);
   run_range(floor, reps, offsetof(thread_run, create_s), 1, fr, sizeof fr);
+  run_range(parallel, reps, offsetof(thread_run, create_s), 1, pr, sizeof pr);
   run_range(engine, reps, offsetof(thread_run, teardown_s), 1, etr, sizeof etr);
   run_range(floor, reps, offsetof(thread_run, teardown_s), 1, ftr, sizeof ftr);
-  table_note("spread of the runs (s): creation engine %s, floor %s; teardown engine %s, floor %s",
-             er, fr, etr, ftr);
+  table_note("spread of the runs (s): creation engine %s, one-loop floor %s, parallel floor %s; "
+             "teardown engine %s, floor %s",
+             er, fr, pr, etr, ftr);
+  table_note("the floors: pthread_create of 16 KiB stacks in one loop, and from one maker per "
+             "logical CPU (at most %d, as the engine's crew) each making an equal share",
+             LOAD_CREW_MAX);
   table_note("memory = smaps_rollup after minus before creating, once every thread has run; kernel "
              "= /proc/meminfo KernelStack+PageTables+Slab");
   first_error(engine, reps, "engine");
   first_error(floor, reps, "floor");
+  first_error(parallel, reps, "parallel floor");
 }
 
 /* A switches-per-interval row: the engine must be 1.00 within 1 %. */
@@ -347,11 +409,11 @@ void bench_wakeups(const bench_options *o) {
            o->seconds, o->count, o->interval_ms);
   progress("%s", title + 3);
   progress("  engine, timer=relative");
-  run_threads(o, 1, o->count, o->seconds, 0, 0, &rel);
+  run_threads(o, "engine", o->count, o->seconds, 0, 0, &rel);
   progress("  engine, timer=absolute");
-  run_threads(o, 1, o->count, o->seconds, 1, 0, &abs_);
+  run_threads(o, "engine", o->count, o->seconds, 1, 0, &abs_);
   progress("  floor");
-  run_threads(o, 0, o->count, o->seconds, 0, 0, &floor);
+  run_threads(o, "floor", o->count, o->seconds, 0, 0, &floor);
   table_section(title);
   double fcpu = floor.ok ? floor.cpu_per_wake_us : NAN;
   ratio_row("CPU per wake-up, timer=relative (us)", 3, rel.ok ? rel.cpu_per_wake_us : NAN, fcpu,
@@ -429,7 +491,8 @@ void bench_linearity(const bench_options *o) {
       for (int side = 0; side < 2; side++) {
         progress("  %ld threads, %s, run %d of %d", sizes[s], side ? "floor" : "engine", r + 1,
                  LINEAR_REPS);
-        run_threads(o, side == 0, sizes[s], r == 0 ? o->linear_seconds : 0, 0, 0, &runs[side][r]);
+        run_threads(o, side ? "floor" : "engine", sizes[s], r == 0 ? o->linear_seconds : 0, 0, 0,
+                    &runs[side][r]);
       }
     for (int side = 0; side < 2; side++) {
       figure[s][0][side] = MEDIAN(runs[side], LINEAR_REPS, create_s) * 1e6 / (double)sizes[s];

@@ -202,10 +202,28 @@ int load_timer_probe_run(plat_resolution resolution, int samples, load_timer_pro
 /* ---- for scenario files ---------------------------------------------------------------------- */
 
 /* Starts part->count threads, each running fn on its own slot: `slots` holds part->count records
-   of `slot_size` bytes, each beginning with a plat_thread. Honours --stack and --ramp; *started
-   tells how many run, also on failure (the caller stops those). */
+   of `slot_size` bytes, each beginning with a plat_thread. Honours --stack and --ramp; without a
+   ramp a large count is started by a crew (load_crew_run). *started tells how many slots were
+   handed a thread, also on failure (the caller stops those): a slot whose start was refused or
+   interrupted is left without one (load_slot_started), and may lie among slots with threads when
+   a crew started them. */
 int load_start_threads(const load_part *part, const plat_cancel *cancel, void *slots,
                        size_t slot_size, plat_thread_fn fn, long *started, ts_err *err);
+/* Whether a slot of load_start_threads holds a thread; stopping skips those that do not. */
+int load_slot_started(const void *slot);
+
+/* A crew: threads that start a load's items (threads, processes) side by side, the caller's own
+   thread one of them. item(ctx, i, err) does item i; the first item that fails stops the crew
+   and its rc and err are returned. *claimed tells how many items were handed out (done or
+   failed). */
+typedef int (*load_crew_item)(void *ctx, long i, ts_err *err);
+#define LOAD_CREW_MAX 4 /* members share the process's address space lock: a few are enough */
+#define LOAD_CREW_STACK_BYTES (256u * 1024u) /* CreateProcessW and posix_spawn: a wide margin */
+int load_crew_run(long count, int members, load_crew_item item, void *ctx, long *claimed,
+                  ts_err *err);
+/* The members for `count` items: one per logical CPU up to LOAD_CREW_MAX, each with at least
+   `min_per_member` items (fewer are not worth a thread's start); 1 for a small count. */
+int load_crew_size(long count, long min_per_member);
 /* Stops threads that sleep in wakeable sleeps (plat_sleeper, plat_sleep_*_wakeable) once their
    stop flag is set: wakes each (a signal on POSIX, an APC on Windows) until it has ended, then
    joins them all. `slots` holds `started` records of `slot_size` bytes, each beginning with a

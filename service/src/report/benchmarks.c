@@ -135,10 +135,9 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
   }
 }
 
-/* ---- CSV: one table of the kernels' comparisons --------------------------------------------- */
+/* ---- CSV: the kernels' comparisons, and the precision targets missed ------------------------- */
 
-static void write_csv(const report_data *r, const void *prepared, FILE *out) {
-  (void)prepared;
+static void write_kernels_csv(const report_data *r, FILE *out) {
   static const char *const columns[] = {"kernel_bench", "kernel",  "condition",
                                         "verdict",      "percent", REPORT_CSV_COMPARISON};
   int any = 0;
@@ -167,7 +166,71 @@ static void write_csv(const report_data *r, const void *prepared, FILE *out) {
       }
 }
 
+/* A blank line and one row per comparison that missed the run's precision target: what the text
+   report's "precision … not reached" line says, as numbers. */
+static void write_precision_csv(const report_data *r, FILE *out) {
+  static const char *const columns[] = {"precision_bench",     "condition",     "target_percent",
+                                        "half_width_percent",  "cause",         "variance_ratio",
+                                        "baseline_cv_percent", "drift_percent", "blocks_to_reach"};
+  int header = 0;
+  for (int b = 0; b < r->bench_count; b++)
+    for (int c = 0; c < r->condition_count; c++) {
+      report_precision_limit lim;
+      if (!report_precision_limit_of(r, b, &r->cells[b][c], &lim))
+        continue;
+      if (!header) {
+        fputc('\n', out);
+        report_csv_names(out, columns, sizeof columns / sizeof columns[0]);
+        fputc('\n', out);
+        header = 1;
+      }
+      report_csv_field(out, r->benches[b]);
+      fputc(',', out);
+      report_csv_field(out, r->conditions[c]);
+      double numbers[] = {lim.target_percent, lim.half_width_percent};
+      for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
+        fputc(',', out);
+        report_csv_number(out, numbers[i]);
+      }
+      fprintf(out, ",%s", report_precision_cause_name(lim.cause));
+      double more[] = {lim.variance_ratio, lim.baseline_cv_percent, lim.drift_percent,
+                       lim.blocks > 0 ? (double)lim.blocks : NAN};
+      for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
+        fputc(',', out);
+        report_csv_number(out, more[i]);
+      }
+      fputc('\n', out);
+    }
+}
+
+static void write_csv(const report_data *r, const void *prepared, FILE *out) {
+  (void)prepared;
+  write_kernels_csv(r, out);
+  write_precision_csv(r, out);
+}
+
 /* ---- JSON ----------------------------------------------------------------------------------- */
+
+/* ,"precision_limit":{…} for a comparison that missed the run's precision target, else null. */
+static void write_precision_json(const report_data *r, int b, const report_cell *cell, FILE *out) {
+  report_precision_limit lim;
+  fputs(",\"precision_limit\":", out);
+  if (!report_precision_limit_of(r, b, cell, &lim)) {
+    fputs("null", out);
+    return;
+  }
+  fputs("{", out);
+  ts_json_key(out, "target_percent");
+  ts_json_number(out, lim.target_percent, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "half_width_percent", lim.half_width_percent, REPORT_JSON_DIGITS);
+  ts_json_string_member(out, "cause", report_precision_cause_name(lim.cause));
+  ts_json_number_member(out, "variance_ratio", lim.variance_ratio, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "baseline_cv_percent", lim.baseline_cv_percent, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "drift_percent", lim.drift_percent, REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "blocks_to_reach", lim.blocks > 0 ? (double)lim.blocks : NAN,
+                        REPORT_JSON_DIGITS);
+  fputs("}", out);
+}
 
 static void write_condition(const report_data *r, int b, int c, FILE *out) {
   const report_cell *cell = &r->cells[b][c];
@@ -207,6 +270,7 @@ static void write_condition(const report_data *r, int b, int c, FILE *out) {
                         REPORT_JSON_DIGITS);
   ts_json_number_member(out, "more_minutes_for_margin", report_more_minutes(r, cell),
                         REPORT_JSON_DIGITS);
+  write_precision_json(r, b, cell, out);
   fputs("}", out);
 }
 

@@ -621,9 +621,14 @@ int report_sensitivity_text(const report_data *r, const report_cell *cell, char 
    the condition adds at least as much variance to each log ratio as the baseline does. */
 #define PRECISION_LOAD_NOISE_RATIO 2.0
 
-int report_precision_limit_text(const report_data *r, int b, const report_cell *cell, char *buf,
-                                size_t len) {
-  buf[0] = '\0';
+const char *report_precision_cause_name(report_precision_cause cause) {
+  static const char *const names[] = {"load", "drift", "spread"};
+  return names[cause];
+}
+
+int report_precision_limit_of(const report_data *r, int b, const report_cell *cell,
+                              report_precision_limit *out) {
+  memset(out, 0, sizeof *out);
   const blocked_result *c = &cell->cmp;
   if (r->precision_target_pct <= 0 || !cell->compared || c->status != BLOCKED_OK || !c->paired ||
       !isfinite(c->sd_log) || c->pairs < 2)
@@ -632,31 +637,47 @@ int report_precision_limit_text(const report_data *r, int b, const report_cell *
   double half = 100 * expm1(t * c->sd_log / sqrt((double)c->pairs));
   if (!(half > r->precision_target_pct))
     return 0;
+  out->target_percent = r->precision_target_pct;
+  out->half_width_percent = half;
+  out->variance_ratio = cell->variance_ratio;
+  out->baseline_cv_percent = 100 * r->cells[b][r->baseline].d.cv;
+  out->drift_percent = r->drift[b].status == DRIFT_OK ? r->drift[b].change_percent : NAN;
+  out->cause = cell->variance_ratio >= PRECISION_LOAD_NOISE_RATIO      ? REPORT_PRECISION_LOAD
+               : r->drift[b].status == DRIFT_OK && r->drift[b].flagged ? REPORT_PRECISION_DRIFT
+                                                                       : REPORT_PRECISION_SPREAD;
+  out->blocks = blocked_blocks_for_half_width(c->sd_log, r->precision_target_pct, 0.95);
+  return 1;
+}
+
+int report_precision_limit_text(const report_data *r, int b, const report_cell *cell, char *buf,
+                                size_t len) {
+  buf[0] = '\0';
+  report_precision_limit lim;
+  if (!report_precision_limit_of(r, b, cell, &lim))
+    return 0;
   char cause[200];
-  const report_cell *base = &r->cells[b][r->baseline];
-  if (cell->variance_ratio >= PRECISION_LOAD_NOISE_RATIO)
+  if (lim.cause == REPORT_PRECISION_LOAD)
     snprintf(cause, sizeof cause,
              "the load itself: it makes the benchmark %.1f times as variable as the baseline "
              "(variance ratio)",
-             cell->variance_ratio);
-  else if (r->drift[b].status == DRIFT_OK && r->drift[b].flagged)
+             lim.variance_ratio);
+  else if (lim.cause == REPORT_PRECISION_DRIFT)
     snprintf(cause, sizeof cause,
              "the machine's drift: the baseline changed by %+.1f %% over the run",
-             r->drift[b].change_percent);
+             lim.drift_percent);
   else
     snprintf(cause, sizeof cause,
              "the benchmark's own spread on this machine (the baseline's cv %.1f %%, the load's "
              "variance ratio %.2f; where the time went gives the CPU used outside ThreadSoup)",
-             100 * base->d.cv, cell->variance_ratio);
-  long blocks = blocked_blocks_for_half_width(c->sd_log, r->precision_target_pct, 0.95);
+             lim.baseline_cv_percent, lim.variance_ratio);
   char more[96] = "";
-  if (blocks > BLOCKED_BLOCKS_MAX)
+  if (lim.blocks > BLOCKED_BLOCKS_MAX)
     snprintf(more, sizeof more, "; more than %ld blocks would reach it", BLOCKED_BLOCKS_MAX);
-  else if (blocks > 0)
-    snprintf(more, sizeof more, "; about %ld blocks in all would reach it", blocks);
+  else if (lim.blocks > 0)
+    snprintf(more, sizeof more, "; about %ld blocks in all would reach it", lim.blocks);
   return snprintf(buf, len,
                   "precision ±%.3g %% not reached (95 %% CI ±%.2f %%): what widens it is %s%s",
-                  r->precision_target_pct, half, cause, more) > 0;
+                  lim.target_percent, lim.half_width_percent, cause, more) > 0;
 }
 
 int report_drift_text(const report_data *r, int b, char *buf, size_t len) {

@@ -174,6 +174,31 @@ int report_sensitivity_text(const report_data *r, const report_cell *cell, char 
 int report_precision_limit_text(const report_data *r, int b, const report_cell *cell, char *buf,
                                 size_t len);
 
+/* What widens an interval that missed the run's precision target, the first that holds: the load
+   (variance ratio at least 2), the machine's drift (flagged), else the benchmark's own spread. */
+typedef enum report_precision_cause {
+  REPORT_PRECISION_LOAD,
+  REPORT_PRECISION_DRIFT,
+  REPORT_PRECISION_SPREAD,
+} report_precision_cause;
+/* "load", "drift", "spread": the word of the CSV's and JSON's `cause`. */
+const char *report_precision_cause_name(report_precision_cause cause);
+
+/* The facts of that sentence, which every format gives. */
+typedef struct report_precision_limit {
+  double target_percent;     /* the run's precision target, ± % */
+  double half_width_percent; /* the comparison's 95 % interval, ± % */
+  report_precision_cause cause;
+  double variance_ratio;      /* the condition's over the baseline's */
+  double baseline_cv_percent; /* the baseline's cv */
+  double drift_percent;       /* the baseline's change over the run; NAN when not computed */
+  long blocks;                /* blocks in all that would reach the target; BLOCKED_BLOCKS_MAX + 1:
+                                 more than that; 0: not known */
+} report_precision_limit;
+/* 1 and *out when the comparison missed the target (as report_precision_limit_text), else 0. */
+int report_precision_limit_of(const report_data *r, int b, const report_cell *cell,
+                              report_precision_limit *out);
+
 /* The drift line of benchmark b: "the baseline changed by +0.52 % over the run (95 % CI -0.31 to
    1.36 %)", and when flagged "; surely more than the ±1.0 % margin: the machine changed during
    the run". 0 (and "") when the trend could not be computed. */

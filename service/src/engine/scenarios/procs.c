@@ -2,7 +2,6 @@
 /* procs.c - the procs scenario: N processes that wait forever (the experiment's mode 6, which
    took a batch file starting 15,000 copies). Each is threadsoup-idle, bound to our life: nothing
    survives us, even a kill -9 (see plat child.c). */
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -24,69 +23,26 @@ static int spawn_patiently(plat_child_group *group, ts_err *err) {
   return rc;
 }
 
-/* Threads that start the children side by side when no ramp paces them. On Linux each waits in
-   posix_spawn until its child has exec'd, so one thread left the other cores idle and took 1.5 to
-   2.5 times as long as a fork loop (the floor threadsoup-bench procs measures); four keep both
-   cores of a small machine exec'ing. Windows starts them one at a time in the group (its
-   creation does not wait for the child), so there the crew changes nothing. */
-#define CREW_THREADS 4
-#define CREW_MIN_COUNT 64               /* fewer children are not worth a thread */
-#define CREW_STACK_BYTES (256u * 1024u) /* CreateProcessW and posix_spawn: a wide margin */
+/* The children are started side by side (load_crew_run) when no ramp paces them. On Linux each
+   spawner waits in posix_spawn until its child has exec'd, so one thread left the other cores
+   idle and took 1.5 to 2.5 times as long as a fork loop (the floor threadsoup-bench procs
+   measures); four keep both cores of a small machine exec'ing. Windows starts them one at a time
+   in the group (its creation does not wait for the child), so there the crew changes nothing. */
+#define CREW_MEMBERS LOAD_CREW_MAX
+#define CREW_MIN_COUNT 64 /* fewer children are not worth a thread */
 
-typedef struct procs_crew {
-  plat_child_group *group;
+typedef struct procs_start_ctx {
+  const load_part *part;
   const plat_cancel *cancel;
-  long count;
-  atomic_long next;   /* the next child to start */
-  atomic_int stopped; /* set by the first thread that fails or sees the cancel */
-  plat_mutex lock;    /* rc and err, the first failure's */
-  int rc;
-  ts_err err;
-} procs_crew;
+  plat_child_group *group;
+  uint64_t began;
+} procs_start_ctx;
 
-static void crew_stop(procs_crew *crew, int rc, const ts_err *err) {
-  plat_mutex_lock(&crew->lock);
-  if (crew->rc == TS_OK) {
-    crew->rc = rc;
-    crew->err = *err;
-  }
-  atomic_store(&crew->stopped, 1);
-  plat_mutex_unlock(&crew->lock);
-}
-
-static void crew_main(void *arg) {
-  procs_crew *crew = arg;
-  ts_err err;
-  while (!atomic_load(&crew->stopped) && atomic_fetch_add(&crew->next, 1) < crew->count) {
-    int rc = plat_cancelled(crew->cancel) ? ts_err_set(&err, TS_EINTERRUPTED, "interrupted")
-                                          : spawn_patiently(crew->group, &err);
-    if (rc != TS_OK)
-      crew_stop(crew, rc, &err);
-  }
-}
-
-/* Starts the group's children on CREW_THREADS threads (fewer if the OS refuses a thread: the
-   others do the work); the first failure or the cancel stops them all. */
-static int spawn_with_crew(plat_child_group *group, long count, const plat_cancel *cancel,
-                           ts_err *err) {
-  procs_crew crew = {.group = group, .cancel = cancel, .count = count, .rc = TS_OK};
-  atomic_init(&crew.next, 0);
-  atomic_init(&crew.stopped, 0);
-  plat_mutex_init(&crew.lock);
-  plat_thread threads[CREW_THREADS];
-  int started = 0;
-  ts_err thread_err;
-  while (started < CREW_THREADS && plat_thread_start(&threads[started], CREW_STACK_BYTES, crew_main,
-                                                     &crew, &thread_err) == TS_OK)
-    started++;
-  if (started == 0)
-    crew_main(&crew); /* no thread to spare: this one does it all */
-  for (int i = 0; i < started; i++)
-    plat_thread_join(threads[i]);
-  plat_mutex_destroy(&crew.lock);
-  if (crew.rc != TS_OK)
-    *err = crew.err;
-  return crew.rc;
+static int spawn_one(void *ctx, long i, ts_err *err) {
+  procs_start_ctx *c = ctx;
+  return load_ramp_pause(c->part, c->cancel, c->began, i)
+             ? ts_err_set(err, TS_EINTERRUPTED, "interrupted")
+             : spawn_patiently(c->group, err);
 }
 
 static int procs_start(const load_part *part, const plat_cancel *cancel, void **instance,
@@ -102,13 +58,10 @@ static int procs_start(const load_part *part, const plat_cancel *cancel, void **
   rc = plat_child_group_create(&group, program, err);
   if (rc != TS_OK)
     return ts_err_prefix(err, "procs");
-  uint64_t began = plat_clock_ns();
-  if (part->ramp_ns == 0 && part->count >= CREW_MIN_COUNT) {
-    rc = spawn_with_crew(group, part->count, cancel, err);
-  } else {
-    for (long i = 0; rc == TS_OK && i < part->count; i++)
-      rc = load_ramp_pause(part, cancel, began, i) ? TS_EINTERRUPTED : spawn_patiently(group, err);
-  }
+  procs_start_ctx ctx = {.part = part, .cancel = cancel, .group = group, .began = plat_clock_ns()};
+  int members = part->ramp_ns == 0 && part->count >= CREW_MIN_COUNT ? CREW_MEMBERS : 1;
+  long claimed;
+  rc = load_crew_run(part->count, members, spawn_one, &ctx, &claimed, err);
   if (rc != TS_OK) {
     long created = plat_child_group_count(group);
     if (rc == TS_EINTERRUPTED)

@@ -68,7 +68,8 @@ static void wait_stop(void *instance) {
       plat_thread_join(group->slots[group->part.count - group->started].thread);
   } else {
     for (long i = 0; i < group->started; i++)
-      plat_thread_join(group->slots[i].thread);
+      if (load_slot_started(&group->slots[i]))
+        plat_thread_join(group->slots[i].thread);
   }
   plat_waitpoint_destroy(group->waitpoint);
   free(group);

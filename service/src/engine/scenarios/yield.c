@@ -52,6 +52,8 @@ static void yield_stop(void *instance) {
     return;
   atomic_store(&group->stop, 1);
   for (long i = 0; i < group->started; i++) {
+    if (!load_slot_started(&group->slots[i]))
+      continue;
     if (LOAD_PARAMS(&group->part, yield_params)->check)
       plat_thread_join(group->slots[i].thread);
     else
