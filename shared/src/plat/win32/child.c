@@ -205,13 +205,6 @@ int plat_helper_spawn(plat_proc *proc, const char *const argv[], ts_err *err) {
   if (rc != TS_OK)
     return rc;
   PROCESS_INFORMATION pi;
-  if (!helper_spawn(program, command, NULL, &pi)) {
-    char text[256];
-    win32_error_text(GetLastError(), text, sizeof text);
-    return ts_err_set(err, TS_EOS, "cannot start '%s': %s", argv[0], text);
-  }
-  CloseHandle(pi.hThread);
-  proc->handle = (uintptr_t)pi.hProcess;
-  proc->pid = (long)pi.dwProcessId;
-  return TS_OK;
+  BOOL started = helper_spawn(program, command, NULL, &pi);
+  return win32_proc_started(proc, started, &pi, argv[0], err);
 }

@@ -83,14 +83,20 @@ int plat_proc_spawn(plat_proc *proc, const char *const argv[], ts_err *err) {
   PROCESS_INFORMATION pi;
   memset(&si, 0, sizeof si);
   si.cb = sizeof si;
-  if (!CreateProcessW(NULL, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi)) {
+  BOOL started = CreateProcessW(NULL, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi);
+  return win32_proc_started(proc, started, &pi, argv[0], err);
+}
+
+int win32_proc_started(plat_proc *proc, BOOL started, const PROCESS_INFORMATION *pi,
+                       const char *program, ts_err *err) {
+  if (!started) {
     char text[256];
     win32_error_text(GetLastError(), text, sizeof text);
-    return ts_err_set(err, TS_EOS, "cannot start '%s': %s", argv[0], text);
+    return ts_err_set(err, TS_EOS, "cannot start '%s': %s", program, text);
   }
-  CloseHandle(pi.hThread);
-  proc->handle = (uintptr_t)pi.hProcess;
-  proc->pid = (long)pi.dwProcessId;
+  CloseHandle(pi->hThread);
+  proc->handle = (uintptr_t)pi->hProcess;
+  proc->pid = (long)pi->dwProcessId;
   return TS_OK;
 }
 
