@@ -4,7 +4,9 @@
 # service is registered and started (and has configured itself: 60 s to stop at shutdown) and
 # answers through its pipe, the step for the group ThreadSoup Users ran, the Start menu has the
 # tray and a "ThreadSoup command prompt", every logon starts the tray (HKLM Run), the install folder
-# ends the system PATH, a silent install does not start the tray; the service's start and stop are
+# ends the system PATH, a silent install does not start the tray; README's "On Windows" steps in
+# new consoles (threadsoup by name, a tiny run by the service, history --service, report N
+# --service, export); the service's start and stop are
 # waited for by threadsoup.exe itself (deferred steps), not Windows Installer's 30 s. An upgrade
 # from an older MSI (built here with wixl from the same .wxs, version 0.0.1) keeps the database and
 # its schedules. Then uninstalls and checks that the files, the service and the PATH entry are
@@ -13,6 +15,8 @@ set -u
 wine_run=$1 msi=$2 prefix=$3 wxs=${4:-} wixl=${5:-}
 older="$(dirname "$msi")/threadsoup-older.msi"
 . "$(dirname "$0")/msi-common.sh"
+# shellcheck source=tests/e2e/lib/tiny_plan.sh
+. "$(dirname "$0")/../e2e/lib/tiny_plan.sh"
 
 # `msi.sh WINE-RUN MSI WINEPREFIX interactive` (in a display): an install with reduced UI (/qr,
 # UILevel 4) starts the tray for the user who installed.
@@ -90,6 +94,42 @@ prompt=$(find "$(dirname "$lnk")" -maxdepth 1 -name 'ThreadSoup command prompt.l
 echo "Start menu: ${lnk#"$prefix/drive_c/"} and the command prompt; HKLM Run: the tray; \
 the install folder on the system PATH; the service set its own settings"
 
+# README's "On Windows" walked as a user would, each step in a new console (a new process reads the
+# system PATH): threadsoup found by name, the prompt's own command, a tiny run by the service
+# listed by history --service and reported by report N --service, and exported from the service's
+# database.
+in_console() { "$wine_run" cmd /c "$@" 2>&1 | tr -d '\r'; }
+in_console threadsoup --version | grep -q "^threadsoup [0-9]" ||
+  fail "threadsoup is not found by name in a new console: $(in_console threadsoup --version)"
+tr -d '\0' <"$prompt" | grep -a -q 'cmd\.exe' && tr -d '\0' <"$prompt" | grep -a -q '/k threadsoup --version' ||
+  fail "the command prompt's shortcut does not run cmd.exe /k threadsoup --version"
+tiny_plan "$prefix/drive_c/tiny.plan" 'C:\exported'
+mkdir -p "$prefix/drive_c/exported"
+started=$(in_console threadsoup run 'C:\tiny.plan' --service)
+run=$(printf '%s\n' "$started" | sed -n 's/^run \([0-9]*\) started by the service.*/\1/p')
+[ -n "$run" ] || fail "run --service did not start a run: $started"
+printf '%s\n' "$started" | grep -q "threadsoup report $run --service" ||
+  fail "run --service's hint does not name report $run --service: $started"
+for _ in $(seq 120); do
+  in_console threadsoup history --service >"$prefix/history.txt"
+  grep -q "^ *$run .*tiny.plan *finished" "$prefix/history.txt" && break
+  sleep 1
+done
+grep -q "^ *$run .*tiny.plan *finished" "$prefix/history.txt" ||
+  fail "history --service does not list run $run finished: $(cat "$prefix/history.txt")"
+in_console threadsoup report "$run" --service | grep -q "^run $run: plan tiny.plan, finished" ||
+  fail "report $run --service does not show the run: $(in_console threadsoup report "$run" --service)"
+in_console threadsoup history | grep -q "tiny.plan" &&
+  fail "history without --service (the user's own database) lists the service's run"
+ls "$prefix/drive_c/exported"/threadsoup-run-*.jsonl >/dev/null 2>&1 ||
+  fail "the service's run was not exported to the plan's export-to folder"
+in_console threadsoup export "$run" --db 'C:\ProgramData\ThreadSoup\threadsoup.db' --output 'C:\run.jsonl' |
+  grep -q 'run\.jsonl' || fail "export --db of the service's database failed"
+in_console threadsoup import 'C:\run.jsonl' | grep -q "1 imported" ||
+  fail "the exported run does not import into the user's own database"
+echo "in new consoles: threadsoup by name; run $run of a tiny plan by the service, listed by \
+history --service, reported by report $run --service, exported by its plan and by export --db"
+
 if [ -n "$wxs" ] && [ -n "$wixl" ]; then
   "$wine_run" "$exe" schedule list 2>&1 | tr -d '\r' | grep -q "daily 03:17" ||
     fail "the upgrade lost the schedule: $("$wine_run" "$exe" schedule list 2>&1)"
@@ -118,6 +158,8 @@ done
 [ ! -e "$lnk" ] || fail "the Start-menu shortcut is still there after uninstall"
 [ ! -e "$prompt" ] || fail "the command prompt's shortcut is still there after uninstall"
 system_path | grep -qi 'ThreadSoup' && fail "the system PATH still names ThreadSoup: $(system_path)"
+in_console threadsoup --version | grep -q "^threadsoup [0-9]" &&
+  fail "a new console still finds threadsoup by name after uninstall"
 [ -f "$prefix/drive_c/ProgramData/ThreadSoup/threadsoup.db" ] ||
   fail "uninstall removed the database, which holds the results"
 "$wine_run" sc query ThreadSoup 2>&1 | tr -d '\r' | grep -q "SERVICE_NAME: ThreadSoup" &&

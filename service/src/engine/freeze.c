@@ -454,7 +454,7 @@ int freeze_guard_start(const freeze_target *targets, int count, uint64_t max_ns,
     argv[n++] = pids[i];
   }
   argv[n] = NULL;
-  rc = plat_proc_spawn(guard, argv, err);
+  rc = plat_helper_spawn(guard, argv, err);
   return rc == TS_OK ? TS_OK : ts_err_prefix(err, "freeze: the guardian");
 }
 

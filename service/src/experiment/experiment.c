@@ -255,7 +255,13 @@ static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel,
     if (gate && settled && window_ok && now - gate_from >= p->quiet_timeout_ns) {
       /* The gate waits for a whole second under the threshold: the last sample alone may be
          under it, so the message says what was over it too. */
-      if (last_busy >= 0)
+      if (last_outside >= p->quiet_cpu_pct) /* the last reading is the one over it */
+        snprintf(warning, len,
+                 "quiet gate timed out after %.0f s: CPU use outside ThreadSoup was %.0f%% at "
+                 "the last reading, over the threshold %g%%; it must stay under the threshold "
+                 "for 1 s",
+                 (double)(now - gate_from) / (double)TS_NS_PER_S, last_outside, p->quiet_cpu_pct);
+      else if (last_busy >= 0)
         snprintf(warning, len,
                  "quiet gate timed out after %.0f s: CPU use outside ThreadSoup was %.0f%% at "
                  "its last reading over the threshold %g%% and %.0f%% at the last reading; it "

@@ -258,12 +258,20 @@ long plat_child_group_count(const plat_child_group *g);
 /* Kills every child and waits until the OS has reaped them all. */
 void plat_child_group_destroy(plat_child_group *g);
 
+typedef struct plat_proc plat_proc;
+/* Starts argv[0] (a path: a program of ours, such as the freeze guardian) apart, as every idle
+   child starts but bound to nothing, so it may outlive its owner: no console (Windows: detached,
+   so no console host either), standard streams on the null device, no descriptor or handle of
+   ours inherited, signals at their defaults, a process group of its own (Ctrl+C in the owner's
+   terminal does not reach it). Ended and reaped with plat_proc_kill and plat_proc_wait. */
+int plat_helper_spawn(plat_proc *proc, const char *const argv[], ts_err *err);
+
 /* ---- processes (proc.c) ---------------------------------------------------------------------- */
 
-typedef struct plat_proc {
+struct plat_proc {
   uintptr_t handle; /* HANDLE on Windows; unused on POSIX */
   long pid;
-} plat_proc;
+};
 
 /* Starts argv[0] with arguments argv[1..] (NULL-terminated); the child inherits stdio. */
 int plat_proc_spawn(plat_proc *proc, const char *const argv[], ts_err *err);

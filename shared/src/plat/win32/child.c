@@ -2,7 +2,8 @@
 /* child.c (Windows) - idle child processes bound to the life of their owner, twice over: each
    child inherits one handle, to its owner, and exits when that handle signals; and each is put in
    a job object that kills its processes when the job's last handle closes (KILL_ON_JOB_CLOSE),
-   so even a kill of the owner ends them all. */
+   so even a kill of the owner ends them all. Helpers that must outlive their owner (the freeze
+   guardian) start the same way, bound to nothing. */
 #include "threadsoup/plat.h"
 
 #include <stdio.h>
@@ -100,14 +101,33 @@ static int adopt_started_anyway(plat_child_group *g) {
   return adopted;
 }
 
+/* Starts `command` of `program` as every helper of ours starts (an idle child, the freeze
+   guardian), running at once and with no console: the one spawn of every helper. It inherits
+   exactly the handles in `inherited`'s list, or none when that is NULL.
+   Not created suspended: an idle child only ever waits on its owner, so it may run before it is
+   in the job; but a suspended child whose owner dies before the job takes it (or one that Wine
+   reports as refused while it goes on starting, seen under load) would wait for nothing,
+   forever. Running, it sees its owner end and exits.
+   DETACHED_PROCESS, not CREATE_NO_WINDOW: the helpers are console programs, and CREATE_NO_WINDOW
+   still gives each a console of its own, without a window but with a console host process
+   (conhost.exe) each, on Windows 10 and 11 as under Wine; 15,000 children would be 30,000
+   processes. A detached child has no console at all (it never needs one), and no Ctrl+C of the
+   owner's console reaches it. */
+static BOOL helper_spawn(const wchar_t *program, wchar_t *command,
+                         LPPROC_THREAD_ATTRIBUTE_LIST inherited, PROCESS_INFORMATION *pi) {
+  STARTUPINFOEXW si;
+  ZeroMemory(&si, sizeof si);
+  si.StartupInfo.cb = sizeof si;
+  si.lpAttributeList = inherited;
+  DWORD flags = DETACHED_PROCESS | (inherited ? EXTENDED_STARTUPINFO_PRESENT : 0);
+  return CreateProcessW(program, command, NULL, NULL, inherited != NULL, flags, NULL, NULL,
+                        &si.StartupInfo, pi);
+}
+
 static int spawn_one(plat_child_group *g, ts_err *err) {
   wchar_t command[PLAT_PATH_MAX + 32];
   swprintf(command, sizeof command / sizeof command[0], L"\"%ls\" %llu", g->program,
            (unsigned long long)(ULONG_PTR)g->owner);
-  STARTUPINFOEXW si;
-  ZeroMemory(&si, sizeof si);
-  si.StartupInfo.cb = sizeof si;
-  si.lpAttributeList = g->attributes;
   PROCESS_INFORMATION pi;
   if (plat_fault_due(PLAT_FAULT_CHILD_SPAWN))
     return ts_err_set(err, TS_EOS,
@@ -115,17 +135,7 @@ static int spawn_one(plat_child_group *g, ts_err *err) {
                       "exist to complete the requested service (injected)");
   /* Injected: the child starts but the creation reports a refusal, as Wine does under load. */
   int start_but_report_refused = plat_fault_due(PLAT_FAULT_CHILD_LOST);
-  /* Not created suspended: a child only ever waits on its owner, so it may run before it is in
-     the job; but a suspended child whose owner dies before the job takes it (or one that Wine
-     reports as refused while it goes on starting, seen under load) would wait for nothing,
-     forever. Running, it sees its owner end and exits.
-     DETACHED_PROCESS, not CREATE_NO_WINDOW: the idle child is a console program, and
-     CREATE_NO_WINDOW still gives it a console of its own, without a window but with a console
-     host process (conhost.exe) each, on Windows 10 and 11 as under Wine; 15,000 children would
-     be 30,000 processes. A detached child has no console at all (it never needs one). */
-  BOOL started = CreateProcessW(g->program, command, NULL, NULL, TRUE,
-                                DETACHED_PROCESS | EXTENDED_STARTUPINFO_PRESENT, NULL, NULL,
-                                &si.StartupInfo, &pi);
+  BOOL started = helper_spawn(g->program, command, g->attributes, &pi);
   if (started && start_but_report_refused) {
     CloseHandle(pi.hThread);
     CloseHandle(pi.hProcess);
@@ -184,4 +194,17 @@ void plat_child_group_destroy(plat_child_group *g) {
     CloseHandle(g->owner);
   plat_mutex_destroy(&g->lock);
   free(g);
+}
+
+int plat_helper_spawn(plat_proc *proc, const char *const argv[], ts_err *err) {
+  static wchar_t command[32768]; /* CreateProcessW's limit; too big for a 64 KiB thread's stack */
+  wchar_t program[PLAT_PATH_MAX];
+  if (!win32_to_wide(argv[0], program, sizeof program / sizeof program[0]))
+    return ts_err_set(err, TS_EINVAL, "program path too long or not UTF-8: %s", argv[0]);
+  int rc = win32_command_line(argv, command, sizeof command / sizeof command[0], err);
+  if (rc != TS_OK)
+    return rc;
+  PROCESS_INFORMATION pi;
+  BOOL started = helper_spawn(program, command, NULL, &pi);
+  return win32_proc_started(proc, started, &pi, argv[0], err);
 }

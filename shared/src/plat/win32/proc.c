@@ -58,28 +58,45 @@ static int append_quoted(wchar_t *cmd, size_t cap, size_t *len, const wchar_t *a
   return 1;
 }
 
+int win32_command_line(const char *const argv[], wchar_t *command, size_t cap, ts_err *err) {
+  wchar_t *arg = malloc(cap * sizeof *arg); /* one argument may be as long as the line */
+  if (!arg)
+    return ts_err_set(err, TS_ENOMEM, "no memory to start '%s'", argv[0]);
+  size_t len = 0;
+  command[0] = L'\0';
+  for (size_t i = 0; argv[i]; i++) {
+    if (!win32_to_wide(argv[i], arg, cap) || !append_quoted(command, cap, &len, arg)) {
+      free(arg);
+      return ts_err_set(err, TS_EINVAL, "command line too long or not UTF-8: %s", argv[i]);
+    }
+  }
+  free(arg);
+  return TS_OK;
+}
+
 int plat_proc_spawn(plat_proc *proc, const char *const argv[], ts_err *err) {
   static wchar_t cmd[32768]; /* CreateProcessW's limit; too big for the stack of a 64 KiB thread */
-  wchar_t arg[PLAT_PATH_MAX];
-  size_t len = 0;
-  cmd[0] = L'\0';
-  for (size_t i = 0; argv[i]; i++) {
-    if (!win32_to_wide(argv[i], arg, sizeof arg / sizeof arg[0]) ||
-        !append_quoted(cmd, sizeof cmd / sizeof cmd[0], &len, arg))
-      return ts_err_set(err, TS_EINVAL, "command line too long or not UTF-8: %s", argv[i]);
-  }
+  int rc = win32_command_line(argv, cmd, sizeof cmd / sizeof cmd[0], err);
+  if (rc != TS_OK)
+    return rc;
   STARTUPINFOW si;
   PROCESS_INFORMATION pi;
   memset(&si, 0, sizeof si);
   si.cb = sizeof si;
-  if (!CreateProcessW(NULL, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi)) {
+  BOOL started = CreateProcessW(NULL, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi);
+  return win32_proc_started(proc, started, &pi, argv[0], err);
+}
+
+int win32_proc_started(plat_proc *proc, BOOL started, const PROCESS_INFORMATION *pi,
+                       const char *program, ts_err *err) {
+  if (!started) {
     char text[256];
     win32_error_text(GetLastError(), text, sizeof text);
-    return ts_err_set(err, TS_EOS, "cannot start '%s': %s", argv[0], text);
+    return ts_err_set(err, TS_EOS, "cannot start '%s': %s", program, text);
   }
-  CloseHandle(pi.hThread);
-  proc->handle = (uintptr_t)pi.hProcess;
-  proc->pid = (long)pi.dwProcessId;
+  CloseHandle(pi->hThread);
+  proc->handle = (uintptr_t)pi->hProcess;
+  proc->pid = (long)pi->dwProcessId;
   return TS_OK;
 }
 
@@ -208,14 +225,10 @@ static int run_start(run_handles *h, const char *const argv[], char *bench_state
     free(arg);
     return ts_err_set(err, TS_ENOMEM, "no memory to start '%s'", argv[0]);
   }
-  size_t len = 0;
-  h->command[0] = L'\0';
-  for (size_t i = 0; argv[i]; i++) {
-    if (!win32_to_wide(argv[i], arg, COMMAND_MAX) ||
-        !append_quoted(h->command, COMMAND_MAX, &len, arg)) {
-      free(arg);
-      return ts_err_set(err, TS_EINVAL, "command line too long or not UTF-8: %s", argv[i]);
-    }
+  int rc = win32_command_line(argv, h->command, COMMAND_MAX, err);
+  if (rc != TS_OK) {
+    free(arg);
+    return rc;
   }
   /* A program given with a folder is started exactly as named (Wine's Z:\usr\bin\7zz has no
      .exe to add); a bare name is searched for the way cmd.exe would. */
@@ -265,7 +278,7 @@ static int run_start(run_handles *h, const char *const argv[], char *bench_state
   if (h->job_at_creation && !IsProcessInJob(pi.hProcess, h->job, &in_job))
     in_job = FALSE;
   if (!in_job && !AssignProcessToJobObject(h->job, pi.hProcess)) {
-    int rc = run_os_error(err, "cannot confine to a job object", argv[0]);
+    rc = run_os_error(err, "cannot confine to a job object", argv[0]);
     TerminateProcess(pi.hProcess, 137);
     CloseHandle(pi.hThread);
     return rc;
