@@ -95,6 +95,7 @@ set(TS_CORE_SOURCES
   service/src/experiment/estimate.c
   service/src/experiment/experiment.c
   service/src/experiment/precision.c
+  service/src/experiment/programs.c
   service/src/experiment/thaw.c
   service/src/plan/plan.c
   service/src/plan/schedule.c
