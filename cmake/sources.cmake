@@ -114,6 +114,7 @@ set(TS_CORE_SOURCES
   service/src/report/headline.c
   service/src/report/placement.c
   service/src/report/plan.c
+  service/src/report/program_costs.c
   service/src/report/report.c
   service/src/report/sections.c
   service/src/report/time.c

@@ -12,6 +12,7 @@
 #include "../experiment/estimate.h"
 #include "../quiet/quiet.h"
 #include "../report/headline.h"
+#include "../report/program_costs.h"
 #include "../report/report.h"
 #include "../plan/schedule.h"
 #include "peer_rights.h" /* shared/src/plat/, an include directory of ts_core */
@@ -401,6 +402,65 @@ static int handle_report(request *r) {
     err.code = TS_EFAILED;
   }
   free(text);
+  return rc == TS_OK ? TS_OK : reply_err(r, &err);
+}
+
+/* census --cost --service: what each running program a client counted costs, from the service's
+   database (its latest cost run's prediction, the newest freeze run's measurement). Each
+   `program` field ("SWITCHES THREADS NAME") gets a `cost` field "PREDICTED|MEASURED" in the same
+   order, after one `source` field saying what the predictions stand on. */
+#define PROGRAM_COSTS_MAX 100
+typedef struct program_asked {
+  double switches_per_s;
+  long threads;
+  const char *name;
+} program_asked;
+
+static int handle_program_costs(request *r) {
+  program_asked asked[PROGRAM_COSTS_MAX];
+  int n = 0;
+  ts_err err;
+  for (int f = 0; f < r->in->field_count; f++) {
+    if (strcmp(r->in->fields[f].key, "program") != 0)
+      continue;
+    const char *value = proto_value(r->in, f);
+    int used = 0;
+    if (n == PROGRAM_COSTS_MAX) {
+      ts_err_set(&err, TS_EUSAGE, "program-costs: more than %d programs (at most %d a request)",
+                 PROGRAM_COSTS_MAX, PROGRAM_COSTS_MAX);
+      return reply_err(r, &err);
+    }
+    if (sscanf(value, "%lf %ld %n", &asked[n].switches_per_s, &asked[n].threads, &used) != 2 ||
+        used == 0 || !value[used] || !(asked[n].switches_per_s >= 0)) {
+      ts_err_set(&err, TS_EUSAGE,
+                 "program: '%s' is not SWITCHES THREADS NAME (wake-ups per second, threads, and "
+                 "an executable's name, e.g. 5000 4 firefox)",
+                 value);
+      return reply_err(r, &err);
+    }
+    asked[n++].name = value + used;
+  }
+  report_program_costs *pc = malloc(sizeof *pc);
+  if (!pc) {
+    ts_err_set(&err, TS_ENOMEM, "no memory for the programs' costs");
+    return reply_err(r, &err);
+  }
+  char source[REPORT_PROGRAM_COSTS_SOURCE_MAX], predicted[REPORT_PROGRAM_COST_MAX],
+      measured[REPORT_PROGRAM_COST_MAX];
+  plat_mutex_lock(&r->svc->db_lock);
+  int rc = report_program_costs_load(r->svc->db, NULL, pc, &err);
+  if (rc == TS_OK) {
+    report_program_costs_source(pc, source, sizeof source);
+    proto_add(r->out, "source", source, &r->err);
+  }
+  for (int i = 0; rc == TS_OK && i < n; i++) {
+    report_program_costs_columns(pc, asked[i].name, asked[i].switches_per_s, asked[i].threads,
+                                 predicted, measured);
+    proto_addf(r->out, &r->err, "cost", "%s|%s", predicted, measured);
+  }
+  report_program_costs_free(pc);
+  plat_mutex_unlock(&r->svc->db_lock);
+  free(pc);
   return rc == TS_OK ? TS_OK : reply_err(r, &err);
 }
 
@@ -908,6 +968,13 @@ const request_def server_requests[] = {
       {"format", OPTIONAL, "text (default), csv, json or html"},
       {"offset", OPTIONAL, "for paging: where the page starts, in bytes"},
       {"size", OPTIONAL, "for paging: the page's most bytes, 16 to 24576 (default 24576)"}}},
+    {"program-costs",
+     REQUEST_READ,
+     0,
+     handle_program_costs,
+     {{"program", REQUIRED,
+       "repeated, at most 100: SWITCHES THREADS NAME, a running program's wake-ups per second, "
+       "threads and executable name"}}},
     {"run-estimate",
      REQUEST_READ,
      0,
