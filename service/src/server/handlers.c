@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../engine/freeze.h"
 #include "../experiment/estimate.h"
 #include "../quiet/quiet.h"
 #include "../report/headline.h"
@@ -770,12 +771,29 @@ static void wake_scheduler(server *svc) {
 
 /* Finds an enabled schedule that would run the same plan at the same times under the same
    conditions: adding it again (an installer run once more, a script repeated) would run every
-   experiment twice. */
+   experiment twice. A plan that freezes programs is the same only for the same owner, or added
+   by root or an administrator: its freezes are judged as its owner's were. */
 typedef struct same_schedule {
   const store_schedule *wanted;
+  int freezes; /* the wanted plan freezes programs */
   int64_t id;
   int64_t next_due;
 } same_schedule;
+
+static int plan_freezes(const plan *p) {
+  for (int c = 0; c < p->condition_count; c++)
+    if (freeze_spec_has(&p->conditions[c]))
+      return 1;
+  return 0;
+}
+
+/* Whether schedule sc's freezes are judged as the wanted one's would be, or with more right. */
+static int freezes_alike(const store_schedule *sc, const store_schedule *w) {
+  if (sc->programs_allowed && !(sc->has_owner && sc->owner_member))
+    return 1;
+  return sc->has_owner && sc->owner_member == w->owner_member && sc->owner_uid == w->owner_uid &&
+         strcmp(sc->owner_sid, w->owner_sid) == 0;
+}
 
 static int find_same_schedule(void *ctx, const store_schedule *sc) {
   same_schedule *same = ctx;
@@ -783,7 +801,7 @@ static int find_same_schedule(void *ctx, const store_schedule *sc) {
   if (same->id == 0 && sc->enabled && strcmp(sc->spec, w->spec) == 0 &&
       strcmp(sc->plan_text, w->plan_text) == 0 && sc->require_ac == w->require_ac &&
       sc->require_idle_s == w->require_idle_s && sc->grace_s == w->grace_s &&
-      (sc->programs_allowed || !w->programs_allowed)) {
+      (sc->programs_allowed || !w->programs_allowed) && (!same->freezes || freezes_alike(sc, w))) {
     same->id = sc->id;
     same->next_due = sc->next_due;
   }
@@ -817,7 +835,7 @@ static int handle_schedule_add(request *r) {
     rc = schedule_parse_conditions(proto_get(r->in, "require"), proto_get(r->in, "grace"),
                                    &conditions, &err);
   int64_t id = 0;
-  same_schedule same = {sc, 0, 0};
+  same_schedule same = {sc, rc == TS_OK && plan_freezes(p), 0, 0};
   if (rc == TS_OK) {
     snprintf(sc->spec, sizeof sc->spec, "%s", when.text);
     plan_format(p, sc->plan_text, sizeof sc->plan_text);
@@ -826,6 +844,12 @@ static int handle_schedule_add(request *r) {
     sc->require_idle_s = conditions.require_idle_s;
     sc->grace_s = conditions.grace_s;
     sc->programs_allowed = plat_peer_may_run_programs(&r->from->peer);
+    /* Who adds it: when it fires, the freeze rules judge its runs as this client's own. */
+    sc->has_owner = 1;
+    sc->owner_uid = r->from->peer.uid;
+    snprintf(sc->owner_sid, sizeof sc->owner_sid, "%s", r->from->peer.user_sid);
+    snprintf(sc->owner_name, sizeof sc->owner_name, "%s", r->from->peer.name);
+    sc->owner_member = !r->from->peer.may_run_programs; /* as the freeze rules judge it */
     /* A boot schedule added now is for the service's next starts, not for the start that has
        already happened (which would fire it at once, or never). */
     sc->next_due = when.kind == SCHEDULE_BOOT
