@@ -393,33 +393,48 @@ static void ask_service(server *svc, const plat_peer *peer, const char *verb, co
   REQUIRE(test_ask_as(svc, peer, verb, key ? kv : NULL, out));
 }
 
-/* A member of ThreadSoup Users freezes only its own programs, root (an elevated administrator)
-   anyone's: the client's identity reaches the freeze through load-start and run-start. */
-static void members_freeze_only_their_own_programs(void) {
+/* Starts the helper counting in `path` as an orphan (not ThreadSoup's child, as a user's program
+   is) and puts its pid in *pid; 0 when it did not start. */
+static int start_orphan(const char *path, long *pid) {
   plat_proc orphan;
-  const char *path = "freeze-helper-members.txt";
-  REQUIRE(start_helper_as(&orphan, path, "--orphan"));
-  long helper = -1;
-  ts_err err;
-  FILE *f = fopen("freeze-helper-members.txt.pid", "r");
+  char pid_path[PLAT_PATH_MAX];
+  *pid = -1;
+  if (!start_helper_as(&orphan, path, "--orphan"))
+    return 0;
+  snprintf(pid_path, sizeof pid_path, "%s.pid", path);
+  FILE *f = fopen(pid_path, "r");
   if (f) {
-    if (fscanf(f, "%ld", &helper) != 1)
-      helper = -1;
+    if (fscanf(f, "%ld", pid) != 1)
+      *pid = -1;
     fclose(f);
   }
-  remove("freeze-helper-members.txt.pid");
-  REQUIRE(helper > 0);
-  char spec[48];
-  snprintf(spec, sizeof spec, "freeze:%ld", helper);
+  remove(pid_path);
+  return *pid > 0;
+}
 
+/* The service these cases ask, on a database of its own. */
+static server *members_service(void) {
   server_config config;
+  ts_err err;
   memset(&config, 0, sizeof config);
   snprintf(config.address, sizeof config.address, "%s", MEMBERS_ADDRESS);
   snprintf(config.db_path, sizeof config.db_path, "%s", MEMBERS_DB);
   remove_db(MEMBERS_DB);
   server *svc = NULL;
   plat_interrupt_reset();
-  REQUIRE(server_create(&svc, &config, &err) == TS_OK);
+  return server_create(&svc, &config, &err) == TS_OK ? svc : NULL;
+}
+
+/* A member of ThreadSoup Users freezes only its own programs, root (an elevated administrator)
+   anyone's: the client's identity reaches the freeze through load-start and run-start. */
+static void members_freeze_only_their_own_programs(void) {
+  const char *path = "freeze-helper-members.txt";
+  long helper;
+  REQUIRE(start_orphan(path, &helper));
+  char spec[48];
+  snprintf(spec, sizeof spec, "freeze:%ld", helper);
+  server *svc = members_service();
+  REQUIRE(svc);
   static proto_message reply;
 
   plat_peer stranger = client_peer(0, 0), member = client_peer(0, 1), root = client_peer(1, 0);
@@ -484,32 +499,17 @@ static int freeze_as_schedule(const store_schedule *sc, const char *spec, const 
 }
 
 static void schedules_freeze_as_their_owner(void) {
-  plat_proc orphan;
   const char *path = "freeze-helper-schedules.txt";
-  REQUIRE(start_helper_as(&orphan, path, "--orphan"));
-  long helper = -1;
+  long helper;
   ts_err err;
-  FILE *f = fopen("freeze-helper-schedules.txt.pid", "r");
-  if (f) {
-    if (fscanf(f, "%ld", &helper) != 1)
-      helper = -1;
-    fclose(f);
-  }
-  remove("freeze-helper-schedules.txt.pid");
-  REQUIRE(helper > 0);
+  REQUIRE(start_orphan(path, &helper));
   char spec[48], plan_text[160];
   snprintf(spec, sizeof spec, "freeze:%ld", helper);
   snprintf(plan_text, sizeof plan_text, "name = t\nconditions = baseline, %s\nbench = builtin-st\n",
            spec);
 
-  server_config config;
-  memset(&config, 0, sizeof config);
-  snprintf(config.address, sizeof config.address, "%s", MEMBERS_ADDRESS);
-  snprintf(config.db_path, sizeof config.db_path, "%s", MEMBERS_DB);
-  remove_db(MEMBERS_DB);
-  server *svc = NULL;
-  plat_interrupt_reset();
-  REQUIRE(server_create(&svc, &config, &err) == TS_OK);
+  server *svc = members_service();
+  REQUIRE(svc);
   static proto_message reply;
   plat_peer member = client_peer(0, 1), stranger = client_peer(0, 0);
   const char *const added[] = {"when", "daily 03:00", "plan", plan_text, NULL};
