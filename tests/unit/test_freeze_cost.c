@@ -185,9 +185,18 @@ static void busy_costs_and_idle_does_not(void) {
   printf("counted in the baseline: busy %.0f wake-ups/s, %.0f threads; idle %.1f wake-ups/s, %.0f "
          "threads; census %.2f ms CPU a trial\n",
          busy_wakeups, busy_threads, idle_wakeups, idle_threads, census_ms);
-  CHECK(busy_wakeups >= BUSY_COUNTED_MIN);
+  /* Wine counts no context switch (every thread's count stays 0): there the wake-ups counted are 0
+     and only the threads say the census found the programs. */
+  plat_census machine;
+  int switches_counted = plat_census_machine(&machine, &err) == TS_OK && machine.context_switches;
+  if (switches_counted) {
+    CHECK(busy_wakeups >= BUSY_COUNTED_MIN);
+    CHECK(idle_wakeups >= 0 && idle_wakeups <= IDLE_COUNTED_MAX);
+  } else {
+    printf("this system counts no context switches (Wine): the wake-ups counted are not checked\n");
+    CHECK(busy_wakeups == 0 && idle_wakeups == 0);
+  }
   CHECK(busy_threads >= 2); /* its main thread and a waker per CPU */
-  CHECK(idle_wakeups >= 0 && idle_wakeups <= IDLE_COUNTED_MAX);
   CHECK(idle_threads == 1);
   CHECK(census_ms >= 0 && census_ms < 100);
   snprintf(metric, sizeof metric, "freeze:%ld", busy.pid);
