@@ -475,7 +475,8 @@ static int run_trial(runner *rn, const trial_context *t, experiment_progress *pr
     plat_census_process(plat_self_pid(), &census, &census_err);
     children = load_spec_processes(t->condition) ? load_count_children() : 0;
     if (lw.programs)
-      program_m = experiment_programs_close(lw.programs, program_metrics);
+      program_m =
+          experiment_programs_close(lw.programs, machine.context_switches > 0, program_metrics);
   }
   double window_s = (double)(window_end - lw.start_ns) / (double)TS_NS_PER_S;
   double load_cpu = (double)(census_begin - lw.cpu_start - lw.census_cost_ns) / (double)TS_NS_PER_S;

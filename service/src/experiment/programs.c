@@ -81,7 +81,8 @@ void experiment_programs_open(experiment_programs *ps) {
   ps->cpu_ns = plat_thread_cpu_ns() - cpu_begin;
 }
 
-int experiment_programs_close(experiment_programs *ps, store_metric *metrics) {
+int experiment_programs_close(experiment_programs *ps, int switches_counted,
+                              store_metric *metrics) {
   if (!ps->open)
     return 0;
   ps->open = 0;
@@ -112,7 +113,8 @@ int experiment_programs_close(experiment_programs *ps, store_metric *metrics) {
              ps->names[k]);
     snprintf(ps->metric_names[2 * k + 1], sizeof ps->metric_names[0], "program.%s.threads",
              ps->names[k]);
-    metrics[m++] = (store_metric){ps->metric_names[2 * k], switches[k] / window_s};
+    if (switches_counted)
+      metrics[m++] = (store_metric){ps->metric_names[2 * k], switches[k] / window_s};
     metrics[m++] = (store_metric){ps->metric_names[2 * k + 1], threads[k]};
   }
   ps->cpu_ns += plat_thread_cpu_ns() - cpu_begin;

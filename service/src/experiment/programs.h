@@ -47,9 +47,9 @@ int experiment_programs_counted_in(const experiment_programs *ps, const load_spe
 void experiment_programs_open(experiment_programs *ps);
 /* The second reading, at the census: into metrics (room for EXPERIMENT_PROGRAM_METRICS) each
    program's program.NAME.switches_per_s over the window and program.NAME.threads now, for the
-   programs whose processes ran through the whole window, and programs.census_ms, what both
-   readings cost in CPU. Returns how many metrics it wrote; the names live in ps until the next
-   window. */
-int experiment_programs_close(experiment_programs *ps, store_metric *metrics);
+   programs whose processes ran through the whole window (the switches only where the OS counts
+   them, `switches_counted`: Wine counts none), and programs.census_ms, what both readings cost in
+   CPU. Returns how many metrics it wrote; the names live in ps until the next window. */
+int experiment_programs_close(experiment_programs *ps, int switches_counted, store_metric *metrics);
 
 #endif
