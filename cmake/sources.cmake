@@ -95,6 +95,7 @@ set(TS_CORE_SOURCES
   service/src/experiment/estimate.c
   service/src/experiment/experiment.c
   service/src/experiment/precision.c
+  service/src/experiment/programs.c
   service/src/experiment/thaw.c
   service/src/plan/plan.c
   service/src/plan/schedule.c
@@ -113,6 +114,7 @@ set(TS_CORE_SOURCES
   service/src/report/headline.c
   service/src/report/placement.c
   service/src/report/plan.c
+  service/src/report/program_costs.c
   service/src/report/report.c
   service/src/report/sections.c
   service/src/report/time.c

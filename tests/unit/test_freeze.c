@@ -393,33 +393,48 @@ static void ask_service(server *svc, const plat_peer *peer, const char *verb, co
   REQUIRE(test_ask_as(svc, peer, verb, key ? kv : NULL, out));
 }
 
-/* A member of ThreadSoup Users freezes only its own programs, root (an elevated administrator)
-   anyone's: the client's identity reaches the freeze through load-start and run-start. */
-static void members_freeze_only_their_own_programs(void) {
+/* Starts the helper counting in `path` as an orphan (not ThreadSoup's child, as a user's program
+   is) and puts its pid in *pid; 0 when it did not start. */
+static int start_orphan(const char *path, long *pid) {
   plat_proc orphan;
-  const char *path = "freeze-helper-members.txt";
-  REQUIRE(start_helper_as(&orphan, path, "--orphan"));
-  long helper = -1;
-  ts_err err;
-  FILE *f = fopen("freeze-helper-members.txt.pid", "r");
+  char pid_path[PLAT_PATH_MAX];
+  *pid = -1;
+  if (!start_helper_as(&orphan, path, "--orphan"))
+    return 0;
+  snprintf(pid_path, sizeof pid_path, "%s.pid", path);
+  FILE *f = fopen(pid_path, "r");
   if (f) {
-    if (fscanf(f, "%ld", &helper) != 1)
-      helper = -1;
+    if (fscanf(f, "%ld", pid) != 1)
+      *pid = -1;
     fclose(f);
   }
-  remove("freeze-helper-members.txt.pid");
-  REQUIRE(helper > 0);
-  char spec[48];
-  snprintf(spec, sizeof spec, "freeze:%ld", helper);
+  remove(pid_path);
+  return *pid > 0;
+}
 
+/* The service these cases ask, on a database of its own. */
+static server *members_service(void) {
   server_config config;
+  ts_err err;
   memset(&config, 0, sizeof config);
   snprintf(config.address, sizeof config.address, "%s", MEMBERS_ADDRESS);
   snprintf(config.db_path, sizeof config.db_path, "%s", MEMBERS_DB);
   remove_db(MEMBERS_DB);
   server *svc = NULL;
   plat_interrupt_reset();
-  REQUIRE(server_create(&svc, &config, &err) == TS_OK);
+  return server_create(&svc, &config, &err) == TS_OK ? svc : NULL;
+}
+
+/* A member of ThreadSoup Users freezes only its own programs, root (an elevated administrator)
+   anyone's: the client's identity reaches the freeze through load-start and run-start. */
+static void members_freeze_only_their_own_programs(void) {
+  const char *path = "freeze-helper-members.txt";
+  long helper;
+  REQUIRE(start_orphan(path, &helper));
+  char spec[48];
+  snprintf(spec, sizeof spec, "freeze:%ld", helper);
+  server *svc = members_service();
+  REQUIRE(svc);
   static proto_message reply;
 
   plat_peer stranger = client_peer(0, 0), member = client_peer(0, 1), root = client_peer(1, 0);
@@ -450,6 +465,92 @@ static void members_freeze_only_their_own_programs(void) {
   server_request_stop(svc, "test over");
   runner_shutdown(svc);
   server_destroy(svc);
+  stop_orphan(path);
+  remove_db(MEMBERS_DB);
+}
+
+/* A schedule keeps who added it (schema 17) and its runs freeze as that client would: a member's
+   its own programs only, an administrator's anyone's; one stored without its owner (added before
+   version 17) has the stored right alone, so a member's freeze is refused. */
+static int collect_owned(void *ctx, const store_schedule *sc) {
+  store_schedule *rows = ctx;
+  if (sc->id >= 1 && sc->id <= 2)
+    rows[sc->id - 1] = *sc;
+  return 0;
+}
+
+/* Freezes `spec` as the run of schedule `sc` would (scheduler.c): TS_OK when the helper stopped
+   counting, else the refusal in *err. */
+static int freeze_as_schedule(const store_schedule *sc, const char *spec, const char *path,
+                              ts_err *err) {
+  plat_peer owner;
+  runner_absent_peer("schedule", sc->programs_allowed, sc, &owner);
+  load_spec parsed;
+  load *l = NULL;
+  if (load_spec_parse(spec, &parsed, err) != TS_OK)
+    return err->code;
+  int rc = load_start_for(&parsed, &owner, NULL, &l, err);
+  if (rc != TS_OK)
+    return rc;
+  int frozen = !counting(path, 500);
+  load_stop(l);
+  CHECK(counting(path, 1000));
+  return frozen ? TS_OK : ts_err_set(err, TS_EFAILED, "not frozen");
+}
+
+static void schedules_freeze_as_their_owner(void) {
+  const char *path = "freeze-helper-schedules.txt";
+  long helper;
+  ts_err err;
+  REQUIRE(start_orphan(path, &helper));
+  char spec[48], plan_text[160];
+  snprintf(spec, sizeof spec, "freeze:%ld", helper);
+  snprintf(plan_text, sizeof plan_text, "name = t\nconditions = baseline, %s\nbench = builtin-st\n",
+           spec);
+
+  server *svc = members_service();
+  REQUIRE(svc);
+  static proto_message reply;
+  plat_peer member = client_peer(0, 1), stranger = client_peer(0, 0);
+  const char *const added[] = {"when", "daily 03:00", "plan", plan_text, NULL};
+  REQUIRE(test_ask_as(svc, &member, "schedule-add", added, &reply));
+  CHECK_INT(reply.kind, PROTO_OK);
+  /* The same plan added by another member is that member's schedule, not the first one's. */
+  REQUIRE(test_ask_as(svc, &stranger, "schedule-add", added, &reply));
+  CHECK_INT(reply.kind, PROTO_OK);
+  static store_schedule rows[2];
+  memset(rows, 0, sizeof rows);
+  plat_mutex_lock(&svc->db_lock);
+  CHECK_INT(store_schedules(svc->db, collect_owned, rows, &err), TS_OK);
+  plat_mutex_unlock(&svc->db_lock);
+  server_request_stop(svc, "test over");
+  runner_shutdown(svc);
+  server_destroy(svc);
+
+  /* the member's own program: frozen */
+  CHECK_INT(rows[0].has_owner, 1);
+  CHECK_INT(rows[0].owner_member, 1);
+  CHECK_STR_EQ(rows[0].owner_name, "me");
+  CHECK_INT(freeze_as_schedule(&rows[0], spec, path, &err), TS_OK);
+  /* another member's schedule: not its program */
+  CHECK_INT(rows[1].has_owner, 1);
+  CHECK_STR_EQ(rows[1].owner_name, "stranger");
+  CHECK_INT(freeze_as_schedule(&rows[1], spec, path, &err), TS_EDENIED);
+  CHECK_STR_CONTAINS(err.text, "by rule own-programs-only");
+  /* an administrator's schedule, whoever's the program */
+  store_schedule admin = rows[1];
+  admin.programs_allowed = 1;
+  admin.owner_member = 0;
+  CHECK_INT(freeze_as_schedule(&admin, spec, path, &err), TS_OK);
+  /* a member's schedule stored before its owner was: refused, as before version 17 */
+  store_schedule unowned = rows[0];
+  unowned.has_owner = 0;
+  unowned.programs_allowed = 0;
+  CHECK_INT(freeze_as_schedule(&unowned, spec, path, &err), TS_EDENIED);
+  CHECK_STR_CONTAINS(err.text, "by rule own-programs-only");
+  /* and root's from before: as root */
+  unowned.programs_allowed = 1;
+  CHECK_INT(freeze_as_schedule(&unowned, spec, path, &err), TS_OK);
   stop_orphan(path);
   remove_db(MEMBERS_DB);
 }
@@ -583,6 +684,7 @@ int main(int argc, char **argv) {
   RUN_CASE(thawed_after_max);
   RUN_CASE(journal_thaws_what_a_dead_owner_left);
   RUN_CASE(members_freeze_only_their_own_programs);
+  RUN_CASE(schedules_freeze_as_their_owner);
   RUN_CASE(background_is_each_alone_then_all);
 #ifndef _WIN32
   RUN_CASE(background_finds_the_programs_that_wake);

@@ -493,6 +493,57 @@ static void migrates_runs_of_typed_in_scores_to_finished(void) {
   CHECK_INT(raw_query(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 }
 
+/* Version 17 keeps who added a schedule; a version-16 schedule has no owner (its runs keep the
+   stored right alone), and a new one keeps its owner's uid, SID, name and whether a member. */
+static int collect_schedule_rows(void *ctx, const store_schedule *sc) {
+  store_schedule *rows = ctx;
+  if (sc->id >= 1 && sc->id <= 3)
+    rows[sc->id - 1] = *sc;
+  return 0;
+}
+
+static void migrates_schedules_to_owners(void) {
+  const char *path = "store_schedule_owner.db";
+  old_database(path, 16,
+               "INSERT INTO schedule (id, spec, plan_text, next_due, created_at, "
+               "programs_allowed) VALUES (1,'daily 03:00','name = quick\n',100,"
+               "'2026-01-01T00:00:00.000Z',0),(2,'daily 04:00','name = quick\n',100,"
+               "'2026-01-01T00:00:00.000Z',1);");
+  store *s;
+  ts_err err;
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
+  CHECK_INT(raw_query(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+  static store_schedule added, rows[3];
+  memset(&added, 0, sizeof added);
+  snprintf(added.spec, sizeof added.spec, "daily 05:00");
+  snprintf(added.plan_text, sizeof added.plan_text, "name = quick\n");
+  added.enabled = 1;
+  added.has_owner = 1;
+  added.owner_uid = 1000;
+  snprintf(added.owner_sid, sizeof added.owner_sid, "S-1-5-21-1-2-3-1001");
+  snprintf(added.owner_name, sizeof added.owner_name, "alex");
+  added.owner_member = 1;
+  int64_t id = 0;
+  CHECK_INT(store_schedule_add(s, &added, "2026-01-02T00:00:00.000Z", &id, &err), TS_OK);
+  CHECK(id == 3);
+  memset(rows, 0, sizeof rows);
+  CHECK_INT(store_schedules(s, collect_schedule_rows, rows, &err), TS_OK);
+  CHECK_INT(rows[0].has_owner, 0);
+  CHECK_INT(rows[0].programs_allowed, 0);
+  CHECK_INT(rows[1].has_owner, 0);
+  CHECK_INT(rows[1].programs_allowed, 1);
+  CHECK_INT(rows[2].has_owner, 1);
+  CHECK(rows[2].owner_uid == 1000);
+  CHECK_STR_EQ(rows[2].owner_sid, "S-1-5-21-1-2-3-1001");
+  CHECK_STR_EQ(rows[2].owner_name, "alex");
+  CHECK_INT(rows[2].owner_member, 1);
+  store_close(s);
+  /* POSIX owners have no SID, Windows owners no uid: NULL in the file, not "" or -1. */
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM schedule WHERE owner_member IS NULL"), 2);
+  CHECK_INT(raw_query(path, "SELECT owner_uid FROM schedule WHERE id=3"), 1000);
+  remove_db(path);
+}
+
 typedef struct unfinished {
   int count;
   int64_t ids[8];
@@ -985,6 +1036,7 @@ int main(void) {
   RUN_CASE(refuses_a_file_that_is_not_sqlite);
   RUN_CASE(migrates_quiet_journal_to_deadlines);
   RUN_CASE(migrates_runs_of_typed_in_scores_to_finished);
+  RUN_CASE(migrates_schedules_to_owners);
   RUN_CASE(refuses_another_programs_database);
   RUN_CASE(refuses_a_newer_database);
   RUN_CASE(opened_by_many_at_once);

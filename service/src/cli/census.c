@@ -8,11 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../experiment/estimate.h"
-#include "../report/cost.h"
-#include "../report/data.h"
-#include "../report/freeze.h"
+#include "../report/program_costs.h"
 #include "cli.h"
+#include "threadsoup/call.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/units.h"
@@ -23,6 +21,8 @@ typedef struct census_options {
   long top;
   int cost;            /* --cost */
   const char *db_path; /* --db; NULL: the default database */
+  int service;         /* --service: --cost reads the service's database */
+  const char *socket;  /* --socket; NULL: the service's default address */
 } census_options;
 
 static int read_options(int argc, char **argv, census_options *o, ts_err *err) {
@@ -32,6 +32,8 @@ static int read_options(int argc, char **argv, census_options *o, ts_err *err) {
   o->top = 10;
   o->cost = 0;
   o->db_path = NULL;
+  o->service = 0;
+  o->socket = NULL;
   while (cli_args_next(&a)) {
     const char *v;
     int rc;
@@ -51,6 +53,12 @@ static int read_options(int argc, char **argv, census_options *o, ts_err *err) {
       rc = TS_OK;
     } else if (cli_args_is(&a, "--db")) {
       rc = cli_args_value(&a, "a database file path", &o->db_path, err);
+    } else if (cli_args_is(&a, "--service")) {
+      o->service = 1;
+      rc = TS_OK;
+    } else if (cli_args_is(&a, "--socket")) {
+      o->service = 1;
+      rc = cli_args_value(&a, "the service's socket or pipe", &o->socket, err);
     } else {
       return ts_err_set(err, TS_EUSAGE, "census: unknown option '%s'", a.name);
     }
@@ -61,152 +69,15 @@ static int read_options(int argc, char **argv, census_options *o, ts_err *err) {
     return ts_err_set(err, TS_EUSAGE,
                       "census: --db is read only with --cost (accepted: census --top N --cost "
                       "--db PATH)");
+  if (o->service && !o->cost)
+    return ts_err_set(err, TS_EUSAGE,
+                      "census: --service is read only with --cost (accepted: census --top N "
+                      "--cost --service [--socket S])");
+  if (o->service && o->db_path)
+    return ts_err_set(err, TS_EUSAGE,
+                      "census: --cost --service reads the service's database: drop --db (or drop "
+                      "--service to read a database file)");
   return TS_OK;
-}
-
-/* ---- --cost: what the machine's cost model predicts, and what freezing measured -------------- */
-
-#define CENSUS_FREEZE_RUNS 10 /* the newest runs that froze programs, searched for a program */
-
-typedef struct census_costs {
-  store *s;
-  report_data *cost_run; /* the latest cost run, computed; NULL: none */
-  report_cost *model;
-  char no_model[300];                           /* why nothing is predicted; "" when a model is */
-  report_data *freeze_runs[CENSUS_FREEZE_RUNS]; /* newest first */
-  int freeze_run_count;
-  int64_t freeze_ids[CENSUS_FREEZE_RUNS];
-} census_costs;
-
-static int collect_freeze_run(void *ctx, const store_run_row *row) {
-  census_costs *cc = ctx;
-  if (!row->imported_from[0] && strstr(row->plan_text, "freeze:"))
-    cc->freeze_ids[cc->freeze_run_count++] = row->id;
-  return cc->freeze_run_count == CENSUS_FREEZE_RUNS;
-}
-
-/* How long the cost preset takes here, in words: from this machine's history when it has some. */
-static void cost_run_time(store *s, char *buf, size_t len) {
-  plan p;
-  estimate e;
-  ts_err err;
-  if (plan_preset("cost", &p, &err) == TS_OK && s &&
-      estimate_plan(s, &p, NULL, &e, &err) == TS_OK && e.all_timed) {
-    double seconds[ESTIMATE_RANGE];
-    for (int end = 0; end < ESTIMATE_RANGE; end++)
-      seconds[end] = estimate_plan_seconds(&e, &p, p.reps, end);
-    char words[160];
-    estimate_range_words(seconds, words, sizeof words);
-    snprintf(buf, len, "%s on this machine", words);
-    return;
-  }
-  snprintf(buf, len,
-           "%d conditions x %ld blocks of builtin-st; `threadsoup run cost --estimate` says how "
-           "long on this machine",
-           p.condition_count, p.reps);
-}
-
-static void census_costs_free(census_costs *cc) {
-  report_data_free(cc->cost_run);
-  free(cc->model);
-  for (int i = 0; i < cc->freeze_run_count; i++)
-    report_data_free(cc->freeze_runs[i]);
-  store_close(cc->s);
-}
-
-/* Opens the database, computes the latest cost run's model and reads the newest freeze runs. A
-   database that is not there yet holds no cost run: said, not an error. */
-static int census_costs_load(const census_options *o, census_costs *cc, ts_err *err) {
-  char path[PLAT_PATH_MAX], time[400];
-  memset(cc, 0, sizeof *cc);
-  int rc = cli_resolve_db_path(o->db_path, path, sizeof path, err);
-  if (rc != TS_OK)
-    return rc;
-  rc = store_open_existing(&cc->s, path, err);
-  if (rc == TS_EUSAGE && !o->db_path && !plat_file_exists(path)) {
-    cost_run_time(NULL, time, sizeof time);
-    snprintf(cc->no_model, sizeof cc->no_model,
-             "no cost run yet (no database at %s): `threadsoup run cost` measures this machine's "
-             "cost model (%s)",
-             path, time);
-    cc->s = NULL;
-    return TS_OK;
-  }
-  int64_t cost_id = 0;
-  if (rc == TS_OK)
-    rc = report_latest_cost_run(cc->s, 0, &cost_id, err);
-  if (rc == TS_OK && cost_id == 0) {
-    cost_run_time(cc->s, time, sizeof time);
-    snprintf(cc->no_model, sizeof cc->no_model,
-             "no cost run in this database: `threadsoup run cost` measures this machine's cost "
-             "model (%s)",
-             time);
-  }
-  if (rc == TS_OK && cost_id != 0)
-    rc = report_data_load(cc->s, cost_id, NULL, REPORT_WITH_RUN | REPORT_WITH_STATS, &cc->cost_run,
-                          err);
-  if (rc == TS_OK && cc->cost_run && !(cc->model = report_cost_compute(cc->cost_run)))
-    rc = ts_err_set(err, TS_ENOMEM, "no memory for the cost model");
-  if (rc == TS_OK)
-    rc = store_runs(cc->s, 100000, collect_freeze_run, cc, err);
-  for (int i = 0; rc == TS_OK && i < cc->freeze_run_count; i++)
-    rc = report_data_load(cc->s, cc->freeze_ids[i], NULL, REPORT_WITH_RUN | REPORT_WITH_STATS,
-                          &cc->freeze_runs[i], err);
-  if (rc != TS_OK) {
-    census_costs_free(cc); /* the runs not read yet are NULL */
-    memset(cc, 0, sizeof *cc);
-  }
-  return rc;
-}
-
-/* "2.00 (1.75 to 2.25)": a cost and its interval in %. */
-static void cost_cell(double v, double low, double high, char *buf, size_t len) {
-  snprintf(buf, len, "%.2f (%.2f to %.2f)", v, low, high);
-  for (char *minus_zero; (minus_zero = strstr(buf, "-0.00")) != NULL;)
-    memmove(minus_zero, minus_zero + 1, strlen(minus_zero));
-}
-
-/* The predicted and measured columns of one program. */
-static void cost_columns(const census_costs *cc, const char *name, double switches_per_s,
-                         long threads, char *predicted, char *measured, size_t len) {
-  report_program_cost pc;
-  report_program_cost_of(cc->model, 0, (const report_data *const *)cc->freeze_runs,
-                         cc->freeze_run_count, cc->cost_run ? cc->cost_run->benches[0] : NULL, name,
-                         switches_per_s, threads >= 0 ? (double)threads : -1, &pc);
-  snprintf(predicted, len, "-");
-  snprintf(measured, len, "-");
-  if (pc.predicted)
-    cost_cell(pc.cost, pc.low, pc.high, predicted, len);
-  if (!pc.cell)
-    return;
-  double v, low, high;
-  char numbers[96];
-  report_freeze_finding f = report_freeze_cost_of(pc.cell, &v, &low, &high);
-  if (!isfinite(v)) {
-    snprintf(measured, len, "too few trials, run %lld", (long long)pc.run);
-    return;
-  }
-  cost_cell(v, low, high, numbers, sizeof numbers);
-  snprintf(measured, len, "%s%s run %lld", numbers,
-           f == REPORT_FREEZE_COSTS     ? " costs,"
-           : f == REPORT_FREEZE_NOTHING ? " nothing,"
-           : f == REPORT_FREEZE_HELPS   ? " frozen slower,"
-                                        : " unsure,",
-           (long long)pc.run);
-}
-
-/* What the predictions stand on: the cost run and its coefficients, or why there are none. */
-static void print_cost_source(const census_costs *cc) {
-  if (!cc->model) {
-    printf("\ncost: %s\n", cc->no_model);
-    return;
-  }
-  char shown[256], line[600];
-  report_freeze_model_text(cc->cost_run->run_id, cc->model, 0, line, sizeof line);
-  printf("\ncost on %s in %% (how much slower the benchmark runs with the program running): %s\n"
-         "  predicted: the program's wake-ups' share plus its threads' (the intervals' ends "
-         "added); measured: where a freeze run froze it alone\n",
-         ts_utf8_printable(cc->cost_run->benches[0], shown, sizeof shown), line);
 }
 
 typedef struct process_rate {
@@ -228,6 +99,90 @@ static const plat_process_census *find_earlier(const plat_process_census *list, 
     if (list[i].pid == p->pid && strcmp(list[i].name, p->name) == 0)
       return &list[i];
   return NULL;
+}
+
+/* ---- --cost: what the machine's cost model predicts, and what freezing measured -------------- */
+
+/* What --cost reads: a database file, or the service's own through the protocol. */
+typedef struct census_costs {
+  store *s;                /* the database file; NULL: none yet, or the service's */
+  report_program_costs pc; /* from the database file */
+  call_link *link;         /* --service: connected before the census */
+  char source[REPORT_PROGRAM_COSTS_SOURCE_MAX];
+} census_costs;
+
+static void census_costs_free(census_costs *cc) {
+  report_program_costs_free(&cc->pc);
+  store_close(cc->s);
+  call_link_free(cc->link);
+}
+
+/* Opens the database and computes the latest cost run's model and the newest freeze runs; with
+   --service, connects to the service instead, so that one not running is said before the
+   census's wait. A database that is not there yet holds no cost run: said, not an error. */
+static int census_costs_load(const census_options *o, census_costs *cc, ts_err *err) {
+  char path[PLAT_PATH_MAX];
+  memset(cc, 0, sizeof *cc);
+  if (o->service) {
+    cc->link = call_link_new();
+    int rc = cc->link ? call_link_connect(cc->link, o->socket, err)
+                      : ts_err_set(err, TS_ENOMEM, "no memory for the service connection");
+    return rc == TS_OK ? TS_OK : ts_err_prefix(err, "census --cost --service");
+  }
+  int rc = cli_resolve_db_path(o->db_path, path, sizeof path, err);
+  if (rc != TS_OK)
+    return rc;
+  rc = store_open_existing(&cc->s, path, err);
+  if (rc == TS_EUSAGE && !o->db_path && !plat_file_exists(path)) {
+    cc->s = NULL;
+    rc = report_program_costs_load(NULL, path, &cc->pc, err);
+  } else if (rc == TS_OK) {
+    rc = report_program_costs_load(cc->s, NULL, &cc->pc, err);
+  }
+  if (rc == TS_OK)
+    report_program_costs_source(&cc->pc, cc->source, sizeof cc->source);
+  return rc;
+}
+
+/* The service's `program-costs` request answers at most this many programs at a time. */
+#define CENSUS_COSTS_PER_REQUEST 100
+
+/* The predicted and measured columns of programs [0, count) of `rates`, asked of the service in
+   requests of CENSUS_COSTS_PER_REQUEST programs; its `source` into cc->source. */
+static int costs_from_service(census_costs *cc, const process_rate *rates, long count,
+                              char (*predicted)[REPORT_PROGRAM_COST_MAX],
+                              char (*measured)[REPORT_PROGRAM_COST_MAX], ts_err *err) {
+  static proto_message request, reply;
+  char shown[PLAT_PROCESS_NAME_MAX * 4];
+  for (long first = 0; first < count; first += CENSUS_COSTS_PER_REQUEST) {
+    long last = first + CENSUS_COSTS_PER_REQUEST < count ? first + CENSUS_COSTS_PER_REQUEST : count;
+    proto_init(&request, PROTO_REQUEST, "program-costs");
+    for (long i = first; i < last; i++)
+      proto_addf(&request, err, "program", "%.0f %ld %s", rates[i].switches_per_s,
+                 rates[i].now->threads, ts_utf8_printable(rates[i].now->name, shown, sizeof shown));
+    int rc = call_link_request(cc->link, &request, &reply, err);
+    if (rc != TS_OK)
+      return ts_err_prefix(err, "census --cost --service");
+    if (reply.kind == PROTO_ERROR)
+      return ts_err_set(err, TS_EFAILED, "census --cost --service: the service refused: %s",
+                        call_refusal_text(&reply));
+    const char *source = proto_get(&reply, "source");
+    snprintf(cc->source, sizeof cc->source, "%s", source ? source : "cost: not said");
+    long i = first;
+    for (int f = 0; f < reply.field_count && i < last; f++) {
+      if (strcmp(reply.fields[f].key, "cost") != 0)
+        continue;
+      const char *value = proto_value(&reply, f), *bar = strchr(value, '|');
+      snprintf(predicted[i], REPORT_PROGRAM_COST_MAX, "%.*s", bar ? (int)(bar - value) : 0, value);
+      snprintf(measured[i], REPORT_PROGRAM_COST_MAX, "%s", bar ? bar + 1 : value);
+      i++;
+    }
+    if (i != last)
+      return ts_err_set(err, TS_EFAILED,
+                        "census --cost --service: the service answered %ld of %ld programs",
+                        i - first, last - first);
+  }
+  return TS_OK;
 }
 
 static int census_main(int argc, char **argv) {
@@ -276,6 +231,7 @@ static int census_main(int argc, char **argv) {
   else
     printf("context switches/s  unknown (this system does not report them)\n");
 
+  char(*predicted)[REPORT_PROGRAM_COST_MAX] = NULL, (*measured)[REPORT_PROGRAM_COST_MAX] = NULL;
   process_rate *rates = calloc((size_t)(n1 > 0 ? n1 : 1), sizeof *rates);
   long rated = 0;
   for (long i = 0; rates && i < n1; i++) {
@@ -292,8 +248,21 @@ static int census_main(int argc, char **argv) {
   }
   if (rates && o.top > 0) {
     qsort(rates, (size_t)rated, sizeof *rates, by_switches_descending);
-    if (o.cost)
-      print_cost_source(&cc);
+    long shown_count = rated < o.top ? rated : o.top;
+    if (o.cost) {
+      predicted = calloc((size_t)(shown_count > 0 ? shown_count : 1), sizeof *predicted);
+      measured = calloc((size_t)(shown_count > 0 ? shown_count : 1), sizeof *measured);
+      if (!predicted || !measured)
+        rc = ts_err_set(&err, TS_ENOMEM, "census: no memory for the costs");
+      for (long i = 0; rc == TS_OK && !o.service && i < shown_count; i++)
+        report_program_costs_columns(&cc.pc, rates[i].now->name, rates[i].switches_per_s,
+                                     rates[i].now->threads, predicted[i], measured[i]);
+      if (rc == TS_OK && o.service)
+        rc = costs_from_service(&cc, rates, shown_count, predicted, measured, &err);
+      if (rc != TS_OK)
+        goto done;
+      printf("\n%s\n", cc.source);
+    }
     printf("\nwho wakes up most (context switches per second over %.1f s):\n", dt);
     if (o.cost)
       printf("  %10s %8s %8s %7s  %-24s %-40s %s\n", "switches/s", "pid", "threads", "CPU %",
@@ -302,30 +271,31 @@ static int census_main(int argc, char **argv) {
       printf("  %10s %8s %8s %7s  %s\n", "switches/s", "pid", "threads", "CPU %", "name");
     /* A process's name is whatever its owner chose, any user's: escaped as one name (a line
        break in it too), so nothing in it reaches the terminal. */
-    char shown[PLAT_PROCESS_NAME_MAX * 4], predicted[96], measured[96], costs[200];
-    for (long i = 0; i < rated && i < o.top; i++) {
+    char shown[PLAT_PROCESS_NAME_MAX * 4], costs[2 * REPORT_PROGRAM_COST_MAX + 8];
+    for (long i = 0; i < shown_count; i++) {
       costs[0] = '\0';
-      if (o.cost) {
-        cost_columns(&cc, rates[i].now->name, rates[i].switches_per_s, rates[i].now->threads,
-                     predicted, measured, sizeof predicted);
-        snprintf(costs, sizeof costs, "%-24s %-40s ", predicted, measured);
-      }
+      if (o.cost)
+        snprintf(costs, sizeof costs, "%-24s %-40s ", predicted[i], measured[i]);
       ts_utf8_fprintf_printable(stdout, "  %10.0f %8ld %8ld %7.1f  %s%s\n", rates[i].switches_per_s,
                                 rates[i].now->pid, rates[i].now->threads, rates[i].cpu_percent,
                                 costs, ts_utf8_printable(rates[i].now->name, shown, sizeof shown));
     }
   }
   printf("\n(this census cost %.1f ms of CPU)\n", (double)cost / TS_NS_PER_MS);
+done:
+  free(predicted);
+  free(measured);
   free(rates);
   free(l0);
   free(l1);
   census_costs_free(&cc);
-  return CLI_EXIT_OK;
+  return rc == TS_OK ? CLI_EXIT_OK : cli_fail(&err);
 }
 
 const cli_command cli_census_command = {
     .name = "census",
-    .synopsis = "census [--interval DURATION] [--top N] [--cost [--db PATH]]",
+    .synopsis = "census [--interval DURATION] [--top N] [--cost [--db PATH | --service [--socket "
+                "S]]]",
     .summary = "count processes, threads, handles, context switches; list who wakes up most",
     .help = "\noptions:\n"
             "  --interval DURATION  time between the two samples rates come from (100ms to 1m,\n"
@@ -336,6 +306,9 @@ const cli_command cli_census_command = {
             "                       this machine's cost model (the database's latest finished\n"
             "                       run of the cost preset) from its wake-ups and threads, and\n"
             "                       measured where a run froze it alone (freeze:NAME)\n"
-            "  --db PATH            the database --cost reads (default as for run)\n",
+            "  --db PATH            the database --cost reads (default as for run)\n"
+            "  --service            --cost reads the service's database (the runs of run\n"
+            "                       --service and of schedules), through the service\n"
+            "  --socket S           the service's socket or pipe (implies --service)\n",
     .main = census_main,
 };

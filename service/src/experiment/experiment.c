@@ -17,6 +17,7 @@
 #include "../quiet/quiet.h"
 #include "../stats/sequential.h"
 #include "precision.h"
+#include "programs.h"
 #include "threadsoup/log.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/rng.h" /* splitmix64: the same trial order from a seed on every platform */
@@ -104,6 +105,7 @@ typedef struct runner {
   int iterations;    /* benchmark runs per trial; 0 until chosen (runner_iterations) */
   int census_every[PLAN_MAX_CONDITIONS]; /* 0 or 1: a census every trial; N: every Nth */
   int census_turn[PLAN_MAX_CONDITIONS];  /* the condition's trials so far in this sitting */
+  experiment_programs programs;          /* the programs the conditions freeze, counted */
 } runner;
 
 /* The quiet gate gives way to recording after this many timeouts in a row: a machine that is busy
@@ -173,6 +175,7 @@ typedef struct load_window {
   uint64_t start_ns, cpu_start, census_cost_ns;
   uint64_t switches_start;
   int have_switches;
+  experiment_programs *programs; /* counted over the window too; NULL: not in this trial */
 } load_window;
 
 static void window_open(load_window *w) {
@@ -186,6 +189,8 @@ static void window_open(load_window *w) {
       w->switches_start = census.context_switches;
       w->have_switches = 1;
     }
+    if (w->programs)
+      experiment_programs_open(w->programs);
   }
   w->census_cost_ns = plat_process_cpu_ns() - w->cpu_start;
 }
@@ -340,7 +345,8 @@ static double outside_percent(outside_cpu a, outside_cpu b) {
   return outside_share(b.busy - a.busy, b.ours - a.ours, b.total - a.total);
 }
 
-#define TRIAL_MAX_METRICS (2 * BENCH_MAX_SUBSCORES + PLAT_MAX_STATES + ITERATIONS_MAX + 20)
+#define TRIAL_MAX_METRICS                                                                          \
+  (2 * BENCH_MAX_SUBSCORES + PLAT_MAX_STATES + ITERATIONS_MAX + EXPERIMENT_PROGRAM_METRICS + 20)
 /* 1 ms sleeps the timer probe times per trial: the median of 7 is steady, and 7 default sleeps
    on Windows (one 15.6 ms tick each) cost about 0.1 s of the settle time. */
 #define TRIAL_TIMER_SAMPLES 7
@@ -425,7 +431,9 @@ static int run_trial(runner *rn, const trial_context *t, experiment_progress *pr
   }
   uint64_t started_ns = plat_clock_ns();
   uint64_t settle_ns = t->p->settle_ns > probe.cost_ns ? t->p->settle_ns - probe.cost_ns : 0;
-  load_window lw = {census_due(rn, t->condition_index), 0, 0, 0, 0, 0};
+  load_window lw = {census_due(rn, t->condition_index), 0, 0, 0, 0, 0, NULL};
+  if (experiment_programs_counted_in(&rn->programs, t->condition))
+    lw.programs = &rn->programs;
   settle_wait wait;
   if (settle_and_gate(rn, t->p, t->cancel, settle_ns, &lw, &wait, warning, sizeof warning)) {
     load_stop(l);
@@ -457,7 +465,8 @@ static int run_trial(runner *rn, const trial_context *t, experiment_progress *pr
   }
 
   /* The census runs before the measured part, never during it; where it costs, not every trial
-     (census_due), and then its counts are missing. */
+     (census_due), and then its counts are missing. In the baseline's trials it counts the frozen
+     programs too, over the same window as the load. */
   uint64_t census_begin = plat_process_cpu_ns(), window_end = plat_clock_ns();
   ts_err census_err;
   plat_census machine = {-1, -1, -1, -1, 0};
@@ -465,10 +474,15 @@ static int run_trial(runner *rn, const trial_context *t, experiment_progress *pr
   memset(&census, 0, sizeof census);
   census.threads = -1;
   long children = -1;
+  store_metric program_metrics[EXPERIMENT_PROGRAM_METRICS];
+  int program_m = 0;
   if (lw.census) {
     plat_census_machine(&machine, &census_err);
     plat_census_process(plat_self_pid(), &census, &census_err);
     children = load_spec_processes(t->condition) ? load_count_children() : 0;
+    if (lw.programs)
+      program_m =
+          experiment_programs_close(lw.programs, machine.context_switches > 0, program_metrics);
   }
   double window_s = (double)(window_end - lw.start_ns) / (double)TS_NS_PER_S;
   double load_cpu = (double)(census_begin - lw.cpu_start - lw.census_cost_ns) / (double)TS_NS_PER_S;
@@ -494,6 +508,8 @@ static int run_trial(runner *rn, const trial_context *t, experiment_progress *pr
   if (probe.overshoot_us >= 0)
     metrics[m++] = (store_metric){"timer.overshoot_us", probe.overshoot_us};
   metrics[m++] = (store_metric){"timer.probe_ms", (double)probe.cost_ns / (double)TS_NS_PER_MS};
+  for (int i = 0; i < program_m; i++)
+    metrics[m++] = program_metrics[i];
   for (int i = 0; i < census.state_count; i++) {
     snprintf(state_names[i], sizeof state_names[i], "state.%s", census.states[i].name);
     metrics[m++] = (store_metric){state_names[i], (double)census.states[i].threads};
@@ -878,6 +894,7 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
                         const experiment_observer *observer, const plat_cancel *cancel,
                         ts_err *err) {
   pending_list l = {.rows = NULL}; /* the rest zero: no teardown pending, nothing chosen */
+  experiment_programs_of_plan(p, &l.rn.programs);
   plat_stay_awake *awake = stay_awake(run_id, observer);
   check_machine(s, run_id, observer);
   int quiet = enter_quiet(s, run_id, p, observer);

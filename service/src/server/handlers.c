@@ -9,9 +9,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "../engine/freeze.h"
 #include "../experiment/estimate.h"
 #include "../quiet/quiet.h"
 #include "../report/headline.h"
+#include "../report/program_costs.h"
 #include "../report/report.h"
 #include "../plan/schedule.h"
 #include "peer_rights.h" /* shared/src/plat/, an include directory of ts_core */
@@ -404,6 +406,65 @@ static int handle_report(request *r) {
   return rc == TS_OK ? TS_OK : reply_err(r, &err);
 }
 
+/* census --cost --service: what each running program a client counted costs, from the service's
+   database (its latest cost run's prediction, the newest freeze run's measurement). Each
+   `program` field ("SWITCHES THREADS NAME") gets a `cost` field "PREDICTED|MEASURED" in the same
+   order, after one `source` field saying what the predictions stand on. */
+#define PROGRAM_COSTS_MAX 100
+typedef struct program_asked {
+  double switches_per_s;
+  long threads;
+  const char *name;
+} program_asked;
+
+static int handle_program_costs(request *r) {
+  program_asked asked[PROGRAM_COSTS_MAX];
+  int n = 0;
+  ts_err err;
+  for (int f = 0; f < r->in->field_count; f++) {
+    if (strcmp(r->in->fields[f].key, "program") != 0)
+      continue;
+    const char *value = proto_value(r->in, f);
+    int used = 0;
+    if (n == PROGRAM_COSTS_MAX) {
+      ts_err_set(&err, TS_EUSAGE, "program-costs: more than %d programs (at most %d a request)",
+                 PROGRAM_COSTS_MAX, PROGRAM_COSTS_MAX);
+      return reply_err(r, &err);
+    }
+    if (sscanf(value, "%lf %ld %n", &asked[n].switches_per_s, &asked[n].threads, &used) != 2 ||
+        used == 0 || !value[used] || !(asked[n].switches_per_s >= 0)) {
+      ts_err_set(&err, TS_EUSAGE,
+                 "program: '%s' is not SWITCHES THREADS NAME (wake-ups per second, threads, and "
+                 "an executable's name, e.g. 5000 4 firefox)",
+                 value);
+      return reply_err(r, &err);
+    }
+    asked[n++].name = value + used;
+  }
+  report_program_costs *pc = malloc(sizeof *pc);
+  if (!pc) {
+    ts_err_set(&err, TS_ENOMEM, "no memory for the programs' costs");
+    return reply_err(r, &err);
+  }
+  char source[REPORT_PROGRAM_COSTS_SOURCE_MAX], predicted[REPORT_PROGRAM_COST_MAX],
+      measured[REPORT_PROGRAM_COST_MAX];
+  plat_mutex_lock(&r->svc->db_lock);
+  int rc = report_program_costs_load(r->svc->db, NULL, pc, &err);
+  if (rc == TS_OK) {
+    report_program_costs_source(pc, source, sizeof source);
+    proto_add(r->out, "source", source, &r->err);
+  }
+  for (int i = 0; rc == TS_OK && i < n; i++) {
+    report_program_costs_columns(pc, asked[i].name, asked[i].switches_per_s, asked[i].threads,
+                                 predicted, measured);
+    proto_addf(r->out, &r->err, "cost", "%s|%s", predicted, measured);
+  }
+  report_program_costs_free(pc);
+  plat_mutex_unlock(&r->svc->db_lock);
+  free(pc);
+  return rc == TS_OK ? TS_OK : reply_err(r, &err);
+}
+
 /* The value of `key` in stored plan text (plan_format writes "KEY = VALUE" lines); "" when the
    text does not set it. Matched at the start of a line: a value may hold another key's words. */
 static void stored_setting(const char *text, const char *key, char *buf, size_t len) {
@@ -710,12 +771,29 @@ static void wake_scheduler(server *svc) {
 
 /* Finds an enabled schedule that would run the same plan at the same times under the same
    conditions: adding it again (an installer run once more, a script repeated) would run every
-   experiment twice. */
+   experiment twice. A plan that freezes programs is the same only for the same owner, or added
+   by root or an administrator: its freezes are judged as its owner's were. */
 typedef struct same_schedule {
   const store_schedule *wanted;
+  int freezes; /* the wanted plan freezes programs */
   int64_t id;
   int64_t next_due;
 } same_schedule;
+
+static int plan_freezes(const plan *p) {
+  for (int c = 0; c < p->condition_count; c++)
+    if (freeze_spec_has(&p->conditions[c]))
+      return 1;
+  return 0;
+}
+
+/* Whether schedule sc's freezes are judged as the wanted one's would be, or with more right. */
+static int freezes_alike(const store_schedule *sc, const store_schedule *w) {
+  if (sc->programs_allowed && !(sc->has_owner && sc->owner_member))
+    return 1;
+  return sc->has_owner && sc->owner_member == w->owner_member && sc->owner_uid == w->owner_uid &&
+         strcmp(sc->owner_sid, w->owner_sid) == 0;
+}
 
 static int find_same_schedule(void *ctx, const store_schedule *sc) {
   same_schedule *same = ctx;
@@ -723,7 +801,7 @@ static int find_same_schedule(void *ctx, const store_schedule *sc) {
   if (same->id == 0 && sc->enabled && strcmp(sc->spec, w->spec) == 0 &&
       strcmp(sc->plan_text, w->plan_text) == 0 && sc->require_ac == w->require_ac &&
       sc->require_idle_s == w->require_idle_s && sc->grace_s == w->grace_s &&
-      (sc->programs_allowed || !w->programs_allowed)) {
+      (sc->programs_allowed || !w->programs_allowed) && (!same->freezes || freezes_alike(sc, w))) {
     same->id = sc->id;
     same->next_due = sc->next_due;
   }
@@ -757,7 +835,7 @@ static int handle_schedule_add(request *r) {
     rc = schedule_parse_conditions(proto_get(r->in, "require"), proto_get(r->in, "grace"),
                                    &conditions, &err);
   int64_t id = 0;
-  same_schedule same = {sc, 0, 0};
+  same_schedule same = {sc, rc == TS_OK && plan_freezes(p), 0, 0};
   if (rc == TS_OK) {
     snprintf(sc->spec, sizeof sc->spec, "%s", when.text);
     plan_format(p, sc->plan_text, sizeof sc->plan_text);
@@ -766,6 +844,12 @@ static int handle_schedule_add(request *r) {
     sc->require_idle_s = conditions.require_idle_s;
     sc->grace_s = conditions.grace_s;
     sc->programs_allowed = plat_peer_may_run_programs(&r->from->peer);
+    /* Who adds it: when it fires, the freeze rules judge its runs as this client's own. */
+    sc->has_owner = 1;
+    sc->owner_uid = r->from->peer.uid;
+    snprintf(sc->owner_sid, sizeof sc->owner_sid, "%s", r->from->peer.user_sid);
+    snprintf(sc->owner_name, sizeof sc->owner_name, "%s", r->from->peer.name);
+    sc->owner_member = !r->from->peer.may_run_programs; /* as the freeze rules judge it */
     /* A boot schedule added now is for the service's next starts, not for the start that has
        already happened (which would fire it at once, or never). */
     sc->next_due = when.kind == SCHEDULE_BOOT
@@ -908,6 +992,13 @@ const request_def server_requests[] = {
       {"format", OPTIONAL, "text (default), csv, json or html"},
       {"offset", OPTIONAL, "for paging: where the page starts, in bytes"},
       {"size", OPTIONAL, "for paging: the page's most bytes, 16 to 24576 (default 24576)"}}},
+    {"program-costs",
+     REQUEST_READ,
+     0,
+     handle_program_costs,
+     {{"program", REQUIRED,
+       "repeated, at most 100: SWITCHES THREADS NAME, a running program's wake-ups per second, "
+       "threads and executable name"}}},
     {"run-estimate",
      REQUEST_READ,
      0,

@@ -159,6 +159,13 @@ typedef struct runner_asker {
                             NULL for a schedule (then only the stored right counts) */
 } runner_asker;
 
+/* The client a run is for when that client is not there (a schedule due, a resume at the
+   service's start): `name` with the stored right; where the store knows who added schedule `sc`
+   (schema 17; NULL: none), that user's uid or SID too, so the freeze rules judge its freezes as
+   that client's own (a member's: its own programs only). Without one, the peer owns no program
+   and a member's freezes are refused (own-programs-only); root's freeze as root does. */
+void runner_absent_peer(const char *name, int programs_allowed, const store_schedule *sc,
+                        plat_peer *out);
 /* Stores a new run of `p` (from schedule `schedule_id`, 0 = none) and starts it; a
    freeze:background condition is first resolved into the programs it stands for now
    (plan_expand_background: a census of a few seconds, outside every lock). */

@@ -135,20 +135,31 @@ static void finish_run(server *svc, store *db, int64_t run_id, int rc, const ts_
 
 /* ---- whom a run freezes programs for ---- */
 
-/* The client who asks; for a schedule or a resume at the service's start, whose client is not
-   there, a peer with the stored right alone: root's (programs allowed) freezes as root does, a
-   member's owns no program, so every freeze of it is refused (own-programs-only). */
-static void run_for_peer(const plat_peer *peer, const char *name, int programs_allowed,
-                         plat_peer *out) {
-  if (peer) {
-    *out = *peer;
-    return;
-  }
+void runner_absent_peer(const char *name, int programs_allowed, const store_schedule *sc,
+                        plat_peer *out) {
   memset(out, 0, sizeof *out);
   out->pid = out->uid = out->gid = out->session = -1;
   out->privileged = 1;
   out->may_run_programs = programs_allowed > 0;
   snprintf(out->name, sizeof out->name, "%s", name);
+  if (!sc || !sc->has_owner)
+    return;
+  /* A member's schedule freezes what that member may: its own programs. An administrator's has
+     the right it was added with. */
+  out->uid = sc->owner_uid;
+  snprintf(out->user_sid, sizeof out->user_sid, "%s", sc->owner_sid);
+  out->may_run_programs = programs_allowed > 0 && !sc->owner_member;
+  snprintf(out->name, sizeof out->name, "%s (added by %s)", name, sc->owner_name);
+}
+
+/* The client who asks; for a resume at the service's start, whose client is not there, a peer
+   with the stored right alone (runner_absent_peer). */
+static void run_for_peer(const plat_peer *peer, const char *name, int programs_allowed,
+                         plat_peer *out) {
+  if (peer)
+    *out = *peer;
+  else
+    runner_absent_peer(name, programs_allowed, NULL, out);
 }
 
 /* ---- who may make the service run programs ---- */

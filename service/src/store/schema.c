@@ -203,6 +203,16 @@ static const char *const migrations[] = {
     "                       started_at)\n"
     "  WHERE status='running' AND plan_name='manual' AND imported_from IS NULL\n"
     "    AND NOT EXISTS (SELECT 1 FROM trial WHERE trial.run_id=run.id AND source<>'manual');\n",
+    /* 17: who added a schedule, so that its runs' freezes are judged as that client's own were:
+       owner_uid (POSIX; NULL on Windows), owner_sid (the Windows user SID; NULL on POSIX),
+       owner_name (for logs and refusals) and owner_member (1: a member of ThreadSoup Users or
+       group threadsoup and no more, who may freeze only its own programs; 0: root, SYSTEM or an
+       elevated administrator). All NULL for schedules added before: their runs have the stored
+       right alone, and a member's freezes are refused. */
+    "ALTER TABLE schedule ADD COLUMN owner_uid INTEGER;\n"
+    "ALTER TABLE schedule ADD COLUMN owner_sid TEXT;\n"
+    "ALTER TABLE schedule ADD COLUMN owner_name TEXT;\n"
+    "ALTER TABLE schedule ADD COLUMN owner_member INTEGER CHECK (owner_member IN (0, 1));\n",
 };
 
 int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }

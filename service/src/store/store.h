@@ -10,11 +10,12 @@
 #include <stdint.h>
 
 #include "threadsoup/err.h"
+#include "threadsoup/plat.h"
 
 typedef struct store store;
 
 /* The newest schema this build knows; `PRAGMA user_version` of a ThreadSoup database. */
-#define STORE_SCHEMA_VERSION 16
+#define STORE_SCHEMA_VERSION 17
 /* `PRAGMA application_id` of every ThreadSoup database: "TSup". */
 #define STORE_APPLICATION_ID 0x54537570
 
@@ -386,6 +387,13 @@ typedef struct store_schedule {
   int enabled;
   char last_event[160]; /* "started run 7 at …", "missed …", or "" */
   int programs_allowed; /* 1: added by a client that may make the service run programs */
+  /* Who added it (schema 17), whose programs its runs' freezes may freeze; has_owner 0 for a
+     schedule added before, which has the right above alone. */
+  int has_owner;
+  long owner_uid;                    /* POSIX uid; -1 on Windows */
+  char owner_sid[PLAT_SID_TEXT_MAX]; /* Windows user SID; "" on POSIX */
+  char owner_name[64];
+  int owner_member; /* 1: a member of ThreadSoup Users (group threadsoup) and no more */
 } store_schedule;
 
 int store_schedule_add(store *s, const store_schedule *schedule, const char *created_at,
