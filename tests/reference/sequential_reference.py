@@ -49,3 +49,9 @@ def boundaries(fractions, alpha):
 
 for fractions in [[0.2, 0.4, 0.6, 0.8, 1.0], [0.3, 0.7, 1.0], [0.25, 0.5, 1.0]]:
     print(f"looks {fractions}: {boundaries(fractions, 0.05)!r}")
+
+# A long run's first look (3 blocks of 80, 2 comparisons: alpha 0.025 each) spends about 1e-37:
+# its boundary comes from the lower tail, as the C code takes it.
+first = 2 * 2 * stats.norm.cdf(-stats.norm.ppf(1 - 0.025 / 4) / np.sqrt(3 / 80))
+print(f"first look of 80 blocks: {stats.norm.isf(first / 2)!r}")
+print(f"z of p = 1e-20: {stats.norm.isf(0.5e-20)!r}")

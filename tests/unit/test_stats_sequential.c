@@ -175,6 +175,43 @@ static void stopping_when_decided_as_the_run_does(void) {
   CHECK(!seq_comparison_decided(NULL, 2, 2));
 }
 
+/* A long run's early looks spend next to nothing (about 1e-37 at 3 of 80 blocks): their
+   boundaries come from the lower tail (SciPy: tests/reference/sequential_reference.py), stay
+   finite and fall. Taken as 1 - spent / 2 they were NaN, and every later
+   boundary 0, so the second look called any comparison decided. In A/A runs of 80 planned
+   blocks, no run stops at the look after 5 blocks. */
+static void long_runs_keep_their_boundaries(void) {
+  long b[SEQ_MAX_LOOKS];
+  double f[SEQ_MAX_LOOKS], effect[SEQ_MAX_LOOKS], equivalence[SEQ_MAX_LOOKS];
+  int looks = seq_looks(80, b, f);
+  CHECK(looks > 2 && b[0] == 3 && b[1] == 5);
+  CHECK_INT(seq_stop_boundaries(f, looks, 2, 0.05, 0.05, effect, equivalence), 0);
+  CHECK_REL(effect[0], 12.84456291906827, 1e-6);
+  /* They fall look by look; a last look one block after the one before spends so little
+     that its boundary may sit a hair above that one's. */
+  for (int k = 1; k < looks; k++)
+    CHECK(effect[k] < effect[k - 1] * 1.01 && equivalence[k] < equivalence[k - 1] * 1.01 &&
+          equivalence[k] > 1);
+  CHECK(effect[looks - 1] > 2.0 && effect[looks - 1] < 2.6);
+  CHECK_REL(seq_z_of_p(1e-20), 9.33604484923406, 1e-9);
+  looks = seq_looks(1000, b, f);
+  CHECK_INT(seq_stop_boundaries(f, looks, 8, 0.05, 0.05, effect, equivalence), 0);
+  CHECK(effect[0] >= 12 && effect[looks - 1] > 2.5 && effect[looks - 1] < 3.2);
+  double base[5], cond[5], *conds[1] = {cond};
+  sim_design d = {1, 5, 0.05, 0.54, 0.001, NULL};
+  sim_rng rng = sim_seed(0x5080);
+  long stopped = 0;
+  looks = seq_looks(80, b, f);
+  seq_stop_boundaries(f, looks, 1, 0.05, 0.05, effect, equivalence);
+  for (long r = 0; r < 500; r++) {
+    sim_run(&rng, &d, base, conds);
+    blocked_result res;
+    blocked_compare(base, cond, 5, NULL, &res);
+    stopped += seq_comparison_decided(&res, effect[1], equivalence[1]);
+  }
+  CHECK_INT(stopped, 0);
+}
+
 /* Adds blocks one at a time from `first` on until the precision target is reached (at most 300
    blocks); returns the share of runs that end with "no measurable effect". Nothing changed;
    cv 2 %. */
@@ -236,6 +273,7 @@ int main(void) {
   RUN_CASE(bad_input_is_refused);
   RUN_CASE(stopping_keeps_the_error_rate);
   RUN_CASE(stopping_when_decided_as_the_run_does);
+  RUN_CASE(long_runs_keep_their_boundaries);
   RUN_CASE(precision_defaults_reach_no_effect);
   return check_summary();
 }

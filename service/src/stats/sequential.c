@@ -10,8 +10,10 @@
 double seq_alpha_spent(double t, double alpha) {
   if (!(t > 0 && t <= 1) || !(alpha > 0 && alpha < 1))
     return NAN;
-  /* Each side spends 2 - 2 Phi(z(1 - a/2) / sqrt(t)) of its one-sided a = alpha / 2. */
-  return 2 * (2 - 2 * dist_normal_cdf(dist_normal_quantile(1 - alpha / 4) / sqrt(t)));
+  /* Each side spends 2 - 2 Phi(z(1 - a/2) / sqrt(t)) of its one-sided a = alpha / 2, written
+     as the lower tail 2 Phi(-x): 2 - 2 Phi(x) cancels to 0 once x passes about 8, which early
+     looks of a long run (t of 3 blocks in 80) do. */
+  return 4 * dist_normal_cdf(-dist_normal_quantile(1 - alpha / 4) / sqrt(t));
 }
 
 /* The state carried from look to look: S's density on an even grid over (-width, width), only
@@ -68,9 +70,13 @@ int seq_boundaries(const double *fractions, int looks, double alpha, double *bou
     if (!(fractions[k] > 0 && fractions[k] <= 1) || (k > 0 && !(fractions[k] > fractions[k - 1])))
       return -1;
   static const double far = 40; /* a boundary beyond which no probability is left */
-  /* The first look is the normal tail itself. */
+  /* The first look is the normal tail itself, taken from the lower tail so that a tiny spend
+     (1 - spent / 2 rounds to 1 in a double below about 1e-16) keeps its digits; a spend too small
+     for a double has its boundary at far. */
   double spent = seq_alpha_spent(fractions[0], alpha);
-  bounds[0] = dist_normal_quantile(1 - spent / 2);
+  bounds[0] = spent > 0 ? -dist_normal_quantile(spent / 2) : far;
+  if (!(bounds[0] > 0) || bounds[0] > far)
+    bounds[0] = far;
   seq_density d[2];
   d[0].width = bounds[0] * sqrt(fractions[0]);
   for (int i = 0; i < SEQ_GRID; i++)
@@ -88,6 +94,11 @@ int seq_boundaries(const double *fractions, int looks, double alpha, double *bou
         hi = mid;
     }
     bounds[k] = (lo + hi) / 2;
+    /* A boundary the integration could not place (a density gone to NaN would drive the
+       bisection to 0 and call every look decided) fails the whole set: the caller then runs
+       every block. */
+    if (!(bounds[k] > 0 && bounds[k] <= far))
+      return -1;
     spent = now;
     if (k + 1 < looks) {
       carry(&d[cur], bounds[k], fractions[k], delta, &d[1 - cur]);
@@ -104,7 +115,8 @@ double seq_z_of_p(double p) {
     return INFINITY;
   if (p == 1)
     return 0;
-  return dist_normal_quantile(1 - p / 2);
+  /* From the lower tail: 1 - p / 2 is 1 in a double for p below about 2e-16. */
+  return -dist_normal_quantile(p / 2);
 }
 
 int seq_effect_decided(const blocked_result *r, double bound) {
