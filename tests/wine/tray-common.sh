@@ -90,10 +90,14 @@ click_control() {
 menu_item_at() {
   grep '^menu item ' "$log" | grep -F "menu item $1" | tail -n 1 | sed 's/.* at //; s/,/ /'
 }
+# How many items' places are logged: 0 while a tray slowed by a busy machine has written no log.
+menu_items_counted() {
+  if [ -f "$log" ]; then grep -c '^menu item ' "$log"; else echo 0; fi
+}
 # Waits (up to 10 s) until more than $1 items' places are logged.
 menu_items_logged() {
   for i in $(seq 1 20); do
-    [ "$(grep -c '^menu item ' "$log")" -gt "$1" ] && { sleep 0.3; return 0; }
+    [ "$(menu_items_counted)" -gt "$1" ] && { sleep 0.3; return 0; }
     sleep 0.5
   done
   return 1
@@ -110,7 +114,7 @@ menu_close() {
 # 1024x768 desktop) until the tray logs its items; tried again on a busy machine.
 menu_open() {
   for attempt in 1 2 3 4 5; do
-    menu_items_before=$(grep -c '^menu item ' "$log")
+    menu_items_before=$(menu_items_counted)
     xdotool mousemove 1014 757 click 3
     menu_items_logged "$menu_items_before" && return 0
     menu_close
@@ -119,7 +123,7 @@ menu_open() {
 }
 # Hovers over the open menu's item $1 until its submenu's items are logged.
 menu_hover() {
-  menu_items_before=$(grep -c '^menu item ' "$log")
+  menu_items_before=$(menu_items_counted)
   at=$(menu_item_at "$1")
   [ -n "$at" ] || fail "the tray logged no place of the menu item $1"
   # shellcheck disable=SC2086
