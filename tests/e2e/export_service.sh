@@ -8,31 +8,9 @@
 set -u
 exe=$1
 work=$2/export-service
-if [ "$(id -u)" -ne 0 ] && ! id -nG | tr ' ' '\n' | grep -qx threadsoup; then
-  echo "export_service: skipped: only root or group threadsoup may start runs"
-  exit 77
-fi
-rm -rf "$work"
+. "$(dirname "$0")/lib/service_run.sh"
+service_tiny_run export_service
 mkdir -p "$work/folder"
-sockdir=$(mktemp -d /tmp/threadsoup-export.XXXXXX) || exit 1
-sock=$sockdir/control.sock
-daemon=
-cleanup() {
-  [ -n "$daemon" ] && kill -9 "$daemon" 2>/dev/null
-  rm -rf "$sockdir"
-}
-trap cleanup EXIT
-fail() { echo "export_service: $*" >&2; cat "$work/daemon.log" >&2; exit 1; }
-"$exe" service run --socket "$sock" --db "$work/threadsoup.db" >"$work/daemon.log" 2>&1 &
-daemon=$!
-for _ in $(seq 200); do "$exe" status --socket "$sock" >/dev/null 2>&1 && break; sleep 0.1; done
-"$exe" run --service --socket "$sock" --conditions baseline,sleep:100 --reps 3 --warmup 0 \
-  --settle 0s --work-scale 0.02 --quiet-cpu off >"$work/run.txt" 2>&1 || fail "run --service failed"
-# Generous: a loaded machine runs the six tiny trials slowly.
-for _ in $(seq 600); do
-  "$exe" history --service --socket "$sock" 2>/dev/null | grep -q ' finished ' && break
-  sleep 0.5
-done
 "$exe" export 1 --db "$work/threadsoup.db" --output "$work/db.jsonl" >/dev/null ||
   fail "export --db of the service's database failed"
 out=$("$exe" export 1 --socket "$sock" --output "$work/service.jsonl" 2>&1) ||
@@ -46,10 +24,10 @@ for _ in 1 2; do
   "$exe" export 1 --socket "$sock" --output "$work/folder" >"$work/folder.txt" ||
     fail "export --socket --output FOLDER failed"
 done
-name=$(sed -n 's/.*"uid":"\([^"]*\)".*/threadsoup-run-\1.jsonl/p' "$work/db.jsonl" | head -n 1)
-grep -qx "$work/folder/$name" "$work/folder.txt" || fail "the folder export printed: $(cat "$work/folder.txt")"
-[ "$(ls "$work/folder")" = "$name" ] || fail "the folder holds: $(ls -a "$work/folder")"
-cmp "$work/db.jsonl" "$work/folder/$name" || fail "the folder's export differs"
+file=$(sed -n 's/.*"uid":"\([^"]*\)".*/threadsoup-run-\1.jsonl/p' "$work/db.jsonl" | head -n 1)
+grep -qx "$work/folder/$file" "$work/folder.txt" || fail "the folder export printed: $(cat "$work/folder.txt")"
+[ "$(ls "$work/folder")" = "$file" ] || fail "the folder holds: $(ls -a "$work/folder")"
+cmp "$work/db.jsonl" "$work/folder/$file" || fail "the folder's export differs"
 # A run the service does not have is refused in words, and nothing is written.
 out=$("$exe" export 99 --socket "$sock" --output "$work/none.jsonl" 2>&1)
 [ $? -eq 1 ] || fail "export 99 --service was not refused: $out"
@@ -58,28 +36,11 @@ echo "$out" | grep -q "99" || fail "export 99 --service said: $out"
 "$exe" export 1 --service --socket "$sock" --db "$work/threadsoup.db" >/dev/null 2>&1
 [ $? -eq 2 ] || fail "export --service --db was not refused as a usage error"
 # The request itself: pages of 100 bytes make the same file; an offset past the end is refused.
-python3 - "$sock" "$work/db.jsonl" <<'PY' || fail "the paged export request is wrong"
-import socket, sys
+PYTHONPATH="$(dirname "$0")/lib" python3 - "$sock" "$work/db.jsonl" <<'PY' || fail "the paged export request is wrong"
+import functools, sys
+from proto_call import call, first
 
-def call(verb, fields):
-    s = socket.socket(socket.AF_UNIX)
-    s.settimeout(120)
-    s.connect(sys.argv[1])
-    body = "".join("%s: %s\n" % kv for kv in fields)
-    s.sendall(("TS1 request hello\nversion: 1\n\nTS1 request %s\n%s\n" % (verb, body)).encode())
-    data = b""
-    while data.count(b"\n\n") < 2:
-        d = s.recv(65536)
-        if not d:
-            break
-        data += d
-    s.close()
-    lines = data.decode().split("\n\n")[1].split("\n")
-    out = [(k, v) for k, _, v in (l.partition(": ") for l in lines[1:])]
-    unescape = lambda v: v.replace("\\\\", "\0").replace("\\n", "\n").replace("\\r", "\r").replace("\\t", "\t").replace("\0", "\\")
-    return lines[0], [(k, unescape(v)) for k, v in out]
-
-first = lambda f, k: next(v for kk, v in f if kk == k)
+call = functools.partial(call, sys.argv[1])
 doc, off, total, pages = "", 0, None, 0
 while total is None or off < total:
     head, f = call("export", [("run", "1"), ("offset", off), ("size", 100)])
