@@ -44,18 +44,11 @@ PY
 grep -q "threadsoup report 1 --socket '$sock'" "$work/run.txt" || fail "run --service's hint: $(cat "$work/run.txt")"
 "$exe" report 1 --socket "$sock" --format html --output "$work/cli.html" >/dev/null ||
   fail "report --socket failed"
-python3 - "$sock" "$work/cli.html" <<'PY' || fail "report --service differs from the service's report"
-import socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
-s.sendall(b"TS1 request hello\nversion: 1\n\nTS1 request report\nrun: 1\nformat: html\noffset: 0\nsize: 16\n\n")
-data = b""
-while data.count(b"\n\n") < 2:
-    d = s.recv(65536)
-    if not d:
-        break
-    data += d
-total = int([l for l in data.decode().split("\n") if l.startswith("total: ")][0][7:])
+PYTHONPATH="$(dirname "$0")/lib" python3 - "$sock" "$work/cli.html" <<'PY' || fail "report --service differs from the service's report"
+import sys
+from proto_call import call, first
+head, f = call(sys.argv[1], "report", [("run", "1"), ("format", "html"), ("offset", 0), ("size", 16)])
+total = int(first(f, "total"))
 cli = open(sys.argv[2], "rb").read()
 assert len(cli) == total and cli.startswith(b"<!DOCTYPE html"), (len(cli), total)
 PY
