@@ -112,13 +112,15 @@ const char *call_refusal_text(const proto_message *reply) {
   return message ? message : "no reason given";
 }
 
-int call_report_pages(call_link *l, long long run, const char *format, FILE *out,
+/* Reads the document of paged request `verb` for `run` (with `format` when not NULL) from
+   offset 0 until `next` reaches `total`, writing each page to `out`. */
+static int read_pages(call_link *l, const char *verb, long long run, const char *format, FILE *out,
                       proto_message *request, proto_message *reply, ts_err *err) {
   long long offset = 0, total = -1;
   while (total < 0 || offset < total) {
-    proto_init(request, PROTO_REQUEST, "report");
+    proto_init(request, PROTO_REQUEST, verb);
     int rc = proto_addf(request, err, "run", "%lld", run);
-    if (rc == TS_OK)
+    if (rc == TS_OK && format)
       rc = proto_add(request, "format", format, err);
     if (rc == TS_OK)
       rc = proto_addf(request, err, "offset", "%lld", offset);
@@ -132,11 +134,21 @@ int call_report_pages(call_link *l, long long run, const char *format, FILE *out
     const char *t = proto_get(reply, "total"), *next = proto_get(reply, "next");
     /* Each page must move on: a reply without pages or going backwards would loop forever. */
     if (!text || !t || !next || atoll(next) <= offset || atoll(t) < atoll(next))
-      return ts_err_set(err, TS_EFAILED, "the service's report has no pages (an older service?)");
+      return ts_err_set(err, TS_EFAILED, "the service's %s has no pages (an older service?)", verb);
     if (fputs(text, out) == EOF)
-      return ts_err_set(err, TS_EOS, "cannot write the report");
+      return ts_err_set(err, TS_EOS, "cannot write the %s", verb);
     total = atoll(t);
     offset = atoll(next);
   }
   return TS_OK;
+}
+
+int call_report_pages(call_link *l, long long run, const char *format, FILE *out,
+                      proto_message *request, proto_message *reply, ts_err *err) {
+  return read_pages(l, "report", run, format, out, request, reply, err);
+}
+
+int call_export_pages(call_link *l, long long run, FILE *out, proto_message *request,
+                      proto_message *reply, ts_err *err) {
+  return read_pages(l, "export", run, NULL, out, request, reply, err);
 }

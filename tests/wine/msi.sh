@@ -123,12 +123,12 @@ in_console threadsoup history | grep -q "tiny.plan" &&
   fail "history without --service (the user's own database) lists the service's run"
 ls "$prefix/drive_c/exported"/threadsoup-run-*.jsonl >/dev/null 2>&1 ||
   fail "the service's run was not exported to the plan's export-to folder"
-in_console threadsoup export "$run" --db 'C:\ProgramData\ThreadSoup\threadsoup.db' --output 'C:\run.jsonl' |
-  grep -q 'run\.jsonl' || fail "export --db of the service's database failed"
+in_console threadsoup export "$run" --service --output 'C:\run.jsonl' |
+  grep -q 'run\.jsonl' || fail "export --service of the service's run failed"
 in_console threadsoup import 'C:\run.jsonl' | grep -q "1 imported" ||
   fail "the exported run does not import into the user's own database"
 echo "in new consoles: threadsoup by name; run $run of a tiny plan by the service, listed by \
-history --service, reported by report $run --service, exported by its plan and by export --db"
+history --service, reported by report $run --service, exported by its plan and by export --service"
 
 if [ -n "$wxs" ] && [ -n "$wixl" ]; then
   "$wine_run" "$exe" schedule list 2>&1 | tr -d '\r' | grep -q "daily 03:17" ||

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* exchange.c - `threadsoup export` and `threadsoup import`: stored runs carried between
    databases (machines) as one file per run (docs/schema.md). */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../exchange/export.h"
 #include "../exchange/import.h"
 #include "cli.h"
+#include "threadsoup/call.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/utf8.h"
 
@@ -38,10 +40,73 @@ static int export_one_to_folder(void *ctx, int64_t run_id) {
   return 0;
 }
 
+/* exchange_writer of an export already read from the service into a temporary file. */
+static int copy_export(void *ctx, FILE *out, ts_err *err) {
+  FILE *in = ctx;
+  char chunk[8192];
+  rewind(in);
+  for (size_t n; (n = fread(chunk, 1, sizeof chunk, in)) > 0;)
+    if (fwrite(chunk, 1, n, out) != n)
+      return ts_err_set(err, TS_EOS, "cannot write the export");
+  return TS_OK;
+}
+
+/* threadsoup-run-<uid>.jsonl from the export's header line, whose uid must be letters, digits
+   and dashes (it becomes a file name). */
+static int file_name_of(FILE *in, char *name, size_t len, ts_err *err) {
+  char header[512];
+  rewind(in);
+  const char *uid = fgets(header, sizeof header, in) ? strstr(header, ",\"uid\":\"") : NULL;
+  size_t n = 0;
+  if (uid) {
+    uid += strlen(",\"uid\":\"");
+    while (uid[n] && (isalnum((unsigned char)uid[n]) || uid[n] == '-'))
+      n++;
+  }
+  if (!uid || n == 0 || n > 64 || uid[n] != '"')
+    return ts_err_set(err, TS_EFAILED, "the service's export has no run uid in its header");
+  snprintf(name, len, "threadsoup-run-%.*s.jsonl", (int)n, uid);
+  return TS_OK;
+}
+
+/* export RUN --service: the service's export of the run, read in pages into a temporary file,
+   then written as export --db writes it (stdout, a file replaced, or a folder never overwritten).
+ */
+static int export_by_service(const char *socket, long run_id, const char *output, int to_folder) {
+  static proto_message request, reply;
+  ts_err err;
+  FILE *in = tmpfile();
+  call_link *link = call_link_new();
+  int rc = !in    ? ts_err_set(&err, TS_EOS, "cannot create a temporary file for the export")
+           : link ? call_link_connect(link, socket, &err)
+                  : ts_err_set(&err, TS_ENOMEM, "no memory for the service connection");
+  if (rc == TS_OK)
+    rc = call_export_pages(link, run_id, in, &request, &reply, &err);
+  call_link_free(link);
+  char written[PLAT_PATH_MAX], name[96];
+  if (rc == TS_OK && to_folder) {
+    rc = file_name_of(in, name, sizeof name, &err);
+    if (rc == TS_OK)
+      rc = exchange_write_to_folder(copy_export, in, name, output, written, sizeof written, &err);
+    if (rc == TS_OK)
+      printf("%s\n", written);
+  } else if (rc == TS_OK && output) {
+    rc = exchange_write_file(copy_export, in, output, &err);
+    if (rc == TS_OK)
+      printf("%s\n", output);
+  } else if (rc == TS_OK) {
+    rc = copy_export(in, stdout, &err);
+  }
+  if (in)
+    fclose(in);
+  return rc == TS_OK ? CLI_EXIT_OK : cli_fail(&err);
+}
+
 static int export_main(int argc, char **argv) {
   cli_args a;
   cli_args_init(&a, argc, argv, "export");
-  const char *db_path = NULL, *run_text = NULL, *output = NULL;
+  const char *db_path = NULL, *run_text = NULL, *output = NULL, *socket = NULL;
+  int use_service = 0;
   ts_err err;
   while (cli_args_next(&a)) {
     int rc = TS_OK;
@@ -53,6 +118,10 @@ static int export_main(int argc, char **argv) {
       rc = cli_args_value(&a, "a database file path", &db_path, &err);
     else if (cli_args_is(&a, "--output"))
       rc = cli_args_value(&a, "a file path or an existing folder", &output, &err);
+    else if (cli_args_is(&a, "--service"))
+      use_service = 1;
+    else if (cli_args_is(&a, "--socket"))
+      rc = cli_args_value(&a, "the service's socket or pipe", &socket, &err);
     else
       rc = ts_err_set(&err, TS_EUSAGE, "export: unknown option '%s'", a.name);
     if (rc != TS_OK)
@@ -66,6 +135,21 @@ static int export_main(int argc, char **argv) {
   if (!all && cli_parse_run(run_text, "RUN", &run_id, &err) != TS_OK)
     return cli_usage_error(&cli_export_command, err.text);
   int to_folder = output && plat_is_folder(output);
+  if (use_service || socket) {
+    if (db_path)
+      return cli_usage_error(&cli_export_command,
+                             "export --service reads the service's database: drop --db (or "
+                             "drop --service to read a database file)");
+    if (all)
+      return cli_usage_error(&cli_export_command,
+                             "export all --service is not offered: export each run with export "
+                             "RUN --service (threadsoup history --service lists them)");
+    if (run_id == 0)
+      return cli_usage_error(&cli_export_command,
+                             "export --service needs a run id (threadsoup history --service "
+                             "lists them)");
+    return export_by_service(socket, run_id, output, to_folder);
+  }
   if (all && !to_folder)
     return cli_usage_error(&cli_export_command,
                            "export all writes one file per run: give --output an existing folder");
@@ -104,7 +188,7 @@ static int export_main(int argc, char **argv) {
 
 const cli_command cli_export_command = {
     .name = "export",
-    .synopsis = "export RUN|latest|all [--output FILE|FOLDER] [--db PATH]",
+    .synopsis = "export RUN|latest|all [--output FILE|FOLDER] [--db PATH | --service [--socket S]]",
     .summary = "write stored runs to files another machine's database can import",
     .help = "\nWrites each run as one file of JSON lines (its plan, machine, trials, metrics,\n"
             "machine checks and quiet-mode entry; docs/schema.md describes the format).\n"
@@ -114,7 +198,11 @@ const cli_command cli_export_command = {
             "  --output FOLDER  an existing folder: write threadsoup-run-<uid>.jsonl there for\n"
             "                   each run and print each path; a file already there is never\n"
             "                   overwritten (the same bytes: left as is; others: -2, -3, ...)\n"
-            "  --db PATH        database file (default as for run)\n",
+            "  --db PATH        database file (default as for run)\n"
+            "  --service        export a run of the service's database (the runs of\n"
+            "                   run --service and of schedules), read from the service; give\n"
+            "                   a run id (not latest or all: export all --service is refused)\n"
+            "  --socket S       the service's socket or pipe (implies --service)\n",
     .main = export_main,
 };
 

@@ -98,16 +98,27 @@ int exchange_file_name(store *db, int64_t run_id, char *name, size_t len, ts_err
   return rc;
 }
 
+/* exchange_writer of a stored run: ctx is a db_run. */
+typedef struct db_run {
+  store *db;
+  int64_t run_id;
+} db_run;
+
+static int write_db_run(void *ctx, FILE *out, ts_err *err) {
+  db_run *x = ctx;
+  return exchange_export_stream(x->db, x->run_id, out, err);
+}
+
 /* Writes the export to a new temporary file of d, its name in temp (a random one nobody could
    have placed ahead, readable by owner and group only: the plan's command lines are in it);
    removed on failure. */
-static int write_new(store *db, int64_t run_id, plat_folder *d, const char *prefix, char *temp,
-                     size_t temp_len, ts_err *err) {
+static int write_new(exchange_writer write, void *ctx, plat_folder *d, const char *prefix,
+                     char *temp, size_t temp_len, ts_err *err) {
   FILE *f = NULL;
   int rc = plat_folder_create_temp(d, prefix, temp, temp_len, &f, err);
   if (rc != TS_OK)
     return rc;
-  rc = exchange_export_stream(db, run_id, f, err);
+  rc = write(ctx, f, err);
   if (fclose(f) != 0 && rc == TS_OK) {
     char shown[PLAT_PATH_MAX];
     plat_folder_path(d, temp, shown, sizeof shown);
@@ -118,7 +129,7 @@ static int write_new(store *db, int64_t run_id, plat_folder *d, const char *pref
   return rc;
 }
 
-int exchange_export_file(store *db, int64_t run_id, const char *path, ts_err *err) {
+int exchange_write_file(exchange_writer write, void *ctx, const char *path, ts_err *err) {
   /* Said up front, naming the user's path rather than the temporary file beside it. */
   char folder[PLAT_PATH_MAX];
   plat_path_dirname(path, folder, sizeof folder);
@@ -137,7 +148,7 @@ int exchange_export_file(store *db, int64_t run_id, const char *path, ts_err *er
   if (rc != TS_OK)
     return rc;
   char temp[128];
-  rc = write_new(db, run_id, d, ".threadsoup-export", temp, sizeof temp, err);
+  rc = write_new(write, ctx, d, ".threadsoup-export", temp, sizeof temp, err);
   if (rc == TS_OK) {
     /* The user named this file: it is replaced (the entry, never what a link there points at). */
     plat_folder_remove(d, base);
@@ -180,23 +191,20 @@ void exchange_join_path(const char *folder, const char *name, char *out, size_t 
            name);
 }
 
-int exchange_export_to_folder(store *db, int64_t run_id, const char *folder, char *written,
-                              size_t written_len, ts_err *err) {
-  char name[96], base[80], temp[128], numbered[128];
+int exchange_write_to_folder(exchange_writer write, void *ctx, const char *name, const char *folder,
+                             char *written, size_t written_len, ts_err *err) {
+  char base[80], temp[128], numbered[128];
   if (written_len)
     written[0] = '\0';
   if (!plat_is_folder(folder))
     return ts_err_set(err, TS_EINVAL, "%s is not a folder (give an existing folder)", folder);
-  int rc = exchange_file_name(db, run_id, name, sizeof name, err);
-  if (rc != TS_OK)
-    return rc;
   snprintf(base, sizeof base, "%.*s", (int)(strlen(name) - strlen(".jsonl")), name);
   plat_folder *d = NULL;
-  rc = plat_folder_open(folder, &d, err);
+  int rc = plat_folder_open(folder, &d, err);
   if (rc != TS_OK)
     return rc;
   /* The temporary file starts with '.': a collector importing the folder skips it. */
-  rc = write_new(db, run_id, d, ".threadsoup-export", temp, sizeof temp, err);
+  rc = write_new(write, ctx, d, ".threadsoup-export", temp, sizeof temp, err);
   if (rc != TS_OK) {
     plat_folder_close(d);
     return rc;
@@ -231,4 +239,23 @@ int exchange_export_to_folder(store *db, int64_t run_id, const char *folder, cha
     plat_folder_remove(d, temp);
   plat_folder_close(d);
   return rc;
+}
+
+int exchange_export_file(store *db, int64_t run_id, const char *path, ts_err *err) {
+  db_run x = {db, run_id};
+  return exchange_write_file(write_db_run, &x, path, err);
+}
+
+int exchange_export_to_folder(store *db, int64_t run_id, const char *folder, char *written,
+                              size_t written_len, ts_err *err) {
+  char name[96];
+  if (written_len)
+    written[0] = '\0';
+  if (!plat_is_folder(folder))
+    return ts_err_set(err, TS_EINVAL, "%s is not a folder (give an existing folder)", folder);
+  int rc = exchange_file_name(db, run_id, name, sizeof name, err);
+  db_run x = {db, run_id};
+  return rc == TS_OK
+             ? exchange_write_to_folder(write_db_run, &x, name, folder, written, written_len, err)
+             : rc;
 }

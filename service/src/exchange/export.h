@@ -33,6 +33,16 @@ int exchange_export_file(store *db, int64_t run_id, const char *path, ts_err *er
 int exchange_export_to_folder(store *db, int64_t run_id, const char *folder, char *written,
                               size_t written_len, ts_err *err);
 
+/* Writes an export file's bytes to out: a stored run's (exchange_export_stream), or one read
+   from elsewhere (the service's `export` request). */
+typedef int (*exchange_writer)(void *ctx, FILE *out, ts_err *err);
+
+/* exchange_export_file and exchange_export_to_folder for bytes from `write`: `name` is the
+   file's name in the folder, threadsoup-run-<uid>.jsonl. */
+int exchange_write_file(exchange_writer write, void *ctx, const char *path, ts_err *err);
+int exchange_write_to_folder(exchange_writer write, void *ctx, const char *name, const char *folder,
+                             char *written, size_t written_len, ts_err *err);
+
 /* folder + the platform's separator (unless it ends with one) + name. */
 void exchange_join_path(const char *folder, const char *name, char *out, size_t len);
 

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "../engine/freeze.h"
+#include "../exchange/export.h"
 #include "../experiment/estimate.h"
 #include "../quiet/quiet.h"
 #include "../report/headline.h"
@@ -337,26 +338,24 @@ static int render_report(server *svc, int64_t run_id, report_format format, char
   return rc;
 }
 
-/* A report read in pages (`offset`, `size`): each reply holds at most REPORT_PAGE_MAX bytes of the
-   document, so that even escaped it fits one message, cut where a UTF-8 character begins; `total`
-   is the document's length and `next` where the following page starts (total at the end). */
-#define REPORT_PAGE_MAX 24576
-static int handle_report_page(request *r, long run_id, report_format format, ts_err *err) {
-  long offset = 0, size = REPORT_PAGE_MAX;
+/* One page (`offset`, `size`) of the document in f (at its end): each reply holds at most
+   PAGE_MAX bytes of it, so that even escaped it fits one message, cut where a UTF-8 character
+   begins; `total` is the document's length and `next` where the following page starts (total at
+   the end). `what` names the document in the refusal of an offset past its end. */
+#define PAGE_MAX 24576
+static int send_page(request *r, FILE *f, const char *what, ts_err *err) {
+  long offset = 0, size = PAGE_MAX;
   if (proto_get(r->in, "offset") && long_field(r, "offset", 0, ID_MAX, &offset, err) != TS_OK)
     return err->code;
-  if (proto_get(r->in, "size") && long_field(r, "size", 16, REPORT_PAGE_MAX, &size, err) != TS_OK)
+  if (proto_get(r->in, "size") && long_field(r, "size", 16, PAGE_MAX, &size, err) != TS_OK)
     return err->code;
-  FILE *f = NULL;
-  int rc = report_to_temp(r->svc, run_id, format, &f, err);
-  if (rc != TS_OK)
-    return rc;
-  char *page = rc == TS_OK ? malloc((size_t)size + 1) : NULL;
-  if (rc == TS_OK && !page)
-    rc = ts_err_set(err, TS_ENOMEM, "no memory for the report");
-  long total = rc == TS_OK ? ftell(f) : 0;
-  if (rc == TS_OK && offset > total)
-    rc = ts_err_set(err, TS_EUSAGE, "offset %ld is past the report's end (%ld bytes)", offset,
+  char *page = malloc((size_t)size + 1);
+  if (!page)
+    return ts_err_set(err, TS_ENOMEM, "no memory for the %s", what);
+  int rc = TS_OK;
+  long total = ftell(f);
+  if (offset > total)
+    rc = ts_err_set(err, TS_EUSAGE, "offset %ld is past the %s's end (%ld bytes)", offset, what,
                     total);
   size_t n = 0;
   if (rc == TS_OK) {
@@ -374,6 +373,16 @@ static int handle_report_page(request *r, long run_id, report_format format, ts_
     proto_addf(r->out, err, "next", "%ld", offset + (long)n);
   }
   free(page);
+  return rc;
+}
+
+/* A report read in pages (send_page). */
+static int handle_report_page(request *r, long run_id, report_format format, ts_err *err) {
+  FILE *f = NULL;
+  int rc = report_to_temp(r->svc, run_id, format, &f, err);
+  if (rc != TS_OK)
+    return rc;
+  rc = send_page(r, f, "report", err);
   fclose(f);
   return rc;
 }
@@ -403,6 +412,27 @@ static int handle_report(request *r) {
     err.code = TS_EFAILED;
   }
   free(text);
+  return rc == TS_OK ? TS_OK : reply_err(r, &err);
+}
+
+/* A run's export file (the bytes threadsoup export --db writes), read in pages (send_page): the
+   database is read under its lock into a temporary file, as a report is. */
+static int handle_export(request *r) {
+  long run_id;
+  ts_err err;
+  FILE *f = NULL;
+  int rc = long_field(r, "run", 1, ID_MAX, &run_id, &err);
+  if (rc == TS_OK && !(f = tmpfile()))
+    rc = ts_err_set(&err, TS_EFAILED, "cannot create a temporary file for the export");
+  if (rc == TS_OK) {
+    plat_mutex_lock(&r->svc->db_lock);
+    rc = exchange_export_stream(r->svc->db, run_id, f, &err);
+    plat_mutex_unlock(&r->svc->db_lock);
+  }
+  if (rc == TS_OK)
+    rc = send_page(r, f, "export", &err);
+  if (f)
+    fclose(f);
   return rc == TS_OK ? TS_OK : reply_err(r, &err);
 }
 
@@ -992,6 +1022,13 @@ const request_def server_requests[] = {
       {"format", OPTIONAL, "text (default), csv, json or html"},
       {"offset", OPTIONAL, "for paging: where the page starts, in bytes"},
       {"size", OPTIONAL, "for paging: the page's most bytes, 16 to 24576 (default 24576)"}}},
+    {"export",
+     REQUEST_READ,
+     0,
+     handle_export,
+     {{"run", REQUIRED, "a whole number"},
+      {"offset", OPTIONAL, "where the page starts, in bytes (default 0)"},
+      {"size", OPTIONAL, "the page's most bytes, 16 to 24576 (default 24576)"}}},
     {"program-costs",
      REQUEST_READ,
      0,

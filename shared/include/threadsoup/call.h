@@ -57,6 +57,11 @@ int call_service(const char *address, const proto_message *request, proto_messag
 int call_report_pages(call_link *l, long long run, const char *format, FILE *out,
                       proto_message *request, proto_message *reply, ts_err *err);
 
+/* Reads run `run`'s export (the JSON lines of threadsoup export) page by page (the `export`
+   request's offset and next) and writes it to `out`, as call_report_pages does. */
+int call_export_pages(call_link *l, long long run, FILE *out, proto_message *request,
+                      proto_message *reply, ts_err *err);
+
 /* A refusal's own words: its `message` field, or "no reason given". */
 const char *call_refusal_text(const proto_message *reply);
 
