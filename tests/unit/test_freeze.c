@@ -412,17 +412,22 @@ static int start_orphan(const char *path, long *pid) {
   return *pid > 0;
 }
 
-/* The service these cases ask, on a database of its own. */
-static server *members_service(void) {
+/* The service these cases ask, started again on the database it left. */
+static server *members_service_again(void) {
   server_config config;
   ts_err err;
   memset(&config, 0, sizeof config);
   snprintf(config.address, sizeof config.address, "%s", MEMBERS_ADDRESS);
   snprintf(config.db_path, sizeof config.db_path, "%s", MEMBERS_DB);
-  remove_db(MEMBERS_DB);
   server *svc = NULL;
   plat_interrupt_reset();
   return server_create(&svc, &config, &err) == TS_OK ? svc : NULL;
+}
+
+/* The service these cases ask, on a database of its own. */
+static server *members_service(void) {
+  remove_db(MEMBERS_DB);
+  return members_service_again();
 }
 
 /* A member of ThreadSoup Users freezes only its own programs, root (an elevated administrator)
@@ -551,6 +556,84 @@ static void schedules_freeze_as_their_owner(void) {
   /* and root's from before: as root */
   unowned.programs_allowed = 1;
   CHECK_INT(freeze_as_schedule(&unowned, spec, path, &err), TS_OK);
+  stop_orphan(path);
+  remove_db(MEMBERS_DB);
+}
+
+/* Stores a run of `plan_text` as schedule `schedule_id` started it and the service's stop
+   interrupted it (to resume at the next start), with the stored right of a member: none. */
+static int64_t store_interrupted_scheduled_run(const char *plan_text, int64_t schedule_id) {
+  store *db;
+  ts_err err;
+  static plan p;
+  int64_t run_id = 0;
+  if (store_open(&db, MEMBERS_DB, &err) != TS_OK)
+    return 0;
+  if (plan_parse(plan_text, "test", &p, &err) != TS_OK ||
+      experiment_start(db, &p, 1, &run_id, &err) != TS_OK ||
+      store_run_set_origin(db, run_id, 0, &err) != TS_OK ||
+      store_run_set_schedule(db, run_id, schedule_id, &err) != TS_OK ||
+      store_run_checkpoint(db, run_id, "service stopped (test); resumes at the next start",
+                           "2026-12-01T03:00:00Z", &err) != TS_OK)
+    run_id = 0;
+  store_close(db);
+  return run_id;
+}
+
+/* A member's scheduled run interrupted by the service's stop resumes at its next start as the
+   schedule's owner, as when it fired: the member's own program frozen, another member's
+   schedule refused the same program. */
+static void resumed_schedule_runs_freeze_as_their_owner(void) {
+  const char *path = "freeze-helper-resumed.txt";
+  long helper;
+  REQUIRE(start_orphan(path, &helper));
+  char plan_text[256];
+  snprintf(plan_text, sizeof plan_text,
+           "name = t\nconditions = baseline, freeze:%ld\nbench = builtin-st\nreps = 1\n"
+           "warmup = 0\nsettle = 100ms\niterations = 1\nwork-scale = 0.01\n",
+           helper);
+  server *svc = members_service();
+  REQUIRE(svc);
+  static proto_message reply;
+  plat_peer member = client_peer(0, 1), stranger = client_peer(0, 0);
+  const char *const added[] = {"when", "daily 03:00", "plan", plan_text, NULL};
+  REQUIRE(test_ask_as(svc, &member, "schedule-add", added, &reply)); /* schedule 1 */
+  CHECK_INT(reply.kind, PROTO_OK);
+  REQUIRE(test_ask_as(svc, &stranger, "schedule-add", added, &reply)); /* schedule 2 */
+  CHECK_INT(reply.kind, PROTO_OK);
+  server_request_stop(svc, "test over");
+  runner_shutdown(svc);
+  server_destroy(svc);
+
+  int64_t own = store_interrupted_scheduled_run(plan_text, 1);
+  int64_t others = store_interrupted_scheduled_run(plan_text, 2);
+  REQUIRE(own && others);
+  svc = members_service_again();
+  REQUIRE(svc);
+  plat_mutex_lock(&svc->lock);
+  CHECK_INT(svc->runner.resume_count, 2);
+  plat_mutex_unlock(&svc->lock);
+  runner_resume_queued(svc); /* as server_serve does; the runner takes the second after it */
+  plat_mutex_lock(&svc->lock);
+  while (svc->runner.run_active || svc->runner.resume_count)
+    plat_cond_wait(&svc->changed, &svc->lock, 100 * TS_NS_PER_MS);
+  plat_mutex_unlock(&svc->lock);
+  server_request_stop(svc, "test over");
+  runner_shutdown(svc);
+  server_destroy(svc);
+
+  char sql[256];
+  snprintf(sql, sizeof sql,
+           "SELECT count(*) FROM trial WHERE run_id=%lld AND condition LIKE 'freeze:%%' AND "
+           "status='done'",
+           (long long)own);
+  CHECK_INT(raw_query(MEMBERS_DB, sql), 1);
+  snprintf(sql, sizeof sql,
+           "SELECT count(*) FROM trial WHERE run_id=%lld AND condition LIKE 'freeze:%%' AND "
+           "status='failed' AND error LIKE '%%by rule own-programs-only%%'",
+           (long long)others);
+  CHECK_INT(raw_query(MEMBERS_DB, sql), 1);
+  CHECK(counting(path, 1000)); /* thawed after its run */
   stop_orphan(path);
   remove_db(MEMBERS_DB);
 }
@@ -685,6 +768,7 @@ int main(int argc, char **argv) {
   RUN_CASE(journal_thaws_what_a_dead_owner_left);
   RUN_CASE(members_freeze_only_their_own_programs);
   RUN_CASE(schedules_freeze_as_their_owner);
+  RUN_CASE(resumed_schedule_runs_freeze_as_their_owner);
   RUN_CASE(background_is_each_alone_then_all);
 #ifndef _WIN32
   RUN_CASE(background_finds_the_programs_that_wake);

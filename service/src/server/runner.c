@@ -152,8 +152,36 @@ void runner_absent_peer(const char *name, int programs_allowed, const store_sche
   snprintf(out->name, sizeof out->name, "%s (added by %s)", name, sc->owner_name);
 }
 
-/* The client who asks; for a resume at the service's start, whose client is not there, a peer
-   with the stored right alone (runner_absent_peer). */
+/* The schedule `ctx` names by id (its id on the way in), copied into it when found. */
+static int find_schedule(void *ctx, const store_schedule *sc) {
+  store_schedule *wanted = ctx;
+  if (sc->id != wanted->id)
+    return 0;
+  *wanted = *sc;
+  return 1;
+}
+
+/* Whom a run resumed at the service's start freezes for: a run a schedule started, as that
+   schedule's owner, exactly as when it fired (scheduler.c); any other run (a client's, whose
+   client is not there, or one whose schedule was removed since) with its stored right alone. */
+static void resume_peer(store *db, int64_t schedule_id, int programs_allowed, plat_peer *out) {
+  store_schedule *sc = schedule_id ? calloc(1, sizeof *sc) : NULL;
+  ts_err err;
+  int found = 0;
+  if (sc) {
+    sc->id = schedule_id;
+    found = store_schedules(db, find_schedule, sc, &err) == TS_OK && sc->spec[0];
+  }
+  char name[64];
+  if (found)
+    snprintf(name, sizeof name, "schedule %lld", (long long)schedule_id);
+  else
+    snprintf(name, sizeof name, "the service");
+  runner_absent_peer(name, programs_allowed, found ? sc : NULL, out);
+  free(sc);
+}
+
+/* The client who asks; with none, a peer with the stored right alone (runner_absent_peer). */
 static void run_for_peer(const plat_peer *peer, const char *name, int programs_allowed,
                          plat_peer *out) {
   if (peer)
@@ -207,7 +235,7 @@ static void mark_refused(store *db, int64_t run_id, const ts_err *err) {
    nothing is written. */
 static int gate_resume(const server *svc, store *db, int64_t run_id, int programs_allowed,
                        const char *asker_name, int not_elevated, int runs_now, int *stored_right,
-                       ts_err *err) {
+                       int64_t *schedule_id, ts_err *err) {
   store_run_row *row = malloc(sizeof *row);
   plan *p = malloc(sizeof *p);
   int rc = row && p ? store_run_get(db, run_id, row, err)
@@ -216,6 +244,8 @@ static int gate_resume(const server *svc, store *db, int64_t run_id, int program
     rc = experiment_resumable(row, err);
   if (rc == TS_OK && stored_right)
     *stored_right = row->programs_allowed;
+  if (rc == TS_OK && schedule_id)
+    *schedule_id = row->schedule_id;
   if (rc == TS_OK && plan_parse(row->plan_text, "the stored plan", p, err) == TS_OK) {
     runner_asker asker = {programs_allowed < 0 ? "whoever started it" : asker_name,
                           programs_allowed < 0 ? row->programs_allowed : programs_allowed,
@@ -257,11 +287,12 @@ static void runner_main(void *arg) {
     /* The job's fields change only on this thread while run_active is set. */
     int64_t run_id = st->run_id;
     int stored_right = 0;
+    int64_t schedule_id = 0;
     if (rc == TS_OK && st->run_resume) /* the one gate every resume passes, where it runs */
       rc = gate_resume(svc, db, run_id, st->run_programs_allowed, st->run_asker, 0, 1,
-                       &stored_right, &err);
+                       &stored_right, &schedule_id, &err);
     if (st->run_resume && st->run_programs_allowed < 0) /* a resume at the service's start */
-      run_for_peer(NULL, st->run_asker, stored_right, &st->run_for);
+      resume_peer(db, schedule_id, stored_right, &st->run_for);
     observer.asker = &st->run_for;
     if (rc == TS_OK) {
       ts_log(TS_LOG_INFO, "run %lld %s", (long long)run_id, st->run_resume ? "resumes" : "starts");
@@ -387,7 +418,7 @@ int runner_resume_run(server *svc, int64_t run_id, const runner_asker *asker, ts
        runs. */
     plat_mutex_lock(&svc->db_lock);
     rc = gate_resume(svc, svc->db, run_id, asker->programs_allowed, asker->name,
-                     asker->not_elevated, 0, NULL, err);
+                     asker->not_elevated, 0, NULL, NULL, err);
     plat_mutex_unlock(&svc->db_lock);
   }
   if (rc == TS_OK) {
