@@ -57,20 +57,12 @@ case $by_service in
 esac
 [ "$by_service" = "$by_file" ] || fail "the service's columns differ from the file's"
 
-python3 - "$sock" <<'PY' || fail "a bad program field was not refused"
-import socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.settimeout(60)
-s.connect(sys.argv[1])
-s.sendall(b"TS1 request hello\nversion: 1\n\nTS1 request program-costs\nprogram: many busy\n\n")
-data = b""
-while data.count(b"\n\n") < 2:
-    d = s.recv(65536)
-    if not d:
-        break
-    data += d
-reply = data.decode().split("\n\n")[1]
-assert reply.startswith("TS1 error usage\n"), reply
-assert "is not SWITCHES THREADS NAME" in reply, reply
+PYTHONPATH="$(dirname "$0")/lib" python3 - "$sock" <<'PY' || fail "a bad program field was not refused"
+import sys
+from proto_call import call
+
+head, fields = call(sys.argv[1], "program-costs", [("program", "many busy")])
+assert head == "TS1 error usage", (head, fields)
+assert any("is not SWITCHES THREADS NAME" in v for _, v in fields), fields
 PY
 echo "census_cost_service: the service's costs are the database's, a bad field refused"
