@@ -28,6 +28,11 @@
    1,158 were counted beside builds using 86 % of a 2-core VM, so a tenth is the floor. The idle
    helper wakes once a second. */
 #define BUSY_COUNTED_MIN 500.0
+/* Below half its 5,000 wake-ups a second the machine starved the busy helper: it then costs the
+   benchmark a fraction of what the test is sized to see (in a CI run beside the Windows half it
+   was counted at 853 a second and cost +17.5 %, 97.5 % CI -6.6 to 47.8 %), so the verdict is
+   not asked for. */
+#define BUSY_STARVED_BELOW 2500.0
 #define IDLE_COUNTED_MAX 10.0
 #define HELPER_LIFE_NS (30ull * 60 * TS_NS_PER_S) /* should the test die, the helpers end too */
 
@@ -222,10 +227,12 @@ static void busy_costs_and_idle_does_not(void) {
   const char *after = strstr(report, busy_line);
   after = after ? strstr(after, "could detect \u00b1") : NULL;
   double detectable = after ? atof(after + strlen("could detect \u00b1")) : 0;
-  if (!strstr(busy_line, "faster") && detectable > DETECTABLE_MAX_PCT) {
+  int starved = switches_counted && busy_wakeups < BUSY_STARVED_BELOW;
+  if (!strstr(busy_line, "faster") && (detectable > DETECTABLE_MAX_PCT || starved)) {
     printf("SKIP: this machine is too busy to see the helper's cost: the run could detect "
-           "only +-%.1f %% (more than %.0f %%)\n",
-           detectable, DETECTABLE_MAX_PCT);
+           "only +-%.1f %% (the test needs %.0f %%), and the helper woke %.0f times a second "
+           "(starved below %.0f)\n",
+           detectable, DETECTABLE_MAX_PCT, busy_wakeups, BUSY_STARVED_BELOW);
     skipped = 1;
     return;
   }
