@@ -75,11 +75,12 @@ static int file_name_of(FILE *in, char *name, size_t len, ts_err *err) {
 static int export_by_service(const char *socket, long run_id, const char *output, int to_folder) {
   static proto_message request, reply;
   ts_err err;
-  FILE *in = tmpfile();
+  FILE *in = NULL;
   call_link *link = call_link_new();
-  int rc = !in    ? ts_err_set(&err, TS_EOS, "cannot create a temporary file for the export")
-           : link ? call_link_connect(link, socket, &err)
-                  : ts_err_set(&err, TS_ENOMEM, "no memory for the service connection");
+  int rc = plat_temp_file(&in, &err);
+  if (rc == TS_OK)
+    rc = link ? call_link_connect(link, socket, &err)
+              : ts_err_set(&err, TS_ENOMEM, "no memory for the service connection");
   if (rc == TS_OK)
     rc = call_export_pages(link, run_id, in, &request, &reply, &err);
   call_link_free(link);

@@ -458,6 +458,10 @@ void plat_folder_remove(plat_folder *d, const char *name);
 void plat_folder_path(const plat_folder *d, const char *name, char *buf, size_t len);
 /* As plat_folder_open_regular, for a path whose last part is the file. */
 int plat_open_regular(const char *path, FILE **out, ts_err *err);
+/* A temporary file of this user's own, open for reading and writing, gone when closed. Not C's
+   tmpfile(): Windows' C runtime creates that in the drive's root folder, which only
+   administrators may write to, so it fails for a user whose rights are not elevated. */
+int plat_temp_file(FILE **out, ts_err *err);
 /* Whether only administrators (and the service's own account) can write to `folder`: POSIX owned
    by root (or us) and not writable by group or others; Windows no write or change right granted
    to any SID but SYSTEM, Administrators, TrustedInstaller, CREATOR OWNER and the current user.

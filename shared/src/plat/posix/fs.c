@@ -429,6 +429,13 @@ int plat_open_regular(const char *path, FILE **out, ts_err *err) {
   return open_regular_at(AT_FDCWD, path, path, out, err);
 }
 
+int plat_temp_file(FILE **out, ts_err *err) {
+  /* glibc's tmpfile() makes an unnamed file (O_TMPFILE) under /tmp: nothing to find or plant. */
+  if (!(*out = tmpfile()))
+    return ts_err_set(err, TS_EOS, "cannot create a temporary file: %s", strerror(errno));
+  return TS_OK;
+}
+
 /* 64 unpredictable bits: a temporary file's name another user cannot guess ahead. */
 static unsigned long long random_bits(void) {
   unsigned long long bits = 0;

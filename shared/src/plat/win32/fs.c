@@ -770,6 +770,30 @@ static FILE *stream_of(HANDLE h, int flags, const char *mode) {
   return f;
 }
 
+int plat_temp_file(FILE **out, ts_err *err) {
+  *out = NULL;
+  /* The user's own temporary folder (%TEMP%, under the profile): no other user writes there.
+     GetTempFileNameW creates the file under a name not yet taken; it is then opened again to be
+     deleted when closed. */
+  wchar_t folder[MAX_PATH + 1], path[MAX_PATH + 1];
+  DWORD n = GetTempPathW(MAX_PATH + 1, folder);
+  if (n == 0 || n > MAX_PATH || !GetTempFileNameW(folder, L"ts", 0, path))
+    return ts_err_set(err, TS_EOS,
+                      "cannot create a temporary file in the user's temporary "
+                      "folder (error %lu)",
+                      (unsigned long)GetLastError());
+  HANDLE h = CreateFileW(path, GENERIC_READ | GENERIC_WRITE, 0, NULL, TRUNCATE_EXISTING,
+                         FILE_ATTRIBUTE_TEMPORARY | FILE_FLAG_DELETE_ON_CLOSE, NULL);
+  if (h == INVALID_HANDLE_VALUE) {
+    DWORD code = GetLastError();
+    DeleteFileW(path);
+    return ts_err_set(err, TS_EOS, "cannot open a temporary file (error %lu)", (unsigned long)code);
+  }
+  if (!(*out = stream_of(h, _O_RDWR, "w+b")))
+    return ts_err_set(err, TS_ENOMEM, "no memory for a temporary file");
+  return TS_OK;
+}
+
 int plat_open_regular(const char *path, FILE **out, ts_err *err) {
   *out = NULL;
   wchar_t wide[PLAT_PATH_MAX];
