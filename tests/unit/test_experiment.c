@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_experiment.c - where a trial's time goes: the quiet gate watched during the settle, the
-   benchmark's iterations per trial (fixed, auto, kept on resume), the previous load torn down
+   benchmark's iterations per trial (fixed, auto, kept on resume), blocks added to fill a time
+   (reps = 12s, across a resume), the previous load torn down
    while the next one settles (the census counts only the new one), the gate giving way to
    recording on a busy machine, the time.* metrics every trial records, and a trial that spans a
    suspend measured again, with the machine kept awake for the run. */
@@ -18,7 +19,7 @@
 #include "threadsoup/plat.h"
 #include "threadsoup/plat_knobs.h"
 
-#define MAX_TRIALS 32
+#define MAX_TRIALS 64
 
 typedef struct trial_facts {
   int64_t id;
@@ -145,7 +146,100 @@ static void gate_is_watched_during_the_settle(void) {
                    &s, &run_id, &f) == TS_OK);
   CHECK_INT(f.count, 1);
   fprintf(stderr, "  short settle: waited %.3f s\n", f.t[0].settle_s);
-  CHECK(f.t[0].settle_s >= 0.99);
+  CHECK(f.t[0].settle_s >= 0.49 && f.t[0].settle_s < 0.9);
+  store_close(s);
+  REQUIRE(run_plan("experiment_gate.db",
+                   "conditions = baseline\nbench = builtin-st\nreps = 1\nwarmup = 0\n"
+                   "settle = 700ms\nquiet-cpu = 100%\nquiet-timeout = 10s\nwork-scale = 0.02\n",
+                   &s, &run_id, &f) == TS_OK);
+  fprintf(stderr, "  0.7 s settle: waited %.3f s\n", f.t[0].settle_s);
+  CHECK(f.t[0].settle_s >= 0.69 && f.t[0].settle_s < 0.95);
+  store_close(s);
+}
+
+static void stop_after_two(void *ctx, const experiment_progress *progress);
+
+/* What the notes of a run whose reps is a time say: each block added, and the end. */
+typedef struct fill_notes {
+  int added;          /* "adding block" notes */
+  double latest_end;  /* the latest end an added block was expected at */
+  long blocks;        /* from the last note */
+  double spent, next; /* from the last note: the time spent, and where another would end */
+} fill_notes;
+
+static void read_fill_notes(const char *notes, const char *fill, fill_notes *out) {
+  memset(out, 0, sizeof *out);
+  char prefix[32];
+  snprintf(prefix, sizeof prefix, "reps = %s: ", fill);
+  for (const char *at = strstr(notes, prefix); at; at = strstr(at + 1, prefix)) {
+    long blocks, next_block;
+    double spent, end;
+    const char *text = at + strlen(prefix);
+    if (sscanf(text, "%ld blocks in %lf s; adding block %ld (ends at about %lf s)", &blocks, &spent,
+               &next_block, &end) == 4) {
+      out->added++;
+      if (end > out->latest_end)
+        out->latest_end = end;
+      CHECK_INT(next_block, blocks + 1);
+    } else if (sscanf(text, "%ld blocks in %lf s; another would end at about %lf s", &out->blocks,
+                      &out->spent, &out->next) != 3) {
+      CHECK(!"a note of the fill that does not read");
+    }
+  }
+}
+
+/* reps = 12s: at least 5 blocks, then one more while the next is expected to end within 12 s of
+   the run's trials; the last note says where another would have ended (past 12 s). Resumed, the
+   run counts its earlier sitting's trials in the time. */
+static void a_time_for_reps_fills_it(void) {
+  static const char *const text =
+      "conditions = baseline, baseline-b\nbench = builtin-st\nreps = 12s\nwarmup = 0\n"
+      "settle = 300ms\nwork-scale = 0.02\niterations = 1\n";
+  store *s = NULL;
+  int64_t run_id;
+  static run_facts f;
+  REQUIRE(run_plan("experiment_fill.db", text, &s, &run_id, &f) == TS_OK);
+  fill_notes n;
+  read_fill_notes(f.notes, "12s", &n);
+  double trial_time = 0;
+  for (int i = 0; i < f.count; i++)
+    trial_time += f.t[i].trial_s;
+  fprintf(stderr,
+          "  %d trials, %.1f s of trials; %d added, last expected end %.1f s; %ld blocks "
+          "in %.1f s, another would end at %.1f s\n",
+          f.count, trial_time, n.added, n.latest_end, n.blocks, n.spent, n.next);
+  CHECK(n.blocks >= 5 && n.blocks == f.count / 2 && f.count % 2 == 0);
+  CHECK_INT(n.added, (int)n.blocks - 5);
+  CHECK(n.latest_end <= 12.0);
+  CHECK(n.next > 12.0);
+  CHECK(n.spent + 0.5 >= trial_time);
+  store_close(s);
+
+  /* Stopped after two trials and resumed: the time counts both sittings' trials. */
+  const char *path = "experiment_fill_resume.db";
+  ts_err err;
+  plan p;
+  remove_db(path);
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
+  REQUIRE(plan_parse(text, "test", &p, &err) == TS_OK);
+  plat_cancel *cancel;
+  REQUIRE(plat_cancel_create(&cancel, &err) == TS_OK);
+  experiment_observer o = {NULL, stop_after_two, NULL, cancel, NULL};
+  CHECK_INT(experiment_run(s, &p, 5, &o, cancel, &run_id, &err), TS_EINTERRUPTED);
+  plat_cancel_destroy(cancel);
+  memset(&f, 0, sizeof f);
+  experiment_observer notes = {NULL, NULL, on_note, &f, NULL};
+  CHECK_INT(experiment_resume(s, run_id, &notes, NULL, &p, &err), TS_OK);
+  read_fill_notes(f.notes, "12s", &n);
+  read_facts(s, run_id, &f);
+  trial_time = 0;
+  for (int i = 0; i < f.count; i++)
+    trial_time += f.t[i].trial_s;
+  fprintf(stderr, "  resumed: %d trials, %.1f s of trials; %ld blocks in %.1f s\n", f.count,
+          trial_time, n.blocks, n.spent);
+  CHECK(n.blocks >= 5 && n.blocks == f.count / 2);
+  CHECK(n.spent + 0.5 >= trial_time);
+  CHECK(n.next > 12.0);
   store_close(s);
 }
 
@@ -399,6 +493,7 @@ int main(void) {
   RUN_CASE(a_trial_across_a_suspend_is_measured_again);
   RUN_CASE(gate_is_watched_during_the_settle);
   RUN_CASE(iterations_make_a_trial);
+  RUN_CASE(a_time_for_reps_fills_it);
   RUN_CASE(resumed_run_keeps_its_iterations);
   RUN_CASE(census_counts_only_the_new_load);
   RUN_CASE(gate_gives_way_to_recording);

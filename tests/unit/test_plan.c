@@ -251,7 +251,7 @@ static void refused(const char *key, const char *value) {
 static const struct {
   const char *key, *accepted, *lowest, *highest, *below, *above;
 } bounded[] = {
-    {"reps", "1 to 1000", "1", "1000", "0", "1001"},
+    {"reps", "1 to 1000, or a time from 10s to 168h (at least 5 blocks)", "1", "1000", "0", "1001"},
     {"warmup", "0 to 100", "0", "100", "-1", "101"},
     {"settle", "0s to 1h", "0s", "1h", "-1s", "3601s"},
     {"iterations", "auto, or 1 to 8", "1", "8", "0", "9"},
@@ -282,7 +282,29 @@ static void every_bound_is_enforced_and_named(void) {
   ts_err err;
   CHECK_INT(plan_parse("", "test", &p, &err), TS_OK);
   CHECK_INT(plan_set(&p, "reps", "1001", &err), TS_EUSAGE);
-  CHECK_STR_CONTAINS(err.text, "reps: 1001 is out of range (accepted: 1 to 1000)");
+  CHECK_STR_CONTAINS(err.text, "reps: 1001 is out of range (accepted: 1 to 1000, or a time");
+  /* reps as a time: at least 5 blocks, the time kept and written back; a number again clears it. */
+  round_trips("reps", "80s", "80s");
+  round_trips("reps", "10s", "10s");
+  round_trips("reps", "168h", "168h");
+  refused("reps", "9s");
+  refused("reps", "169h");
+  CHECK_INT(plan_set(&p, "reps", "2m", &err), TS_OK);
+  CHECK(p.reps == PLAN_FILL_MIN_BLOCKS && p.fill_ns == 120 * TS_NS_PER_S);
+  CHECK_INT(plan_set(&p, "reps", "7", &err), TS_OK);
+  CHECK(p.reps == 7 && p.fill_ns == 0);
+  CHECK_INT(plan_set(&p, "reps", "9s", &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "reps: 9s is out of range (accepted: 1 to 1000, or a time");
+  CHECK_INT(plan_set(&p, "reps", "many", &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "reps: 'many' is neither a number of blocks nor a time (accepted:");
+  /* The looks of stop-when-decided are planned for a number of blocks, which a time is not. */
+  CHECK_INT(plan_parse("conditions = baseline, baseline-b\nbench = builtin-st\nreps = 80s\n"
+                       "stop-when-decided = on\n",
+                       "test", &p, &err),
+            TS_OK);
+  CHECK_INT(plan_check(&p, &err), TS_EUSAGE);
+  CHECK_STR_CONTAINS(err.text, "stop-when-decided plans its looks for a number of blocks, and "
+                               "reps = 80s is a time");
   CHECK_INT(plan_set(&p, "margin", "60%", &err), TS_EUSAGE);
   CHECK_STR_CONTAINS(err.text, "margin: '60%' is not accepted (accepted: auto, or 0.1% to 50%)");
   /* The words of percent settings, and values a shortened %g would have changed. */
@@ -550,7 +572,7 @@ static void old_stored_text_still_reads(void) {
   static const char *const quick_now =
       "name = quick\n"
       "conditions = baseline, sleep:1500@500ms, sleep:5000@500ms, sleep:15000@500ms\n"
-      "bench = builtin-st\nreps = 5\nwarmup = 1\nsettle = 500ms\niterations = 1\n"
+      "bench = builtin-st\nreps = 80s\nwarmup = 1\nsettle = 500ms\niterations = 1\n"
       "work-scale = 1\nprecision = off\nbudget = 1h\nstop-when-decided = off\nquiet-cpu = 25%\n"
       "quiet-timeout = 2s\nmargin = auto\ntimeout = 10m\nquiet = off\nprocess = separate\n";
   CHECK_INT(plan_preset("quick", &p, &err), TS_OK);
@@ -586,8 +608,9 @@ static void help_comes_from_the_table(void) {
   }
   flat[n] = '\0';
   CHECK(longest <= 80);
-  CHECK_STR_CONTAINS(flat, "  --reps N ");
-  CHECK_STR_CONTAINS(flat, "; accepted: 1 to 1000; default 5\n");
+  CHECK_STR_CONTAINS(flat, "  --reps N|DURATION ");
+  CHECK_STR_CONTAINS(flat, "; accepted: 1 to 1000, or a time from 10s to 168h (at least 5 blocks); "
+                           "default 5\n");
   CHECK_STR_CONTAINS(flat, "  --margin P|auto ");
   CHECK_STR_CONTAINS(flat, "; accepted: auto, or 0.1% to 50%; default auto\n");
   CHECK_STR_CONTAINS(flat, "  --precision P|off|default ");

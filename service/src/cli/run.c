@@ -99,6 +99,17 @@ static int read_options(int argc, char **argv, run_options *o, ts_err *err) {
   return TS_OK;
 }
 
+/* "5 block(s)", "5 block(s) or more" (precision adds blocks), "5 block(s) or more, as many as
+   end within 80s" (reps is a time). */
+static void blocks_words(const plan *p, long blocks, char *buf, size_t len) {
+  char fill[32] = "";
+  if (p->fill_ns)
+    ts_format_duration(p->fill_ns, fill, sizeof fill);
+  snprintf(buf, len, "%ld block(s)%s%s%s", blocks,
+           p->fill_ns || p->precision_pct != 0 ? " or more" : "",
+           p->fill_ns ? ", as many as end within " : "", fill);
+}
+
 static int build_plan(const run_options *o, plan *p, uint64_t *seed, ts_err *err) {
   const char *name = o->plan_name ? o->plan_name : plan_default_preset();
   int rc = !plan_is_preset(name) && plat_file_exists(name) ? plan_read_file(name, p, err)
@@ -224,9 +235,10 @@ static int run_estimate(store *s, const plan *p, uint64_t seed, ts_err *err) {
   }
   if (rc != TS_OK)
     return rc;
-  printf("estimate for plan '%s' (%d condition(s) x %d benchmark(s) x %ld block(s), settle "
-         "%.3g s):\n",
-         p->name, p->condition_count, p->bench_count, p->reps, e.settle_s);
+  char blocks[96];
+  blocks_words(p, e.blocks, blocks, sizeof blocks);
+  printf("estimate for plan '%s' (%d condition(s) x %d benchmark(s) x %s, settle %.3g s):\n",
+         p->name, p->condition_count, p->bench_count, blocks, e.settle_s);
   print_estimate(&e, p, 1);
   return TS_OK;
 }
@@ -361,10 +373,12 @@ static int run_main(int argc, char **argv) {
       return cli_fail(&err);
     }
     printf("%s", said);
-    printf("ThreadSoup experiment '%s': %d condition(s) x %d benchmark(s) x %ld block(s)%s, "
-           "seed %llu (--seed %llu repeats this order)\ndatabase: %s\n",
-           p.name, p.condition_count, p.bench_count, p.reps, p.precision_pct != 0 ? " or more" : "",
-           (unsigned long long)seed, (unsigned long long)seed, db_path);
+    char blocks[96];
+    blocks_words(&p, p.reps, blocks, sizeof blocks);
+    printf("ThreadSoup experiment '%s': %d condition(s) x %d benchmark(s) x %s, seed %llu "
+           "(--seed %llu repeats this order)\ndatabase: %s\n",
+           p.name, p.condition_count, p.bench_count, blocks, (unsigned long long)seed,
+           (unsigned long long)seed, db_path);
     /* What this plan can detect, from this machine's history: before it starts, at no cost. */
     estimate e;
     ts_err estimate_err;

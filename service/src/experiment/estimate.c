@@ -209,6 +209,20 @@ static int read_bench(store *s, const plan *p, const estimate *e, estimate_bench
   return rc;
 }
 
+/* The blocks a plan runs: reps, or where reps is a time, as many as its trials' typical time fits
+   in it (at least reps, PLAN_FILL_MIN_BLOCKS), as the run's own rule adds them; reps when a
+   benchmark's trial time is not known. */
+static long blocks_that_fill(const estimate *e, const plan *p) {
+  if (!p->fill_ns || !e->all_timed)
+    return p->reps;
+  double warmup = estimate_plan_seconds(e, p, 0, ESTIMATE_MID);
+  double per_block = estimate_plan_seconds(e, p, 1, ESTIMATE_MID) - warmup;
+  if (!(per_block > 0))
+    return p->reps;
+  double fits = floor(((double)p->fill_ns / TS_NS_PER_S - warmup) / per_block);
+  return fits > PLAN_MAX_REPS ? PLAN_MAX_REPS : fits > (double)p->reps ? (long)fits : p->reps;
+}
+
 int estimate_plan(store *s, const plan *p, const char *host, estimate *out, ts_err *err) {
   memset(out, 0, sizeof *out);
   if (host) {
@@ -232,11 +246,17 @@ int estimate_plan(store *s, const plan *p, const char *host, estimate *out, ts_e
     int rc = read_bench(s, p, out, b, err);
     if (rc != TS_OK)
       return rc;
+    if (!isfinite(b->trial_seconds[ESTIMATE_MID]))
+      out->all_timed = 0;
+  }
+  out->blocks = blocks_that_fill(out, p);
+  for (int i = 0; i < p->bench_count; i++) {
+    estimate_bench *b = &out->benches[i];
     if (b->have_history) {
       out->any_history = 1;
       for (int end = 0; end < ESTIMATE_RANGE; end++)
         b->detectable_percent[end] = blocked_detectable_percent(
-            b->sd_log[end], (size_t)p->reps, BLOCKED_DEFAULT_CONFIDENCE, BLOCKED_POWER);
+            b->sd_log[end], (size_t)out->blocks, BLOCKED_DEFAULT_CONFIDENCE, BLOCKED_POWER);
       b->target_blocks = blocked_blocks_for_half_width(b->sd_log[ESTIMATE_MID], out->target_percent,
                                                        BLOCKED_DEFAULT_CONFIDENCE);
       if (b->target_blocks > 0 && b->target_blocks <= BLOCKED_BLOCKS_MAX)
@@ -244,12 +264,10 @@ int estimate_plan(store *s, const plan *p, const char *host, estimate *out, ts_e
             blocked_detectable_percent(b->sd_log[ESTIMATE_MID], (size_t)b->target_blocks,
                                        BLOCKED_DEFAULT_CONFIDENCE, BLOCKED_POWER);
     }
-    if (!isfinite(b->trial_seconds[ESTIMATE_MID]))
-      out->all_timed = 0;
   }
   for (int i = 0; i < p->bench_count; i++)
     for (int end = 0; end < ESTIMATE_RANGE; end++)
-      out->benches[i].seconds[end] = estimate_bench_seconds(out, p, i, p->reps, end);
+      out->benches[i].seconds[end] = estimate_bench_seconds(out, p, i, out->blocks, end);
   return TS_OK;
 }
 

@@ -19,6 +19,7 @@
 #include "precision.h"
 #include "programs.h"
 #include "threadsoup/log.h"
+#include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
 #include "threadsoup/rng.h" /* splitmix64: the same trial order from a seed on every platform */
 #include "threadsoup/units.h"
@@ -211,17 +212,28 @@ typedef struct settle_wait {
   int timed_out;        /* the quiet gate timed out */
 } settle_wait;
 
-/* The settle and the quiet gate, watched together: the gate's second of quiet may lie within the
-   settle, so a quiet machine waits max(settle, gate), not their sum. The wait never ends before
+/* The quiet the gate waits for: a second, or the settle where that is shorter, but at least two of
+   its 250 ms samples. A plan that settles for 0.5 s (quick) would otherwise wait twice its settle
+   on a quiet machine, a sixth of its trials' time. */
+static uint64_t gate_window_ns(uint64_t settle_ns) {
+  const uint64_t least = 500 * TS_NS_PER_MS, most = TS_NS_PER_S;
+  return settle_ns < least ? least : settle_ns > most ? most : settle_ns;
+}
+
+/* The settle and the quiet gate, watched together: the gate's quiet may lie within the settle, so
+   a quiet machine waits max(settle, gate), not their sum. The wait never ends before
    the settle has passed, the previous load's teardown has ended (it is joined then at the latest)
    and the load window has had min(settle, 1 s) of its own; with the gate on, until CPU use
-   outside this process has stayed under the plan's threshold for the last second since that
+   outside this process has stayed under the plan's threshold for gate_window_ns since that
    teardown, or the timeout (counted from the later of the settle's end and the teardown's) has
    passed, which `warning` then says. Returns 1 when interrupted or cancelled. */
 static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel, uint64_t settle_ns,
                            load_window *lw, settle_wait *w, char *warning, size_t len) {
-  const uint64_t step = 250 * TS_NS_PER_MS, poll = 20 * TS_NS_PER_MS, window = TS_NS_PER_S;
-  const uint64_t min_window = settle_ns < window ? settle_ns : window;
+  const uint64_t step = 250 * TS_NS_PER_MS, poll = 20 * TS_NS_PER_MS;
+  const uint64_t window = gate_window_ns(settle_ns);
+  const uint64_t min_window = settle_ns < TS_NS_PER_S ? settle_ns : TS_NS_PER_S;
+  char quiet_for[32];
+  ts_format_duration(window, quiet_for, sizeof quiet_for);
   memset(w, 0, sizeof *w);
   warning[0] = '\0';
   uint64_t start = plat_clock_ns(), settle_end = start + settle_ns, joined_at = start;
@@ -258,26 +270,28 @@ static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel,
       break;
     uint64_t gate_from = settle_end > joined_at ? settle_end : joined_at;
     if (gate && settled && window_ok && now - gate_from >= p->quiet_timeout_ns) {
-      /* The gate waits for a whole second under the threshold: the last sample alone may be
+      /* The gate waits for its whole window under the threshold: the last sample alone may be
          under it, so the message says what was over it too. */
       if (last_outside >= p->quiet_cpu_pct) /* the last reading is the one over it */
         snprintf(warning, len,
                  "quiet gate timed out after %.0f s: CPU use outside ThreadSoup was %.0f%% at "
                  "the last reading, over the threshold %g%%; it must stay under the threshold "
-                 "for 1 s",
-                 (double)(now - gate_from) / (double)TS_NS_PER_S, last_outside, p->quiet_cpu_pct);
+                 "for %s",
+                 (double)(now - gate_from) / (double)TS_NS_PER_S, last_outside, p->quiet_cpu_pct,
+                 quiet_for);
       else if (last_busy >= 0)
         snprintf(warning, len,
                  "quiet gate timed out after %.0f s: CPU use outside ThreadSoup was %.0f%% at "
                  "its last reading over the threshold %g%% and %.0f%% at the last reading; it "
-                 "must stay under the threshold for 1 s",
+                 "must stay under the threshold for %s",
                  (double)(now - gate_from) / (double)TS_NS_PER_S, last_busy, p->quiet_cpu_pct,
-                 last_outside);
+                 last_outside, quiet_for);
       else
         snprintf(warning, len,
                  "quiet gate timed out after %.0f s: CPU use outside ThreadSoup stayed under the "
-                 "threshold %g%% (%.0f%% at the last reading), but not yet for the 1 s it must",
-                 (double)(now - gate_from) / (double)TS_NS_PER_S, p->quiet_cpu_pct, last_outside);
+                 "threshold %g%% (%.0f%% at the last reading), but not yet for the %s it must",
+                 (double)(now - gate_from) / (double)TS_NS_PER_S, p->quiet_cpu_pct, last_outside,
+                 quiet_for);
       w->timed_out = 1;
       break;
     }
@@ -890,6 +904,72 @@ static void export_finished(store *s, int64_t run_id, const plan *p, const char 
     ts_log(TS_LOG_WARNING, "run %lld: %s", (long long)run_id, err.text);
 }
 
+/* Plans, stores and runs one more block (after the planned ones: adaptive repetitions, a time to
+   fill). */
+static int run_one_more_block(store *s, int64_t run_id, const plan *p, uint64_t seed,
+                              pending_list *l, int *done, int *total, uint64_t began,
+                              const experiment_observer *observer, const plat_cancel *cancel,
+                              ts_err *err) {
+  int per_block = p->condition_count * p->bench_count;
+  store_trial_plan trials[PLAN_MAX_CONDITIONS * PLAN_MAX_BENCHES];
+  int n = plan_blocks(p, seed, l->last_block + 1, 1, l->last_seq + 1, trials);
+  int rc = store_trials_append(s, run_id, trials, n, err);
+  if (rc != TS_OK)
+    return rc;
+  l->count = 0;
+  for (int i = 0; i < n && i < per_block; i++) {
+    store_trial_row row;
+    memset(&row, 0, sizeof row);
+    row.id = trials[i].id;
+    row.seq = trials[i].seq;
+    row.block = trials[i].block;
+    snprintf(row.condition, sizeof row.condition, "%s", trials[i].condition);
+    snprintf(row.bench, sizeof row.bench, "%s", trials[i].bench);
+    row.status = STORE_TRIAL_PENDING;
+    collect_pending(l, &row);
+  }
+  *total += n;
+  return l->failed ? ts_err_set(err, TS_ENOMEM, "no memory for the added trials")
+                   : run_pending(s, run_id, p, l, 0, l->count, done, *total, began, observer,
+                                 cancel, err);
+}
+
+static int add_trial_time(void *ctx, int64_t trial_id, const char *name, double value) {
+  (void)trial_id;
+  if (strcmp(name, "time.trial_s") == 0 && isfinite(value) && value > 0)
+    *(double *)ctx += value;
+  return 0;
+}
+
+/* What the run's earlier sittings spent on their trials (their time.trial_s), so a resumed run
+   whose reps is a time fills what is left of it; 0 for a new run, or when it cannot be read. */
+static uint64_t earlier_sittings_ns(store *s, int64_t run_id) {
+  double seconds = 0;
+  ts_err ignored;
+  if (store_run_metrics(s, run_id, add_trial_time, &seconds, &ignored) != TS_OK)
+    return 0;
+  return (uint64_t)(seconds * (double)TS_NS_PER_S);
+}
+
+/* Whether another block is expected to end within the plan's time for reps: a block is expected
+   to take the mean of the run's blocks so far (the warm-up and the machine checks counted in, so
+   the guess errs long). Not data: the number of blocks follows the clock, never the scores, so
+   it spends none of the error rate. `text` says what was decided. */
+static int fill_has_room(const plan *p, long blocks, uint64_t spent_ns, char *text, size_t len) {
+  double spent = (double)spent_ns / (double)TS_NS_PER_S;
+  double next = blocks > 0 ? spent + spent / (double)blocks : spent;
+  char fill[32];
+  ts_format_duration(p->fill_ns, fill, sizeof fill);
+  if (blocks >= PLAN_MAX_REPS || next > (double)p->fill_ns / (double)TS_NS_PER_S) {
+    snprintf(text, len, "reps = %s: %ld blocks in %.1f s; another would end at about %.1f s", fill,
+             blocks, spent, next);
+    return 0;
+  }
+  snprintf(text, len, "reps = %s: %ld blocks in %.1f s; adding block %ld (ends at about %.1f s)",
+           fill, blocks, spent, blocks + 1, next);
+  return 1;
+}
+
 int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
                         const experiment_observer *observer, const plat_cancel *cancel,
                         ts_err *err) {
@@ -902,6 +982,7 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
   if (rc == TS_OK && l.failed)
     rc = ts_err_set(err, TS_ENOMEM, "no memory for the pending trials");
   int done = 0, total = l.count;
+  uint64_t spent_before = p->fill_ns ? earlier_sittings_ns(s, run_id) : 0;
   uint64_t began = plat_clock_ns();
   if (rc == TS_OK && observer && observer->run_started)
     observer->run_started(observer->ctx, run_id, l.count, l.last_seq);
@@ -916,6 +997,18 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
     snprintf(stopped, sizeof stopped, "stopped at block %ld of %ld: every comparison decided",
              stopped_at, p->reps);
     note(observer, stopped);
+  }
+
+  /* A time for reps: one more block at a time while the next one is expected to end within it. */
+  while (rc == TS_OK && p->fill_ns && !stopped_at) {
+    char text[256];
+    if (!fill_has_room(p, l.last_block, spent_before + (plat_clock_ns() - began), text,
+                       sizeof text)) {
+      note(observer, text);
+      break;
+    }
+    note(observer, text);
+    rc = run_one_more_block(s, run_id, p, seed, &l, &done, &total, began, observer, cancel, err);
   }
 
   /* Adaptive repetitions: one more block at a time until every comparison is as precise as asked,
@@ -943,12 +1036,6 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
       note(observer, text);
       break;
     }
-    int per_block = p->condition_count * p->bench_count;
-    store_trial_plan trials[PLAN_MAX_CONDITIONS * PLAN_MAX_BENCHES];
-    int n = plan_blocks(p, seed, l.last_block + 1, 1, l.last_seq + 1, trials);
-    rc = store_trials_append(s, run_id, trials, n, err);
-    if (rc != TS_OK)
-      break;
     if (isfinite(widest))
       snprintf(text, sizeof text, "widest 95%% CI ±%.2f%% > ±%.3g%%: adding block %d", widest,
                target, l.last_block + 1);
@@ -957,22 +1044,7 @@ int experiment_continue(store *s, int64_t run_id, const plan *p, uint64_t seed,
                "precision (±%.3g%%) is checked from %d complete blocks on: adding block %d", target,
                SEQ_PRECISION_MIN_BLOCKS, l.last_block + 1);
     note(observer, text);
-    l.count = 0;
-    for (int i = 0; i < n && i < per_block; i++) {
-      store_trial_row row;
-      memset(&row, 0, sizeof row);
-      row.id = trials[i].id;
-      row.seq = trials[i].seq;
-      row.block = trials[i].block;
-      snprintf(row.condition, sizeof row.condition, "%s", trials[i].condition);
-      snprintf(row.bench, sizeof row.bench, "%s", trials[i].bench);
-      row.status = STORE_TRIAL_PENDING;
-      collect_pending(&l, &row);
-    }
-    total += n;
-    rc = l.failed ? ts_err_set(err, TS_ENOMEM, "no memory for the added trials")
-                  : run_pending(s, run_id, p, &l, 0, l.count, &done, total, began, observer, cancel,
-                                err);
+    rc = run_one_more_block(s, run_id, p, seed, &l, &done, &total, began, observer, cancel, err);
   }
   teardown_join(&l.rn);
   experiment_freeze_forget(s);

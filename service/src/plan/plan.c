@@ -33,10 +33,10 @@ static const plan_preset_def plan_presets[] = {
        90 s; a second run per trial lengthens the run by a third for less than a block gives. A busy
        machine's gate gives up after two timeouts: 2 s each, not 5. */
     {"quick",
-     "baseline and 1,500 / 5,000 / 15,000 threads sleeping 0.5 s; builtin-st; 5 blocks "
-     "(about a minute and a half)",
+     "baseline and 1,500 / 5,000 / 15,000 threads sleeping 0.5 s; builtin-st; as many blocks "
+     "as fit in 80 s, at least 5 (about a minute and a half)",
      "conditions = baseline, sleep:1500@500ms, sleep:5000@500ms, sleep:15000@500ms\n"
-     "bench = builtin-st\nreps = 5\nwarmup = 1\nsettle = 500ms\niterations = 1\n"
+     "bench = builtin-st\nreps = 80s\nwarmup = 1\nsettle = 500ms\niterations = 1\n"
      "quiet-cpu = 25%\nquiet-timeout = 2s\n"},
     {"seed",
      "the original experiment: baseline and 1,500 / 5,000 / 15,000 sleepers at 0.5 s (plain "
@@ -119,6 +119,8 @@ typedef enum setting_kind {
   KIND_CONDITIONS, /* the condition list: min to max comma-separated load specs */
   KIND_BENCHES,    /* the benchmark list: min to max comma-separated benchmark specs */
   KIND_WHOLE,      /* long in [min, max]; `word` ("auto"), when given, is stored as 0 */
+  KIND_BLOCKS,     /* the blocks: a long in [min, max], or a time to fill with blocks (plan.h's
+                      fill_ns, FILL_MIN_NS to FILL_MAX_NS; the long is then PLAN_FILL_MIN_BLOCKS) */
   KIND_DECIMAL,    /* double in [min, max] */
   KIND_PERCENT,    /* double in [min, max], in percent; `word` ("off", "auto") is stored as 0, and
                       `forms` ("default"), when given, as PLAN_PERCENT_DERIVED */
@@ -148,6 +150,11 @@ typedef struct plan_setting {
 /* The longest text a char array field holds, so the bound follows the field. */
 #define CHARS(field) ((double)(sizeof((plan *)0)->field - 1))
 
+/* A time to fill with blocks ("reps = 80s"): from one that fits a few blocks of a small plan to
+   a week, as budget allows. */
+#define FILL_MIN_NS (10 * TS_NS_PER_S)
+#define FILL_MAX_NS (7 * TS_NS_PER_DAY)
+
 /* One macro per kind, each row read as (key, field, bounds, default, help). */
 #define NAME(key, field, forms, dflt, help)                                                        \
   { key, KIND_NAME, AT(field, char *), 1, CHARS(field), NULL, dflt, NULL, forms, help }
@@ -157,6 +164,8 @@ typedef struct plan_setting {
   { key, kind, 0, 1, max, NULL, NULL, NULL, forms, help }
 #define WHOLE(key, field, min, max, dflt, help)                                                    \
   { key, KIND_WHOLE, AT(field, long), min, max, NULL, dflt, NULL, NULL, help }
+#define BLOCKS(key, field, min, max, dflt, help)                                                   \
+  { key, KIND_BLOCKS, AT(field, long), min, max, NULL, dflt, NULL, NULL, help }
 #define WHOLE_OR(key, field, word, min, max, dflt, help)                                           \
   { key, KIND_WHOLE, AT(field, long), min, max, word, dflt, NULL, NULL, help }
 #define DECIMAL(key, field, min, max, dflt, help)                                                  \
@@ -178,9 +187,10 @@ static const plan_setting plan_settings[] = {
     LIST("conditions", KIND_CONDITIONS, PLAN_MAX_CONDITIONS, NULL /* from the scenarios' rows */,
          "the conditions every benchmark runs under"),
     LIST("bench", KIND_BENCHES, PLAN_MAX_BENCHES, NULL /* from bench_table */, "the benchmarks"),
-    WHOLE("reps", reps, 1, PLAN_MAX_REPS, "5",
-          "blocks; each runs every condition x benchmark once, in its own random order (with "
-          "precision: the blocks before the first check)"),
+    BLOCKS("reps", reps, 1, PLAN_MAX_REPS, "5",
+           "blocks; each runs every condition x benchmark once, in its own random order (with "
+           "precision: the blocks before the first check); a time fills it: blocks are added "
+           "while the next one is expected to end within it, counted over the run's trials"),
     WHOLE("warmup", warmup, 0, 100, "1",
           "runs of each benchmark before the first block, under the first condition; stored as "
           "block 0, left out of statistics"),
@@ -208,8 +218,9 @@ static const plan_setting plan_settings[] = {
            "remaining planned blocks are not run"),
     PERCENT("quiet-cpu", quiet_cpu_pct, "off", 1, 100, "off",
             "quiet gate: before each benchmark, wait until CPU use outside ThreadSoup stays under "
-            "this for one second (watched during the settle; after two timeouts in a row the "
-            "trials stop waiting and record it)"),
+            "this for one second, or for the settle where that is shorter but at least 0.5 s "
+            "(watched during the settle; after two timeouts in a row the trials stop waiting and "
+            "record it)"),
     DURATION("quiet-timeout", quiet_timeout_ns, 0, TS_NS_PER_HOUR, "30s",
              "how long the quiet gate waits; then the trial runs and keeps a warning"),
     PERCENT("margin", margin_pct, "auto", 0.1, 50, "auto",
@@ -359,6 +370,12 @@ static void accepted_text(const plan_setting *s, char *buf, size_t len) {
     snprintf(buf, len, "%s%s%ld to %ld", s->word ? s->word : "", s->word ? ", or " : "",
              (long)s->min, (long)s->max);
     return;
+  case KIND_BLOCKS:
+    ts_format_duration(FILL_MIN_NS, min, sizeof min);
+    ts_format_duration(FILL_MAX_NS, max, sizeof max);
+    snprintf(buf, len, "%ld to %ld, or a time from %s to %s (at least %d blocks)", (long)s->min,
+             (long)s->max, min, max, PLAN_FILL_MIN_BLOCKS);
+    return;
   case KIND_DECIMAL:
     snprintf(buf, len, "%g to %g", s->min, s->max);
     return;
@@ -392,10 +409,10 @@ static void accepted_text(const plan_setting *s, char *buf, size_t len) {
 /* What --help calls a setting's value: "--reps N", "--margin P|auto". */
 static void value_name(const plan_setting *s, char *buf, size_t len) {
   static const char *const names[] = {
-      [KIND_NAME] = "NAME",    [KIND_TEXT] = "TEXT",         [KIND_CONDITIONS] = "LIST",
-      [KIND_BENCHES] = "LIST", [KIND_WHOLE] = "N",           [KIND_DECIMAL] = "X",
-      [KIND_PERCENT] = "P",    [KIND_DURATION] = "DURATION", [KIND_CHOICE] = "WORD",
-      [KIND_ONE_OF] = NULL};
+      [KIND_NAME] = "NAME",    [KIND_TEXT] = "TEXT", [KIND_CONDITIONS] = "LIST",
+      [KIND_BENCHES] = "LIST", [KIND_WHOLE] = "N",   [KIND_BLOCKS] = "N|DURATION",
+      [KIND_DECIMAL] = "X",    [KIND_PERCENT] = "P", [KIND_DURATION] = "DURATION",
+      [KIND_CHOICE] = "WORD",  [KIND_ONE_OF] = NULL};
   const char *name = s->kind == KIND_ONE_OF ? s->forms : names[s->kind];
   const char *derived = s->kind == KIND_PERCENT ? s->forms : NULL;
   snprintf(buf, len, "%s%s%s%s%s", s->value ? s->value : name, s->word ? "|" : "",
@@ -502,6 +519,34 @@ static int set_choice(plan *p, const plan_setting *s, const char *v) {
   return TS_EUSAGE; /* set_value says what is accepted */
 }
 
+/* Sets the blocks: a whole number, or a time to fill (then at least PLAN_FILL_MIN_BLOCKS). A
+   plain number is judged as a number, so "0" is out of range rather than not a time. */
+static int set_blocks(plan *p, const plan_setting *s, const char *v, ts_err *err) {
+  ts_err ignored;
+  long count;
+  uint64_t fill;
+  char what[160];
+  if (*v && strspn(v, "0123456789") == strlen(v)) {
+    if (ts_parse_long(v, (long)s->min, (long)s->max, s->key, &count, &ignored) != TS_OK) {
+      snprintf(what, sizeof what, ": %.40s is out of range", v);
+      return refuse(s, what, err);
+    }
+    *FIELD(p, s, long) = count;
+    p->fill_ns = 0;
+    return TS_OK;
+  }
+  if (ts_parse_duration(v, FILL_MIN_NS, FILL_MAX_NS, s->key, &fill, err) == TS_OK) {
+    *FIELD(p, s, long) = PLAN_FILL_MIN_BLOCKS;
+    p->fill_ns = fill;
+    return TS_OK;
+  }
+  if (strstr(err->text, "out of range"))
+    snprintf(what, sizeof what, ": %.40s is out of range", v);
+  else
+    snprintf(what, sizeof what, ": '%.40s' is neither a number of blocks nor a time", v);
+  return refuse(s, what, err);
+}
+
 /* The one setter: every setting, every kind. */
 static int set_value(plan *p, const plan_setting *s, const char *v, ts_err *err) {
   switch (s->kind) {
@@ -525,6 +570,8 @@ static int set_value(plan *p, const plan_setting *s, const char *v, ts_err *err)
       break;
     }
     return ts_parse_long(v, (long)s->min, (long)s->max, s->key, FIELD(p, s, long), err);
+  case KIND_BLOCKS:
+    return set_blocks(p, s, v, err);
   case KIND_DECIMAL:
     return ts_parse_double(v, s->min, s->max, s->key, FIELD(p, s, double), err);
   case KIND_DURATION:
@@ -582,6 +629,12 @@ static void format_value(const plan *p, const plan_setting *s, char *buf, size_t
   case KIND_WHOLE:
     if (s->word && *CFIELD(p, s, long) == 0)
       snprintf(buf, len, "%s", s->word);
+    else
+      snprintf(buf, len, "%ld", *CFIELD(p, s, long));
+    return;
+  case KIND_BLOCKS:
+    if (p->fill_ns)
+      ts_format_duration(p->fill_ns, buf, (int)len);
     else
       snprintf(buf, len, "%ld", *CFIELD(p, s, long));
     return;
@@ -988,6 +1041,14 @@ int plan_check(const plan *p, ts_err *err) {
     return ts_err_set(err, TS_EUSAGE, "the plan has no conditions (set conditions = …)");
   if (p->bench_count == 0)
     return ts_err_set(err, TS_EUSAGE, "the plan has no benchmarks (set bench = …)");
+  if (p->stop_when_decided && p->fill_ns) {
+    char fill[32];
+    ts_format_duration(p->fill_ns, fill, sizeof fill);
+    return ts_err_set(err, TS_EUSAGE,
+                      "stop-when-decided plans its looks for a number of blocks, and reps = %s is "
+                      "a time: give reps as a number (accepted: 1 to %d)",
+                      fill, PLAN_MAX_REPS);
+  }
   for (int i = 0; i < p->bench_count; i++) {
     const char *arg;
     const bench_def *b = plan_bench(p, p->benches[i], &arg, settings, err);

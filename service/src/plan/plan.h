@@ -28,7 +28,11 @@ typedef struct plan {
   int bench_count;
   char benches[PLAN_MAX_BENCHES][PLAN_BENCH_MAX];
   long reps;                 /* blocks; each runs every condition x benchmark once. With
-                                precision: the blocks run before the first check */
+                                precision: the blocks run before the first check. With fill_ns:
+                                the blocks run before the first is added (PLAN_FILL_MIN_BLOCKS) */
+  uint64_t fill_ns;          /* 0: reps blocks; else ("reps = 80s") blocks are added after reps
+                                while the next one is expected to end within this much of the
+                                run's measuring time */
   long warmup;               /* runs of each benchmark before the first block, kept apart */
   uint64_t settle_ns;        /* wait after the load starts, before the gate and the benchmark */
   long iterations;           /* benchmark runs per trial, their mean its score; 0 = auto */
@@ -47,6 +51,11 @@ typedef struct plan {
   char bench_settings[BENCH_SETTINGS_MAX][BENCH_SETTING_MAX];
   char export_to[PLAN_TEXT_MAX]; /* "" = none; else the folder each finished run is exported to */
 } plan;
+
+/* The blocks a plan whose reps is a time runs before the time decides: the paired analysis
+   needs 3, and the Holm-adjusted intervals of a few conditions are still very wide at 3 or 4
+   (docs/methodology.md). */
+#define PLAN_FILL_MIN_BLOCKS 5
 
 /* A percent setting's value derived from the others ("precision = default": 0.62 x the margin). */
 #define PLAN_PERCENT_DERIVED (-1.0)

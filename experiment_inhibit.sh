@@ -1,0 +1,4 @@
+#!/bin/sh
+echo $$ > experiment_inhibit.pid
+while [ "${1#--}" != "$1" ]; do shift; done
+exec "$@"
