@@ -128,7 +128,7 @@ static void start_refused_for(const runner_asker *asker, const char *text, const
 }
 
 static void start_refused(const char *text, const char *what) {
-  runner_asker mallory = {"mallory", 0, 0, NULL};
+  runner_asker mallory = {"mallory", 0, 0, NULL, NULL};
   start_refused_for(&mallory, text, what, "mallory may not make the service run them");
 }
 
@@ -137,7 +137,7 @@ static void start_of_a_command_is_refused(void) { start_refused(command_plan, "c
 /* An administrator whose token is not elevated (the tray under UAC, a member of ThreadSoup
    Users) is told to elevate, not that it may not. */
 static void start_by_an_unelevated_administrator_says_so(void) {
-  runner_asker ann = {"PC\\ann", 0, 1, NULL};
+  runner_asker ann = {"PC\\ann", 0, 1, NULL, NULL};
   start_refused_for(&ann, command_plan, "command",
                     "the administrator rights of PC\\ann are not elevated");
 }
@@ -325,7 +325,7 @@ static void start_for_root_runs_the_command(void) {
   plan p;
   ts_err err;
   REQUIRE(plan_parse(command_plan, "test", &p, &err) == TS_OK);
-  runner_asker root = {"root", 1, 0, NULL};
+  runner_asker root = {"root", 1, 0, NULL, NULL};
   int64_t run_id = 0;
   CHECK_INT(runner_start_run(svc, &p, 1, 0, &root, &run_id, &err), TS_OK);
   wait_idle(svc);
@@ -346,7 +346,7 @@ static int64_t store_dead_run(int by_service, int programs_allowed) {
   if (experiment_start(db, &p, 1, &run_id, &err) != TS_OK)
     run_id = 0;
   if (run_id && by_service)
-    store_run_set_origin(db, run_id, programs_allowed, &err);
+    store_run_set_origin(db, run_id, programs_allowed, NULL, &err);
   store_close(db);
   return run_id;
 }
@@ -413,7 +413,7 @@ static void resume_request_without_the_right_is_refused(void) {
   read_run(run_id, &before);
   server *svc = open_service();
   REQUIRE(svc);
-  runner_asker mallory = {"mallory", 0, 0, NULL};
+  runner_asker mallory = {"mallory", 0, 0, NULL, NULL};
   ts_err err;
   CHECK_INT(runner_resume_run(svc, run_id, &mallory, &err), TS_EDENIED);
   CHECK_STR_CONTAINS(err.text, "refused: the plan runs programs (a command benchmark)");
@@ -470,7 +470,7 @@ static void imported_run_is_never_resumed(void) {
   plat_mutex_lock(&svc->lock);
   CHECK_INT(svc->runner.resume_count, 0); /* not queued at the start */
   plat_mutex_unlock(&svc->lock);
-  runner_asker root = {"root", 1, 0, NULL};
+  runner_asker root = {"root", 1, 0, NULL, NULL};
   ts_err err;
   CHECK_INT(runner_resume_run(svc, run_id, &root, &err), TS_EDENIED);
   CHECK_STR_EQ(err.text, why);
@@ -516,7 +516,7 @@ static void members_refused_resume_changes_nothing(void) {
   REQUIRE(store_open(&db, DB, &err) == TS_OK);
   REQUIRE(plan_parse(EXPORT_PLAN, "test", &p, &err) == TS_OK);
   REQUIRE(experiment_start(db, &p, 1, &run_id, &err) == TS_OK);
-  REQUIRE(store_run_set_origin(db, run_id, 1, &err) == TS_OK);
+  REQUIRE(store_run_set_origin(db, run_id, 1, NULL, &err) == TS_OK);
   REQUIRE(store_run_end(db, run_id, STORE_RUN_FINISHED, "exported to fleet-exports",
                         "2026-01-01T00:00:00Z", &err) == TS_OK);
   store_close(db);
