@@ -426,6 +426,43 @@ static void resume_request_without_the_right_is_refused(void) {
   CHECK(!plat_file_exists(MARKER));
 }
 
+/* A client's resume makes the run that client's: the right and the client are stored with it,
+   replacing whom it was started for, so that a later resume at the service's start freezes as
+   the client who resumed it. */
+static void client_resume_makes_the_run_its_own(void) {
+  fresh();
+  store *db;
+  ts_err err;
+  plan p;
+  int64_t run_id = 0;
+  REQUIRE(store_open(&db, DB, &err) == TS_OK);
+  REQUIRE(plan_parse("name = t\nconditions = baseline\nbench = builtin-st\nreps = 1\n"
+                     "warmup = 0\nsettle = 0s\niterations = 1\nwork-scale = 0.01\n",
+                     "test", &p, &err) == TS_OK);
+  REQUIRE(experiment_start(db, &p, 1, &run_id, &err) == TS_OK);
+  store_owner first = {1, 1000, "", "first", 1}, second = {1, 1001, "", "second", 0};
+  CHECK_INT(store_run_set_origin(db, run_id, 0, &first, &err), TS_OK);
+  /* Stopped by a user: not one the service's start resumes by itself. */
+  CHECK_INT(
+      store_run_end(db, run_id, STORE_RUN_INTERRUPTED, "stopped", "2026-01-01T00:00:00Z", &err),
+      TS_OK);
+  store_close(db);
+  server *svc = open_service();
+  REQUIRE(svc);
+  runner_asker asker = {"second", 1, 0, NULL, &second};
+  CHECK_INT(runner_resume_run(svc, run_id, &asker, &err), TS_OK);
+  wait_idle(svc);
+  close_service(svc);
+  static store_run_row row;
+  read_run(run_id, &row);
+  CHECK_INT(row.status, STORE_RUN_FINISHED);
+  CHECK_INT(row.programs_allowed, 1);
+  CHECK_INT(row.started_for.known, 1);
+  CHECK_STR_EQ(row.started_for.name, "second");
+  CHECK(row.started_for.uid == 1001);
+  CHECK_INT(row.started_for.member, 0);
+}
+
 /* The facts of a member of group threadsoup (ThreadSoup Users) and of root (SYSTEM). */
 #ifdef _WIN32
 static const peer_facts member_facts_here = {
@@ -726,6 +763,7 @@ int main(void) {
   RUN_CASE(foreground_run_that_died_is_not_resumed);
   RUN_CASE(resume_at_start_without_the_right_is_refused);
   RUN_CASE(resume_request_without_the_right_is_refused);
+  RUN_CASE(client_resume_makes_the_run_its_own);
   RUN_CASE(imported_run_is_never_resumed);
   RUN_CASE(members_refused_resume_changes_nothing);
   RUN_CASE(members_record_only_into_their_own_runs);
