@@ -335,20 +335,27 @@ static void start_for_root_runs_the_command(void) {
 }
 #endif
 
-/* Stores a run of the command plan as if it had died mid-way: status running. */
-static int64_t store_dead_run(int by_service, int programs_allowed) {
+/* Stores a run of `plan_text` as if it had died mid-way: status running; with `by_service`,
+   the service's, with the right and the client (`owner`, may be NULL) given. */
+static int64_t store_dead_run_of(const char *plan_text, int by_service, int programs_allowed,
+                                 const store_owner *owner) {
   store *db;
   ts_err err;
   plan p;
   int64_t run_id = 0;
-  if (store_open(&db, DB, &err) != TS_OK || plan_parse(command_plan, "test", &p, &err) != TS_OK)
+  if (store_open(&db, DB, &err) != TS_OK || plan_parse(plan_text, "test", &p, &err) != TS_OK)
     return 0;
   if (experiment_start(db, &p, 1, &run_id, &err) != TS_OK)
     run_id = 0;
   if (run_id && by_service)
-    store_run_set_origin(db, run_id, programs_allowed, NULL, &err);
+    store_run_set_origin(db, run_id, programs_allowed, owner, &err);
   store_close(db);
   return run_id;
+}
+
+/* The same for the command plan. */
+static int64_t store_dead_run(int by_service, int programs_allowed) {
+  return store_dead_run_of(command_plan, by_service, programs_allowed, NULL);
 }
 
 static void foreground_run_that_died_is_not_resumed(void) {
@@ -431,18 +438,16 @@ static void resume_request_without_the_right_is_refused(void) {
    the client who resumed it. */
 static void client_resume_makes_the_run_its_own(void) {
   fresh();
+  store_owner first = {1, 1000, "", "first", 1}, second = {1, 1001, "", "second", 0};
+  int64_t run_id =
+      store_dead_run_of("name = t\nconditions = baseline\nbench = builtin-st\nreps = 1\n"
+                        "warmup = 0\nsettle = 0s\niterations = 1\nwork-scale = 0.01\n",
+                        1, 0, &first);
+  REQUIRE(run_id);
+  /* Stopped by a user: not one the service's start resumes by itself. */
   store *db;
   ts_err err;
-  plan p;
-  int64_t run_id = 0;
   REQUIRE(store_open(&db, DB, &err) == TS_OK);
-  REQUIRE(plan_parse("name = t\nconditions = baseline\nbench = builtin-st\nreps = 1\n"
-                     "warmup = 0\nsettle = 0s\niterations = 1\nwork-scale = 0.01\n",
-                     "test", &p, &err) == TS_OK);
-  REQUIRE(experiment_start(db, &p, 1, &run_id, &err) == TS_OK);
-  store_owner first = {1, 1000, "", "first", 1}, second = {1, 1001, "", "second", 0};
-  CHECK_INT(store_run_set_origin(db, run_id, 0, &first, &err), TS_OK);
-  /* Stopped by a user: not one the service's start resumes by itself. */
   CHECK_INT(
       store_run_end(db, run_id, STORE_RUN_INTERRUPTED, "stopped", "2026-01-01T00:00:00Z", &err),
       TS_OK);
