@@ -695,10 +695,21 @@ static void forged_twins_are_conflicts(void) {
 static void imported_runs_stay_inert(void) {
   ts_err err;
   remove(FILE_1);
+  /* Whom the service started a run for stays here: not written, and not taken from a file. */
+  store_owner member = {1, 1000, "", "alex-owner", 1};
+  CHECK_INT(store_run_set_origin(a, run_a, 0, &member, &err), TS_OK);
   CHECK_INT(exchange_export_file(a, run_a, FILE_1, &err), TS_OK);
   long size = 0;
   char *text = read_all(FILE_1, &size);
   REQUIRE(text != NULL);
+  CHECK(strstr(text, "owner") == NULL);
+  CHECK(strstr(text, "alex-owner") == NULL);
+  char *forged = malloc((size_t)size + 1);
+  REQUIRE(forged != NULL);
+  memcpy(forged, text, (size_t)size + 1);
+  REQUIRE(replace_once(forged, "\"runner\":\"service\"", "\"owner_uid\":1000"));
+  write_all("test_exchange_owner.jsonl", forged);
+  free(forged);
   /* The run marked running, the quiet entry open. */
   REQUIRE(replace_once(text, "\"status\":\"finished\"", "\"status\":\"running\""));
   REQUIRE(
@@ -708,10 +719,15 @@ static void imported_runs_stay_inert(void) {
   remove_db(DB_B);
   store *b = NULL;
   REQUIRE(store_open(&b, DB_B, &err) == TS_OK);
+  refused(b, "test_exchange_owner.jsonl",
+          ":2: the run record has a field 'owner_uid' that this ThreadSoup does not know");
   exchange_import_result r;
   CHECK_INT(exchange_import_file(b, "test_exchange_running.jsonl", &r, &err), TS_OK);
   if (err.code)
     fprintf(stderr, "  %s\n", err.text);
+  static store_run_row row;
+  CHECK_INT(store_run_get(b, r.run_id, &row, &err), TS_OK);
+  CHECK_INT(row.started_for.known, 0);
   CHECK_INT(raw_query(DB_B, "SELECT count(*) FROM run WHERE status='running'"), 1);
   int found = 1;
   store_quiet_entry e;

@@ -15,6 +15,7 @@
 #include <sddl.h>
 #else
 #include <signal.h>   /* kill: the helper of another user */
+#include <sys/stat.h> /* chmod: a folder the member may write */
 #include <sys/wait.h> /* waitpid */
 #include <unistd.h>   /* geteuid, fork, setuid: the user this test runs as, and another */
 #endif
@@ -393,16 +394,12 @@ static void ask_service(server *svc, const plat_peer *peer, const char *verb, co
   REQUIRE(test_ask_as(svc, peer, verb, key ? kv : NULL, out));
 }
 
-/* Starts the helper counting in `path` as an orphan (not ThreadSoup's child, as a user's program
-   is) and puts its pid in *pid; 0 when it did not start. */
-static int start_orphan(const char *path, long *pid) {
-  plat_proc orphan;
+/* The pid the orphan wrote to PATH.pid, in *pid (-1 when none); 1 when there is one. */
+static int orphan_pid(const char *path, long *pid) {
   char pid_path[PLAT_PATH_MAX];
-  *pid = -1;
-  if (!start_helper_as(&orphan, path, "--orphan"))
-    return 0;
   snprintf(pid_path, sizeof pid_path, "%s.pid", path);
   FILE *f = fopen(pid_path, "r");
+  *pid = -1;
   if (f) {
     if (fscanf(f, "%ld", pid) != 1)
       *pid = -1;
@@ -410,6 +407,14 @@ static int start_orphan(const char *path, long *pid) {
   }
   remove(pid_path);
   return *pid > 0;
+}
+
+/* Starts the helper counting in `path` as an orphan (not ThreadSoup's child, as a user's program
+   is) and puts its pid in *pid; 0 when it did not start. */
+static int start_orphan(const char *path, long *pid) {
+  plat_proc orphan;
+  *pid = -1;
+  return start_helper_as(&orphan, path, "--orphan") && orphan_pid(path, pid);
 }
 
 /* The service these cases ask, started again on the database it left. */
@@ -489,7 +494,7 @@ static int collect_owned(void *ctx, const store_schedule *sc) {
 static int freeze_as_schedule(const store_schedule *sc, const char *spec, const char *path,
                               ts_err *err) {
   plat_peer owner;
-  runner_absent_peer("schedule", sc->programs_allowed, sc, &owner);
+  runner_absent_peer("schedule", sc->programs_allowed, &sc->owner, &owner);
   load_spec parsed;
   load *l = NULL;
   if (load_spec_parse(spec, &parsed, err) != TS_OK)
@@ -533,29 +538,65 @@ static void schedules_freeze_as_their_owner(void) {
   server_destroy(svc);
 
   /* the member's own program: frozen */
-  CHECK_INT(rows[0].has_owner, 1);
-  CHECK_INT(rows[0].owner_member, 1);
-  CHECK_STR_EQ(rows[0].owner_name, "me");
+  CHECK_INT(rows[0].owner.known, 1);
+  CHECK_INT(rows[0].owner.member, 1);
+  CHECK_STR_EQ(rows[0].owner.name, "me");
   CHECK_INT(freeze_as_schedule(&rows[0], spec, path, &err), TS_OK);
   /* another member's schedule: not its program */
-  CHECK_INT(rows[1].has_owner, 1);
-  CHECK_STR_EQ(rows[1].owner_name, "stranger");
+  CHECK_INT(rows[1].owner.known, 1);
+  CHECK_STR_EQ(rows[1].owner.name, "stranger");
   CHECK_INT(freeze_as_schedule(&rows[1], spec, path, &err), TS_EDENIED);
   CHECK_STR_CONTAINS(err.text, "by rule own-programs-only");
   /* an administrator's schedule, whoever's the program */
   store_schedule admin = rows[1];
   admin.programs_allowed = 1;
-  admin.owner_member = 0;
+  admin.owner.member = 0;
   CHECK_INT(freeze_as_schedule(&admin, spec, path, &err), TS_OK);
   /* a member's schedule stored before its owner was: refused, as before version 17 */
   store_schedule unowned = rows[0];
-  unowned.has_owner = 0;
+  unowned.owner.known = 0;
   unowned.programs_allowed = 0;
   CHECK_INT(freeze_as_schedule(&unowned, spec, path, &err), TS_EDENIED);
   CHECK_STR_CONTAINS(err.text, "by rule own-programs-only");
   /* and root's from before: as root */
   unowned.programs_allowed = 1;
   CHECK_INT(freeze_as_schedule(&unowned, spec, path, &err), TS_OK);
+  stop_orphan(path);
+  remove_db(MEMBERS_DB);
+}
+
+/* The trials of run `run_id` under a freeze: condition whose status is `status` (and, when not
+   NULL, whose error holds `error`). */
+static long long freeze_trials(int64_t run_id, const char *status, const char *error) {
+  char sql[320];
+  snprintf(sql, sizeof sql,
+           "SELECT count(*) FROM trial WHERE run_id=%lld AND condition LIKE 'freeze:%%' AND "
+           "status='%s' AND coalesce(error,'') LIKE '%%%s%%'",
+           (long long)run_id, status, error ? error : "");
+  return raw_query(MEMBERS_DB, sql);
+}
+
+/* Starts the service again on the database its stop left, lets it resume the two runs it
+   checkpointed as at its start, and checks that run `own` froze the member's own program and run
+   `others` was refused it by rule own-programs-only; the program runs again afterwards. */
+static void resume_at_start_and_judge(int64_t own, int64_t others, const char *path) {
+  server *svc = members_service_again();
+  REQUIRE(svc);
+  plat_mutex_lock(&svc->lock);
+  CHECK_INT(svc->runner.resume_count, 2);
+  plat_mutex_unlock(&svc->lock);
+  runner_resume_queued(svc); /* as server_serve does; the runner takes the second after it */
+  plat_mutex_lock(&svc->lock);
+  while (svc->runner.run_active || svc->runner.resume_count)
+    plat_cond_wait(&svc->changed, &svc->lock, 100 * TS_NS_PER_MS);
+  plat_mutex_unlock(&svc->lock);
+  server_request_stop(svc, "test over");
+  runner_shutdown(svc);
+  server_destroy(svc);
+
+  CHECK_INT(freeze_trials(own, "done", NULL), 1);
+  CHECK_INT(freeze_trials(others, "failed", "by rule own-programs-only"), 1);
+  CHECK(counting(path, 1000)); /* thawed after its run */
   stop_orphan(path);
   remove_db(MEMBERS_DB);
 }
@@ -571,7 +612,7 @@ static int64_t store_interrupted_scheduled_run(const char *plan_text, int64_t sc
     return 0;
   if (plan_parse(plan_text, "test", &p, &err) != TS_OK ||
       experiment_start(db, &p, 1, &run_id, &err) != TS_OK ||
-      store_run_set_origin(db, run_id, 0, &err) != TS_OK ||
+      store_run_set_origin(db, run_id, 0, NULL, &err) != TS_OK ||
       store_run_set_schedule(db, run_id, schedule_id, &err) != TS_OK ||
       store_run_checkpoint(db, run_id, "service stopped (test); resumes at the next start",
                            "2026-12-01T03:00:00Z", &err) != TS_OK)
@@ -608,34 +649,92 @@ static void resumed_schedule_runs_freeze_as_their_owner(void) {
   int64_t own = store_interrupted_scheduled_run(plan_text, 1);
   int64_t others = store_interrupted_scheduled_run(plan_text, 2);
   REQUIRE(own && others);
-  svc = members_service_again();
-  REQUIRE(svc);
-  plat_mutex_lock(&svc->lock);
-  CHECK_INT(svc->runner.resume_count, 2);
-  plat_mutex_unlock(&svc->lock);
-  runner_resume_queued(svc); /* as server_serve does; the runner takes the second after it */
-  plat_mutex_lock(&svc->lock);
-  while (svc->runner.run_active || svc->runner.resume_count)
-    plat_cond_wait(&svc->changed, &svc->lock, 100 * TS_NS_PER_MS);
-  plat_mutex_unlock(&svc->lock);
-  server_request_stop(svc, "test over");
-  runner_shutdown(svc);
-  server_destroy(svc);
+  resume_at_start_and_judge(own, others, path);
+}
 
-  char sql[256];
+/* Asks a new start of the service for a run of `plan_text` as client `peer`, then stops the
+   service at once, which checkpoints the run to resume at its next start (`fresh`: on a new
+   database). The run's id; 0 when it could not be asked. */
+static int64_t run_interrupted_as(const plat_peer *peer, const char *plan_text, int fresh) {
+  server *svc = fresh ? members_service() : members_service_again();
+  static proto_message reply;
+  const char *const asked[] = {"plan", plan_text, NULL};
+  int64_t run_id = 0;
+  if (svc && test_ask_as(svc, peer, "run-start", asked, &reply) && reply.kind == PROTO_OK)
+    run_id = atoll(proto_get(&reply, "run"));
+  if (svc) {
+    server_request_stop(svc, "test over");
+    runner_shutdown(svc);
+    server_destroy(svc);
+  }
+  return run_id;
+}
+
+#ifndef _WIN32
+#define MEMBER_UID 61235 /* a member of group threadsoup, when this test runs as root */
+
+/* As root, the orphan helper runs as MEMBER_UID, in a folder that user may write: a member of
+   the test's own uid would be root, who may freeze anyone's programs. Else as start_orphan. */
+static int start_members_orphan(const char *folder, const char *path, long *pid) {
+  if (geteuid() != 0)
+    return start_orphan(path, pid);
+  char program[PLAT_PATH_MAX + 80];
+  ts_err err;
+  if (!own_program(program, sizeof program) || plat_mkdir_p(folder, &err) != TS_OK ||
+      chmod(folder, 0777) != 0)
+    return 0;
+  remove(path);
+  pid_t child = fork();
+  if (child == 0) {
+    if (setgid(MEMBER_UID) == 0 && setuid(MEMBER_UID) == 0)
+      execl(program, program, "--orphan", path, (char *)0);
+    _exit(127);
+  }
+  int status;
+  waitpid(child, &status, 0);
+  return orphan_pid(path, pid) && counting(path, 3000);
+}
+#endif
+
+/* A member's run started through the service (run-start, no schedule) and interrupted by the
+   service's stop resumes at its next start as that member (schema 18 keeps whom the service
+   started it for), as when the member started it: the member's own program frozen; another
+   member's run refused the same program, naming the rule. */
+static void resumed_client_runs_freeze_as_their_client(void) {
+  plat_peer member = client_peer(0, 1), stranger = client_peer(0, 0);
+  long helper;
+#ifdef _WIN32
+  const char *path = "freeze-helper-client-resumed.txt";
+  REQUIRE(start_orphan(path, &helper));
+#else
+  const char *path = "freeze-members-folder/freeze-helper-client-resumed.txt";
+  REQUIRE(start_members_orphan("freeze-members-folder", path, &helper));
+  if (geteuid() == 0)
+    member.uid = MEMBER_UID;
+#endif
+  char plan_text[256];
+  snprintf(plan_text, sizeof plan_text,
+           "name = t\nconditions = baseline, freeze:%ld\nbench = builtin-st\nreps = 1\n"
+           "warmup = 0\nsettle = 500ms\niterations = 1\nwork-scale = 0.01\n",
+           helper);
+  int64_t own = run_interrupted_as(&member, plan_text, 1);
+  int64_t others = run_interrupted_as(&stranger, plan_text, 0);
+  REQUIRE(own && others);
+  char sql[160];
   snprintf(sql, sizeof sql,
-           "SELECT count(*) FROM trial WHERE run_id=%lld AND condition LIKE 'freeze:%%' AND "
-           "status='done'",
+           "SELECT count(*) FROM run WHERE id IN (%lld, %lld) AND resume_at_start=1 AND "
+           "runner='service' AND owner_member=1",
+           (long long)own, (long long)others);
+  CHECK_INT(raw_query(MEMBERS_DB, sql), 2);
+  snprintf(sql, sizeof sql, "SELECT count(*) FROM run WHERE id=%lld AND owner_name='me'",
            (long long)own);
   CHECK_INT(raw_query(MEMBERS_DB, sql), 1);
-  snprintf(sql, sizeof sql,
-           "SELECT count(*) FROM trial WHERE run_id=%lld AND condition LIKE 'freeze:%%' AND "
-           "status='failed' AND error LIKE '%%by rule own-programs-only%%'",
-           (long long)others);
-  CHECK_INT(raw_query(MEMBERS_DB, sql), 1);
-  CHECK(counting(path, 1000)); /* thawed after its run */
-  stop_orphan(path);
-  remove_db(MEMBERS_DB);
+  /* The freeze is still to run: the resume is what is judged. */
+  CHECK_INT(freeze_trials(own, "pending", NULL), 1);
+  resume_at_start_and_judge(own, others, path);
+#ifndef _WIN32
+  remove("freeze-members-folder"); /* empty by now */
+#endif
 }
 
 /* ---- freeze:background ---- */
@@ -769,6 +868,7 @@ int main(int argc, char **argv) {
   RUN_CASE(members_freeze_only_their_own_programs);
   RUN_CASE(schedules_freeze_as_their_owner);
   RUN_CASE(resumed_schedule_runs_freeze_as_their_owner);
+  RUN_CASE(resumed_client_runs_freeze_as_their_client);
   RUN_CASE(background_is_each_alone_then_all);
 #ifndef _WIN32
   RUN_CASE(background_finds_the_programs_that_wake);

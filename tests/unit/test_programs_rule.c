@@ -128,7 +128,7 @@ static void start_refused_for(const runner_asker *asker, const char *text, const
 }
 
 static void start_refused(const char *text, const char *what) {
-  runner_asker mallory = {"mallory", 0, 0, NULL};
+  runner_asker mallory = {"mallory", 0, 0, NULL, NULL};
   start_refused_for(&mallory, text, what, "mallory may not make the service run them");
 }
 
@@ -137,7 +137,7 @@ static void start_of_a_command_is_refused(void) { start_refused(command_plan, "c
 /* An administrator whose token is not elevated (the tray under UAC, a member of ThreadSoup
    Users) is told to elevate, not that it may not. */
 static void start_by_an_unelevated_administrator_says_so(void) {
-  runner_asker ann = {"PC\\ann", 0, 1, NULL};
+  runner_asker ann = {"PC\\ann", 0, 1, NULL, NULL};
   start_refused_for(&ann, command_plan, "command",
                     "the administrator rights of PC\\ann are not elevated");
 }
@@ -325,7 +325,7 @@ static void start_for_root_runs_the_command(void) {
   plan p;
   ts_err err;
   REQUIRE(plan_parse(command_plan, "test", &p, &err) == TS_OK);
-  runner_asker root = {"root", 1, 0, NULL};
+  runner_asker root = {"root", 1, 0, NULL, NULL};
   int64_t run_id = 0;
   CHECK_INT(runner_start_run(svc, &p, 1, 0, &root, &run_id, &err), TS_OK);
   wait_idle(svc);
@@ -335,20 +335,27 @@ static void start_for_root_runs_the_command(void) {
 }
 #endif
 
-/* Stores a run of the command plan as if it had died mid-way: status running. */
-static int64_t store_dead_run(int by_service, int programs_allowed) {
+/* Stores a run of `plan_text` as if it had died mid-way: status running; with `by_service`,
+   the service's, with the right and the client (`owner`, may be NULL) given. */
+static int64_t store_dead_run_of(const char *plan_text, int by_service, int programs_allowed,
+                                 const store_owner *owner) {
   store *db;
   ts_err err;
   plan p;
   int64_t run_id = 0;
-  if (store_open(&db, DB, &err) != TS_OK || plan_parse(command_plan, "test", &p, &err) != TS_OK)
+  if (store_open(&db, DB, &err) != TS_OK || plan_parse(plan_text, "test", &p, &err) != TS_OK)
     return 0;
   if (experiment_start(db, &p, 1, &run_id, &err) != TS_OK)
     run_id = 0;
   if (run_id && by_service)
-    store_run_set_origin(db, run_id, programs_allowed, &err);
+    store_run_set_origin(db, run_id, programs_allowed, owner, &err);
   store_close(db);
   return run_id;
+}
+
+/* The same for the command plan. */
+static int64_t store_dead_run(int by_service, int programs_allowed) {
+  return store_dead_run_of(command_plan, by_service, programs_allowed, NULL);
 }
 
 static void foreground_run_that_died_is_not_resumed(void) {
@@ -413,7 +420,7 @@ static void resume_request_without_the_right_is_refused(void) {
   read_run(run_id, &before);
   server *svc = open_service();
   REQUIRE(svc);
-  runner_asker mallory = {"mallory", 0, 0, NULL};
+  runner_asker mallory = {"mallory", 0, 0, NULL, NULL};
   ts_err err;
   CHECK_INT(runner_resume_run(svc, run_id, &mallory, &err), TS_EDENIED);
   CHECK_STR_CONTAINS(err.text, "refused: the plan runs programs (a command benchmark)");
@@ -424,6 +431,41 @@ static void resume_request_without_the_right_is_refused(void) {
   CHECK(memcmp(&before, &after, sizeof before) == 0);
   plat_sleep_ns(200 * TS_NS_PER_MS);
   CHECK(!plat_file_exists(MARKER));
+}
+
+/* A client's resume makes the run that client's: the right and the client are stored with it,
+   replacing whom it was started for, so that a later resume at the service's start freezes as
+   the client who resumed it. */
+static void client_resume_makes_the_run_its_own(void) {
+  fresh();
+  store_owner first = {1, 1000, "", "first", 1}, second = {1, 1001, "", "second", 0};
+  int64_t run_id =
+      store_dead_run_of("name = t\nconditions = baseline\nbench = builtin-st\nreps = 1\n"
+                        "warmup = 0\nsettle = 0s\niterations = 1\nwork-scale = 0.01\n",
+                        1, 0, &first);
+  REQUIRE(run_id);
+  /* Stopped by a user: not one the service's start resumes by itself. */
+  store *db;
+  ts_err err;
+  REQUIRE(store_open(&db, DB, &err) == TS_OK);
+  CHECK_INT(
+      store_run_end(db, run_id, STORE_RUN_INTERRUPTED, "stopped", "2026-01-01T00:00:00Z", &err),
+      TS_OK);
+  store_close(db);
+  server *svc = open_service();
+  REQUIRE(svc);
+  runner_asker asker = {"second", 1, 0, NULL, &second};
+  CHECK_INT(runner_resume_run(svc, run_id, &asker, &err), TS_OK);
+  wait_idle(svc);
+  close_service(svc);
+  static store_run_row row;
+  read_run(run_id, &row);
+  CHECK_INT(row.status, STORE_RUN_FINISHED);
+  CHECK_INT(row.programs_allowed, 1);
+  CHECK_INT(row.started_for.known, 1);
+  CHECK_STR_EQ(row.started_for.name, "second");
+  CHECK(row.started_for.uid == 1001);
+  CHECK_INT(row.started_for.member, 0);
 }
 
 /* The facts of a member of group threadsoup (ThreadSoup Users) and of root (SYSTEM). */
@@ -470,7 +512,7 @@ static void imported_run_is_never_resumed(void) {
   plat_mutex_lock(&svc->lock);
   CHECK_INT(svc->runner.resume_count, 0); /* not queued at the start */
   plat_mutex_unlock(&svc->lock);
-  runner_asker root = {"root", 1, 0, NULL};
+  runner_asker root = {"root", 1, 0, NULL, NULL};
   ts_err err;
   CHECK_INT(runner_resume_run(svc, run_id, &root, &err), TS_EDENIED);
   CHECK_STR_EQ(err.text, why);
@@ -516,7 +558,7 @@ static void members_refused_resume_changes_nothing(void) {
   REQUIRE(store_open(&db, DB, &err) == TS_OK);
   REQUIRE(plan_parse(EXPORT_PLAN, "test", &p, &err) == TS_OK);
   REQUIRE(experiment_start(db, &p, 1, &run_id, &err) == TS_OK);
-  REQUIRE(store_run_set_origin(db, run_id, 1, &err) == TS_OK);
+  REQUIRE(store_run_set_origin(db, run_id, 1, NULL, &err) == TS_OK);
   REQUIRE(store_run_end(db, run_id, STORE_RUN_FINISHED, "exported to fleet-exports",
                         "2026-01-01T00:00:00Z", &err) == TS_OK);
   store_close(db);
@@ -726,6 +768,7 @@ int main(void) {
   RUN_CASE(foreground_run_that_died_is_not_resumed);
   RUN_CASE(resume_at_start_without_the_right_is_refused);
   RUN_CASE(resume_request_without_the_right_is_refused);
+  RUN_CASE(client_resume_makes_the_run_its_own);
   RUN_CASE(imported_run_is_never_resumed);
   RUN_CASE(members_refused_resume_changes_nothing);
   RUN_CASE(members_record_only_into_their_own_runs);

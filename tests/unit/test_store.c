@@ -518,29 +518,88 @@ static void migrates_schedules_to_owners(void) {
   snprintf(added.spec, sizeof added.spec, "daily 05:00");
   snprintf(added.plan_text, sizeof added.plan_text, "name = quick\n");
   added.enabled = 1;
-  added.has_owner = 1;
-  added.owner_uid = 1000;
-  snprintf(added.owner_sid, sizeof added.owner_sid, "S-1-5-21-1-2-3-1001");
-  snprintf(added.owner_name, sizeof added.owner_name, "alex");
-  added.owner_member = 1;
+  added.owner.known = 1;
+  added.owner.uid = 1000;
+  snprintf(added.owner.sid, sizeof added.owner.sid, "S-1-5-21-1-2-3-1001");
+  snprintf(added.owner.name, sizeof added.owner.name, "alex");
+  added.owner.member = 1;
   int64_t id = 0;
   CHECK_INT(store_schedule_add(s, &added, "2026-01-02T00:00:00.000Z", &id, &err), TS_OK);
   CHECK(id == 3);
   memset(rows, 0, sizeof rows);
   CHECK_INT(store_schedules(s, collect_schedule_rows, rows, &err), TS_OK);
-  CHECK_INT(rows[0].has_owner, 0);
+  CHECK_INT(rows[0].owner.known, 0);
   CHECK_INT(rows[0].programs_allowed, 0);
-  CHECK_INT(rows[1].has_owner, 0);
+  CHECK_INT(rows[1].owner.known, 0);
   CHECK_INT(rows[1].programs_allowed, 1);
-  CHECK_INT(rows[2].has_owner, 1);
-  CHECK(rows[2].owner_uid == 1000);
-  CHECK_STR_EQ(rows[2].owner_sid, "S-1-5-21-1-2-3-1001");
-  CHECK_STR_EQ(rows[2].owner_name, "alex");
-  CHECK_INT(rows[2].owner_member, 1);
+  CHECK_INT(rows[2].owner.known, 1);
+  CHECK(rows[2].owner.uid == 1000);
+  CHECK_STR_EQ(rows[2].owner.sid, "S-1-5-21-1-2-3-1001");
+  CHECK_STR_EQ(rows[2].owner.name, "alex");
+  CHECK_INT(rows[2].owner.member, 1);
   store_close(s);
   /* POSIX owners have no SID, Windows owners no uid: NULL in the file, not "" or -1. */
   CHECK_INT(raw_query(path, "SELECT count(*) FROM schedule WHERE owner_member IS NULL"), 2);
   CHECK_INT(raw_query(path, "SELECT owner_uid FROM schedule WHERE id=3"), 1000);
+  remove_db(path);
+}
+
+/* Version 18 keeps whom the service started a run for: a version-17 run has no one (it resumes
+   as before: its schedule's owner, or the stored right alone), a run marked the service's for a
+   client keeps that client, and one marked so with nobody known (a schedule added before version
+   17) has no one, NULL in the file. */
+static void migrates_runs_to_whom_they_were_started_for(void) {
+  const char *path = "store_run_owner.db";
+  old_database(path, 17,
+               "INSERT INTO run (id, plan_name, plan_text, seed, status, status_detail, "
+               "started_at, host, os, cpu, logical_cpus, version, runner, resume_at_start, "
+               "uid) VALUES (1,'quick','name = quick\n',7,'interrupted','service stopped (test); "
+               "resumes at the next start','2026-01-01T00:00:00.000Z','h','o','c',2,'0.1.0',"
+               "'service',1,'01');");
+  store *s;
+  ts_err err;
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
+  CHECK_INT(raw_query(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+  static store_run_row row;
+  CHECK_INT(store_run_get(s, 1, &row, &err), TS_OK);
+  CHECK_INT(row.started_for.known, 0);
+  CHECK_INT(row.resume_at_start, 1);
+
+  store_owner member = {1, 1000, "", "alex", 1}, windows = {1, -1, "S-1-5-21-1-2-3-1001", "ann", 0};
+  int64_t ids[3] = {0, 0, 0};
+  for (int i = 0; i < 3; i++)
+    REQUIRE(store_run_begin(s, &info, NULL, 0, &ids[i], &err) == TS_OK);
+  CHECK_INT(store_run_set_origin(s, ids[0], 0, &member, &err), TS_OK);
+  CHECK_INT(store_run_set_origin(s, ids[1], 1, &windows, &err), TS_OK);
+  store_owner none = member;
+  none.known = 0;
+  CHECK_INT(store_run_set_origin(s, ids[2], 0, &none, &err), TS_OK);
+  CHECK_INT(store_run_get(s, ids[0], &row, &err), TS_OK);
+  CHECK_INT(row.started_for.known, 1);
+  CHECK(row.started_for.uid == 1000);
+  CHECK_STR_EQ(row.started_for.sid, "");
+  CHECK_STR_EQ(row.started_for.name, "alex");
+  CHECK_INT(row.started_for.member, 1);
+  CHECK_STR_EQ(row.owner, ""); /* not the owner of a run of scores typed in */
+  CHECK_INT(store_run_get(s, ids[1], &row, &err), TS_OK);
+  CHECK_INT(row.started_for.known, 1);
+  CHECK(row.started_for.uid == -1);
+  CHECK_STR_EQ(row.started_for.sid, "S-1-5-21-1-2-3-1001");
+  CHECK_INT(row.started_for.member, 0);
+  CHECK_INT(row.programs_allowed, 1);
+  CHECK_INT(store_run_get(s, ids[2], &row, &err), TS_OK);
+  CHECK_INT(row.started_for.known, 0);
+  CHECK_INT(row.by_service, 1);
+  store_close(s);
+  /* POSIX owners have no SID, Windows owners no uid, and nobody known is NULL in all four. */
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM run WHERE owner_member IS NULL AND owner_uid "
+                            "IS NULL AND owner_sid IS NULL AND owner_name IS NULL"),
+            2);
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM run WHERE owner_sid IS NULL AND owner_uid=1000"),
+            1);
+  CHECK_INT(raw_query(path, "SELECT count(*) FROM run WHERE owner_uid IS NULL AND "
+                            "owner_sid='S-1-5-21-1-2-3-1001'"),
+            1);
   remove_db(path);
 }
 
@@ -1037,6 +1096,7 @@ int main(void) {
   RUN_CASE(migrates_quiet_journal_to_deadlines);
   RUN_CASE(migrates_runs_of_typed_in_scores_to_finished);
   RUN_CASE(migrates_schedules_to_owners);
+  RUN_CASE(migrates_runs_to_whom_they_were_started_for);
   RUN_CASE(refuses_another_programs_database);
   RUN_CASE(refuses_a_newer_database);
   RUN_CASE(opened_by_many_at_once);

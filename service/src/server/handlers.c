@@ -659,6 +659,15 @@ static char *estimate_text(server *svc, const plan *p, ts_err *err) {
   return text;
 }
 
+/* The client of `r` asking for a run; `owner` (the caller's) gets who it is, to be stored with
+   the run. */
+static runner_asker client_asker(const request *r, store_owner *owner) {
+  runner_owner_of(&r->from->peer, owner);
+  runner_asker asker = {r->from->peer.name, plat_peer_may_run_programs(&r->from->peer),
+                        r->from->peer.admin_not_elevated, &r->from->peer, owner};
+  return asker;
+}
+
 static int handle_run_start(request *r) {
   plan *p = malloc(sizeof *p);
   ts_err err;
@@ -668,8 +677,8 @@ static int handle_run_start(request *r) {
   const char *seed_text = proto_get(r->in, "seed");
   if (rc == TS_OK && seed_text)
     rc = ts_parse_u64(seed_text, "seed", &seed, &err);
-  runner_asker asker = {r->from->peer.name, plat_peer_may_run_programs(&r->from->peer),
-                        r->from->peer.admin_not_elevated, &r->from->peer};
+  store_owner owner;
+  runner_asker asker = client_asker(r, &owner);
   ts_err estimate_err;
   char *expected = rc == TS_OK ? estimate_text(r->svc, p, &estimate_err) : NULL;
   if (rc == TS_OK)
@@ -700,8 +709,8 @@ static int handle_run_resume(request *r) {
   long run_id;
   ts_err err;
   int rc = long_field(r, "run", 1, ID_MAX, &run_id, &err);
-  runner_asker asker = {r->from->peer.name, plat_peer_may_run_programs(&r->from->peer),
-                        r->from->peer.admin_not_elevated, &r->from->peer};
+  store_owner owner;
+  runner_asker asker = client_asker(r, &owner);
   if (rc == TS_OK)
     rc = runner_resume_run(r->svc, run_id, &asker, &err);
   if (rc != TS_OK)
@@ -819,10 +828,11 @@ static int plan_freezes(const plan *p) {
 
 /* Whether schedule sc's freezes are judged as the wanted one's would be, or with more right. */
 static int freezes_alike(const store_schedule *sc, const store_schedule *w) {
-  if (sc->programs_allowed && !(sc->has_owner && sc->owner_member))
+  const store_owner *have = &sc->owner, *want = &w->owner;
+  if (sc->programs_allowed && !(have->known && have->member))
     return 1;
-  return sc->has_owner && sc->owner_member == w->owner_member && sc->owner_uid == w->owner_uid &&
-         strcmp(sc->owner_sid, w->owner_sid) == 0;
+  return have->known && have->member == want->member && have->uid == want->uid &&
+         strcmp(have->sid, want->sid) == 0;
 }
 
 static int find_same_schedule(void *ctx, const store_schedule *sc) {
@@ -875,11 +885,7 @@ static int handle_schedule_add(request *r) {
     sc->grace_s = conditions.grace_s;
     sc->programs_allowed = plat_peer_may_run_programs(&r->from->peer);
     /* Who adds it: when it fires, the freeze rules judge its runs as this client's own. */
-    sc->has_owner = 1;
-    sc->owner_uid = r->from->peer.uid;
-    snprintf(sc->owner_sid, sizeof sc->owner_sid, "%s", r->from->peer.user_sid);
-    snprintf(sc->owner_name, sizeof sc->owner_name, "%s", r->from->peer.name);
-    sc->owner_member = !r->from->peer.may_run_programs; /* as the freeze rules judge it */
+    runner_owner_of(&r->from->peer, &sc->owner);
     /* A boot schedule added now is for the service's next starts, not for the start that has
        already happened (which would fire it at once, or never). */
     sc->next_due = when.kind == SCHEDULE_BOOT

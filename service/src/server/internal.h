@@ -77,6 +77,7 @@ typedef struct runner_state {
   int run_programs_allowed; /* who asked for the active job may make the service run programs;
                                -1: the run's stored right (a resume at the service's start) */
   char run_asker[64];       /* who asked, for refusals */
+  store_owner run_owner;    /* who asked, as a client's resume stores it with the run */
   plat_peer run_for;        /* whom the active run freezes programs for (runner.c's run_for_peer) */
 } runner_state;
 
@@ -155,16 +156,22 @@ typedef struct runner_asker {
   const char *name;
   int programs_allowed;
   int not_elevated; /* Windows: an administrator whose token is not elevated (refusals say so) */
-  const plat_peer *peer; /* the client who asks: a freeze freezes only what the rules let it;
-                            NULL for a schedule (then only the stored right counts) */
+  const plat_peer *peer;    /* the client who asks: a freeze freezes only what the rules let it;
+                               NULL for a schedule (then only the stored right counts) */
+  const store_owner *owner; /* who that is, stored with the run (schema 18) so that a resume at
+                               the service's start freezes as that client; NULL: nobody known */
 } runner_asker;
 
+/* Client `peer` as the store keeps an owner (a schedule's, a run's): its uid or SID, its name,
+   and whether it is a member of ThreadSoup Users (group threadsoup) and no more. */
+void runner_owner_of(const plat_peer *peer, store_owner *out);
 /* The client a run is for when that client is not there (a schedule due, a resume at the
-   service's start): `name` with the stored right; where the store knows who added schedule `sc`
-   (schema 17; NULL: none), that user's uid or SID too, so the freeze rules judge its freezes as
-   that client's own (a member's: its own programs only). Without one, the peer owns no program
-   and a member's freezes are refused (own-programs-only); root's freeze as root does. */
-void runner_absent_peer(const char *name, int programs_allowed, const store_schedule *sc,
+   service's start): `name` with the stored right; where the store knows the owner (who added
+   the schedule, schema 17; NULL or not known: none), that user's uid or SID too, so the freeze
+   rules judge its freezes as that client's own (a member's: its own programs only). Without
+   one, the peer owns no program and a member's freezes are refused (own-programs-only); root's
+   freeze as root does. */
+void runner_absent_peer(const char *name, int programs_allowed, const store_owner *owner,
                         plat_peer *out);
 /* Stores a new run of `p` (from schedule `schedule_id`, 0 = none) and starts it; a
    freeze:background condition is first resolved into the programs it stands for now

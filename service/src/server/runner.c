@@ -135,21 +135,30 @@ static void finish_run(server *svc, store *db, int64_t run_id, int rc, const ts_
 
 /* ---- whom a run freezes programs for ---- */
 
-void runner_absent_peer(const char *name, int programs_allowed, const store_schedule *sc,
+void runner_owner_of(const plat_peer *peer, store_owner *out) {
+  memset(out, 0, sizeof *out);
+  out->known = 1;
+  out->uid = peer->uid;
+  snprintf(out->sid, sizeof out->sid, "%s", peer->user_sid);
+  snprintf(out->name, sizeof out->name, "%s", peer->name);
+  out->member = !peer->may_run_programs; /* as the freeze rules judge it */
+}
+
+void runner_absent_peer(const char *name, int programs_allowed, const store_owner *owner,
                         plat_peer *out) {
   memset(out, 0, sizeof *out);
   out->pid = out->uid = out->gid = out->session = -1;
   out->privileged = 1;
   out->may_run_programs = programs_allowed > 0;
   snprintf(out->name, sizeof out->name, "%s", name);
-  if (!sc || !sc->has_owner)
+  if (!owner || !owner->known)
     return;
-  /* A member's schedule freezes what that member may: its own programs. An administrator's has
-     the right it was added with. */
-  out->uid = sc->owner_uid;
-  snprintf(out->user_sid, sizeof out->user_sid, "%s", sc->owner_sid);
-  out->may_run_programs = programs_allowed > 0 && !sc->owner_member;
-  snprintf(out->name, sizeof out->name, "%s (added by %s)", name, sc->owner_name);
+  /* A member's schedule or run freezes what that member may: its own programs. An
+     administrator's has the right it was added or started with. */
+  out->uid = owner->uid;
+  snprintf(out->user_sid, sizeof out->user_sid, "%s", owner->sid);
+  out->may_run_programs = programs_allowed > 0 && !owner->member;
+  snprintf(out->name, sizeof out->name, "%s (for %s)", name, owner->name);
 }
 
 /* The schedule `ctx` names by id (its id on the way in), copied into it when found. */
@@ -161,23 +170,38 @@ static int find_schedule(void *ctx, const store_schedule *sc) {
   return 1;
 }
 
-/* Whom a run resumed at the service's start freezes for: a run a schedule started, as that
-   schedule's owner, exactly as when it fired (scheduler.c); any other run (a client's, whose
-   client is not there, or one whose schedule was removed since) with its stored right alone. */
-static void resume_peer(store *db, int64_t schedule_id, int programs_allowed, plat_peer *out) {
-  store_schedule *sc = schedule_id ? calloc(1, sizeof *sc) : NULL;
+/* What a stored run says of whoever started it: read by the resume's checks, for the resume
+   at the service's start. */
+typedef struct resume_origin {
+  int programs_allowed;    /* the stored right */
+  int64_t schedule_id;     /* the schedule that started it; 0: none */
+  store_owner started_for; /* the client it was started (or last resumed) for; schema 18 */
+} resume_origin;
+
+/* Whom run `run_id` resumed at the service's start freezes for: the client the service started
+   it for (or a client last resumed it for), exactly as that client's own freezes were judged; a
+   run stored before that was kept (schema 18) and started by a schedule, as that schedule's
+   owner, as when it fired (scheduler.c); any other run (a foreground one, one whose schedule was
+   removed since) with its stored right alone. */
+static void resume_peer(store *db, int64_t run_id, const resume_origin *origin, plat_peer *out) {
+  char name[64];
+  if (origin->started_for.known) {
+    snprintf(name, sizeof name, "run %lld", (long long)run_id);
+    runner_absent_peer(name, origin->programs_allowed, &origin->started_for, out);
+    return;
+  }
+  store_schedule *sc = origin->schedule_id ? calloc(1, sizeof *sc) : NULL;
   ts_err err;
   int found = 0;
   if (sc) {
-    sc->id = schedule_id;
+    sc->id = origin->schedule_id;
     found = store_schedules(db, find_schedule, sc, &err) == TS_OK && sc->spec[0];
   }
-  char name[64];
   if (found)
-    snprintf(name, sizeof name, "schedule %lld", (long long)schedule_id);
+    snprintf(name, sizeof name, "schedule %lld", (long long)origin->schedule_id);
   else
     snprintf(name, sizeof name, "the service");
-  runner_absent_peer(name, programs_allowed, found ? sc : NULL, out);
+  runner_absent_peer(name, origin->programs_allowed, found ? &sc->owner : NULL, out);
   free(sc);
 }
 
@@ -228,33 +252,35 @@ static void mark_refused(store *db, int64_t run_id, const ts_err *err) {
 }
 
 /* The checks of a resume, on the stored run, for the client who asks, or (at the service's
-   start) for whoever started the run, as stored: first the run's state (finished, typed in by
-   hand, imported: refused as it is), then its programs. With `runs_now` (the runner, about to
-   run it) a refusal of its programs marks the run failed, and a client's resume makes the run
-   the service's, with that client's right; without it (a client's request being answered)
-   nothing is written. */
-static int gate_resume(const server *svc, store *db, int64_t run_id, int programs_allowed,
-                       const char *asker_name, int not_elevated, int runs_now, int *stored_right,
-                       int64_t *schedule_id, ts_err *err) {
+   start: asker->programs_allowed < 0) for whoever started the run, as stored: first the run's
+   state (finished, typed in by hand, imported: refused as it is), then its programs. With
+   `runs_now` (the runner, about to run it) a refusal of its programs marks the run failed, and a
+   client's resume makes the run the service's, with that client's right and as that client's
+   (asker->owner); without it (a client's request being answered) nothing is written. `origin`
+   (may be NULL) gets what the stored run says of whoever started it. */
+static int gate_resume(const server *svc, store *db, int64_t run_id, const runner_asker *asker,
+                       int runs_now, resume_origin *origin, ts_err *err) {
   store_run_row *row = malloc(sizeof *row);
   plan *p = malloc(sizeof *p);
   int rc = row && p ? store_run_get(db, run_id, row, err)
                     : ts_err_set(err, TS_ENOMEM, "no memory to read run %lld", (long long)run_id);
   if (rc == TS_OK)
     rc = experiment_resumable(row, err);
-  if (rc == TS_OK && stored_right)
-    *stored_right = row->programs_allowed;
-  if (rc == TS_OK && schedule_id)
-    *schedule_id = row->schedule_id;
+  if (rc == TS_OK && origin) {
+    origin->programs_allowed = row->programs_allowed;
+    origin->schedule_id = row->schedule_id;
+    origin->started_for = row->started_for;
+  }
   if (rc == TS_OK && plan_parse(row->plan_text, "the stored plan", p, err) == TS_OK) {
-    runner_asker asker = {programs_allowed < 0 ? "whoever started it" : asker_name,
-                          programs_allowed < 0 ? row->programs_allowed : programs_allowed,
-                          programs_allowed < 0 ? 0 : not_elevated, NULL};
-    rc = programs_refusal(svc, p, &asker, err);
+    int at_start = asker->programs_allowed < 0;
+    runner_asker judged = {at_start ? "whoever started it" : asker->name,
+                           at_start ? row->programs_allowed : asker->programs_allowed,
+                           at_start ? 0 : asker->not_elevated, NULL, NULL};
+    rc = programs_refusal(svc, p, &judged, err);
     if (rc != TS_OK && runs_now)
       mark_refused(db, run_id, err);
-    if (rc == TS_OK && runs_now && programs_allowed >= 0)
-      rc = store_run_set_origin(db, run_id, programs_allowed, err);
+    if (rc == TS_OK && runs_now && !at_start)
+      rc = store_run_set_origin(db, run_id, asker->programs_allowed, asker->owner, err);
   }
   free(row);
   free(p);
@@ -270,6 +296,7 @@ static int pop_resume_locked(server *svc) {
   st->run_resume = 1;
   st->run_programs_allowed = -1;
   snprintf(st->run_asker, sizeof st->run_asker, "the service");
+  memset(&st->run_owner, 0, sizeof st->run_owner); /* the stored owner stays */
   st->run_done = st->run_total = 0;
   memmove(st->resume_queue, st->resume_queue + 1,
           (size_t)--st->resume_count * sizeof st->resume_queue[0]);
@@ -286,13 +313,13 @@ static void runner_main(void *arg) {
   for (;;) {
     /* The job's fields change only on this thread while run_active is set. */
     int64_t run_id = st->run_id;
-    int stored_right = 0;
-    int64_t schedule_id = 0;
+    resume_origin origin;
+    memset(&origin, 0, sizeof origin);
+    runner_asker asker = {st->run_asker, st->run_programs_allowed, 0, NULL, &st->run_owner};
     if (rc == TS_OK && st->run_resume) /* the one gate every resume passes, where it runs */
-      rc = gate_resume(svc, db, run_id, st->run_programs_allowed, st->run_asker, 0, 1,
-                       &stored_right, &schedule_id, &err);
+      rc = gate_resume(svc, db, run_id, &asker, 1, &origin, &err);
     if (st->run_resume && st->run_programs_allowed < 0) /* a resume at the service's start */
-      resume_peer(db, schedule_id, stored_right, &st->run_for);
+      resume_peer(db, run_id, &origin, &st->run_for);
     observer.asker = &st->run_for;
     if (rc == TS_OK) {
       ts_log(TS_LOG_INFO, "run %lld %s", (long long)run_id, st->run_resume ? "resumes" : "starts");
@@ -369,7 +396,7 @@ int runner_start_run(server *svc, const plan *given, uint64_t seed, int64_t sche
     plat_mutex_lock(&svc->db_lock);
     rc = experiment_start(svc->db, p, seed, run_id, err);
     if (rc == TS_OK)
-      rc = store_run_set_origin(svc->db, *run_id, asker->programs_allowed, err);
+      rc = store_run_set_origin(svc->db, *run_id, asker->programs_allowed, asker->owner, err);
     if (rc == TS_OK && schedule_id)
       rc = store_run_set_schedule(svc->db, *run_id, schedule_id, err);
     if (rc == TS_OK && programs_refusal(svc, p, asker, err) != TS_OK) {
@@ -417,8 +444,7 @@ int runner_resume_run(server *svc, int64_t run_id, const runner_asker *asker, ts
     /* Refused here, to answer the client, without a write; the runner checks again where it
        runs. */
     plat_mutex_lock(&svc->db_lock);
-    rc = gate_resume(svc, svc->db, run_id, asker->programs_allowed, asker->name,
-                     asker->not_elevated, 0, NULL, NULL, err);
+    rc = gate_resume(svc, svc->db, run_id, asker, 0, NULL, err);
     plat_mutex_unlock(&svc->db_lock);
   }
   if (rc == TS_OK) {
@@ -426,6 +452,10 @@ int runner_resume_run(server *svc, int64_t run_id, const runner_asker *asker, ts
     svc->runner.run_resume = 1;
     svc->runner.run_programs_allowed = asker->programs_allowed;
     snprintf(svc->runner.run_asker, sizeof svc->runner.run_asker, "%s", asker->name);
+    if (asker->owner)
+      svc->runner.run_owner = *asker->owner;
+    else
+      memset(&svc->runner.run_owner, 0, sizeof svc->runner.run_owner);
     run_for_peer(asker->peer, asker->name, asker->programs_allowed, &svc->runner.run_for);
     rc = start_runner_locked(svc, err);
   }

@@ -99,8 +99,8 @@ static void fire_schedule(server *svc, store_schedule *sc, int64_t now) {
       char name[64];
       snprintf(name, sizeof name, "schedule %lld", (long long)sc->id);
       plat_peer owner;
-      runner_absent_peer(name, sc->programs_allowed, sc, &owner);
-      runner_asker asker = {name, sc->programs_allowed, 0, &owner};
+      runner_absent_peer(name, sc->programs_allowed, &sc->owner, &owner);
+      runner_asker asker = {name, sc->programs_allowed, 0, &owner, &sc->owner};
       if (rc == TS_OK)
         rc = runner_start_run(svc, p, plat_clock_ns() ^ (uint64_t)sc->id, sc->id, &asker, &run_id,
                               &err);

@@ -86,3 +86,23 @@ void kit_copy_column(sqlite3_stmt *st, int col, char *buf, size_t len) {
   const unsigned char *text = sqlite3_column_text(st, col);
   snprintf(buf, len, "%s", text ? (const char *)text : "");
 }
+
+void kit_bind_owner(sqlite3_stmt *st, int first, const store_owner *owner) {
+  if (!owner || !owner->known) {
+    for (int i = 0; i < 4; i++)
+      sqlite3_bind_null(st, first + i);
+    return;
+  }
+  kit_bind_int64_or_null(st, first, owner->uid < 0 ? -1 : owner->uid, -1);
+  kit_bind_text_or_null(st, first + 1, owner->sid[0] ? owner->sid : NULL);
+  sqlite3_bind_text(st, first + 2, owner->name, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int(st, first + 3, owner->member != 0);
+}
+
+void kit_read_owner(sqlite3_stmt *st, int first, store_owner *out) {
+  out->known = sqlite3_column_int(st, first);
+  out->uid = (long)sqlite3_column_int64(st, first + 1);
+  kit_copy_column(st, first + 2, out->sid, sizeof out->sid);
+  kit_copy_column(st, first + 3, out->name, sizeof out->name);
+  out->member = sqlite3_column_int(st, first + 4);
+}

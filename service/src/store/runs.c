@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* runs.c - runs: begun with their planned trials, ended, checkpointed, resumed, and read back with
    their trial counts.
-   Map: writing (begin, end, stop, reopen, who started it), then reading (one row per run, the
-   lists of runs). */
+   Map: writing (begin, end, stop, reopen, who started it and for whom), then reading (one row per
+   run, the lists of runs). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,14 +144,18 @@ int store_run_set_schedule(store *s, int64_t run_id, int64_t schedule_id, ts_err
   return kit_step_done(s, st, "cannot link the run to its schedule", err);
 }
 
-int store_run_set_origin(store *s, int64_t run_id, int programs_allowed, ts_err *err) {
+int store_run_set_origin(store *s, int64_t run_id, int programs_allowed, const store_owner *owner,
+                         ts_err *err) {
   sqlite3_stmt *st;
-  int rc =
-      kit_prepare(s, "UPDATE run SET runner='service', programs_allowed=? WHERE id=?", &st, err);
+  int rc = kit_prepare(s,
+                       "UPDATE run SET runner='service', programs_allowed=?, (" KIT_OWNER_COLUMNS
+                       ") = (?,?,?,?) WHERE id=?",
+                       &st, err);
   if (rc != TS_OK)
     return rc;
   sqlite3_bind_int(st, 1, programs_allowed != 0);
-  sqlite3_bind_int64(st, 2, run_id);
+  kit_bind_owner(st, 2, owner);
+  sqlite3_bind_int64(st, 6, run_id);
   return kit_step_done(s, st, "cannot record who started the run", err);
 }
 
@@ -163,8 +167,9 @@ int store_run_set_origin(store *s, int64_t run_id, int programs_allowed, ts_err 
   "r.finished_at, r.host, r.os, r.cpu, count(t.id), coalesce(sum(t.status='done'),0), "            \
   "coalesce(sum(t.status='failed'),0), r.resume_at_start, r.runner='service', "                    \
   "r.programs_allowed, r.logical_cpus, r.uid, r.machine_id, r.memory_bytes, r.imported_from, "     \
-  "r.imported_at, r.owner, r.version, coalesce(r.schedule_id,0) FROM run r "                       \
-  "LEFT JOIN trial t ON t.run_id=r.id"
+  "r.imported_at, r.owner, r.version, coalesce(r.schedule_id,0), " KIT_OWNER_SELECT(               \
+      "r.") " FROM run r "                                                                         \
+            "LEFT JOIN trial t ON t.run_id=r.id"
 
 static int read_run_row(store *s, sqlite3_stmt *st, store_run_row *out, ts_err *err) {
   memset(out, 0, sizeof *out);
@@ -204,6 +209,7 @@ static int read_run_row(store *s, sqlite3_stmt *st, store_run_row *out, ts_err *
   kit_copy_column(st, 23, out->owner, sizeof out->owner);
   kit_copy_column(st, 24, out->version, sizeof out->version);
   out->schedule_id = sqlite3_column_int64(st, 25);
+  kit_read_owner(st, 26, &out->started_for);
   return TS_OK;
 }
 

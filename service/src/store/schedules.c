@@ -14,8 +14,8 @@ int store_schedule_add(store *s, const store_schedule *sc, const char *created_a
                      one leaves its events, see store_schedule_remove, and its runs), so
                      "schedule 3" in a log, an event or a run names one schedule forever. */
                   "INSERT INTO schedule (id, spec, plan_text, require_ac, require_idle_s, "
-                  "grace_s, next_due, enabled, created_at, programs_allowed, owner_uid, "
-                  "owner_sid, owner_name, owner_member) VALUES (1 + max("
+                  "grace_s, next_due, enabled, created_at, programs_allowed, " KIT_OWNER_COLUMNS
+                  ") VALUES (1 + max("
                   "coalesce((SELECT max(id) FROM schedule), 0), "
                   "coalesce((SELECT max(schedule_id) FROM schedule_event), 0), "
                   "coalesce((SELECT max(schedule_id) FROM run), 0)),?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -34,18 +34,7 @@ int store_schedule_add(store *s, const store_schedule *sc, const char *created_a
   sqlite3_bind_int(st, 7, sc->enabled);
   sqlite3_bind_text(st, 8, created_at, -1, SQLITE_TRANSIENT);
   sqlite3_bind_int(st, 9, sc->programs_allowed != 0);
-  if (sc->has_owner) {
-    if (sc->owner_uid >= 0)
-      sqlite3_bind_int64(st, 10, sc->owner_uid);
-    else
-      sqlite3_bind_null(st, 10);
-    kit_bind_text_or_null(st, 11, sc->owner_sid[0] ? sc->owner_sid : NULL);
-    sqlite3_bind_text(st, 12, sc->owner_name, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int(st, 13, sc->owner_member != 0);
-  } else {
-    for (int column = 10; column <= 13; column++)
-      sqlite3_bind_null(st, column);
-  }
+  kit_bind_owner(st, 10, &sc->owner);
   rc = kit_step_done(s, st, "cannot store the schedule", err);
   if (rc == TS_OK)
     *id = sqlite3_last_insert_rowid(s->db);
@@ -61,9 +50,7 @@ int store_schedules(store *s, int (*fn)(void *ctx, const store_schedule *sc), vo
                   "coalesce(s.next_due, 0), s.enabled, coalesce((SELECT e.what || ' ' || e.at || "
                   "coalesce(' run ' || e.run_id, '') || coalesce(': ' || e.detail, '') FROM "
                   "schedule_event e WHERE e.schedule_id=s.id ORDER BY e.id DESC LIMIT 1), ''), "
-                  "s.programs_allowed, s.owner_member IS NOT NULL, coalesce(s.owner_uid, -1), "
-                  "coalesce(s.owner_sid, ''), coalesce(s.owner_name, ''), "
-                  "coalesce(s.owner_member, 1) FROM schedule s ORDER BY s.id",
+                  "s.programs_allowed, " KIT_OWNER_SELECT("s.") " FROM schedule s ORDER BY s.id",
                   &st, err);
   if (rc != TS_OK)
     return rc;
@@ -84,11 +71,7 @@ int store_schedules(store *s, int (*fn)(void *ctx, const store_schedule *sc), vo
     sc->enabled = sqlite3_column_int(st, 7);
     kit_copy_column(st, 8, sc->last_event, sizeof sc->last_event);
     sc->programs_allowed = sqlite3_column_int(st, 9);
-    sc->has_owner = sqlite3_column_int(st, 10);
-    sc->owner_uid = (long)sqlite3_column_int64(st, 11);
-    kit_copy_column(st, 12, sc->owner_sid, sizeof sc->owner_sid);
-    kit_copy_column(st, 13, sc->owner_name, sizeof sc->owner_name);
-    sc->owner_member = sqlite3_column_int(st, 14);
+    kit_read_owner(st, 10, &sc->owner);
     if (fn(ctx, sc) != 0) {
       rc = SQLITE_DONE;
       break;

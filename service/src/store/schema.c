@@ -213,6 +213,16 @@ static const char *const migrations[] = {
     "ALTER TABLE schedule ADD COLUMN owner_sid TEXT;\n"
     "ALTER TABLE schedule ADD COLUMN owner_name TEXT;\n"
     "ALTER TABLE schedule ADD COLUMN owner_member INTEGER CHECK (owner_member IN (0, 1));\n",
+    /* 18: whom the service started a run for, with the same four columns a schedule keeps: the
+       client that asked (run-start, or run-resume, which makes the run that client's), or the
+       schedule's owner; so a run the service resumes at its next start freezes as that client's
+       own did. All NULL for foreground runs, imported runs (an export file never carries them)
+       and runs from before version 18: those resume with the stored right alone, or as their
+       schedule's owner. Not the `owner` of version 13, who made a run of scores typed in. */
+    "ALTER TABLE run ADD COLUMN owner_uid INTEGER;\n"
+    "ALTER TABLE run ADD COLUMN owner_sid TEXT;\n"
+    "ALTER TABLE run ADD COLUMN owner_name TEXT;\n"
+    "ALTER TABLE run ADD COLUMN owner_member INTEGER CHECK (owner_member IN (0, 1));\n",
 };
 
 int schema_migration_count(void) { return (int)(sizeof migrations / sizeof migrations[0]); }

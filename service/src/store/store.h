@@ -15,7 +15,7 @@
 typedef struct store store;
 
 /* The newest schema this build knows; `PRAGMA user_version` of a ThreadSoup database. */
-#define STORE_SCHEMA_VERSION 17
+#define STORE_SCHEMA_VERSION 18
 /* `PRAGMA application_id` of every ThreadSoup database: "TSup". */
 #define STORE_APPLICATION_ID 0x54537570
 
@@ -250,6 +250,17 @@ int store_run_placement(store *s, int64_t run_id,
 int store_run_trials(store *s, int64_t run_id, int (*fn)(void *ctx, const store_trial_row *row),
                      void *ctx, ts_err *err);
 
+/* The client a schedule or a run is for (the owner_* columns): whose programs its freezes may
+   freeze when that client is not there. */
+typedef struct store_owner {
+  int known;                   /* 0: none stored (a row from before its version, a foreground
+                                  run, an imported run); the fields below are then empty */
+  long uid;                    /* POSIX uid; -1 on Windows */
+  char sid[PLAT_SID_TEXT_MAX]; /* Windows user SID; "" on POSIX */
+  char name[64];               /* for logs */
+  int member;                  /* 1: a member of ThreadSoup Users (group threadsoup) and no more */
+} store_owner;
+
 /* The most logical CPUs a run's machine is believed to have had: Windows' and Linux's limits
    are in the thousands; a larger stored count is damaged or forged. */
 #define STORE_LOGICAL_CPUS_MAX 65536
@@ -281,7 +292,9 @@ typedef struct store_run_row {
   char imported_at[32];
   char owner[64];   /* the client who made a run of scores typed in through the service; "" else */
   char version[32]; /* the ThreadSoup version that began the run */
-  int64_t schedule_id; /* the schedule that started it; 0 when none did */
+  int64_t schedule_id;     /* the schedule that started it; 0 when none did */
+  store_owner started_for; /* the client the service started (or a client resumed) it for, or
+                              its schedule's owner (schema 18); not known otherwise */
 } store_run_row;
 
 /* Every function that reads runs fails with TS_ESTORE when a run's status is not one this build
@@ -387,13 +400,9 @@ typedef struct store_schedule {
   int enabled;
   char last_event[160]; /* "started run 7 at …", "missed …", or "" */
   int programs_allowed; /* 1: added by a client that may make the service run programs */
-  /* Who added it (schema 17), whose programs its runs' freezes may freeze; has_owner 0 for a
+  /* Who added it (schema 17), whose programs its runs' freezes may freeze; not known for a
      schedule added before, which has the right above alone. */
-  int has_owner;
-  long owner_uid;                    /* POSIX uid; -1 on Windows */
-  char owner_sid[PLAT_SID_TEXT_MAX]; /* Windows user SID; "" on POSIX */
-  char owner_name[64];
-  int owner_member; /* 1: a member of ThreadSoup Users (group threadsoup) and no more */
+  store_owner owner;
 } store_schedule;
 
 int store_schedule_add(store *s, const store_schedule *schedule, const char *created_at,
@@ -410,8 +419,10 @@ int store_schedule_event(store *s, int64_t id, store_schedule_outcome what, int6
                          const char *detail, const char *at, ts_err *err);
 int store_run_set_schedule(store *s, int64_t run_id, int64_t schedule_id, ts_err *err);
 /* Marks a run as the service's (it resumes at the service's next start when cut short) and
-   records whether whoever asked may make the service run programs. */
-int store_run_set_origin(store *s, int64_t run_id, int programs_allowed, ts_err *err);
+   records whether whoever asked may make the service run programs, and who that was (`owner`;
+   NULL or not known: nobody known, as for a run stored before schema 18). */
+int store_run_set_origin(store *s, int64_t run_id, int programs_allowed, const store_owner *owner,
+                         ts_err *err);
 /* Ends a run that must not run: status failed with `detail` (the reason), resume_at_start off. */
 int store_run_refuse(store *s, int64_t run_id, const char *detail, const char *at, ts_err *err);
 /* Runs that did not finish (status running or interrupted), oldest first; resume_at_start tells

@@ -42,6 +42,19 @@ void kit_bind_int64_or_null(sqlite3_stmt *st, int i, int64_t value, int64_t unkn
 /* Copies a text column into buf; "" for NULL. */
 void kit_copy_column(sqlite3_stmt *st, int col, char *buf, size_t len);
 
+/* The owner columns of a row (schedule.owner_*, run.owner_*), in the order kit_bind_owner binds
+   them. */
+#define KIT_OWNER_COLUMNS "owner_uid, owner_sid, owner_name, owner_member"
+/* What kit_read_owner reads, in its order, from the owner columns of table alias `t` ("s."). */
+#define KIT_OWNER_SELECT(t)                                                                        \
+  t "owner_member IS NOT NULL, coalesce(" t "owner_uid, -1), coalesce(" t "owner_sid, ''), "       \
+    "coalesce(" t "owner_name, ''), coalesce(" t "owner_member, 1)"
+/* Binds the four KIT_OWNER_COLUMNS from parameter `first` on: NULL where not known (a POSIX
+   owner has no SID, a Windows one no uid); all NULL for no owner (NULL or not known). */
+void kit_bind_owner(sqlite3_stmt *st, int first, const store_owner *owner);
+/* Reads the five KIT_OWNER_SELECT columns from column `first` on. */
+void kit_read_owner(sqlite3_stmt *st, int first, store_owner *out);
+
 /* ---- statuses.c: the enums of store.h and their texts in the database ----------------------- */
 
 typedef struct status_list {
