@@ -23,7 +23,9 @@
 #define REPORT "freeze-cost-report.txt"
 #define BUSY_COUNT "freeze-cost-busy.count" /* the busy helper's own rate */
 #define WAKEUPS_PER_S 5000
-#define DETECTABLE_MAX_PCT 25.0
+/* The widest effect a run may only be able to detect and still be asked for the busy helper's
+   verdict: the helper cost 11 to 43 % in real runs here (2-core VM, natively and under Wine). */
+#define DETECTABLE_MAX_PCT 15.0
 /* The least of the busy helper's 5,000 wake-ups a second its census may count: on a machine whose
    other work keeps its threads waiting it falls behind (and then wakes at the rate from there):
    1,158 were counted beside builds using 86 % of a 2-core VM, so a tenth is the floor. The idle
@@ -205,7 +207,7 @@ static void busy_costs_and_idle_does_not(void) {
     /* No quiet gate: the busy helper is what it would wait for. */
     fprintf(f,
             "name = freeze-cost\nconditions = baseline, %s, %s\nbench = builtin-st\n"
-            "work-scale = 0.1\nreps = 10\nwarmup = 1\nsettle = 500ms\nquiet-cpu = off\n"
+            "work-scale = 0.1\nreps = 16\nwarmup = 1\nsettle = 500ms\nquiet-cpu = off\n"
             "margin = 10%%\n",
             busy_cond, idle_cond);
     fclose(f);
@@ -282,11 +284,17 @@ static void busy_costs_and_idle_does_not(void) {
   /* How often the busy helper woke: the census's count, else (Wine) the helper's own. */
   double woke = switches_counted ? busy_wakeups : busy_own;
   int starved = woke < BUSY_STARVED_BELOW;
-  if (!strstr(busy_line, "faster") && (detectable > DETECTABLE_MAX_PCT || starved)) {
+  /* The helper's cost depends on where the scheduler puts its wakers beside the benchmark: an
+     inconclusive gain smaller than what the run could detect is a cost this run could not see
+     (11 % once, natively, where it could detect +-13 %), not a freeze that changed nothing. */
+  const char *open_at = strstr(busy_line, "inconclusive: ");
+  double open_gain = open_at ? atof(open_at + strlen("inconclusive: ")) : 0;
+  int unseen = open_gain > 0 && open_gain < detectable;
+  if (!strstr(busy_line, "faster") && (detectable > DETECTABLE_MAX_PCT || starved || unseen)) {
     printf("SKIP: this machine is too busy to see the helper's cost: the run could detect "
-           "only +-%.1f %% (the test needs %.0f %%), and the helper woke %.0f times a second "
-           "by %s (starved below %.0f)\n",
-           detectable, DETECTABLE_MAX_PCT, woke,
+           "only +-%.1f %% (the test needs %.0f %%, and the gain was %+.1f %%), and the helper "
+           "woke %.0f times a second by %s (starved below %.0f)\n",
+           detectable, DETECTABLE_MAX_PCT, open_gain, woke,
            switches_counted ? "the census's count" : "its own count", BUSY_STARVED_BELOW);
     skipped = 1;
     return;
