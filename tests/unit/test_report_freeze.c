@@ -2,7 +2,8 @@
 /* test_report_freeze.c - the reports' frozen programs on stored runs made through the store API: a
    cost run whose slowdown is 0.4 % per 1,000 wake-ups/s, and a freeze run with a program that
    costs, one within the margin and one not determined; the predictions against hand-computed
-   numbers, the verdicts, the advice, and the section in text, CSV, JSON and HTML. */
+   numbers, the verdicts, the advice, the section in text, CSV, JSON and HTML, and the programs'
+   counts without the warm-up. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,6 +250,53 @@ static void a_running_program_gets_its_costs(void) {
   report_data_free(frozen);
 }
 
+/* The program counts leave the warm-up out, as the census table does: a warm-up counted 9,000
+   wake-ups a second, the two baseline trials 5,000 and 6,000, so the median is 5,500 (6,000 with
+   the warm-up), and the threads' 2 (3 with it). Read without and with the trials' list. */
+static void warmups_are_not_counted(void) {
+  ts_err err;
+  plan p;
+  CHECK_INT(plan_preset("quick", &p, &err), TS_OK);
+  CHECK_INT(plan_set(&p, "conditions", "baseline, freeze:busy", &err), TS_OK);
+  CHECK_INT(plan_set(&p, "reps", "2", &err), TS_OK);
+  char text[PLAN_FORMAT_MAX];
+  plan_format(&p, text, sizeof text);
+  store_run_info info = {p.name, text, 3, "2026-01-01T00:00:00.000Z", "host", "Linux", "cpu", 2,
+                         "1.0",  NULL, 0};
+  store_trial_plan trials[] = {{1, 0, "baseline", "builtin-st", 0},
+                               {2, 1, "baseline", "builtin-st", 0},
+                               {3, 1, "freeze:busy", "builtin-st", 0},
+                               {4, 2, "freeze:busy", "builtin-st", 0},
+                               {5, 2, "baseline", "builtin-st", 0}};
+  int64_t run_id = 0;
+  REQUIRE(store_run_begin(no_cost_db, &info, trials, 5, &run_id, &err) == TS_OK);
+  static const double wakeups[] = {9000, 5000, NAN, NAN, 6000}, threads[] = {3, 2, NAN, NAN, 2};
+  for (int i = 0; i < 5; i++) {
+    store_metric m[2] = {{"program.busy.switches_per_s", wakeups[i]},
+                         {"program.busy.threads", threads[i]}};
+    CHECK_INT(test_finish_trial(no_cost_db, trials[i].id, trials[i].condition[0] == 'b' ? 100 : 102,
+                                isnan(wakeups[i]) ? 0 : 2, m, &err),
+              TS_OK);
+  }
+  CHECK_INT(
+      store_run_end(no_cost_db, run_id, STORE_RUN_FINISHED, NULL, "2026-01-01T00:02:00.000Z", &err),
+      TS_OK);
+  static const int flags[] = {REPORT_WITH_RUN | REPORT_WITH_STATS,
+                              REPORT_WITH_RUN | REPORT_WITH_STATS | REPORT_WITH_TRIALS};
+  for (int k = 0; k < 2; k++) {
+    report_data *r;
+    REQUIRE(report_data_load(no_cost_db, run_id, NULL, flags[k], &r, &err) == TS_OK);
+    report_freeze *f = NULL;
+    REQUIRE(report_freeze_compute(no_cost_db, r, &f, &err) == TS_OK);
+    REQUIRE(f->row_count == 1);
+    fprintf(stderr, "  read %s the trials: %.0f wake-ups/s, %.0f threads\n", k ? "with" : "without",
+            f->rows[0].wakeups_per_s, f->rows[0].threads);
+    CHECK(f->rows[0].wakeups_per_s == 5500 && f->rows[0].threads == 2);
+    report_freeze_free(f);
+    report_data_free(r);
+  }
+}
+
 int main(void) {
   remove_db("test_report_freeze.db");
   remove_db("test_report_freeze_alone.db");
@@ -270,6 +318,7 @@ int main(void) {
   RUN_CASE(csv_json_and_html_carry_the_section);
   RUN_CASE(without_a_cost_run_nothing_is_predicted);
   RUN_CASE(a_running_program_gets_its_costs);
+  RUN_CASE(warmups_are_not_counted);
   store_close(db);
   store_close(no_cost_db);
   return check_summary();

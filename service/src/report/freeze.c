@@ -124,19 +124,46 @@ int report_freeze_prediction_text(const report_cost_prediction *p, char *buf, si
 }
 
 /* The program counts of one freeze row: the medians over the run's trials of each program's
-   census metrics, summed. */
+   census metrics, summed; warm-ups left out, as the census table leaves them out. */
 typedef struct freeze_counts {
   const char *names[8];
   int count;
   double *values; /* [trial][2 * program + k], k 0: switches/s, 1: threads; NaN: not counted */
   size_t trials, cap;
   int64_t last_trial;
+  int64_t *warmups; /* the ids of the warm-up trials (block 0) */
+  size_t warmup_count, warmup_cap;
   int out_of_memory;
 } freeze_counts;
 
+static int note_warmup(void *ctx, const store_trial_row *row) {
+  freeze_counts *fc = ctx;
+  if (row->block != 0)
+    return 0;
+  if (fc->warmup_count == fc->warmup_cap) {
+    size_t cap = fc->warmup_cap ? fc->warmup_cap * 2 : 8;
+    int64_t *more = realloc(fc->warmups, cap * sizeof *more);
+    if (!more) {
+      fc->out_of_memory = 1;
+      return 1;
+    }
+    fc->warmups = more;
+    fc->warmup_cap = cap;
+  }
+  fc->warmups[fc->warmup_count++] = row->id;
+  return 0;
+}
+
+static int is_warmup(const freeze_counts *fc, int64_t trial_id) {
+  for (size_t i = 0; i < fc->warmup_count; i++)
+    if (fc->warmups[i] == trial_id)
+      return 1;
+  return 0;
+}
+
 static int count_metric(void *ctx, int64_t trial_id, const char *name, double value) {
   freeze_counts *fc = ctx;
-  if (strncmp(name, "program.", 8) != 0)
+  if (strncmp(name, "program.", 8) != 0 || is_warmup(fc, trial_id))
     return 0;
   for (int i = 0; i < fc->count; i++) {
     size_t n = strlen(fc->names[i]);
@@ -169,12 +196,6 @@ static int count_metric(void *ctx, int64_t trial_id, const char *name, double va
   return 0;
 }
 
-static int no_trial(void *ctx, const store_trial_row *row) {
-  (void)ctx;
-  (void)row;
-  return 1;
-}
-
 static int compare_doubles(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
@@ -193,11 +214,11 @@ static double median_of(const freeze_counts *fc, int j, double *scratch) {
 }
 
 static int count_programs(store *s, const report_data *r, report_freeze_row *row, ts_err *err) {
-  freeze_counts fc = {{0}, row->program_count, NULL, 0, 0, 0, 0};
+  freeze_counts fc = {{0}, row->program_count, NULL, 0, 0, 0, NULL, 0, 0, 0};
   for (int i = 0; i < row->program_count; i++)
     fc.names[i] = row->programs[i];
   row->wakeups_per_s = row->threads = NAN;
-  int rc = report_each_trial(s, r, no_trial, count_metric, &fc, err);
+  int rc = report_each_trial(s, r, note_warmup, count_metric, &fc, err);
   double *scratch = fc.trials ? malloc(fc.trials * sizeof *scratch) : NULL;
   if (rc == TS_OK && (fc.out_of_memory || (fc.trials && !scratch)))
     rc = ts_err_set(err, TS_ENOMEM, "no memory for the frozen programs' counts");
@@ -211,6 +232,7 @@ static int count_programs(store *s, const report_data *r, report_freeze_row *row
   }
   free(scratch);
   free(fc.values);
+  free(fc.warmups);
   return rc;
 }
 
