@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* test_engine_sleep.c - the sleep scenario starts exactly N threads and stops every one of them,
-   counted by the operating system (/proc or a Toolhelp snapshot), not by our own bookkeeping. */
+   counted by the operating system (/proc or a Toolhelp snapshot), not by our own bookkeeping, on
+   stacks that are one block. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "check.h"
 #include "engine/engine.h"
 #include "threadsoup/plat.h"
@@ -142,6 +147,105 @@ static void crew_starts_exactly_n_and_cleans_up_a_refusal(void) {
   CHECK_INT(os_threads_settled(before), before);
 }
 
+/* ---- the threads' stacks: one block for a load ---- */
+
+#define STACKED 64
+
+typedef struct stacked {
+  plat_thread thread;
+  uintptr_t local; /* where a local variable of the thread lay */
+  int ran;
+} stacked;
+
+static void note_local(void *arg) {
+  stacked *t = arg;
+  volatile char here = 1;
+  t->local = (uintptr_t)&here;
+  t->ran = here;
+}
+
+/* Threads started on a block of stacks run, one per stack, and are joined before it is freed;
+   POSIX: each thread's locals lie in its own stack of one mapping (no two share one, and all lie
+   within the block's span). A stack that does not exist is refused by name, and an injected
+   refusal is the OS's, as for any thread. */
+static void threads_run_on_a_block_of_stacks(void) {
+  plat_stacks *stacks = NULL;
+  ts_err err;
+  size_t stack_bytes = plat_thread_min_stack();
+  REQUIRE(plat_stacks_create(STACKED, 0, &stacks, &err) == TS_OK);
+  static stacked t[STACKED];
+  memset(t, 0, sizeof t);
+  for (size_t i = 0; i < STACKED; i++)
+    REQUIRE(plat_thread_start_on(&t[i].thread, stacks, i, note_local, &t[i], &err) == TS_OK);
+  for (size_t i = 0; i < STACKED; i++)
+    plat_thread_join(t[i].thread);
+  uintptr_t low = UINTPTR_MAX, high = 0;
+  int ran = 0;
+  for (size_t i = 0; i < STACKED; i++) {
+    ran += t[i].ran;
+    low = t[i].local < low ? t[i].local : low;
+    high = t[i].local > high ? t[i].local : high;
+  }
+  CHECK_INT(ran, STACKED);
+#ifndef _WIN32
+  fprintf(stderr, "  %d threads' locals span %.1f KiB (%d stacks of %zu KiB)\n", STACKED,
+          (double)(high - low) / 1024, STACKED, stack_bytes / 1024);
+  CHECK(high - low < (uintptr_t)STACKED * stack_bytes);
+  for (size_t i = 0; i < STACKED; i++)
+    for (size_t j = i + 1; j < STACKED; j++) {
+      uintptr_t apart = t[i].local > t[j].local ? t[i].local - t[j].local : t[j].local - t[i].local;
+      CHECK(apart >= stack_bytes / 2); /* the same place in stacks a stack apart */
+    }
+#else
+  (void)stack_bytes;
+#endif
+  plat_thread extra;
+  CHECK_INT(plat_thread_start_on(&extra, stacks, STACKED, note_local, &t[0], &err), TS_EINVAL);
+  CHECK_STR_CONTAINS(err.text, "stack 65 of 64 does not exist");
+  plat_fault_inject(PLAT_FAULT_THREAD_START, 0, -1);
+  CHECK_INT(plat_thread_start_on(&extra, stacks, 0, note_local, &t[0], &err), TS_EOS);
+  plat_fault_inject(PLAT_FAULT_THREAD_START, -1, -1);
+  CHECK_STR_CONTAINS(err.text, "the OS refused a new thread");
+  plat_stacks_free(stacks);
+  plat_stacks_free(NULL);
+  CHECK_INT(plat_stacks_create(0, 0, &stacks, &err), TS_EINVAL);
+  CHECK(stacks == NULL);
+}
+
+#ifndef _WIN32
+/* The process's memory mappings (/proc/self/maps lines); -1 when unreadable. */
+static long mapping_count(void) {
+  FILE *f = fopen("/proc/self/maps", "r");
+  if (!f)
+    return -1;
+  long n = 0;
+  int c;
+  while ((c = fgetc(f)) != EOF)
+    n += c == '\n';
+  fclose(f);
+  return n;
+}
+
+/* A load's 3,000 sleepers sit in one stack mapping: the process gains a few mappings, not the
+   6,000 that a stack and a guard page each would add, and loses them again at the stop. */
+static void a_load_maps_its_stacks_once(void) {
+  long before = mapping_count();
+  REQUIRE(before > 0);
+  load_spec spec;
+  ts_err err;
+  CHECK_INT(load_spec_parse("sleep:3000@300ms", &spec, &err), TS_OK);
+  load *l = NULL;
+  REQUIRE(load_start(&spec, NULL, &l, &err) == TS_OK);
+  long during = mapping_count();
+  load_stop(l);
+  long after = mapping_count();
+  fprintf(stderr, "  mappings: %ld before, %ld with 3,000 sleepers, %ld after\n", before, during,
+          after);
+  CHECK(during - before < 50);
+  CHECK(after - before < 20);
+}
+#endif
+
 static void raise_after_20ms(void *arg) {
   plat_sleep_ns(20 * TS_NS_PER_MS);
   plat_cancel_raise(arg);
@@ -191,5 +295,9 @@ int main(void) {
   RUN_CASE(stop_wakes_sleepers_at_once);
   RUN_CASE(crew_starts_exactly_n_and_cleans_up_a_refusal);
   RUN_CASE(cancel_stops_a_crew_start);
+  RUN_CASE(threads_run_on_a_block_of_stacks);
+#ifndef _WIN32
+  RUN_CASE(a_load_maps_its_stacks_once);
+#endif
   return check_summary();
 }

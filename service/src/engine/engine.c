@@ -145,6 +145,7 @@ typedef struct thread_start {
   char *slots;
   size_t slot_size;
   plat_thread_fn fn;
+  plat_stacks *stacks; /* NULL: each thread gets a stack of its own */
   uint64_t began;
   atomic_long running;
   int interrupted;
@@ -155,7 +156,8 @@ static int start_one_thread(void *ctx, long i, ts_err *err) {
   plat_thread *thread = (plat_thread *)(void *)(ts->slots + (size_t)i * ts->slot_size);
   int rc = load_ramp_pause(ts->part, ts->cancel, ts->began, i)
                ? ts_err_set(err, TS_EINTERRUPTED, "interrupted")
-               : plat_thread_start(thread, ts->part->stack_bytes, ts->fn, thread, err);
+           : ts->stacks ? plat_thread_start_on(thread, ts->stacks, (size_t)i, ts->fn, thread, err)
+                        : plat_thread_start(thread, ts->part->stack_bytes, ts->fn, thread, err);
   if (rc != TS_OK)
     memset(thread, 0, sizeof *thread); /* a slot without a thread: stopping skips it */
   else
@@ -164,12 +166,18 @@ static int start_one_thread(void *ctx, long i, ts_err *err) {
 }
 
 int load_start_threads(const load_part *part, const plat_cancel *cancel, void *slots,
-                       size_t slot_size, plat_thread_fn fn, long *started, ts_err *err) {
+                       size_t slot_size, plat_thread_fn fn, plat_stacks **stacks, long *started,
+                       ts_err *err) {
+  /* One mapping for all the stacks where it can be had; where not, a stack each, as any thread. */
+  ts_err no_stacks;
+  if (plat_stacks_create((size_t)part->count, part->stack_bytes, stacks, &no_stacks) != TS_OK)
+    *stacks = NULL;
   thread_start ts = {.part = part,
                      .cancel = cancel,
                      .slots = slots,
                      .slot_size = slot_size,
                      .fn = fn,
+                     .stacks = *stacks,
                      .began = plat_clock_ns()};
   atomic_init(&ts.running, 0);
   /* A ramp paces the creations: one creator keeps its order. */

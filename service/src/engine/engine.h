@@ -203,12 +203,15 @@ int load_timer_probe_run(plat_resolution resolution, int samples, load_timer_pro
 
 /* Starts part->count threads, each running fn on its own slot: `slots` holds part->count records
    of `slot_size` bytes, each beginning with a plat_thread. Honours --stack and --ramp; without a
-   ramp a large count is started by a crew (load_crew_run). *started tells how many slots were
+   ramp a large count is started by a crew (load_crew_run). The threads' stacks are one block
+   (plat_stacks, NULL where none could be had), which *stacks receives also on failure: the caller
+   frees it with plat_stacks_free once every thread is joined. *started tells how many slots were
    handed a thread, also on failure (the caller stops those): a slot whose start was refused or
    interrupted is left without one (load_slot_started), and may lie among slots with threads when
    a crew started them. */
 int load_start_threads(const load_part *part, const plat_cancel *cancel, void *slots,
-                       size_t slot_size, plat_thread_fn fn, long *started, ts_err *err);
+                       size_t slot_size, plat_thread_fn fn, plat_stacks **stacks, long *started,
+                       ts_err *err);
 /* Whether a slot of load_start_threads holds a thread; stopping skips those that do not. */
 int load_slot_started(const void *slot);
 

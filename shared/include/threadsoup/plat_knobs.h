@@ -6,6 +6,8 @@
 #ifndef THREADSOUP_PLAT_KNOBS_H
 #define THREADSOUP_PLAT_KNOBS_H
 
+#include <stdint.h>
+
 /* Each knob is off until a test sets it, and then the code does what the knob says instead of
    what it does on a real machine. Text and number knobs are set before the code that reads them
    runs (no lock); refusal knobs may change while threads call the site (atomics). */
@@ -46,6 +48,10 @@ typedef enum plat_knob {
   PLAT_KNOB_ASLEEP_S,              /* the service's wall clock (schedules, quiet mode's deadline)
                                       reads this many seconds ahead: the machine slept that long
                                       while the scheduler's wait stood still */
+  PLAT_KNOB_MACHINE_BUSY_PERMILLE, /* plat_machine_cpu_ns reads the machine this busy (per mille,
+                                      as one CPU timed by the monotonic clock) instead of
+                                      /proc/stat or GetSystemTimes: a machine exactly as quiet or
+                                      busy as a test of the quiet gate needs */
   PLAT_KNOBS
 } plat_knob;
 
@@ -74,5 +80,9 @@ long plat_knob_number(plat_knob knob, long otherwise);
 void plat_fault_inject(plat_fault_site site, long successes, long refusals);
 /* Counts one call at `site`; 1 when that call must be refused. */
 int plat_fault_due(plat_fault_site site);
+
+/* For plat_machine_cpu_ns: 1 when machine-busy-permille is set, with the readings it makes at
+   `now_ns` (plat_clock_ns) of a machine that reads as one CPU that busy. */
+int plat_machine_busy_injected(uint64_t now_ns, uint64_t *busy_ns, uint64_t *total_ns);
 
 #endif

@@ -42,6 +42,7 @@ static knob_row knobs[PLAT_KNOBS] = {
     [PLAT_KNOB_QUIET_CONFIRM_WAIT_MS] = {.name = "quiet-confirm-wait-ms", .kind = KNOB_NUMBER},
     [PLAT_KNOB_INHIBIT_PROGRAM] = {.name = "inhibit-program", .kind = KNOB_TEXT},
     [PLAT_KNOB_ASLEEP_S] = {.name = "asleep-s", .kind = KNOB_NUMBER},
+    [PLAT_KNOB_MACHINE_BUSY_PERMILLE] = {.name = "machine-busy-permille", .kind = KNOB_NUMBER},
 };
 
 const char *plat_knob_name(plat_knob knob) {
@@ -97,4 +98,14 @@ int plat_fault_due(plat_fault_site site) {
   long first = atomic_load(&k->first_refused);
   long end = atomic_load(&k->end_refused);
   return call >= first && (end < 0 || call < end);
+}
+
+int plat_machine_busy_injected(uint64_t now_ns, uint64_t *busy_ns, uint64_t *total_ns) {
+  long permille = plat_knob_number(PLAT_KNOB_MACHINE_BUSY_PERMILLE, -1);
+  if (permille < 0)
+    return 0;
+  /* One CPU's time since the clock's start, of which the knob's share was busy. */
+  *total_ns = now_ns;
+  *busy_ns = (uint64_t)((double)now_ns * (double)(permille > 1000 ? 1000 : permille) / 1000);
+  return 1;
 }

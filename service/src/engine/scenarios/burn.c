@@ -78,6 +78,7 @@ struct burn_group {
   load_part part;
   uint64_t epoch_ns; /* every burner's periods count from here, so all spin at once */
   long started;
+  plat_stacks *stacks; /* the threads' stacks, freed after the last join */
   burn_slot slots[];
 };
 
@@ -140,6 +141,7 @@ static void burn_stop(void *instance) {
   load_wake_and_join(group->slots, sizeof(burn_slot), offsetof(burn_slot, done), group->started);
   for (long i = 0; i < group->part.count; i++)
     plat_sleeper_free(&group->slots[i].sleeper);
+  plat_stacks_free(group->stacks);
   free(group);
 }
 
@@ -170,7 +172,7 @@ static int burn_start(const load_part *part, const plat_cancel *cancel, void **i
     group->slots[i].sleeper.asked = PLAT_RESOLUTION_HIGH;
   }
   int rc = load_start_threads(part, cancel, group->slots, sizeof(burn_slot), burn_thread,
-                              &group->started, err);
+                              &group->stacks, &group->started, err);
   if (rc != TS_OK) {
     burn_stop(group);
     return rc;

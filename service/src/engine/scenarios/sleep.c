@@ -58,6 +58,7 @@ struct sleep_group {
   load_part part;
   uint64_t epoch_ns;         /* the time all phases count from */
   long started;              /* threads running, to be joined */
+  plat_stacks *stacks;       /* the threads' stacks, freed after the last join */
   atomic_long entered;       /* threads past plat_sleeper_enter */
   atomic_long obtained_high; /* of those, the ones with a high-resolution timer */
   sleep_slot slots[];
@@ -107,6 +108,7 @@ static void sleep_stop(void *instance) {
   load_wake_and_join(group->slots, sizeof(sleep_slot), offsetof(sleep_slot, done), group->started);
   for (long i = 0; i < group->part.count; i++)
     plat_sleeper_free(&group->slots[i].sleeper);
+  plat_stacks_free(group->stacks);
   free(group);
 }
 
@@ -150,7 +152,7 @@ static int sleep_start(const load_part *part, const plat_cancel *cancel, void **
     group->slots[i].sleeper.asked = asked;
   }
   int rc = load_start_threads(part, cancel, group->slots, sizeof(sleep_slot), sleep_thread,
-                              &group->started, err);
+                              &group->stacks, &group->started, err);
   if (rc != TS_OK) {
     sleep_stop(group);
     return rc;

@@ -39,6 +39,7 @@ struct wait_group {
   load_part part;
   plat_waitpoint *waitpoint;
   long started;
+  plat_stacks *stacks; /* the threads' stacks, freed after the last join */
   wait_slot slots[];
 };
 
@@ -72,6 +73,7 @@ static void wait_stop(void *instance) {
         plat_thread_join(group->slots[i].thread);
   }
   plat_waitpoint_destroy(group->waitpoint);
+  plat_stacks_free(group->stacks);
   free(group);
 }
 
@@ -106,7 +108,7 @@ static int wait_start(const load_part *part, const plat_cancel *cancel, void **i
     }
   } else {
     rc = load_start_threads(part, cancel, group->slots, sizeof(wait_slot), wait_thread,
-                            &group->started, err);
+                            &group->stacks, &group->started, err);
   }
   if (rc != TS_OK) {
     wait_stop(group);

@@ -28,6 +28,7 @@ struct yield_group {
   atomic_int stop;
   load_part part;
   long started;
+  plat_stacks *stacks; /* the threads' stacks, freed after the last join */
   yield_slot slots[];
 };
 
@@ -59,6 +60,7 @@ static void yield_stop(void *instance) {
     else
       plat_thread_cancel_and_join(group->slots[i].thread);
   }
+  plat_stacks_free(group->stacks);
   free(group);
 }
 
@@ -73,7 +75,7 @@ static int yield_start(const load_part *part, const plat_cancel *cancel, void **
   for (long i = 0; i < part->count; i++)
     group->slots[i].group = group;
   int rc = load_start_threads(part, cancel, group->slots, sizeof(yield_slot), yield_thread,
-                              &group->started, err);
+                              &group->stacks, &group->started, err);
   if (rc != TS_OK) {
     yield_stop(group);
     return rc;

@@ -351,6 +351,8 @@ long plat_process_thread_count(long pid, ts_err *err) {
 long plat_self_pid(void) { return (long)getpid(); }
 
 int plat_machine_cpu_ns(uint64_t *busy_ns, uint64_t *total_ns, ts_err *err) {
+  if (plat_machine_busy_injected(plat_clock_ns(), busy_ns, total_ns))
+    return TS_OK;
   char path[PLAT_PATH_MAX + 16], buf[1024];
   snprintf(path, sizeof path, "%s/stat", census_root());
   if (read_small_file(path, buf, sizeof buf) < 0 || strncmp(buf, "cpu ", 4) != 0)

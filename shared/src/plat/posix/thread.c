@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* thread.c (POSIX) - starts and joins threads with small, exact stacks. */
+/* thread.c (POSIX) - starts and joins threads with small, exact stacks, alone or many in one
+   mapping. */
 #define _GNU_SOURCE
 #include "threadsoup/plat.h"
 
@@ -8,9 +9,11 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -29,17 +32,46 @@ size_t plat_thread_min_stack(void) {
   return PTHREAD_STACK_MIN > 16384 ? (size_t)PTHREAD_STACK_MIN : 16384;
 }
 
+/* Starts the thread with `attr` (its stack set), every signal blocked. */
+static int start_with(plat_thread *thread, pthread_attr_t *attr, plat_thread_fn fn, void *arg,
+                      ts_err *err) {
+  thread->fn = fn;
+  thread->arg = arg;
+  /* Load threads must never run our signal handlers: each starts with every signal blocked, so
+     Ctrl+C always lands on the controlling thread. glibc sets the new thread's mask from the
+     attribute, which saves two system calls a thread over blocking around pthread_create. */
+  sigset_t all;
+  sigfillset(&all);
+  pthread_t tid;
+  int rc;
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+  pthread_attr_setsigmask_np(attr, &all);
+  rc = pthread_create(&tid, attr, thread_trampoline, thread);
+#else
+  sigset_t old;
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  rc = pthread_create(&tid, attr, thread_trampoline, thread);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+#endif
+  pthread_attr_destroy(attr);
+  if (rc != 0)
+    return ts_err_set(err, TS_EOS, "the OS refused a new thread: %s", strerror(rc));
+  thread->handle = (uintptr_t)tid;
+  return TS_OK;
+}
+
+static int refused_by_fault(ts_err *err) {
+  return ts_err_set(err, TS_EOS, "the OS refused a new thread: %s (injected)", strerror(EAGAIN));
+}
+
 int plat_thread_start(plat_thread *thread, size_t stack_bytes, plat_thread_fn fn, void *arg,
                       ts_err *err) {
   if (plat_fault_due(PLAT_FAULT_THREAD_START))
-    return ts_err_set(err, TS_EOS, "the OS refused a new thread: %s (injected)", strerror(EAGAIN));
+    return refused_by_fault(err);
   if (stack_bytes == 0)
     stack_bytes = plat_thread_min_stack();
   if (stack_bytes < (size_t)PTHREAD_STACK_MIN)
     stack_bytes = PTHREAD_STACK_MIN;
-
-  thread->fn = fn;
-  thread->arg = arg;
   pthread_attr_t attr;
   int rc = pthread_attr_init(&attr);
   if (rc == 0)
@@ -49,28 +81,69 @@ int plat_thread_start(plat_thread *thread, size_t stack_bytes, plat_thread_fn fn
     return ts_err_set(err, TS_EINVAL, "stack size of %zu bytes refused: %s", stack_bytes,
                       strerror(rc));
   }
+  return start_with(thread, &attr, fn, arg, err);
+}
 
-  /* Load threads must never run our signal handlers: each starts with every signal blocked, so
-     Ctrl+C always lands on the controlling thread. glibc sets the new thread's mask from the
-     attribute, which saves two system calls a thread over blocking around pthread_create. */
-  sigset_t all;
-  sigfillset(&all);
-  pthread_t tid;
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
-  pthread_attr_setsigmask_np(&attr, &all);
-  rc = pthread_create(&tid, &attr, thread_trampoline, thread);
-#else
-  sigset_t old;
-  pthread_sigmask(SIG_SETMASK, &all, &old);
-  rc = pthread_create(&tid, &attr, thread_trampoline, thread);
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
-#endif
-  pthread_attr_destroy(&attr);
+struct plat_stacks {
+  char *base;
+  size_t count;
+  size_t stack_bytes; /* a whole number of pages */
+};
 
-  if (rc != 0)
-    return ts_err_set(err, TS_EOS, "the OS refused a new thread: %s", strerror(rc));
-  thread->handle = (uintptr_t)tid;
+int plat_stacks_create(size_t count, size_t stack_bytes, plat_stacks **out, ts_err *err) {
+  *out = NULL;
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  if (stack_bytes == 0)
+    stack_bytes = plat_thread_min_stack();
+  if (stack_bytes < (size_t)PTHREAD_STACK_MIN)
+    stack_bytes = PTHREAD_STACK_MIN;
+  stack_bytes = (stack_bytes + page - 1) / page * page;
+  if (count == 0 || count > SIZE_MAX / stack_bytes)
+    return ts_err_set(err, TS_EINVAL, "%zu stacks of %zu bytes do not fit in memory", count,
+                      stack_bytes);
+  plat_stacks *stacks = malloc(sizeof *stacks);
+  if (!stacks)
+    return ts_err_set(err, TS_ENOMEM, "no memory for %zu stacks", count);
+  /* Reserved, not committed: a thread's stack uses only the pages it touches, as glibc's own. */
+  void *base = mmap(NULL, count * stack_bytes, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (base == MAP_FAILED) {
+    int e = errno;
+    free(stacks);
+    return ts_err_set(err, TS_ENOMEM, "no address space for %zu stacks of %zu bytes: %s", count,
+                      stack_bytes, strerror(e));
+  }
+  stacks->base = base;
+  stacks->count = count;
+  stacks->stack_bytes = stack_bytes;
+  *out = stacks;
   return TS_OK;
+}
+
+int plat_thread_start_on(plat_thread *thread, plat_stacks *stacks, size_t index, plat_thread_fn fn,
+                         void *arg, ts_err *err) {
+  if (plat_fault_due(PLAT_FAULT_THREAD_START))
+    return refused_by_fault(err);
+  if (index >= stacks->count)
+    return ts_err_set(err, TS_EINVAL, "stack %zu of %zu does not exist", index + 1, stacks->count);
+  pthread_attr_t attr;
+  int rc = pthread_attr_init(&attr);
+  if (rc == 0)
+    rc = pthread_attr_setstack(&attr, stacks->base + index * stacks->stack_bytes,
+                               stacks->stack_bytes);
+  if (rc != 0) {
+    pthread_attr_destroy(&attr);
+    return ts_err_set(err, TS_EINVAL, "a stack of %zu bytes refused: %s", stacks->stack_bytes,
+                      strerror(rc));
+  }
+  return start_with(thread, &attr, fn, arg, err);
+}
+
+void plat_stacks_free(plat_stacks *stacks) {
+  if (!stacks)
+    return;
+  munmap(stacks->base, stacks->count * stacks->stack_bytes);
+  free(stacks);
 }
 
 void plat_thread_join(plat_thread thread) { pthread_join((pthread_t)thread.handle, NULL); }

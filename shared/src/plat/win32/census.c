@@ -393,6 +393,8 @@ static uint64_t filetime_ns(FILETIME ft) {
 }
 
 int plat_machine_cpu_ns(uint64_t *busy_ns, uint64_t *total_ns, ts_err *err) {
+  if (plat_machine_busy_injected(plat_clock_ns(), busy_ns, total_ns))
+    return TS_OK;
   FILETIME idle, kernel, user;
   if (!GetSystemTimes(&idle, &kernel, &user))
     return ts_err_set(err, TS_EOS, "cannot read the CPU times (error %lu)",

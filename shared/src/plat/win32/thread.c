@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* thread.c (Windows) - starts and joins threads with 64 KiB stack reservations. */
+/* thread.c (Windows) - starts and joins threads with 64 KiB stack reservations, each its own. */
 #include "threadsoup/plat.h"
 
 #include <stdlib.h>
@@ -38,6 +38,34 @@ int plat_thread_start(plat_thread *thread, size_t stack_bytes, plat_thread_fn fn
   thread->handle = (uintptr_t)h;
   return TS_OK;
 }
+
+/* Windows gives each thread a stack reservation of its own: the size is all there is to keep. */
+struct plat_stacks {
+  size_t count;
+  size_t stack_bytes;
+};
+
+int plat_stacks_create(size_t count, size_t stack_bytes, plat_stacks **out, ts_err *err) {
+  *out = NULL;
+  if (count == 0)
+    return ts_err_set(err, TS_EINVAL, "0 stacks asked for");
+  plat_stacks *stacks = malloc(sizeof *stacks);
+  if (!stacks)
+    return ts_err_set(err, TS_ENOMEM, "no memory for %zu stacks", count);
+  stacks->count = count;
+  stacks->stack_bytes = stack_bytes;
+  *out = stacks;
+  return TS_OK;
+}
+
+int plat_thread_start_on(plat_thread *thread, plat_stacks *stacks, size_t index, plat_thread_fn fn,
+                         void *arg, ts_err *err) {
+  if (index >= stacks->count)
+    return ts_err_set(err, TS_EINVAL, "stack %zu of %zu does not exist", index + 1, stacks->count);
+  return plat_thread_start(thread, stacks->stack_bytes, fn, arg, err);
+}
+
+void plat_stacks_free(plat_stacks *stacks) { free(stacks); }
 
 void plat_thread_join(plat_thread thread) {
   HANDLE h = (HANDLE)thread.handle;
