@@ -152,7 +152,7 @@ static void gate_is_watched_during_the_settle(void) {
     const char *warning;
   } shorter[] = {{"200ms", 0, 0.49, 0.9, NULL},
                  {"700ms", 0, 0.69, 0.95, NULL},
-                 {"200ms", 1000, 1.19, 1.6, "quiet gate timed out after 1 s"}};
+                 {"200ms", 1000, 1.19, 1.8, "quiet gate timed out after 1 s"}};
   for (size_t k = 0; k < sizeof shorter / sizeof shorter[0]; k++) {
     char text[256];
     snprintf(text, sizeof text,
@@ -164,10 +164,11 @@ static void gate_is_watched_during_the_settle(void) {
     plat_knob_reset(PLAT_KNOB_MACHINE_BUSY_PERMILLE);
     REQUIRE(rc == TS_OK);
     CHECK_INT(f.count, 1);
+    /* The timer probe's time is part of the settle (0.02 s natively, up to 0.2 s under Wine). */
+    double waited = f.t[0].settle_s + f.t[0].probe_ms / 1000;
     fprintf(stderr, "  settle %s, machine %ld %% busy: waited %.3f s%s%s\n", shorter[k].settle,
-            shorter[k].busy_permille / 10, f.t[0].settle_s, f.t[0].warnings[0] ? "; " : "",
-            f.t[0].warnings);
-    CHECK(f.t[0].settle_s >= shorter[k].least && f.t[0].settle_s < shorter[k].most);
+            shorter[k].busy_permille / 10, waited, f.t[0].warnings[0] ? "; " : "", f.t[0].warnings);
+    CHECK(waited >= shorter[k].least && waited < shorter[k].most);
     if (shorter[k].warning)
       CHECK_STR_CONTAINS(f.t[0].warnings, shorter[k].warning);
     else
