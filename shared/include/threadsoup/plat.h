@@ -38,10 +38,10 @@ void plat_thread_join(plat_thread thread);
 
 /* Stacks for many threads at once, as a load's thousands of threads need them. POSIX: one
    mapping cut into `count` stacks of `stack_bytes` (rounded up to pages) without guard pages
-   between them, so 15,000 threads end without 15,000 unmaps, each a TLB shootdown (their
-   teardown took 4-6 s with a stack mapping each, 1.0-1.6 s in one, on a busy 2-core VM). Windows
-   places each thread's stack itself: this keeps the size for CreateThread. On failure (no address
-   space) *out is NULL and err says why. */
+   between them, so 15,000 threads end without 15,000 unmaps, each a TLB shootdown (15,000
+   sleepers stopped in 2.0-3.5 s with a mapping each, 0.6-0.9 s in one, on a busy 2-core VM).
+   Windows places each thread's stack itself: this keeps the size for CreateThread. On failure (no
+   address space) *out is NULL and err says why. */
 typedef struct plat_stacks plat_stacks;
 int plat_stacks_create(size_t count, size_t stack_bytes, plat_stacks **out, ts_err *err);
 /* As plat_thread_start, on stack `index` of `stacks` (one thread per stack at a time). */
