@@ -120,60 +120,60 @@ static int run_plan(const char *path, const char *text, store **out, int64_t *ru
 }
 
 /* The gate's second of quiet lies within a longer settle: a trial waits the settle, not the settle
-   and then a second (at 100 % only a machine whose other work fills every CPU is too busy; a
-   timeout of 0 ends a busy gate at once). A settle shorter than a second waits its own length of
-   quiet, at least 0.5 s. */
+   and then a second (a timeout of 0 ends a busy gate at once). A settle shorter than a second
+   waits its own length of quiet, at least 0.5 s. The machine is made as quiet as the question
+   needs (machine-busy-permille): a real one whose other work fills both CPUs reads as 100 % busy
+   and keeps the gate waiting. Made 100 % busy, the gate waits its timeout and says why. Each case
+   is judged on the shortest of up to three tries: a process starved beside a busy suite wakes late
+   (under Wine there, 1.6 s late once), which only ever adds time. */
 static void gate_is_watched_during_the_settle(void) {
-  store *s = NULL;
-  int64_t run_id;
-  static run_facts f;
-  REQUIRE(run_plan("experiment_gate.db",
-                   "conditions = baseline\nbench = builtin-st\nreps = 2\nwarmup = 0\n"
-                   "settle = 1500ms\nquiet-cpu = 100%\nquiet-timeout = 0s\nwork-scale = 0.02\n"
-                   "iterations = 1\n",
-                   &s, &run_id, &f) == TS_OK);
-  CHECK_INT(f.count, 2);
-  for (int i = 0; i < f.count; i++) {
-    double waited = f.t[i].settle_s + f.t[i].probe_ms / 1000;
-    fprintf(stderr, "  trial %d: waited %.3f s, gate %.3f s\n", f.t[i].seq, waited, f.t[i].gate_s);
-    CHECK(waited >= 1.45 && waited < 1.7);
-    CHECK(f.t[i].gate_s < 0.15);
-    CHECK(f.t[i].trial_s >= f.t[i].settle_s + f.t[i].bench_s);
-  }
-  store_close(s);
-  /* Shorter settles: the gate asks for the settle's length of quiet, at least 0.5 s, not a second.
-     The machine is made as quiet as the test needs (machine-busy-permille): a real one whose other
-     work fills both CPUs reads as 100 % busy and keeps the gate waiting, which is not this
-     question. Made 100 % busy, the gate waits its timeout and says why. */
   static const struct {
     const char *settle;
+    const char *timeout;
     long busy_permille;
-    double least, most;
+    double least, most; /* the wait's bounds */
+    double gate_most;   /* past the settle: a settle of 1.5 s holds the gate's whole second */
     const char *warning;
-  } shorter[] = {{"200ms", 0, 0.49, 0.9, NULL},
-                 {"700ms", 0, 0.69, 0.95, NULL},
-                 {"200ms", 1000, 1.19, 1.8, "quiet gate timed out after 1 s"}};
-  for (size_t k = 0; k < sizeof shorter / sizeof shorter[0]; k++) {
+  } cases[] = {{"1500ms", "0s", 0, 1.45, 1.7, 0.15, NULL},
+               {"200ms", "1s", 0, 0.49, 0.9, 0.9, NULL},
+               {"700ms", "1s", 0, 0.69, 0.95, 0.95, NULL},
+               {"200ms", "1s", 1000, 1.19, 1.8, 1.8, "quiet gate timed out after 1 s"}};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     char text[256];
     snprintf(text, sizeof text,
              "conditions = baseline\nbench = builtin-st\nreps = 1\nwarmup = 0\nsettle = %s\n"
-             "quiet-cpu = 95%%\nquiet-timeout = 1s\nwork-scale = 0.02\n",
-             shorter[k].settle);
-    plat_knob_set_number(PLAT_KNOB_MACHINE_BUSY_PERMILLE, shorter[k].busy_permille);
-    int rc = run_plan("experiment_gate.db", text, &s, &run_id, &f);
-    plat_knob_reset(PLAT_KNOB_MACHINE_BUSY_PERMILLE);
-    REQUIRE(rc == TS_OK);
-    CHECK_INT(f.count, 1);
-    /* The timer probe's time is part of the settle (0.02 s natively, up to 0.2 s under Wine). */
-    double waited = f.t[0].settle_s + f.t[0].probe_ms / 1000;
-    fprintf(stderr, "  settle %s, machine %ld %% busy: waited %.3f s%s%s\n", shorter[k].settle,
-            shorter[k].busy_permille / 10, waited, f.t[0].warnings[0] ? "; " : "", f.t[0].warnings);
-    CHECK(waited >= shorter[k].least && waited < shorter[k].most);
-    if (shorter[k].warning)
-      CHECK_STR_CONTAINS(f.t[0].warnings, shorter[k].warning);
+             "quiet-cpu = 95%%\nquiet-timeout = %s\nwork-scale = 0.02\niterations = 1\n",
+             cases[k].settle, cases[k].timeout);
+    double shortest = INFINITY, shortest_gate = INFINITY;
+    char warnings[256] = "";
+    for (int attempt = 0; attempt < 3 && !(shortest < cases[k].most); attempt++) {
+      store *s = NULL;
+      int64_t run_id;
+      static run_facts f;
+      plat_knob_set_number(PLAT_KNOB_MACHINE_BUSY_PERMILLE, cases[k].busy_permille);
+      int rc = run_plan("experiment_gate.db", text, &s, &run_id, &f);
+      plat_knob_reset(PLAT_KNOB_MACHINE_BUSY_PERMILLE);
+      REQUIRE(rc == TS_OK);
+      CHECK_INT(f.count, 1);
+      /* The timer probe's time is part of the settle (0.02 s natively, up to 0.2 s under Wine). */
+      double waited = f.t[0].settle_s + f.t[0].probe_ms / 1000;
+      fprintf(stderr, "  settle %s, machine %ld %% busy: waited %.3f s, gate %.3f s%s%s\n",
+              cases[k].settle, cases[k].busy_permille / 10, waited, f.t[0].gate_s,
+              f.t[0].warnings[0] ? "; " : "", f.t[0].warnings);
+      CHECK(f.t[0].trial_s >= f.t[0].settle_s + f.t[0].bench_s);
+      if (waited < shortest) {
+        shortest = waited;
+        shortest_gate = f.t[0].gate_s;
+        snprintf(warnings, sizeof warnings, "%s", f.t[0].warnings);
+      }
+      store_close(s);
+    }
+    CHECK(shortest >= cases[k].least && shortest < cases[k].most);
+    CHECK(shortest_gate < cases[k].gate_most);
+    if (cases[k].warning)
+      CHECK_STR_CONTAINS(warnings, cases[k].warning);
     else
-      CHECK(strstr(f.t[0].warnings, "quiet gate") == NULL);
-    store_close(s);
+      CHECK(strstr(warnings, "quiet gate") == NULL);
   }
 }
 
