@@ -32,6 +32,13 @@ size_t plat_thread_min_stack(void) {
   return PTHREAD_STACK_MIN > 16384 ? (size_t)PTHREAD_STACK_MIN : 16384;
 }
 
+/* The stack a thread gets for `stack_bytes`: 0 means the least, and nothing below the least. */
+static size_t stack_size_of(size_t stack_bytes) {
+  if (stack_bytes == 0)
+    stack_bytes = plat_thread_min_stack();
+  return stack_bytes < (size_t)PTHREAD_STACK_MIN ? (size_t)PTHREAD_STACK_MIN : stack_bytes;
+}
+
 /* Starts the thread with `attr` (its stack set), every signal blocked. */
 static int start_with(plat_thread *thread, pthread_attr_t *attr, plat_thread_fn fn, void *arg,
                       ts_err *err) {
@@ -68,10 +75,7 @@ int plat_thread_start(plat_thread *thread, size_t stack_bytes, plat_thread_fn fn
                       ts_err *err) {
   if (plat_fault_due(PLAT_FAULT_THREAD_START))
     return refused_by_fault(err);
-  if (stack_bytes == 0)
-    stack_bytes = plat_thread_min_stack();
-  if (stack_bytes < (size_t)PTHREAD_STACK_MIN)
-    stack_bytes = PTHREAD_STACK_MIN;
+  stack_bytes = stack_size_of(stack_bytes);
   pthread_attr_t attr;
   int rc = pthread_attr_init(&attr);
   if (rc == 0)
@@ -93,11 +97,7 @@ struct plat_stacks {
 int plat_stacks_create(size_t count, size_t stack_bytes, plat_stacks **out, ts_err *err) {
   *out = NULL;
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
-  if (stack_bytes == 0)
-    stack_bytes = plat_thread_min_stack();
-  if (stack_bytes < (size_t)PTHREAD_STACK_MIN)
-    stack_bytes = PTHREAD_STACK_MIN;
-  stack_bytes = (stack_bytes + page - 1) / page * page;
+  stack_bytes = (stack_size_of(stack_bytes) + page - 1) / page * page;
   if (count == 0 || count > SIZE_MAX / stack_bytes)
     return ts_err_set(err, TS_EINVAL, "%zu stacks of %zu bytes do not fit in memory", count,
                       stack_bytes);
