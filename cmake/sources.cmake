@@ -130,6 +130,7 @@ set(TS_CORE_SOURCES
   service/src/stats/blocked.c
   service/src/stats/calibration_fit.c
   service/src/stats/dist.c
+  service/src/stats/dimension.c
   service/src/stats/drift.c
   service/src/stats/gls.c
   service/src/stats/multiplicity.c

@@ -316,6 +316,85 @@ static void iterations_make_a_trial(void) {
   store_close(s);
 }
 
+/* The block trials' runs per trial, the same in every one; 0 when they differ or there are none. */
+static int block_iterations(const run_facts *f) {
+  int k = 0;
+  for (int i = 0; i < f->count; i++) {
+    if (f->t[i].block == 0)
+      continue;
+    if (k && f->t[i].iter_count != k)
+      return 0;
+    k = (int)f->t[i].iter_count;
+  }
+  return k;
+}
+
+/* Runs `text` into the open store; its notes into *f. */
+static int run_more(store *s, const char *text, int64_t seed, int64_t *run_id, run_facts *f) {
+  ts_err err;
+  plan p;
+  memset(f, 0, sizeof *f);
+  if (plan_parse(text, "test", &p, &err) != TS_OK)
+    return TS_EINVAL;
+  experiment_observer o = {NULL, NULL, on_note, f, NULL};
+  int rc = experiment_run(s, &p, seed, &o, NULL, run_id, &err);
+  if (rc == TS_OK)
+    read_facts(s, *run_id, f);
+  return rc;
+}
+
+/* History for iterations = auto: nine blocks of `iterations` runs per trial, 8 degrees of freedom
+   of paired log ratios. */
+static int run_history(store *s, int iterations, int64_t seed, run_facts *f) {
+  char text[256];
+  int64_t run_id;
+  snprintf(text, sizeof text,
+           "conditions = baseline, baseline-b\nbench = builtin-st\nreps = 9\nwarmup = 0\n"
+           "settle = 0s\nwork-scale = 0.02\niterations = %d\n",
+           iterations);
+  return run_more(s, text, seed, &run_id, f);
+}
+
+/* iterations = auto on a database without earlier runs of the benchmark goes by the trial's
+   shares (at most two runs per trial) and says so; with earlier runs of two runs per trial
+   alone, it tries one run or says a second would not pay; with both counts behind it, it compares
+   them, quoting each one's paired spread. */
+static void auto_iterations_follow_the_history(void) {
+  const char *path = "experiment_auto.db";
+  static const char auto_plan[] =
+      "conditions = baseline, baseline-b\nbench = builtin-st\nreps = 3\nwarmup = 1\n"
+      "settle = 0s\nwork-scale = 0.02\n";
+  store *s = NULL;
+  int64_t run_id;
+  static run_facts f;
+  REQUIRE(run_plan(path, auto_plan, &s, &run_id, &f) == TS_OK);
+  fprintf(stderr, "  new: %s", f.notes);
+  CHECK_STR_CONTAINS(f.notes, "no earlier runs of it on this machine to compare counts with");
+  int k = block_iterations(&f);
+  CHECK(k == 1 || k == 2);
+
+  REQUIRE(run_history(s, 2, 12, &f) == TS_OK);
+  REQUIRE(run_more(s, auto_plan, 13, &run_id, &f) == TS_OK);
+  fprintf(stderr, "  two runs known: %s", f.notes);
+  CHECK_STR_CONTAINS(f.notes, "(auto: on this machine's earlier runs, 2 runs per trial: paired "
+                              "spread ");
+  CHECK(strstr(f.notes, "this run tries the other count") != NULL ||
+        strstr(f.notes, "a second run would not pay its time") != NULL);
+  k = block_iterations(&f);
+  CHECK(strstr(f.notes, "this run tries the other count") ? k == 1 : k == 2);
+
+  REQUIRE(run_history(s, 1, 14, &f) == TS_OK);
+  REQUIRE(run_more(s, auto_plan, 15, &run_id, &f) == TS_OK);
+  fprintf(stderr, "  both known: %s", f.notes);
+  CHECK_STR_CONTAINS(f.notes, "(auto: on this machine's earlier runs, 1 run per trial: paired "
+                              "spread ");
+  CHECK_STR_CONTAINS(f.notes, ", 2 runs per trial: paired spread ");
+  CHECK(strstr(f.notes, "tries the other") == NULL && strstr(f.notes, "not pay") == NULL);
+  k = block_iterations(&f);
+  CHECK(k == 1 || k == 2);
+  store_close(s);
+}
+
 /* Stops the run after its second trial. */
 static void stop_after_two(void *ctx, const experiment_progress *progress) {
   if (progress->done == 2)
@@ -515,6 +594,7 @@ int main(void) {
   RUN_CASE(a_trial_across_a_suspend_is_measured_again);
   RUN_CASE(gate_is_watched_during_the_settle);
   RUN_CASE(iterations_make_a_trial);
+  RUN_CASE(auto_iterations_follow_the_history);
   RUN_CASE(a_time_for_reps_fills_it);
   RUN_CASE(resumed_run_keeps_its_iterations);
   RUN_CASE(census_counts_only_the_new_load);

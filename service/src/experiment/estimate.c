@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../stats/blocked.h"
+#include "../stats/dimension.h"
 #include "../stats/dist.h"
 #include "precision.h"
 #include "threadsoup/plat.h"
@@ -33,12 +34,18 @@ typedef struct history_reader {
   size_t score_count, score_cap;
   double wall_sum; /* the run's trials' wall seconds, and how many were known */
   int wall_count;
+  double around_sum; /* the run's trials' wall seconds besides the benchmark's, and how many */
+  int around_count;
+  double around_runs_sum; /* over runs: each run's mean of those, moved by the settle */
+  int around_runs;
   int runs, ratios;
   double pooled_df, pooled_ss; /* sum (n_i - 1), sum (n_i - 1) s_i^2 over runs and conditions */
   double *trial_seconds;       /* each comparable run's mean trial wall time */
   int timed_runs;
   double *by_block; /* the run's reference scores by block, and their room */
   size_t by_block_cap;
+  int run_runs;            /* the benchmark's runs per trial in the run (the most a trial had) */
+  dimension_tally by_runs; /* paired log ratios by runs per trial (stats/dimension.h) */
   int out_of_memory;
 } history_reader;
 
@@ -86,17 +93,24 @@ static void close_run(history_reader *h) {
     m2[t->condition] += delta * (d - mean[t->condition]);
   }
   int used = 0;
+  double run_ss = 0, run_df = 0;
   for (int c = 0; c < PLAN_MAX_CONDITIONS; c++)
     if (n[c] >= 2) {
       h->pooled_df += n[c] - 1;
       h->pooled_ss += m2[c];
       h->ratios += (int)n[c];
+      run_ss += m2[c];
+      run_df += n[c] - 1;
       used = 1;
     }
+  dimension_add_run(&h->by_runs, run_ss, run_df, h->run_runs > 1 ? h->run_runs : 1);
   h->runs += used;
-  if (h->wall_count > 0) {
-    double settle_shift = ((double)h->p->settle_ns - (double)h->stored->settle_ns) / TS_NS_PER_S;
+  double settle_shift = ((double)h->p->settle_ns - (double)h->stored->settle_ns) / TS_NS_PER_S;
+  if (h->wall_count > 0)
     h->trial_seconds[h->timed_runs++] = h->wall_sum / h->wall_count + settle_shift;
+  if (h->around_count > 0) {
+    h->around_runs_sum += h->around_sum / h->around_count + settle_shift;
+    h->around_runs++;
   }
 }
 
@@ -118,9 +132,10 @@ static int read_history_trial(void *ctx, const store_history_trial *t) {
     if (h->out_of_memory || h->timed_runs >= ESTIMATE_MAX_RUNS || h->runs >= ESTIMATE_MAX_RUNS)
       return 1;
     h->run_id = t->run_id;
+    h->run_runs = 0;
     h->score_count = 0;
-    h->wall_sum = 0;
-    h->wall_count = 0;
+    h->wall_sum = h->around_sum = 0;
+    h->wall_count = h->around_count = 0;
     /* The stored plan was checked when it ran; one that no longer parses is not comparable. */
     ts_err ignored;
     h->comparable = plan_parse(t->plan_text, "stored plan", h->stored, &ignored) == TS_OK &&
@@ -132,9 +147,15 @@ static int read_history_trial(void *ctx, const store_history_trial *t) {
   if (isfinite(t->wall_seconds) && t->wall_seconds >= 0) {
     h->wall_sum += t->wall_seconds;
     h->wall_count++;
+    if (isfinite(t->seconds) && t->seconds >= 0 && t->seconds <= t->wall_seconds) {
+      h->around_sum += t->wall_seconds - t->seconds;
+      h->around_count++;
+    }
   }
   if (!(isfinite(t->score) && t->score > 0))
     return 0;
+  if (t->runs > h->run_runs)
+    h->run_runs = t->runs;
   if (h->score_count == h->score_cap) {
     size_t cap = h->score_cap ? 2 * h->score_cap : 64;
     history_score *more = realloc(h->scores, cap * sizeof *more);
@@ -177,6 +198,8 @@ static void summarize(history_reader *h, estimate_bench *b) {
     b->sd_log[ESTIMATE_LOW] = sd * sqrt(df / dist_chi2_quantile(1 - tail, df));
     b->sd_log[ESTIMATE_HIGH] = sd * sqrt(df / dist_chi2_quantile(tail, df));
   }
+  b->by_runs = h->by_runs;
+  b->around_seconds = h->around_runs > 0 ? h->around_runs_sum / h->around_runs : NAN;
   if (h->timed_runs > 0) {
     qsort(h->trial_seconds, (size_t)h->timed_runs, sizeof *h->trial_seconds, compare_doubles);
     b->timed_runs = h->timed_runs;

@@ -26,13 +26,17 @@
    - a precision target, precision_target(plan) (its precision, else 0.62 x its margin): the
      blocks until the 95 % interval's half-width is at most the target
      (blocked_blocks_for_half_width with the pooled sd, what adaptive repetitions stop on), and
-     the plan's time with that many blocks. */
+     the plan's time with that many blocks;
+   - the same paired log ratios by each run's benchmark runs per trial (iter.count), and the
+     trials' wall time besides their benchmark (its measured seconds), moved by the settle as the
+     trial time: what iterations = auto chooses from (stats/dimension.h, experiment.c). */
 #ifndef THREADSOUP_ESTIMATE_H
 #define THREADSOUP_ESTIMATE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../stats/dimension.h"
 #include "../store/store.h"
 #include "experiment.h"
 #include "../plan/plan.h"
@@ -60,6 +64,11 @@ typedef struct estimate_bench {
   long target_blocks;               /* blocks for a 95 % CI half-width <= the target; 0: not known;
                                        BLOCKED_BLOCKS_MAX + 1: more than that */
   double target_detectable_percent; /* what target_blocks would detect */
+  dimension_tally by_runs;          /* the same paired log ratios by the runs' runs per trial, for
+                                       iterations = auto (stats/dimension.h) */
+  double around_seconds; /* a trial's wall time besides its benchmark (load start, settle, gate,
+                            census, teardown): the mean over runs, moved by the plan's settle
+                            minus the run's; NaN when not known */
 } estimate_bench;
 
 typedef struct estimate {

@@ -15,9 +15,12 @@
 #include "../engine/freeze.h"
 #include "../exchange/export.h"
 #include "../quiet/quiet.h"
+#include "../stats/dimension.h"
 #include "../stats/sequential.h"
+#include "estimate.h"
 #include "precision.h"
 #include "programs.h"
+#include "threadsoup/buf.h"
 #include "threadsoup/log.h"
 #include "threadsoup/parse.h"
 #include "threadsoup/plat.h"
@@ -119,9 +122,10 @@ typedef struct runner {
    the ones that cost 3 to 10 % of theirs. */
 #define CENSUS_COSTLY_NS (100 * TS_NS_PER_MS)
 #define CENSUS_EVERY 3
-/* The share of a trial's time iterations = auto aims at, above the 60 % it promises: the warm-up
-   runs under the first condition, usually the baseline, whose load costs least to start. */
+/* iterations = auto on a machine without history of the benchmark: as many runs as make the
+   benchmark this share of a trial, at most 2 (then the next run tries the other count). */
 #define ITERATIONS_TARGET_SHARE 0.67
+#define ITERATIONS_LEARNING 2
 #define ITERATIONS_MAX 8
 /* load_stop's thread: it joins thousands of threads, no deep calls. */
 #define TEARDOWN_STACK (256 * 1024)
@@ -651,6 +655,7 @@ static void note(const experiment_observer *observer, const char *text) {
 typedef struct iteration_tally {
   const pending_list *l;
   double overhead_s, bench_s;
+  int timed;    /* warm-ups whose trial time was read */
   double count; /* iter.count of a done trial of a block; 0: none seen */
 } iteration_tally;
 
@@ -660,9 +665,10 @@ static int tally_metric(void *ctx, int64_t trial_id, const char *name, double va
     if (t->l->warmup_ids[i] == trial_id) {
       /* The overhead without the gate's wait past the settle: a quiet machine does not wait it,
          and a busy one stops waiting (RUNNER_GATE_TIMEOUTS). */
-      if (strcmp(name, "time.trial_s") == 0)
+      if (strcmp(name, "time.trial_s") == 0) {
         t->overhead_s += value;
-      else if (strcmp(name, "time.bench_s") == 0 || strcmp(name, "gate.wait_s") == 0) {
+        t->timed++;
+      } else if (strcmp(name, "time.bench_s") == 0 || strcmp(name, "gate.wait_s") == 0) {
         t->overhead_s -= value;
         if (name[0] == 't')
           t->bench_s += value;
@@ -676,19 +682,42 @@ static int tally_metric(void *ctx, int64_t trial_id, const char *name, double va
   return 0;
 }
 
+/* The history of the plan's first benchmark that has any, for iterations = auto: its paired log
+   ratios by runs per trial (*by_runs, empty when none), and its trials' time besides the
+   benchmark (*around_s, NaN when not known). A history that cannot be read is none. */
+static void history_for_iterations(store *s, const plan *p, dimension_tally *by_runs,
+                                   double *around_s) {
+  estimate *e = malloc(sizeof *e);
+  ts_err ignored;
+  memset(by_runs, 0, sizeof *by_runs);
+  *around_s = NAN;
+  if (e && estimate_plan(s, p, NULL, e, &ignored) == TS_OK)
+    for (int i = 0; i < e->bench_count; i++)
+      if (isfinite(e->benches[i].around_seconds)) {
+        *by_runs = e->benches[i].by_runs;
+        *around_s = e->benches[i].around_seconds;
+        break;
+      }
+  free(e);
+}
+
 /* The benchmark runs per trial, chosen once per run before its first block: the plan's number;
    or as the run's earlier trials did (a resumed run keeps its count; trials stored without one
-   ran once); or from the warm-ups' measured times, as many as make the benchmark at least
-   ITERATIONS_TARGET_SHARE of a trial; 1 when there is nothing to go by. */
+   ran once); or, for auto, by what each count gave in this machine's earlier runs of the
+   benchmark (stats/dimension.h: the narrowest interval in the plan's time, or trying the other
+   of 1 and 2), a trial's overhead from those runs (the warm-up runs the first condition, usually
+   the baseline, which has no load to start or stop) and a run's time from the warm-up; without
+   history as many as make the benchmark at least ITERATIONS_TARGET_SHARE of a trial, at most
+   ITERATIONS_LEARNING; 1 without a warm-up. */
 static int choose_iterations(store *s, int64_t run_id, const plan *p, const pending_list *l,
                              const experiment_observer *observer, ts_err *err) {
   if (p->iterations > 0)
     return (int)p->iterations;
-  iteration_tally t = {l, 0, 0, 0};
+  iteration_tally t = {l, 0, 0, 0, 0};
   int rc = store_run_metrics(s, run_id, tally_metric, &t, err);
   if (rc != TS_OK)
     return -rc;
-  char text[256];
+  char text[400];
   int k = 1;
   if (t.count >= 1 || l->done_in_blocks > 0) {
     k = t.count >= 1 ? (int)t.count : 1;
@@ -696,18 +725,50 @@ static int choose_iterations(store *s, int64_t run_id, const plan *p, const pend
              "iterations: %d benchmark run%s per trial, as in the run's earlier "
              "trials",
              k, k == 1 ? "" : "s");
-  } else if (t.bench_s > 0 && t.overhead_s > 0) {
-    double want =
-        ITERATIONS_TARGET_SHARE / (1 - ITERATIONS_TARGET_SHARE) * t.overhead_s / t.bench_s;
-    k = want > ITERATIONS_MAX ? ITERATIONS_MAX : want < 1 ? 1 : (int)ceil(want);
-    snprintf(text, sizeof text,
-             "iterations: %d benchmark run%s per trial%s (auto: the warm-up spent %.1f s around "
-             "%.1f s of benchmark)",
-             k, k == 1 ? "" : "s", k == 1 ? "" : ", the trial's score their mean", t.overhead_s,
-             t.bench_s);
-  } else
-    snprintf(text, sizeof text,
-             "iterations: 1 benchmark run per trial (auto: no warm-up times to choose from)");
+    note(observer, text);
+    return k;
+  }
+  if (!(t.bench_s > 0 && t.overhead_s > 0 && t.timed > 0)) {
+    note(observer, "iterations: 1 benchmark run per trial (auto: no warm-up times to choose from)");
+    return 1;
+  }
+  dimension_tally by_runs;
+  double around_s;
+  history_for_iterations(s, p, &by_runs, &around_s);
+  double warmups_s = t.overhead_s + t.bench_s;
+  dimension_plan d = {.overhead_s = around_s > 0 ? around_s : t.overhead_s / t.timed,
+                      .run_s = t.bench_s / t.timed,
+                      .trials_per_block = p->condition_count * p->bench_count,
+                      .fill_s = p->fill_ns ? (double)p->fill_ns / TS_NS_PER_S - warmups_s : 0,
+                      .min_blocks = p->fill_ns ? (int)p->reps : 0};
+  if (d.fill_s < 0)
+    d.fill_s = 0;
+  dimension_basis basis = dimension_runs_per_trial(&by_runs, &d, &k);
+  const char *runs = k == 1 ? "run per trial" : "runs per trial, the trial's score their mean";
+  ts_buf said = ts_buf_on(text, sizeof text);
+  if (basis == DIMENSION_COMPARED || basis == DIMENSION_TRYING || basis == DIMENSION_ONE_ONLY) {
+    ts_buf_addf(&said, "iterations: %d benchmark %s (auto: on this machine's earlier runs", k,
+                runs);
+    for (int runs_per_trial = 1; runs_per_trial <= 2; runs_per_trial++) {
+      double v = dimension_variance(&by_runs, runs_per_trial);
+      if (isfinite(v))
+        ts_buf_addf(&said, ", %d run%s per trial: paired spread %.1f %%", runs_per_trial,
+                    runs_per_trial == 1 ? "" : "s", 100 * sqrt(v));
+    }
+    ts_buf_addf(&said, "%s; a trial spends %.1f s around %.1f s of benchmark)",
+                basis == DIMENSION_TRYING     ? "; this run tries the other count"
+                : basis == DIMENSION_ONE_ONLY ? "; a second run would not pay its time"
+                                              : "",
+                d.overhead_s, d.run_s);
+  } else {
+    double want = ITERATIONS_TARGET_SHARE / (1 - ITERATIONS_TARGET_SHARE) * d.overhead_s / d.run_s;
+    k = want > ITERATIONS_LEARNING ? ITERATIONS_LEARNING : want < 1 ? 1 : (int)ceil(want);
+    runs = k == 1 ? "run per trial" : "runs per trial, the trial's score their mean";
+    ts_buf_addf(&said,
+                "iterations: %d benchmark %s (auto: a trial spends %.1f s around %.1f s of "
+                "benchmark; no earlier runs of it on this machine to compare counts with)",
+                k, runs, d.overhead_s, d.run_s);
+  }
   note(observer, text);
   return k;
 }

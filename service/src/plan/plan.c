@@ -26,17 +26,17 @@ typedef struct plan_preset_def {
 } plan_preset_def;
 
 static const plan_preset_def plan_presets[] = {
-    /* Dimensioned on a busy 2-core VM (docs/methodology.md, "Measured on the machine this is
-       built on"): starting 15,000 threads takes 4 s there, as long as a plain pthread_create loop,
-       and much of the benchmark's noise changes only from one load start to the next, so one
-       benchmark run per load start and a short settle give the narrowest intervals in about
-       90 s; a second run per trial lengthens the run by a third for less than a block gives. A busy
+    /* Dimensioned on a 2-core VM (docs/methodology.md, "Measured on the machine this is built
+       on"): a short settle, and the benchmark runs per load start chosen by the machine's own
+       history (iterations = auto, stats/dimension.h). Busy, much of the benchmark's noise
+       changed only from one load start to the next and one run per trial gave the narrowest
+       intervals; idle, the runs' own spread was most of it and two runs per trial did. A busy
        machine's gate gives up after two timeouts: 2 s each, not 5. */
     {"quick",
      "baseline and 1,500 / 5,000 / 15,000 threads sleeping 0.5 s; builtin-st; as many blocks "
      "as fit in 80 s, at least 5 (about a minute and a half)",
      "conditions = baseline, sleep:1500@500ms, sleep:5000@500ms, sleep:15000@500ms\n"
-     "bench = builtin-st\nreps = 80s\nwarmup = 1\nsettle = 500ms\niterations = 1\n"
+     "bench = builtin-st\nreps = 80s\nwarmup = 1\nsettle = 500ms\niterations = auto\n"
      "quiet-cpu = 25%\nquiet-timeout = 2s\n"},
     {"seed",
      "the original experiment: baseline and 1,500 / 5,000 / 15,000 sleepers at 0.5 s (plain "
@@ -199,8 +199,9 @@ static const plan_setting plan_settings[] = {
              "during it"),
     WHOLE_OR("iterations", iterations, "auto", 1, 8, "auto",
              "benchmark runs per trial under one load start, the trial's score their mean (auto: "
-             "as many as make the run spend at least 60 % of its time benchmarking, chosen once "
-             "from the warm-up's measured overheads; 1 without a warm-up)"),
+             "chosen after the warm-up from what each count gave in this machine's earlier runs, "
+             "the one with the narrowest intervals in the plan's time; the other of 1 and 2 is "
+             "tried where only one has history; 1 without a warm-up)"),
     DECIMAL("work-scale", work_scale, 0.001, 1000, "1",
             "multiplies the built-in benchmarks' fixed work"),
     PERCENT_OR_DERIVED("precision", precision_pct, "off", "default", 0.01, 50, "off",

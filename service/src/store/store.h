@@ -372,6 +372,7 @@ typedef struct store_history_trial {
   double seconds;      /* the benchmark's measured wall time; NAN when not measured */
   double wall_seconds; /* finished_at - started_at: the whole trial (load start, settle, gate,
                           census, benchmark, teardown); NAN when a time is missing */
+  int runs;            /* the benchmark's runs in the trial (iter.count; 1 where not kept) */
 } store_history_trial;
 
 /* Calls fn for each done, measured, non-warm-up trial of `bench` under `condition` (NULL: under

@@ -486,16 +486,17 @@ int store_bench_history(store *s, const char *host, const char *bench, const cha
                         int (*fn)(void *ctx, const store_history_trial *t), void *ctx,
                         ts_err *err) {
   sqlite3_stmt *st;
-  int rc =
-      kit_prepare(s,
-                  /* julianday keeps about 10 us: rounded to the timestamps' ms */
-                  "SELECT r.id, r.plan_text, t.block, t.score, t.seconds, t.condition, "
-                  "round((julianday(t.finished_at) - julianday(t.started_at)) * 86400.0, 3) "
-                  "FROM trial t JOIN run r ON r.id=t.run_id WHERE r.host=?1 "
-                  "AND r.imported_from IS NULL AND t.bench=?2 AND (?3 IS NULL OR t.condition=?3) "
-                  "AND t.status='done' AND t.source='measured' AND t.block>0 "
-                  "AND t.score IS NOT NULL ORDER BY r.id DESC, t.seq",
-                  &st, err);
+  int rc = kit_prepare(
+      s,
+      /* julianday keeps about 10 us: rounded to the timestamps' ms */
+      "SELECT r.id, r.plan_text, t.block, t.score, t.seconds, t.condition, "
+      "round((julianday(t.finished_at) - julianday(t.started_at)) * 86400.0, 3), "
+      "(SELECT m.value FROM trial_metric m WHERE m.trial_id=t.id AND m.name='iter.count') "
+      "FROM trial t JOIN run r ON r.id=t.run_id WHERE r.host=?1 "
+      "AND r.imported_from IS NULL AND t.bench=?2 AND (?3 IS NULL OR t.condition=?3) "
+      "AND t.status='done' AND t.source='measured' AND t.block>0 "
+      "AND t.score IS NOT NULL ORDER BY r.id DESC, t.seq",
+      &st, err);
   if (rc != TS_OK)
     return rc;
   sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
@@ -513,6 +514,7 @@ int store_bench_history(store *s, const char *host, const char *bench, const cha
     const unsigned char *condition_text = sqlite3_column_text(st, 5);
     t.condition = condition_text ? (const char *)condition_text : "";
     t.wall_seconds = sqlite3_column_type(st, 6) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 6);
+    t.runs = sqlite3_column_type(st, 7) == SQLITE_NULL ? 1 : sqlite3_column_int(st, 7);
     if (fn(ctx, &t) != 0) {
       rc = SQLITE_DONE;
       break;
