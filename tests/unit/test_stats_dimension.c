@@ -12,7 +12,7 @@
 #include "sim.h"
 #include "stats/dimension.h"
 
-static const dimension_plan quick = {1.02, 0.98, 4, 78.0, 5};
+static const dimension_plan quick = {1.02, 0.98, 4, 78.0, 5, 3};
 
 static void variance_by_runs_against_numpy(void) {
   dimension_tally t;
@@ -50,9 +50,9 @@ static void choice_against_scipy(void) {
      makes it larger, and one run per trial is best */
   CHECK_REL(dimension_cost(0.0060, &quick, 1), 0.0035451033805273349, 1e-9);
   CHECK_REL(dimension_cost(0.0030, &quick, 2), 0.0033039454893668036, 1e-9);
-  const dimension_plan busy = {1.12, 1.09, 4, 78.0, 5};
+  const dimension_plan busy = {1.12, 1.09, 4, 78.0, 5, 3};
   CHECK_REL(dimension_cost(0.0062, &busy, 2), 0.0095587228034992502, 1e-9);
-  const dimension_plan count = {1.0, 1.0, 4, 0, 0};
+  const dimension_plan count = {1.0, 1.0, 4, 0, 0, 2};
   CHECK_REL(dimension_cost(0.0050, &count, 1), 0.01, 1e-12);
   const struct {
     double v1, v2, v3;
@@ -77,27 +77,46 @@ static void choice_against_scipy(void) {
 
 static void the_other_count_is_tried(void) {
   int k;
+  /* one run per trial known: the usual count is tried, as far as its least blocks fit (quick's
+     usual 3 would fit four blocks in 78 s, not five: 2) */
   dimension_tally t = tally_of(0.0050, 0, 20);
   CHECK_INT(dimension_runs_per_trial(&t, &quick, &k), DIMENSION_TRYING);
   CHECK_INT(k, 2);
+  const dimension_plan settles_long = {6.0, 1.0, 7, 0, 0, 8}; /* the cost preset: 5 s settle */
+  CHECK_INT(dimension_runs_per_trial(&t, &settles_long, &k), DIMENSION_TRYING);
+  CHECK_INT(k, 8);
+  /* only counts above one known: one run per trial is tried */
   t = tally_of(0, 0.0050, 20);
   CHECK_INT(dimension_runs_per_trial(&t, &quick, &k), DIMENSION_TRYING);
   CHECK_INT(k, 1);
-  /* a benchmark that is most of its trial: a second run would not pay its time */
-  const dimension_plan long_run = {1.0, 8.0, 4, 0, 0};
+  memset(&t, 0, sizeof t);
+  dimension_add_run(&t, 0.1, 20, 8);
+  CHECK_INT(dimension_runs_per_trial(&t, &settles_long, &k), DIMENSION_TRYING);
+  CHECK_INT(k, 1);
+  /* a benchmark that is most of its trial: the usual count is 1, and a second run would not pay
+     its time */
+  const dimension_plan long_run = {1.0, 8.0, 4, 0, 0, 1};
   t = tally_of(0.0050, 0, 20);
   CHECK_INT(dimension_runs_per_trial(&t, &long_run, &k), DIMENSION_ONE_ONLY);
   CHECK_INT(k, 1);
-  /* nothing to go by: the caller decides */
+  /* a plan so short that no second run fits */
+  const dimension_plan tight = {1.0, 1.0, 4, 44.0, 5, 2};
+  CHECK_INT(dimension_runs_per_trial(&t, &tight, &k), DIMENSION_ONE_ONLY);
+  CHECK_INT(k, 1);
+  /* one run and eight known: compared */
+  dimension_add_run(&t, 0.1 * 20, 20, 8);
+  CHECK_INT(dimension_runs_per_trial(&t, &settles_long, &k), DIMENSION_COMPARED);
+  CHECK_INT(k, 1);
+  /* nothing to go by: the caller takes the usual count */
   memset(&t, 0, sizeof t);
   CHECK_INT(dimension_runs_per_trial(&t, &quick, &k), DIMENSION_NONE);
   CHECK_INT(k, 0);
-  dimension_add_run(&t, 0.1, 20, 3);
-  CHECK_INT(dimension_runs_per_trial(&t, &quick, &k), DIMENSION_NONE);
   /* refused */
-  const dimension_plan bad = {0, 1.0, 4, 0, 0}, no_trials = {1.0, 1.0, 0, 0, 0};
+  const dimension_plan bad = {0, 1.0, 4, 0, 0, 1}, no_trials = {1.0, 1.0, 0, 0, 0, 1};
+  const dimension_plan no_usual = {1.0, 1.0, 4, 0, 0, 0};
   CHECK_INT(dimension_runs_per_trial(&t, &bad, &k), DIMENSION_INVALID);
   CHECK_INT(dimension_runs_per_trial(&t, &no_trials, &k), DIMENSION_INVALID);
+  CHECK_INT(dimension_runs_per_trial(&t, &no_usual, &k), DIMENSION_INVALID);
 }
 
 /* One earlier run of `blocks` blocks and three conditions whose paired log ratios have variance

@@ -122,10 +122,10 @@ typedef struct runner {
    the ones that cost 3 to 10 % of theirs. */
 #define CENSUS_COSTLY_NS (100 * TS_NS_PER_MS)
 #define CENSUS_EVERY 3
-/* iterations = auto on a machine without history of the benchmark: as many runs as make the
-   benchmark this share of a trial, at most 2 (then the next run tries the other count). */
+/* iterations = auto's usual count (on a machine without history of the benchmark, and the other
+   side of one run per trial while it learns): as many runs as make the benchmark this share of a
+   trial. */
 #define ITERATIONS_TARGET_SHARE 0.67
-#define ITERATIONS_LEARNING 2
 #define ITERATIONS_MAX 8
 /* load_stop's thread: it joins thousands of threads, no deep calls. */
 #define TEARDOWN_STACK (256 * 1024)
@@ -705,10 +705,10 @@ static void history_for_iterations(store *s, const plan *p, dimension_tally *by_
    or as the run's earlier trials did (a resumed run keeps its count; trials stored without one
    ran once); or, for auto, by what each count gave in this machine's earlier runs of the
    benchmark (stats/dimension.h: the narrowest interval in the plan's time, or trying the other
-   of 1 and 2), a trial's overhead from those runs (the warm-up runs the first condition, usually
-   the baseline, which has no load to start or stop) and a run's time from the warm-up; without
-   history as many as make the benchmark at least ITERATIONS_TARGET_SHARE of a trial, at most
-   ITERATIONS_LEARNING; 1 without a warm-up. */
+   side of one run per trial), with a trial's overhead from those runs (the warm-up runs the first
+   condition, usually the baseline, which has no load to start or stop) and a run's time from the
+   warm-up; without history the usual count, as many as make the benchmark at least
+   ITERATIONS_TARGET_SHARE of a trial; 1 without a warm-up. */
 static int choose_iterations(store *s, int64_t run_id, const plan *p, const pending_list *l,
                              const experiment_observer *observer, ts_err *err) {
   if (p->iterations > 0)
@@ -743,26 +743,28 @@ static int choose_iterations(store *s, int64_t run_id, const plan *p, const pend
                       .min_blocks = p->fill_ns ? (int)p->reps : 0};
   if (d.fill_s < 0)
     d.fill_s = 0;
+  double want = ITERATIONS_TARGET_SHARE / (1 - ITERATIONS_TARGET_SHARE) * d.overhead_s / d.run_s;
+  d.usual_runs = want > ITERATIONS_MAX ? ITERATIONS_MAX : want < 1 ? 1 : (int)ceil(want);
   dimension_basis basis = dimension_runs_per_trial(&by_runs, &d, &k);
   const char *runs = k == 1 ? "run per trial" : "runs per trial, the trial's score their mean";
   ts_buf said = ts_buf_on(text, sizeof text);
   if (basis == DIMENSION_COMPARED || basis == DIMENSION_TRYING || basis == DIMENSION_ONE_ONLY) {
     ts_buf_addf(&said, "iterations: %d benchmark %s (auto: on this machine's earlier runs", k,
                 runs);
-    for (int runs_per_trial = 1; runs_per_trial <= 2; runs_per_trial++) {
+    for (int runs_per_trial = 1; runs_per_trial <= ITERATIONS_MAX; runs_per_trial++) {
       double v = dimension_variance(&by_runs, runs_per_trial);
       if (isfinite(v))
         ts_buf_addf(&said, ", %d run%s per trial: paired spread %.1f %%", runs_per_trial,
                     runs_per_trial == 1 ? "" : "s", 100 * sqrt(v));
     }
     ts_buf_addf(&said, "%s; a trial spends %.1f s around %.1f s of benchmark)",
-                basis == DIMENSION_TRYING     ? "; this run tries the other count"
-                : basis == DIMENSION_ONE_ONLY ? "; a second run would not pay its time"
-                                              : "",
+                basis == DIMENSION_TRYING ? "; this run tries the other count"
+                : basis == DIMENSION_ONE_ONLY
+                    ? "; the benchmark is most of a trial: a second run would not pay its time"
+                    : "",
                 d.overhead_s, d.run_s);
   } else {
-    double want = ITERATIONS_TARGET_SHARE / (1 - ITERATIONS_TARGET_SHARE) * d.overhead_s / d.run_s;
-    k = want > ITERATIONS_LEARNING ? ITERATIONS_LEARNING : want < 1 ? 1 : (int)ceil(want);
+    k = d.usual_runs;
     runs = k == 1 ? "run per trial" : "runs per trial, the trial's score their mean";
     ts_buf_addf(&said,
                 "iterations: %d benchmark %s (auto: a trial spends %.1f s around %.1f s of "

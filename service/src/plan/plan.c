@@ -200,8 +200,8 @@ static const plan_setting plan_settings[] = {
     WHOLE_OR("iterations", iterations, "auto", 1, 8, "auto",
              "benchmark runs per trial under one load start, the trial's score their mean (auto: "
              "chosen after the warm-up from what each count gave in this machine's earlier runs, "
-             "the one with the narrowest intervals in the plan's time; the other of 1 and 2 is "
-             "tried where only one has history; 1 without a warm-up)"),
+             "the one with the narrowest intervals in the plan's time; while it learns, the "
+             "other side of one run per trial is tried; 1 without a warm-up)"),
     DECIMAL("work-scale", work_scale, 0.001, 1000, "1",
             "multiplies the built-in benchmarks' fixed work"),
     PERCENT_OR_DERIVED("precision", precision_pct, "off", "default", 0.01, 50, "off",

@@ -35,7 +35,8 @@ double dimension_cost(double v, const dimension_plan *p, int k) {
 dimension_basis dimension_runs_per_trial(const dimension_tally *t, const dimension_plan *p,
                                          int *k) {
   *k = 0;
-  if (!(p->overhead_s > 0) || !(p->run_s > 0) || p->trials_per_block < 1)
+  if (!(p->overhead_s > 0) || !(p->run_s > 0) || p->trials_per_block < 1 || p->usual_runs < 1 ||
+      p->usual_runs > DIMENSION_MAX_RUNS)
     return DIMENSION_INVALID;
   int best = 0, known = 0;
   double best_cost = HUGE_VAL;
@@ -50,16 +51,21 @@ dimension_basis dimension_runs_per_trial(const dimension_tally *t, const dimensi
       best_cost = c;
     }
   }
-  int one = isfinite(dimension_variance(t, 1)), two = isfinite(dimension_variance(t, 2));
-  if (known == 0 || (!one && !two)) /* only counts above 2: nothing to compare them with */
+  if (known == 0)
     return DIMENSION_NONE;
-  if (one != two) {
-    if (p->overhead_s <= p->run_s / 2) {
-      *k = best;
-      return DIMENSION_ONE_ONLY;
-    }
-    *k = one ? 2 : 1;
+  int one = isfinite(dimension_variance(t, 1));
+  if (!one) { /* only counts above one: one run per trial is the other side */
+    *k = 1;
     return DIMENSION_TRYING;
+  }
+  if (known == 1) {
+    /* u, or the most runs below it whose least blocks still fit (the cost is finite for any
+       variance exactly where they fit) */
+    int tried = p->usual_runs;
+    while (tried > 1 && !isfinite(dimension_cost(1.0, p, tried)))
+      tried--;
+    *k = tried;
+    return tried > 1 ? DIMENSION_TRYING : DIMENSION_ONE_ONLY;
   }
   *k = best;
   return DIMENSION_COMPARED;

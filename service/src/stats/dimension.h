@@ -20,10 +20,13 @@
    with a count of blocks compares the variance per unit of time, V_k (o + k b). Ties go to the
    smaller k.
 
-   LEARNING: where only one of 1 and 2 runs per trial has history, the other is tried (the run
-   measures it), but only where a second run would take less than half of a trial's time (o > b
-   / 2: a long benchmark gains little from a second run and pays its whole length again). Where
-   neither has, there is no choice (counts above 2 alone have nothing to be compared with).
+   LEARNING: the plan's usual count u (what the caller takes without history: the runs that
+   make the benchmark two thirds of a trial, 1 where the benchmark already is, more where the
+   overhead is long) is the other side of one run per trial. Where only one run per trial has
+   history, u is tried, as far as its least blocks fit the plan's time (a run measures it); where
+   only counts above one have, one run per trial is tried; where one run per trial has and u is 1,
+   it stays (a long benchmark gains little from a second run and pays its whole length again).
+   Where no count has history there is no choice: the caller takes u.
    --------------------------------------------------------------------------------------------- */
 #ifndef THREADSOUP_STATS_DIMENSION_H
 #define THREADSOUP_STATS_DIMENSION_H
@@ -52,6 +55,7 @@ typedef struct dimension_plan {
   int trials_per_block;
   double fill_s;  /* the time for the blocks; 0: a count of blocks */
   int min_blocks; /* with fill_s: the least blocks a run makes */
+  int usual_runs; /* u, 1..DIMENSION_MAX_RUNS */
 } dimension_plan;
 
 /* What the choice compares for k runs per trial with variance v: the squared 95 % half-width up
@@ -61,9 +65,9 @@ double dimension_cost(double v, const dimension_plan *p, int k);
 typedef enum dimension_basis {
   DIMENSION_INVALID = -1, /* arguments out of range */
   DIMENSION_NONE = 0,     /* no count has enough history: the caller chooses */
-  DIMENSION_COMPARED,     /* the best of the counts with history */
-  DIMENSION_TRYING,       /* the other of 1 and 2, which has no history yet */
-  DIMENSION_ONE_ONLY      /* one count has history, and a second run would not pay its time */
+  DIMENSION_COMPARED,     /* the best of the counts with history, one run per trial among them */
+  DIMENSION_TRYING,       /* the other side (u, or one run per trial), which has no history yet */
+  DIMENSION_ONE_ONLY      /* one run per trial has history, and u is 1 */
 } dimension_basis;
 /* The runs per trial into *k and why. */
 dimension_basis dimension_runs_per_trial(const dimension_tally *t, const dimension_plan *p, int *k);
