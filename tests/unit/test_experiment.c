@@ -99,24 +99,35 @@ static void read_facts(store *s, int64_t run_id, run_facts *f) {
   CHECK_INT(store_run_metrics(s, run_id, add_metric, f, &err), TS_OK);
 }
 
-/* Runs `text` (a plan) into a new database at `path`; the store stays open in *out. */
-static int run_plan(const char *path, const char *text, store **out, int64_t *run_id,
-                    run_facts *f) {
+/* Runs `text` (a plan) into the open store with `seed`; its notes and trials into *f. */
+static int run_more(store *s, const char *text, int64_t seed, int64_t *run_id, run_facts *f) {
   ts_err err;
   plan p;
-  remove_db(path);
   memset(f, 0, sizeof *f);
-  if (store_open(out, path, &err) != TS_OK || plan_parse(text, "test", &p, &err) != TS_OK) {
+  if (plan_parse(text, "test", &p, &err) != TS_OK) {
     fprintf(stderr, "  setup: %s\n", err.text);
     return TS_EINVAL;
   }
   experiment_observer o = {NULL, NULL, on_note, f, NULL};
-  int rc = experiment_run(*out, &p, 11, &o, NULL, run_id, &err);
+  int rc = experiment_run(s, &p, seed, &o, NULL, run_id, &err);
   if (rc != TS_OK)
     fprintf(stderr, "  run: %s\n", err.text);
   else
-    read_facts(*out, *run_id, f);
+    read_facts(s, *run_id, f);
   return rc;
+}
+
+/* Runs `text` (a plan) into a new database at `path`; the store stays open in *out. */
+static int run_plan(const char *path, const char *text, store **out, int64_t *run_id,
+                    run_facts *f) {
+  ts_err err;
+  remove_db(path);
+  memset(f, 0, sizeof *f);
+  if (store_open(out, path, &err) != TS_OK) {
+    fprintf(stderr, "  setup: %s\n", err.text);
+    return TS_EINVAL;
+  }
+  return run_more(*out, text, 11, run_id, f);
 }
 
 /* The gate's second of quiet lies within a longer settle: a trial waits the settle, not the settle
@@ -329,30 +340,21 @@ static int block_iterations(const run_facts *f) {
   return k;
 }
 
-/* Runs `text` into the open store; its notes into *f. */
-static int run_more(store *s, const char *text, int64_t seed, int64_t *run_id, run_facts *f) {
-  ts_err err;
-  plan p;
-  memset(f, 0, sizeof *f);
-  if (plan_parse(text, "test", &p, &err) != TS_OK)
-    return TS_EINVAL;
-  experiment_observer o = {NULL, NULL, on_note, f, NULL};
-  int rc = experiment_run(s, &p, seed, &o, NULL, run_id, &err);
-  if (rc == TS_OK)
-    read_facts(s, *run_id, f);
-  return rc;
-}
-
-/* History for iterations = auto: nine blocks of `iterations` runs per trial, 8 degrees of freedom
-   of paired log ratios. */
-static int run_history(store *s, int iterations, int64_t seed, run_facts *f) {
+/* History for iterations = auto, nine blocks of `iterations` runs per trial (8 degrees of freedom
+   of paired log ratios), then a run of `auto_plan` whose notes and trials go into *f. */
+static int auto_after_history(store *s, const char *auto_plan, int iterations, int64_t seed,
+                              run_facts *f) {
   char text[256];
   int64_t run_id;
   snprintf(text, sizeof text,
            "conditions = baseline, baseline-b\nbench = builtin-st\nreps = 9\nwarmup = 0\n"
            "settle = 0s\nwork-scale = 0.02\niterations = %d\n",
            iterations);
-  return run_more(s, text, seed, &run_id, f);
+  int rc = run_more(s, text, seed, &run_id, f);
+  if (rc == TS_OK)
+    rc = run_more(s, auto_plan, seed + 1, &run_id, f);
+  fprintf(stderr, "  after %d run(s) per trial: %s", iterations, f->notes);
+  return rc;
 }
 
 /* iterations = auto on a database without earlier runs of the benchmark goes by the trial's
@@ -372,17 +374,13 @@ static void auto_iterations_follow_the_history(void) {
   int k = block_iterations(&f);
   CHECK(k >= 1 && k <= 8);
 
-  REQUIRE(run_history(s, 2, 12, &f) == TS_OK);
-  REQUIRE(run_more(s, auto_plan, 13, &run_id, &f) == TS_OK);
-  fprintf(stderr, "  two runs known: %s", f.notes);
+  REQUIRE(auto_after_history(s, auto_plan, 2, 12, &f) == TS_OK);
   CHECK_STR_CONTAINS(f.notes, "(auto: on this machine's earlier runs, 2 runs per trial: paired "
                               "spread ");
   CHECK_STR_CONTAINS(f.notes, "this run tries the other count");
   CHECK_INT(block_iterations(&f), 1);
 
-  REQUIRE(run_history(s, 1, 14, &f) == TS_OK);
-  REQUIRE(run_more(s, auto_plan, 15, &run_id, &f) == TS_OK);
-  fprintf(stderr, "  both known: %s", f.notes);
+  REQUIRE(auto_after_history(s, auto_plan, 1, 14, &f) == TS_OK);
   CHECK_STR_CONTAINS(f.notes, "(auto: on this machine's earlier runs, 1 run per trial: paired "
                               "spread ");
   CHECK_STR_CONTAINS(f.notes, ", 2 runs per trial: paired spread ");

@@ -103,7 +103,7 @@ static void close_run(history_reader *h) {
       run_df += n[c] - 1;
       used = 1;
     }
-  dimension_add_run(&h->by_runs, run_ss, run_df, h->run_runs > 1 ? h->run_runs : 1);
+  dimension_add_run(&h->by_runs, run_ss, run_df, h->run_runs);
   h->runs += used;
   double settle_shift = ((double)h->p->settle_ns - (double)h->stored->settle_ns) / TS_NS_PER_S;
   if (h->wall_count > 0)
@@ -132,7 +132,7 @@ static int read_history_trial(void *ctx, const store_history_trial *t) {
     if (h->out_of_memory || h->timed_runs >= ESTIMATE_MAX_RUNS || h->runs >= ESTIMATE_MAX_RUNS)
       return 1;
     h->run_id = t->run_id;
-    h->run_runs = 0;
+    h->run_runs = 1;
     h->score_count = 0;
     h->wall_sum = h->around_sum = 0;
     h->wall_count = h->around_count = 0;

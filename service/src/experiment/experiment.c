@@ -746,11 +746,14 @@ static int choose_iterations(store *s, int64_t run_id, const plan *p, const pend
   double want = ITERATIONS_TARGET_SHARE / (1 - ITERATIONS_TARGET_SHARE) * d.overhead_s / d.run_s;
   d.usual_runs = want > ITERATIONS_MAX ? ITERATIONS_MAX : want < 1 ? 1 : (int)ceil(want);
   dimension_basis basis = dimension_runs_per_trial(&by_runs, &d, &k);
-  const char *runs = k == 1 ? "run per trial" : "runs per trial, the trial's score their mean";
+  int compared = basis > DIMENSION_NONE; /* else no history to go by: the usual count */
+  if (!compared)
+    k = d.usual_runs;
   ts_buf said = ts_buf_on(text, sizeof text);
-  if (basis == DIMENSION_COMPARED || basis == DIMENSION_TRYING || basis == DIMENSION_ONE_ONLY) {
-    ts_buf_addf(&said, "iterations: %d benchmark %s (auto: on this machine's earlier runs", k,
-                runs);
+  ts_buf_addf(&said, "iterations: %d benchmark %s (auto: ", k,
+              k == 1 ? "run per trial" : "runs per trial, the trial's score their mean");
+  if (compared) {
+    ts_buf_addf(&said, "on this machine's earlier runs");
     for (int runs_per_trial = 1; runs_per_trial <= ITERATIONS_MAX; runs_per_trial++) {
       double v = dimension_variance(&by_runs, runs_per_trial);
       if (isfinite(v))
@@ -758,19 +761,15 @@ static int choose_iterations(store *s, int64_t run_id, const plan *p, const pend
                     runs_per_trial == 1 ? "" : "s", 100 * sqrt(v));
     }
     ts_buf_addf(&said, "%s; a trial spends %.1f s around %.1f s of benchmark)",
-                basis == DIMENSION_TRYING ? "; this run tries the other count"
-                : basis == DIMENSION_ONE_ONLY
-                    ? "; the benchmark is most of a trial: a second run would not pay its time"
-                    : "",
+                basis == DIMENSION_TRYING     ? "; this run tries the other count"
+                : basis == DIMENSION_ONE_ONLY ? "; a second run would not pay its time here"
+                                              : "",
                 d.overhead_s, d.run_s);
-  } else {
-    k = d.usual_runs;
-    runs = k == 1 ? "run per trial" : "runs per trial, the trial's score their mean";
+  } else
     ts_buf_addf(&said,
-                "iterations: %d benchmark %s (auto: a trial spends %.1f s around %.1f s of "
-                "benchmark; no earlier runs of it on this machine to compare counts with)",
-                k, runs, d.overhead_s, d.run_s);
-  }
+                "a trial spends %.1f s around %.1f s of benchmark; no earlier runs of it on this "
+                "machine to compare counts with)",
+                d.overhead_s, d.run_s);
   note(observer, text);
   return k;
 }

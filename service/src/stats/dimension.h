@@ -67,7 +67,7 @@ typedef enum dimension_basis {
   DIMENSION_NONE = 0,     /* no count has enough history: the caller chooses */
   DIMENSION_COMPARED,     /* the best of the counts with history, one run per trial among them */
   DIMENSION_TRYING,       /* the other side (u, or one run per trial), which has no history yet */
-  DIMENSION_ONE_ONLY      /* one run per trial has history, and u is 1 */
+  DIMENSION_ONE_ONLY      /* one run per trial has history, and u is 1 or no more fit the plan */
 } dimension_basis;
 /* The runs per trial into *k and why. */
 dimension_basis dimension_runs_per_trial(const dimension_tally *t, const dimension_plan *p, int *k);
