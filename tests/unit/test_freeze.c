@@ -673,15 +673,54 @@ static int64_t run_interrupted_as(const plat_peer *peer, const char *plan_text, 
 #ifndef _WIN32
 #define MEMBER_UID 61235 /* a member of group threadsoup, when this test runs as root */
 
+/* A folder in /tmp that another user may enter and write: the clone may lie in a folder only
+   root may enter (a 0700 home), where another user can run and write nothing. "" when it cannot
+   be made. */
+static const char *others_folder(void) {
+  static char folder[64];
+  snprintf(folder, sizeof folder, "/tmp/threadsoup-test-freeze-%ld", (long)getpid());
+  ts_err err;
+  if (plat_mkdir_p(folder, &err) != TS_OK || chmod(folder, 0777) != 0)
+    folder[0] = '\0';
+  return folder;
+}
+
+/* A copy of this test program named `name` in others_folder, its path into `program`. */
+static int program_for_others(const char *name, char *program, size_t len) {
+  char own[PLAT_PATH_MAX + 80];
+  if (!own_program(own, sizeof own) || !others_folder()[0])
+    return 0;
+  snprintf(program, len, "%s/%s", others_folder(), name);
+  FILE *from = fopen(own, "rb"), *to = fopen(program, "wb");
+  int ok = from && to;
+  char buf[65536];
+  size_t n;
+  while (ok && (n = fread(buf, 1, sizeof buf, from)) > 0)
+    ok = fwrite(buf, 1, n, to) == n;
+  if (from)
+    fclose(from);
+  if (to && fclose(to) != 0)
+    ok = 0;
+  return ok && chmod(program, 0755) == 0;
+}
+
+/* Removes what others_folder and program_for_others made (`names`, NULL-ended). */
+static void others_folder_remove(const char *const *names) {
+  char path[PLAT_PATH_MAX];
+  for (int i = 0; names[i]; i++) {
+    snprintf(path, sizeof path, "%s/%s", others_folder(), names[i]);
+    remove(path);
+  }
+  rmdir(others_folder());
+}
+
 /* As root, the orphan helper runs as MEMBER_UID, in a folder that user may write: a member of
    the test's own uid would be root, who may freeze anyone's programs. Else as start_orphan. */
-static int start_members_orphan(const char *folder, const char *path, long *pid) {
+static int start_members_orphan(const char *path, long *pid) {
   if (geteuid() != 0)
     return start_orphan(path, pid);
   char program[PLAT_PATH_MAX + 80];
-  ts_err err;
-  if (!own_program(program, sizeof program) || plat_mkdir_p(folder, &err) != TS_OK ||
-      chmod(folder, 0777) != 0)
+  if (!program_for_others("test_freeze", program, sizeof program))
     return 0;
   remove(path);
   pid_t child = fork();
@@ -707,8 +746,10 @@ static void resumed_client_runs_freeze_as_their_client(void) {
   const char *path = "freeze-helper-client-resumed.txt";
   REQUIRE(start_orphan(path, &helper));
 #else
-  const char *path = "freeze-members-folder/freeze-helper-client-resumed.txt";
-  REQUIRE(start_members_orphan("freeze-members-folder", path, &helper));
+  char path[PLAT_PATH_MAX];
+  snprintf(path, sizeof path, "%s/freeze-helper-client-resumed.txt",
+           geteuid() == 0 ? others_folder() : ".");
+  REQUIRE(start_members_orphan(path, &helper));
   if (geteuid() == 0)
     member.uid = MEMBER_UID;
 #endif
@@ -733,7 +774,8 @@ static void resumed_client_runs_freeze_as_their_client(void) {
   CHECK_INT(freeze_trials(own, "pending", NULL), 1);
   resume_at_start_and_judge(own, others, path);
 #ifndef _WIN32
-  remove("freeze-members-folder"); /* empty by now */
+  if (geteuid() == 0)
+    others_folder_remove((const char *const[]){"test_freeze", NULL});
 #endif
 }
 
@@ -785,9 +827,7 @@ static void background_finds_the_programs_that_wake(void) {
   /* Under a name of its own: freeze:background judges a name by all its processes, and this
      test's own (ThreadSoup's, as it plays the service) is refused. */
   char program[PLAT_PATH_MAX + 80];
-  REQUIRE(own_program(program, sizeof program));
-  remove("freeze-bg-waker");
-  REQUIRE(symlink(program, "freeze-bg-waker") == 0);
+  REQUIRE(program_for_others("freeze-bg-waker", program, sizeof program));
   int pipe_fd[2];
   REQUIRE(pipe(pipe_fd) == 0);
   pid_t child = fork();
@@ -797,8 +837,8 @@ static void background_finds_the_programs_that_wake(void) {
       close(pipe_fd[0]);
       close(pipe_fd[1]);
       if (setgid(LONELY_UID) == 0 && setuid(LONELY_UID) == 0)
-        execl("freeze-bg-waker", "freeze-bg-waker", "--count-for-a-while",
-              "/nonexistent/freeze-bg.txt", (char *)0);
+        execl(program, "freeze-bg-waker", "--count-for-a-while", "/nonexistent/freeze-bg.txt",
+              (char *)0);
       _exit(127);
     }
     long pid = helper;
@@ -844,7 +884,7 @@ static void background_finds_the_programs_that_wake(void) {
   CHECK_STR_CONTAINS(said, "freeze-bg-waker");
   free(p);
   kill((pid_t)helper, SIGKILL);
-  remove("freeze-bg-waker");
+  others_folder_remove((const char *const[]){"freeze-bg-waker", NULL});
 }
 #endif
 
