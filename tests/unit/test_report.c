@@ -426,6 +426,21 @@ static void more_blocks_come_with_their_time(void) {
   report_sensitivity_text(r, &cell, text, sizeof text);
   CHECK_STR_CONTAINS(text, "; about 1 more block would detect ±2.0 %");
   CHECK(isnan(report_more_minutes(r, &cell)));
+  /* Other programs busy during the baseline's benchmarks are named, with their share, from the
+     quiet gate's default threshold on; an idle machine's share is not. */
+  r->baseline = 0;
+  r->outside_cpu_percent[0] = 54.2;
+  CHECK_INT(report_sensitivity_text(r, &cell, text, sizeof text), 1);
+  CHECK_STR_CONTAINS(text, "would detect ±2.0 %; other programs used 54 % of the CPU during the "
+                           "baseline's benchmarks: their work is in every interval of this run");
+  r->outside_cpu_percent[0] = 0.3;
+  report_sensitivity_text(r, &cell, text, sizeof text);
+  CHECK(strstr(text, "other programs") == NULL);
+  /* A decided verdict has no open question to explain. */
+  r->outside_cpu_percent[0] = 54.2;
+  cell.cmp.verdict = STATS_SLOWER;
+  report_sensitivity_text(r, &cell, text, sizeof text);
+  CHECK_STR_EQ(text, "could detect ±3.25 % (95 % confidence, 80 % power)");
   free(r);
 }
 
@@ -455,6 +470,21 @@ static void an_unreached_precision_names_its_noise(void) {
                            "benchmark's own spread on this machine (the baseline's cv 7.5 %");
   CHECK_STR_CONTAINS(text, "; about 4");
   CHECK_STR_CONTAINS(text, " blocks in all would reach it");
+  /* Other programs' CPU during the baseline's benchmarks: named beside the spread when low, the
+     cause from REPORT_BUSY_OUTSIDE_PERCENT on. */
+  CHECK_STR_CONTAINS(text, "variance ratio 0.82; other programs used 0.0 % of the CPU during its "
+                           "benchmarks)");
+  r->outside_cpu_percent[0] = 54.2;
+  CHECK_INT(report_precision_limit_text(r, 0, cell, text, sizeof text), 1);
+  CHECK_STR_CONTAINS(text, "what widens it is other programs: they used 54 % of the CPU during the "
+                           "baseline's benchmarks (the baseline's cv 7.5 %); about 4");
+  report_precision_limit busy;
+  CHECK_INT(report_precision_limit_of(r, 0, cell, &busy), 1);
+  CHECK_STR_EQ(report_precision_cause_name(busy.cause), "outside");
+  r->outside_cpu_percent[0] = NAN;
+  CHECK_INT(report_precision_limit_text(r, 0, cell, text, sizeof text), 1);
+  CHECK_STR_CONTAINS(text, "other programs used an unmeasured share of the CPU during its");
+  r->outside_cpu_percent[0] = 0.3;
   r->drift[0].status = DRIFT_OK;
   r->drift[0].flagged = 1;
   r->drift[0].change_percent = -4.2;
@@ -482,13 +512,16 @@ static void an_unreached_precision_names_its_noise(void) {
   char row[200];
   snprintf(row, sizeof row, "\nbuiltin-st,sleep:1500@500ms,0.62,1.5");
   CHECK_STR_CONTAINS(csv, "\nprecision_bench,condition,target_percent,half_width_percent,cause,"
-                          "variance_ratio,baseline_cv_percent,drift_percent,blocks_to_reach\n");
+                          "variance_ratio,baseline_cv_percent,drift_percent,blocks_to_reach,"
+                          "outside_cpu_percent\n");
   CHECK_STR_CONTAINS(csv, row);
   CHECK_STR_CONTAINS(csv, ",load,3.66,7.5,-4.2,4");
+  CHECK_STR_CONTAINS(csv, ",0.3\n");
   CHECK_STR_CONTAINS(json,
                      "\"precision_limit\":{\"target_percent\":0.62,\"half_width_percent\":1.5");
   CHECK_STR_CONTAINS(json, "\"cause\":\"load\",\"variance_ratio\":3.66,\"baseline_cv_percent\":7.5,"
                            "\"drift_percent\":-4.2,\"blocks_to_reach\":4");
+  CHECK_STR_CONTAINS(json, ",\"outside_cpu_percent\":0.3}");
   CHECK_STR_CONTAINS(json, "\"condition\":\"baseline\"");
   CHECK_STR_CONTAINS(json, "\"precision_limit\":null");
   free(csv);
@@ -800,8 +833,9 @@ static void condition_means_from_trials_are_the_stores(void) {
       CHECK_INT(store_trial_fail(s, trials[i].id, "2026-01-01T00:01:00.000Z", "boom", &err), TS_OK);
       continue;
     }
-    store_metric metrics[3] = {{"load.cpu_percent", 0.3 * i},
+    store_metric metrics[4] = {{"load.cpu_percent", 0.3 * i},
                                {"load.switches_per_s", 1000.0 / 3 + i},
+                               {"outside.cpu_percent", 12.5 + 3 * i},
                                {"timer.overshoot_us", 55.5 + i * 0.7}};
     store_trial_result result = {"2026-01-01T00:00:01.000Z",
                                  "2026-01-01T00:00:02.000Z",
@@ -811,7 +845,7 @@ static void condition_means_from_trials_are_the_stores(void) {
                                  3,
                                  100,
                                  900,
-                                 i % 3 ? 3 : 2, /* one in three has no timer.overshoot_us */
+                                 i % 3 ? 4 : 3, /* one in three has no timer.overshoot_us */
                                  metrics,
                                  NULL,
                                  NULL,
@@ -837,6 +871,8 @@ static void condition_means_from_trials_are_the_stores(void) {
     CHECK_REL(from_trials->switches_per_s[c], from_store->switches_per_s[c], 1e-12);
     CHECK_REL(from_trials->timer_overshoot_us[c], from_store->timer_overshoot_us[c], 1e-12);
     CHECK_REL(from_trials->load_cpu_percent[c], from_store->load_cpu_percent[c], 1e-12);
+    CHECK_REL(from_trials->outside_cpu_percent[c], from_store->outside_cpu_percent[c], 1e-12);
+    CHECK(from_store->outside_cpu_percent[c] > 12.5); /* the warm-up's 12.5 left out */
     CHECK_REL(from_trials->timer_resolution_us[c], from_store->timer_resolution_us[c], 1e-12);
     CHECK_STR_EQ(from_trials->resolution_asked[c], from_store->resolution_asked[c]);
     CHECK_STR_EQ(from_trials->resolution_obtained[c], from_store->resolution_obtained[c]);

@@ -122,7 +122,7 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
       if (!cell->verdict[0])
         continue;
       fprintf(out, "  %s: %s\n", SHOWN(r->conditions[c], cond), SHOWN(cell->verdict, verdict));
-      char sensitivity[200], limit[400];
+      char sensitivity[400], limit[400];
       if (report_sensitivity_text(r, cell, sensitivity, sizeof sensitivity))
         fprintf(out, "    %s\n", sensitivity);
       if (report_precision_limit_text(r, b, cell, limit, sizeof limit))
@@ -171,7 +171,8 @@ static void write_kernels_csv(const report_data *r, FILE *out) {
 static void write_precision_csv(const report_data *r, FILE *out) {
   static const char *const columns[] = {"precision_bench",     "condition",     "target_percent",
                                         "half_width_percent",  "cause",         "variance_ratio",
-                                        "baseline_cv_percent", "drift_percent", "blocks_to_reach"};
+                                        "baseline_cv_percent", "drift_percent", "blocks_to_reach",
+                                        "outside_cpu_percent"};
   int header = 0;
   for (int b = 0; b < r->bench_count; b++)
     for (int c = 0; c < r->condition_count; c++) {
@@ -194,7 +195,7 @@ static void write_precision_csv(const report_data *r, FILE *out) {
       }
       fprintf(out, ",%s", report_precision_cause_name(lim.cause));
       double more[] = {lim.variance_ratio, lim.baseline_cv_percent, lim.drift_percent,
-                       lim.blocks > 0 ? (double)lim.blocks : NAN};
+                       lim.blocks > 0 ? (double)lim.blocks : NAN, lim.outside_cpu_percent};
       for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
         fputc(',', out);
         report_csv_number(out, more[i]);
@@ -229,6 +230,7 @@ static void write_precision_json(const report_data *r, int b, const report_cell 
   ts_json_number_member(out, "drift_percent", lim.drift_percent, REPORT_JSON_DIGITS);
   ts_json_number_member(out, "blocks_to_reach", lim.blocks > 0 ? (double)lim.blocks : NAN,
                         REPORT_JSON_DIGITS);
+  ts_json_number_member(out, "outside_cpu_percent", lim.outside_cpu_percent, REPORT_JSON_DIGITS);
   fputs("}", out);
 }
 
@@ -393,7 +395,7 @@ static void write_table(const report_data *r, int b, FILE *out) {
             report_html_verdict_class(cell->compared, cell->cmp.verdict));
     report_html_text(out, cell->verdict);
     fputs("</span>", out);
-    char sensitivity[200], limit[400];
+    char sensitivity[400], limit[400];
     if (report_sensitivity_text(r, cell, sensitivity, sizeof sensitivity)) {
       fputs("<br><span class=\"note\">", out);
       report_html_text(out, sensitivity);

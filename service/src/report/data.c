@@ -7,6 +7,7 @@
 #include "../experiment/precision.h"
 #include "../stats/multiplicity.h"
 #include "../quiet/quiet.h"
+#include "threadsoup/buf.h"
 
 #include <limits.h>
 #include <math.h>
@@ -459,7 +460,8 @@ static int compare_kernels(report_data *r, ts_err *err) {
 
 /* What the statistics are computed from besides the scores: the blocks' times, the sub-scores,
    and, when the trials are not copied in (a headline, a comparison), each condition's means of
-   the load's wake-ups, timer lateness and burners' CPU and its timers, asked of the database;
+   the load's wake-ups, timer lateness, burners' CPU, the CPU used outside ThreadSoup and its
+   timers, asked of the database;
    with the trials, conditions_from_trials computes those outside the database's lock. */
 static int read_stats(store *s, report_data *r, ts_err *err) {
   int block_rc = read_block_seconds(s, r, err);
@@ -472,6 +474,8 @@ static int read_stats(store *s, report_data *r, ts_err *err) {
         store_condition_metric_mean(s, r->run_id, r->conditions[c], "timer.overshoot_us");
     r->load_cpu_percent[c] =
         store_condition_metric_mean(s, r->run_id, r->conditions[c], "load.cpu_percent");
+    r->outside_cpu_percent[c] =
+        store_condition_metric_mean(s, r->run_id, r->conditions[c], "outside.cpu_percent");
     int rc =
         store_condition_timer(s, r->run_id, r->conditions[c], r->resolution_asked[c],
                               sizeof r->resolution_asked[c], r->resolution_obtained[c],
@@ -486,19 +490,19 @@ static int read_stats(store *s, report_data *r, ts_err *err) {
    store_condition_timer's queries: done trials past the warm-up, NULLs left out, the distinct
    resolutions sorted and joined by commas), from the trials copied in. */
 static void conditions_from_trials(report_data *r) {
-  static const char *const names[3] = {"load.switches_per_s", "timer.overshoot_us",
-                                       "load.cpu_percent"};
+  static const char *const names[4] = {"load.switches_per_s", "timer.overshoot_us",
+                                       "load.cpu_percent", "outside.cpu_percent"};
   for (int c = 0; c < r->condition_count; c++) {
-    double sum[4] = {0, 0, 0, 0};
-    size_t n[4] = {0, 0, 0, 0};
+    double sum[5] = {0, 0, 0, 0, 0};
+    size_t n[5] = {0, 0, 0, 0, 0};
     int asked = 0, obtained = 0; /* bits: 1 default, 2 high */
     for (size_t i = 0; i < r->trial_count; i++) {
       const report_trial *t = &r->trials[i];
       if (t->row.status != STORE_TRIAL_DONE || t->row.block == 0 ||
           strcmp(t->row.condition, r->conditions[c]) != 0)
         continue;
-      for (int k = 0; k < 4; k++) {
-        double v = k < 3 ? report_trial_metric(r, t, names[k]) : t->row.timer_resolution_us;
+      for (int k = 0; k < 5; k++) {
+        double v = k < 4 ? report_trial_metric(r, t, names[k]) : t->row.timer_resolution_us;
         if (!isnan(v)) {
           sum[k] += v;
           n[k]++;
@@ -509,9 +513,9 @@ static void conditions_from_trials(report_data *r) {
       obtained |= (strcmp(t->row.resolution_obtained, "default") == 0) |
                   (strcmp(t->row.resolution_obtained, "high") == 0) << 1;
     }
-    double *means[4] = {&r->switches_per_s[c], &r->timer_overshoot_us[c], &r->load_cpu_percent[c],
-                        &r->timer_resolution_us[c]};
-    for (int k = 0; k < 4; k++)
+    double *means[5] = {&r->switches_per_s[c], &r->timer_overshoot_us[c], &r->load_cpu_percent[c],
+                        &r->outside_cpu_percent[c], &r->timer_resolution_us[c]};
+    for (int k = 0; k < 5; k++)
       *means[k] = n[k] ? sum[k] / (double)n[k] : NAN;
     static const char *const resolutions[4] = {"", "default", "high", "default,high"};
     snprintf(r->resolution_asked[c], sizeof r->resolution_asked[c], "%s", resolutions[asked]);
@@ -596,14 +600,15 @@ int report_sensitivity_text(const report_data *r, const report_cell *cell, char 
   if (!cell->compared || isnan(cell->sens.detectable_percent))
     return 0;
   double margin = r->margin_pct > 0 ? r->margin_pct : 1.0;
-  int n = snprintf(buf, len, "could detect ±%.2f %% (95 %% confidence, 80 %% power)",
-                   cell->sens.detectable_percent);
+  ts_buf text = ts_buf_on(buf, len);
+  ts_buf_addf(&text, "could detect ±%.2f %% (95 %% confidence, 80 %% power)",
+              cell->sens.detectable_percent);
   long more = cell->more_blocks_for_margin;
-  size_t used = n < 0 ? 0 : ((size_t)n < len ? (size_t)n : len - 1);
-  if (cell->cmp.verdict == STATS_INCONCLUSIVE && more > BLOCKED_BLOCKS_MAX)
-    snprintf(buf + used, len - used, "; ±%.1f %% would take more than %ld blocks", margin,
-             BLOCKED_BLOCKS_MAX);
-  else if (cell->cmp.verdict == STATS_INCONCLUSIVE && more > 0) {
+  if (cell->cmp.verdict != STATS_INCONCLUSIVE)
+    return 1;
+  if (more > BLOCKED_BLOCKS_MAX)
+    ts_buf_addf(&text, "; ±%.1f %% would take more than %ld blocks", margin, BLOCKED_BLOCKS_MAX);
+  else if (more > 0) {
     char time[80] = "";
     double minutes = report_more_minutes(r, cell);
     if (isfinite(minutes)) {
@@ -611,9 +616,15 @@ int report_sensitivity_text(const report_data *r, const report_cell *cell, char 
       estimate_duration_words(minutes * 60, words, sizeof words);
       snprintf(time, sizeof time, " (%s)", words);
     }
-    snprintf(buf + used, len - used, "; about %ld more block%s%s would detect ±%.1f %%", more,
-             more == 1 ? "" : "s", time, margin);
+    ts_buf_addf(&text, "; about %ld more block%s%s would detect ±%.1f %%", more,
+                more == 1 ? "" : "s", time, margin);
   }
+  double outside = r->outside_cpu_percent[r->baseline];
+  if (outside >= REPORT_BUSY_OUTSIDE_PERCENT)
+    ts_buf_addf(&text,
+                "; other programs used %.0f %% of the CPU during the baseline's benchmarks: "
+                "their work is in every interval of this run",
+                outside);
   return 1;
 }
 
@@ -622,7 +633,7 @@ int report_sensitivity_text(const report_data *r, const report_cell *cell, char 
 #define PRECISION_LOAD_NOISE_RATIO 2.0
 
 const char *report_precision_cause_name(report_precision_cause cause) {
-  static const char *const names[] = {"load", "drift", "spread"};
+  static const char *const names[] = {"load", "drift", "outside", "spread"};
   return names[cause];
 }
 
@@ -642,11 +653,22 @@ int report_precision_limit_of(const report_data *r, int b, const report_cell *ce
   out->variance_ratio = cell->variance_ratio;
   out->baseline_cv_percent = 100 * r->cells[b][r->baseline].d.cv;
   out->drift_percent = r->drift[b].status == DRIFT_OK ? r->drift[b].change_percent : NAN;
-  out->cause = cell->variance_ratio >= PRECISION_LOAD_NOISE_RATIO      ? REPORT_PRECISION_LOAD
-               : r->drift[b].status == DRIFT_OK && r->drift[b].flagged ? REPORT_PRECISION_DRIFT
-                                                                       : REPORT_PRECISION_SPREAD;
+  out->outside_cpu_percent = r->outside_cpu_percent[r->baseline];
+  out->cause = cell->variance_ratio >= PRECISION_LOAD_NOISE_RATIO        ? REPORT_PRECISION_LOAD
+               : r->drift[b].status == DRIFT_OK && r->drift[b].flagged   ? REPORT_PRECISION_DRIFT
+               : out->outside_cpu_percent >= REPORT_BUSY_OUTSIDE_PERCENT ? REPORT_PRECISION_OUTSIDE
+                                                                         : REPORT_PRECISION_SPREAD;
   out->blocks = blocked_blocks_for_half_width(c->sd_log, r->precision_target_pct, 0.95);
   return 1;
+}
+
+/* "0.3 %", or "an unmeasured share" for a run that did not record it. */
+static const char *outside_words(double percent, char *buf, size_t len) {
+  if (isfinite(percent))
+    snprintf(buf, len, "%.1f %%", percent);
+  else
+    snprintf(buf, len, "an unmeasured share");
+  return buf;
 }
 
 int report_precision_limit_text(const report_data *r, int b, const report_cell *cell, char *buf,
@@ -655,7 +677,7 @@ int report_precision_limit_text(const report_data *r, int b, const report_cell *
   report_precision_limit lim;
   if (!report_precision_limit_of(r, b, cell, &lim))
     return 0;
-  char cause[200];
+  char cause[200], outside[24];
   if (lim.cause == REPORT_PRECISION_LOAD)
     snprintf(cause, sizeof cause,
              "the load itself: it makes the benchmark %.1f times as variable as the baseline "
@@ -665,11 +687,17 @@ int report_precision_limit_text(const report_data *r, int b, const report_cell *
     snprintf(cause, sizeof cause,
              "the machine's drift: the baseline changed by %+.1f %% over the run",
              lim.drift_percent);
+  else if (lim.cause == REPORT_PRECISION_OUTSIDE)
+    snprintf(cause, sizeof cause,
+             "other programs: they used %.0f %% of the CPU during the baseline's benchmarks (the "
+             "baseline's cv %.1f %%)",
+             lim.outside_cpu_percent, lim.baseline_cv_percent);
   else
     snprintf(cause, sizeof cause,
              "the benchmark's own spread on this machine (the baseline's cv %.1f %%, the load's "
-             "variance ratio %.2f; where the time went gives the CPU used outside ThreadSoup)",
-             lim.baseline_cv_percent, lim.variance_ratio);
+             "variance ratio %.2f; other programs used %s of the CPU during its benchmarks)",
+             lim.baseline_cv_percent, lim.variance_ratio,
+             outside_words(lim.outside_cpu_percent, outside, sizeof outside));
   char more[96] = "";
   if (lim.blocks > BLOCKED_BLOCKS_MAX)
     snprintf(more, sizeof more, "; more than %ld blocks would reach it", BLOCKED_BLOCKS_MAX);

@@ -117,6 +117,9 @@ typedef struct report_data {
   /* REPORT_WITH_STATS */
   double switches_per_s[REPORT_MAX_CONDITIONS];   /* the load's wake-ups; NaN when not measured */
   double load_cpu_percent[REPORT_MAX_CONDITIONS]; /* the burners' CPU; NaN when not measured */
+  /* The CPU use outside ThreadSoup during the condition's benchmarks (outside.cpu_percent, % of
+     the machine); NaN when not measured. */
+  double outside_cpu_percent[REPORT_MAX_CONDITIONS];
   report_cell cells[REPORT_MAX_BENCHES][REPORT_MAX_CONDITIONS];
   /* The baseline's trend over the blocks (drift_of_scores; flagged when its interval lies wholly
      outside the margin); status DRIFT_ETOOFEW and NaN numbers with fewer than 3 blocks. */
@@ -163,8 +166,10 @@ typedef struct report_data {
 
 /* The sentence under a verdict: "could detect ±0.27 % (95 % confidence, 80 % power)", and for an
    inconclusive one "; about 12 more blocks (about 8 minutes) would detect ±1.0 %", the time from
-   the median block (left out when not known). 0 (and "") when the comparison has no
-   sensitivity. */
+   the median block (left out when not known), and where other programs used at least
+   REPORT_BUSY_OUTSIDE_PERCENT of the CPU during the baseline's benchmarks "; other programs used
+   54 % of the CPU during the baseline's benchmarks: their work is in every interval of this run".
+   0 (and "") when the comparison has no sensitivity. */
 int report_sensitivity_text(const report_data *r, const report_cell *cell, char *buf, size_t len);
 
 /* For a run with a precision target that a comparison of benchmark b did not reach: "precision
@@ -174,14 +179,23 @@ int report_sensitivity_text(const report_data *r, const report_cell *cell, char 
 int report_precision_limit_text(const report_data *r, int b, const report_cell *cell, char *buf,
                                 size_t len);
 
+/* The CPU use outside ThreadSoup during the baseline's benchmarks, in % of the machine, from
+   which other programs are named as the noise in a run's intervals: the quiet gate's default
+   threshold. An idle machine stays near 0 (0.3 % on the 2-core VM); beside a build it was 50-58 %
+   and the paired spread per block 5-26 % against 3-7 % idle (docs/methodology.md). */
+#define REPORT_BUSY_OUTSIDE_PERCENT 10.0
+
 /* What widens an interval that missed the run's precision target, the first that holds: the load
-   (variance ratio at least 2), the machine's drift (flagged), else the benchmark's own spread. */
+   (variance ratio at least 2), the machine's drift (flagged), other programs (at least
+   REPORT_BUSY_OUTSIDE_PERCENT of the CPU during the baseline's benchmarks), else the benchmark's
+   own spread. */
 typedef enum report_precision_cause {
   REPORT_PRECISION_LOAD,
   REPORT_PRECISION_DRIFT,
+  REPORT_PRECISION_OUTSIDE,
   REPORT_PRECISION_SPREAD,
 } report_precision_cause;
-/* "load", "drift", "spread": the word of the CSV's and JSON's `cause`. */
+/* "load", "drift", "outside", "spread": the word of the CSV's and JSON's `cause`. */
 const char *report_precision_cause_name(report_precision_cause cause);
 
 /* The facts of that sentence, which every format gives. */
@@ -192,6 +206,8 @@ typedef struct report_precision_limit {
   double variance_ratio;      /* the condition's over the baseline's */
   double baseline_cv_percent; /* the baseline's cv */
   double drift_percent;       /* the baseline's change over the run; NAN when not computed */
+  double outside_cpu_percent; /* the CPU used outside ThreadSoup during the baseline's
+                                 benchmarks; NAN when not measured */
   long blocks;                /* blocks in all that would reach the target; BLOCKED_BLOCKS_MAX + 1:
                                  more than that; 0: not known */
 } report_precision_limit;
