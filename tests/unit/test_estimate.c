@@ -34,25 +34,37 @@
 #define REF_TRIAL_SECONDS_LOW 7.05
 #define REF_TRIAL_SECONDS_HIGH 7.375
 
-/* One earlier run's scores by block: the baseline's and up to two loads' (SLOW, SLOWER), and the
-   real wall time of each of its trials. */
+/* One earlier run's scores by block: the baseline's and up to two loads' (SLOW, SLOWER), the
+   real wall time of each of its trials and its benchmark runs per trial (0: one, not kept). */
 typedef struct history_run {
   int blocks, loads;
   double baseline[5], load[2][5];
   double wall_seconds;
+  int runs_per_trial;
 } history_run;
 
-static const history_run run_a = {
-    4, 1, {100.0, 103.0, 98.0, 101.0}, {{97.0, 101.0, 95.0, 99.0}}, 6.9};
+static const history_run run_a = {4,   1, {100.0, 103.0, 98.0, 101.0}, {{97.0, 101.0, 95.0, 99.0}},
+                                  6.9, 0};
 static const history_run run_b = {
     5,
     2,
     {200.0, 196.0, 205.0, 199.0, 203.0},
     {{194.0, 192.0, 196.0, 195.0, 199.0}, {190.0, 189.0, 193.0, 188.0, 197.0}},
-    7.1};
-static const history_run run_c = {3, 1, {50.0, 51.0, 49.5}, {{49.0, 50.2, 48.0}}, 7.3};
-static const history_run run_d = {3, 0, {80.0, 81.0, 79.0}, {{0}}, 7.6}; /* baseline alone */
-static const history_run wild = {3, 1, {10.0, 90.0, 50.0}, {{90.0, 10.0, 70.0}}, 30};
+    7.1,
+    0};
+static const history_run run_c = {3, 1, {50.0, 51.0, 49.5}, {{49.0, 50.2, 48.0}}, 7.3, 0};
+static const history_run run_d = {3, 0, {80.0, 81.0, 79.0}, {{0}}, 7.6, 0}; /* baseline alone */
+static const history_run wild = {3, 1, {10.0, 90.0, 50.0}, {{90.0, 10.0, 70.0}}, 30, 0};
+/* Two runs of two benchmark runs per trial (3.6 s of benchmark in each trial), steadier. */
+static const history_run twice_a = {4,   1, {100.0, 101.0, 99.0, 100.5}, {{98.0, 99.4, 97.3, 98.6}},
+                                    8.9, 2};
+static const history_run twice_b = {
+    5,
+    2,
+    {200.0, 198.0, 201.0, 199.0, 202.0},
+    {{196.0, 194.5, 197.5, 194.6, 198.2}, {192.0, 190.4, 193.6, 191.0, 194.3}},
+    9.1,
+    2};
 
 static int near(double a, double b, double tolerance) { return fabs(a - b) <= tolerance; }
 
@@ -69,6 +81,7 @@ static void make_plan(plan *p, const char *work_scale) {
   CHECK_INT(plan_set(p, "precision", "off", &err), TS_OK);
   CHECK_INT(plan_set(p, "margin", "1%", &err), TS_OK);
   CHECK_INT(plan_set(p, "work-scale", work_scale, &err), TS_OK);
+  CHECK_INT(plan_set(p, "iterations", "1", &err), TS_OK);
 }
 
 /* A UTC timestamp `seconds` after 2026-01-01T00:00:00. */
@@ -79,8 +92,8 @@ static void timestamp(double seconds, char *buf, size_t len) {
 }
 
 /* One earlier run on `host` with a plan of `work_scale`: a warm-up (score 1000, 60 s), the blocks
-   of r, each trial taking r->wall_seconds of real time but 1.8 s of benchmark, and a failed
-   baseline trial at the end; all of `bench`. */
+   of r, each trial taking r->wall_seconds of real time but 1.8 s of benchmark per run (its
+   iter.count kept when more than one), and a failed baseline trial at the end; all of `bench`. */
 static void add_run(store *s, const char *host, const char *work_scale, const char *bench,
                     const history_run *r) {
   static const char *const conditions[] = {"baseline", SLOW, SLOWER};
@@ -121,11 +134,13 @@ static void add_run(store *s, const char *host, const char *work_scale, const ch
     double score =
         block == 0 ? 1000 : (c == 0 ? r->baseline[block - 1] : r->load[c - 1][block - 1]);
     double wall = block == 0 ? 60 : r->wall_seconds;
+    int runs = block > 0 && r->runs_per_trial > 1 ? r->runs_per_trial : 1;
     timestamp(at, started, sizeof started);
     timestamp(at + wall, finished, sizeof finished);
     at += wall;
-    store_trial_result result = {started, finished, score, "Mwork/s", 1.8,  1,    100,
-                                 900,     0,        NULL,  NULL,      NULL, NULL, NULL};
+    store_metric runs_kept = {"iter.count", runs};
+    store_trial_result result = {started, finished, score,      "Mwork/s", 1.8 * runs, 1,    100,
+                                 900,     runs > 1, &runs_kept, NULL,      NULL,       NULL, NULL};
     CHECK_INT(store_trial_finish(s, trials[k].id, &result, &err), TS_OK);
   }
   CHECK_INT(store_run_end(s, run_id, STORE_RUN_FINISHED, NULL, "2026-01-01T01:00:00.000Z", &err),
@@ -275,9 +290,9 @@ static void history_gives_the_expected_numbers(void) {
   CHECK_STR_CONTAINS(line, "(then \xc2\xb1"
                            "0.84 % or more)");
   CHECK(estimate_basis(&e, 0, line, sizeof line) > 0);
-  CHECK_STR_CONTAINS(line, "builtin-st: paired spread 1.04 % (80 % CI 0.841 to 1.41 %) from 17 "
-                           "log ratios to the reference of 3 earlier runs on host-a, trial 7.2 s "
-                           "(7 to 7.4 s) from 4 runs");
+  CHECK_STR_CONTAINS(line, "builtin-st, 1 benchmark run per trial: paired spread 1.04 % (80 % CI "
+                           "0.841 to 1.41 %) from 17 log ratios to the reference of 3 earlier runs "
+                           "on host-a, trial 7.2 s (7 to 7.4 s) from 4 runs");
 
   /* A plan with a longer settle: each trial takes that much longer. */
   CHECK_INT(plan_set(&p, "settle", "3s", &err), TS_OK);
@@ -315,6 +330,72 @@ static void history_gives_the_expected_numbers(void) {
   CHECK_STR_CONTAINS(line, "--precision 2% is reached within them");
   estimate_line(&e, &p, 1, line, sizeof line);
   CHECK_STR_CONTAINS(line, "no history of builtin-mt:3 on this machine yet");
+  store_close(s);
+  remove_db(DB);
+}
+
+/* Earlier runs of another count of benchmark runs per trial neither narrow nor lengthen the
+   estimate: the spread is that of the plan's count where it has 8 degrees of freedom (else every
+   count's, said so), and each run's trial time is its time around the benchmark plus the plan's
+   runs of its length; iterations = auto is estimated at the count the run would choose. */
+static void each_count_has_its_own_spread_and_time(void) {
+  remove_db(DB);
+  store *s = NULL;
+  ts_err err;
+  REQUIRE(store_open(&s, DB, &err) == TS_OK);
+  const history_run *const once[] = {&run_a, &run_b, &run_c};
+  const history_run *const twice[] = {&twice_a, &twice_b};
+  const history_run *const all[] = {&run_a, &run_b, &run_c, &twice_a, &twice_b};
+  for (int i = 0; i < 5; i++)
+    add_run(s, HOST, "0.5", "builtin-st", all[i]);
+  plan p;
+  make_plan(&p, "0.5");
+  estimate e;
+  const estimate_bench *b = &e.benches[0];
+  /* One run per trial: runs a-c's spread. Around the benchmark the runs spent 5.1, 5.3, 5.5 s
+     (one run each) and 5.3, 5.5 s (two): with one run of 1.8 s, 6.9 7.1 7.1 7.3 7.3 s. */
+  CHECK_INT(estimate_plan(s, &p, HOST, &e, &err), TS_OK);
+  CHECK_INT(e.runs_per_trial, 1);
+  CHECK_INT(b->spread_of_count, 1);
+  CHECK_INT(b->runs, 3);
+  CHECK(near(b->sd_log[ESTIMATE_MID], pooled_sd_log(once, 3), 1e-12));
+  CHECK(near(b->trial_seconds[ESTIMATE_MID], 7.1, 1e-9));
+  CHECK(near(b->trial_seconds[ESTIMATE_LOW], 7.1, 1e-9));
+  CHECK(near(b->trial_seconds[ESTIMATE_HIGH], 7.3, 1e-9));
+  /* Two: the twins' spread (3 + 8 degrees of freedom), and 8.7 8.9 8.9 9.1 9.1 s. */
+  CHECK_INT(plan_set(&p, "iterations", "2", &err), TS_OK);
+  CHECK_INT(estimate_plan(s, &p, HOST, &e, &err), TS_OK);
+  CHECK_INT(e.runs_per_trial, 2);
+  CHECK_INT(b->spread_of_count, 1);
+  CHECK_INT(b->runs, 2);
+  CHECK_INT(b->ratios, 4 + 10);
+  CHECK(b->df == 11);
+  CHECK(near(b->sd_log[ESTIMATE_MID], pooled_sd_log(twice, 2), 1e-12));
+  CHECK(pooled_sd_log(twice, 2) < pooled_sd_log(once, 3) / 2);
+  CHECK(near(b->trial_seconds[ESTIMATE_MID], 8.9, 1e-9));
+  char line[600];
+  CHECK(estimate_basis(&e, 0, line, sizeof line) > 0);
+  CHECK_STR_CONTAINS(line, "builtin-st, 2 benchmark runs per trial: paired spread ");
+  CHECK_STR_CONTAINS(line, " from 14 log ratios to the reference of 2 earlier runs on host-a, "
+                           "trial 8.9 s");
+  /* Three, which no run ran: every count's spread, said so, and 10.5 to 10.9 s. */
+  CHECK_INT(plan_set(&p, "iterations", "3", &err), TS_OK);
+  CHECK_INT(estimate_plan(s, &p, HOST, &e, &err), TS_OK);
+  CHECK_INT(b->spread_of_count, 0);
+  CHECK_INT(b->runs, 5);
+  CHECK(near(b->sd_log[ESTIMATE_MID], pooled_sd_log(all, 5), 1e-12));
+  CHECK(near(b->trial_seconds[ESTIMATE_MID], 10.7, 1e-9));
+  CHECK(estimate_basis(&e, 0, line, sizeof line) > 0);
+  CHECK_STR_CONTAINS(line, "on host-a (of every count: too few ran 3 per trial), trial 11 s");
+  /* auto, 5 blocks: the count of the least variance per unit of time, V_k (o + k b), o the runs'
+     mean time around the benchmark (5.34 s) and b 1.8 s, as the run chooses. */
+  CHECK_INT(plan_set(&p, "iterations", "auto", &err), TS_OK);
+  CHECK_INT(estimate_plan(s, &p, HOST, &e, &err), TS_OK);
+  double v1 = pow(pooled_sd_log(once, 3), 2), v2 = pow(pooled_sd_log(twice, 2), 2);
+  int best = v2 * (5.34 + 2 * 1.8) < v1 * (5.34 + 1.8) ? 2 : 1;
+  CHECK_INT(best, 2);
+  CHECK_INT(e.runs_per_trial, best);
+  CHECK(near(b->trial_seconds[ESTIMATE_MID], 8.9, 1e-9));
   store_close(s);
   remove_db(DB);
 }
@@ -430,6 +511,7 @@ static void pilot_plan(void) {
 int main(void) {
   RUN_CASE(no_history);
   RUN_CASE(history_gives_the_expected_numbers);
+  RUN_CASE(each_count_has_its_own_spread_and_time);
   RUN_CASE(block_times_count_done_blocks_only);
   RUN_CASE(durations_in_words);
   RUN_CASE(pilot_plan);

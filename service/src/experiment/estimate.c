@@ -36,11 +36,14 @@ typedef struct history_reader {
   int wall_count;
   double around_sum; /* the run's trials' wall seconds besides the benchmark's, and how many */
   int around_count;
+  double bench_sum; /* the run's trials' seconds of one benchmark run, and how many */
+  int bench_count;
   double around_runs_sum; /* over runs: each run's mean of those, moved by the settle */
   int around_runs;
   int runs, ratios;
+  int runs_by_count[DIMENSION_MAX_RUNS + 1], ratios_by_count[DIMENSION_MAX_RUNS + 1];
   double pooled_df, pooled_ss; /* sum (n_i - 1), sum (n_i - 1) s_i^2 over runs and conditions */
-  double *trial_seconds;       /* each comparable run's mean trial wall time */
+  estimate_run_time *times;    /* each comparable run's trial times */
   int timed_runs;
   double *by_block; /* the run's reference scores by block, and their room */
   size_t by_block_cap;
@@ -92,22 +95,31 @@ static void close_run(history_reader *h) {
     mean[t->condition] += delta / n[t->condition];
     m2[t->condition] += delta * (d - mean[t->condition]);
   }
-  int used = 0;
+  int used = 0, ratios = 0;
   double run_ss = 0, run_df = 0;
   for (int c = 0; c < PLAN_MAX_CONDITIONS; c++)
     if (n[c] >= 2) {
       h->pooled_df += n[c] - 1;
       h->pooled_ss += m2[c];
-      h->ratios += (int)n[c];
+      ratios += (int)n[c];
       run_ss += m2[c];
       run_df += n[c] - 1;
       used = 1;
     }
   dimension_add_run(&h->by_runs, run_ss, run_df, h->run_runs);
   h->runs += used;
+  h->ratios += ratios;
+  if (h->run_runs >= 1 && h->run_runs <= DIMENSION_MAX_RUNS) {
+    h->runs_by_count[h->run_runs] += used;
+    h->ratios_by_count[h->run_runs] += ratios;
+  }
   double settle_shift = ((double)h->p->settle_ns - (double)h->stored->settle_ns) / TS_NS_PER_S;
-  if (h->wall_count > 0)
-    h->trial_seconds[h->timed_runs++] = h->wall_sum / h->wall_count + settle_shift;
+  if (h->wall_count > 0) {
+    estimate_run_time *t = &h->times[h->timed_runs++];
+    t->wall_s = h->wall_sum / h->wall_count + settle_shift;
+    t->around_s = h->around_count > 0 ? h->around_sum / h->around_count + settle_shift : NAN;
+    t->run_s = h->bench_count > 0 ? h->bench_sum / h->bench_count : NAN;
+  }
   if (h->around_count > 0) {
     h->around_runs_sum += h->around_sum / h->around_count + settle_shift;
     h->around_runs++;
@@ -134,8 +146,8 @@ static int read_history_trial(void *ctx, const store_history_trial *t) {
     h->run_id = t->run_id;
     h->run_runs = 1;
     h->score_count = 0;
-    h->wall_sum = h->around_sum = 0;
-    h->wall_count = h->around_count = 0;
+    h->wall_sum = h->around_sum = h->bench_sum = 0;
+    h->wall_count = h->around_count = h->bench_count = 0;
     /* The stored plan was checked when it ran; one that no longer parses is not comparable. */
     ts_err ignored;
     h->comparable = plan_parse(t->plan_text, "stored plan", h->stored, &ignored) == TS_OK &&
@@ -150,6 +162,8 @@ static int read_history_trial(void *ctx, const store_history_trial *t) {
     if (isfinite(t->seconds) && t->seconds >= 0 && t->seconds <= t->wall_seconds) {
       h->around_sum += t->wall_seconds - t->seconds;
       h->around_count++;
+      h->bench_sum += t->seconds / (t->runs >= 1 ? t->runs : 1);
+      h->bench_count++;
     }
   }
   if (!(isfinite(t->score) && t->score > 0))
@@ -185,28 +199,66 @@ static double quantile_of_sorted(const double *sorted, int n, double q) {
   return sorted[below] + (at - below) * (sorted[below + 1] - sorted[below]);
 }
 
-/* The pooled spread, its range and the trial time of benchmark b from the reader. */
+/* The spread sd with df degrees of freedom and its range into b. */
+static void set_spread(estimate_bench *b, double ss, double df) {
+  double sd = sqrt(ss / df), tail = (1 - ESTIMATE_SPREAD_CONFIDENCE) / 2;
+  b->df = df;
+  b->sd_log[ESTIMATE_MID] = sd;
+  b->sd_log[ESTIMATE_LOW] = sd * sqrt(df / dist_chi2_quantile(1 - tail, df));
+  b->sd_log[ESTIMATE_HIGH] = sd * sqrt(df / dist_chi2_quantile(tail, df));
+}
+
+/* The pooled spread and its range, and the runs' times, of benchmark b from the reader. */
 static void summarize(history_reader *h, estimate_bench *b) {
   if (h->runs > 0 && h->pooled_df > 0) {
-    double df = h->pooled_df, sd = sqrt(h->pooled_ss / df);
-    double tail = (1 - ESTIMATE_SPREAD_CONFIDENCE) / 2;
     b->have_history = 1;
     b->runs = h->runs;
     b->ratios = h->ratios;
-    b->df = df;
-    b->sd_log[ESTIMATE_MID] = sd;
-    b->sd_log[ESTIMATE_LOW] = sd * sqrt(df / dist_chi2_quantile(1 - tail, df));
-    b->sd_log[ESTIMATE_HIGH] = sd * sqrt(df / dist_chi2_quantile(tail, df));
+    set_spread(b, h->pooled_ss, h->pooled_df);
   }
   b->by_runs = h->by_runs;
+  memcpy(b->runs_by_count, h->runs_by_count, sizeof b->runs_by_count);
+  memcpy(b->ratios_by_count, h->ratios_by_count, sizeof b->ratios_by_count);
   b->around_seconds = h->around_runs > 0 ? h->around_runs_sum / h->around_runs : NAN;
-  if (h->timed_runs > 0) {
-    qsort(h->trial_seconds, (size_t)h->timed_runs, sizeof *h->trial_seconds, compare_doubles);
-    b->timed_runs = h->timed_runs;
-    b->trial_seconds[ESTIMATE_LOW] = quantile_of_sorted(h->trial_seconds, h->timed_runs, 0.25);
-    b->trial_seconds[ESTIMATE_MID] = quantile_of_sorted(h->trial_seconds, h->timed_runs, 0.5);
-    b->trial_seconds[ESTIMATE_HIGH] = quantile_of_sorted(h->trial_seconds, h->timed_runs, 0.75);
+  double run_sum = 0;
+  int run_n = 0;
+  for (int i = 0; i < h->timed_runs; i++) {
+    b->times[i] = h->times[i];
+    if (isfinite(h->times[i].run_s)) {
+      run_sum += h->times[i].run_s;
+      run_n++;
+    }
   }
+  b->timed_runs = h->timed_runs;
+  b->run_seconds = run_n > 0 ? run_sum / run_n : NAN;
+}
+
+/* Benchmark b's estimate at k runs per trial: the spread of the earlier runs that ran k when they
+   have DIMENSION_MIN_DF degrees of freedom or are all there is (else every count's, pooled), and a
+   trial's time from each earlier run as its time around the benchmark plus k of its runs (its wall
+   time as it was where those are not known), the median and quartiles over runs. */
+static void use_count(estimate_bench *b, int k) {
+  b->runs_per_trial = k;
+  /* Where every earlier run with ratios ran k, the pooled spread is already k's. */
+  b->spread_of_count = b->runs > 0 && b->runs_by_count[k] == b->runs;
+  if (!b->spread_of_count && isfinite(dimension_variance(&b->by_runs, k))) {
+    b->spread_of_count = 1;
+    b->runs = b->runs_by_count[k];
+    b->ratios = b->ratios_by_count[k];
+    set_spread(b, b->by_runs.ss[k], b->by_runs.df[k]);
+  }
+  if (b->timed_runs == 0)
+    return;
+  double seconds[ESTIMATE_MAX_RUNS];
+  for (int i = 0; i < b->timed_runs; i++) {
+    const estimate_run_time *t = &b->times[i];
+    seconds[i] =
+        isfinite(t->around_s) && isfinite(t->run_s) ? t->around_s + k * t->run_s : t->wall_s;
+  }
+  qsort(seconds, (size_t)b->timed_runs, sizeof *seconds, compare_doubles);
+  b->trial_seconds[ESTIMATE_LOW] = quantile_of_sorted(seconds, b->timed_runs, 0.25);
+  b->trial_seconds[ESTIMATE_MID] = quantile_of_sorted(seconds, b->timed_runs, 0.5);
+  b->trial_seconds[ESTIMATE_HIGH] = quantile_of_sorted(seconds, b->timed_runs, 0.75);
 }
 
 static int read_bench(store *s, const plan *p, const estimate *e, estimate_bench *b, ts_err *err) {
@@ -214,22 +266,56 @@ static int read_bench(store *s, const plan *p, const estimate *e, estimate_bench
   memset(&h, 0, sizeof h);
   h.p = p;
   h.stored = malloc(sizeof *h.stored);
-  h.trial_seconds = malloc(ESTIMATE_MAX_RUNS * sizeof *h.trial_seconds);
-  int rc = h.stored && h.trial_seconds
+  h.times = malloc(ESTIMATE_MAX_RUNS * sizeof *h.times);
+  int rc = h.stored && h.times
                ? store_bench_history(s, e->host, b->bench, NULL, read_history_trial, &h, err)
                : TS_OK;
   if (rc == TS_OK && h.comparable && !h.out_of_memory && h.runs < ESTIMATE_MAX_RUNS &&
       h.timed_runs < ESTIMATE_MAX_RUNS)
     close_run(&h);
-  if (rc == TS_OK && (h.out_of_memory || !h.stored || !h.trial_seconds))
+  if (rc == TS_OK && (h.out_of_memory || !h.stored || !h.times))
     rc = ts_err_set(err, TS_ENOMEM, "no memory for the history of %s", b->bench);
   if (rc == TS_OK)
     summarize(&h, b);
   free(h.scores);
   free(h.by_block);
-  free(h.trial_seconds);
+  free(h.times);
   free(h.stored);
   return rc;
+}
+
+void estimate_dimension_plan(const plan *p, double around_s, double run_s, double warmups_s,
+                             dimension_plan *d) {
+  double fill_s = p->fill_ns ? (double)p->fill_ns / TS_NS_PER_S - warmups_s : 0;
+  *d = (dimension_plan){.overhead_s = around_s,
+                        .run_s = run_s,
+                        .trials_per_block = p->condition_count * p->bench_count,
+                        .fill_s = fill_s > 0 ? fill_s : 0,
+                        .min_blocks = p->fill_ns ? (int)p->reps : 0,
+                        .usual_runs = dimension_usual_runs(around_s, run_s)};
+}
+
+/* The runs per trial the plan will run: its iterations, or for auto what the run would choose
+   from the same history (its warm-ups taken as one run each, as they run), the usual count
+   where no count has history; 1 where no earlier run's times are known (the run then chooses
+   from its warm-up). */
+static int runs_per_trial_of(const estimate *e, const plan *p) {
+  if (p->iterations > 0)
+    return (int)p->iterations;
+  for (int i = 0; i < e->bench_count; i++) {
+    const estimate_bench *b = &e->benches[i];
+    if (!(b->around_seconds > 0) || !(b->run_seconds > 0))
+      continue;
+    dimension_plan d;
+    estimate_dimension_plan(
+        p, b->around_seconds, b->run_seconds,
+        (double)p->warmup * p->bench_count * (b->around_seconds + b->run_seconds), &d);
+    int k = 0;
+    if (dimension_runs_per_trial(&b->by_runs, &d, &k) <= DIMENSION_NONE)
+      k = d.usual_runs;
+    return k;
+  }
+  return 1;
 }
 
 /* The blocks a plan runs: reps, or where reps is a time, as many as its trials' typical time fits
@@ -269,7 +355,11 @@ int estimate_plan(store *s, const plan *p, const char *host, estimate *out, ts_e
     int rc = read_bench(s, p, out, b, err);
     if (rc != TS_OK)
       return rc;
-    if (!isfinite(b->trial_seconds[ESTIMATE_MID]))
+  }
+  out->runs_per_trial = runs_per_trial_of(out, p);
+  for (int i = 0; i < p->bench_count; i++) {
+    use_count(&out->benches[i], out->runs_per_trial);
+    if (!isfinite(out->benches[i].trial_seconds[ESTIMATE_MID]))
       out->all_timed = 0;
   }
   out->blocks = blocks_that_fill(out, p);
@@ -442,17 +532,21 @@ int estimate_basis(const estimate *e, int i, char *buf, size_t len) {
   buf[0] = '\0';
   if (!b->have_history)
     return 0;
-  char seconds[96] = "trial time not measured";
+  char seconds[96] = "trial time not measured", pooled[64] = "";
+  int k = b->runs_per_trial > 0 ? b->runs_per_trial : 1;
   if (b->timed_runs > 0)
     snprintf(seconds, sizeof seconds, "trial %.2g s (%.2g to %.2g s) from %d run%s",
              b->trial_seconds[ESTIMATE_MID], b->trial_seconds[ESTIMATE_LOW],
              b->trial_seconds[ESTIMATE_HIGH], b->timed_runs, b->timed_runs == 1 ? "" : "s");
+  if (!b->spread_of_count)
+    snprintf(pooled, sizeof pooled, " (of every count: too few ran %d per trial)", k);
   return snprintf(buf, len,
-                  "%s: paired spread %.3g %% (%.0f %% CI %.3g to %.3g %%) from %d log ratio%s to "
-                  "the reference of %d earlier run%s on %s, %s",
-                  b->bench, 100 * b->sd_log[ESTIMATE_MID], 100 * ESTIMATE_SPREAD_CONFIDENCE,
-                  100 * b->sd_log[ESTIMATE_LOW], 100 * b->sd_log[ESTIMATE_HIGH], b->ratios,
-                  b->ratios == 1 ? "" : "s", b->runs, b->runs == 1 ? "" : "s", e->host, seconds);
+                  "%s, %d benchmark run%s per trial: paired spread %.3g %% (%.0f %% CI %.3g to "
+                  "%.3g %%) from %d log ratio%s to the reference of %d earlier run%s on %s%s, %s",
+                  b->bench, k, k == 1 ? "" : "s", 100 * b->sd_log[ESTIMATE_MID],
+                  100 * ESTIMATE_SPREAD_CONFIDENCE, 100 * b->sd_log[ESTIMATE_LOW],
+                  100 * b->sd_log[ESTIMATE_HIGH], b->ratios, b->ratios == 1 ? "" : "s", b->runs,
+                  b->runs == 1 ? "" : "s", e->host, pooled, seconds);
 }
 
 void estimate_pilot_plan(const plan *p, plan *pilot) {

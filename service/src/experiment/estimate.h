@@ -29,7 +29,12 @@
      the plan's time with that many blocks;
    - the same paired log ratios by each run's benchmark runs per trial (iter.count), and the
      trials' wall time besides their benchmark (its measured seconds), moved by the settle as the
-     trial time: what iterations = auto chooses from (stats/dimension.h, experiment.c). */
+     trial time: what iterations = auto chooses from (stats/dimension.h, experiment.c);
+   - runs per trial: the plan's iterations, or for auto the count the run would choose from this
+     history; the spread is then that of the earlier runs of that count where they have
+     DIMENSION_MIN_DF degrees of freedom (else the pooled one above), and each earlier run's trial
+     time is its time around the benchmark plus that many of its runs (its wall time as it was
+     where those are not known), so runs of another count neither narrow nor lengthen it. */
 #ifndef THREADSOUP_ESTIMATE_H
 #define THREADSOUP_ESTIMATE_H
 
@@ -49,13 +54,24 @@
 /* The three numbers of a range: its low end, its middle (the estimate itself), its high end. */
 enum { ESTIMATE_LOW, ESTIMATE_MID, ESTIMATE_HIGH, ESTIMATE_RANGE };
 
+/* One earlier run's trial times, moved by the plan's settle minus the run's. */
+typedef struct estimate_run_time {
+  double wall_s;   /* a trial's mean wall time */
+  double around_s; /* its mean wall time besides the benchmark; NaN when not known */
+  double run_s;    /* one benchmark run's mean seconds; NaN when not known */
+} estimate_run_time;
+
 typedef struct estimate_bench {
   char bench[PLAN_BENCH_MAX];
-  int have_history; /* 0: no paired history; the spread and effects below are NaN or 0 */
-  int runs;         /* earlier runs whose paired log ratios were pooled */
-  int ratios;       /* their log ratios */
-  double df;        /* the pooled sd's degrees of freedom */
-  int timed_runs;   /* earlier runs whose trials' wall time is known */
+  int have_history;    /* 0: no paired history; the spread and effects below are NaN or 0 */
+  int runs;            /* earlier runs whose paired log ratios were pooled */
+  int ratios;          /* their log ratios */
+  double df;           /* the pooled sd's degrees of freedom */
+  int runs_per_trial;  /* the count the estimate is for (estimate.runs_per_trial) */
+  int spread_of_count; /* 1: the spread is that of earlier runs of runs_per_trial runs per trial
+                          (enough of them, or only they);
+                          0: of every count, pooled (too few of that count) */
+  int timed_runs;      /* earlier runs whose trials' wall time is known */
   double sd_log[ESTIMATE_RANGE];             /* the pooled sd of the log ratios and its 80 % CI */
   double trial_seconds[ESTIMATE_RANGE];      /* a trial's real wall time: median, 25th, 75th
                                                 percentile over runs; NaN when not known */
@@ -69,6 +85,10 @@ typedef struct estimate_bench {
   double around_seconds; /* a trial's wall time besides its benchmark (load start, settle, gate,
                             census, teardown): the mean over runs, moved by the plan's settle
                             minus the run's; NaN when not known */
+  double run_seconds;    /* one benchmark run's seconds, the mean over runs; NaN when not known */
+  estimate_run_time times[ESTIMATE_MAX_RUNS]; /* the timed runs' (timed_runs of them) */
+  int runs_by_count[DIMENSION_MAX_RUNS + 1];  /* runs and log ratios by runs per trial */
+  int ratios_by_count[DIMENSION_MAX_RUNS + 1];
 } estimate_bench;
 
 typedef struct estimate {
@@ -78,9 +98,16 @@ typedef struct estimate {
   double target_percent; /* precision_target(plan) */
   int bench_count;
   estimate_bench benches[PLAN_MAX_BENCHES];
-  int any_history; /* at least one benchmark has history */
-  int all_timed;   /* every benchmark has a trial time */
+  int any_history;    /* at least one benchmark has history */
+  int all_timed;      /* every benchmark has a trial time */
+  int runs_per_trial; /* the plan's iterations, or what auto would choose from this history */
 } estimate;
+
+/* The dimension_plan (stats/dimension.h) of plan p for trials of around_s around runs of run_s,
+   after warm-ups that took warmups_s: its trials per block, the time left for its blocks, its
+   least blocks and the usual count. */
+void estimate_dimension_plan(const plan *p, double around_s, double run_s, double warmups_s,
+                             dimension_plan *d);
 
 /* Estimates plan p from the history in s on `host` (NULL: this machine's name). */
 int estimate_plan(store *s, const plan *p, const char *host, estimate *out, ts_err *err);

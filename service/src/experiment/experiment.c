@@ -122,11 +122,8 @@ typedef struct runner {
    the ones that cost 3 to 10 % of theirs. */
 #define CENSUS_COSTLY_NS (100 * TS_NS_PER_MS)
 #define CENSUS_EVERY 3
-/* iterations = auto's usual count (on a machine without history of the benchmark, and the other
-   side of one run per trial while it learns): as many runs as make the benchmark this share of a
-   trial. */
-#define ITERATIONS_TARGET_SHARE 0.67
-#define ITERATIONS_MAX 8
+/* The most benchmark runs per trial (iter.1 .. iter.8), as the plan allows. */
+#define ITERATIONS_MAX DIMENSION_MAX_RUNS
 /* load_stop's thread: it joins thousands of threads, no deep calls. */
 #define TEARDOWN_STACK (256 * 1024)
 
@@ -708,7 +705,7 @@ static void history_for_iterations(store *s, const plan *p, dimension_tally *by_
    side of one run per trial), with a trial's overhead from those runs (the warm-up runs the first
    condition, usually the baseline, which has no load to start or stop) and a run's time from the
    warm-up; without history the usual count, as many as make the benchmark at least
-   ITERATIONS_TARGET_SHARE of a trial; 1 without a warm-up. */
+   DIMENSION_USUAL_SHARE of a trial; 1 without a warm-up. */
 static int choose_iterations(store *s, int64_t run_id, const plan *p, const pending_list *l,
                              const experiment_observer *observer, ts_err *err) {
   if (p->iterations > 0)
@@ -735,16 +732,9 @@ static int choose_iterations(store *s, int64_t run_id, const plan *p, const pend
   dimension_tally by_runs;
   double around_s;
   history_for_iterations(s, p, &by_runs, &around_s);
-  double warmups_s = t.overhead_s + t.bench_s;
-  dimension_plan d = {.overhead_s = around_s > 0 ? around_s : t.overhead_s / t.timed,
-                      .run_s = t.bench_s / t.timed,
-                      .trials_per_block = p->condition_count * p->bench_count,
-                      .fill_s = p->fill_ns ? (double)p->fill_ns / TS_NS_PER_S - warmups_s : 0,
-                      .min_blocks = p->fill_ns ? (int)p->reps : 0};
-  if (d.fill_s < 0)
-    d.fill_s = 0;
-  double want = ITERATIONS_TARGET_SHARE / (1 - ITERATIONS_TARGET_SHARE) * d.overhead_s / d.run_s;
-  d.usual_runs = want > ITERATIONS_MAX ? ITERATIONS_MAX : want < 1 ? 1 : (int)ceil(want);
+  dimension_plan d;
+  estimate_dimension_plan(p, around_s > 0 ? around_s : t.overhead_s / t.timed, t.bench_s / t.timed,
+                          t.overhead_s + t.bench_s, &d);
   dimension_basis basis = dimension_runs_per_trial(&by_runs, &d, &k);
   int compared = basis > DIMENSION_NONE; /* else no history to go by: the usual count */
   if (!compared)

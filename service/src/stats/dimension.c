@@ -21,6 +21,13 @@ double dimension_variance(const dimension_tally *t, int k) {
   return t->ss[k] / t->df[k];
 }
 
+int dimension_usual_runs(double overhead_s, double run_s) {
+  if (!(overhead_s > 0) || !(run_s > 0))
+    return 1;
+  double want = DIMENSION_USUAL_SHARE / (1 - DIMENSION_USUAL_SHARE) * overhead_s / run_s;
+  return want > DIMENSION_MAX_RUNS ? DIMENSION_MAX_RUNS : want < 1 ? 1 : (int)ceil(want);
+}
+
 double dimension_cost(double v, const dimension_plan *p, int k) {
   double trial_s = p->overhead_s + k * p->run_s;
   if (p->fill_s <= 0)

@@ -34,6 +34,8 @@
 /* A count needs this many degrees of freedom of paired log ratios to be compared. */
 #define DIMENSION_MIN_DF 8
 #define DIMENSION_MAX_RUNS 8
+/* The usual count makes the benchmark at least this share of a trial. */
+#define DIMENSION_USUAL_SHARE 0.67
 
 typedef struct dimension_tally {
   double ss[DIMENSION_MAX_RUNS + 1]; /* by runs per trial: the paired log ratios' sum of squares */
@@ -47,6 +49,11 @@ void dimension_add_run(dimension_tally *t, double ss, double df, int runs_per_tr
 /* V_k, the pooled variance for k runs per trial; NaN with fewer than DIMENSION_MIN_DF degrees of
    freedom. */
 double dimension_variance(const dimension_tally *t, int k);
+
+/* u for a trial of overhead_s around runs of run_s: the fewest runs that make the benchmark
+   DIMENSION_USUAL_SHARE of the trial, 1 to DIMENSION_MAX_RUNS (1 for times that are not
+   positive). */
+int dimension_usual_runs(double overhead_s, double run_s);
 
 /* The plan the choice is for. */
 typedef struct dimension_plan {
