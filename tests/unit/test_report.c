@@ -884,6 +884,82 @@ static void condition_means_from_trials_are_the_stores(void) {
   report_data_free(from_trials);
 }
 
+extern const report_section report_section_time;
+
+/* The CPU used outside ThreadSoup beside each load is compared with the baseline's block by
+   block (the blocks where both were recorded; warm-ups left out), with its 95 % t interval; where
+   it lies below 0 the text says the other programs made room for the load. */
+static void outside_cpu_is_compared_block_by_block(void) {
+  const char *path = "test_report_outside.db";
+  remove_db(path);
+  store *s = NULL;
+  ts_err err;
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
+  store_run_info info = {"outside", "name = outside\n",
+                         7,         "2026-01-01T00:00:00.000Z",
+                         "h",       "os",
+                         "cpu",     2,
+                         "1.0",     NULL,
+                         0};
+  const char *conds[2] = {"baseline", "sleep:1500@500ms"};
+  /* Blocks 1-4 as planned; in block 5 the load's trial recorded no outside CPU. */
+  const double outside[6][2] = {{99, 0}, {50, 40}, {52, 43}, {48, 37}, {51, 41}, {70, -1}};
+  store_trial_plan trials[1 + 2 * 5];
+  int n = 0;
+  trials[n] = (store_trial_plan){n + 1, 0, "baseline", "builtin-st", 0}, n++;
+  for (int rep = 1; rep <= 5; rep++)
+    for (int c = 0; c < 2; c++)
+      trials[n] = (store_trial_plan){n + 1, rep, conds[c], "builtin-st", 0}, n++;
+  int64_t id = 0;
+  REQUIRE(store_run_begin(s, &info, trials, n, &id, &err) == TS_OK);
+  for (int i = 0; i < n; i++) {
+    int block = trials[i].block, c = strcmp(trials[i].condition, "baseline") != 0;
+    double value = outside[block][c];
+    store_metric metric = {"outside.cpu_percent", value};
+    store_trial_result result = {"2026-01-01T00:00:01.000Z",
+                                 "2026-01-01T00:00:02.000Z",
+                                 100 + i,
+                                 "Mwork/s",
+                                 0.5,
+                                 3,
+                                 100,
+                                 900,
+                                 value >= 0,
+                                 &metric,
+                                 NULL,
+                                 NULL,
+                                 NULL,
+                                 NULL};
+    CHECK_INT(store_trial_finish(s, trials[i].id, &result, &err), TS_OK);
+  }
+  report_data *r = NULL;
+  CHECK_INT(report_data_load(s, id, NULL, REPORT_WITH_STATS, &r, &err), TS_OK);
+  REQUIRE(r != NULL);
+  /* Differences -10, -9, -11, -10: mean -10, sd sqrt(2/3), half-width t(0.975, 3) sd / 2 =
+     3.182446 x 0.408248 = 1.299 (SciPy 1.10.1: ttest_1samp(d, 0).confidence_interval(0.95) =
+     -11.2992 to -8.7008). */
+  char *text = test_render_section(&report_section_time, s, r, REPORT_FORMAT_TEXT);
+  char *csv = test_render_section(&report_section_time, s, r, REPORT_FORMAT_CSV);
+  char *json = test_render_section(&report_section_time, s, r, REPORT_FORMAT_JSON);
+  CHECK_STR_CONTAINS(text, "  baseline                         54.2%\n");
+  CHECK_STR_CONTAINS(text, "  sleep:1500@500ms                 40.2%   -10.0 (-11.3 to -8.7)\n");
+  CHECK_STR_CONTAINS(text, "other programs got less CPU beside the load than beside the baseline");
+  CHECK_STR_CONTAINS(csv, "outside_condition,trials,outside_cpu_percent,vs_baseline_points,"
+                          "vs_baseline_ci_low,vs_baseline_ci_high,vs_baseline_blocks\n");
+  CHECK_STR_CONTAINS(csv, "\nbaseline,5,54.2,,,,0\n");
+  CHECK_STR_CONTAINS(csv, "\nsleep:1500@500ms,4,40.25,-10,-11.29");
+  CHECK_STR_CONTAINS(csv, ",4\n");
+  CHECK_STR_CONTAINS(json, "\"outside_cpu_vs_baseline\":{\"sleep:1500@500ms\":{\"points\":-10,"
+                           "\"ci_low\":-11.29");
+  CHECK_STR_CONTAINS(json, ",\"blocks\":4}}");
+  free(text);
+  free(csv);
+  free(json);
+  report_data_free(r);
+  store_close(s);
+  remove_db(path);
+}
+
 /* A database may hold names stored before every path checked them (a bench "\xff\x80\x80", a
    unit with a line break and a terminal escape): every report stays valid UTF-8 regardless. */
 static void bad_stored_names_stay_out_of_reports(void) {
@@ -1030,6 +1106,7 @@ int main(void) {
   RUN_CASE(the_same_run_reports_the_same_in_two_databases);
   RUN_CASE(the_statistics_need_no_database_after_the_read);
   RUN_CASE(condition_means_from_trials_are_the_stores);
+  RUN_CASE(outside_cpu_is_compared_block_by_block);
   RUN_CASE(bad_stored_names_stay_out_of_reports); /* these two add trials to the run */
   RUN_CASE(csv_formula_cells_neutralised);
   RUN_CASE(the_report_shows_quiet_mode_asked_and_confirmed);

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
 /* time.c - the report's time section: where a run's wall time went (benchmarking, settle and
    quiet gate, load start and stop, census), and the CPU use outside ThreadSoup during each
-   condition's benchmarks; from the trials' time.* and outside.cpu_percent metrics, for runs that
-   recorded them. */
+   condition's benchmarks with its difference from the baseline's; from the trials' time.* and
+   outside.cpu_percent metrics, for runs that recorded them. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../stats/stats.h"
 #include "format.h"
 #include "section.h"
 #include "threadsoup/json_write.h"
@@ -35,13 +36,26 @@ typedef struct time_breakdown {
   double outside_sum[REPORT_MAX_CONDITIONS];
   int outside_n[REPORT_MAX_CONDITIONS];
   int any_outside;
-  /* trial id -> condition index (-1: a warm-up), for the metrics' walk */
+  /* Per condition against the baseline, block by block (a block's trials of a condition
+     averaged): the mean difference of the outside CPU in points and its 95 % t interval, over
+     vs_blocks blocks; vs_blocks 0 where fewer than OUTSIDE_MIN_BLOCKS blocks have both. A load
+     that other programs make room for costs them CPU that the benchmark's comparison does not
+     show (docs/methodology.md, "A neighbour that yields to the load"). */
+  double vs_points[REPORT_MAX_CONDITIONS], vs_low[REPORT_MAX_CONDITIONS],
+      vs_high[REPORT_MAX_CONDITIONS];
+  int vs_blocks[REPORT_MAX_CONDITIONS];
+  /* trial id -> condition index (-1: a warm-up), block and outside CPU (NaN: none), for the
+     metrics' walk */
   const report_data *r;
   int64_t *ids;
-  int *conditions;
+  int *conditions, *blocks;
+  double *outside;
   size_t count, cap, cursor;
   int out_of_memory;
 } time_breakdown;
+
+/* The blocks of a condition's comparison with the baseline's outside CPU: as a verdict's. */
+#define OUTSIDE_MIN_BLOCKS 3
 
 static int collect_trial(void *ctx, const store_trial_row *row) {
   time_breakdown *b = ctx;
@@ -51,11 +65,17 @@ static int collect_trial(void *ctx, const store_trial_row *row) {
     if (ids)
       b->ids = ids;
     int *conditions = ids ? realloc(b->conditions, cap * sizeof *conditions) : NULL;
-    if (!conditions) {
+    if (conditions)
+      b->conditions = conditions;
+    int *blocks = conditions ? realloc(b->blocks, cap * sizeof *blocks) : NULL;
+    if (blocks)
+      b->blocks = blocks;
+    double *outside = blocks ? realloc(b->outside, cap * sizeof *outside) : NULL;
+    if (!outside) {
       b->out_of_memory = 1;
       return 1;
     }
-    b->conditions = conditions;
+    b->outside = outside;
     b->cap = cap;
   }
   int c = -1;
@@ -63,6 +83,8 @@ static int collect_trial(void *ctx, const store_trial_row *row) {
     if (strcmp(b->r->conditions[k], row->condition) == 0)
       c = k;
   b->ids[b->count] = row->id;
+  b->blocks[b->count] = row->block;
+  b->outside[b->count] = NAN;
   b->conditions[b->count++] = c;
   return 0;
 }
@@ -88,6 +110,7 @@ static int collect_metric(void *ctx, int64_t trial_id, const char *name, double 
     if (c >= 0) {
       b->outside_sum[c] += value;
       b->outside_n[c]++;
+      b->outside[i] = value;
       b->any_outside = 1;
     }
     return 0;
@@ -104,6 +127,58 @@ static int collect_metric(void *ctx, int64_t trial_id, const char *name, double 
   return 0;
 }
 
+/* vs_* of every condition but the baseline, from the trials' outside CPU by block. */
+static int compare_with_baseline(time_breakdown *b) {
+  const report_data *r = b->r;
+  int last_block = 0;
+  for (size_t i = 0; i < b->count; i++)
+    if (b->conditions[i] >= 0 && b->blocks[i] > last_block)
+      last_block = b->blocks[i];
+  size_t width = (size_t)last_block + 1, cells = width * (size_t)r->condition_count;
+  double *sum = calloc(cells ? cells : 1, sizeof *sum);
+  int *n = calloc(cells ? cells : 1, sizeof *n);
+  if (!sum || !n) {
+    free(sum);
+    free(n);
+    return TS_ENOMEM;
+  }
+  for (size_t i = 0; i < b->count; i++)
+    if (b->conditions[i] >= 0 && !isnan(b->outside[i])) {
+      size_t at = (size_t)b->conditions[i] * width + (size_t)b->blocks[i];
+      sum[at] += b->outside[i];
+      n[at]++;
+    }
+  const double *base_sum = sum + (size_t)r->baseline * width;
+  const int *base_n = n + (size_t)r->baseline * width;
+  for (int c = 0; c < r->condition_count; c++) {
+    b->vs_blocks[c] = 0;
+    b->vs_points[c] = b->vs_low[c] = b->vs_high[c] = NAN;
+    if (c == r->baseline)
+      continue;
+    int pairs = 0;
+    double mean = 0, m2 = 0; /* Welford */
+    for (size_t k = 0; k < width; k++) {
+      size_t at = (size_t)c * width + k;
+      if (!n[at] || !base_n[k])
+        continue;
+      double d = sum[at] / n[at] - base_sum[k] / base_n[k], delta = d - mean;
+      pairs++;
+      mean += delta / pairs;
+      m2 += delta * (d - mean);
+    }
+    if (pairs < OUTSIDE_MIN_BLOCKS)
+      continue;
+    double half = stats_t_quantile(0.975, pairs - 1) * sqrt(m2 / (pairs - 1) / pairs);
+    b->vs_blocks[c] = pairs;
+    b->vs_points[c] = mean;
+    b->vs_low[c] = mean - half;
+    b->vs_high[c] = mean + half;
+  }
+  free(sum);
+  free(n);
+  return TS_OK;
+}
+
 /* Nothing to show (NULL) for runs that recorded neither the times nor the outside CPU. */
 static int prepare(store *s, const report_data *r, void **prepared, ts_err *err) {
   *prepared = NULL;
@@ -112,12 +187,15 @@ static int prepare(store *s, const report_data *r, void **prepared, ts_err *err)
     return ts_err_set(err, TS_ENOMEM, "no memory for the time section");
   b->r = r;
   int rc = report_each_trial(s, r, collect_trial, collect_metric, b, err);
-  if (rc == TS_OK && b->out_of_memory)
+  if (rc == TS_OK && (b->out_of_memory || compare_with_baseline(b) != TS_OK))
     rc = ts_err_set(err, TS_ENOMEM, "no memory for the time section");
   free(b->ids);
   free(b->conditions);
+  free(b->blocks);
+  free(b->outside);
   b->ids = NULL;
-  b->conditions = NULL;
+  b->conditions = b->blocks = NULL;
+  b->outside = NULL;
   if (rc != TS_OK || (b->trials == 0 && !b->any_outside)) {
     free(b);
     return rc;
@@ -155,10 +233,23 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
   if (!b->any_outside)
     return;
   char cond[512];
-  fprintf(out, "\nCPU use outside ThreadSoup during the benchmarks (mean of the trials)\n");
-  for (int c = 0; c < r->condition_count; c++)
-    if (b->outside_n[c])
-      fprintf(out, "  %-30s %6.1f%%\n", SHOWN(r->conditions[c], cond), outside_mean(b, c));
+  fprintf(out, "\nCPU use outside ThreadSoup during the benchmarks (mean of the trials; against "
+               "the baseline's, block by block, in points with the 95 %% CI)\n");
+  int made_room = 0;
+  for (int c = 0; c < r->condition_count; c++) {
+    if (!b->outside_n[c])
+      continue;
+    fprintf(out, "  %-30s %6.1f%%", SHOWN(r->conditions[c], cond), outside_mean(b, c));
+    if (b->vs_blocks[c])
+      fprintf(out, "  %+6.1f (%.1f to %.1f)", b->vs_points[c], b->vs_low[c], b->vs_high[c]);
+    fputc('\n', out);
+    made_room |= b->vs_blocks[c] && b->vs_high[c] < 0;
+  }
+  if (made_room)
+    fputs("  where the interval lies below 0, other programs got less CPU beside the load than "
+          "beside the baseline: part of the load's cost fell on them, which the benchmark's "
+          "comparison does not show\n",
+          out);
 }
 
 static void write_csv(const report_data *r, const void *prepared, FILE *out) {
@@ -174,12 +265,19 @@ static void write_csv(const report_data *r, const void *prepared, FILE *out) {
     report_csv_number(out, percent_of(b, seconds));
     fputc('\n', out);
   }
-  fputs("\noutside_condition,trials,outside_cpu_percent\n", out);
+  fputs("\noutside_condition,trials,outside_cpu_percent,vs_baseline_points,vs_baseline_ci_low,"
+        "vs_baseline_ci_high,vs_baseline_blocks\n",
+        out);
   for (int c = 0; c < r->condition_count; c++) {
     report_csv_field(out, r->conditions[c]);
     fprintf(out, ",%d,", b->outside_n[c]);
     report_csv_number(out, outside_mean(b, c));
-    fputc('\n', out);
+    double vs[] = {b->vs_points[c], b->vs_low[c], b->vs_high[c]};
+    for (size_t k = 0; k < sizeof vs / sizeof vs[0]; k++) {
+      fputc(',', out);
+      report_csv_number(out, vs[k]);
+    }
+    fprintf(out, ",%d\n", b->vs_blocks[c]);
   }
 }
 
@@ -209,6 +307,21 @@ static void write_json(const report_data *r, const void *prepared, FILE *out) {
       fputc(':', out);
       ts_json_number(out, outside_mean(b, c), REPORT_JSON_DIGITS);
     }
+  fputs("},\"outside_cpu_vs_baseline\":{", out);
+  first = 1;
+  for (int c = 0; c < r->condition_count; c++)
+    if (b->vs_blocks[c]) {
+      if (!first)
+        fputc(',', out);
+      first = 0;
+      ts_json_string(out, r->conditions[c]);
+      fputs(":{", out);
+      ts_json_key(out, "points");
+      ts_json_number(out, b->vs_points[c], REPORT_JSON_DIGITS);
+      ts_json_number_member(out, "ci_low", b->vs_low[c], REPORT_JSON_DIGITS);
+      ts_json_number_member(out, "ci_high", b->vs_high[c], REPORT_JSON_DIGITS);
+      fprintf(out, ",\"blocks\":%d}", b->vs_blocks[c]);
+    }
   fputs("}}", out);
 }
 
@@ -231,14 +344,17 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
     return;
   fputs("<h3>CPU use outside ThreadSoup during the benchmarks</h3>\n<div class=\"wrap\"><table>\n"
         "<thead><tr><th class=\"cond\">condition</th><th>trials</th><th>outside CPU (mean)</th>"
-        "</tr></thead>\n<tbody>\n",
+        "<th>against the baseline (points, 95&nbsp;% CI)</th></tr></thead>\n<tbody>\n",
         out);
   for (int c = 0; c < r->condition_count; c++)
     if (b->outside_n[c]) {
       fputs("<tr><td class=\"cond\">", out);
       report_html_text(out, r->conditions[c]);
-      fprintf(out, "</td><td>%d</td><td>%.1f&nbsp;%%</td></tr>\n", b->outside_n[c],
+      fprintf(out, "</td><td>%d</td><td>%.1f&nbsp;%%</td><td>", b->outside_n[c],
               outside_mean(b, c));
+      if (b->vs_blocks[c])
+        fprintf(out, "%+.1f (%.1f to %.1f)", b->vs_points[c], b->vs_low[c], b->vs_high[c]);
+      fputs("</td></tr>\n", out);
     }
   fputs("</tbody></table></div>\n", out);
 }
