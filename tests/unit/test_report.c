@@ -837,21 +837,8 @@ static void condition_means_from_trials_are_the_stores(void) {
                                {"load.switches_per_s", 1000.0 / 3 + i},
                                {"outside.cpu_percent", 12.5 + 3 * i},
                                {"timer.overshoot_us", 55.5 + i * 0.7}};
-    store_trial_result result = {"2026-01-01T00:00:01.000Z",
-                                 "2026-01-01T00:00:02.000Z",
-                                 100 + i,
-                                 "Mwork/s",
-                                 0.5,
-                                 3,
-                                 100,
-                                 900,
-                                 i % 3 ? 4 : 3, /* one in three has no timer.overshoot_us */
-                                 metrics,
-                                 NULL,
-                                 NULL,
-                                 NULL,
-                                 NULL};
-    CHECK_INT(store_trial_finish(s, trials[i].id, &result, &err), TS_OK);
+    /* one in three has no timer.overshoot_us */
+    CHECK_INT(test_finish_trial(s, trials[i].id, 100 + i, i % 3 ? 4 : 3, metrics, &err), TS_OK);
     CHECK_INT(store_trial_timer(s, trials[i].id, i % 2 ? "default" : "high",
                                 i % 4 == 2 ? "default"
                                 : i % 2    ? "default"
@@ -916,21 +903,7 @@ static void outside_cpu_is_compared_block_by_block(void) {
     int block = trials[i].block, c = strcmp(trials[i].condition, "baseline") != 0;
     double value = outside[block][c];
     store_metric metric = {"outside.cpu_percent", value};
-    store_trial_result result = {"2026-01-01T00:00:01.000Z",
-                                 "2026-01-01T00:00:02.000Z",
-                                 100 + i,
-                                 "Mwork/s",
-                                 0.5,
-                                 3,
-                                 100,
-                                 900,
-                                 value >= 0,
-                                 &metric,
-                                 NULL,
-                                 NULL,
-                                 NULL,
-                                 NULL};
-    CHECK_INT(store_trial_finish(s, trials[i].id, &result, &err), TS_OK);
+    CHECK_INT(test_finish_trial(s, trials[i].id, 100 + i, value >= 0, &metric, &err), TS_OK);
   }
   report_data *r = NULL;
   CHECK_INT(report_data_load(s, id, NULL, REPORT_WITH_STATS, &r, &err), TS_OK);

@@ -27,6 +27,14 @@ static const struct {
 };
 #define PART_COUNT (sizeof time_parts / sizeof time_parts[0])
 
+/* A trial, for the metrics' walk. */
+typedef struct trial_slot {
+  int64_t id;
+  int condition; /* index; -1: a warm-up */
+  int block;
+  double outside; /* NaN: none recorded */
+} trial_slot;
+
 typedef struct time_breakdown {
   int trials;     /* trials with time.trial_s, warm-ups included: they take the run's time too */
   double total_s; /* their time.trial_s */
@@ -44,12 +52,8 @@ typedef struct time_breakdown {
   double vs_points[REPORT_MAX_CONDITIONS], vs_low[REPORT_MAX_CONDITIONS],
       vs_high[REPORT_MAX_CONDITIONS];
   int vs_blocks[REPORT_MAX_CONDITIONS];
-  /* trial id -> condition index (-1: a warm-up), block and outside CPU (NaN: none), for the
-     metrics' walk */
   const report_data *r;
-  int64_t *ids;
-  int *conditions, *blocks;
-  double *outside;
+  trial_slot *slots; /* the run's trials, for the metrics' walk */
   size_t count, cap, cursor;
   int out_of_memory;
 } time_breakdown;
@@ -61,31 +65,19 @@ static int collect_trial(void *ctx, const store_trial_row *row) {
   time_breakdown *b = ctx;
   if (b->count == b->cap) {
     size_t cap = b->cap ? 2 * b->cap : 64;
-    int64_t *ids = realloc(b->ids, cap * sizeof *ids);
-    if (ids)
-      b->ids = ids;
-    int *conditions = ids ? realloc(b->conditions, cap * sizeof *conditions) : NULL;
-    if (conditions)
-      b->conditions = conditions;
-    int *blocks = conditions ? realloc(b->blocks, cap * sizeof *blocks) : NULL;
-    if (blocks)
-      b->blocks = blocks;
-    double *outside = blocks ? realloc(b->outside, cap * sizeof *outside) : NULL;
-    if (!outside) {
+    trial_slot *more = realloc(b->slots, cap * sizeof *more);
+    if (!more) {
       b->out_of_memory = 1;
       return 1;
     }
-    b->outside = outside;
+    b->slots = more;
     b->cap = cap;
   }
   int c = -1;
   for (int k = 0; row->block > 0 && k < b->r->condition_count; k++)
     if (strcmp(b->r->conditions[k], row->condition) == 0)
       c = k;
-  b->ids[b->count] = row->id;
-  b->blocks[b->count] = row->block;
-  b->outside[b->count] = NAN;
-  b->conditions[b->count++] = c;
+  b->slots[b->count++] = (trial_slot){row->id, c, row->block, NAN};
   return 0;
 }
 
@@ -93,7 +85,7 @@ static int collect_trial(void *ctx, const store_trial_row *row) {
 static long trial_at(time_breakdown *b, int64_t id) {
   for (size_t pass = 0; pass < 2; pass++)
     for (size_t i = pass ? 0 : b->cursor; i < b->count; i++)
-      if (b->ids[i] == id) {
+      if (b->slots[i].id == id) {
         b->cursor = i;
         return (long)i;
       }
@@ -106,11 +98,11 @@ static int collect_metric(void *ctx, int64_t trial_id, const char *name, double 
     return 0;
   if (strcmp(name, "outside.cpu_percent") == 0) {
     long i = trial_at(b, trial_id);
-    int c = i >= 0 ? b->conditions[i] : -1;
+    int c = i >= 0 ? b->slots[i].condition : -1;
     if (c >= 0) {
       b->outside_sum[c] += value;
       b->outside_n[c]++;
-      b->outside[i] = value;
+      b->slots[i].outside = value;
       b->any_outside = 1;
     }
     return 0;
@@ -132,8 +124,8 @@ static int compare_with_baseline(time_breakdown *b) {
   const report_data *r = b->r;
   int last_block = 0;
   for (size_t i = 0; i < b->count; i++)
-    if (b->conditions[i] >= 0 && b->blocks[i] > last_block)
-      last_block = b->blocks[i];
+    if (b->slots[i].condition >= 0 && b->slots[i].block > last_block)
+      last_block = b->slots[i].block;
   size_t width = (size_t)last_block + 1, cells = width * (size_t)r->condition_count;
   double *sum = calloc(cells ? cells : 1, sizeof *sum);
   int *n = calloc(cells ? cells : 1, sizeof *n);
@@ -142,12 +134,14 @@ static int compare_with_baseline(time_breakdown *b) {
     free(n);
     return TS_ENOMEM;
   }
-  for (size_t i = 0; i < b->count; i++)
-    if (b->conditions[i] >= 0 && !isnan(b->outside[i])) {
-      size_t at = (size_t)b->conditions[i] * width + (size_t)b->blocks[i];
-      sum[at] += b->outside[i];
+  for (size_t i = 0; i < b->count; i++) {
+    const trial_slot *t = &b->slots[i];
+    if (t->condition >= 0 && !isnan(t->outside)) {
+      size_t at = (size_t)t->condition * width + (size_t)t->block;
+      sum[at] += t->outside;
       n[at]++;
     }
+  }
   const double *base_sum = sum + (size_t)r->baseline * width;
   const int *base_n = n + (size_t)r->baseline * width;
   for (int c = 0; c < r->condition_count; c++) {
@@ -189,13 +183,8 @@ static int prepare(store *s, const report_data *r, void **prepared, ts_err *err)
   int rc = report_each_trial(s, r, collect_trial, collect_metric, b, err);
   if (rc == TS_OK && (b->out_of_memory || compare_with_baseline(b) != TS_OK))
     rc = ts_err_set(err, TS_ENOMEM, "no memory for the time section");
-  free(b->ids);
-  free(b->conditions);
-  free(b->blocks);
-  free(b->outside);
-  b->ids = NULL;
-  b->conditions = b->blocks = NULL;
-  b->outside = NULL;
+  free(b->slots);
+  b->slots = NULL;
   if (rc != TS_OK || (b->trials == 0 && !b->any_outside)) {
     free(b);
     return rc;
