@@ -889,19 +889,21 @@ static void outside_cpu_is_compared_block_by_block(void) {
                          "1.0",     NULL,
                          0};
   const char *conds[2] = {"baseline", "sleep:1500@500ms"};
-  /* Blocks 1-4 as planned; in block 5 the load's trial recorded no outside CPU. */
+  /* The warm-up, blocks 1-4, and a block 9 whose load trial recorded no outside CPU (the blocks
+     between them not stored). */
   const double outside[6][2] = {{99, 0}, {50, 40}, {52, 43}, {48, 37}, {51, 41}, {70, -1}};
+  const int block_of[6] = {0, 1, 2, 3, 4, 9};
   store_trial_plan trials[1 + 2 * 5];
   int n = 0;
   trials[n] = (store_trial_plan){n + 1, 0, "baseline", "builtin-st", 0}, n++;
   for (int rep = 1; rep <= 5; rep++)
     for (int c = 0; c < 2; c++)
-      trials[n] = (store_trial_plan){n + 1, rep, conds[c], "builtin-st", 0}, n++;
+      trials[n] = (store_trial_plan){n + 1, block_of[rep], conds[c], "builtin-st", 0}, n++;
   int64_t id = 0;
   REQUIRE(store_run_begin(s, &info, trials, n, &id, &err) == TS_OK);
   for (int i = 0; i < n; i++) {
-    int block = trials[i].block, c = strcmp(trials[i].condition, "baseline") != 0;
-    double value = outside[block][c];
+    int rep = i == 0 ? 0 : 1 + (i - 1) / 2, c = strcmp(trials[i].condition, "baseline") != 0;
+    double value = outside[rep][c];
     store_metric metric = {"outside.cpu_percent", value};
     CHECK_INT(test_finish_trial(s, trials[i].id, 100 + i, value >= 0, &metric, &err), TS_OK);
   }
@@ -929,6 +931,40 @@ static void outside_cpu_is_compared_block_by_block(void) {
   free(csv);
   free(json);
   report_data_free(r);
+  store_close(s);
+  remove_db(path);
+}
+
+/* A database is input too: a trial stored in a block no run writes (beyond PLAN_MAX_REPS) is
+   refused by the report and by the precision check with words that say so, not answered with a
+   table of two billion blocks. */
+static void a_block_no_run_writes_is_refused(void) {
+  const char *path = "test_report_block.db";
+  remove_db(path);
+  store *s = NULL;
+  ts_err err;
+  REQUIRE(store_open(&s, path, &err) == TS_OK);
+  store_run_info info = {"far", "name = far\n", 7, "2026-01-01T00:00:00.000Z", "h", "os", "cpu", 2,
+                         "1.0", NULL,           0};
+  store_trial_plan trials[4] = {{1, 1, "baseline", "builtin-st", 0},
+                                {2, 1, "sleep:100@500ms", "builtin-st", 0},
+                                {3, 2000000000, "baseline", "builtin-st", 0},
+                                {4, 2000000000, "sleep:100@500ms", "builtin-st", 0}};
+  int64_t id = 0;
+  REQUIRE(store_run_begin(s, &info, trials, 4, &id, &err) == TS_OK);
+  for (int i = 0; i < 4; i++)
+    CHECK_INT(test_finish_trial(s, trials[i].id, 100 - i, 0, NULL, &err), TS_OK);
+  report_data *r = NULL;
+  CHECK_INT(report_data_load(s, id, NULL, REPORT_WITH_STATS, &r, &err), TS_EFOREIGN_DB);
+  CHECK(r == NULL);
+  CHECK_STR_CONTAINS(err.text, "is stored in block 2000000000; ThreadSoup numbers a run's blocks "
+                               "0 (warm-ups) to 1000");
+  plan p;
+  CHECK_INT(plan_preset("quick", &p, &err), TS_OK);
+  CHECK_INT(plan_set(&p, "conditions", "baseline,sleep:100@500ms", &err), TS_OK);
+  double widest = 0;
+  CHECK_INT(precision_widest_interval(s, id, &p, &widest, &err), TS_EFOREIGN_DB);
+  CHECK_STR_CONTAINS(err.text, "block 2000000000");
   store_close(s);
   remove_db(path);
 }
@@ -1080,6 +1116,7 @@ int main(void) {
   RUN_CASE(the_statistics_need_no_database_after_the_read);
   RUN_CASE(condition_means_from_trials_are_the_stores);
   RUN_CASE(outside_cpu_is_compared_block_by_block);
+  RUN_CASE(a_block_no_run_writes_is_refused);
   RUN_CASE(bad_stored_names_stay_out_of_reports); /* these two add trials to the run */
   RUN_CASE(csv_formula_cells_neutralised);
   RUN_CASE(the_report_shows_quiet_mode_asked_and_confirmed);

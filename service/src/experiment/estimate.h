@@ -5,7 +5,8 @@
    THE ESTIMATE, per benchmark of a plan:
    - history: the done, measured, non-warm-up trials of every condition of earlier runs on this
      host (the run's stored host name) whose stored plan has the same work scale; the newest
-     ESTIMATE_MAX_RUNS such runs;
+     ESTIMATE_MAX_RUNS such runs (a trial stored in a block no run writes, beyond PLAN_MAX_REPS,
+     left out);
    - spread: the report compares each condition with its run's reference condition ("baseline",
      else the run's first) within blocks, on log ratios (stats/blocked.h), so the spread that
      decides its intervals is that of the paired log ratios d_b = log(condition_b / reference_b).

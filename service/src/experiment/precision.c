@@ -29,6 +29,8 @@ typedef struct score_groups {
   score *scores;
   size_t score_count, score_cap;
   int out_of_memory;
+  int64_t bad_trial; /* a trial stored in a block no run has (0: none), and that block */
+  int bad_block;
 } score_groups;
 
 /* Grows an array by doubling; 0 on success, -1 when out of memory (the array is kept). */
@@ -68,6 +70,12 @@ static int add_bench(score_groups *g, const char *name) {
 
 static int collect_score(void *ctx, const store_trial_row *row) {
   score_groups *g = ctx;
+  /* Blocks index the comparisons' table: one no run writes is refused, not allocated. */
+  if (row->block < 0 || row->block > PLAN_MAX_REPS) {
+    g->bad_trial = row->id;
+    g->bad_block = row->block;
+    return 1;
+  }
   if (row->status != STORE_TRIAL_DONE || row->block == 0)
     return 0;
   int b = add_bench(g, row->bench);
@@ -191,6 +199,11 @@ static int ask_run(store *s, int64_t run_id, const plan *p, comparison_question 
   int rc = g.out_of_memory ? TS_OK : store_run_trials(s, run_id, collect_score, &g, err);
   if (rc == TS_OK && g.out_of_memory)
     rc = ts_err_set(err, TS_ENOMEM, "no memory for the scores of run %lld", (long long)run_id);
+  if (rc == TS_OK && g.bad_trial)
+    rc = ts_err_set(err, TS_EFOREIGN_DB,
+                    "trial %lld of run %lld is stored in block %d; ThreadSoup numbers a run's "
+                    "blocks 0 (warm-ups) to %d: the database holds data no run wrote",
+                    (long long)g.bad_trial, (long long)run_id, g.bad_block, PLAN_MAX_REPS);
   if (rc == TS_OK)
     rc = ask(&g, p, q, err);
   free(g.conditions);

@@ -73,11 +73,20 @@ static int add_score(report_score_list *l, const store_trial_row *row) {
 typedef struct collect_ctx {
   report_data *r;
   int with_trials;
+  int64_t bad_trial; /* a trial stored in a block no run has (0: none), and that block */
+  int bad_block;
 } collect_ctx;
 
 static int collect_row(void *ctx, const store_trial_row *row) {
   collect_ctx *cx = ctx;
   report_data *r = cx->r;
+  /* Blocks index the statistics' tables: a database whose block numbers no run writes (0 for
+     warm-ups, then 1 to PLAN_MAX_REPS) is refused, not answered with a table of that size. */
+  if (row->block < 0 || row->block > PLAN_MAX_REPS) {
+    cx->bad_trial = row->id;
+    cx->bad_block = row->block;
+    return 1;
+  }
   if (cx->with_trials) {
     if (r->trial_count == r->trial_cap &&
         grow((void **)&r->trials, &r->trial_cap, sizeof *r->trials) != 0) {
@@ -865,8 +874,13 @@ int report_data_read(store *s, int64_t run_id, const plan *p, int flags, report_
       find_or_add(r->conditions, &r->condition_count, REPORT_MAX_CONDITIONS, p->conditions[i].text);
     for (int i = 0; p && i < p->bench_count; i++)
       find_or_add_bench(r, p->benches[i]);
-    collect_ctx cx = {r, (flags & REPORT_WITH_TRIALS) != 0};
+    collect_ctx cx = {r, (flags & REPORT_WITH_TRIALS) != 0, 0, 0};
     rc = store_run_trials(s, run_id, collect_row, &cx, err);
+    if (rc == TS_OK && cx.bad_trial)
+      rc = ts_err_set(err, TS_EFOREIGN_DB,
+                      "trial %lld of run %lld is stored in block %d; ThreadSoup numbers a run's "
+                      "blocks 0 (warm-ups) to %d: the database holds data no run wrote",
+                      (long long)cx.bad_trial, (long long)run_id, cx.bad_block, PLAN_MAX_REPS);
   }
   free(own);
   if (rc == TS_OK)

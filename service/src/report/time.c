@@ -119,58 +119,58 @@ static int collect_metric(void *ctx, int64_t trial_id, const char *name, double 
   return 0;
 }
 
-/* vs_* of every condition but the baseline, from the trials' outside CPU by block. */
-static int compare_with_baseline(time_breakdown *b) {
+/* Trials with an outside CPU by block, then condition. */
+static int by_block(const void *a, const void *b) {
+  const trial_slot *x = a, *y = b;
+  if (x->block != y->block)
+    return (x->block > y->block) - (x->block < y->block);
+  return (x->condition > y->condition) - (x->condition < y->condition);
+}
+
+/* vs_* of every condition but the baseline, from the trials' outside CPU block by block. The
+   slots are sorted in place (the metrics' walk is over), so a stored block number of any size
+   costs no more than the trials it has. */
+static void compare_with_baseline(time_breakdown *b) {
   const report_data *r = b->r;
-  int last_block = 0;
+  size_t kept = 0;
   for (size_t i = 0; i < b->count; i++)
-    if (b->slots[i].condition >= 0 && b->slots[i].block > last_block)
-      last_block = b->slots[i].block;
-  size_t width = (size_t)last_block + 1, cells = width * (size_t)r->condition_count;
-  double *sum = calloc(cells ? cells : 1, sizeof *sum);
-  int *n = calloc(cells ? cells : 1, sizeof *n);
-  if (!sum || !n) {
-    free(sum);
-    free(n);
-    return TS_ENOMEM;
-  }
-  for (size_t i = 0; i < b->count; i++) {
-    const trial_slot *t = &b->slots[i];
-    if (t->condition >= 0 && !isnan(t->outside)) {
-      size_t at = (size_t)t->condition * width + (size_t)t->block;
-      sum[at] += t->outside;
-      n[at]++;
+    if (b->slots[i].condition >= 0 && !isnan(b->slots[i].outside))
+      b->slots[kept++] = b->slots[i];
+  qsort(b->slots, kept, sizeof *b->slots, by_block);
+  int pairs[REPORT_MAX_CONDITIONS] = {0};
+  double mean[REPORT_MAX_CONDITIONS] = {0}, m2[REPORT_MAX_CONDITIONS] = {0}; /* Welford */
+  for (size_t from = 0; from < kept;) {
+    /* One block: each condition's mean, then each condition's difference from the baseline. */
+    double sum[REPORT_MAX_CONDITIONS] = {0};
+    int n[REPORT_MAX_CONDITIONS] = {0};
+    size_t to = from;
+    for (; to < kept && b->slots[to].block == b->slots[from].block; to++) {
+      sum[b->slots[to].condition] += b->slots[to].outside;
+      n[b->slots[to].condition]++;
+    }
+    from = to;
+    if (!n[r->baseline])
+      continue;
+    for (int c = 0; c < r->condition_count; c++) {
+      if (c == r->baseline || !n[c])
+        continue;
+      double d = sum[c] / n[c] - sum[r->baseline] / n[r->baseline], delta = d - mean[c];
+      pairs[c]++;
+      mean[c] += delta / pairs[c];
+      m2[c] += delta * (d - mean[c]);
     }
   }
-  const double *base_sum = sum + (size_t)r->baseline * width;
-  const int *base_n = n + (size_t)r->baseline * width;
   for (int c = 0; c < r->condition_count; c++) {
     b->vs_blocks[c] = 0;
     b->vs_points[c] = b->vs_low[c] = b->vs_high[c] = NAN;
-    if (c == r->baseline)
+    if (pairs[c] < OUTSIDE_MIN_BLOCKS)
       continue;
-    int pairs = 0;
-    double mean = 0, m2 = 0; /* Welford */
-    for (size_t k = 0; k < width; k++) {
-      size_t at = (size_t)c * width + k;
-      if (!n[at] || !base_n[k])
-        continue;
-      double d = sum[at] / n[at] - base_sum[k] / base_n[k], delta = d - mean;
-      pairs++;
-      mean += delta / pairs;
-      m2 += delta * (d - mean);
-    }
-    if (pairs < OUTSIDE_MIN_BLOCKS)
-      continue;
-    double half = stats_t_quantile(0.975, pairs - 1) * sqrt(m2 / (pairs - 1) / pairs);
-    b->vs_blocks[c] = pairs;
-    b->vs_points[c] = mean;
-    b->vs_low[c] = mean - half;
-    b->vs_high[c] = mean + half;
+    double half = stats_t_quantile(0.975, pairs[c] - 1) * sqrt(m2[c] / (pairs[c] - 1) / pairs[c]);
+    b->vs_blocks[c] = pairs[c];
+    b->vs_points[c] = mean[c];
+    b->vs_low[c] = mean[c] - half;
+    b->vs_high[c] = mean[c] + half;
   }
-  free(sum);
-  free(n);
-  return TS_OK;
 }
 
 /* Nothing to show (NULL) for runs that recorded neither the times nor the outside CPU. */
@@ -181,8 +181,10 @@ static int prepare(store *s, const report_data *r, void **prepared, ts_err *err)
     return ts_err_set(err, TS_ENOMEM, "no memory for the time section");
   b->r = r;
   int rc = report_each_trial(s, r, collect_trial, collect_metric, b, err);
-  if (rc == TS_OK && (b->out_of_memory || compare_with_baseline(b) != TS_OK))
+  if (rc == TS_OK && b->out_of_memory)
     rc = ts_err_set(err, TS_ENOMEM, "no memory for the time section");
+  if (rc == TS_OK)
+    compare_with_baseline(b);
   free(b->slots);
   b->slots = NULL;
   if (rc != TS_OK || (b->trials == 0 && !b->any_outside)) {
