@@ -155,7 +155,7 @@ static int read_history_trial(void *ctx, const store_history_trial *t) {
   }
   int condition = h->comparable ? stored_condition(h->stored, t->condition) : -1;
   /* A block no run writes (a database is input too) is left out, not a table of its size. */
-  if (condition < 0 || t->block < 1 || t->block > PLAN_MAX_REPS)
+  if (condition < 0 || t->block < 1 || !plan_block_in_range(t->block))
     return 0;
   if (isfinite(t->wall_seconds) && t->wall_seconds >= 0) {
     h->wall_sum += t->wall_seconds;

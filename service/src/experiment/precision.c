@@ -70,8 +70,8 @@ static int add_bench(score_groups *g, const char *name) {
 
 static int collect_score(void *ctx, const store_trial_row *row) {
   score_groups *g = ctx;
-  /* Blocks index the comparisons' table: one no run writes is refused, not allocated. */
-  if (row->block < 0 || row->block > PLAN_MAX_REPS) {
+  /* A block no run writes is refused, not allocated. */
+  if (!plan_block_in_range(row->block)) {
     g->bad_trial = row->id;
     g->bad_block = row->block;
     return 1;
@@ -200,10 +200,7 @@ static int ask_run(store *s, int64_t run_id, const plan *p, comparison_question 
   if (rc == TS_OK && g.out_of_memory)
     rc = ts_err_set(err, TS_ENOMEM, "no memory for the scores of run %lld", (long long)run_id);
   if (rc == TS_OK && g.bad_trial)
-    rc = ts_err_set(err, TS_EFOREIGN_DB,
-                    "trial %lld of run %lld is stored in block %d; ThreadSoup numbers a run's "
-                    "blocks 0 (warm-ups) to %d: the database holds data no run wrote",
-                    (long long)g.bad_trial, (long long)run_id, g.bad_block, PLAN_MAX_REPS);
+    rc = plan_block_refuse(run_id, g.bad_trial, g.bad_block, err);
   if (rc == TS_OK)
     rc = ask(&g, p, q, err);
   free(g.conditions);

@@ -96,6 +96,15 @@ static const plan_preset_def plan_presets[] = {
 
 const char *plan_default_preset(void) { return plan_presets[0].name; }
 
+int plan_block_in_range(long block) { return block >= 0 && block <= PLAN_MAX_REPS; }
+
+int plan_block_refuse(int64_t run_id, int64_t trial_id, long block, ts_err *err) {
+  return ts_err_set(err, TS_EFOREIGN_DB,
+                    "trial %lld of run %lld is stored in block %ld; ThreadSoup numbers a run's "
+                    "blocks 0 (warm-ups) to %d: the database holds data no run wrote",
+                    (long long)trial_id, (long long)run_id, block, PLAN_MAX_REPS);
+}
+
 int plan_is_preset(const char *name) {
   for (size_t i = 0; i < PRESET_COUNT; i++)
     if (strcmp(plan_presets[i].name, name) == 0)

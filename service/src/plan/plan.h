@@ -128,4 +128,11 @@ void plan_format(const plan *p, char *buf, size_t len);
 /* Index of a condition by its text, -1 when it is not in the plan. */
 int plan_condition_index(const plan *p, const char *text);
 
+/* Whether a stored trial's block is one a run writes: 0 (its warm-ups) to PLAN_MAX_REPS. Blocks
+   index the statistics' tables, so a database is read only where they are. */
+int plan_block_in_range(long block);
+/* TS_EFOREIGN_DB into err, naming trial trial_id of run run_id stored in `block` and the blocks
+   a run writes. */
+int plan_block_refuse(int64_t run_id, int64_t trial_id, long block, ts_err *err);
+
 #endif

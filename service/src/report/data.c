@@ -80,9 +80,8 @@ typedef struct collect_ctx {
 static int collect_row(void *ctx, const store_trial_row *row) {
   collect_ctx *cx = ctx;
   report_data *r = cx->r;
-  /* Blocks index the statistics' tables: a database whose block numbers no run writes (0 for
-     warm-ups, then 1 to PLAN_MAX_REPS) is refused, not answered with a table of that size. */
-  if (row->block < 0 || row->block > PLAN_MAX_REPS) {
+  /* A block no run writes is refused, not answered with a table of its size. */
+  if (!plan_block_in_range(row->block)) {
     cx->bad_trial = row->id;
     cx->bad_block = row->block;
     return 1;
@@ -877,10 +876,7 @@ int report_data_read(store *s, int64_t run_id, const plan *p, int flags, report_
     collect_ctx cx = {r, (flags & REPORT_WITH_TRIALS) != 0, 0, 0};
     rc = store_run_trials(s, run_id, collect_row, &cx, err);
     if (rc == TS_OK && cx.bad_trial)
-      rc = ts_err_set(err, TS_EFOREIGN_DB,
-                      "trial %lld of run %lld is stored in block %d; ThreadSoup numbers a run's "
-                      "blocks 0 (warm-ups) to %d: the database holds data no run wrote",
-                      (long long)cx.bad_trial, (long long)run_id, cx.bad_block, PLAN_MAX_REPS);
+      rc = plan_block_refuse(run_id, cx.bad_trial, cx.bad_block, err);
   }
   free(own);
   if (rc == TS_OK)
