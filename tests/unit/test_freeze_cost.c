@@ -157,6 +157,19 @@ static int idle_main(void) {
 static const char *threadsoup_exe;
 static int skipped; /* the machine was too busy to measure: exit code 77 */
 
+/* Wine's CreateProcess now and then fails with "Internal error" on a flooded machine, where
+   Windows does not: a spawn is tried three times, a second apart, and each refusal printed. */
+static int spawn_retrying(plat_proc *proc, const char *const *argv) {
+  ts_err err;
+  for (int attempt = 1; attempt <= 3; attempt++) {
+    if (plat_proc_spawn(proc, argv, &err) == TS_OK)
+      return 1;
+    printf("spawn of %s, attempt %d: %s\n", argv[0], attempt, err.text);
+    plat_sleep_ns(TS_NS_PER_S);
+  }
+  return 0;
+}
+
 static int start_helper(plat_proc *helper, const char *mode, const char *file) {
   char dir[PLAT_PATH_MAX], name[64], program[PLAT_PATH_MAX + 80];
   ts_err err;
@@ -165,7 +178,7 @@ static int start_helper(plat_proc *helper, const char *mode, const char *file) {
   plat_program_name("test_freeze_cost", name, sizeof name);
   snprintf(program, sizeof program, "%s%c%s", dir, plat_path_separator(), name);
   const char *argv[] = {program, mode, file, NULL};
-  return plat_proc_spawn(helper, argv, &err) == TS_OK;
+  return spawn_retrying(helper, argv);
 }
 
 /* Thaws (a freeze the run left would keep it from ending) and ends a helper. */
@@ -245,7 +258,7 @@ static void busy_costs_and_idle_does_not(void) {
   plat_proc run;
   ts_err err;
   int code = -1;
-  int spawned = f && plat_proc_spawn(&run, argv, &err) == TS_OK;
+  int spawned = f && spawn_retrying(&run, argv);
   if (spawned)
     plat_proc_wait(&run, &code, &err);
   double busy_own = own_rate(BUSY_COUNT);
