@@ -3,8 +3,9 @@
    benchmark's iterations per trial (fixed, auto, kept on resume), blocks added to fill a time
    (reps = 12s, across a resume), the previous load torn down
    while the next one settles (the census counts only the new one), the gate giving way to
-   recording on a busy machine, the time.* metrics every trial records, and a trial that spans a
-   suspend measured again, with the machine kept awake for the run. */
+   recording on a busy machine, the time.* metrics every trial records, a trial that spans a
+   suspend measured again, with the machine kept awake for the run, and a trial the OS refused
+   measured once more. */
 #include <math.h>
 #include <sys/stat.h>
 #include <stdio.h>
@@ -27,7 +28,7 @@ typedef struct trial_facts {
   char condition[128];
   double score;
   long process_threads;
-  char warnings[256];
+  char warnings[512];
   double settle_s, probe_ms, gate_s, trial_s, bench_s, iter_count, outside;
   double iter[8];
   int iter_seen;
@@ -532,6 +533,74 @@ static void a_trial_across_a_suspend_is_measured_again(void) {
   store_close(s);
 }
 
+/* After the first trial (the baseline, which starts no thread), the OS refuses `refusals` thread
+   starts (< 0: every one): they land on the sleepers' start. */
+static long refusals_after_first;
+
+static void refuse_threads_after_first(void *ctx, const experiment_progress *progress) {
+  (void)ctx;
+  if (progress->seq == 1)
+    plat_fault_inject(PLAT_FAULT_THREAD_START, 0, refusals_after_first);
+}
+
+/* A baseline and 20 sleepers, one block, with `refusals` thread starts refused after the first
+   trial; the run's result, its error in *err, its notes and trials in *f. */
+static int run_refused(const char *path, long refusals, run_facts *f, ts_err *err) {
+  store *s = NULL;
+  plan p;
+  remove_db(path);
+  memset(f, 0, sizeof *f);
+  if (store_open(&s, path, err) != TS_OK ||
+      plan_parse("conditions = baseline, sleep:20@500ms\nbench = builtin-st\nreps = 1\n"
+                 "warmup = 0\nsettle = 0s\nwork-scale = 0.02\niterations = 1\n"
+                 "quiet-cpu = off\n",
+                 "test", &p, err) != TS_OK) {
+    fprintf(stderr, "  setup: %s\n", err->text);
+    store_close(s);
+    return TS_EINVAL;
+  }
+  refusals_after_first = refusals;
+  experiment_observer o = {NULL, refuse_threads_after_first, on_note, f, NULL};
+  int64_t run_id = 0;
+  int rc = experiment_run(s, &p, 11, &o, NULL, &run_id, err);
+  plat_fault_inject(PLAT_FAULT_THREAD_START, -1, 0);
+  fprintf(stderr, "  %s: %s\n  notes: %s", rc == TS_OK ? "run" : "error",
+          rc == TS_OK ? "done" : err->text, f->notes);
+  read_facts(s, run_id, f); /* the trials; the notes stay */
+  store_close(s);
+  return rc;
+}
+
+/* One refusal: the sleepers' trial fails once and is measured again, saying why in its warnings
+   and in the run's notes; the run ends with every trial done. */
+static void a_trial_the_os_refused_is_measured_again(void) {
+  static run_facts f;
+  ts_err err;
+  CHECK_INT(run_refused("experiment_refused.db", 1, &f, &err), TS_OK);
+  REQUIRE(f.count == 2);
+  /* Seed 11 puts the baseline first, so the refusal lands on the sleepers' start. */
+  REQUIRE(strcmp(f.t[0].condition, "baseline") == 0);
+  CHECK(f.t[1].score > 0);
+  fprintf(stderr, "  warnings: %s\n", f.t[1].warnings);
+  CHECK(strstr(f.t[1].warnings, "measured again: the OS refused attempt 1: ") != NULL);
+  CHECK(strstr(f.t[1].warnings, "(injected)") != NULL);
+  CHECK(strstr(f.notes, "trial 2 (sleep:20@500ms, builtin-st): the OS refused it (") != NULL);
+}
+
+/* Refused on every attempt, the trial fails after EXPERIMENT_REFUSED_ATTEMPTS of them and the run
+   stops on it, with the OS's reason; the first trial stays done. */
+static void a_trial_the_os_keeps_refusing_fails(void) {
+  static run_facts f;
+  ts_err err;
+  CHECK_INT(run_refused("experiment_refused_always.db", -1, &f, &err), TS_EOS);
+  CHECK(strstr(err.text, "(injected)") != NULL);
+  /* One "measured again" note: two attempts in all. */
+  const char *first = strstr(f.notes, "the OS refused it");
+  CHECK(first != NULL && strstr(first + 1, "the OS refused it") == NULL);
+  REQUIRE(f.count == 2);
+  CHECK(f.t[0].score > 0);
+}
+
 #ifndef _WIN32
 #include <unistd.h>
 
@@ -587,6 +656,8 @@ int main(void) {
 #endif
   RUN_CASE(time_asleep_counts_from_a_second);
   RUN_CASE(a_trial_across_a_suspend_is_measured_again);
+  RUN_CASE(a_trial_the_os_refused_is_measured_again);
+  RUN_CASE(a_trial_the_os_keeps_refusing_fails);
   RUN_CASE(gate_is_watched_during_the_settle);
   RUN_CASE(iterations_make_a_trial);
   RUN_CASE(auto_iterations_follow_the_history);

@@ -402,7 +402,7 @@ static int run_iterations(const trial_context *t, const bench_def *bench, const 
    rn's teardown, which the next trial (or the run's end) joins. */
 static int run_trial(runner *rn, const trial_context *t, experiment_progress *progress,
                      const char *rerun_note, uint64_t *asleep_ns, ts_err *err) {
-  char started_at[32], finished_at[32], warning[256];
+  char started_at[32], finished_at[32], warning[512];
   plat_utc_timestamp(started_at, sizeof started_at);
   uint64_t trial_begin = plat_clock_ns();
   uint64_t asleep_begin = plat_suspended_ns();
@@ -769,25 +769,35 @@ uint64_t experiment_time_asleep(uint64_t suspended_before, uint64_t suspended_af
   return asleep >= EXPERIMENT_ASLEEP_NOTICED_NS ? asleep : 0;
 }
 
-/* Runs one trial until an attempt spans no suspend, up to EXPERIMENT_ASLEEP_ATTEMPTS attempts;
+/* Runs one trial until an attempt spans no suspend, up to EXPERIMENT_ASLEEP_ATTEMPTS attempts, and
+   once more where the OS refused it (EXPERIMENT_REFUSED_ATTEMPTS);
    the trial that counts says in its warnings that it was measured again, and why. */
 static int run_trial_awake(runner *rn, const trial_context *t, experiment_progress *progress,
                            const experiment_observer *observer, ts_err *err) {
-  char rerun_note[160] = "";
-  for (int attempt = 1;; attempt++) {
+  char rerun_note[320] = "";
+  int asleep_attempts = 0, refused_attempts = 0;
+  for (;;) {
     uint64_t asleep_ns;
     int rc = run_trial(rn, t, progress, rerun_note, &asleep_ns, err);
+    char text[640];
+    if (rc == TS_EOS && ++refused_attempts < EXPERIMENT_REFUSED_ATTEMPTS) {
+      snprintf(rerun_note, sizeof rerun_note, "measured again: the OS refused attempt %d: %.260s",
+               refused_attempts, err->text);
+      snprintf(text, sizeof text, "trial %d (%s, %s): the OS refused it (%.300s): measured again",
+               progress->seq, progress->condition, progress->bench, err->text);
+      note(observer, text);
+      continue;
+    }
     if (rc != TS_OK || asleep_ns == 0)
       return rc;
     double asleep_s = (double)asleep_ns / (double)TS_NS_PER_S;
-    if (attempt == EXPERIMENT_ASLEEP_ATTEMPTS)
+    if (++asleep_attempts == EXPERIMENT_ASLEEP_ATTEMPTS)
       return ts_err_set(err, TS_EFAILED,
                         "the machine slept during each of %d attempts (%.0f s during the last): "
                         "keep it awake (threadsoup doctor's sleep check) and resume the run",
-                        attempt, asleep_s);
+                        asleep_attempts, asleep_s);
     snprintf(rerun_note, sizeof rerun_note,
-             "measured again: attempt %d spanned a suspend of %.0f s", attempt, asleep_s);
-    char text[256];
+             "measured again: attempt %d spanned a suspend of %.0f s", asleep_attempts, asleep_s);
     snprintf(text, sizeof text, "trial %d (%s, %s) spanned a suspend of %.0f s: measured again",
              progress->seq, progress->condition, progress->bench, asleep_s);
     note(observer, text);

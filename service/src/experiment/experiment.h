@@ -42,6 +42,11 @@ typedef struct experiment_observer {
    many times in all; below it, the difference is the noise of two clock readings. */
 #define EXPERIMENT_ASLEEP_NOTICED_NS (1000 * TS_NS_PER_MS)
 #define EXPERIMENT_ASLEEP_ATTEMPTS 3
+/* A trial the OS failed (TS_EOS: a thread or a program it would not start, a call it refused) is
+   measured this many times in all before the run stops on it: such a refusal can pass (Wine's
+   CreateProcess fails now and then with "Internal error" on a flooded machine), and an unattended
+   run should not end on one. A benchmark that ran and failed (TS_EBENCH) is not tried again. */
+#define EXPERIMENT_REFUSED_ATTEMPTS 2
 
 /* The time asleep between two readings of plat_suspended_ns, or 0 when it is below
    EXPERIMENT_ASLEEP_NOTICED_NS (or the readings go backwards). */
