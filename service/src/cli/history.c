@@ -26,7 +26,7 @@ typedef struct history_marks {
   int imported, scheduled;
 } history_marks;
 
-/* A run's mark beside its number: I imported from another machine, S started by a schedule. */
+/* A run's mark beside its number: I imported from an export file, S started by a schedule. */
 static const char *mark_of(const history_line *l) {
   return l->imported_from[0] ? "I" : l->scheduled ? "S" : "";
 }
@@ -56,7 +56,7 @@ static void print_line(const history_line *l, history_marks *marks) {
 /* Under the table: what its marks mean, for the marks it used. */
 static void print_marks(const history_marks *marks) {
   if (marks->imported)
-    printf("I: imported from another machine's export file (data only: never resumed or added "
+    printf("I: imported from an export file (data only: never resumed or added "
            "to)\n");
   if (marks->scheduled)
     printf("S: started by a schedule (threadsoup schedule list)\n");

@@ -431,7 +431,7 @@ const cli_command cli_run_command = {
             "  --seed N                order the trials from this seed, 0 to 18446744073709551615\n"
             "                          as runs print it (default: from the clock)\n"
             "  --resume RUN            continue an interrupted run where it stopped (not one\n"
-            "                          imported from another machine)\n"
+            "                          imported from an export file)\n"
             "  --service               have the service run it (it keeps running when this\n"
             "                          program ends); --socket ADDRESS names the service\n"
             "  --estimate              print what the plan can detect and how long it takes, from\n"

@@ -271,7 +271,7 @@ int store_trial_record(store *s, int64_t run_id, const char *condition, const ch
     rc = kit_query_int(s, sql, &imported, err);
   if (rc == TS_OK && imported)
     rc = ts_err_set(err, TS_EDENIED,
-                    "run %lld was imported from another machine's export file: it belongs to the "
+                    "run %lld was imported from an export file: it belongs to the "
                     "machine that measured it; record into a run of this machine (run new makes "
                     "one)",
                     (long long)run_id);
