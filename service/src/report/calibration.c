@@ -230,7 +230,7 @@ static void calibrate_bench(const report_data *r, int b, report_calibration *cal
   for (int i = 0; i < k; i++) {
     calibration_cost *cost =
         i < cal->control_count ? &out->burns[i] : &out->aa[i - cal->control_count];
-    cost->measured = cost->low = cost->high = NAN;
+    cost->measured = cost->low = cost->high = cost->check_low = cost->check_high = NAN;
     rows[i] = i < cal->control_count ? cal->controls[i].condition : cal->aa[i - cal->control_count];
   }
   for (int i = 0; i < cal->control_count; i++) {
@@ -264,9 +264,16 @@ static void calibrate_bench(const report_data *r, int b, report_calibration *cal
                             CALIB_INCONCLUSIVE};
   if (out->status == GLS_OK) {
     double q = dist_t_quantile(1 - (1 - cal->confidence) / 2, df);
+    double q_check = dist_t_quantile(1 - (1 - cal->check_confidence) / 2, df);
     for (int i = 0; i < k; i++) /* a score is a rate: slower is a log ratio below 0 */
       cost_of(-y[i], q * sqrt(v[i * k + i]),
               i < cal->control_count ? &out->burns[i] : &out->aa[i - cal->control_count]);
+    for (int i = 0; i < cal->control_count; i++) {
+      calibration_cost check;
+      cost_of(-y[i], q_check * sqrt(v[i * k + i]), &check);
+      out->burns[i].check_low = check.low;
+      out->burns[i].check_high = check.high;
+    }
     /* The slope over the burns of known cost, on the log scale. */
     double x[GLS_MAX_POINTS], fy[GLS_MAX_POINTS], fv[GLS_MAX_POINTS * GLS_MAX_POINTS];
     int fitted[GLS_MAX_POINTS], n = 0;
@@ -316,6 +323,7 @@ int report_calibration_of(const report_data *r, const double *load_cpu_percent,
     return 0;
   /* The slope and each A/A pair are checks of one verdict: 5 % of false alarms split evenly. */
   out->confidence = 1 - 0.05 / (1 + out->aa_count);
+  out->check_confidence = 1 - 0.05 / out->control_count;
   out->all_passed = r->bench_count > 0;
   for (int b = 0; b < r->bench_count; b++) {
     calibrate_bench(r, b, out);
@@ -333,7 +341,7 @@ typedef struct calibration_row {
 } calibration_row;
 
 static int rows_of(const report_calibration *cal, int b, calibration_row *rows) {
-  static const calibration_cost none = {0, 0, 0, NAN, NAN, NAN};
+  static const calibration_cost none = {0, 0, 0, NAN, NAN, NAN, NAN, NAN};
   const calibration_bench *k = &cal->benches[b];
   int n = 0;
   for (int i = 0; i < cal->control_count; i++)
@@ -364,6 +372,39 @@ static void format_row(const calibration_row *row, row_text *t) {
     snprintf(t->measured, sizeof t->measured, "%.2f %%", row->cost->measured);
     snprintf(t->interval, sizeof t->interval, "%.2f to %.2f %%", row->cost->low, row->cost->high);
   }
+}
+
+/* Where a burn's check interval lies against its expected cost: "less" or "more" when wholly
+   below or above it, "within" when it covers it, "" for an A/A pair or what was not measured. The
+   verdict is the slope's; this says which burn disagreed with the model on its own. */
+static const char *against_expected(const calibration_row *row) {
+  const calibration_cost *c = row->cost;
+  if (!row->control || !isfinite(c->check_low) || !isfinite(c->check_high))
+    return "";
+  return c->check_high < c->expected_near ? "less"
+         : c->check_low > c->expected_far ? "more"
+                                          : "within";
+}
+
+/* The sentence under a benchmark's verdict for a burn whose interval lies off its expected cost;
+   0 (and "") for the others. */
+static int against_text(const report_data *r, const calibration_row *row, double confidence,
+                        char *buf, size_t len) {
+  const char *where = against_expected(row);
+  int less = strcmp(where, "less") == 0;
+  buf[0] = '\0';
+  if (!less && strcmp(where, "more") != 0)
+    return 0;
+  char expected[64];
+  format_expected(row->cost, expected, sizeof expected);
+  snprintf(buf, len, "%s cost %s than expected: %.4g %% CI %.2f to %.2f %% against %s (%s)",
+           r->conditions[row->condition], where, 100 * confidence, row->cost->check_low,
+           row->cost->check_high, expected,
+           less ? "its burners may have run on a CPU of their own, away from the benchmark's; the "
+                  "expected cost assumes a fair share of every CPU"
+                : "something besides the burners' CPU time slowed the benchmark: shared caches, "
+                  "memory, clock speed");
+  return 1;
 }
 
 static const char *row_role(const calibration_row *row) {
@@ -429,6 +470,9 @@ static void write_text(const report_data *r, const void *prepared, FILE *out) {
     if (slope[0])
       fprintf(out, "  %s\n", slope);
     fprintf(out, "  %s: %s\n", k->passed ? "PASSED" : "FAILED", SHOWN(k->why, why));
+    for (int i = 0; i < n; i++)
+      if (against_text(r, &rows[i], cal->check_confidence, why, sizeof why))
+        fprintf(out, "  %s\n", SHOWN(why, shown));
   }
 }
 
@@ -453,7 +497,11 @@ static void write_csv(const report_data *r, const void *prepared, FILE *out) {
                                         "slope",
                                         "slope_ci_low",
                                         "slope_ci_high",
-                                        "verdict"};
+                                        "verdict",
+                                        "against_expected",
+                                        "check_ci_low_percent",
+                                        "check_ci_high_percent",
+                                        "check_confidence"};
   fputc('\n', out);
   report_csv_names(out, columns, sizeof columns / sizeof columns[0]);
   fputc('\n', out);
@@ -483,7 +531,14 @@ static void write_csv(const report_data *r, const void *prepared, FILE *out) {
         fputc(',', out);
         report_csv_number(out, values[v]);
       }
-      fprintf(out, ",%s\n", k->passed ? "passed" : "failed");
+      fprintf(out, ",%s,%s", k->passed ? "passed" : "failed", against_expected(&rows[i]));
+      double check[] = {rows[i].cost->check_low, rows[i].cost->check_high,
+                        c ? cal->check_confidence : NAN};
+      for (size_t v = 0; v < sizeof check / sizeof check[0]; v++) {
+        fputc(',', out);
+        report_csv_number(out, check[v]);
+      }
+      fputc('\n', out);
     }
   }
 }
@@ -509,6 +564,14 @@ static void json_row(const report_data *r, const void *prepared, int i, FILE *ou
   for (int v = 0; v < 5; v++) {
     ts_json_number(out, numbers[v], REPORT_JSON_DIGITS);
     fputs(v == 1 ? "],\"measured_cost_percent\":[" : v == 4 ? "]" : ",", out);
+  }
+  const char *where = against_expected(row);
+  if (where[0]) {
+    fprintf(out, ",\"against_expected\":\"%s\",\"check_ci\":[", where);
+    ts_json_number(out, cost->check_low, REPORT_JSON_DIGITS);
+    fputc(',', out);
+    ts_json_number(out, cost->check_high, REPORT_JSON_DIGITS);
+    fputc(']', out);
   }
   fputc('}', out);
 }
@@ -542,6 +605,8 @@ static void write_json(const report_data *r, const void *prepared, FILE *out) {
           cal->logical_cpus, cal->cpus_from_run ? "run" : "this machine");
   fprintf(out, "\"verdict\":\"%s\",\"confidence\":", cal->all_passed ? "passed" : "failed");
   ts_json_number(out, cal->confidence, REPORT_JSON_DIGITS);
+  fputs(",\"check_confidence\":", out);
+  ts_json_number(out, cal->check_confidence, REPORT_JSON_DIGITS);
   fprintf(out, ",\"burns_at_asked_duty\":%d,\"burns_starved\":%d,\"benchmarks\":", cal->nominal,
           cal->starved);
   report_json_array(out, REPORT_JSON_LINES, r->bench_count, json_bench, r, cal);
@@ -601,6 +666,13 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
             k->passed ? "PASSED" : "FAILED");
     report_html_text(out, k->why);
     fputs("</p>\n", out);
+    char against[640];
+    for (int i = 0; i < n; i++)
+      if (against_text(r, &rows[i], cal->check_confidence, against, sizeof against)) {
+        fputs("<p class=\"note\">", out);
+        report_html_text(out, against);
+        fputs("</p>\n", out);
+      }
   }
   fputs("</section>\n", out);
 }

@@ -50,6 +50,9 @@ typedef struct calibration_cost {
   double expected_near, expected_far; /* equal when the cost is known (see calibration_expected) */
   int fitted;                         /* in the slope: its expected cost is known and above 0 */
   double measured, low, high;
+  /* A burn's interval at the per-burn check's confidence (report_calibration.check_confidence),
+     which says whether it cost less or more than expected on its own (NaN: not measured). */
+  double check_low, check_high;
 } calibration_cost;
 
 /* What the verdict is decided on, for one benchmark (each cost in %). */
@@ -119,6 +122,9 @@ typedef struct report_calibration {
   int nominal;       /* burns whose burners' CPU was not recorded (the asked duty stood in) */
   int starved;       /* burns whose burners were starved (calibration_duty_and_cpus) */
   double confidence; /* of every interval: 95 % split between the slope and the A/A pairs */
+  /* Of each burn's own check against its expected cost: 95 % split among the burns, so a machine
+     the model fits sees a burn called off its cost in at most 5 % of runs. */
+  double check_confidence;
   calibration_bench benches[REPORT_MAX_BENCHES];
   int all_passed;
 } report_calibration;
