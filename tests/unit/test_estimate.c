@@ -147,18 +147,24 @@ static void add_run(store *s, const char *host, const char *work_scale, const ch
             TS_OK);
 }
 
+/* A run's facts on HOST with make_plan's plan at work scale 0.5 (its text into `text`, room for
+   PLAN_FORMAT_MAX): `name` and `seed` as the store keeps them. */
+static store_run_info run_on_host(const char *name, uint64_t seed, char *text) {
+  plan p;
+  make_plan(&p, "0.5");
+  plan_format(&p, text, PLAN_FORMAT_MAX);
+  return (store_run_info){name,  text, seed, "2026-01-01T00:00:00.000Z", HOST, "Linux", "cpu", 2,
+                          "1.0", NULL, 0};
+}
+
 /* What must not count: another host, another work scale, another benchmark, and scores typed in
    by hand (on this host, with this work scale). */
 static void add_ignored_history(store *s) {
   add_run(s, "host-b", "0.5", "builtin-st", &wild);
   add_run(s, HOST, "1", "builtin-st", &wild);
   add_run(s, HOST, "0.5", "builtin-mt", &wild);
-  plan p;
-  make_plan(&p, "0.5");
   char text[PLAN_FORMAT_MAX];
-  plan_format(&p, text, sizeof text);
-  store_run_info info = {"manual", text, 0, "2026-01-01T00:00:00.000Z", HOST, "Linux", "cpu", 2,
-                         "1.0",    NULL, 0};
+  store_run_info info = run_on_host("manual", 0, text);
   int64_t run_id, trial_id;
   ts_err err;
   CHECK_INT(store_run_create_manual(s, &info, &run_id, &err), TS_OK);
@@ -398,12 +404,8 @@ static void each_count_has_its_own_spread_and_time(void) {
   CHECK(near(b->trial_seconds[ESTIMATE_MID], 8.9, 1e-9));
   /* A run whose trials lie in a block no run writes (a database is input too) adds nothing, and
      costs no table of its size: before, this history took 5.5 minutes and 15 GB. */
-  plan far;
-  make_plan(&far, "0.5");
   char text[PLAN_FORMAT_MAX];
-  plan_format(&far, text, sizeof text);
-  store_run_info info = {"history", text, 1, "2026-01-01T00:00:00.000Z", HOST, "Linux", "cpu", 2,
-                         "1.0",     NULL, 0};
+  store_run_info info = run_on_host("history", 1, text);
   /* Two far blocks whose ratios (-10 %, -30 %) would count as a fourth run if they were read. */
   store_trial_plan trials[4] = {{1, 1999999999, "baseline", "builtin-st", 0},
                                 {2, 1999999999, SLOW, "builtin-st", 0},

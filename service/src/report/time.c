@@ -272,6 +272,16 @@ static void write_csv(const report_data *r, const void *prepared, FILE *out) {
   }
 }
 
+/* A condition as the key of the next member of an open JSON object, a comma before all but the
+   first. */
+static void json_condition_key(FILE *out, int *first, const char *condition) {
+  if (!*first)
+    fputc(',', out);
+  *first = 0;
+  ts_json_string(out, condition);
+  fputc(':', out);
+}
+
 static void write_json(const report_data *r, const void *prepared, FILE *out) {
   const time_breakdown *b = prepared;
   if (!b)
@@ -291,22 +301,15 @@ static void write_json(const report_data *r, const void *prepared, FILE *out) {
   int first = 1;
   for (int c = 0; c < r->condition_count; c++)
     if (b->outside_n[c]) {
-      if (!first)
-        fputc(',', out);
-      first = 0;
-      ts_json_string(out, r->conditions[c]);
-      fputc(':', out);
+      json_condition_key(out, &first, r->conditions[c]);
       ts_json_number(out, outside_mean(b, c), REPORT_JSON_DIGITS);
     }
   fputs("},\"outside_cpu_vs_baseline\":{", out);
   first = 1;
   for (int c = 0; c < r->condition_count; c++)
     if (b->vs_blocks[c]) {
-      if (!first)
-        fputc(',', out);
-      first = 0;
-      ts_json_string(out, r->conditions[c]);
-      fputs(":{", out);
+      json_condition_key(out, &first, r->conditions[c]);
+      fputc('{', out);
       ts_json_key(out, "points");
       ts_json_number(out, b->vs_points[c], REPORT_JSON_DIGITS);
       ts_json_number_member(out, "ci_low", b->vs_low[c], REPORT_JSON_DIGITS);
