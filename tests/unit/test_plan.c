@@ -572,7 +572,7 @@ static void old_stored_text_still_reads(void) {
   static const char *const quick_now =
       "name = quick\n"
       "conditions = baseline, sleep:1500@500ms, sleep:5000@500ms, sleep:15000@500ms\n"
-      "bench = builtin-st\nreps = 80s\nwarmup = 1\nsettle = 500ms\niterations = auto\n"
+      "bench = builtin-st\nreps = 80s\nwarmup = 1\nsettle = 100ms\niterations = auto\n"
       "work-scale = 1\nprecision = off\nbudget = 1h\nstop-when-decided = off\nquiet-cpu = 25%\n"
       "quiet-timeout = 2s\nmargin = auto\ntimeout = 10m\nquiet = off\nprocess = separate\n";
   CHECK_INT(plan_preset("quick", &p, &err), TS_OK);

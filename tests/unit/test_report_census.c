@@ -268,7 +268,7 @@ static int json_balanced(const char *text) {
 static void every_format_shows_the_census(void) {
   char *text = test_render_report(db, census_run, REPORT_FORMAT_TEXT);
   REQUIRE(text != NULL);
-  CHECK_STR_CONTAINS(text, "\nCensus (taken before each benchmark");
+  CHECK_STR_CONTAINS(text, "\nCensus (taken between benchmarks");
   CHECK_STR_CONTAINS(text, "    " SLEEP ": Wait:DelayExecution 100, Wait:UserRequest 0, "
                            "Running 0\n");
   CHECK_STR_CONTAINS(text, "    baseline: Wait:UserRequest 3, Running 1\n");
@@ -320,7 +320,7 @@ static void an_old_runs_reports_say_not_recorded(void) {
     report_format format;
     const char *needles[2];
   } want[] = {
-      {REPORT_FORMAT_TEXT, {"\nCensus (taken before each benchmark", "\n  not recorded ("}},
+      {REPORT_FORMAT_TEXT, {"\nCensus (taken between benchmarks", "\n  not recorded ("}},
       {REPORT_FORMAT_JSON,
        {"\"recorded\":0,\"process_threads\":103,\"load_threads\":100,\"threads_by_state\":null,",
         "\"switches_per_s\":null"}},

@@ -99,6 +99,10 @@ typedef struct bench_def {
   /* NULL, or the run in this very process of a benchmark whose `run` starts a child process of
      our own program for it: `threadsoup bench-child` (bench_child_main) calls this. */
   int (*run_here)(const bench_args *args, bench_result *out, ts_err *err);
+  /* NULL, or whether a run with these settings works inside ThreadSoup's own process (the
+     built-in benchmarks with process = same): its CPU time and context switches would then be
+     counted as the load's, so the load's figures are taken before it. */
+  int (*in_our_process)(const bench_args *args);
 } bench_def;
 
 extern const bench_def *const bench_table[];

@@ -501,14 +501,18 @@ static const bench_setting builtin_settings[] = {
 
 static const bench_child_expect builtin_child_expect = {"index", kernel_names, KERNEL_COUNT};
 
+static int builtin_in_our_process(const bench_args *args) {
+  const char *process = bench_args_setting(args, SETTING_PROCESS);
+  return process && strcmp(process, PROCESS_SAME) == 0;
+}
+
 /* Runs `run_here` in this process when the plan says process = same, else in a child process
    (`threadsoup bench-child NAME[:ARG]`), after the checks the run itself makes, so that a bad
    argument is refused alike either way. */
 static int builtin_dispatch(const char *name, const bench_args *args,
                             int (*run_here)(const bench_args *, bench_result *, ts_err *),
                             bench_result *out, ts_err *err) {
-  const char *process = bench_args_setting(args, SETTING_PROCESS);
-  if (process && strcmp(process, PROCESS_SAME) == 0)
+  if (builtin_in_our_process(args))
     return run_here(args, out, err);
   uint64_t rounds;
   if (rounds_for(name, args->work_scale, &rounds, err))
@@ -539,6 +543,7 @@ const bench_def bench_builtin_st = {
     .run = builtin_run,
     .settings = builtin_settings,
     .run_here = builtin_run_here,
+    .in_our_process = builtin_in_our_process,
 };
 
 /* ---- builtin-mt: the same kernels on N threads ---------------------------------------------
@@ -746,4 +751,5 @@ const bench_def bench_builtin_mt = {
     .run = builtin_mt_run,
     .settings = builtin_settings,
     .run_here = builtin_mt_run_here,
+    .in_our_process = builtin_in_our_process,
 };

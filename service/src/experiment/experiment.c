@@ -96,6 +96,25 @@ int experiment_start(store *s, const plan *p, uint64_t seed, int64_t *run_id, ts
 
 /* ---- what the trials of a run share ---------------------------------------------------------- */
 
+/* A reading of the machine's CPU time and ours, for the CPU use outside this process between two
+   of them (outside_share). */
+typedef struct outside_cpu {
+  uint64_t busy, total, ours;
+  uint64_t at; /* plat_clock_ns when read */
+  int known;
+} outside_cpu;
+
+/* The CPU time that is ours: this process's and that of the programs we ran and waited for (the
+   built-in benchmark's own process, a command). */
+static uint64_t ours_cpu_ns(void) { return plat_process_cpu_ns() + plat_children_cpu_ns(); }
+
+static outside_cpu outside_read(void) {
+  outside_cpu o = {0, 0, ours_cpu_ns(), plat_clock_ns(), 0};
+  ts_err err;
+  o.known = plat_machine_cpu_ns(&o.busy, &o.total, &err) == TS_OK;
+  return o;
+}
+
 /* A run's trials are alike but not apart in time: one trial's load is torn down while the next
    one's starts and settles; the quiet gate's record decides whether trials still wait for quiet;
    the benchmark runs per trial and the census's rota are chosen once, for the whole run. */
@@ -106,7 +125,14 @@ typedef struct runner {
   plat_resolution stopping_resolution;
   int gate_timeouts; /* the quiet gate's timeouts in a row */
   int gate_given_up; /* after RUNNER_GATE_TIMEOUTS of them: trials record outside CPU instead */
-  int iterations;    /* benchmark runs per trial; 0 until chosen (runner_iterations) */
+  /* The quiet gate's last reading (at the end of the last benchmark) and since when CPU use
+     outside has stayed under its threshold: carried into the next trial's gate, so the quiet it
+     waits for may begin before that trial does, in the benchmark before it or while its load
+     starts. gate_carried 0: nothing carried (the run's first trial, a reading that failed). */
+  int gate_carried;
+  outside_cpu gate_last;
+  uint64_t gate_quiet_since;
+  int iterations; /* benchmark runs per trial; 0 until chosen (runner_iterations) */
   int census_every[PLAN_MAX_CONDITIONS]; /* 0 or 1: a census every trial; N: every Nth */
   int census_turn[PLAN_MAX_CONDITIONS];  /* the condition's trials so far in this sitting */
   experiment_programs programs;          /* the programs the conditions freeze, counted */
@@ -211,11 +237,12 @@ typedef struct settle_wait {
   uint64_t teardown_ns; /* of it, waiting for the previous load's teardown after the settle */
   uint64_t gate_ns;     /* of it, past the settle: the quiet gate's wait (gate.wait_s) */
   int timed_out;        /* the quiet gate timed out */
+  uint64_t quiet_since; /* since when the gate saw quiet (0: the gate did not watch) */
 } settle_wait;
 
 /* The quiet the gate waits for: a second, or the settle where that is shorter, but at least two of
-   its 250 ms samples. A plan that settles for 0.5 s (quick) would otherwise wait twice its settle
-   on a quiet machine, a sixth of its trials' time. */
+   its 250 ms samples: a plan with a short settle (quick's 0.1 s) then waits 0.5 s, not a second,
+   where no quiet carried from the trial before holds it (the run's first trial, a busy spell). */
 static uint64_t gate_window_ns(uint64_t settle_ns) {
   const uint64_t least = 500 * TS_NS_PER_MS, most = TS_NS_PER_S;
   return settle_ns < least ? least : settle_ns > most ? most : settle_ns;
@@ -225,9 +252,10 @@ static uint64_t gate_window_ns(uint64_t settle_ns) {
    a quiet machine waits max(settle, gate), not their sum. The wait never ends before
    the settle has passed, the previous load's teardown has ended (it is joined then at the latest)
    and the load window has had min(settle, 1 s) of its own; with the gate on, until CPU use
-   outside this process has stayed under the plan's threshold for gate_window_ns since that
-   teardown, or the timeout (counted from the later of the settle's end and the teardown's) has
-   passed, which `warning` then says. Returns 1 when interrupted or cancelled. */
+   outside this process has stayed under the plan's threshold for gate_window_ns (quiet that began
+   in the trial before, carried by gate_carry, counts: starting a load or tearing one down is our
+   CPU, not outside), or the timeout (counted from the later of the settle's end and the
+   teardown's) has passed, which `warning` then says. Returns 1 when interrupted or cancelled. */
 static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel, uint64_t settle_ns,
                            load_window *lw, settle_wait *w, char *warning, size_t len) {
   const uint64_t step = 250 * TS_NS_PER_MS, poll = 20 * TS_NS_PER_MS;
@@ -239,7 +267,7 @@ static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel,
   warning[0] = '\0';
   uint64_t start = plat_clock_ns(), settle_end = start + settle_ns, joined_at = start;
   uint64_t quiet_since = start, last_sample = start, busy0 = 0, total0 = 0;
-  uint64_t ours0 = plat_process_cpu_ns();
+  uint64_t ours0 = ours_cpu_ns();
   /* The gate's last sample, and the last one at or over the threshold (what kept it waiting). */
   double last_outside = 0, last_busy = -1;
   int joined = rn->stopping == NULL;
@@ -247,7 +275,14 @@ static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel,
     window_open(lw);
   int gate = p->quiet_cpu_pct > 0 && !rn->gate_given_up;
   ts_err err;
-  if (gate && plat_machine_cpu_ns(&busy0, &total0, &err) != TS_OK) {
+  if (gate && rn->gate_carried) {
+    /* The first sample runs at once where a step has passed since the carried reading. */
+    busy0 = rn->gate_last.busy;
+    total0 = rn->gate_last.total;
+    ours0 = rn->gate_last.ours;
+    last_sample = rn->gate_last.at;
+    quiet_since = rn->gate_quiet_since;
+  } else if (gate && plat_machine_cpu_ns(&busy0, &total0, &err) != TS_OK) {
     snprintf(warning, len, "quiet gate skipped: %s", err.text);
     gate = 0;
   }
@@ -260,13 +295,13 @@ static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel,
         w->teardown_ns += took;
       now = joined_at = plat_clock_ns();
       joined = 1;
-      if (quiet_since < joined_at)
-        quiet_since = joined_at;
       window_open(lw);
     }
     int settled = now >= settle_end;
     int window_ok = joined && now - joined_at >= min_window;
-    int quiet_ok = !gate || (last_sample >= quiet_since && last_sample - quiet_since >= window);
+    /* A carried quiet still needs a reading of this trial's own: one since its load started. */
+    int quiet_ok = !gate || (last_sample >= start && last_sample >= quiet_since &&
+                             last_sample - quiet_since >= window);
     if (settled && window_ok && quiet_ok)
       break;
     uint64_t gate_from = settle_end > joined_at ? settle_end : joined_at;
@@ -312,7 +347,7 @@ static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel,
     uint64_t sampled = plat_clock_ns();
     if (!gate || sampled - last_sample < step)
       continue;
-    uint64_t busy1, total1, ours1 = plat_process_cpu_ns();
+    uint64_t busy1, total1, ours1 = ours_cpu_ns();
     if (plat_machine_cpu_ns(&busy1, &total1, &err) != TS_OK) {
       snprintf(warning, len, "quiet gate skipped: %s", err.text);
       gate = 0;
@@ -331,7 +366,21 @@ static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel,
   }
   w->waited_ns = now - start;
   w->gate_ns = now > settle_end ? now - settle_end : 0;
+  w->quiet_since = gate ? quiet_since : 0;
   return 0;
+}
+
+/* Carries the gate's quiet over the benchmark into the next trial: `after` is the reading at the
+   benchmark's end, `outside` the CPU use outside over the benchmark (-1: not known, and then
+   nothing is carried). Quiet that began before this trial's gate stays begun unless the
+   benchmark's own reading was at or over the threshold. */
+static void gate_carry(runner *rn, const plan *p, const settle_wait *w, outside_cpu after,
+                       double outside) {
+  rn->gate_carried = w->quiet_since > 0 && after.known && outside >= 0;
+  if (!rn->gate_carried)
+    return;
+  rn->gate_last = after;
+  rn->gate_quiet_since = outside >= p->quiet_cpu_pct ? after.at : w->quiet_since;
 }
 
 /* Whether this trial of condition c takes the census: every trial until one has cost more than
@@ -340,24 +389,59 @@ static int census_due(const runner *rn, int c) {
   return rn->census_every[c] <= 1 || rn->census_turn[c] % rn->census_every[c] == 0;
 }
 
-/* CPU use outside this process between two readings, in percent; -1 when not known. */
-typedef struct outside_cpu {
-  uint64_t busy, total, ours;
-  int known;
-} outside_cpu;
-
-static outside_cpu outside_read(void) {
-  /* Ours includes the programs we ran: the built-in benchmark's own process, a command. */
-  outside_cpu o = {0, 0, plat_process_cpu_ns() + plat_children_cpu_ns(), 0};
-  ts_err err;
-  o.known = plat_machine_cpu_ns(&o.busy, &o.total, &err) == TS_OK;
-  return o;
-}
-
 static double outside_percent(outside_cpu a, outside_cpu b) {
   if (!a.known || !b.known || b.total <= a.total)
     return -1;
   return outside_share(b.busy - a.busy, b.ours - a.ours, b.total - a.total);
+}
+
+/* What the census read as the load window closed: the machine's and this process's counts, the
+   frozen programs' figures, the window's length and the load's CPU over it, and what reading them
+   cost. Counts not taken (census_due) are -1. */
+typedef struct trial_census {
+  plat_census machine;
+  plat_process_census process;
+  long children;
+  store_metric program_metrics[EXPERIMENT_PROGRAM_METRICS];
+  int program_m;
+  double window_s, load_cpu_s;
+  uint64_t cpu_ns, wall_ns;
+} trial_census;
+
+/* Closes the load window: the census never runs during a benchmark; where it costs, not every
+   trial (census_due), and then its counts are missing. In the baseline's trials it counts the
+   frozen programs too, over the same window as the load. */
+static void census_take(runner *rn, const trial_context *t, const load_window *lw,
+                        trial_census *c) {
+  uint64_t census_begin = plat_process_cpu_ns(), window_end = plat_clock_ns();
+  ts_err census_err;
+  memset(c, 0, sizeof *c);
+  c->machine = (plat_census){-1, -1, -1, -1, 0};
+  c->process.threads = -1;
+  c->children = -1;
+  if (lw->census) {
+    plat_census_machine(&c->machine, &census_err);
+    plat_census_process(plat_self_pid(), &c->process, &census_err);
+    c->children = load_spec_processes(t->condition) ? load_count_children() : 0;
+    if (lw->programs)
+      c->program_m = experiment_programs_close(lw->programs, c->machine.context_switches > 0,
+                                               c->program_metrics);
+  }
+  c->window_s = (double)(window_end - lw->start_ns) / (double)TS_NS_PER_S;
+  c->load_cpu_s = (double)(census_begin - lw->cpu_start - lw->census_cost_ns) / (double)TS_NS_PER_S;
+  c->cpu_ns = plat_process_cpu_ns() - census_begin;
+  c->wall_ns = plat_clock_ns() - window_end;
+  if (lw->census && c->cpu_ns > CENSUS_COSTLY_NS)
+    rn->census_every[t->condition_index] = CENSUS_EVERY;
+  rn->census_turn[t->condition_index]++;
+}
+
+/* Whether a load takes CPU time of its own (a burner's duty), as against sleeping or waiting. */
+static int load_takes_cpu(const load_spec *condition) {
+  for (int i = 0; i < condition->part_count; i++)
+    if (load_part_cpu_share(&condition->parts[i]) > 0)
+      return 1;
+  return 0;
 }
 
 #define TRIAL_MAX_METRICS                                                                          \
@@ -479,58 +563,22 @@ static int run_trial(runner *rn, const trial_context *t, experiment_progress *pr
     return rc;
   }
 
-  /* The census runs before the measured part, never during it; where it costs, not every trial
-     (census_due), and then its counts are missing. In the baseline's trials it counts the frozen
-     programs too, over the same window as the load. */
-  uint64_t census_begin = plat_process_cpu_ns(), window_end = plat_clock_ns();
-  ts_err census_err;
-  plat_census machine = {-1, -1, -1, -1, 0};
-  plat_process_census census;
-  memset(&census, 0, sizeof census);
-  census.threads = -1;
-  long children = -1;
-  store_metric program_metrics[EXPERIMENT_PROGRAM_METRICS];
-  int program_m = 0;
-  if (lw.census) {
-    plat_census_machine(&machine, &census_err);
-    plat_census_process(plat_self_pid(), &census, &census_err);
-    children = load_spec_processes(t->condition) ? load_count_children() : 0;
-    if (lw.programs)
-      program_m =
-          experiment_programs_close(lw.programs, machine.context_switches > 0, program_metrics);
-  }
-  double window_s = (double)(window_end - lw.start_ns) / (double)TS_NS_PER_S;
-  double load_cpu = (double)(census_begin - lw.cpu_start - lw.census_cost_ns) / (double)TS_NS_PER_S;
-  uint64_t census_cpu_ns = plat_process_cpu_ns() - census_begin;
-  uint64_t census_wall_ns = plat_clock_ns() - window_end;
-  if (lw.census && census_cpu_ns > CENSUS_COSTLY_NS)
-    rn->census_every[t->condition_index] = CENSUS_EVERY;
-  rn->census_turn[t->condition_index]++;
+  bench_args args = {arg, t->p->work_scale, settings, t->p->bench_timeout_ns, t->cancel};
+  /* The load's figures are read after the benchmark, over the settle and the benchmark together,
+     so a settle shorter than the sleepers' interval still holds whole intervals (1,500 sleepers
+     started in 0.07 s wake together half a second later). They are read before it where the
+     benchmark works in this process (its CPU time and switches would count as the load's) or the
+     load takes CPU: beside the benchmark a burner gets less than its duty, and the calibration
+     reads what it got alone. */
+  int figures_after =
+      !(bench->in_our_process && bench->in_our_process(&args)) && !load_takes_cpu(t->condition);
+  trial_census cs;
+  if (!figures_after)
+    census_take(rn, t, &lw, &cs);
 
   store_metric metrics[TRIAL_MAX_METRICS];
   char state_names[PLAT_MAX_STATES][PLAT_STATE_NAME_MAX + 8], iter_names[ITERATIONS_MAX][16];
   int m = 0;
-  if (lw.census && lw.have_switches)
-    metrics[m++] = (store_metric){
-        "load.switches_per_s",
-        window_s > 0 ? (double)(census.context_switches - lw.switches_start) / window_s : 0};
-  metrics[m++] = (store_metric){"load.cpu_percent", window_s > 0 ? load_cpu / window_s * 100 : 0};
-  if (lw.census)
-    metrics[m++] = (store_metric){"load.child_processes", (double)children};
-  metrics[m++] = (store_metric){"gate.wait_s", (double)wait.gate_ns / (double)TS_NS_PER_S};
-  if (lw.census)
-    metrics[m++] = (store_metric){"census.cpu_ms", (double)census_cpu_ns / (double)TS_NS_PER_MS};
-  if (probe.overshoot_us >= 0)
-    metrics[m++] = (store_metric){"timer.overshoot_us", probe.overshoot_us};
-  metrics[m++] = (store_metric){"timer.probe_ms", (double)probe.cost_ns / (double)TS_NS_PER_MS};
-  for (int i = 0; i < program_m; i++)
-    metrics[m++] = program_metrics[i];
-  for (int i = 0; i < census.state_count; i++) {
-    snprintf(state_names[i], sizeof state_names[i], "state.%s", census.states[i].name);
-    metrics[m++] = (store_metric){state_names[i], (double)census.states[i].threads};
-  }
-
-  bench_args args = {arg, t->p->work_scale, settings, t->p->bench_timeout_ns, t->cancel};
   /* This thread runs the benchmark (or starts its program): normal priority, out of power
      throttling; the power source is read on both sides of it. */
   char thread_throttling[PLAT_BENCH_TEXT_MAX], power_source[64];
@@ -541,20 +589,47 @@ static int run_trial(runner *rn, const trial_context *t, experiment_progress *pr
   uint64_t bench_begin = plat_clock_ns();
   rc = run_iterations(t, bench, &args, &result, metrics, &m, iter_names, err);
   uint64_t bench_ns = plat_clock_ns() - bench_begin;
-  double outside = outside_percent(outside_before, outside_read());
+  outside_cpu outside_after = outside_read();
+  double outside = outside_percent(outside_before, outside_after);
+  gate_carry(rn, t->p, &wait, outside_after, outside);
   const char *power_after = plat_power_source();
   if (strcmp(power_before, power_after) == 0)
     snprintf(power_source, sizeof power_source, "%s", power_before);
   else
     snprintf(power_source, sizeof power_source, "%s->%s", power_before, power_after);
+  if (figures_after)
+    census_take(rn, t, &lw, &cs);
   teardown_begin(rn, l, asked);
   plat_utc_timestamp(finished_at, sizeof finished_at);
   if (rc != TS_OK)
     return rc;
   *asleep_ns = experiment_time_asleep(asleep_begin, plat_suspended_ns());
-  if (*asleep_ns)
+  if (*asleep_ns) {
+    rn->gate_carried = 0; /* quiet before a sleep says nothing about the machine after it */
     return TS_OK;
+  }
 
+  if (lw.census && lw.have_switches)
+    metrics[m++] = (store_metric){
+        "load.switches_per_s",
+        cs.window_s > 0 ? (double)(cs.process.context_switches - lw.switches_start) / cs.window_s
+                        : 0};
+  metrics[m++] =
+      (store_metric){"load.cpu_percent", cs.window_s > 0 ? cs.load_cpu_s / cs.window_s * 100 : 0};
+  if (lw.census)
+    metrics[m++] = (store_metric){"load.child_processes", (double)cs.children};
+  metrics[m++] = (store_metric){"gate.wait_s", (double)wait.gate_ns / (double)TS_NS_PER_S};
+  if (lw.census)
+    metrics[m++] = (store_metric){"census.cpu_ms", (double)cs.cpu_ns / (double)TS_NS_PER_MS};
+  if (probe.overshoot_us >= 0)
+    metrics[m++] = (store_metric){"timer.overshoot_us", probe.overshoot_us};
+  metrics[m++] = (store_metric){"timer.probe_ms", (double)probe.cost_ns / (double)TS_NS_PER_MS};
+  for (int i = 0; i < cs.program_m; i++)
+    metrics[m++] = cs.program_metrics[i];
+  for (int i = 0; i < cs.process.state_count; i++) {
+    snprintf(state_names[i], sizeof state_names[i], "state.%s", cs.process.states[i].name);
+    metrics[m++] = (store_metric){state_names[i], (double)cs.process.states[i].threads};
+  }
   if (outside >= 0)
     metrics[m++] = (store_metric){"outside.cpu_percent", outside};
   metrics[m++] = (store_metric){"iter.count", (double)t->iterations};
@@ -566,7 +641,7 @@ static int run_trial(runner *rn, const trial_context *t, experiment_progress *pr
   metrics[m++] =
       (store_metric){"time.settle_s", (double)(wait.waited_ns - wait.teardown_ns) * s_per_ns};
   metrics[m++] = (store_metric){"time.load_stop_s", (double)stop_ns * s_per_ns};
-  metrics[m++] = (store_metric){"time.census_s", (double)census_wall_ns * s_per_ns};
+  metrics[m++] = (store_metric){"time.census_s", (double)cs.wall_ns * s_per_ns};
   metrics[m++] = (store_metric){"time.bench_s", (double)bench_ns * s_per_ns};
   metrics[m++] = (store_metric){"time.trial_s", (double)(plat_clock_ns() - trial_begin) * s_per_ns};
   for (int i = 0; i < result.subscore_count && m < TRIAL_MAX_METRICS; i++)
@@ -577,9 +652,9 @@ static int run_trial(runner *rn, const trial_context *t, experiment_progress *pr
       .score = result.score,
       .unit = result.unit,
       .seconds = result.seconds,
-      .process_threads = census.threads,
-      .machine_processes = machine.processes,
-      .machine_threads = machine.threads,
+      .process_threads = cs.process.threads,
+      .machine_processes = cs.machine.processes,
+      .machine_threads = cs.machine.threads,
       .metric_count = m,
       .metrics = metrics,
       .warnings = warning[0] ? warning : NULL,
@@ -592,7 +667,7 @@ static int run_trial(runner *rn, const trial_context *t, experiment_progress *pr
     return rc;
   progress->score = result.score;
   progress->unit = result.unit;
-  progress->process_threads = census.threads;
+  progress->process_threads = cs.process.threads;
   progress->warnings = r.warnings;
   return TS_OK;
 }

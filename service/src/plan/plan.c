@@ -30,13 +30,16 @@ static const plan_preset_def plan_presets[] = {
        on"): a short settle, and the benchmark runs per load start chosen by the machine's own
        history (iterations = auto, stats/dimension.h). Busy, much of the benchmark's noise
        changed only from one load start to the next and one run per trial gave the narrowest
-       intervals; idle, the runs' own spread was most of it and two runs per trial did. A busy
+       intervals; idle, the runs' own spread was most of it and two runs per trial did. The
+       settle is 0.1 s: the load's figures span the benchmark and the gate's quiet carries over
+       from the trial before, so neither needs a longer one, and the 15,000 sleepers' effect
+       came out the same as after 0.5 s (docs/methodology.md, "A settle of 0.1 s"). A busy
        machine's gate gives up after two timeouts: 2 s each, not 5. */
     {"quick",
      "baseline and 1,500 / 5,000 / 15,000 threads sleeping 0.5 s; builtin-st; as many blocks "
      "as fit in 80 s, at least 5 (about a minute and a half)",
      "conditions = baseline, sleep:1500@500ms, sleep:5000@500ms, sleep:15000@500ms\n"
-     "bench = builtin-st\nreps = 80s\nwarmup = 1\nsettle = 500ms\niterations = auto\n"
+     "bench = builtin-st\nreps = 80s\nwarmup = 1\nsettle = 100ms\niterations = auto\n"
      "quiet-cpu = 25%\nquiet-timeout = 2s\n"},
     {"seed",
      "the original experiment: baseline and 1,500 / 5,000 / 15,000 sleepers at 0.5 s (plain "
@@ -229,8 +232,8 @@ static const plan_setting plan_settings[] = {
     PERCENT("quiet-cpu", quiet_cpu_pct, "off", 1, 100, "off",
             "quiet gate: before each benchmark, wait until CPU use outside ThreadSoup stays under "
             "this for one second, or for the settle where that is shorter but at least 0.5 s "
-            "(watched during the settle; after two timeouts in a row the trials stop waiting and "
-            "record it)"),
+            "(watched during the settle, and quiet since the benchmark before counts; after two "
+            "timeouts in a row the trials stop waiting and record it)"),
     DURATION("quiet-timeout", quiet_timeout_ns, 0, TS_NS_PER_HOUR, "30s",
              "how long the quiet gate waits; then the trial runs and keeps a warning"),
     PERCENT("margin", margin_pct, "auto", 0.1, 50, "auto",

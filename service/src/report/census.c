@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT - Copyright (c) 2026 The ThreadSoup authors */
-/* census.c - the census part of every report: per condition, what its load was as the census
-   before each benchmark counted it (threads by OS state, child processes, the machine, context
+/* census.c - the census part of every report: per condition, what its load was as each trial's
+   census counted it (threads by OS state, child processes, the machine, context
    switches, the load's CPU, the census's own cost), computed once from the database and written
    in each format. */
 #include <math.h>
@@ -317,7 +317,7 @@ static int states_text(const report_data *r, const report_censuses *cs, int c, i
 static void write_text(const report_data *r, const void *prepared, FILE *out) {
   const report_censuses *cs = prepared;
   char cond[512];
-  fprintf(out, "\nCensus (taken before each benchmark; medians of the done trials, warm-ups left "
+  fprintf(out, "\nCensus (taken between benchmarks; medians of the done trials, warm-ups left "
                "out; load = the process's threads minus the baseline's)\n");
   if (!cs->have_census) {
     fprintf(out, "  %s\n", NOT_RECORDED);
@@ -639,9 +639,10 @@ static void html_bars(const report_data *r, const report_censuses *cs, FILE *out
 
 static void write_html(const report_data *r, const void *prepared, FILE *out) {
   const report_censuses *cs = prepared;
-  fputs("<section class=\"census\">\n<h2>Census</h2>\n<p class=\"note\">Taken before each "
-        "benchmark, after the settle time; medians of the done trials, warm-ups left out. The "
-        "load's threads are the process's threads minus the baseline's.</p>\n",
+  fputs("<section class=\"census\">\n<h2>Census</h2>\n<p class=\"note\">Taken between "
+        "benchmarks; medians of the done trials, warm-ups left out. The load's threads are the "
+        "process's threads minus the "
+        "baseline's.</p>\n",
         out);
   if (!cs->have_census)
     fputs("<p class=\"note\">" NOT_RECORDED ".</p>\n", out);

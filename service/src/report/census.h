@@ -15,7 +15,7 @@ typedef struct report_census_state {
   double load;                       /* the load's: the process's minus the baseline condition's */
 } report_census_state;
 
-/* census: what one condition's load was, as the census before each benchmark counted it: medians
+/* census: what one condition's load was, as each trial's census counted it: medians
    over the condition's done, non-warm-up trials; NaN where not recorded (runs stored before the
    census metrics, scores typed in). */
 typedef struct report_census {
