@@ -97,19 +97,18 @@ int experiment_start(store *s, const plan *p, uint64_t seed, int64_t *run_id, ts
 /* ---- what the trials of a run share ---------------------------------------------------------- */
 
 /* A reading of the machine's CPU time and ours, for the CPU use outside this process between two
-   of them (outside_share). */
+   of them (outside_share). Over a benchmark ours includes the programs we ran and waited for
+   (the built-in benchmark's own process, a command): `children`. The quiet gate counts this
+   process alone, since tearing down a `procs` load reaps thousands of idle children at once and
+   their whole lives' CPU would land in one of its samples as ours. */
 typedef struct outside_cpu {
-  uint64_t busy, total, ours;
+  uint64_t busy, total, self, children;
   uint64_t at; /* plat_clock_ns when read */
   int known;
 } outside_cpu;
 
-/* The CPU time that is ours: this process's and that of the programs we ran and waited for (the
-   built-in benchmark's own process, a command). */
-static uint64_t ours_cpu_ns(void) { return plat_process_cpu_ns() + plat_children_cpu_ns(); }
-
 static outside_cpu outside_read(void) {
-  outside_cpu o = {0, 0, ours_cpu_ns(), plat_clock_ns(), 0};
+  outside_cpu o = {0, 0, plat_process_cpu_ns(), plat_children_cpu_ns(), plat_clock_ns(), 0};
   ts_err err;
   o.known = plat_machine_cpu_ns(&o.busy, &o.total, &err) == TS_OK;
   return o;
@@ -128,11 +127,13 @@ typedef struct runner {
   /* The quiet gate's last reading (at the end of the last benchmark) and since when CPU use
      outside has stayed under its threshold: carried into the next trial's gate, so the quiet it
      waits for may begin before that trial does, in the benchmark before it or while its load
-     starts. gate_carried 0: nothing carried (the run's first trial, a reading that failed). */
+     starts. gate_carried 0: nothing carried (the run's first trial, a reading that failed, a
+     sleep). */
   int gate_carried;
   outside_cpu gate_last;
   uint64_t gate_quiet_since;
-  int iterations; /* benchmark runs per trial; 0 until chosen (runner_iterations) */
+  uint64_t gate_asleep_ns; /* plat_suspended_ns as that trial ended */
+  int iterations;          /* benchmark runs per trial; 0 until chosen (runner_iterations) */
   int census_every[PLAN_MAX_CONDITIONS]; /* 0 or 1: a census every trial; N: every Nth */
   int census_turn[PLAN_MAX_CONDITIONS];  /* the condition's trials so far in this sitting */
   experiment_programs programs;          /* the programs the conditions freeze, counted */
@@ -255,9 +256,11 @@ static uint64_t gate_window_ns(uint64_t settle_ns) {
    outside this process has stayed under the plan's threshold for gate_window_ns (quiet that began
    in the trial before, carried by gate_carry, counts: starting a load or tearing one down is our
    CPU, not outside), or the timeout (counted from the later of the settle's end and the
-   teardown's) has passed, which `warning` then says. Returns 1 when interrupted or cancelled. */
+   teardown's) has passed, which `warning` then says; `asleep_begin` is plat_suspended_ns as the
+   trial began. Returns 1 when interrupted or cancelled. */
 static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel, uint64_t settle_ns,
-                           load_window *lw, settle_wait *w, char *warning, size_t len) {
+                           uint64_t asleep_begin, load_window *lw, settle_wait *w, char *warning,
+                           size_t len) {
   const uint64_t step = 250 * TS_NS_PER_MS, poll = 20 * TS_NS_PER_MS;
   const uint64_t window = gate_window_ns(settle_ns);
   const uint64_t min_window = settle_ns < TS_NS_PER_S ? settle_ns : TS_NS_PER_S;
@@ -267,7 +270,7 @@ static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel,
   warning[0] = '\0';
   uint64_t start = plat_clock_ns(), settle_end = start + settle_ns, joined_at = start;
   uint64_t quiet_since = start, last_sample = start, busy0 = 0, total0 = 0;
-  uint64_t ours0 = ours_cpu_ns();
+  uint64_t ours0 = plat_process_cpu_ns();
   /* The gate's last sample, and the last one at or over the threshold (what kept it waiting). */
   double last_outside = 0, last_busy = -1;
   int joined = rn->stopping == NULL;
@@ -275,16 +278,28 @@ static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel,
     window_open(lw);
   int gate = p->quiet_cpu_pct > 0 && !rn->gate_given_up;
   ts_err err;
-  if (gate && rn->gate_carried) {
-    /* The first sample runs at once where a step has passed since the carried reading. */
-    busy0 = rn->gate_last.busy;
-    total0 = rn->gate_last.total;
-    ours0 = rn->gate_last.ours;
-    last_sample = rn->gate_last.at;
-    quiet_since = rn->gate_quiet_since;
-  } else if (gate && plat_machine_cpu_ns(&busy0, &total0, &err) != TS_OK) {
+  /* A carried quiet (nothing between the last benchmark and now may have slept) is judged over
+     that gap in one reading, which can only end it; the trial's own reading then comes after
+     `own_step`, as short as the settle (at least 100 ms), as the quiet it confirms is already
+     long. Without one, the gate starts from here and samples every `step`. */
+  int carried =
+      gate && rn->gate_carried && experiment_time_asleep(rn->gate_asleep_ns, asleep_begin) == 0;
+  uint64_t own_step = settle_ns < 100 * TS_NS_PER_MS ? 100 * TS_NS_PER_MS
+                      : settle_ns > step             ? step
+                                                     : settle_ns;
+  if (gate && plat_machine_cpu_ns(&busy0, &total0, &err) != TS_OK) {
     snprintf(warning, len, "quiet gate skipped: %s", err.text);
-    gate = 0;
+    gate = carried = 0;
+  }
+  if (carried && total0 > rn->gate_last.total) {
+    double gap = outside_share(busy0 - rn->gate_last.busy, ours0 - rn->gate_last.self,
+                               total0 - rn->gate_last.total);
+    quiet_since = rn->gate_quiet_since;
+    if (gap >= p->quiet_cpu_pct) {
+      quiet_since = start;
+      last_busy = gap;
+    }
+    last_outside = gap;
   }
   uint64_t now = start;
   for (;;) {
@@ -299,8 +314,8 @@ static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel,
     }
     int settled = now >= settle_end;
     int window_ok = joined && now - joined_at >= min_window;
-    /* A carried quiet still needs a reading of this trial's own: one since its load started. */
-    int quiet_ok = !gate || (last_sample >= start && last_sample >= quiet_since &&
+    /* A carried quiet still needs a reading of this trial's own, after its load started. */
+    int quiet_ok = !gate || (last_sample > start && last_sample >= quiet_since &&
                              last_sample - quiet_since >= window);
     if (settled && window_ok && quiet_ok)
       break;
@@ -332,10 +347,12 @@ static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel,
       break;
     }
     /* Wake for the next of: the gate's sample, the settle's end, the window's end, a look at the
-       teardown. The gate samples every `step` whatever the wakes, as short samples are noisy. */
+       teardown. The gate samples every `step` whatever the wakes, as short samples are noisy
+       (a carried quiet's own reading after `own_step`). */
+    uint64_t this_step = carried && last_sample == start ? own_step : step;
     uint64_t wait = step;
     if (gate)
-      wait = last_sample + step > now ? last_sample + step - now : 0;
+      wait = last_sample + this_step > now ? last_sample + this_step - now : 0;
     if (!settled && settle_end - now < wait)
       wait = settle_end - now;
     if (joined && !window_ok && joined_at + min_window - now < wait)
@@ -345,9 +362,9 @@ static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel,
     if (plat_cancel_wait(cancel, wait))
       return 1;
     uint64_t sampled = plat_clock_ns();
-    if (!gate || sampled - last_sample < step)
+    if (!gate || sampled - last_sample < this_step)
       continue;
-    uint64_t busy1, total1, ours1 = ours_cpu_ns();
+    uint64_t busy1, total1, ours1 = plat_process_cpu_ns();
     if (plat_machine_cpu_ns(&busy1, &total1, &err) != TS_OK) {
       snprintf(warning, len, "quiet gate skipped: %s", err.text);
       gate = 0;
@@ -372,14 +389,16 @@ static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel,
 
 /* Carries the gate's quiet over the benchmark into the next trial: `after` is the reading at the
    benchmark's end, `outside` the CPU use outside over the benchmark (-1: not known, and then
-   nothing is carried). Quiet that began before this trial's gate stays begun unless the
-   benchmark's own reading was at or over the threshold. */
+   nothing is carried), `asleep_end` plat_suspended_ns as the trial ended. Quiet that began
+   before this trial's gate stays begun unless the benchmark's own reading was at or over the
+   threshold. */
 static void gate_carry(runner *rn, const plan *p, const settle_wait *w, outside_cpu after,
-                       double outside) {
+                       double outside, uint64_t asleep_end) {
   rn->gate_carried = w->quiet_since > 0 && after.known && outside >= 0;
   if (!rn->gate_carried)
     return;
   rn->gate_last = after;
+  rn->gate_asleep_ns = asleep_end;
   rn->gate_quiet_since = outside >= p->quiet_cpu_pct ? after.at : w->quiet_since;
 }
 
@@ -392,7 +411,8 @@ static int census_due(const runner *rn, int c) {
 static double outside_percent(outside_cpu a, outside_cpu b) {
   if (!a.known || !b.known || b.total <= a.total)
     return -1;
-  return outside_share(b.busy - a.busy, b.ours - a.ours, b.total - a.total);
+  return outside_share(b.busy - a.busy, (b.self + b.children) - (a.self + a.children),
+                       b.total - a.total);
 }
 
 /* What the census read as the load window closed: the machine's and this process's counts, the
@@ -436,8 +456,9 @@ static void census_take(runner *rn, const trial_context *t, const load_window *l
   rn->census_turn[t->condition_index]++;
 }
 
-/* Whether a load takes CPU time of its own (a burner's duty), as against sleeping or waiting. */
-static int load_takes_cpu(const load_spec *condition) {
+/* Whether a load's parts ask for a share of the CPU (a burner's duty), as against sleeping or
+   waiting: what they got of it alone is what the calibration reads. */
+static int load_has_duty(const load_spec *condition) {
   for (int i = 0; i < condition->part_count; i++)
     if (load_part_cpu_share(&condition->parts[i]) > 0)
       return 1;
@@ -534,7 +555,8 @@ static int run_trial(runner *rn, const trial_context *t, experiment_progress *pr
   if (experiment_programs_counted_in(&rn->programs, t->condition))
     lw.programs = &rn->programs;
   settle_wait wait;
-  if (settle_and_gate(rn, t->p, t->cancel, settle_ns, &lw, &wait, warning, sizeof warning)) {
+  if (settle_and_gate(rn, t->p, t->cancel, settle_ns, asleep_begin, &lw, &wait, warning,
+                      sizeof warning)) {
     load_stop(l);
     return ts_err_set(err, TS_EINTERRUPTED, "interrupted");
   }
@@ -564,14 +586,14 @@ static int run_trial(runner *rn, const trial_context *t, experiment_progress *pr
   }
 
   bench_args args = {arg, t->p->work_scale, settings, t->p->bench_timeout_ns, t->cancel};
-  /* The load's figures are read after the benchmark, over the settle and the benchmark together,
-     so a settle shorter than the sleepers' interval still holds whole intervals (1,500 sleepers
-     started in 0.07 s wake together half a second later). They are read before it where the
-     benchmark works in this process (its CPU time and switches would count as the load's) or the
-     load takes CPU: beside the benchmark a burner gets less than its duty, and the calibration
-     reads what it got alone. */
+  /* The load's figures are read after the benchmark, over the settle and the benchmark together:
+     a short settle alone would be mostly the threads' own start (200 sleepers read over a few
+     ms right after it: 2,100-2,700 switches/s of 800 planned) and would hold no wake-up at all
+     of sleepers in phase=sync. They are read before it where the benchmark works in this process
+     (its CPU time and switches would count as the load's) or the load has a duty: beside the
+     benchmark a burner gets less than its duty, and the calibration reads what it got alone. */
   int figures_after =
-      !(bench->in_our_process && bench->in_our_process(&args)) && !load_takes_cpu(t->condition);
+      !(bench->in_our_process && bench->in_our_process(&args)) && !load_has_duty(t->condition);
   trial_census cs;
   if (!figures_after)
     census_take(rn, t, &lw, &cs);
@@ -591,25 +613,27 @@ static int run_trial(runner *rn, const trial_context *t, experiment_progress *pr
   uint64_t bench_ns = plat_clock_ns() - bench_begin;
   outside_cpu outside_after = outside_read();
   double outside = outside_percent(outside_before, outside_after);
-  gate_carry(rn, t->p, &wait, outside_after, outside);
   const char *power_after = plat_power_source();
   if (strcmp(power_before, power_after) == 0)
     snprintf(power_source, sizeof power_source, "%s", power_before);
   else
     snprintf(power_source, sizeof power_source, "%s->%s", power_before, power_after);
-  if (figures_after)
+  if (figures_after && rc == TS_OK)
     census_take(rn, t, &lw, &cs);
   teardown_begin(rn, l, asked);
   plat_utc_timestamp(finished_at, sizeof finished_at);
+  rn->gate_carried = 0; /* until this trial's benchmark is known to have run awake */
   if (rc != TS_OK)
     return rc;
-  *asleep_ns = experiment_time_asleep(asleep_begin, plat_suspended_ns());
-  if (*asleep_ns) {
-    rn->gate_carried = 0; /* quiet before a sleep says nothing about the machine after it */
-    return TS_OK;
-  }
+  uint64_t asleep_end = plat_suspended_ns();
+  *asleep_ns = experiment_time_asleep(asleep_begin, asleep_end);
+  if (*asleep_ns)
+    return TS_OK; /* quiet before a sleep says nothing about the machine after it */
+  gate_carry(rn, t->p, &wait, outside_after, outside, asleep_end);
 
-  if (lw.census && lw.have_switches)
+  /* The count sums the live threads: one that ended in the window (a client's, in the service)
+     can leave it below the start, and then it says nothing. */
+  if (lw.census && lw.have_switches && cs.process.context_switches >= lw.switches_start)
     metrics[m++] = (store_metric){
         "load.switches_per_s",
         cs.window_s > 0 ? (double)(cs.process.context_switches - lw.switches_start) / cs.window_s
