@@ -280,26 +280,34 @@ static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel,
   ts_err err;
   /* A carried quiet (nothing between the last benchmark and now may have slept) is judged over
      that gap in one reading, which can only end it; the trial's own reading then comes after
-     `own_step`, as short as the settle (at least 100 ms), as the quiet it confirms is already
-     long. Without one, the gate starts from here and samples every `step`. */
+     `own_step`, as short as the settle (at least `least`), as the quiet it confirms is already
+     long. A gap shorter than `least` is not judged alone (in clock ticks of 10 ms, a commit's
+     few ms would read as a large share): the trial's own reading spans it. Without a carried
+     quiet, the gate starts from here and samples every `step`. */
+  const uint64_t least = 100 * TS_NS_PER_MS;
   int carried =
       gate && rn->gate_carried && experiment_time_asleep(rn->gate_asleep_ns, asleep_begin) == 0;
-  uint64_t own_step = settle_ns < 100 * TS_NS_PER_MS ? 100 * TS_NS_PER_MS
-                      : settle_ns > step             ? step
-                                                     : settle_ns;
+  uint64_t own_step = settle_ns < least ? least : settle_ns > step ? step : settle_ns;
   if (gate && plat_machine_cpu_ns(&busy0, &total0, &err) != TS_OK) {
     snprintf(warning, len, "quiet gate skipped: %s", err.text);
     gate = carried = 0;
   }
-  if (carried && total0 > rn->gate_last.total) {
-    double gap = outside_share(busy0 - rn->gate_last.busy, ours0 - rn->gate_last.self,
-                               total0 - rn->gate_last.total);
+  if (carried) {
     quiet_since = rn->gate_quiet_since;
-    if (gap >= p->quiet_cpu_pct) {
-      quiet_since = start;
-      last_busy = gap;
+    if (start - rn->gate_last.at < least || total0 <= rn->gate_last.total) {
+      busy0 = rn->gate_last.busy;
+      total0 = rn->gate_last.total;
+      ours0 = rn->gate_last.self;
+      last_sample = rn->gate_last.at;
+    } else {
+      double gap = outside_share(busy0 - rn->gate_last.busy, ours0 - rn->gate_last.self,
+                                 total0 - rn->gate_last.total);
+      if (gap >= p->quiet_cpu_pct) {
+        quiet_since = start;
+        last_busy = gap;
+      }
+      last_outside = gap;
     }
-    last_outside = gap;
   }
   uint64_t now = start;
   for (;;) {
@@ -349,7 +357,7 @@ static int settle_and_gate(runner *rn, const plan *p, const plat_cancel *cancel,
     /* Wake for the next of: the gate's sample, the settle's end, the window's end, a look at the
        teardown. The gate samples every `step` whatever the wakes, as short samples are noisy
        (a carried quiet's own reading after `own_step`). */
-    uint64_t this_step = carried && last_sample == start ? own_step : step;
+    uint64_t this_step = carried && last_sample <= start ? own_step : step;
     uint64_t wait = step;
     if (gate)
       wait = last_sample + this_step > now ? last_sample + this_step - now : 0;
