@@ -511,8 +511,9 @@ static void run_gated(const char *path, int busy_from, run_facts *f) {
 }
 
 /* The gate's quiet carries from one trial's benchmark into the next trial: on a quiet machine only
-   the run's first trial waits for the gate's 0.5 s of quiet; the others wait for one reading of
-   their own, 0.1 s after the last benchmark's (the least, as there is no settle). A machine that
+   the run's first trial waits for the gate's 0.5 s of quiet; the others wait at most for one
+   reading of their own, 0.1 s after the last benchmark's (the least, as there is no settle; less
+   where the trial took that long to start, as under Wine beside a busy suite). A machine that
    turns busy between two trials ends the carried quiet (that reading sees it): the next trial
    waits the gate out and says so. */
 static void gate_quiet_carries_into_the_next_trial(void) {
@@ -525,7 +526,6 @@ static void gate_quiet_carries_into_the_next_trial(void) {
   int shorter = 0;
   for (int i = 1; i < f.count; i++) {
     shorter += f.t[i].gate_s < 0.4;
-    CHECK(f.t[i].gate_s >= 0.05); /* its own reading, 0.1 s after the last benchmark's */
     CHECK(strstr(f.t[i].warnings, "quiet gate") == NULL);
   }
   CHECK(shorter >= 5);
