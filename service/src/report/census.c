@@ -641,8 +641,7 @@ static void write_html(const report_data *r, const void *prepared, FILE *out) {
   const report_censuses *cs = prepared;
   fputs("<section class=\"census\">\n<h2>Census</h2>\n<p class=\"note\">Taken between "
         "benchmarks; medians of the done trials, warm-ups left out. The load's threads are the "
-        "process's threads minus the "
-        "baseline's.</p>\n",
+        "process's threads minus the baseline's.</p>\n",
         out);
   if (!cs->have_census)
     fputs("<p class=\"note\">" NOT_RECORDED ".</p>\n", out);
